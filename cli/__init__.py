@@ -1,0 +1,96 @@
+"""The ``pathcheck`` command: a thin click group whose commands load lazily.
+
+Each command lives in its own module (``pathcheck.cli.verify`` ...), imported only when it
+runs, so ``pathcheck --help`` stays fast. :func:`main` is the one place that turns errors
+into exit codes and one-line messages.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+from typing import Any
+
+import click
+
+from pathcheck import __version__
+from pathcheck.errors import ExitCode, PathcheckError
+
+# command name -> (module, one-line help shown by ``pathcheck --help``)
+COMMANDS: dict[str, tuple[str, str]] = {
+    "verify": ("pathcheck.cli.verify", "Trace recorded dungeons and score their LOST cards."),
+    "trace": ("pathcheck.cli.trace", "Trace one dungeon given inline, e.g. \"START@N R1@N\"."),
+    "tiles": ("pathcheck.cli.tiles", "List the tiles of a tile set."),
+    "schema": ("pathcheck.cli.schema", "Print the JSON Schema of a record or log format."),
+    "adjudicate": ("pathcheck.cli.adjudicate", "Rule on recorded games of any installed game."),
+    "solo": ("pathcheck.cli.solo", "Solo challenges: seed codes, answer keys, checks, stats."),
+}
+
+
+class LazyGroup(click.Group):
+    """A group that imports a command's module only when that command is used."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return list(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in COMMANDS:
+            return None
+        module = importlib.import_module(COMMANDS[cmd_name][0])
+        command: click.Command = module.command
+        return command
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = [(name, short) for name, (_, short) in COMMANDS.items()]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="pathcheck")
+def cli() -> None:
+    """Replay recorded play of memory board games and rule on it.
+
+    Exit codes: 0 all input valid (and every log legal), 1 a log breaks a rule,
+    2 usage error, 3 invalid input, 4 a file cannot be read or written.
+    """
+
+
+def main(argv: list[str] | None = None) -> Any:
+    """Run the CLI; the only place where errors become exit codes."""
+    try:
+        code = cli.main(args=argv, prog_name="pathcheck", standalone_mode=False)
+    except click.exceptions.Exit as exc:
+        code = exc.exit_code
+    except click.ClickException as exc:
+        exc.show()
+        code = exc.exit_code
+    except click.Abort:
+        click.echo("pathcheck: aborted", err=True)
+        code = 130
+    except PathcheckError as exc:
+        click.echo(f"pathcheck: error: {exc}", err=True)
+        code = int(exc.exit_code)
+    except BrokenPipeError:
+        # The reader of our output went away (e.g. `| head`): not an error of ours.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        code = 0
+    except KeyboardInterrupt:
+        click.echo("pathcheck: interrupted", err=True)
+        code = 130
+    except Exception as exc:  # never show a traceback to a user
+        if os.environ.get("PATHCHECK_DEBUG"):
+            raise
+        click.echo(
+            f"pathcheck: internal error: {type(exc).__name__}: {exc} "
+            "(set PATHCHECK_DEBUG=1 for a traceback; please report it)",
+            err=True,
+        )
+        code = int(ExitCode.INTERNAL)
+    return code if isinstance(code, int) else 0
+
+
+def entry() -> None:
+    sys.exit(main())

@@ -1,0 +1,82 @@
+"""Options shared by several commands, defined once."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+FORMATS = ("text", "json", "jsonl")
+
+
+def output_format(func: F) -> F:
+    """``--format text|json|jsonl``."""
+    return click.option(
+        "--format",
+        "output_format",
+        type=click.Choice(FORMATS),
+        default="text",
+        show_default=True,
+        help="text for people; json (one document) or jsonl (one result a line) for tools.",
+    )(func)
+
+
+def output_file(func: F) -> F:
+    """``--output FILE``: write atomically instead of to stdout."""
+    return click.option(
+        "-o",
+        "--output",
+        type=click.Path(dir_okay=False, writable=True),
+        default=None,
+        help="Write the report to FILE (atomically) instead of stdout.",
+    )(func)
+
+
+def tileset_option(func: F) -> F:
+    return click.option(
+        "--tileset",
+        type=click.Path(dir_okay=False),
+        default=None,
+        help="A tile-set TOML file (default: the built-in 'standard' set).",
+    )(func)
+
+
+def rules_option(func: F) -> F:
+    return click.option(
+        "--rules",
+        default=None,
+        metavar="LIST",
+        help="Additional rules to apply, e.g. '2,3' (overrides what records say; '' for none).",
+    )(func)
+
+
+def advanced_option(func: F) -> F:
+    return click.option(
+        "--advanced/--basic",
+        default=None,
+        help="Force advanced (Repeat tiles, rule #4) or basic rules for every record.",
+    )(func)
+
+
+def jobs_option(func: F) -> F:
+    return click.option(
+        "-j",
+        "--jobs",
+        type=click.IntRange(min=1),
+        default=1,
+        show_default=True,
+        help="Worker processes for batch work.",
+    )(func)
+
+
+def emit(text: str, output: str | None) -> None:
+    """Print ``text`` or write it atomically to ``output``."""
+    if output is None:
+        click.echo(text)
+    else:
+        from pathcheck.output import write_atomic
+
+        write_atomic(output, text if text.endswith("\n") else text + "\n")

@@ -1,0 +1,100 @@
+"""The errors pathcheck reports to a user, and the exit codes the CLI gives them.
+
+Every error a user can cause derives from :class:`PathcheckError`; the CLI turns it into one
+line on stderr and its :attr:`~PathcheckError.exit_code`. Errors about input also derive from
+:class:`ValueError` and name the offending token and where it stands:
+
+>>> err = RecordError("game.json", 4, "/turns/3/tile", "unknown tile 'Q9'")
+>>> str(err)
+"game.json:4: /turns/3/tile: unknown tile 'Q9'"
+>>> isinstance(err, ValueError)
+True
+"""
+
+from __future__ import annotations
+
+import enum
+
+
+class ExitCode(enum.IntEnum):
+    """Exit codes of the ``pathcheck`` command (documented in docs/cli.md)."""
+
+    OK = 0
+    """Every record was valid (verify), every log legal (adjudicate)."""
+    VIOLATION = 1
+    """A game log breaks a rule, or a solo record fails its check."""
+    USAGE = 2
+    """The command line itself is wrong (click's own code)."""
+    INVALID_INPUT = 3
+    """At least one record, log, tile set or seed code could not be read."""
+    IO_ERROR = 4
+    """A file could not be read or written."""
+    INTERNAL = 70
+    """A bug in pathcheck; reported without a traceback unless PATHCHECK_DEBUG is set."""
+
+
+class PathcheckError(Exception):
+    """Root of every error pathcheck reports to a user."""
+
+    exit_code: ExitCode = ExitCode.INTERNAL
+
+
+class InputError(PathcheckError, ValueError):
+    """Input that pathcheck cannot accept (bad option value, bad seed code, ...)."""
+
+    exit_code = ExitCode.INVALID_INPUT
+
+
+class RecordError(InputError):
+    """A record or log that is malformed, named by file, line and JSON pointer.
+
+    ``line`` is the 1-based line of a JSON Lines or ``.dgn`` file (or the first line of a
+    JSON document); ``pointer`` is an RFC 6901 JSON pointer ("" is the whole record).
+    """
+
+    def __init__(self, source: str, line: int | None, pointer: str, message: str) -> None:
+        self.source = source
+        self.line = line
+        self.pointer = pointer
+        self.message = message
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        where = self.source if self.line is None else f"{self.source}:{self.line}"
+        return f"{where}: {self.pointer or '/'}: {self.message}"
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "source": self.source,
+            "line": self.line,
+            "pointer": self.pointer,
+            "message": self.message,
+        }
+
+
+class TileSetError(InputError):
+    """A tile-set file that cannot be used."""
+
+
+class IOFailure(PathcheckError):
+    """A file that cannot be read or written."""
+
+    exit_code = ExitCode.IO_ERROR
+
+
+class PluginError(PathcheckError):
+    """An adjudicator plug-in that cannot be loaded."""
+
+    exit_code = ExitCode.INVALID_INPUT
+
+
+def pointer_join(base: str, *parts: str | int) -> str:
+    """Extend a JSON pointer, escaping ``~`` and ``/`` as RFC 6901 requires.
+
+    >>> pointer_join("/turns", 3, "a/b")
+    '/turns/3/a~1b'
+    """
+    out = base
+    for part in parts:
+        out += "/" + str(part).replace("~", "~0").replace("/", "~1")
+    return out

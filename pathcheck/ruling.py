@@ -1,0 +1,228 @@
+"""One ruling model shared by every adjudicator, and its text/JSON renderers.
+
+An adjudicator replays a log and returns a :class:`Ruling`: the rounds (each a list of
+:class:`Event` values and the running score), the final scores and winners, and every
+:class:`Violation` found, each quoting the rule it breaks and pointing at the move.
+
+>>> rule = Rule("memo-dice/cup-colour", "Covering the dice",
+...             "cover the die with a cup that's the same color as the symbol")
+>>> move = MoveRef(index=3, player="Ann", round=1, pointer="/rounds/0/covering/3")
+>>> v = Violation(rule, move, "blue symbol covered with a red cup")
+>>> v.describe()
+"round 1, move 3 (Ann): blue symbol covered with a red cup [memo-dice/cup-colour]"
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+
+class Outcome(enum.Enum):
+    """What the ruling says of the log as a whole."""
+
+    LEGAL = "legal"
+    """Every move follows the rules."""
+    ILLEGAL = "illegal"
+    """At least one move breaks a rule; the first is in ``Ruling.violations[0]``."""
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A rule of a rulebook: a stable id, the rulebook section and a quote of it."""
+
+    id: str
+    section: str
+    quote: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "section": self.section, "quote": self.quote}
+
+
+@dataclass(frozen=True)
+class MoveRef:
+    """The move a ruling points at.
+
+    ``index`` is the 1-based number of the move within its round (or exploration), ``round``
+    the 1-based round, ``pointer`` the JSON pointer of the move in the log.
+    """
+
+    index: int | None = None
+    player: str | None = None
+    round: int | None = None
+    pointer: str = ""
+
+    def describe(self) -> str:
+        parts = []
+        if self.round is not None:
+            parts.append(f"round {self.round}")
+        if self.index is not None:
+            parts.append(f"move {self.index}")
+        text = ", ".join(parts) or "log"
+        if self.player is not None:
+            text += f" ({self.player})"
+        return text
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "round": self.round,
+            "index": self.index,
+            "player": self.player,
+            "pointer": self.pointer,
+        }
+
+
+@dataclass(frozen=True)
+class Violation:
+    """A move that breaks a rule."""
+
+    rule: Rule
+    move: MoveRef
+    message: str
+
+    def describe(self) -> str:
+        return f"{self.move.describe()}: {self.message} [{self.rule.id}]"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"rule": self.rule.to_dict(), "move": self.move.to_dict(), "message": self.message}
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened and matters to the ruling (a score, a player going out...).
+
+    ``rule`` names the rule that decided it, where one did.
+    """
+
+    text: str
+    move: MoveRef | None = None
+    rule: Rule | None = None
+    points: Mapping[str, int] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "text": self.text,
+            "move": None if self.move is None else self.move.to_dict(),
+            "rule": None if self.rule is None else self.rule.to_dict(),
+            "points": dict(self.points),
+        }
+
+
+@dataclass(frozen=True)
+class Round:
+    """One round (or exploration): what happened and the running score after it.
+
+    ``display`` holds preformatted text (a grid, a map, a row of cups) shown with the round.
+    """
+
+    number: int
+    title: str
+    events: Sequence[Event]
+    scores: Mapping[str, int]
+    display: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "number": self.number,
+            "title": self.title,
+            "events": [e.to_dict() for e in self.events],
+            "scores": dict(self.scores),
+            "display": self.display,
+        }
+
+
+@dataclass(frozen=True)
+class Ruling:
+    """The ruling on one log.
+
+    When the log breaks a rule, ``violations`` lists what was found (the first is the one that
+    matters) and the rest of the ruling says what it would be if the log is otherwise taken as
+    played.
+    """
+
+    game: str
+    format: str
+    source: str
+    players: Sequence[str]
+    rounds: Sequence[Round]
+    final_scores: Mapping[str, int]
+    winners: Sequence[str]
+    violations: Sequence[Violation] = ()
+    tie_break: str = ""
+    notes: Sequence[str] = ()
+    display: str = ""
+
+    @property
+    def outcome(self) -> Outcome:
+        return Outcome.ILLEGAL if self.violations else Outcome.LEGAL
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "format": self.format,
+            "source": self.source,
+            "outcome": self.outcome.value,
+            "players": list(self.players),
+            "rounds": [r.to_dict() for r in self.rounds],
+            "final_scores": dict(self.final_scores),
+            "winners": list(self.winners),
+            "tie_break": self.tie_break,
+            "violations": [v.to_dict() for v in self.violations],
+            "notes": list(self.notes),
+            "display": self.display,
+        }
+
+
+def _indent(text: str, prefix: str = "    ") -> str:
+    return "\n".join(prefix + line if line else line for line in text.splitlines())
+
+
+def _score_line(scores: Mapping[str, int]) -> str:
+    return ", ".join(f"{name} {points}" for name, points in scores.items())
+
+
+def render_text(ruling: Ruling) -> str:
+    """The ruling as a table would read it."""
+    lines = [f"{ruling.source}: {ruling.game} ({ruling.format}), players: "
+             + ", ".join(ruling.players)]
+    for rnd in ruling.rounds:
+        lines.append("")
+        lines.append(f"{rnd.title}")
+        if rnd.display:
+            lines.append(_indent(rnd.display))
+        for event in rnd.events:
+            where = f"{event.move.describe()}: " if event.move is not None else ""
+            lines.append(f"  - {where}{event.text}")
+            if event.rule is not None:
+                lines.append(f"      ({event.rule.section}: \"{event.rule.quote}\")")
+        lines.append(f"  score: {_score_line(rnd.scores)}")
+    if ruling.display:
+        lines.append("")
+        lines.append(ruling.display)
+    lines.append("")
+    lines.append(f"Final: {_score_line(ruling.final_scores)}")
+    if ruling.winners:
+        verb = "win (shared)" if len(ruling.winners) > 1 else "wins"
+        line = f"Winner: {' and '.join(ruling.winners)} {verb}"
+        if ruling.tie_break:
+            line += f" ({ruling.tie_break})"
+        lines.append(line)
+    else:
+        lines.append("Winner: none")
+    for note in ruling.notes:
+        lines.append(f"Note: {note}")
+    if ruling.violations:
+        first = ruling.violations[0]
+        lines.append("")
+        lines.append(f"ILLEGAL: {first.describe()}")
+        lines.append(f"  rule ({first.rule.section}): \"{first.rule.quote}\"")
+        if first.move.pointer:
+            lines.append(f"  at {first.move.pointer}")
+        for other in ruling.violations[1:]:
+            lines.append(f"  also: {other.describe()}")
+        lines.append("  The scores above take the log as played.")
+    else:
+        lines.append("Verdict: legal")
+    return "\n".join(lines)
