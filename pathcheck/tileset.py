@@ -1,0 +1,213 @@
+"""Tile kinds, their paths (the one definition), and tile sets loaded from TOML.
+
+Every tile kind's paths are pairs of edge ports in the tile's own frame (arrow north, the
+primary path entering through the south edge). Everything else derives from
+:data:`KIND_PATHS`: the networkx tile graphs, the reference tracer and the fast tracer's tables.
+
+>>> ts = load_tileset()
+>>> ts["R1"].kind, ts["R1"].ghost
+(<TileKind.RIGHT: 'right'>, 'shade')
+>>> len(ts.ids_for(advanced=False)), len(ts.ids_for(advanced=True))
+(34, 38)
+"""
+
+from __future__ import annotations
+
+import enum
+import tomllib
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from importlib.resources import files
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pathcheck.errors import TileSetError
+from pathcheck.geometry import Direction
+
+if TYPE_CHECKING:
+    import networkx as nx
+
+N, E, S, W = Direction.N, Direction.E, Direction.S, Direction.W
+
+
+class TileKind(enum.Enum):
+    STRAIGHT = "straight"
+    LEFT = "left"
+    RIGHT = "right"
+    CROSS = "cross"
+    BEND_RIGHT = "bend-right"
+    BEND_LEFT = "bend-left"
+    REPEAT = "repeat"
+
+
+Path_ = tuple[Direction, Direction]
+
+KIND_PATHS: Mapping[TileKind, tuple[Path_, ...]] = {
+    TileKind.STRAIGHT: ((S, N),),
+    TileKind.LEFT: ((S, W),),
+    TileKind.RIGHT: ((S, E),),
+    TileKind.CROSS: ((S, N), (W, E)),
+    TileKind.BEND_RIGHT: ((S, E), (W, N)),
+    TileKind.BEND_LEFT: ((S, W), (E, N)),
+    # The Repeat tile has no fixed path: it enters at S and repeats the last movement.
+    TileKind.REPEAT: (),
+}
+"""The paths of each kind, tile frame; the first is the primary (arrowed) path, from S."""
+
+REPEAT_KINDS = frozenset({TileKind.REPEAT})
+"""Kinds that turn by the last movement instead of following a fixed path."""
+
+TILE_ID_FORBIDDEN = set("@!|#") | set(" \t\r\n")
+"""Characters a tile id may not contain (they are syntax in the compact notation)."""
+
+
+@dataclass(frozen=True)
+class Tile:
+    """One physical tile of a set."""
+
+    id: str
+    kind: TileKind
+    ghost: str | None = None
+    advanced_only: bool = False
+
+    @property
+    def paths(self) -> tuple[Path_, ...]:
+        return KIND_PATHS[self.kind]
+
+
+@dataclass(frozen=True)
+class TileSet:
+    """A named collection of tiles; ``start`` is the id of the Start tile."""
+
+    name: str
+    tiles: tuple[Tile, ...]
+    start: str = "START"
+    description: str = ""
+    source: str = "<built-in>"
+    _by_id: dict[str, Tile] = field(default_factory=dict, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self._by_id.update((t.id, t) for t in self.tiles)
+
+    def __getitem__(self, tile_id: str) -> Tile:
+        return self._by_id[tile_id]
+
+    def __contains__(self, tile_id: object) -> bool:
+        return tile_id in self._by_id
+
+    def __iter__(self) -> Iterator[Tile]:
+        return iter(self.tiles)
+
+    def __len__(self) -> int:
+        return len(self.tiles)
+
+    def ids_for(self, advanced: bool) -> list[str]:
+        """The ids in play in a mode (basic rules leave out advanced-only tiles)."""
+        return [t.id for t in self.tiles if advanced or not t.advanced_only]
+
+    def deck_ids(self, advanced: bool) -> list[str]:
+        """The tiles shuffled into the deck of a mode: every tile in play but the Start tile."""
+        return [i for i in self.ids_for(advanced) if i != self.start]
+
+
+def tile_graph(kind: TileKind) -> nx.Graph:
+    """The paths of a kind as a networkx graph on its four edge ports (tile frame).
+
+    Each edge carries ``primary`` (bool). A Repeat tile has the four ports and no edges.
+    """
+    import networkx as nx
+
+    graph = nx.Graph(kind=kind.value)
+    graph.add_nodes_from(d.name for d in Direction)
+    for index, (a, b) in enumerate(KIND_PATHS[kind]):
+        graph.add_edge(a.name, b.name, primary=index == 0)
+    return graph
+
+
+# --- loading -----------------------------------------------------------------------------
+
+BUILTIN = ("standard",)
+
+
+@cache
+def load_tileset(name_or_path: str = "standard") -> TileSet:
+    """Load a built-in set by name or a TOML file by path; TileSetError if it is unusable."""
+    if name_or_path in BUILTIN:
+        text = files("pathcheck.tiles").joinpath(f"{name_or_path}.toml").read_text("utf-8")
+        return parse_tileset(text, source=f"<built-in {name_or_path}>")
+    path = Path(name_or_path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise TileSetError(
+            f"{name_or_path}: no such tile-set file (built-in sets: {', '.join(BUILTIN)})"
+        ) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise TileSetError(f"{name_or_path}: cannot read tile set: {exc}") from exc
+    return parse_tileset(text, source=str(path))
+
+
+def parse_tileset(text: str, source: str) -> TileSet:
+    """Parse tile-set TOML (see tiles/standard.toml for the format)."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise TileSetError(f"{source}: not valid TOML: {exc}") from exc
+    name = _expect(data, "name", str, source, "", default=Path(source).stem)
+    start = _expect(data, "start", str, source, "", default="START")
+    description = _expect(data, "description", str, source, "", default="")
+    raw_tiles = data.get("tile")
+    if not isinstance(raw_tiles, list) or not raw_tiles:
+        raise TileSetError(f"{source}: /tile: expected one or more [[tile]] tables")
+    tiles: list[Tile] = []
+    seen: set[str] = set()
+    kinds = ", ".join(k.value for k in TileKind)
+    for index, raw in enumerate(raw_tiles):
+        where = f"/tile/{index}"
+        if not isinstance(raw, dict):
+            raise TileSetError(f"{source}: {where}: expected a table")
+        unknown = set(raw) - {"id", "kind", "ghost", "advanced_only"}
+        if unknown:
+            raise TileSetError(f"{source}: {where}: unknown key {sorted(unknown)[0]!r}")
+        tile_id = _expect(raw, "id", str, source, where)
+        if not tile_id or TILE_ID_FORBIDDEN & set(tile_id):
+            raise TileSetError(
+                f"{source}: {where}/id: {tile_id!r} is not a usable id "
+                "(non-empty, no spaces or any of @ ! | #)"
+            )
+        if tile_id in seen:
+            raise TileSetError(f"{source}: {where}/id: tile id {tile_id!r} appears twice")
+        seen.add(tile_id)
+        kind_text = _expect(raw, "kind", str, source, where)
+        try:
+            kind = TileKind(kind_text)
+        except ValueError:
+            raise TileSetError(
+                f"{source}: {where}/kind: unknown kind {kind_text!r} (expected one of {kinds})"
+            ) from None
+        ghost = _expect(raw, "ghost", str, source, where, default=None) or None
+        advanced_only = _expect(raw, "advanced_only", bool, source, where, default=False)
+        tiles.append(Tile(tile_id, kind, ghost, advanced_only))
+    if start not in seen:
+        raise TileSetError(f"{source}: /start: the start tile {start!r} is not in the set")
+    start_tile = next(t for t in tiles if t.id == start)
+    if start_tile.advanced_only:
+        raise TileSetError(f"{source}: /start: the start tile cannot be advanced-only")
+    return TileSet(name=name, tiles=tuple(tiles), start=start, description=description,
+                   source=source)
+
+
+def _expect(
+    table: Mapping[str, Any], key: str, kind: type, source: str, where: str, **kw: Any
+) -> Any:
+    if key not in table:
+        if "default" in kw:
+            return kw["default"]
+        raise TileSetError(f"{source}: {where}/{key}: missing (expected a {kind.__name__})")
+    value = table[key]
+    if not isinstance(value, kind):
+        raise TileSetError(
+            f"{source}: {where}/{key}: expected a {kind.__name__}, got {value!r}"
+        )
+    return value

@@ -1,0 +1,1 @@
+"""Tile-set TOML files, installed as ``pathcheck.tiles`` (data only)."""
