@@ -119,11 +119,16 @@ def unpack(cell: int) -> tuple[int, int]:
 def trace_indices(
     compiled: CompiledTileSet,
     tiles: Sequence[int],
-    dirs: Sequence[int],
+    dirs: Sequence[int] | None,
     rules: int = 0,
     initial_move: int = 0,
+    arrows_out: list[int] | None = None,
 ) -> tuple[int, int, list[int], int]:
     """Trace a dungeon of tile indices and directions (0-3).
+
+    With ``dirs`` None every tile is laid perfectly (its arrow along the heading, the first
+    one north) and the trace stops at the Lost point: that is perfect solo play. The arrows
+    used are appended to ``arrows_out`` when it is given.
 
     Returns ``(lost_at, reason, cells, last_move)``: ``lost_at`` is the 1-based index of the
     tile that made the dungeon Lost (0 if it holds), ``reason`` a code of :data:`REASONS`,
@@ -142,11 +147,14 @@ def trace_indices(
     ghost_seen = 0  # bit set of ghost icons
     last_move = initial_move
     heading = dirs[0] if dirs else 0
+    perfect = dirs is None
     frontier = ORIGIN
     crossed[2 * (ORIGIN - STEP[heading]) + EDGE_KEY[heading]] = SIGN[heading]
     for k in range(len(tiles)):
         tile = tiles[k]
-        arrow = dirs[k]
+        arrow = heading if perfect else dirs[k]  # type: ignore[index]
+        if arrows_out is not None:
+            arrows_out.append(arrow)
         ghost = ghost_of[tile]
         if k:
             if arrow != heading:

@@ -9,7 +9,7 @@ An adjudicator replays a log and returns a :class:`Ruling`: the rounds (each a l
 >>> move = MoveRef(index=3, player="Ann", round=1, pointer="/rounds/0/covering/3")
 >>> v = Violation(rule, move, "blue symbol covered with a red cup")
 >>> v.describe()
-"round 1, move 3 (Ann): blue symbol covered with a red cup [memo-dice/cup-colour]"
+'round 1, move 3 (Ann): blue symbol covered with a red cup [memo-dice/cup-colour]'
 """
 
 from __future__ import annotations

@@ -1,0 +1,126 @@
+"""The check of a multiplayer exploration: who scores from the LOST cards (spec section 4).
+
+>>> cards = [LostCard("Bob", 3), LostCard("Cy", 6), LostCard("Dee", 6), LostCard("Eve", 7)]
+>>> result = score_lost_cards(5, cards, players=None)
+>>> dict(result.points)
+{'Bob': 0, 'Cy': 1, 'Dee': 1, 'Eve': 0}
+>>> [(o.player, o.kind.value) for o in result.outcomes]
+[('Bob', 'early'), ('Cy', 'scored'), ('Dee', 'scored'), ('Eve', 'too-late')]
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pathcheck.ruling import Rule
+
+RULE_I = Rule(
+    "dungeon/check-I", "3. Checking the Memorized Path, I",
+    "If you announced Lost before getting Lost Your Lost Announcement fails.")
+RULE_II = Rule(
+    "dungeon/check-II", "3. Checking the Memorized Path, II",
+    "Keep connecting the tiles, and the first player(s) whose LOST card(s) appear acquire 1 pt "
+    "each. ... even if these LOST cards did not appear immediately after getting Lost.")
+RULE_III = Rule(
+    "dungeon/check-III", "3. Checking the Memorized Path, III",
+    "If you do not get Lost until the end All players who did not announce Lost acquire 1 pt "
+    "each.")
+
+
+@dataclass(frozen=True)
+class LostCard:
+    """A LOST card lying on the stack after tile ``after`` (1-based)."""
+
+    player: str
+    after: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"player": self.player, "after": self.after}
+
+
+class CardOutcome(enum.Enum):
+    EARLY = "early"
+    """Announced before the dungeon got Lost: the announcement fails (rule I)."""
+    SCORED = "scored"
+    """In the first group of LOST cards at or after the Lost point (rule II)."""
+    TOO_LATE = "too-late"
+    """Announced after the Lost point, but not in the first group: no point."""
+    HELD_ON = "held-on"
+    """Never announced, and the dungeon was never Lost: 1 point (rule III)."""
+    STAYED = "stayed"
+    """Never announced, and the dungeon got Lost: no point."""
+
+    @property
+    def rule(self) -> Rule | None:
+        return {CardOutcome.EARLY: RULE_I, CardOutcome.SCORED: RULE_II,
+                CardOutcome.TOO_LATE: RULE_II, CardOutcome.HELD_ON: RULE_III}.get(self)
+
+
+@dataclass(frozen=True)
+class PlayerOutcome:
+    player: str
+    kind: CardOutcome
+    after: int | None
+    points: int
+
+    def explain(self, lost_at: int | None) -> str:
+        where = "" if self.after is None else f" (LOST card after tile {self.after})"
+        lost = "never Lost" if lost_at is None else f"Lost at tile {lost_at}"
+        text = {
+            CardOutcome.EARLY: "announced Lost before getting Lost: the announcement fails",
+            CardOutcome.SCORED: "among the first LOST cards after getting Lost: 1 point",
+            CardOutcome.TOO_LATE: "announced after the first group of LOST cards: no point",
+            CardOutcome.HELD_ON: "did not announce, and the path held: 1 point",
+            CardOutcome.STAYED: "did not announce, and the dungeon got Lost: no point",
+        }[self.kind]
+        return f"{self.player}{where}: {text} ({lost})"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"player": self.player, "outcome": self.kind.value, "after": self.after,
+                "points": self.points}
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """Points of one check, and each player's outcome with the rule that decided it."""
+
+    points: Mapping[str, int]
+    outcomes: Sequence[PlayerOutcome]
+    scoring_tile: int | None
+    """The tile index of the first LOST group at or after the Lost point (rule II)."""
+
+
+def score_lost_cards(
+    lost_at: int | None, cards: Sequence[LostCard], players: Sequence[str] | None
+) -> CheckResult:
+    """Score the LOST cards of a dungeon Lost at ``lost_at`` (None: never Lost).
+
+    ``players`` is everyone in the exploration (needed for rule III); when None, only the
+    announcers are known. Points list every player named, in order of first mention.
+    """
+    names: list[str] = list(players or ())
+    for card in cards:
+        if card.player not in names:
+            names.append(card.player)
+    scoring_tile: int | None = None
+    if lost_at is not None:
+        later = [c.after for c in cards if c.after >= lost_at]
+        scoring_tile = min(later) if later else None
+    by_player = {c.player: c for c in cards}
+    outcomes: list[PlayerOutcome] = []
+    for name in names:
+        card = by_player.get(name)
+        if card is None:
+            kind = CardOutcome.HELD_ON if lost_at is None else CardOutcome.STAYED
+        elif lost_at is None or card.after < lost_at:
+            kind = CardOutcome.EARLY
+        elif card.after == scoring_tile:
+            kind = CardOutcome.SCORED
+        else:
+            kind = CardOutcome.TOO_LATE
+        points = 1 if kind in (CardOutcome.SCORED, CardOutcome.HELD_ON) else 0
+        outcomes.append(PlayerOutcome(name, kind, None if card is None else card.after, points))
+    return CheckResult({o.player: o.points for o in outcomes}, tuple(outcomes), scoring_tile)

@@ -1,0 +1,193 @@
+"""Reading a ``robot-memory/1`` log into plain values (schema first, then semantic checks).
+
+Anything that makes replay impossible (an unknown player, a position off the grid, a grid
+whose rows do not match its size) is a :class:`~pathcheck.errors.RecordError` naming the JSON
+pointer; rule breaking is left to the replay.
+
+>>> log = read_log({"format": "robot-memory/1", "variant": "solo", "players": ["Ann"],
+...     "rounds": [{"grid": {"rows": 1, "columns": 1, "cards": [["short-circuit"]]},
+...                 "first": "Ann", "turns": []}]}, source="doc")
+>>> log.sides, log.rounds[0].grid
+(('Ann',), ((ShortCircuit(),),))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from pathcheck.errors import RecordError, pointer_join
+from pathcheck.games.robot_memory_cards import Card, Guess, Variant, card_from_json
+from pathcheck.schemas import validate
+
+SCHEMA = "robot-memory"
+
+
+@dataclass(frozen=True)
+class Team:
+    """A team of the team-play variant."""
+
+    name: str
+    captain: str
+    members: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Pick:
+    """One card chosen and guessed: the pointing (or, after a short circuit, the choice)."""
+
+    chooser: str
+    position: tuple[int, int]
+    """1-based (row, column)."""
+    guess: Guess
+    points: int | None
+    """What the log says the table scored, if it says."""
+    pointer: str
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One active player's turn: the pointed card, then any chained choices."""
+
+    guesser: str
+    picks: tuple[Pick, ...]
+    pointer: str
+
+
+@dataclass(frozen=True)
+class RoundLog:
+    """One round as recorded."""
+
+    grid: tuple[tuple[Card | None, ...], ...]
+    first: str
+    captains: Mapping[str, str]
+    turns: tuple[Turn, ...]
+    pointer: str
+
+
+@dataclass(frozen=True)
+class GameLog:
+    """A whole log; ``sides`` are the scoring sides (players, or team names), clockwise."""
+
+    variant: Variant
+    basic_setup: bool
+    sides: tuple[str, ...]
+    teams: tuple[Team, ...]
+    rounds: tuple[RoundLog, ...]
+
+    def side_of(self, player: str) -> str | None:
+        """The side a player scores for (None if not in the game)."""
+        if self.variant is not Variant.TEAM:
+            return player if player in self.sides else None
+        for team in self.teams:
+            if player in team.members:
+                return team.name
+        return None
+
+
+def position_name(position: tuple[int, int]) -> str:
+    """``r2c3`` for row 2, column 3."""
+    return f"r{position[0]}c{position[1]}"
+
+
+def read_log(log: Mapping[str, Any], *, source: str) -> GameLog:
+    """Validate ``log`` and read it; RecordError if it is malformed."""
+    validate(log, SCHEMA, source=source, line=None)
+    variant = Variant(log["variant"])
+    difficulty = log.get("difficulty")
+    if difficulty is None:
+        basic = variant not in (Variant.FIVE_PLUS, Variant.CUSTOM)
+    else:
+        basic = difficulty == "basic"
+    teams = _read_teams(log, source) if variant is Variant.TEAM else ()
+    sides = tuple(t.name for t in teams) if teams else tuple(log["players"])
+    game = GameLog(variant, basic, sides, teams, ())
+    rounds = tuple(
+        _read_round(game, value, pointer_join("/rounds", i), source)
+        for i, value in enumerate(log["rounds"])
+    )
+    return GameLog(variant, basic, sides, teams, rounds)
+
+
+def _read_teams(log: Mapping[str, Any], source: str) -> tuple[Team, ...]:
+    teams: list[Team] = []
+    seen: dict[str, str] = {}
+    for i, value in enumerate(log["teams"]):
+        where = pointer_join("/teams", i)
+        team = Team(value["name"], value["captain"], tuple(value["members"]))
+        if any(t.name == team.name for t in teams):
+            raise RecordError(source, None, where + "/name", f"two teams named {team.name!r}")
+        if team.captain not in team.members:
+            raise RecordError(source, None, where + "/captain",
+                              f"captain {team.captain!r} is not a member of {team.name!r}")
+        for j, member in enumerate(team.members):
+            if member in seen:
+                raise RecordError(source, None, pointer_join(where, "members", j),
+                                  f"{member!r} is already in team {seen[member]!r}")
+            seen[member] = team.name
+        teams.append(team)
+    return tuple(teams)
+
+
+def _read_round(game: GameLog, value: Mapping[str, Any], where: str, source: str) -> RoundLog:
+    grid = value["grid"]
+    rows, columns, cards = int(grid["rows"]), int(grid["columns"]), grid["cards"]
+    if len(cards) != rows:
+        raise RecordError(source, None, where + "/grid/cards",
+                          f"{len(cards)} rows of cards for a grid of {rows} rows")
+    for r, row in enumerate(cards):
+        if len(row) != columns:
+            raise RecordError(source, None, pointer_join(where, "grid", "cards", r),
+                              f"{len(row)} cards in a row of a grid of {columns} columns")
+    layout = tuple(tuple(card_from_json(c) for c in row) for row in cards)
+
+    first = value["first"]
+    if first not in game.sides:
+        kind = "team" if game.variant is Variant.TEAM else "player"
+        raise RecordError(source, None, where + "/first", f"unknown {kind} {first!r}")
+    captains: dict[str, str] = dict(value.get("captains", {}))
+    if captains and game.variant is not Variant.TEAM:
+        raise RecordError(source, None, where + "/captains", "captains are for team play only")
+    for team_name, captain in captains.items():
+        at = pointer_join(where, "captains", team_name)
+        if team_name not in game.sides:
+            raise RecordError(source, None, at, f"unknown team {team_name!r}")
+        if game.side_of(captain) != team_name:
+            raise RecordError(source, None, at, f"{captain!r} is not a member of {team_name!r}")
+
+    turns = []
+    for t, turn in enumerate(value["turns"]):
+        at = pointer_join(where, "turns", t)
+        guesser = _player(game, turn["guesser"], at + "/guesser", source)
+        picks = [_pick(game, layout, turn, at, source)]
+        for c, chained in enumerate(turn.get("chain", ())):
+            picks.append(_pick(game, layout, chained, pointer_join(at, "chain", c), source))
+        turns.append(Turn(guesser, tuple(picks), at))
+    return RoundLog(layout, first, captains, tuple(turns), where)
+
+
+def _player(game: GameLog, name: str, where: str, source: str) -> str:
+    if game.side_of(name) is None:
+        raise RecordError(source, None, where, f"unknown player {name!r}")
+    return name
+
+
+def _pick(
+    game: GameLog,
+    layout: tuple[tuple[Card | None, ...], ...],
+    value: Mapping[str, Any],
+    where: str,
+    source: str,
+) -> Pick:
+    chooser = _player(game, value["chooser"], where + "/chooser", source)
+    # int(): JSON Schema counts 2.0 as an integer.
+    row, column = int(value["position"]["row"]), int(value["position"]["column"])
+    if row > len(layout) or column > len(layout[0]):
+        raise RecordError(source, None, where + "/position",
+                          f"r{row}c{column} is off the {len(layout)}x{len(layout[0])} grid")
+    if layout[row - 1][column - 1] is None:
+        raise RecordError(source, None, where + "/position", f"no card at r{row}c{column}")
+    points = value.get("points")
+    points = None if points is None else int(points)
+    return Pick(chooser, (row, column), Guess.from_json(value["guess"]), points, where)
