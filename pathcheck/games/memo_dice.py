@@ -66,9 +66,9 @@ class CupInRow:
 def draw_row(row: Sequence[CupInRow]) -> str:
     """The row of cups as a small table: cup, symbol under it, who rolled it, who got it.
 
-    >>> print(draw_row([CupInRow(1, Cup.GOLDEN, "turtle", Colour.RED, "Ann", "Bob", "wrong")]))
+    >>> print(draw_row([CupInRow(1, Cup.GOLDEN, "turtle", Colour.RED, "Ann", "Bob", "Ann was wrong")]))
     cup  colour  symbol        rolled by  goes to
-      1  golden  turtle (red)  Ann        Bob (wrong guess)
+      1  golden  turtle (red)  Ann        Bob (Ann was wrong)
     """
     if not row:
         return "(no cups in the row)"
@@ -119,6 +119,7 @@ class State:
         self.stopped = False
         self.snapshot = ""
         self._events: list[Event] = []
+        self._cited: set[Rule] = set()
 
     # -- helpers ---------------------------------------------------------------------------
 
@@ -128,6 +129,12 @@ class State:
 
     def _event(self, text: str, move: MoveRef | None = None, rule: Rule | None = None,
                points: Mapping[str, int] | None = None) -> None:
+        # A rule that decides an event is quoted once a round, at its first use, so that the
+        # text report stays readable; violations always quote theirs.
+        if rule is not None and rule in self._cited:
+            rule = None
+        elif rule is not None:
+            self._cited.add(rule)
         self._events.append(Event(text, move, rule, dict(points or {})))
 
     def _snap(self, number: int, move: int, row: Sequence[CupInRow]) -> None:
@@ -152,6 +159,7 @@ class State:
 
     def _play_round(self, number: int, rnd: RoundLog) -> None:
         self._events = []
+        self._cited = set()
         first = rnd.covering[0].player
         if self.ended_in is not None:
             self._violate(

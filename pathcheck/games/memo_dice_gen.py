@@ -19,11 +19,13 @@ from typing import Any
 from pathcheck.games.memo_dice_rules import CUPS_PER_COLOUR, TARGET, Colour, Cup
 
 _SYMBOLS = (
-    "umbrella elephant fan turtle anchor balloon bell bicycle book boot cactus candle carrot "
-    "castle cat cherry clock cloud crown diamond dolphin drum feather fish flag flower ghost "
-    "guitar hammer hat heart house key kite ladder lamp leaf lemon lion moon mushroom owl "
-    "pear pencil rocket scissors shell snail star sun tooth tree trumpet whale"
-).split()
+    "umbrella", "elephant", "fan", "turtle", "anchor", "balloon", "bell", "bicycle", "book",
+    "boot", "cactus", "candle", "carrot", "castle", "cat", "cherry", "clock", "cloud", "crown",
+    "diamond", "dolphin", "drum", "feather", "fish", "flag", "flower", "ghost", "guitar",
+    "hammer", "hat", "heart", "house", "key", "kite", "ladder", "lamp", "leaf", "lemon", "lion",
+    "moon", "mushroom", "owl", "pear", "pencil", "rocket", "scissors", "shell", "snail", "star",
+    "sun", "tooth", "tree", "trumpet", "whale",
+)
 _COLOURS = (Colour.RED, Colour.RED, Colour.BLUE, Colour.BLUE, Colour.BLACK, Colour.BLACK)
 
 SAMPLE_DICE: tuple[tuple[tuple[str, Colour], ...], ...] = tuple(
@@ -34,7 +36,11 @@ SAMPLE_DICE: tuple[tuple[tuple[str, Colour], ...], ...] = tuple(
 PLAYER_NAMES = ("Linda", "Nora", "Ronya", "Otto")
 
 
-def dice_json(dice: Sequence[Sequence[tuple[str, Colour]]] = SAMPLE_DICE) -> list[list[dict[str, str]]]:
+Dice = Sequence[Sequence[tuple[str, Colour]]]
+"""Dice as (symbol, colour) faces."""
+
+
+def dice_json(dice: Dice = SAMPLE_DICE) -> list[list[dict[str, str]]]:
     """The ``dice`` field of a log for ``dice``."""
     return [[{"symbol": s, "colour": c.value} for s, c in die] for die in dice]
 
@@ -44,7 +50,7 @@ def random_round(
     players: Sequence[str],
     first: str,
     accuracy: float,
-    dice: Sequence[Sequence[tuple[str, Colour]]] = SAMPLE_DICE,
+    dice: Dice = SAMPLE_DICE,
 ) -> tuple[dict[str, Any], dict[str, int], str]:
     """One legal round begun by ``first``: its log, the points won, and the golden-cup holder.
 

@@ -9,8 +9,9 @@ The log is checked against the ``memo-dice`` JSON Schema first; what the schema 
 ...     "rounds": [{"covering": [{"player": "Ann", "die": 4, "symbol": "umbrella",
 ...                               "colour": "red", "cup": "red"}], "uncovering": []}],
 ... }, source="example")
->>> log.rounds[0].covering[0]
-Roll(player='Ann', die=4, symbol='umbrella', colour=<Colour.RED: 'red'>, cup=<Cup.RED: 'red'>, pointer='/rounds/0/covering/0')
+>>> roll = log.rounds[0].covering[0]
+>>> roll.player, roll.die, roll.cup, roll.pointer
+('Ann', 4, <Cup.RED: 'red'>, '/rounds/0/covering/0')
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ class Roll:
 
 @dataclass(frozen=True)
 class Guess:
-    """An uncovering turn: ``player`` names ``guess`` (None: no answer) for cup ``cup`` (1-based)."""
+    """An uncovering turn: ``player`` names ``guess`` (None: no answer) for cup ``cup``."""
 
     player: str
     cup: int
@@ -79,7 +80,7 @@ def read_log(log: Mapping[str, Any], *, source: str) -> MemoDiceLog:
     """Validate ``log`` and return it typed; RecordError (with a pointer) if it is malformed."""
     validate(log, SCHEMA, source=source, line=None)
     players = tuple(str(p) for p in log["players"])
-    dice = _read_dice(log.get("dice"), source) if "dice" in log else None
+    dice = _read_dice(log["dice"], source) if "dice" in log else None
     rounds = []
     for r, rnd in enumerate(log["rounds"]):
         base = pointer_join("/rounds", r)
