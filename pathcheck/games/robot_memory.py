@@ -78,7 +78,8 @@ def render_grid(grid: Grid, face_up: set[tuple[int, int]] | None = None) -> str:
         cells.append(line)
     width = max(len(t) for line in cells for t in line)
     head = "     " + "  ".join(f"c{c}".ljust(width) for c in range(1, len(grid[0]) + 1))
-    body = [f"r{r:<3} " + "  ".join(t.ljust(width) for t in line) for r, line in enumerate(cells, 1)]
+    body = [f"r{r:<3} " + "  ".join(t.ljust(width) for t in line)
+            for r, line in enumerate(cells, 1)]
     return "\n".join(s.rstrip() for s in [head, *body])
 
 

@@ -72,7 +72,9 @@ POINTING_PLAYER = Rule(
     "robot-memory/pointing-player", "Playing the Game",
     "The player on the left of the active player points at a face-down card on the table.",
 )
-SOLO_CHOOSER = Rule("robot-memory/solo-chooser", "Solo Play", "You will decide which cards to guess.")
+SOLO_CHOOSER = Rule(
+    "robot-memory/solo-chooser", "Solo Play", "You will decide which cards to guess."
+)
 TEAM_CAPTAINS = Rule(
     "robot-memory/team-captains", "Team Play",
     "The Captain will be choosing cards for the opposing team and guessing the cards chosen "
@@ -146,6 +148,13 @@ ALL_RULES = (
 # --- cards and guesses ------------------------------------------------------------------
 
 
+def plural(type_: str, number: int) -> str:
+    """``batteries`` for 3 battery, ``gear`` for 1 gear."""
+    if number == 1:
+        return type_
+    return type_[:-1] + "ies" if type_.endswith("y") else type_ + "s"
+
+
 @dataclass(frozen=True)
 class MemoryCard:
     """One of the 64 memory cards.
@@ -159,8 +168,7 @@ class MemoryCard:
     number: int
 
     def describe(self) -> str:
-        plural = "s" if self.number > 1 else ""
-        return f"{self.number} {self.colour} {self.type}{plural}"
+        return f"{self.number} {self.colour} {plural(self.type, self.number)}"
 
     def code(self) -> str:
         """A short code for grids: number, colour initial, type (``3R bulb``)."""
@@ -244,8 +252,8 @@ class Guess:
             return "nothing"
         words = [str(self.number)] if self.number is not None else []
         words += [w for w in (self.colour, self.type) if w is not None]
-        if self.type is not None and self.number is not None and self.number > 1:
-            words[-1] += "s"
+        if self.type is not None and self.number is not None:
+            words[-1] = plural(self.type, self.number)
         return '"' + " ".join(words) + '"'
 
     def to_json(self) -> str | dict[str, Any]:
