@@ -24,7 +24,6 @@ from pathcheck.games.memoarrr_rules import (
     CENTRE,
     DARK,
     LIGHT,
-    POSITIONS,
     SIZE,
     TREASURES,
     Card,
@@ -161,6 +160,19 @@ def read_log(log: Mapping[str, Any], *, source: str) -> Setup:
     )
 
 
+def make_volcano(item: object, edition: int) -> Volcano | None:
+    """The volcano a log names (``"dark"``, ``7``...), or None if ``edition`` has no such card.
+
+    >>> make_volcano(7, 2018), make_volcano("dark", 2018)
+    (Volcano(label='7-bird', rank=7), None)
+    """
+    if edition == 2023:
+        return Volcano(str(item), 1 if item == DARK else 0) if item in (DARK, LIGHT) else None
+    if isinstance(item, int | float) and not isinstance(item, bool) and item in BIRDS:
+        return Volcano(f"{int(item)}-bird", int(item))
+    return None
+
+
 def _parse(parser: Any, text: str, fail: Any, pointer: str) -> Any:
     try:
         return parser(text)
@@ -178,14 +190,11 @@ def _read_round(
         raise fail(vpointer, f"{len(players)} players play with {len(players) - 1} volcano(es)")
     volcanoes: list[Volcano] = []
     for i, item in enumerate(raw):
-        if edition == 2023:
-            if item not in (DARK, LIGHT):
-                raise fail(pointer_join(vpointer, i), "2023 volcanoes are \"dark\" or \"light\"")
-            volcanoes.append(Volcano(str(item), 1 if item == DARK else 0))
-        else:
-            if isinstance(item, str) or int(item) not in BIRDS:
-                raise fail(pointer_join(vpointer, i), "2018 volcanoes have 1, 3 or 7 birds")
-            volcanoes.append(Volcano(f"{int(item)}-bird", int(item)))
+        volcano = make_volcano(item, edition)
+        if volcano is None:
+            what = "\"dark\" or \"light\"" if edition == 2023 else "1, 3 or 7 birds"
+            raise fail(pointer_join(vpointer, i), f"{edition} volcanoes are {what}")
+        volcanoes.append(volcano)
     if edition == 2023 and [v.label for v in volcanoes].count(DARK) != 1:
         raise fail(vpointer, "the dark volcano is always in play, exactly once")
     if edition == 2018 and len({v.rank for v in volcanoes}) != len(volcanoes):
@@ -211,5 +220,3 @@ def _read_round(
         )
     return RoundLog(number, tuple(volcanoes), tuple(actions), pointer)
 
-
-assert len(POSITIONS) == 24
