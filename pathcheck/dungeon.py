@@ -110,6 +110,16 @@ class Placed:
 
 
 @dataclass(frozen=True)
+class Pass:
+    """The path going over the tile at ``(x, y)``: heading in and heading out."""
+
+    x: int
+    y: int
+    entry: Direction
+    exit: Direction
+
+
+@dataclass(frozen=True)
 class TraceResult:
     """Where (1-based tile index) and why a dungeon got Lost, and its layout.
 
@@ -123,6 +133,8 @@ class TraceResult:
     reason: LostReason | None
     layout: tuple[Placed, ...]
     last_movement: Move = Move.STRAIGHT
+    passes: tuple[Pass, ...] = ()
+    """Every pass over a tile, in order (only with ``trace(..., with_passes=True)``)."""
 
     @property
     def held(self) -> bool:
@@ -155,8 +167,11 @@ def trace(
     tileset: TileSet | None = None,
     rules: Iterable[int] = (),
     initial_movement: Move = Move.STRAIGHT,
+    with_passes: bool = False,
 ) -> TraceResult:
     """Trace a dungeon with the fast tracer (spec section 3).
+
+    ``with_passes`` also records every pass over a tile (for drawing the path taken).
 
     Unknown tile ids raise InputError; validating a whole record (repeats, mode) is the job
     of :mod:`pathcheck.records`.
@@ -168,14 +183,20 @@ def trace(
     except KeyError as exc:
         raise InputError(f"unknown tile {exc.args[0]!r} in tile set {ts.name!r}") from None
     dirs = [int(p.dir) for p in placements]
+    raw_passes: list[tuple[int, int, int]] | None = [] if with_passes else None
     lost_at, code, cells, last_move = trace_indices(
-        compiled, indices, dirs, rules_mask(rules), int(initial_movement)
+        compiled, indices, dirs, rules_mask(rules), int(initial_movement), None, raw_passes
+    )
+    passes = tuple(
+        Pass(*unpack(cell), Direction(entry), Direction(exit_))
+        for cell, entry, exit_ in raw_passes or ()
     )
     layout = []
     for placement, cell in zip(placements, cells, strict=False):
         x, y = unpack(cell)
         layout.append(Placed(placement.tile, placement.dir, x, y))
-    return TraceResult(lost_at or None, _REASON_BY_CODE[code], tuple(layout), Move(last_move))
+    return TraceResult(lost_at or None, _REASON_BY_CODE[code], tuple(layout), Move(last_move),
+                       passes)
 
 
 def parse_notation(text: str) -> list[Placement]:

@@ -123,12 +123,14 @@ def trace_indices(
     rules: int = 0,
     initial_move: int = 0,
     arrows_out: list[int] | None = None,
+    passes_out: list[tuple[int, int, int]] | None = None,
 ) -> tuple[int, int, list[int], int]:
     """Trace a dungeon of tile indices and directions (0-3).
 
     With ``dirs`` None every tile is laid perfectly (its arrow along the heading, the first
     one north) and the trace stops at the Lost point: that is perfect solo play. The arrows
-    used are appended to ``arrows_out`` when it is given.
+    used are appended to ``arrows_out`` when it is given, and every pass over a tile
+    ``(cell, heading in, heading out)`` to ``passes_out`` (for drawing the path taken).
 
     Returns ``(lost_at, reason, cells, last_move)``: ``lost_at`` is the 1-based index of the
     tile that made the dungeon Lost (0 if it holds), ``reason`` a code of :data:`REASONS`,
@@ -179,12 +181,15 @@ def trace_indices(
         kind = kind_of[tile]
         occupied[frontier] = kind * 4 + arrow
         cells.append(frontier)
+        entry_heading = heading
         if is_repeat[kind]:
             heading = (heading + last_move) & 3
         else:
             last_move = primary_move[kind]
             heading = (heading + last_move) & 3
         cell = frontier
+        if passes_out is not None:
+            passes_out.append((cell, entry_heading, heading))
         while True:
             edge = 2 * cell + EDGE_KEY[heading]
             before = crossed.get(edge)
@@ -198,10 +203,12 @@ def trace_indices(
                 break
             new_heading = exit_table[placed * 4 + heading]
             if new_heading == REPEAT_CODE:
-                heading = (heading + last_move) & 3
+                new_heading = (heading + last_move) & 3
             elif new_heading == DEAD_CODE:
                 return k + 1, DEAD_END, cells, last_move
             else:
                 last_move = (new_heading - heading) & 3
-                heading = new_heading
+            if passes_out is not None:
+                passes_out.append((cell, heading, new_heading))
+            heading = new_heading
     return 0, HELD, cells, last_move

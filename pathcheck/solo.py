@@ -97,6 +97,7 @@ def check_solo(
     *,
     rules: Iterable[int],
     tileset: TileSet | None = None,
+    with_passes: bool = False,
 ) -> SoloResult:
     """Check a solo record's dungeons in order and score them (spec section 5)."""
     rule_set = frozenset(rules)
@@ -106,7 +107,8 @@ def check_solo(
     before = 0  # tiles placed before the current dungeon
     movement = Move.STRAIGHT
     for number, dungeon in enumerate(dungeons, start=1):
-        result = trace(dungeon, tileset=tileset, rules=rule_set, initial_movement=movement)
+        result = trace(dungeon, tileset=tileset, rules=rule_set, initial_movement=movement,
+                       with_passes=with_passes)
         traces.append(result)
         failure: tuple[SoloFailure, int] | None = None
         if result.reason is LostReason.MISPLACED:

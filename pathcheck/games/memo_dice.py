@@ -116,6 +116,7 @@ class State:
         self.notes: list[str] = []
         self.next_first: str | None = None
         self.ended_in: int | None = None
+        self.scores_at_end: dict[str, int] = {}
         self.stopped = False
         self.snapshot = ""
         self._events: list[Event] = []
@@ -330,6 +331,7 @@ class State:
         reached = [p for p, s in self.scores.items() if s >= TARGET]
         if reached and self.ended_in is None:
             self.ended_in = number
+            self.scores_at_end = dict(self.scores)
             self._event(f"{' and '.join(reached)} reached {TARGET} points: the game ends",
                         None, GAME_END)
         elif self.ended_in is None:
@@ -385,6 +387,15 @@ class MemoDiceAdjudicator:
             notes.append(f"nobody has reached {TARGET} points: the game is not over, no winner")
         elif len(winners) > 1:
             tie_break = f"tied on {state.scores[winners[0]]} points: \"{MOST_POINTS.quote}\""
+        if state.ended_in is not None and len(state.rounds) > state.ended_in:
+            best = max(state.scores_at_end.values())
+            first = [p for p, n in state.scores_at_end.items() if n == best]
+            notes.append(
+                f"the game ended after round {state.ended_in}, when {' and '.join(first)} "
+                f"led with {best} ("
+                + ", ".join(f"{p} {n}" for p, n in state.scores_at_end.items())
+                + "); the scores and winners above count the later rounds as played"
+            )
         display = state.final_table()
         if at is not None:
             display += "\n\n" + (state.snapshot or f"--at {options.at}: no such move in the log")

@@ -120,7 +120,7 @@ class _Referee:
             self.close_round(rnd.number, starter, events)
             if self.state.round_over:
                 starter = self.state.next_start_player()
-        if len(self.setup.rounds) < ROUNDS or not self.state.round_over:
+        if self.state.round < ROUNDS or not self.state.round_over:
             self.notes.append(
                 f"the log ends before the game does ({ROUNDS} rounds, the last treasure "
                 "claimed): standings so far, no winner"
@@ -307,7 +307,7 @@ class MemoarrrAdjudicator:
         if at is not None and not referee.snapshot:
             raise InputError(f"--at {options.at}: {_range(referee.reached)}")
         state = referee.state
-        complete = not referee.notes and len(setup.rounds) == ROUNDS and state.round_over
+        complete = state.round == ROUNDS and state.round_over
         winners, tie_break = decide_winners(state.treasures) if complete else ([], "")
         display = "\n\n".join(s for s in (referee.snapshot, final_table(setup, state)) if s)
         edition = f"{setup.edition} edition" + "".join(

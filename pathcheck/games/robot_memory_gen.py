@@ -74,10 +74,14 @@ def _setup(rng: random.Random, variant: str) -> tuple[int, int, int, int]:
 
 
 def random_game(
-    rng: random.Random, variant: str | None = None, players: int | None = None
+    rng: random.Random,
+    variant: str | None = None,
+    players: int | None = None,
+    layout: tuple[int, int, int, int] | None = None,
 ) -> dict[str, Any]:
     """A random legal game of ``variant`` (random if None) with ``players`` players (or teams
-    of that many players in all)."""
+    of that many players in all); ``layout`` (rows, columns, memory cards, short circuits)
+    fixes the setup of a 5+ or custom game."""
     variant = variant or rng.choice(VARIANTS)
     if players is None:
         players = {"standard": rng.randint(2, 4), "solo": 1, "team": rng.randint(2, 6),
@@ -100,7 +104,7 @@ def random_game(
     scores = dict.fromkeys(sides, 0)
     log["rounds"] = []
     for number in range(1, ROUNDS + 1):
-        rows, columns, memory, short = _setup(rng, variant)
+        rows, columns, memory, short = layout or _setup(rng, variant)
         grid = random_grid(rng, rows, columns, memory, short)
         fewest = min(scores.values())
         first = rng.choice(sides if number == 1 else [s for s, p in scores.items() if p == fewest])

@@ -1,0 +1,442 @@
+"""Dungeon and solo records (spec section 6): decoding, validation, streaming readers.
+
+Readers are lenient: they yield each record or the :class:`~pathcheck.errors.RecordError`
+that made it unreadable, and go on. Strict callers raise the first error.
+
+>>> rec = parse_dungeon_record(
+...     {"format": "dungeon/1", "tiles": [{"tile": "START", "dir": "N"}],
+...      "lost": [{"player": "Ann", "after": 1}]}, source="x.json", line=1)
+>>> rec.tiles[0], rec.lost[0].player
+(Placement(tile='START', dir=<Direction.N: 0>), 'Ann')
+>>> parse_dungeon_record({"tiles": [{"tile": "Q9", "dir": "N"}]}, source="x.json", line=3)
+Traceback (most recent call last):
+...
+pathcheck.errors.RecordError: x.json:3: /tiles/0/tile: unknown tile 'Q9' (not in tile set 'standard')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pathcheck.check import LostCard
+from pathcheck.dungeon import Placement
+from pathcheck.errors import InputError, RecordError, TileSetError
+from pathcheck.geometry import Direction
+from pathcheck.reader import Document, iter_json_source, open_source
+from pathcheck.tileset import REPEAT_KINDS, TileSet, load_tileset
+
+DUNGEON_FORMAT = "dungeon/1"
+SOLO_FORMAT = "solo/1"
+ALL_RULES = frozenset({1, 2, 3, 4})
+DUNGEON_KEYS = frozenset({"format", "tileset", "advanced", "rules", "tiles", "players", "lost",
+                          "id", "note"})
+SOLO_KEYS = frozenset({"format", "seed", "rules", "tileset", "dungeons", "id", "note"})
+_DIRS = {d.name: d for d in Direction}
+
+
+@dataclass(frozen=True)
+class Overrides:
+    """Command-line settings that override (or complete) what records say."""
+
+    rules: frozenset[int] | None = None
+    advanced: bool | None = None
+    tileset: str | None = None
+
+
+@dataclass(frozen=True)
+class DungeonRecord:
+    """A validated ``dungeon/1`` record and where it came from."""
+
+    tiles: tuple[Placement, ...]
+    rules: frozenset[int] = frozenset()
+    advanced: bool = False
+    tileset: TileSet | None = None
+    players: tuple[str, ...] | None = None
+    lost: tuple[LostCard, ...] = ()
+    source: str = "<memory>"
+    line: int = 1
+    pointer: str = ""
+
+
+@dataclass(frozen=True)
+class SoloRecord:
+    """A validated ``solo/1`` record: its dungeons in the order played."""
+
+    dungeons: tuple[tuple[Placement, ...], ...]
+    rules: frozenset[int] = frozenset()
+    seed: str | None = None
+    tileset: TileSet | None = None
+    source: str = "<memory>"
+    line: int = 1
+    pointer: str = ""
+
+    @property
+    def tile_ids(self) -> list[str]:
+        return [p.tile for d in self.dungeons for p in d]
+
+
+Record = DungeonRecord | SoloRecord
+
+
+class _Ctx:
+    """Where a record came from, to build errors that name file, line and pointer."""
+
+    def __init__(self, source: str, line: int, pointer: str) -> None:
+        self.source, self.line, self.pointer = source, line, pointer
+
+    def error(self, where: str, message: str) -> RecordError:
+        return RecordError(self.source, self.line, self.pointer + where, message)
+
+
+def _tileset(ctx: _Ctx, value: Any, base: Path | None) -> TileSet:
+    if value is None:
+        return load_tileset()
+    if not isinstance(value, str) or not value:
+        raise ctx.error("/tileset", f"expected a tile-set name or path, got {value!r}")
+    candidates = [value]
+    if base is not None and not Path(value).is_absolute():
+        candidates.insert(0, str(base / value))
+    for candidate in candidates:
+        if candidate == "standard" or Path(candidate).exists():
+            try:
+                return load_tileset(candidate)
+            except TileSetError as exc:
+                raise ctx.error("/tileset", str(exc)) from None
+    raise ctx.error("/tileset", f"no tile set {value!r} (built-in: standard, or a file path)")
+
+
+def _rules(ctx: _Ctx, value: Any, allowed: frozenset[int]) -> frozenset[int]:
+    if value is None:
+        return frozenset()
+    if not isinstance(value, list):
+        raise ctx.error("/rules", f"expected a list of rule numbers, got {value!r}")
+    seen: set[int] = set()
+    for i, rule in enumerate(value):
+        if isinstance(rule, bool) or not isinstance(rule, int) or rule not in allowed:
+            numbers = ", ".join(str(r) for r in sorted(allowed))
+            raise ctx.error(f"/rules/{i}", f"expected one of the rules {numbers}, got {rule!r}")
+        if rule in seen:
+            raise ctx.error(f"/rules/{i}", f"rule {rule} is listed twice")
+        seen.add(rule)
+    return frozenset(seen)
+
+
+def _placements(
+    ctx: _Ctx, value: Any, where: str, tileset: TileSet, advanced: bool, seen: dict[str, str]
+) -> tuple[Placement, ...]:
+    if not isinstance(value, list) or not value:
+        raise ctx.error(where, "expected a non-empty list of placements {\"tile\", \"dir\"}")
+    out: list[Placement] = []
+    for i, item in enumerate(value):
+        at = f"{where}/{i}"
+        if not isinstance(item, dict):
+            raise ctx.error(at, f"expected a placement {{\"tile\": ID, \"dir\": N|E|S|W}}, "
+                                f"got {item!r}")
+        extra = set(item) - {"tile", "dir"}
+        if extra:
+            raise ctx.error(f"{at}/{sorted(extra)[0]}", "unknown field (expected tile, dir)")
+        tile_id = item.get("tile")
+        if not isinstance(tile_id, str):
+            raise ctx.error(f"{at}/tile", f"expected a tile id, got {tile_id!r}")
+        if tile_id not in tileset:
+            raise ctx.error(f"{at}/tile",
+                            f"unknown tile {tile_id!r} (not in tile set {tileset.name!r})")
+        tile = tileset[tile_id]
+        if tile.advanced_only and not advanced:
+            what = "a Repeat tile" if tile.kind in REPEAT_KINDS else "an advanced-only tile"
+            raise ctx.error(f"{at}/tile", f"{tile_id} is {what}: it needs the advanced rules "
+                                          "(\"advanced\": true or --advanced)")
+        if tile_id in seen:
+            raise ctx.error(f"{at}/tile", f"tile {tile_id} is placed twice (first at "
+                                          f"{seen[tile_id]})")
+        seen[tile_id] = ctx.pointer + at
+        direction = item.get("dir")
+        if not isinstance(direction, str) or direction not in _DIRS:
+            raise ctx.error(f"{at}/dir", f"expected N, E, S or W, got {direction!r}")
+        out.append(Placement(tile_id, _DIRS[direction]))
+    return tuple(out)
+
+
+def _check_keys(ctx: _Ctx, value: Mapping[str, Any], allowed: frozenset[str]) -> None:
+    extra = sorted(set(value) - allowed)
+    if extra:
+        raise ctx.error(f"/{extra[0]}", f"unknown field (expected {', '.join(sorted(allowed))})")
+
+
+def parse_dungeon_record(
+    value: Any,
+    *,
+    source: str,
+    line: int,
+    pointer: str = "",
+    overrides: Overrides = Overrides(),  # noqa: B008 - immutable
+    base: Path | None = None,
+) -> DungeonRecord:
+    """Validate a decoded ``dungeon/1`` record; RecordError names the first problem."""
+    ctx = _Ctx(source, line, pointer)
+    if not isinstance(value, dict):
+        raise ctx.error("", f"expected a dungeon record (a JSON object), got {type(value).__name__}")
+    fmt = value.get("format", DUNGEON_FORMAT)
+    if fmt != DUNGEON_FORMAT:
+        raise ctx.error("/format", f"expected \"{DUNGEON_FORMAT}\", got {fmt!r}")
+    _check_keys(ctx, value, DUNGEON_KEYS)
+    tileset = (_tileset(ctx, overrides.tileset, None) if overrides.tileset is not None
+               else _tileset(ctx, value.get("tileset"), base))
+    advanced = value.get("advanced", False)
+    if not isinstance(advanced, bool):
+        raise ctx.error("/advanced", f"expected true or false, got {advanced!r}")
+    if overrides.advanced is not None:
+        advanced = overrides.advanced
+    rules = (overrides.rules if overrides.rules is not None
+             else _rules(ctx, value.get("rules"), ALL_RULES))
+    if 4 in rules and not advanced:
+        raise ctx.error("/rules", "additional rule #4 is for the advanced rules only "
+                                  "(set \"advanced\": true)")
+    tiles = _placements(ctx, value.get("tiles"), "/tiles", tileset, advanced, {})
+    players: tuple[str, ...] | None = None
+    raw_players = value.get("players")
+    if raw_players is not None:
+        if not isinstance(raw_players, list):
+            raise ctx.error("/players", "expected a list of player names")
+        for i, name in enumerate(raw_players):
+            if not isinstance(name, str) or not name:
+                raise ctx.error(f"/players/{i}", f"expected a player name, got {name!r}")
+            if raw_players.index(name) != i:
+                raise ctx.error(f"/players/{i}", f"player {name!r} is listed twice")
+        players = tuple(raw_players)
+    lost = _lost_cards(ctx, value.get("lost"), len(tiles), players, rules)
+    return DungeonRecord(tiles, rules, advanced, tileset, players, lost, source, line, pointer)
+
+
+def _lost_cards(
+    ctx: _Ctx, value: Any, count: int, players: tuple[str, ...] | None, rules: frozenset[int]
+) -> tuple[LostCard, ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, list):
+        raise ctx.error("/lost", "expected a list of LOST cards {\"player\", \"after\"}")
+    cards: list[LostCard] = []
+    owners: set[str] = set()
+    tiles_with_card: set[int] = set()
+    for i, item in enumerate(value):
+        at = f"/lost/{i}"
+        if not isinstance(item, dict) or set(item) != {"player", "after"}:
+            raise ctx.error(at, "expected a LOST card {\"player\": NAME, \"after\": K}")
+        name, after = item["player"], item["after"]
+        if not isinstance(name, str) or not name:
+            raise ctx.error(f"{at}/player", f"expected a player name, got {name!r}")
+        if players is not None and name not in players:
+            raise ctx.error(f"{at}/player", f"{name!r} is not among the players")
+        if name in owners:
+            raise ctx.error(f"{at}/player", f"{name} has two LOST cards")
+        owners.add(name)
+        if isinstance(after, bool) or not isinstance(after, int) or not 1 <= after <= count:
+            raise ctx.error(f"{at}/after", f"expected a tile index from 1 to {count}, "
+                                           f"got {after!r}")
+        if 1 in rules and after in tiles_with_card:
+            raise ctx.error(f"{at}/after", f"rule #1 is on and two LOST cards lie on tile "
+                                           f"{after}: only a game log knows whose counts")
+        tiles_with_card.add(after)
+        cards.append(LostCard(name, after))
+    return tuple(cards)
+
+
+def parse_solo_record(
+    value: Any,
+    *,
+    source: str,
+    line: int,
+    pointer: str = "",
+    overrides: Overrides = Overrides(),  # noqa: B008 - immutable
+    base: Path | None = None,
+) -> SoloRecord:
+    """Validate a decoded ``solo/1`` record; RecordError names the first problem.
+
+    Completeness (all 38 tiles, START first) is not checked here: the solo check rules on it.
+    """
+    ctx = _Ctx(source, line, pointer)
+    if not isinstance(value, dict):
+        raise ctx.error("", f"expected a solo record (a JSON object), got {type(value).__name__}")
+    if value.get("format") != SOLO_FORMAT:
+        raise ctx.error("/format", f"expected \"{SOLO_FORMAT}\", got {value.get('format')!r}")
+    _check_keys(ctx, value, SOLO_KEYS)
+    tileset = (_tileset(ctx, overrides.tileset, None) if overrides.tileset is not None
+               else _tileset(ctx, value.get("tileset"), base))
+    rules = (overrides.rules if overrides.rules is not None
+             else _rules(ctx, value.get("rules"), frozenset({2, 3, 4})))
+    if 1 in rules:
+        raise ctx.error("/rules", "additional rule #1 does not apply to solo play")
+    seed = value.get("seed")
+    if seed is not None and not isinstance(seed, str):
+        raise ctx.error("/seed", f"expected a seed code (a string), got {seed!r}")
+    raw = value.get("dungeons")
+    if not isinstance(raw, list) or not raw:
+        raise ctx.error("/dungeons", "expected a non-empty list of dungeons (lists of placements)")
+    seen: dict[str, str] = {}
+    dungeons = tuple(_placements(ctx, d, f"/dungeons/{i}", tileset, True, seen)
+                     for i, d in enumerate(raw))
+    return SoloRecord(dungeons, rules, seed, tileset, source, line, pointer)
+
+
+# --- compact notation --------------------------------------------------------------------
+
+
+def parse_dgn_line(
+    text: str,
+    *,
+    source: str,
+    line: int,
+    overrides: Overrides = Overrides(),  # noqa: B008 - immutable
+    defaults: Mapping[str, Any] | None = None,
+) -> Record | None:
+    """Parse one line of ``.dgn`` compact notation (None for a blank or comment line).
+
+    Tokens are turned into the JSON record they stand for, so both notations share one
+    validation; pointers then name the token's position (``/tiles/3``).
+    """
+    body = text.split("#", 1)[0].split()
+    if not body:
+        return None
+    dungeons: list[list[dict[str, str]]] = [[]]
+    lost: list[dict[str, Any]] = []
+    count = 0
+    for position, token in enumerate(body, start=1):
+        if token == "|":
+            dungeons.append([])
+            continue
+        if token.startswith("!"):
+            if count == 0 or not token[1:]:
+                raise RecordError(source, line, "", f"token {position} {token!r}: a LOST card "
+                                                    "!NAME must follow a tile")
+            lost.append({"player": token[1:], "after": count})
+            continue
+        tile, sep, direction = token.rpartition("@")
+        if not sep or not tile:
+            raise RecordError(source, line, "", f"token {position} {token!r}: expected ID@DIR, "
+                                                "!NAME or |")
+        dungeons[-1].append({"tile": tile, "dir": direction})
+        count += 1
+    settings = dict(defaults or {})
+    if len(dungeons) > 1:
+        if lost:
+            raise RecordError(source, line, "", "a solo line (with |) cannot carry LOST cards")
+        value: dict[str, Any] = {"format": SOLO_FORMAT, "dungeons": dungeons}
+        if "rules" in settings:
+            value["rules"] = sorted(set(settings["rules"]) - {1})
+        return parse_solo_record(value, source=source, line=line, overrides=overrides)
+    record: dict[str, Any] = {"format": DUNGEON_FORMAT, "tiles": dungeons[0], **settings}
+    if lost:
+        record["lost"] = lost
+    return parse_dungeon_record(record, source=source, line=line, overrides=overrides)
+
+
+def _pragma(text: str, source: str, line: int) -> dict[str, Any]:
+    """``#! rules=2,3 advanced players=Ann,Bob``: defaults for the following .dgn lines."""
+    settings: dict[str, Any] = {}
+    for word in text[2:].split():
+        key, _, val = word.partition("=")
+        if key == "advanced":
+            settings["advanced"] = val.lower() not in ("false", "0", "no")
+        elif key == "basic":
+            settings["advanced"] = False
+        elif key == "rules":
+            try:
+                settings["rules"] = [int(r) for r in val.split(",") if r]
+            except ValueError:
+                raise RecordError(source, line, "", f"pragma {word!r}: expected rules=N,N") from None
+        elif key == "players":
+            settings["players"] = [p for p in val.split(",") if p]
+        elif key == "tileset":
+            settings["tileset"] = val
+        else:
+            raise RecordError(source, line, "", f"unknown pragma {word!r} (expected advanced, "
+                                                "basic, rules=, players=, tileset=)")
+    return settings
+
+
+def iter_dgn(name: str, overrides: Overrides = Overrides()) -> Iterator[Record | RecordError]:  # noqa: B008
+    """Yield the records of a ``.dgn`` file (``-``: stdin), one per non-comment line."""
+    source = "<stdin>" if name == "-" else name
+    stream = open_source(name)
+    defaults: dict[str, Any] = {}
+    try:
+        for number, raw in enumerate(stream, start=1):
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                yield RecordError(source, number, "", "not UTF-8 text")
+                continue
+            try:
+                if text.startswith("#!"):
+                    defaults = _pragma(text.strip(), source, number)
+                    continue
+                record = parse_dgn_line(text, source=source, line=number, overrides=overrides,
+                                        defaults=defaults)
+            except RecordError as exc:
+                yield exc
+                continue
+            if record is not None:
+                yield record
+    finally:
+        if name != "-":
+            stream.close()
+
+
+def record_from_document(doc: Document, overrides: Overrides, base: Path | None) -> Record:
+    """The dungeon or solo record a decoded JSON document holds."""
+    value = doc.value
+    if isinstance(value, dict) and value.get("format") == SOLO_FORMAT:
+        return parse_solo_record(value, source=doc.source, line=doc.line, pointer=doc.pointer,
+                                 overrides=overrides, base=base)
+    return parse_dungeon_record(value, source=doc.source, line=doc.line, pointer=doc.pointer,
+                                overrides=overrides, base=base)
+
+
+def is_dgn(name: str) -> bool:
+    """Whether ``name`` holds compact notation (by suffix; stdin is sniffed by the caller)."""
+    return name.lower().endswith((".dgn", ".txt"))
+
+
+def iter_records(name: str, overrides: Overrides = Overrides()) -> Iterator[Record | RecordError]:  # noqa: B008
+    """Yield every dungeon or solo record of a file (JSON, JSON Lines or .dgn), in order."""
+    if is_dgn(name):
+        yield from iter_dgn(name, overrides)
+        return
+    base = None if name == "-" else Path(name).resolve().parent
+    for item in iter_json_source(name):
+        if isinstance(item, RecordError):
+            yield item
+            continue
+        try:
+            yield record_from_document(item, overrides, base)
+        except RecordError as exc:
+            yield exc
+
+
+def iter_solo_records(name: str) -> Iterator[SoloRecord | RecordError]:
+    """Yield the solo records of a file; any other record is reported as an error."""
+    for item in iter_records(name):
+        if isinstance(item, DungeonRecord):
+            yield RecordError(item.source, item.line, item.pointer + "/format",
+                              f"expected a solo record (\"format\": \"{SOLO_FORMAT}\")")
+        else:
+            yield item
+
+
+def parse_rules_option(text: str | None) -> frozenset[int] | None:
+    """``"2,3"`` -> {2, 3}; ``""`` -> no rules; None -> no override."""
+    if text is None:
+        return None
+    rules: set[int] = set()
+    for part in text.replace(" ", "").split(","):
+        if not part:
+            continue
+        part = part.lstrip("#")
+        if part not in {"1", "2", "3", "4"}:
+            raise InputError(f"--rules: {part!r} is not an additional rule (expected 1, 2, 3, 4)")
+        rules.add(int(part))
+    return frozenset(rules)
+

@@ -1,0 +1,131 @@
+"""The laid-out dungeon as SVG, built from shapely geometry.
+
+Tiles are unit squares (``shapely.box``), paths are line strings through the tile centre,
+the path taken is the union of the passes, the Lost point a buffered point and the 9x9 bound
+a square outline. North is up (SVG's y axis is flipped).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from html import escape
+
+from shapely import LineString, Point, box
+from shapely.geometry.base import BaseGeometry
+from shapely.ops import unary_union
+
+from pathcheck.dungeon import TraceResult
+from pathcheck.geometry import Direction
+from pathcheck.render.model import DungeonView, build_view
+from pathcheck.tileset import TileSet
+
+SCALE = 48
+MARGIN = 0.6
+_PORT = {Direction.N: (0.0, 0.5), Direction.E: (0.5, 0.0), Direction.S: (0.0, -0.5),
+         Direction.W: (-0.5, 0.0)}
+
+
+def _path_line(x: int, y: int, a: Direction, b: Direction) -> LineString:
+    (ax, ay), (bx, by) = _PORT[a], _PORT[b]
+    return LineString([(x + ax, y + ay), (x, y), (x + bx, y + by)])
+
+
+def view_geometry(view: DungeonView) -> dict[str, BaseGeometry]:
+    """The shapes of a view: tiles, paths, the path taken, the Lost mark and the bound."""
+    tiles = [box(x - 0.5, y - 0.5, x + 0.5, y + 0.5) for (x, y) in view.tiles]
+    paths, taken = [], []
+    for (x, y), tile in view.tiles.items():
+        for pair in tile.paths:
+            a, b = sorted(pair)
+            paths.append(_path_line(x, y, a, b))
+        for pair in tile.taken:
+            a, b = sorted(pair)
+            taken.append(_path_line(x, y, a, b))
+    shapes: dict[str, BaseGeometry] = {
+        "tiles": unary_union(tiles),
+        "paths": unary_union(paths),
+        "taken": unary_union(taken),
+    }
+    if view.lost_cell is not None:
+        shapes["lost"] = Point(view.lost_cell).buffer(0.32)
+    if view.bound is not None:
+        b = view.bound + 0.5
+        shapes["bound"] = box(-b, -b, b, b).exterior
+    return shapes
+
+
+def _d(geom: BaseGeometry, max_y: float) -> str:
+    """An SVG path ``d`` for lines and polygon rings (y flipped)."""
+    parts: list[str] = []
+
+    def ring(coords: Iterable[tuple[float, ...]], close: bool) -> None:
+        pts = [f"{(c[0] + 0) * SCALE:.1f},{(max_y - c[1]) * SCALE:.1f}" for c in coords]
+        if pts:
+            parts.append("M" + " L".join(pts) + (" Z" if close else ""))
+
+    def walk(g: BaseGeometry) -> None:
+        kind = g.geom_type
+        if kind in ("LineString", "LinearRing"):
+            ring(g.coords, kind == "LinearRing")
+        elif kind == "Polygon":
+            ring(g.exterior.coords, True)
+            for hole in g.interiors:
+                ring(hole.coords, True)
+        elif hasattr(g, "geoms"):
+            for sub in g.geoms:
+                walk(sub)
+
+    walk(geom)
+    return " ".join(parts)
+
+
+def view_svg(view: DungeonView, title: str = "") -> str:
+    shapes = view_geometry(view)
+    min_x, min_y, max_x, max_y = view.extent()
+    left, bottom = min_x - 0.5 - MARGIN, min_y - 0.5 - MARGIN
+    top = max_y + 0.5 + MARGIN
+    width = (max_x - min_x + 1 + 2 * MARGIN) * SCALE
+    height = (max_y - min_y + 1 + 2 * MARGIN) * SCALE + (24 if title else 0)
+    off_y = 24 if title else 0
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
+        f'viewBox="{left * SCALE:.1f} {-off_y} {width:.1f} {height:.1f}">',
+        f"<title>{escape(title or 'dungeon')}</title>",
+        '<rect x="-100000" y="-100000" width="200000" height="200000" fill="#fbfaf7"/>',
+    ]
+    if title:
+        out.append(f'<text x="{left * SCALE + 8:.1f}" y="-6" font-family="sans-serif" '
+                   f'font-size="14">{escape(title)}</text>')
+    shift_y = top  # flip: svg_y = (top - y) * SCALE
+    del bottom
+    if "bound" in shapes:
+        out.append(f'<path d="{_d(shapes["bound"], shift_y)}" fill="none" stroke="#c0392b" '
+                   'stroke-width="2" stroke-dasharray="6 4"/>')
+    out.append(f'<path d="{_d(shapes["tiles"], shift_y)}" fill="#efe6d2" stroke="#8a7f6a" '
+               'stroke-width="1"/>')
+    for (x, y), tile in view.tiles.items():
+        for cell in [box(x - 0.5, y - 0.5, x + 0.5, y + 0.5)]:
+            out.append(f'<path d="{_d(cell.exterior, shift_y)}" fill="none" stroke="#8a7f6a" '
+                       'stroke-width="1"/>')
+        tx, ty = (x - 0.42) * SCALE, (shift_y - y - 0.25) * SCALE
+        out.append(f'<text x="{tx:.1f}" y="{ty:.1f}" font-family="sans-serif" font-size="10" '
+                   f'fill="#555">{tile.index} {escape(tile.tile)}</text>')
+    out.append(f'<path d="{_d(shapes["paths"], shift_y)}" fill="none" stroke="#b9ae98" '
+               'stroke-width="4" stroke-linecap="round" stroke-linejoin="round"/>')
+    out.append(f'<path d="{_d(shapes["taken"], shift_y)}" fill="none" stroke="#1f4e79" '
+               'stroke-width="6" stroke-linecap="round" stroke-linejoin="round"/>')
+    if view.start_cell is not None:
+        sx, sy = view.start_cell
+        out.append(f'<circle cx="{sx * SCALE:.1f}" cy="{(shift_y - sy) * SCALE:.1f}" r="6" '
+                   'fill="#27ae60"/>')
+    if "lost" in shapes:
+        out.append(f'<path d="{_d(shapes["lost"], shift_y)}" fill="#c0392b" fill-opacity="0.35" '
+                   'stroke="#c0392b" stroke-width="2"/>')
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def dungeon_svg(result: TraceResult, *, title: str = "", tileset: TileSet | None = None,
+                rules: Iterable[int] = ()) -> str:
+    """An SVG picture of a traced dungeon (trace it ``with_passes=True`` to show the path)."""
+    return view_svg(build_view(result, tileset, rules), title)
