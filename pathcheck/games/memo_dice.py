@@ -66,7 +66,8 @@ class CupInRow:
 def draw_row(row: Sequence[CupInRow]) -> str:
     """The row of cups as a small table: cup, symbol under it, who rolled it, who got it.
 
-    >>> print(draw_row([CupInRow(1, Cup.GOLDEN, "turtle", Colour.RED, "Ann", "Bob", "Ann was wrong")]))
+    >>> cup = CupInRow(1, Cup.GOLDEN, "turtle", Colour.RED, "Ann", "Bob", "Ann was wrong")
+    >>> print(draw_row([cup]))
     cup  colour  symbol        rolled by  goes to
       1  golden  turtle (red)  Ann        Bob (Ann was wrong)
     """

@@ -1,0 +1,416 @@
+"""Tests of the Memo Dice adjudicator: fixtures, random legal games, malformed logs, the CLI."""
+
+from __future__ import annotations
+
+import copy
+import importlib
+import itertools
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pathcheck import games
+from pathcheck.errors import InputError, RecordError
+from pathcheck.games import AdjudicateOptions
+from pathcheck.games import memo_dice_rules as rules
+from pathcheck.games.memo_dice import ADJUDICATOR, MemoDiceAdjudicator, parse_at
+from pathcheck.games.memo_dice_gen import game_scores, random_game
+from pathcheck.ruling import Outcome, Ruling, render_text
+
+# pathcheck.cli lives in cli/ (setuptools package-dir), which mypy cannot resolve statically.
+cli = importlib.import_module("pathcheck.cli").cli
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "memo-dice"
+OPTIONS = AdjudicateOptions()
+
+
+def load(name: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((FIXTURES / name).read_text(encoding="utf-8"))
+    return data
+
+
+def rule(name: str, options: AdjudicateOptions = OPTIONS) -> Ruling:
+    return ADJUDICATOR.adjudicate(load(name), source=name, options=options)
+
+
+# --- fixtures: exact rulings --------------------------------------------------------------
+
+LEGAL: dict[str, tuple[dict[str, int], list[str]]] = {
+    "legal-2p.json": ({"Linda": 23, "Nora": 17}, ["Linda"]),
+    "legal-3p.json": ({"Linda": 18, "Nora": 16, "Ronya": 20}, ["Ronya"]),
+    "legal-4p-no-dice.json": ({"Linda": 10, "Nora": 17, "Ronya": 19, "Otto": 20}, ["Otto"]),
+    "golden-by-colour.json": ({"Linda": 16, "Nora": 18, "Ronya": 22}, ["Ronya"]),
+    "golden-by-last-die.json": ({"Linda": 23, "Nora": 7}, ["Linda"]),
+    "wrong-guess-chain.json": ({"Linda": 16, "Nora": 13, "Ronya": 23}, ["Ronya"]),
+    "tie.json": ({"Linda": 24, "Nora": 24}, ["Linda", "Nora"]),
+    "unfinished.json": ({"Linda": 7, "Nora": 5, "Ronya": 6}, []),
+}
+
+# name -> (final scores, winners, first violation: rule id, round, move index, player)
+ILLEGAL: dict[str, tuple[dict[str, int], list[str], tuple[str, int, int, str]]] = {
+    "illegal-turn-order.json": (
+        {"Linda": 18, "Nora": 16, "Ronya": 20}, ["Ronya"], ("memo-dice/turn-order", 1, 3, "Linda")
+    ),
+    "illegal-first-player.json": (
+        {"Linda": 18, "Nora": 16, "Ronya": 20}, ["Ronya"],
+        ("memo-dice/first-player", 2, 1, "Nora"),
+    ),
+    "illegal-die-once.json": (
+        {"Linda": 18, "Nora": 16, "Ronya": 20}, ["Ronya"], ("memo-dice/die-once", 1, 2, "Nora")
+    ),
+    "illegal-roll-face.json": (
+        {"Linda": 18, "Nora": 16, "Ronya": 20}, ["Ronya"], ("memo-dice/roll-face", 1, 1, "Linda")
+    ),
+    "illegal-cup-colour.json": (
+        {"Linda": 18, "Nora": 16, "Ronya": 20}, ["Ronya"],
+        ("memo-dice/cup-colour", 1, 1, "Linda"),
+    ),
+    "illegal-golden-no-cup.json": (
+        {"Linda": 0, "Nora": 0, "Ronya": 0}, [], ("memo-dice/golden-no-cup", 1, 7, "Linda")
+    ),
+    "illegal-golden-last-die.json": (
+        {"Linda": 0, "Nora": 0}, [], ("memo-dice/golden-last-die", 1, 9, "Nora")
+    ),
+    "illegal-covering-end.json": (
+        {"Linda": 0, "Nora": 0, "Ronya": 0}, [], ("memo-dice/covering-end", 1, 8, "Nora")
+    ),
+    "illegal-covering-stops.json": (
+        {"Linda": 0, "Nora": 0, "Ronya": 0}, [], ("memo-dice/covering-end", 1, 6, "Ronya")
+    ),
+    "illegal-uncover-start.json": (
+        {"Linda": 17, "Nora": 17, "Ronya": 20}, ["Ronya"],
+        ("memo-dice/uncover-start", 1, 8, "Nora"),
+    ),
+    "illegal-uncover-order.json": (
+        {"Linda": 18, "Nora": 16, "Ronya": 20}, ["Ronya"],
+        ("memo-dice/uncover-order", 1, 8, "Linda"),
+    ),
+    "illegal-right-guess.json": (
+        {"Linda": 18, "Nora": 15, "Ronya": 21}, ["Ronya"],
+        ("memo-dice/right-guess", 1, 9, "Nora"),
+    ),
+    "illegal-wrong-guess.json": (
+        {"Linda": 19, "Nora": 15, "Ronya": 20}, ["Ronya"],
+        ("memo-dice/wrong-guess", 1, 10, "Linda"),
+    ),
+    "illegal-uncover-all.json": (
+        {"Linda": 16, "Nora": 16, "Ronya": 20}, ["Ronya"],
+        ("memo-dice/uncover-all", 1, 13, "Linda"),
+    ),
+    "illegal-game-end.json": (
+        {"Linda": 25, "Nora": 17, "Ronya": 21}, ["Linda"], ("memo-dice/game-end", 7, 1, "Ronya")
+    ),
+}
+
+MALFORMED: dict[str, str] = {
+    "malformed-unknown-player.json": "/rounds/0/covering/2/player",
+    "malformed-die-range.json": "/rounds/0/covering/0/die",
+    "malformed-cup-range.json": "/rounds/0/uncovering/0/cup",
+}
+
+
+def test_every_fixture_is_listed() -> None:
+    names = {p.name for p in FIXTURES.glob("*.json")}
+    assert names == set(LEGAL) | set(ILLEGAL) | set(MALFORMED)
+
+
+@pytest.mark.parametrize("name", sorted(LEGAL))
+def test_legal_fixture(name: str) -> None:
+    scores, winners = LEGAL[name]
+    ruling = rule(name)
+    assert ruling.outcome is Outcome.LEGAL
+    assert ruling.violations == ()
+    assert dict(ruling.final_scores) == scores
+    assert list(ruling.winners) == winners
+    assert ruling.rounds[-1].scores == scores
+    # the generator's own count agrees with the adjudicator's
+    assert game_scores(load(name)) == scores
+
+
+@pytest.mark.parametrize("name", sorted(ILLEGAL))
+def test_illegal_fixture(name: str) -> None:
+    scores, winners, (rule_id, rnd, index, player) = ILLEGAL[name]
+    ruling = rule(name)
+    assert ruling.outcome is Outcome.ILLEGAL
+    first = ruling.violations[0]
+    assert (first.rule.id, first.move.round, first.move.index, first.move.player) == (
+        rule_id, rnd, index, player
+    )
+    assert first.rule in rules.ALL_RULES
+    assert first.move.pointer.startswith(f"/rounds/{rnd - 1}/")
+    assert dict(ruling.final_scores) == scores
+    assert list(ruling.winners) == winners
+    text = render_text(ruling)
+    assert f"ILLEGAL: round {rnd}, move {index} ({player})" in text
+    assert first.rule.quote in text
+
+
+def test_each_violation_rule_has_an_illegal_fixture() -> None:
+    cited = {ILLEGAL[name][2][0] for name in ILLEGAL}
+    event_only = {rules.POINTS.id, rules.MOST_POINTS.id}
+    assert cited == {r.id for r in rules.ALL_RULES} - event_only
+
+
+@pytest.mark.parametrize("name", sorted(MALFORMED))
+def test_malformed_fixture(name: str) -> None:
+    with pytest.raises(RecordError) as info:
+        rule(name)
+    assert info.value.pointer == MALFORMED[name]
+    assert info.value.source == name
+
+
+# --- fixtures: what the edge cases show --------------------------------------------------
+
+
+def test_golden_cup_forced_by_colour() -> None:
+    first = rule("golden-by-colour.json").rounds[0]
+    golden = [e for e in first.events if e.rule is rules.GOLDEN_NO_CUP]
+    assert len(golden) == 1
+    assert golden[0].move is not None and golden[0].move.index == 5
+    assert "no blue cup left" in golden[0].text or "no red cup left" in golden[0].text or (
+        "no black cup left" in golden[0].text
+    )
+
+
+def test_golden_cup_for_the_last_die() -> None:
+    first = rule("golden-by-last-die.json").rounds[0]
+    golden = [e for e in first.events if e.rule is rules.GOLDEN_LAST_DIE]
+    assert len(golden) == 1
+    assert golden[0].move is not None and golden[0].move.index == 9
+    assert "9  golden" in first.display
+
+
+def test_chain_of_wrong_guesses_goes_round_the_table() -> None:
+    log = load("wrong-guess-chain.json")
+    ruling = rule("wrong-guess-chain.json")
+    players = log["players"]
+    guesses = log["rounds"][0]["uncovering"]
+    assert len(guesses) > len(players)  # the chain passes every player at least once
+    seats = [players.index(g["player"]) for g in guesses]
+    assert all((b - a) % len(players) == 1 for a, b in itertools.pairwise(seats))
+    wrong = [e for e in ruling.rounds[0].events if "goes to" in e.text]
+    assert len(wrong) == len(guesses)
+    # cup N went to the player after the one who guessed it
+    rows = ruling.rounds[0].display.splitlines()[1:]
+    for g, row in zip(guesses, rows, strict=True):
+        receiver = players[(players.index(g["player"]) + 1) % len(players)]
+        assert row.rstrip().endswith(f"{receiver} ({g['player']} was wrong)")
+
+
+def test_tie_shares_the_win() -> None:
+    ruling = rule("tie.json")
+    assert list(ruling.winners) == ["Linda", "Nora"]
+    assert "tied on 24 points" in ruling.tie_break
+    assert "Winner: Linda and Nora win (shared)" in render_text(ruling)
+
+
+def test_unfinished_game_has_no_winner() -> None:
+    ruling = rule("unfinished.json")
+    assert ruling.winners == ()
+    assert any("not over" in n for n in ruling.notes)
+
+
+def test_next_round_begins_with_the_golden_cup_holder() -> None:
+    ruling = rule("legal-3p.json")
+    log = load("legal-3p.json")
+    for rnd, nxt in zip(ruling.rounds, log["rounds"][1:], strict=False):
+        begins = [e for e in rnd.events if e.rule is rules.FIRST_PLAYER]
+        assert begins and begins[0].text.startswith(nxt["covering"][0]["player"] + " had")
+
+
+def test_game_end_note_names_the_real_leader() -> None:
+    ruling = rule("illegal-game-end.json")
+    assert any("ended after round 6" in n and "Ronya led with 20" in n for n in ruling.notes)
+
+
+def test_stopped_replay_says_so() -> None:
+    ruling = rule("illegal-covering-end.json")
+    assert any("not ruled on" in n for n in ruling.notes)
+    assert len(ruling.rounds) == 1
+
+
+def test_at_shows_the_row() -> None:
+    ruling = rule("legal-3p.json", AdjudicateOptions(at="1.2"))
+    assert "State at round 1, move 2" in ruling.display
+    state = ruling.display.split("State at")[1].splitlines()
+    assert len([line for line in state if "(covered)" in line]) == 2
+    assert "no such move" in rule("legal-3p.json", AdjudicateOptions(at="99.1")).display
+    with pytest.raises(InputError):
+        parse_at("two")
+
+
+def test_rules_are_distinct_and_quoted() -> None:
+    ids = [r.id for r in rules.ALL_RULES]
+    assert len(ids) == len(set(ids))
+    assert all(r.id.startswith("memo-dice/") and r.quote and r.section for r in rules.ALL_RULES)
+
+
+def test_plugin_is_registered() -> None:
+    adjudicator = games.load("memo-dice")
+    assert isinstance(adjudicator, MemoDiceAdjudicator)
+    assert adjudicator == ADJUDICATOR
+    assert isinstance(games.for_format("memo-dice/1"), MemoDiceAdjudicator)
+    assert adjudicator.schemas == ("memo-dice",)
+
+
+# --- random legal games -------------------------------------------------------------------
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32), players=st.integers(2, 4), with_dice=st.booleans())
+def test_random_legal_games_replay_clean(seed: int, players: int, with_dice: bool) -> None:
+    names = ["Ann", "Bob", "Cy", "Dee"][:players]
+    log = random_game(random.Random(seed), names, with_dice=with_dice)
+    ruling = ADJUDICATOR.adjudicate(log, source="random", options=OPTIONS)
+    assert ruling.violations == ()
+    assert dict(ruling.final_scores) == game_scores(log)
+    best = max(ruling.final_scores.values())
+    assert best >= rules.TARGET
+    assert list(ruling.winners) == [p for p in names if ruling.final_scores[p] == best]
+    # the game ended in its last round, not before
+    before = ruling.rounds[-2].scores if len(ruling.rounds) > 1 else dict.fromkeys(names, 0)
+    assert max(before.values()) < rules.TARGET
+    assert len(ruling.rounds) == len(log["rounds"])
+
+
+# --- malformed and mutated logs never raise anything but RecordError ----------------------
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-20, 120) | st.floats(allow_nan=False)
+    | st.text(max_size=6) | st.sampled_from(["Ann", "Bob", "red", "golden", "memo-dice/1"]),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner,
+                                                               max_size=3),
+    max_leaves=6,
+)
+
+
+def _mutate(data: st.DataObject, log: dict[str, Any]) -> dict[str, Any]:
+    """Change one random spot of ``log``: replace, delete, or duplicate a value."""
+    log = copy.deepcopy(log)
+    node: Any = log
+    while True:
+        keys: list[Any] = list(node) if isinstance(node, dict) else list(range(len(node)))
+        if not keys:
+            break
+        key = data.draw(st.sampled_from(keys))
+        child = node[key]
+        if isinstance(child, dict | list) and child and data.draw(st.booleans()):
+            node = child
+            continue
+        action = data.draw(st.sampled_from(["replace", "delete", "duplicate", "int"]))
+        if action == "replace":
+            node[key] = data.draw(JSON)
+        elif action == "delete":
+            del node[key]
+        elif action == "duplicate" and isinstance(node, list):
+            node.insert(key, copy.deepcopy(child))
+        else:
+            node[key] = data.draw(st.integers(-2, 12))
+        break
+    return log
+
+
+def _rule_or_record_error(log: Any) -> None:
+    try:
+        ruling = ADJUDICATOR.adjudicate(log, source="mutant", options=OPTIONS)
+    except RecordError as exc:
+        assert exc.source == "mutant"
+        return
+    render_text(ruling)
+    json.dumps(ruling.to_dict())
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), seed=st.integers(0, 10_000), mutations=st.integers(1, 3))
+def test_mutated_logs_raise_only_record_error(
+    data: st.DataObject, seed: int, mutations: int
+) -> None:
+    log = random_game(random.Random(seed), with_dice=data.draw(st.booleans()))
+    for _ in range(mutations):
+        log = _mutate(data, log)
+    _rule_or_record_error(log)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    log=st.fixed_dictionaries(
+        {"format": st.just("memo-dice/1"), "players": JSON, "rounds": JSON},
+        optional={"dice": JSON},
+    )
+)
+def test_random_documents_raise_only_record_error(log: dict[str, Any]) -> None:
+    _rule_or_record_error(log)
+
+
+@settings(max_examples=80, deadline=None)
+@given(data=st.data(), seed=st.integers(0, 10_000))
+def test_reshuffled_moves_raise_only_record_error(data: st.DataObject, seed: int) -> None:
+    """Moves reordered or reassigned: a ruling (often illegal) or a RecordError, no crash."""
+    log = random_game(random.Random(seed))
+    rnd = data.draw(st.sampled_from(log["rounds"]))
+    phase = data.draw(st.sampled_from(["covering", "uncovering"]))
+    moves = rnd[phase]
+    rnd[phase] = data.draw(st.permutations(moves))
+    for move in rnd[phase]:
+        if data.draw(st.booleans()):
+            move["player"] = data.draw(st.sampled_from(log["players"]))
+    _rule_or_record_error(log)
+
+
+# --- the command line ----------------------------------------------------------------------
+
+
+def invoke(*args: str) -> Any:
+    return CliRunner().invoke(cli, ["adjudicate", *args])
+
+
+def test_cli_text_legal() -> None:
+    result = invoke("memo-dice", str(FIXTURES / "legal-2p.json"))
+    assert result.exit_code == 0, result.output
+    assert "Final: Linda 23, Nora 17" in result.output
+    assert "Winner: Linda wins" in result.output
+    assert "Verdict: legal" in result.output
+    assert "Final table" in result.output
+
+
+def test_cli_json_illegal() -> None:
+    result = invoke("memo-dice", "--format", "json", str(FIXTURES / "illegal-cup-colour.json"))
+    assert result.exit_code == 1
+    [doc] = json.loads(result.output)
+    assert doc["outcome"] == "illegal"
+    assert doc["violations"][0]["rule"]["id"] == "memo-dice/cup-colour"
+    assert doc["violations"][0]["move"]["pointer"] == "/rounds/0/covering/0"
+    assert doc["final_scores"] == {"Linda": 18, "Nora": 16, "Ronya": 20}
+
+
+def test_cli_text_illegal_quotes_the_rule() -> None:
+    result = invoke("memo-dice", str(FIXTURES / "illegal-turn-order.json"))
+    assert result.exit_code == 1
+    assert "ILLEGAL: round 1, move 3 (Linda)" in result.output
+    assert rules.TURN_ORDER.quote in result.output
+
+
+def test_cli_malformed_exits_3() -> None:
+    result = invoke("memo-dice", str(FIXTURES / "malformed-unknown-player.json"))
+    assert result.exit_code == 3
+    assert "/rounds/0/covering/2/player" in result.output
+    assert "unknown player 'Zed'" in result.output
+
+
+def test_cli_picks_the_game_from_the_format() -> None:
+    result = invoke("--format", "json", str(FIXTURES / "tie.json"))
+    assert result.exit_code == 0, result.output
+    [doc] = json.loads(result.output)
+    assert doc["game"] == "memo-dice"
+    assert doc["winners"] == ["Linda", "Nora"]
+
+
+def test_cli_at_option() -> None:
+    result = invoke("memo-dice", "--at", "2.3", str(FIXTURES / "legal-2p.json"))
+    assert result.exit_code == 0
+    assert "State at round 2, move 3" in result.output
