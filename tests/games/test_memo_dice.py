@@ -88,7 +88,7 @@ ILLEGAL: dict[str, tuple[dict[str, int], list[str], tuple[str, int, int, str]]] 
     ),
     "illegal-uncover-order.json": (
         {"Linda": 18, "Nora": 16, "Ronya": 20}, ["Ronya"],
-        ("memo-dice/uncover-order", 1, 8, "Linda"),
+        ("memo-dice/uncover-order", 2, 10, "Ronya"),
     ),
     "illegal-right-guess.json": (
         {"Linda": 18, "Nora": 15, "Ronya": 21}, ["Ronya"],
@@ -242,6 +242,41 @@ def test_at_shows_the_row() -> None:
     assert "no such move" in rule("legal-3p.json", AdjudicateOptions(at="99.1")).display
     with pytest.raises(InputError):
         parse_at("two")
+
+
+def test_only_violation_of_the_swapped_cups() -> None:
+    ruling = rule("illegal-uncover-order.json")
+    assert [v.rule for v in ruling.violations] == [rules.UNCOVER_ORDER]
+    events = ruling.rounds[1].events
+    assert any(e.text.startswith("ILLEGAL: cup 2 is uncovered before cup 1") for e in events)
+
+
+def test_guesses_ignore_case_and_spacing() -> None:
+    log = load("legal-2p.json")
+    for rnd in log["rounds"]:
+        for guess in rnd["uncovering"]:
+            if guess["guess"] is not None:
+                guess["guess"] = "  " + guess["guess"].upper() + " "
+    ruling = ADJUDICATOR.adjudicate(log, source="upper", options=OPTIONS)
+    assert ruling.violations == ()
+    assert dict(ruling.final_scores) == LEGAL["legal-2p.json"][0]
+
+
+def test_duplicate_symbol_on_the_dice_is_malformed() -> None:
+    log = load("legal-2p.json")
+    log["dice"][8][5]["symbol"] = log["dice"][0][0]["symbol"].upper()
+    with pytest.raises(RecordError) as info:
+        ADJUDICATOR.adjudicate(log, source="dup", options=OPTIONS)
+    assert info.value.pointer == "/dice/8/5/symbol"
+    assert "die 1" in info.value.message
+
+
+def test_wrong_format_is_malformed() -> None:
+    log = load("legal-2p.json")
+    log["format"] = "memoarrr/1"
+    with pytest.raises(RecordError) as info:
+        ADJUDICATOR.adjudicate(log, source="fmt", options=OPTIONS)
+    assert info.value.pointer == "/format"
 
 
 def test_rules_are_distinct_and_quoted() -> None:
