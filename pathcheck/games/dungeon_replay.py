@@ -1,0 +1,359 @@
+"""Replaying a ``game/1`` log of dungeon in memory, exploration by exploration (spec section 4).
+
+Every step is checked: the deal, the active player, the tile from the hand, the draw, the
+announcements (rule #1 priority), the end of the exploration, the check and its points, the
+next start player and the end of the game. A broken rule becomes a
+:class:`~pathcheck.ruling.Violation` and the replay goes on with the log "as played", so the
+ruling also says what the outcome would be.
+
+>>> from pathcheck.games.dungeon_log import read_game_log
+>>> log = read_game_log({"format": "game/1", "players": ["Ann", "Bob"], "explorations": [
+...     {"start_player": "Ann", "hands": {"Ann": ["L4"], "Bob": []}, "deck": [],
+...      "turns": [{"player": "Ann", "tile": "L4", "dir": "E", "lost": ["Bob"]}]}]},
+...     source="doc")
+>>> replay = Replay(log)
+>>> rnd = replay.play(0)
+>>> rnd.scores, replay.violations[0].rule.id
+({'Ann': 0, 'Bob': 1}, 'dungeon/deal')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from pathcheck.check import LostCard, score_lost_cards
+from pathcheck.dungeon import Placement, TraceResult, trace
+from pathcheck.errors import pointer_join
+from pathcheck.games.dungeon_log import Exploration, GameLog, Turn
+from pathcheck.games.dungeon_rules import (
+    ANNOUNCE_ACTIVE,
+    ANNOUNCE_TEAM,
+    DEAL,
+    DRAW,
+    EXPLORATION_END,
+    FROM_HAND,
+    GAME_END,
+    NEXT_START,
+    PRIORITY,
+    TURN_ORDER,
+    WIN_POINTS,
+    hand_size,
+)
+from pathcheck.geometry import Direction
+from pathcheck.ruling import Event, MoveRef, Round, Rule, Violation
+
+START_DIR = Direction.N
+"""**Decision**: the Start tile lies with its arrow north; turns' ``dir`` are read from there."""
+TILES_PER_LINE = 10
+"""Placements a line in a round's display of the stack."""
+
+
+def clockwise_after(players: Sequence[str], player: str) -> list[str]:
+    """The other players in turn order after ``player``.
+
+    >>> clockwise_after(["Ann", "Bob", "Cy"], "Bob")
+    ['Cy', 'Ann']
+    """
+    seat = players.index(player)
+    return [players[(seat + i) % len(players)] for i in range(1, len(players))]
+
+
+def stack_notation(placements: Sequence[Placement], cards: Sequence[LostCard]) -> str:
+    """The stack in compact notation, LOST cards after their tile, a few tiles a line.
+
+    >>> stack_notation([Placement("START", Direction.N), Placement("L4", Direction.E)],
+    ...                [LostCard("Bob", 2)])
+    'START@N L4@E !Bob'
+    """
+    lines: list[str] = []
+    tokens: list[str] = []
+    for k, placement in enumerate(placements, start=1):
+        tokens.append(str(placement))
+        tokens.extend(f"!{c.player}" for c in cards if c.after == k)
+        if k % TILES_PER_LINE == 0:
+            lines.append(" ".join(tokens))
+            tokens = []
+    if tokens:
+        lines.append(" ".join(tokens))
+    return "\n".join(lines)
+
+
+@dataclass
+class _Table:
+    """The state of one exploration while it is replayed."""
+
+    team: list[str]
+    hands: dict[str, list[str]]
+    deck: list[str]
+    placements: list[Placement]
+    cards: list[LostCard]
+    ended: str | None = None
+    active: str | None = None
+
+
+class Replay:
+    """The replay of a whole log: running scores, rounds, violations."""
+
+    def __init__(self, log: GameLog) -> None:
+        self.log = log
+        self.scores: dict[str, int] = dict.fromkeys(log.players, 0)
+        self.violations: list[Violation] = []
+        self.winners: list[str] = []
+        self.ended_after: int | None = None
+        """The exploration (1-based) whose check ended the game."""
+        self.last_player: str | None = None
+        self._events: list[Event] = []
+
+    # --- helpers ------------------------------------------------------------------------
+
+    def _violate(self, rule: Rule, move: MoveRef, message: str) -> None:
+        self.violations.append(Violation(rule, move, message))
+
+    def _event(self, text: str, move: MoveRef | None = None, rule: Rule | None = None,
+               points: Mapping[str, int] | None = None) -> None:
+        self._events.append(Event(text, move, rule, dict(points or {})))
+
+    def _next_active(self, table: _Table, after: str) -> str | None:
+        return next((p for p in clockwise_after(self.log.players, after) if p in table.team),
+                    None)
+
+    @staticmethod
+    def _card_of(table: _Table, player: str) -> int | None:
+        return next((c.after for c in table.cards if c.player == player), None)
+
+    # --- the game -----------------------------------------------------------------------
+
+    def run(self) -> list[Round]:
+        rounds = [self.play(i) for i in range(len(self.log.explorations))]
+        if self.ended_after is None:
+            best = max(self.scores.values())
+            leaders = [p for p, s in self.scores.items() if s == best]
+            self._violate(GAME_END, MoveRef(pointer="/explorations"),
+                          f"the log ends before anyone reached {WIN_POINTS} points "
+                          f"(best: {' and '.join(leaders)} with {best})")
+        return rounds
+
+    def play(self, index: int) -> Round:
+        """Replay exploration ``index`` (0-based), its check, and return it as a Round."""
+        exp = self.log.explorations[index]
+        number = index + 1
+        self._events = []
+        where = MoveRef(round=number, pointer=exp.pointer)
+        if self.ended_after is not None and self.ended_after == number - 1:
+            self._violate(GAME_END, where,
+                          f"the game ended after exploration {self.ended_after} "
+                          f"({' and '.join(self.winners)} reached {WIN_POINTS} points); no "
+                          "further exploration is played")
+        if self.last_player is not None and exp.start_player != self.last_player:
+            self._violate(NEXT_START, MoveRef(round=number, player=exp.start_player,
+                                              pointer=exp.pointer + "/start_player"),
+                          f"the start player is {self.last_player}, who took the last turn "
+                          f"of exploration {number - 1}, not {exp.start_player}")
+        self._check_deal(number, exp)
+        table = _Table(
+            team=list(self.log.players),
+            hands={p: list(exp.hands.get(p, ())) for p in self.log.players},
+            deck=list(exp.deck),
+            placements=[Placement(self.log.tileset.start, START_DIR)],
+            cards=[],
+        )
+        for t, turn in enumerate(exp.turns, start=1):
+            self._turn(number, t, turn, exp, table)
+        if table.ended is None:
+            going = (f"{len(table.team)} players are still in the team"
+                     if exp.turns else "no turn is recorded")
+            self._violate(EXPLORATION_END, MoveRef(round=number, pointer=exp.pointer + "/turns"),
+                          f"the log stops while the exploration goes on ({going})")
+        else:
+            self._event(f"the exploration ends: {table.ended}", rule=EXPLORATION_END)
+        self.last_player = table.active or exp.start_player
+        self._check(number, table)
+        return Round(
+            number=number,
+            title=f"Exploration {number} (start player {exp.start_player}, "
+                  f"{len(exp.turns)} turns)",
+            events=tuple(self._events),
+            scores=dict(self.scores),
+            display=stack_notation(table.placements, table.cards),
+        )
+
+    # --- the deal -----------------------------------------------------------------------
+
+    def _check_deal(self, number: int, exp: Exploration) -> None:
+        log = self.log
+        size = hand_size(log.advanced)
+        mode = "advanced" if log.advanced else "basic"
+        in_play = log.tileset.deck_ids(log.advanced)
+        for player in log.players:
+            hand = exp.hands.get(player)
+            at = pointer_join(exp.pointer, "hands", player)
+            if hand is None:
+                self._violate(DEAL, MoveRef(round=number, player=player,
+                                            pointer=exp.pointer + "/hands"),
+                              f"{player} was dealt no hand; the {mode} rules deal {size} tiles")
+            elif len(hand) != size:
+                self._violate(DEAL, MoveRef(round=number, player=player, pointer=at),
+                              f"{player} was dealt {len(hand)} tiles; the {mode} rules deal "
+                              f"{size}")
+        seen: dict[str, str] = {}
+        dealt = [(pointer_join(exp.pointer, "hands", p, i), t)
+                 for p in log.players for i, t in enumerate(exp.hands.get(p, ()))]
+        dealt += [(pointer_join(exp.pointer, "deck", i), t) for i, t in enumerate(exp.deck)]
+        for at, tile in dealt:
+            message = None
+            if tile == log.tileset.start:
+                message = f"{tile} lies in the middle of the table: it is not dealt"
+            elif tile not in in_play:
+                message = f"{tile} is not in play with the {mode} rules"
+            elif tile in seen:
+                message = f"{tile} is dealt twice (also at {seen[tile]})"
+            if message is not None:
+                self._violate(DEAL, MoveRef(round=number, pointer=at), message)
+            seen.setdefault(tile, at)
+        missing = [t for t in in_play if t not in seen]
+        if missing:
+            self._violate(DEAL, MoveRef(round=number, pointer=exp.pointer + "/deck"),
+                          f"{len(missing)} tile(s) of the {mode} set are in no hand and not in "
+                          f"the deck: {', '.join(missing)}")
+
+    # --- a turn -------------------------------------------------------------------------
+
+    def _turn(self, number: int, t: int, turn: Turn, exp: Exploration, table: _Table) -> None:
+        move = MoveRef(index=t, player=turn.player, round=number, pointer=turn.pointer)
+        if table.ended is not None:
+            self._violate(EXPLORATION_END, move,
+                          f"the exploration had already ended ({table.ended}): no turn "
+                          f"{t} is played")
+        expected = (exp.start_player if table.active is None
+                    else self._next_active(table, table.active))
+        if turn.player != expected and table.ended is None:
+            if turn.player not in table.team:
+                why = (f"{turn.player} left the team (LOST card after tile "
+                       f"{self._card_of(table, turn.player)})")
+            else:
+                why = f"the turn passes clockwise to {expected}"
+            self._violate(TURN_ORDER, move, f"{turn.player} plays, but it is {expected}'s "
+                                            f"turn: {why}")
+        table.active = turn.player
+        self._place(number, move, turn, table)
+        self._draw(number, t, turn, table)
+        self._announce(number, t, turn, table)
+        if table.ended is None:
+            if len(table.team) <= 1:
+                table.ended = f"only {turn.player} is left in the team"
+            else:
+                nxt = self._next_active(table, turn.player)
+                if nxt is not None and not table.hands[nxt]:
+                    table.ended = f"{nxt}, the next active player, has no tile in hand"
+
+    def _place(self, number: int, move: MoveRef, turn: Turn, table: _Table) -> None:
+        tile = turn.placement.tile
+        hand = table.hands[turn.player]
+        if tile in hand:
+            hand.remove(tile)
+        else:
+            holder = next((p for p, h in table.hands.items() if tile in h), None)
+            placed = next((k for k, p in enumerate(table.placements, 1) if p.tile == tile), None)
+            if placed is not None:
+                where = f"{tile} already lies in the dungeon as tile {placed}"
+            elif holder is not None:
+                where = f"{tile} is in {holder}'s hand"
+                table.hands[holder].remove(tile)
+            elif tile in table.deck:
+                where = (f"{tile} is still in the deck ({table.deck.index(tile) + 1}. from the "
+                         "top)")
+                table.deck.remove(tile)
+            else:
+                where = f"{tile} was not dealt in this exploration"
+            held = ", ".join(hand) or "nothing"
+            self._violate(FROM_HAND, MoveRef(move.index, move.player, number,
+                                             turn.pointer + "/tile"),
+                          f"{turn.player} plays {tile}, which is not in their hand (they hold "
+                          f"{held}): {where}")
+        table.placements.append(turn.placement)
+
+    def _draw(self, number: int, t: int, turn: Turn, table: _Table) -> None:
+        top = table.deck.pop(0) if table.deck else None
+        got = top
+        if turn.draw_recorded and turn.draw != top:
+            self._violate(DRAW, MoveRef(t, turn.player, number, turn.pointer + "/draw"),
+                          f"{turn.player} draws {turn.draw or 'nothing'}, but the top of the "
+                          f"deck is {top or 'empty (nothing to draw)'}")
+            if top is not None:
+                table.deck.insert(0, top)
+            if turn.draw is not None and turn.draw in table.deck:
+                table.deck.remove(turn.draw)
+            got = turn.draw
+        if got is not None:
+            table.hands[turn.player].append(got)
+
+    def _announce(self, number: int, t: int, turn: Turn, table: _Table) -> None:
+        after = len(table.placements)
+        valid: list[str] = []
+        for i, name in enumerate(turn.lost):
+            move = MoveRef(t, name, number, pointer_join(turn.pointer, "lost", i))
+            if name == turn.player:
+                self._violate(ANNOUNCE_ACTIVE, move,
+                              f"{name} is the active player and cannot announce Lost")
+            elif name in valid:
+                self._violate(ANNOUNCE_TEAM, move, f"{name} announces Lost twice in one turn")
+            elif name not in table.team:
+                self._violate(ANNOUNCE_TEAM, move,
+                              f"{name} already left the team (LOST card after tile "
+                              f"{self._card_of(table, name)}) and cannot announce again")
+            else:
+                valid.append(name)
+        if 1 in self.log.rules and len(valid) > 1:
+            order = clockwise_after(self.log.players, turn.player)
+            standing = min(valid, key=order.index)
+            void = [n for n in valid if n != standing]
+            self._event(f"{' and '.join(void)} announce(s) Lost too: void, {standing} is the "
+                        f"earliest in turn order after {turn.player}; "
+                        f"{' and '.join(void)} stay(s) in the team",
+                        MoveRef(t, turn.player, number, turn.pointer + "/lost"), PRIORITY)
+            valid = [standing]
+        for name in valid:
+            table.cards.append(LostCard(name, after))
+            table.team.remove(name)
+
+    # --- the check ----------------------------------------------------------------------
+
+    def _check(self, number: int, table: _Table) -> None:
+        log = self.log
+        result = trace(table.placements, tileset=log.tileset, rules=log.rules)
+        self._event(describe_trace(result, table.placements),
+                    rule=None if result.reason is None else result.reason.rule)
+        check = score_lost_cards(result.lost_at, table.cards, log.players)
+        for outcome in check.outcomes:
+            self._event(outcome.explain(result.lost_at), rule=outcome.kind.rule,
+                        points={outcome.player: outcome.points})
+            self.scores[outcome.player] += outcome.points
+        if self.ended_after is None:
+            reached = [p for p, s in self.scores.items() if s >= WIN_POINTS]
+            if reached:
+                self.ended_after = number
+                self.winners = reached
+                verb = "share the victory" if len(reached) > 1 else "wins"
+                self._event(f"{' and '.join(reached)} reach(es) {WIN_POINTS} points: the game "
+                            f"ends; {' and '.join(reached)} {verb}", rule=GAME_END)
+                return
+            self._event(f"next start player: {self.last_player} (took the last turn)",
+                        rule=NEXT_START)
+
+
+def describe_trace(result: TraceResult, placements: Sequence[Placement]) -> str:
+    """One line on the laid-out dungeon: its size and its Lost point and reason.
+
+    >>> from pathcheck.dungeon import parse_notation
+    >>> tiles = parse_notation("START@N L4@E I4@N")
+    >>> describe_trace(trace(tiles), tiles)
+    'the dungeon of 3 tiles is Lost at tile 2 (L4@E, placed in turn 1): misplaced'
+    """
+    size = f"the dungeon of {len(placements)} tiles"
+    if result.lost_at is None:
+        return f"{size} is never Lost: the path holds to the last tile"
+    tile = placements[result.lost_at - 1]
+    reason = "" if result.reason is None else result.reason.value
+    return (f"{size} is Lost at tile {result.lost_at} ({tile}, placed in turn "
+            f"{result.lost_at - 1}): {reason}")
