@@ -45,8 +45,8 @@ class LostReason(enum.Enum):
 LOST_RULES: dict[LostReason, Rule] = {
     LostReason.MISPLACED: Rule(
         "dungeon/lost-misplaced", "Lost (D)",
-        "You are Lost also if you: ... (D) \"place a tile in an incorrect orientation "
-        "(misplace a tile)\"."),
+        "You are Lost also if you: ... (D) 'place a tile in an incorrect orientation "
+        "(misplace a tile)'."),
     LostReason.OUT_OF_BOUNDS: Rule(
         "dungeon/rule-2-bound", "Additional rule #2",
         "If any tile crosses over the imaginary square of 9x9 grid centered on the Start "
@@ -61,9 +61,9 @@ LOST_RULES: dict[LostReason, Rule] = {
         "dungeon/lost-dead-end", "Lost (A)",
         "If there is no more path to proceed, as shown in (A), it counts as getting Lost."),
     LostReason.LOOP: Rule(
-        "dungeon/lost-loop", "Lost (B)", "You are Lost also if you: (B) \"circle in a loop\""),
+        "dungeon/lost-loop", "Lost (B)", "You are Lost also if you: (B) 'circle in a loop'"),
     LostReason.REVERSE: Rule(
-        "dungeon/lost-reverse", "Lost (C)", "You are Lost also if you: ... (C) \"move in reverse\""),
+        "dungeon/lost-reverse", "Lost (C)", "You are Lost also if you: ... (C) 'move in reverse'"),
 }
 
 _REASON_BY_CODE: tuple[LostReason | None, ...] = tuple(

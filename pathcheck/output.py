@@ -29,3 +29,42 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise IOFailure(f"{target}: cannot write: {exc.strerror or exc}") from exc
+
+
+class AtomicWriter:
+    """A text stream written to a temporary file and renamed over ``path`` on success.
+
+    On an exception the temporary file is removed and ``path`` is left as it was.
+    """
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.target = Path(path)
+        try:
+            self.target.parent.mkdir(parents=True, exist_ok=True)
+            fd, self.tmp = tempfile.mkstemp(prefix=f".{self.target.name}.", suffix=".tmp",
+                                            dir=self.target.parent)
+        except OSError as exc:
+            raise IOFailure(f"{self.target}: cannot write: {exc.strerror or exc}") from exc
+        self.handle = os.fdopen(fd, "w", encoding="utf-8")
+
+    def write(self, text: str) -> int:
+        return self.handle.write(text)
+
+    def __enter__(self) -> AtomicWriter:
+        return self
+
+    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
+        if exc_type is None:
+            try:
+                self.handle.flush()
+                os.fsync(self.handle.fileno())
+                self.handle.close()
+                os.replace(self.tmp, self.target)
+            except OSError as err:
+                with contextlib.suppress(OSError):
+                    os.unlink(self.tmp)
+                raise IOFailure(f"{self.target}: cannot write: {err.strerror or err}") from err
+        else:
+            self.handle.close()
+            with contextlib.suppress(OSError):
+                os.unlink(self.tmp)

@@ -333,7 +333,7 @@ def parse_dgn_line(
     return parse_dungeon_record(record, source=source, line=line, overrides=overrides)
 
 
-def _pragma(text: str, source: str, line: int) -> dict[str, Any]:
+def parse_pragma(text: str, source: str, line: int) -> dict[str, Any]:
     """``#! rules=2,3 advanced players=Ann,Bob``: defaults for the following .dgn lines."""
     settings: dict[str, Any] = {}
     for word in text[2:].split():
@@ -371,7 +371,7 @@ def iter_dgn(name: str, overrides: Overrides = Overrides()) -> Iterator[Record |
                 continue
             try:
                 if text.startswith("#!"):
-                    defaults = _pragma(text.strip(), source, number)
+                    defaults = parse_pragma(text.strip(), source, number)
                     continue
                 record = parse_dgn_line(text, source=source, line=number, overrides=overrides,
                                         defaults=defaults)

@@ -148,3 +148,12 @@ def export_graph(graph: nx.Graph, path: str) -> bytes:
         return "\n".join(nx.generate_graphml(relabelled)).encode("utf-8")
     data = nx.node_link_data(relabelled, edges="links")
     return json.dumps(data, indent=1).encode("utf-8")
+
+
+def graphml_to_json(graphml: bytes) -> bytes:
+    """Convert an exported GraphML dungeon graph to node-link JSON."""
+    import io
+    import json
+
+    graph = nx.read_graphml(io.BytesIO(graphml))
+    return json.dumps(nx.node_link_data(graph, edges="links"), indent=1).encode("utf-8")

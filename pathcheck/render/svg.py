@@ -19,8 +19,10 @@ from pathcheck.geometry import Direction
 from pathcheck.render.model import DungeonView, build_view
 from pathcheck.tileset import TileSet
 
-SCALE = 48
+SCALE = 64
+MIN_WIDTH = 420
 MARGIN = 0.6
+_ARROWS = {Direction.N: "↑", Direction.E: "→", Direction.S: "↓", Direction.W: "←"}
 _PORT = {Direction.N: (0.0, 0.5), Direction.E: (0.5, 0.0), Direction.S: (0.0, -0.5),
          Direction.W: (-0.5, 0.0)}
 
@@ -84,7 +86,7 @@ def view_svg(view: DungeonView, title: str = "") -> str:
     min_x, min_y, max_x, max_y = view.extent()
     left, bottom = min_x - 0.5 - MARGIN, min_y - 0.5 - MARGIN
     top = max_y + 0.5 + MARGIN
-    width = (max_x - min_x + 1 + 2 * MARGIN) * SCALE
+    width = max((max_x - min_x + 1 + 2 * MARGIN) * SCALE, MIN_WIDTH if title else 0)
     height = (max_y - min_y + 1 + 2 * MARGIN) * SCALE + (24 if title else 0)
     off_y = 24 if title else 0
     out = [
@@ -107,9 +109,13 @@ def view_svg(view: DungeonView, title: str = "") -> str:
         for cell in [box(x - 0.5, y - 0.5, x + 0.5, y + 0.5)]:
             out.append(f'<path d="{_d(cell.exterior, shift_y)}" fill="none" stroke="#8a7f6a" '
                        'stroke-width="1"/>')
-        tx, ty = (x - 0.42) * SCALE, (shift_y - y - 0.25) * SCALE
-        out.append(f'<text x="{tx:.1f}" y="{ty:.1f}" font-family="sans-serif" font-size="10" '
-                   f'fill="#555">{tile.index} {escape(tile.tile)}</text>')
+        tx, ty = (x - 0.44) * SCALE, (shift_y - y - 0.3) * SCALE
+        out.append(f'<text x="{tx:.1f}" y="{ty:.1f}" font-family="sans-serif" font-size="11" '
+                   f'font-weight="bold" fill="#555">{tile.index}</text>')
+        bx, by = (x + 0.44) * SCALE, (shift_y - y + 0.42) * SCALE
+        out.append(f'<text x="{bx:.1f}" y="{by:.1f}" font-family="sans-serif" font-size="9" '
+                   f'text-anchor="end" fill="#777">{escape(tile.tile)} '
+                   f'{_ARROWS[tile.dir]}</text>')
     out.append(f'<path d="{_d(shapes["paths"], shift_y)}" fill="none" stroke="#b9ae98" '
                'stroke-width="4" stroke-linecap="round" stroke-linejoin="round"/>')
     out.append(f'<path d="{_d(shapes["taken"], shift_y)}" fill="none" stroke="#1f4e79" '

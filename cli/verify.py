@@ -1,0 +1,142 @@
+"""``pathcheck verify FILE...``: trace recorded dungeons and score their LOST cards."""
+
+from __future__ import annotations
+
+import sys
+from contextlib import ExitStack
+from typing import IO
+
+import click
+
+from pathcheck.batch import Outcome, Settings, Summary, input_size, run
+from pathcheck.errors import ExitCode
+from pathcheck.output import AtomicWriter, write_atomic
+from pathcheck.reference import graphml_to_json
+from pathcheck.records import Overrides, parse_rules_option
+
+from .options import (
+    advanced_option,
+    jobs_option,
+    output_file,
+    output_format,
+    rules_option,
+    tileset_option,
+)
+
+
+@click.command(name="verify")
+@click.argument("files", nargs=-1, required=True, metavar="FILE...")
+@output_format
+@output_file
+@rules_option
+@advanced_option
+@tileset_option
+@jobs_option
+@click.option("--map/--no-map", "show_map", default=True, show_default=True,
+              help="Draw each dungeon in the text report.")
+@click.option("--svg", "svg_dir", type=click.Path(), default=None, metavar="FILE.svg|DIR",
+              help="Draw the dungeon to FILE.svg, or each dungeon into the folder DIR.")
+@click.option("--graph", "graph_dir", type=click.Path(), default=None,
+              metavar="FILE.graphml|FILE.json|DIR",
+              help="Export the dungeon's port graph (GraphML or node-link JSON) to a file, "
+                   "or each dungeon's GraphML into the folder DIR.")
+@click.option("--quiet", "-q", is_flag=True, help="Print only the summary (and invalid records).")
+@click.pass_context
+def command(
+    ctx: click.Context,
+    files: tuple[str, ...],
+    output_format: str,
+    output: str | None,
+    rules: str | None,
+    advanced: bool | None,
+    tileset: str | None,
+    jobs: int,
+    show_map: bool,
+    svg_dir: str | None,
+    graph_dir: str | None,
+    quiet: bool,
+) -> None:
+    """Trace the dungeons in each FILE and report where and why each got Lost.
+
+    FILE is a dungeon/1 JSON document (or an array of them), JSON Lines with one record a
+    line, .dgn compact notation, or - for stdin. Rule options override what records say.
+
+    Exit codes: 0 every record valid; 3 at least one record invalid (each is reported, the
+    others are still verified); 2 usage error.
+    """
+    svg_file = svg_dir if svg_dir is not None and svg_dir.lower().endswith(".svg") else None
+    graph_file = graph_dir if graph_dir is not None and graph_dir.lower().endswith(
+        (".graphml", ".json")) else None
+    single = svg_file is not None or graph_file is not None
+    settings = Settings(
+        overrides=Overrides(rules=parse_rules_option(rules), advanced=advanced, tileset=tileset),
+        output=output_format, show_map=show_map,
+        svg_dir=None if single else svg_dir, graph_dir=None if single else graph_dir,
+        inline_pictures=single,
+    )
+    pictures = PictureFiles(svg_file, graph_file)
+    summary = Summary()
+    with ExitStack() as stack:
+        out: IO[str] | AtomicWriter = sys.stdout
+        if output is not None:
+            out = stack.enter_context(AtomicWriter(output))
+        total = input_size(files)
+        show_progress = total is not None and total > 2_000_000 and sys.stderr.isatty()
+        bar = None
+        if show_progress:
+            bar = stack.enter_context(click.progressbar(length=total, label="verifying",
+                                                        file=sys.stderr))
+        first = True
+        if output_format == "json":
+            out.write("[")
+        for outcome in run(files, settings, 1 if single else jobs):
+            summary.add(outcome)
+            pictures.take(outcome)
+            if bar is not None:
+                bar.update(outcome.size)
+            if outcome.error is not None:
+                click.echo(f"pathcheck: invalid: {outcome.error}", err=True)
+            if quiet:
+                continue
+            if output_format == "json":
+                out.write(("\n" if first else ",\n") + outcome.text)
+            elif output_format == "jsonl":
+                out.write(outcome.text + "\n")
+            else:
+                out.write(("" if first else "\n") + outcome.text + "\n")
+            first = False
+        if output_format == "json":
+            out.write("\n]\n")
+        if output_format == "text":
+            out.write(("\n" if not first else "") + summary.text() + "\n")
+    if output_format != "text":
+        click.echo(summary.text(), err=True)
+    if pictures.extra:
+        click.echo(f"pathcheck: note: {pictures.extra} more record(s) not drawn: "
+                   "give a folder to --svg/--graph to draw every dungeon", err=True)
+    if summary.invalid:
+        ctx.exit(int(ExitCode.INVALID_INPUT))
+
+
+class PictureFiles:
+    """``--svg FILE.svg`` / ``--graph FILE``: the first valid record's pictures."""
+
+    def __init__(self, svg_file: str | None, graph_file: str | None) -> None:
+        self.svg_file, self.graph_file = svg_file, graph_file
+        self.done = False
+        self.extra = 0
+
+    def take(self, outcome: Outcome) -> None:
+        if outcome.svg is None and outcome.graph is None:
+            return
+        if self.done:
+            self.extra += 1
+            return
+        self.done = True
+        if self.svg_file is not None and outcome.svg is not None:
+            write_atomic(self.svg_file, outcome.svg)
+        if self.graph_file is not None and outcome.graph is not None:
+            graph = outcome.graph
+            if self.graph_file.lower().endswith(".json"):
+                graph = graphml_to_json(graph)
+            write_atomic(self.graph_file, graph)

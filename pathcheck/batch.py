@@ -1,0 +1,355 @@
+"""Batch verification: stream records from many files, spread work over processes.
+
+The main process only splits input into :class:`Item` values (raw JSON Lines or ``.dgn``
+lines, or decoded values of a JSON document); workers decode, validate, trace, check and
+render them, and results come back in input order. At most a few chunks are in flight, so
+memory stays constant however large the input.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+from collections import Counter, deque
+from collections.abc import Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import msgspec
+
+from pathcheck.errors import IOFailure, RecordError
+from pathcheck.reader import Document, decode_error, iter_whole_document, open_source
+from pathcheck.records import (
+    Overrides,
+    is_dgn,
+    parse_dgn_line,
+    parse_pragma,
+    record_from_document,
+)
+from pathcheck.verify import DungeonVerdict, Verdict, error_dict, verify_record
+
+JSON_LINE, DGN_LINE, VALUE, ERROR = range(4)
+CHUNK = 256
+
+
+class Item(NamedTuple):
+    """One record to verify, not yet decoded (or decoded by the main process)."""
+
+    kind: int
+    source: str
+    line: int
+    payload: Any
+    pointer: str = ""
+    extra: Any = None
+    """.dgn: the pragma defaults in force; JSON: the folder relative tile-set paths start from."""
+    size: int = 0
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How each record is verified and shown."""
+
+    overrides: Overrides = Overrides()
+    output: str = "text"
+    show_map: bool = True
+    svg_dir: str | None = None
+    graph_dir: str | None = None
+    inline_pictures: bool = False
+    """Return the SVG and graph of each record in its Outcome (for ``--svg FILE.svg``)."""
+
+
+class Outcome(NamedTuple):
+    status: str
+    """``held``, ``lost``, ``solo`` or ``invalid``."""
+    reason: str | None
+    text: str
+    size: int
+    error: str | None = None
+    """For an invalid record: the one-line error (file:line: pointer: message)."""
+    svg: str | None = None
+    graph: bytes | None = None
+
+
+@dataclass
+class Summary:
+    records: int = 0
+    held: int = 0
+    lost: Counter[str] = field(default_factory=Counter)
+    solo: int = 0
+    invalid: int = 0
+
+    def add(self, outcome: Outcome) -> None:
+        self.records += 1
+        if outcome.status == "held":
+            self.held += 1
+        elif outcome.status == "lost":
+            self.lost[outcome.reason or "?"] += 1
+        elif outcome.status == "solo":
+            self.solo += 1
+        else:
+            self.invalid += 1
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"records": self.records, "held": self.held, "lost": dict(self.lost),
+                "solo": self.solo, "invalid": self.invalid}
+
+    def text(self) -> str:
+        lost = sum(self.lost.values())
+        detail = ", ".join(f"{r} {n}" for r, n in self.lost.most_common())
+        parts = [f"{self.records} records", f"{self.held} held",
+                 f"{lost} Lost" + (f" ({detail})" if detail else "")]
+        if self.solo:
+            parts.append(f"{self.solo} solo")
+        parts.append(f"{self.invalid} invalid")
+        return "Summary: " + ", ".join(parts)
+
+
+# --- splitting input into items -------------------------------------------------------------
+
+
+def iter_items(name: str) -> Iterator[Item]:
+    """The records of one file as items, in order (``-`` is stdin)."""
+    source = "<stdin>" if name == "-" else name
+    try:
+        stream = open_source(name)
+    except IOFailure as exc:
+        yield Item(ERROR, source, 0, RecordError(source, None, "", str(exc).split(": ", 1)[-1]))
+        return
+    base = None if name == "-" else str(Path(name).resolve().parent)
+    try:
+        suffix = Path(name).suffix.lower()
+        if is_dgn(name):
+            yield from _dgn_items(stream, source)
+        elif suffix in (".jsonl", ".ndjson"):
+            yield from _line_items(stream, source, 1, base)
+        elif suffix == ".json":
+            yield from _document_items(stream.read(), source, 1, base)
+        else:
+            yield from _sniffed_items(stream, source, base)
+    finally:
+        if name != "-":
+            stream.close()
+
+
+def _line_items(stream: Iterable[bytes], source: str, start: int, base: str | None
+                ) -> Iterator[Item]:
+    for number, raw in enumerate(stream, start):
+        if raw.strip():
+            yield Item(JSON_LINE, source, number, raw, "", base, len(raw))
+
+
+def _dgn_items(stream: Iterable[bytes], source: str, start: int = 1,
+               first: list[bytes] | None = None) -> Iterator[Item]:
+    defaults: dict[str, Any] = {}
+    for number, raw in enumerate(itertools.chain(first or (), stream), start):
+        text = raw.decode("utf-8", errors="replace")
+        if text.startswith("#!"):
+            try:
+                defaults = parse_pragma(text.strip(), source, number)
+            except RecordError as exc:
+                yield Item(ERROR, source, number, exc, size=len(raw))
+            continue
+        if text.split("#", 1)[0].strip():
+            yield Item(DGN_LINE, source, number, raw, "", defaults, len(raw))
+
+
+def _document_items(data: bytes, source: str, first_line: int, base: str | None
+                    ) -> Iterator[Item]:
+    for entry in iter_whole_document(data, source, first_line):
+        if isinstance(entry, RecordError):
+            yield Item(ERROR, source, entry.line or first_line, entry, size=len(data))
+        else:
+            yield Item(VALUE, source, entry.line, entry.value, entry.pointer, base, 0)
+
+
+def _sniffed_items(stream: Any, source: str, base: str | None) -> Iterator[Item]:
+    skipped: list[bytes] = []
+    first = b""
+    for raw in stream:
+        if raw.strip() and not raw.lstrip().startswith(b"#"):
+            first = raw
+            break
+        skipped.append(raw)
+    if not first:
+        return
+    start = len(skipped) + 1
+    head = first.lstrip()[:1]
+    if head not in (b"{", b"["):
+        yield from _dgn_items(stream, source, 1, [*skipped, first])
+        return
+    try:
+        msgspec.json.decode(first)
+    except msgspec.DecodeError:
+        yield from _document_items(first + stream.read(), source, start, base)
+        return
+    yield Item(JSON_LINE, source, start, first, "", base, len(first))
+    yield from _line_items(stream, source, start + 1, base)
+
+
+# --- processing ---------------------------------------------------------------------------
+
+_decoder = msgspec.json.Decoder()
+_encoder = msgspec.json.Encoder()
+
+
+def _record(item: Item, settings: Settings) -> Any:
+    if item.kind == ERROR:
+        raise item.payload
+    if item.kind == DGN_LINE:
+        return parse_dgn_line(item.payload.decode("utf-8"), source=item.source, line=item.line,
+                              overrides=settings.overrides, defaults=item.extra)
+    if item.kind == JSON_LINE:
+        try:
+            value = _decoder.decode(item.payload)
+        except (msgspec.DecodeError, UnicodeDecodeError) as exc:
+            raise decode_error(item.source, item.payload, exc, item.line) from None
+    else:
+        value = item.payload
+    doc = Document(item.source, item.line, value, item.pointer)
+    base = Path(item.extra) if item.extra else None
+    return record_from_document(doc, settings.overrides, base)
+
+
+def process_item(item: Item, settings: Settings) -> Outcome:
+    """Verify one item and render it in the requested output format."""
+    try:
+        record = _record(item, settings)
+    except RecordError as exc:
+        return Outcome("invalid", None, _render_error(exc, settings), item.size, str(exc))
+    except UnicodeDecodeError:
+        exc = RecordError(item.source, item.line, "", "not UTF-8 text")
+        return Outcome("invalid", None, _render_error(exc, settings), item.size, str(exc))
+    drawing = (settings.output == "text" and settings.show_map or settings.svg_dir is not None
+               or settings.inline_pictures)
+    verdict = verify_record(record, with_passes=drawing)
+    svg = graph = None
+    if settings.inline_pictures:
+        svg, graph = verdict_svg(verdict), verdict_graph(verdict)
+    elif settings.svg_dir is not None or settings.graph_dir is not None:
+        _write_pictures(verdict, settings)
+    if isinstance(verdict, DungeonVerdict):
+        reason = verdict.trace.reason
+        status, why = ("held", None) if reason is None else ("lost", reason.value)
+    else:
+        status, why = "solo", None
+    return Outcome(status, why, _render(verdict, settings), item.size, None, svg, graph)
+
+
+def _render(verdict: Verdict, settings: Settings) -> str:
+    if settings.output == "text":
+        from pathcheck.render.report import verdict_text
+
+        return verdict_text(verdict, show_map=settings.show_map)
+    return _encoder.encode(verdict.to_dict()).decode("utf-8")
+
+
+def _render_error(error: RecordError, settings: Settings) -> str:
+    if settings.output == "text":
+        return f"== {error.source}:{error.line}: INVALID: {error.pointer or '/'}: {error.message}"
+    return _encoder.encode(error_dict(error)).decode("utf-8")
+
+
+def picture_name(verdict: Verdict, suffix: str) -> str:
+    record = verdict.record
+    stem = Path(record.source).stem if not record.source.startswith("<") else "stdin"
+    extra = record.pointer.replace("/", "-") if record.pointer else ""
+    return f"{stem}-{record.line}{extra}{suffix}"
+
+
+def verdict_svg(verdict: Verdict) -> str:
+    """One SVG for a verdict (a solo record's dungeons side by side, as separate pictures
+    stacked in one document is not worth it: a solo verdict draws its first failing or last
+    dungeon)."""
+    from pathcheck.render.svg import dungeon_svg
+
+    record = verdict.record
+    title = f"{record.source}:{record.line}"
+    if isinstance(verdict, DungeonVerdict):
+        return dungeon_svg(verdict.trace, title=title, tileset=record.tileset, rules=record.rules)
+    traced = verdict.result.traces[-1]
+    number = len(verdict.result.traces)
+    return dungeon_svg(traced, title=f"{title} dungeon {number}", tileset=record.tileset,
+                       rules=record.rules)
+
+
+def verdict_graph(verdict: Verdict) -> bytes | None:
+    """The reference tracer's port graph of a dungeon record, as GraphML."""
+    if not isinstance(verdict, DungeonVerdict):
+        return None
+    from pathcheck.reference import export_graph, trace_reference
+    from pathcheck.tileset import load_tileset
+
+    record = verdict.record
+    ref = trace_reference(record.tileset or load_tileset(),
+                          [(p.tile, p.dir) for p in record.tiles], record.rules)
+    return export_graph(ref.graph, "x.graphml")
+
+
+def _write_pictures(verdict: Verdict, settings: Settings) -> None:
+    from pathcheck.output import write_atomic
+
+    record = verdict.record
+    if settings.svg_dir is not None:
+        from pathcheck.render.svg import dungeon_svg
+
+        if isinstance(verdict, DungeonVerdict):
+            write_atomic(Path(settings.svg_dir) / picture_name(verdict, ".svg"),
+                         verdict_svg(verdict))
+        else:
+            for number, traced in enumerate(verdict.result.traces, start=1):
+                svg = dungeon_svg(traced, title=f"{record.source}:{record.line} dungeon {number}",
+                                  tileset=record.tileset, rules=record.rules)
+                write_atomic(Path(settings.svg_dir) / picture_name(verdict, f"-d{number}.svg"),
+                             svg)
+    if settings.graph_dir is not None:
+        graph = verdict_graph(verdict)
+        if graph is not None:
+            write_atomic(Path(settings.graph_dir) / picture_name(verdict, ".graphml"), graph)
+
+
+def process_chunk(items: list[Item], settings: Settings) -> list[Outcome]:
+    return [process_item(item, settings) for item in items]
+
+
+def _chunks(items: Iterable[Item], size: int) -> Iterator[list[Item]]:
+    chunk: list[Item] = []
+    for item in items:
+        chunk.append(item)
+        if len(chunk) >= size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
+def run(paths: Iterable[str], settings: Settings, jobs: int = 1) -> Iterator[Outcome]:
+    """Verify every record of ``paths`` and yield the outcomes in input order."""
+    items = (item for path in paths for item in iter_items(path))
+    if jobs <= 1:
+        for item in items:
+            yield process_item(item, settings)
+        return
+    window = 4 * jobs
+    pending: deque[Future[list[Outcome]]] = deque()
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        for chunk in _chunks(items, CHUNK):
+            pending.append(pool.submit(process_chunk, chunk, settings))
+            if len(pending) >= window:
+                yield from pending.popleft().result()
+        while pending:
+            yield from pending.popleft().result()
+
+
+def input_size(paths: Iterable[str]) -> int | None:
+    """Total bytes of the input files (None if any is a stream)."""
+    total = 0
+    for path in paths:
+        if path == "-":
+            return None
+        try:
+            total += os.path.getsize(path)
+        except OSError:
+            return None
+    return total
