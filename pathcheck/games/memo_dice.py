@@ -117,7 +117,6 @@ class State:
         self.notes: list[str] = []
         self.next_first: str | None = None
         self.ended_in: int | None = None
-        self.scores_at_end: dict[str, int] = {}
         self.stopped = False
         self.snapshot = ""
         self._events: list[Event] = []
@@ -151,11 +150,17 @@ class State:
     def play(self) -> None:
         """Replay every round of the log (or up to where replay must stop)."""
         for number, rnd in enumerate(self.log.rounds, 1):
+            if self.ended_in is not None:
+                # Like memoarrr: the game's result stands; later rounds are not replayed.
+                self.violations.append(Violation(
+                    GAME_END, MoveRef(1, rnd.covering[0].player, number, rnd.covering[0].pointer),
+                    f"round {number} is played after the game ended in round {self.ended_in}",
+                ))
+                self.stopped = True
             if self.stopped:
-                self.notes.append(
-                    f"rounds {number}-{len(self.log.rounds)} were not ruled on "
-                    "(replay stopped at the violation above)"
-                )
+                last = len(self.log.rounds)
+                which = f"round {number} was" if number == last else f"rounds {number}-{last} were"
+                self.notes.append(f"{which} not ruled on (replay stopped at the violation above)")
                 break
             self._play_round(number, rnd)
 
@@ -163,11 +168,6 @@ class State:
         self._events = []
         self._cited = set()
         first = rnd.covering[0].player
-        if self.ended_in is not None:
-            self._violate(
-                GAME_END, MoveRef(1, first, number, rnd.covering[0].pointer),
-                f"round {number} is played after the game ended in round {self.ended_in}",
-            )
         self._snap(number, 0, [])
         row, golden_by = self._cover(number, rnd)
         if golden_by is not None:
@@ -330,17 +330,16 @@ class State:
         self._event("points: " + ("; ".join(parts) or "nobody scores"), None, POINTS,
                     {p: n for p, n in gained.items() if n})
         reached = [p for p, s in self.scores.items() if s >= TARGET]
-        if reached and self.ended_in is None:
+        if reached:
             self.ended_in = number
-            self.scores_at_end = dict(self.scores)
             self._event(f"{' and '.join(reached)} reached {TARGET} points: the game ends",
                         None, GAME_END)
-        elif self.ended_in is None:
+        else:
             self.next_first = golden_holder
-            if golden_holder is None:
+            if golden_holder is None and number < len(self.log.rounds):
                 self.notes.append(f"nobody got the golden cup in round {number}: who begins "
                                   f"round {number + 1} is not checked")
-            else:
+            elif golden_holder is not None:
                 self._event(f"{golden_holder} had the golden cup: {golden_holder} begins "
                             f"round {number + 1}", None, FIRST_PLAYER)
 
@@ -388,15 +387,6 @@ class MemoDiceAdjudicator:
             notes.append(f"nobody has reached {TARGET} points: the game is not over, no winner")
         elif len(winners) > 1:
             tie_break = f"tied on {state.scores[winners[0]]} points: \"{MOST_POINTS.quote}\""
-        if state.ended_in is not None and len(state.rounds) > state.ended_in:
-            best = max(state.scores_at_end.values())
-            first = [p for p, n in state.scores_at_end.items() if n == best]
-            notes.append(
-                f"the game ended after round {state.ended_in}, when {' and '.join(first)} "
-                f"led with {best} ("
-                + ", ".join(f"{p} {n}" for p, n in state.scores_at_end.items())
-                + "); the scores and winners above count the later rounds as played"
-            )
         display = state.final_table()
         if at is not None:
             display += "\n\n" + (state.snapshot or f"--at {options.at}: no such move in the log")
