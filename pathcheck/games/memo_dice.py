@@ -212,7 +212,8 @@ class State:
             if roll.cup is Cup.GOLDEN:
                 golden_by = roll.player
                 if last:
-                    self._event(f"{what}; the last die: covers it with the golden cup, "
+                    also = f" (and no {colour.value} cup is left)" if left[colour] <= 0 else ""
+                    self._event(f"{what}; the last die{also}: covers it with the golden cup, "
                                 "covering ends", move, GOLDEN_LAST_DIE)
                 elif left[colour] <= 0:
                     self._event(f"{what}; no {colour.value} cup left: covers it with the golden "

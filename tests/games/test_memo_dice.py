@@ -45,7 +45,8 @@ LEGAL: dict[str, tuple[dict[str, int], list[str]]] = {
     "legal-3p.json": ({"Linda": 18, "Nora": 16, "Ronya": 20}, ["Ronya"]),
     "legal-4p-no-dice.json": ({"Linda": 10, "Nora": 17, "Ronya": 19, "Otto": 20}, ["Otto"]),
     "golden-by-colour.json": ({"Linda": 16, "Nora": 18, "Ronya": 22}, ["Ronya"]),
-    "golden-by-last-die.json": ({"Linda": 23, "Nora": 7}, ["Linda"]),
+    "golden-by-last-die.json": ({"Linda": 23, "Nora": 15}, ["Linda"]),
+    "short-game.json": ({"Linda": 21, "Nora": 4}, ["Linda"]),
     "wrong-guess-chain.json": ({"Linda": 16, "Nora": 13, "Ronya": 23}, ["Ronya"]),
     "tie.json": ({"Linda": 24, "Nora": 24}, ["Linda", "Nora"]),
     "unfinished.json": ({"Linda": 7, "Nora": 5, "Ronya": 6}, []),
@@ -182,7 +183,8 @@ def test_golden_cup_for_the_last_die() -> None:
     golden = [e for e in first.events if e.rule is rules.GOLDEN_LAST_DIE]
     assert len(golden) == 1
     assert golden[0].move is not None and golden[0].move.index == 9
-    assert "9  golden" in first.display
+    assert "no black cup" not in golden[0].text  # a cup of its colour was still left
+    assert "  9  golden" in first.display
 
 
 def test_chain_of_wrong_guesses_goes_round_the_table() -> None:
