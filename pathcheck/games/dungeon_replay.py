@@ -261,8 +261,8 @@ class Replay:
                 where = f"{tile} is in {holder}'s hand"
                 table.hands[holder].remove(tile)
             elif tile in table.deck:
-                where = (f"{tile} is still in the deck ({table.deck.index(tile) + 1}. from the "
-                         "top)")
+                where = (f"{tile} is still in the deck (position {table.deck.index(tile) + 1} "
+                         "from the top)")
                 table.deck.remove(tile)
             else:
                 where = f"{tile} was not dealt in this exploration"

@@ -86,7 +86,7 @@ def _failure_violation(record: SoloRecord, result: SoloResult) -> Violation | No
     }[result.failure]
     return Violation(result.failure.rule, MoveRef(index, None, d, pointer),
                      f"tile {result.failing_tile} of the stack: {text}; the score counts the "
-                     f"{result.score} tiles before it")
+                     f"{result.score} tile{'' if result.score == 1 else 's'} before it")
 
 
 def rule_solo(log: Mapping[str, Any], *, source: str) -> Ruling:
@@ -96,8 +96,9 @@ def rule_solo(log: Mapping[str, Any], *, source: str) -> Ruling:
     result = check_solo(record.dungeons, rules=record.rules, tileset=tileset)
     violations = completeness(record)
     failure = _failure_violation(record, result)
-    if failure is not None:
-        violations.insert(0, failure)
+    if failure is not None:  # after "START first" (tile 1), before "all tiles" (the end)
+        first_tile = 1 if violations and violations[0].move.index == 1 else 0
+        violations.insert(first_tile, failure)
     rounds: list[Round] = []
     first = 1
     for d, (dungeon, traced) in enumerate(zip(record.dungeons, result.traces, strict=False), 1):
