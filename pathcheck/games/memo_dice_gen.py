@@ -16,7 +16,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from pathcheck.games.memo_dice_rules import CUPS_PER_COLOUR, TARGET, Colour, Cup
+from pathcheck.games.memo_dice_rules import CUPS_PER_COLOUR, TARGET, Colour, Cup, same_symbol
 
 _SYMBOLS = (
     "umbrella", "elephant", "fan", "turtle", "anchor", "balloon", "bell", "bicycle", "book",
@@ -133,7 +133,7 @@ def game_scores(log: dict[str, Any]) -> dict[str, int]:
         guesser = rnd["uncovering"][0]["player"]
         for guess in rnd["uncovering"]:
             roll = rnd["covering"][guess["cup"] - 1]
-            right = guess["guess"] == roll["symbol"]
+            right = guess["guess"] is not None and same_symbol(guess["guess"], roll["symbol"])
             holder = guesser if right else players[(players.index(guesser) + 1) % len(players)]
             scores[holder] += Cup(roll["cup"]).points
             guesser = holder
