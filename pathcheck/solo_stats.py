@@ -5,7 +5,7 @@ it); :class:`Summary` aggregates :class:`DealStats` and merges across processes.
 
 >>> stats = analyse_deal(0, frozenset())
 >>> stats.dungeons, stats.lengths, stats.reasons[0]
-(4, (9, 5, 10, 14), 'loop')
+(3, (13, 13, 12), 'dead-end')
 >>> stats.grade in GRADES
 True
 """
@@ -45,14 +45,14 @@ W_RULE_LOST = 1.0
 
 GRADES = ("easy", "medium", "hard")
 DIFFICULTY_THRESHOLDS: dict[frozenset[int], tuple[float, float]] = {
-    frozenset(): (21.5, 27.5),
-    frozenset({2}): (21.0, 26.0),
-    frozenset({3}): (21.0, 26.5),
-    frozenset({4}): (17.0, 20.5),
-    frozenset({2, 3}): (20.5, 25.5),
-    frozenset({2, 4}): (17.0, 20.0),
-    frozenset({3, 4}): (17.0, 20.5),
-    frozenset({2, 3, 4}): (17.0, 20.0),
+    frozenset(): (21.6, 24.2),
+    frozenset({2}): (17.3, 19.5),
+    frozenset({3}): (19.4, 21.1),
+    frozenset({4}): (18.0, 20.1),
+    frozenset({2, 3}): (16.9, 18.9),
+    frozenset({2, 4}): (16.3, 18.4),
+    frozenset({3, 4}): (17.9, 19.9),
+    frozenset({2, 3, 4}): (16.3, 18.3),
 }
 """(easy at most, hard above) per rule set: the 33rd and 67th percentiles of seeds 0-99,999."""
 
@@ -288,3 +288,128 @@ def summarise(
             if progress is not None:
                 progress(futures[future])
     return total
+
+
+# --- comparing a record with the answer key ----------------------------------------------
+
+
+@dataclass(frozen=True)
+class Divergence:
+    """The first stack tile where a record leaves the answer key, and how.
+
+    Directions are compared relative to the first tile of their dungeon (its arrow is free).
+    ``kind`` is the solo failure it makes: ``misplaced``, ``late`` or ``premature``.
+    """
+
+    position: int
+    tile: str
+    kind: str
+    key_dungeon: int
+    key_index: int
+    key_dir: str
+    record_dungeon: int
+    record_index: int
+    record_dir: str
+
+    def describe(self) -> str:
+        where = f"stack tile {self.position} ({self.tile})"
+        if self.kind == "late":
+            return (f"{where}: the key starts dungeon {self.key_dungeon} with it (dungeon "
+                    f"{self.key_dungeon - 1} was Lost on the tile before); the record lays it "
+                    f"on dungeon {self.record_dungeon} as tile {self.record_index}")
+        if self.kind == "premature":
+            return (f"{where}: the record starts dungeon {self.record_dungeon} with it; the key "
+                    f"lays it on dungeon {self.key_dungeon} as tile {self.key_index} (that "
+                    f"dungeon is not Lost yet)")
+        return (f"{where}, tile {self.key_index} of dungeon {self.key_dungeon}: the key lays "
+                f"it @{self.key_dir}, the record @{self.record_dir}")
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+def _walk(dungeons: Sequence[Sequence[Any]]) -> list[tuple[int, int, int, int]]:
+    """(dungeon, index, dir, dir relative to the dungeon's first tile) per stack tile."""
+    out = []
+    for number, dungeon in enumerate(dungeons, start=1):
+        first = int(dungeon[0].dir) if dungeon else 0
+        for index, placement in enumerate(dungeon, start=1):
+            out.append((number, index, int(placement.dir), (int(placement.dir) - first) % 4))
+    return out
+
+
+def first_divergence(
+    key: Sequence[Sequence[Any]], record: Sequence[Sequence[Any]]
+) -> Divergence | None:
+    """Compare placements (objects with ``tile`` and ``dir``) of the key and of a record of
+    the same stack; None when the record plays the key (up to the first tiles' arrows)."""
+    names = "NESW"
+    tiles = [p.tile for d in key for p in d]
+    for position, (k, r) in enumerate(zip(_walk(key), _walk(record), strict=False), start=1):
+        if k[1] == 1 and r[1] != 1:
+            kind = "late"
+        elif r[1] == 1 and k[1] != 1:
+            kind = "premature"
+        elif k[1] != 1 and k[3] != r[3]:
+            kind = "misplaced"
+        else:
+            continue
+        key_dir = names[(k[3] + r[2] - r[3]) % 4]  # the key's arrow in the record's frame
+        return Divergence(position, tiles[position - 1], kind, k[0], k[1], key_dir, r[0], r[1],
+                          names[r[2]])
+    return None
+
+
+# --- the table ---------------------------------------------------------------------------
+
+
+def _bar(share: float, width: int = 30) -> str:
+    return "#" * round(share * width)
+
+
+def format_table(summary: Summary, *, start: int = 0, jobs: int = 1,
+                 seconds: float | None = None) -> str:
+    """The statistics as a plain-text table (what ``pathcheck solo stats`` prints)."""
+    d = summary.to_dict()
+    deals = max(summary.deals, 1)
+    rules = " ".join(f"#{r}" for r in d["rules"]) or "none"
+    took = "" if seconds is None else f", {seconds:.1f} s on {jobs} process(es)"
+    lines = [f"Solo statistics: {summary.deals:,} deals (seeds {start:,}-"
+             f"{start + summary.deals - 1:,}), rules {rules}{took}", "",
+             f"Dungeons per deal (mean {d['dungeons_mean']:.2f})"]
+    for count, n in sorted(summary.dungeon_counts.items()):
+        lines.append(f"  {count:>3}  {n / deals:6.1%}  {_bar(n / deals)}")
+    dungeons = max(sum(summary.lengths.values()), 1)
+    lines += ["", f"Dungeon length in tiles (mean {d['length_mean']:.1f}; share of dungeons)"]
+    for low in range(1, max(summary.lengths, default=0) + 1, 4):
+        n = sum(summary.lengths[k] for k in range(low, low + 4))
+        lines.append(f"  {low:>2}-{low + 3:<2}  {n / dungeons:6.1%}  {_bar(n / dungeons)}")
+    lines += ["", "How dungeons end (share of dungeons)"]
+    for reason, n in summary.reasons.most_common():
+        lines.append(f"  {reason:<13} {n / dungeons:6.1%}  {_bar(n / dungeons)}")
+    if summary.rules:
+        lines += ["", "How often each rule bites (deals where it makes a dungeon Lost)"]
+        for rule in sorted(summary.rules):
+            share = summary.rule_bites[rule] / deals
+            lines.append(f"  #{rule} {_RULE_NAMES[rule]:<13} {share:6.1%}  {_bar(share)}")
+    diff = d["difficulty"]
+    easy, hard = diff["thresholds"]
+    means = diff["factor_means"]
+    lines += ["", f"Difficulty (mean {diff['mean']:.1f}, p33 {diff['p33']:g}, median "
+                  f"{diff['p50']:g}, p67 {diff['p67']:g})",
+              "  score = memory x1 + revisits x1.5 + path Lost x3 + rule Lost x1; mean factors:"]
+    for name, weight, label in (("memory", W_MEMORY, "memory load (sum of length^2 / tiles)"),
+                                ("revisits", W_REVISIT, "placements passing laid tiles"),
+                                ("path_lost", W_PATH_LOST, "Lost by loop/reverse/dead-end"),
+                                ("rule_lost", W_RULE_LOST, "Lost by a rule (#2, #3, #4)")):
+        value = means.get(name, 0.0)
+        lines.append(f"    {label:<40} {value:6.2f}  -> {value * weight:5.1f} points")
+    for grade in GRADES:
+        n = diff["grades"][grade]
+        bound = {"easy": f"<= {easy:g}", "medium": f"{easy:g}-{hard:g}",
+                 "hard": f"> {hard:g}"}[grade]
+        lines.append(f"  {grade:<7} {bound:<10} {n / deals:6.1%}  {_bar(n / deals)}")
+    return "\n".join(lines)
+
+
+_RULE_NAMES = {2: "out-of-bounds", 3: "ghost-five", 4: "ghost-twice"}

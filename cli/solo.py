@@ -1,0 +1,375 @@
+"""``pathcheck solo new|key|check|stats``: solo challenges from seed codes (docs/seeds.md)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import click
+
+from pathcheck.errors import ExitCode, RecordError
+from pathcheck.seeds import SEED_LIMIT, SeedCode, SeedCodeError, parse_rules
+from pathcheck.solo import KeyDungeon, answer_key, check_solo, max_score
+from pathcheck.solo_stats import (
+    GRADES,
+    LOST_REASONS,
+    DealStats,
+    Summary,
+    analyse_deal,
+    first_divergence,
+    format_table,
+    summarise,
+)
+
+from .options import emit, output_file, output_format, rules_option
+
+
+@click.group(name="solo")
+def command() -> None:
+    """Solo challenges: a seed code fixes the deck order and the additional rules.
+
+    Share a code ("play 1303N-QK8NC", rules #2 and #3 built in), print its answer key (perfect
+    play), check a played solo/1 record against it, or study many deals.
+    """
+
+
+def _rules_text(rules: frozenset[int]) -> str:
+    return " ".join(f"#{r}" for r in sorted(rules)) or "none"
+
+
+@contextmanager
+def _progress(total: int, label: str) -> Iterator[Callable[[int], None]]:
+    """A click progress bar on stderr when it is a terminal; silent otherwise."""
+    if not sys.stderr.isatty():
+        yield lambda n: None
+        return
+    with click.progressbar(length=total, label=label, file=sys.stderr) as bar:
+        yield bar.update
+
+
+# --- new ---------------------------------------------------------------------------------
+
+
+@command.command(name="new")
+@rules_option
+@click.option("-n", "--count", type=click.IntRange(min=1), default=1, show_default=True,
+              help="How many codes to print.")
+@click.option("--start", type=click.IntRange(0, SEED_LIMIT - 1), default=None,
+              help="First seed to try (default: a random one).")
+@click.option("--min-dungeons", type=click.IntRange(min=1), default=None,
+              help="Only seeds whose answer key has at least this many dungeons.")
+@click.option("--max-dungeons", type=click.IntRange(min=1), default=None,
+              help="Only seeds whose answer key has at most this many dungeons.")
+@click.option("--lost-by", type=click.Choice(LOST_REASONS), multiple=True,
+              help="Only seeds where some dungeon gets Lost this way (repeatable: all).")
+@click.option("--difficulty", type=click.Choice(GRADES), default=None,
+              help="Only seeds of this difficulty grade (docs/seeds.md).")
+@click.option("--limit", type=click.IntRange(min=1), default=1_000_000, show_default=True,
+              help="Give up after trying this many seeds.")
+@output_format
+@output_file
+@click.pass_context
+def new(ctx: click.Context, rules: str | None, count: int, start: int | None,
+        min_dungeons: int | None, max_dungeons: int | None, lost_by: tuple[str, ...],
+        difficulty: str | None, limit: int, output_format: str, output: str | None) -> None:
+    """Print COUNT new seed codes and the deck order to stack, optionally chosen by their
+    answer key (number of dungeons, Lost reasons, difficulty).
+
+    Seeds are tried in order from --start (or a random seed); exit code 1 when fewer than
+    COUNT match within --limit seeds.
+    """
+    rule_set = parse_rules(rules)
+
+    def fits(stats: DealStats) -> bool:
+        return ((min_dungeons is None or stats.dungeons >= min_dungeons)
+                and (max_dungeons is None or stats.dungeons <= max_dungeons)
+                and all(r in stats.reasons for r in lost_by)
+                and (difficulty is None or stats.grade == difficulty))
+
+    first = SeedCode.random().seed if start is None else start
+    found: list[DealStats] = []
+    tried = 0
+    constrained = (min_dungeons, max_dungeons, difficulty) != (None, None, None) or lost_by
+    with _progress(limit if constrained else count, "searching seeds") as progress:
+        while len(found) < count and tried < limit:
+            stats = analyse_deal((first + tried) % SEED_LIMIT, rule_set)
+            tried += 1
+            if fits(stats):
+                found.append(stats)
+                if not constrained:
+                    progress(1)
+            if constrained and tried % 1000 == 0:
+                progress(1000)
+    if output_format == "text":
+        emit("\n\n".join(render_deal(s) for s in found), output) if found else None
+    else:
+        items = [_deal_dict(s) for s in found]
+        emit(json.dumps(items, indent=2) if output_format == "json"
+             else "\n".join(json.dumps(i) for i in items), output)
+    if len(found) < count:
+        click.echo(f"pathcheck: found {len(found)} of {count} seeds in {tried:,} tried "
+                   "(loosen the constraints or raise --limit)", err=True)
+        ctx.exit(int(ExitCode.VIOLATION))
+
+
+def _deal_dict(stats: DealStats) -> dict[str, Any]:
+    code = SeedCode(stats.seed, stats.rules)
+    return {"code": str(code), "seed": stats.seed, "rules": sorted(stats.rules),
+            "deck": code.deck, "max_score": max_score(len(code.deck), stats.rules),
+            "difficulty": stats.difficulty, "grade": stats.grade,
+            "dungeons": stats.dungeons}
+
+
+# --- key ---------------------------------------------------------------------------------
+
+
+@command.command(name="key")
+@click.argument("code")
+@click.option("--reveal", is_flag=True, help="Really print the answer key (a spoiler).")
+@click.option("--svg", "svg_dir", type=click.Path(file_okay=False), default=None,
+              help="Also draw each dungeon of the key as DIR/<code>-<n>.svg.")
+@output_format
+@output_file
+def key(code: str, reveal: bool, svg_dir: str | None, output_format: str,
+        output: str | None) -> None:
+    """Print the answer key of CODE: perfect play, each dungeon's tiles and directions, where
+    and why it gets Lost, and the maximum score. Spoiler-guarded: add --reveal.
+    """
+    seed = SeedCode.parse(code)
+    dungeons = answer_key(seed.deck, rules=seed.rules)
+    if svg_dir is not None:
+        written = _write_svgs(seed, dungeons, Path(svg_dir))
+        click.echo(f"wrote {len(written)} SVG files to {svg_dir}", err=True)
+    if not reveal:
+        click.echo(f"The answer key of {seed} (rules {_rules_text(seed.rules)}) is a spoiler: "
+                   "add --reveal to print it.", err=True)
+        return
+    if output_format == "text":
+        emit(render_key(seed, dungeons), output)
+        return
+    doc = _key_dict(seed, dungeons)
+    emit(json.dumps(doc, indent=2) if output_format == "json" else json.dumps(doc), output)
+
+
+def _key_dict(seed: SeedCode, dungeons: list[KeyDungeon]) -> dict[str, Any]:
+    return {
+        "code": str(seed), "seed": seed.seed, "rules": sorted(seed.rules),
+        "deck": seed.deck, "max_score": max_score(len(seed.deck), seed.rules),
+        "dungeons": [
+            {"tiles": [{"tile": p.tile, "dir": p.dir.name} for p in d.placements],
+             **d.trace.to_dict()}
+            for d in dungeons
+        ],
+    }
+
+
+def _write_svgs(seed: SeedCode, dungeons: list[KeyDungeon], folder: Path) -> list[Path]:
+    from pathcheck.dungeon import trace
+    from pathcheck.geometry import Move
+    from pathcheck.output import write_atomic
+    from pathcheck.render.svg import dungeon_svg
+
+    written = []
+    movement = Move.STRAIGHT
+    name = str(seed)
+    for number, dungeon in enumerate(dungeons, start=1):
+        result = trace(dungeon.placements, rules=seed.rules, initial_movement=movement,
+                       with_passes=True)
+        movement = result.last_movement
+        title = f"{name} dungeon {number} of {len(dungeons)}"
+        path = folder / f"{name}-{number}.svg"
+        write_atomic(path, dungeon_svg(result, title=title, rules=seed.rules))
+        written.append(path)
+    return written
+
+
+# --- check -------------------------------------------------------------------------------
+
+
+@command.command(name="check")
+@click.argument("code")
+@click.argument("record", type=click.Path(dir_okay=False, allow_dash=True))
+@output_format
+@output_file
+@click.pass_context
+def check(ctx: click.Context, code: str, record: str, output_format: str,
+          output: str | None) -> None:
+    """Score the solo/1 RECORD(s) in a file (JSON, JSON Lines or .dgn) against CODE and show
+    the first divergence from the answer key.
+
+    Exit code 0: scored (whatever the score); 1: the record's deck (or rules) does not match
+    the code; 3: the record or the code is malformed.
+    """
+    from pathcheck.records import iter_solo_records
+
+    seed = SeedCode.parse(code)
+    deck = seed.deck
+    dungeons = answer_key(deck, rules=seed.rules)
+    key_placements = [d.placements for d in dungeons]
+    results: list[dict[str, Any]] = []
+    exit_code = ExitCode.OK
+    for item in iter_solo_records(record):
+        if isinstance(item, RecordError):
+            click.echo(f"pathcheck: invalid: {item}", err=True)
+            exit_code = ExitCode.INVALID_INPUT
+            continue
+        where = f"{item.source}:{item.line}"
+        mismatch = _mismatch(seed, deck, item.tile_ids, item.rules, item.seed)
+        if mismatch is not None:
+            click.echo(f"pathcheck: {where}: does not match {seed}: {mismatch}", err=True)
+            results.append({"source": where, "code": str(seed), "match": False,
+                            "mismatch": mismatch})
+            if exit_code is ExitCode.OK:
+                exit_code = ExitCode.VIOLATION
+            continue
+        result = check_solo(item.dungeons, rules=seed.rules)
+        divergence = first_divergence(key_placements, item.dungeons)
+        results.append({"source": where, "code": str(seed), "match": True,
+                        "divergence": None if divergence is None else divergence.to_dict(),
+                        **result.to_dict()})
+    if output_format == "text":
+        texts = [render_check(r) for r in results if r["match"]]
+        emit("\n\n".join(texts), output) if texts else None
+    elif output_format == "json":
+        emit(json.dumps(results, indent=2), output)
+    else:
+        emit("\n".join(json.dumps(r) for r in results), output)
+    if exit_code is not ExitCode.OK:
+        ctx.exit(int(exit_code))
+
+
+def _mismatch(seed: SeedCode, deck: list[str], played: list[str], rules: frozenset[int],
+              recorded_seed: str | None) -> str | None:
+    """Why a record is not a play of ``seed`` (None: it is)."""
+    if recorded_seed is not None:
+        try:
+            other = SeedCode.parse(recorded_seed)
+        except SeedCodeError as exc:
+            return f"its \"seed\" is not a usable code ({exc})"
+        if other != seed:
+            return f"the record names seed code {other}"
+    if rules != seed.rules:
+        return (f"the record was played with rules {_rules_text(rules)}, the code sets "
+                f"{_rules_text(seed.rules)}")
+    for position, (want, got) in enumerate(zip(deck, played, strict=False), start=1):
+        if want != got:
+            return (f"the deck differs at stack tile {position}: the code deals {want}, the "
+                    f"record has {got}")
+    if len(played) != len(deck):
+        return (f"the record has {len(played)} tiles, the code's deck {len(deck)} "
+                "(a solo game plays the whole deck)")
+    return None
+
+
+# --- stats -------------------------------------------------------------------------------
+
+
+@command.command(name="stats")
+@click.option("--deals", type=click.IntRange(min=1), default=10_000, show_default=True,
+              help="How many seeds to analyse.")
+@rules_option
+@click.option("--start", type=click.IntRange(0, SEED_LIMIT - 1), default=0, show_default=True,
+              help="First seed.")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
+              help="Worker processes (default: all cores).")
+@click.option("--chart", type=click.Path(dir_okay=False), default=None,
+              help="Also draw the statistics as an SVG chart (FILE.svg).")
+@output_format
+@output_file
+def stats(deals: int, rules: str | None, start: int, jobs: int | None, chart: str | None,
+          output_format: str, output: str | None) -> None:
+    """Analyse DEALS seeds' answer keys: dungeon counts and lengths, Lost reasons, how often
+    each rule bites, and the difficulty score with its factors (docs/seeds.md).
+    """
+    rule_set = parse_rules(rules)
+    workers = jobs or os.cpu_count() or 1
+    began = time.perf_counter()
+    with _progress(deals, "analysing deals") as progress:
+        summary = summarise(start, min(deals, SEED_LIMIT - start), rule_set, jobs=workers,
+                            chunk=_chunk(deals, workers), progress=progress)
+    elapsed = time.perf_counter() - began
+    if chart is not None:
+        _write_chart(summary, Path(chart), start)
+    if output_format == "text":
+        emit(format_table(summary, start=start, jobs=workers, seconds=elapsed), output)
+    else:
+        doc = {"start": start, "jobs": workers, "seconds": round(elapsed, 3),
+               **summary.to_dict()}
+        emit(json.dumps(doc, indent=2) if output_format == "json" else json.dumps(doc), output)
+
+
+def _chunk(deals: int, workers: int) -> int:
+    """Chunks small enough for a lively progress bar, large enough to keep workers busy."""
+    return max(200, min(5000, deals // (workers * 8) or 1))
+
+
+def _write_chart(summary: Summary, path: Path, start: int) -> None:
+    from pathcheck.output import write_atomic
+    from pathcheck.render.chart import stats_chart_svg
+
+    if path.suffix.lower() != ".svg":
+        raise click.BadParameter("only .svg charts are written", param_hint="--chart")
+    write_atomic(path, stats_chart_svg(summary, start=start))
+
+
+# --- text --------------------------------------------------------------------------------
+
+
+def _rows(items: list[str], per_row: int, width: int) -> list[str]:
+    cells = [f"{i:>3} {item:<{width}}" for i, item in enumerate(items, start=1)]
+    return ["  " + "".join(cells[k:k + per_row]).rstrip() for k in range(0, len(cells), per_row)]
+
+
+def render_deal(stats: DealStats) -> str:
+    code = SeedCode(stats.seed, stats.rules)
+    lines = [f"Seed code {code}  (rules {_rules_text(stats.rules)}, maximum score "
+             f"{max_score(len(code.deck), stats.rules)}, difficulty {stats.grade})",
+             "Stack face down, START on top, then top to bottom:"]
+    return "\n".join(lines + _rows(code.deck, 8, 6))
+
+
+def render_key(seed: SeedCode, dungeons: list[KeyDungeon]) -> str:
+    best = max_score(len(seed.deck), seed.rules)
+    lines = [f"Answer key of {seed} (rules {_rules_text(seed.rules)}): {len(dungeons)} "
+             f"dungeons, maximum score {best}"]
+    first = 1
+    for number, dungeon in enumerate(dungeons, start=1):
+        count = len(dungeon.placements)
+        lines += ["", f"Dungeon {number}: stack tiles {first}-{first + count - 1} ({count} tiles)"]
+        lines += _rows([str(p) for p in dungeon.placements], 8, 7)
+        result = dungeon.trace
+        if result.lost_at is None or result.reason is None:
+            lines.append("  holds to the last tile of the deck")
+        else:
+            tile = dungeon.placements[result.lost_at - 1].tile
+            rule = result.reason.rule
+            lines.append(f"  Lost at its tile {result.lost_at} ({tile}, stack tile "
+                         f"{first + result.lost_at - 1}): {result.reason.value} - "
+                         f"{rule.section}: {rule.quote}")
+            if number < len(dungeons):
+                lines.append(f"  -> the next tile starts dungeon {number + 1}")
+        first += count
+    return "\n".join(lines)
+
+
+def render_check(result: dict[str, Any]) -> str:
+    score = f"score {result['score']} of {result['max_score']}"
+    if result["failure"] is None:
+        head = f"{result['source']}: {result['code']}: {score}, no failure"
+    else:
+        head = (f"{result['source']}: {result['code']}: {score}, failed: {result['failure']} "
+                f"at stack tile {result['failing_tile']} (dungeon {result['failing_dungeon']}, "
+                f"tile {result['failing_index']})")
+    divergence = result["divergence"]
+    if divergence is None:
+        return head + "\nThe record follows the answer key."
+    from pathcheck.solo_stats import Divergence
+
+    text = Divergence(**divergence).describe()
+    return f"{head}\nFirst divergence from the answer key ({divergence['kind']}): {text}"

@@ -1,0 +1,174 @@
+"""A hand-written SVG chart of solo statistics (``pathcheck solo stats --chart FILE.svg``).
+
+Four panels: dungeons per deal, dungeon lengths, how dungeons end (and how often each rule
+bites), and the difficulty distribution split into easy, medium and hard.
+
+>>> from pathcheck.solo_stats import summarise
+>>> svg = stats_chart_svg(summarise(0, 20, frozenset()))
+>>> svg.startswith("<svg") and "Difficulty" in svg
+True
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from html import escape
+
+from pathcheck.solo_stats import (
+    GRADES,
+    RULE_OF_REASON,
+    W_MEMORY,
+    W_PATH_LOST,
+    W_RULE_LOST,
+    W_REVISIT,
+    Summary,
+    grade_of,
+)
+
+WIDTH, HEIGHT = 1000, 760
+PANEL_W, PANEL_H = 440, 270
+ORIGINS = ((60, 90), (560, 90), (60, 450), (560, 450))
+"""Top-left corner of each panel's plot area."""
+FONT = "font-family='Helvetica, Arial, sans-serif'"
+BAR = "#4a7ab5"
+GRADE_COLOURS = {"easy": "#5aa469", "medium": "#e0b43a", "hard": "#c8553d"}
+REASON_COLOURS = {"dead-end": "#4a7ab5", "loop": "#7d5ba6", "reverse": "#b05aa0",
+                  "out-of-bounds": "#c8553d", "ghost-five": "#5aa469", "ghost-twice": "#2f8f83",
+                  "held": "#999999"}
+
+
+@dataclass(frozen=True)
+class Bar:
+    """One bar: its axis label, value (a share, 0-1) and colour."""
+
+    label: str
+    value: float
+    colour: str = BAR
+
+
+def _text(x: float, y: float, text: str, size: int = 12, anchor: str = "middle",
+          weight: str = "normal", colour: str = "#222") -> str:
+    return (f"<text x='{x:.1f}' y='{y:.1f}' font-size='{size}' text-anchor='{anchor}' "
+            f"font-weight='{weight}' fill='{colour}' {FONT}>{escape(text)}</text>")
+
+
+def _nice_max(value: float) -> float:
+    """A round upper bound for a share axis (0.05, 0.1, 0.2, ...)."""
+    if value <= 0:
+        return 0.1
+    step = 10 ** math.floor(math.log10(value))
+    for factor in (1, 2, 2.5, 5, 10):
+        if value <= factor * step:
+            return factor * step
+    return 10 * step
+
+
+def _panel(origin: tuple[int, int], title: str, xlabel: str, bars: Sequence[Bar],
+           label_every: int = 1) -> list[str]:
+    """A vertical bar chart of shares with a percent axis."""
+    x0, y0 = origin
+    top = _nice_max(max((b.value for b in bars), default=0.0))
+    out = [_text(x0 + PANEL_W / 2, y0 - 14, title, 15, weight="bold")]
+    for k in range(5):
+        share = top * k / 4
+        y = y0 + PANEL_H - PANEL_H * k / 4
+        out.append(f"<line x1='{x0}' y1='{y:.1f}' x2='{x0 + PANEL_W}' y2='{y:.1f}' "
+                   f"stroke='#ddd'/>")
+        out.append(_text(x0 - 6, y + 4, f"{share:.0%}" if top >= 0.1 else f"{share:.1%}",
+                         10, "end"))
+    slot = PANEL_W / max(len(bars), 1)
+    for i, bar in enumerate(bars):
+        h = PANEL_H * bar.value / top
+        x = x0 + i * slot
+        out.append(f"<rect x='{x + slot * 0.1:.1f}' y='{y0 + PANEL_H - h:.1f}' "
+                   f"width='{slot * 0.8:.1f}' height='{h:.1f}' fill='{bar.colour}'>"
+                   f"<title>{escape(bar.label)}: {bar.value:.2%}</title></rect>")
+        if i % label_every == 0:
+            out.append(_text(x + slot / 2, y0 + PANEL_H + 14, bar.label, 10))
+    out.append(f"<line x1='{x0}' y1='{y0 + PANEL_H}' x2='{x0 + PANEL_W}' y2='{y0 + PANEL_H}' "
+               f"stroke='#444'/>")
+    out.append(_text(x0 + PANEL_W / 2, y0 + PANEL_H + 32, xlabel, 11))
+    return out
+
+
+def _hbars(origin: tuple[int, int], title: str, bars: Sequence[Bar], note: str) -> list[str]:
+    """Horizontal bars of shares with their labels and values."""
+    x0, y0 = origin
+    label_w = 150
+    out = [_text(x0 + PANEL_W / 2, y0 - 14, title, 15, weight="bold")]
+    row = min(30.0, PANEL_H / max(len(bars), 1))
+    for i, bar in enumerate(bars):
+        y = y0 + i * row
+        w = (PANEL_W - label_w - 60) * bar.value
+        out.append(_text(x0 + label_w - 8, y + row * 0.6, bar.label, 12, "end"))
+        out.append(f"<rect x='{x0 + label_w}' y='{y + row * 0.15:.1f}' width='{w:.1f}' "
+                   f"height='{row * 0.7:.1f}' fill='{bar.colour}'/>")
+        out.append(_text(x0 + label_w + w + 6, y + row * 0.6, f"{bar.value:.1%}", 11, "start"))
+    out.append(_text(x0 + PANEL_W / 2, y0 + PANEL_H + 32, note, 11))
+    return out
+
+
+def stats_chart_svg(summary: Summary, *, start: int = 0) -> str:
+    """The chart of ``summary`` as a standalone SVG document."""
+    deals = max(summary.deals, 1)
+    rules = " ".join(f"#{r}" for r in sorted(summary.rules)) or "none"
+    parts = [f"<svg xmlns='http://www.w3.org/2000/svg' width='{WIDTH}' height='{HEIGHT}' "
+             f"viewBox='0 0 {WIDTH} {HEIGHT}'>",
+             f"<rect width='{WIDTH}' height='{HEIGHT}' fill='white'/>",
+             _text(WIDTH / 2, 32, f"dungeon in memory, solo: perfect play of {summary.deals:,} "
+                                  f"deals (seeds {start:,}-{start + summary.deals - 1:,}), "
+                                  f"additional rules {rules}", 18, weight="bold")]
+
+    counts = range(1, max(summary.dungeon_counts, default=1) + 1)
+    mean_dungeons = summary.mean(summary.dungeon_counts)
+    parts += _panel(ORIGINS[0], f"Dungeons per deal (mean {mean_dungeons:.2f})",
+                    "dungeons in the answer key (share of deals)",
+                    [Bar(str(c), summary.dungeon_counts[c] / deals) for c in counts])
+
+    dungeons = max(sum(summary.lengths.values()), 1)
+    longest = max(summary.lengths, default=1)
+    parts += _panel(ORIGINS[1], f"Dungeon length (mean {summary.mean(summary.lengths):.1f} "
+                                "tiles)", "tiles in the dungeon (share of dungeons)",
+                    [Bar(str(n), summary.lengths[n] / dungeons) for n in range(1, longest + 1)],
+                    label_every=2 if longest > 20 else 1)
+
+    reason_bars = [Bar(r, n / dungeons, REASON_COLOURS.get(r, BAR))
+                   for r, n in summary.reasons.most_common()]
+    rule_for = {rule: reason for reason, rule in RULE_OF_REASON.items()}
+    reason_bars += [Bar(f"rule #{r} bites", summary.rule_bites[r] / deals,
+                        REASON_COLOURS[rule_for[r]]) for r in sorted(summary.rules)]
+    parts += _hbars(ORIGINS[2], "How dungeons end", reason_bars,
+                    "share of dungeons; 'bites': share of deals where the rule ends a dungeon"
+                    if summary.rules else "share of dungeons ('held': the last one never Lost)")
+
+    parts += _difficulty(summary, deals)
+    parts.append("</svg>")
+    return "\n".join(parts) + "\n"
+
+
+def _difficulty(summary: Summary, deals: int) -> list[str]:
+    if summary.difficulty:
+        low = math.floor(min(summary.difficulty))
+        high = math.floor(max(summary.difficulty))
+    else:
+        low = high = 0
+    bins = [0] * (high - low + 1)
+    for value, n in summary.difficulty.items():
+        bins[math.floor(value) - low] += n
+    bars = [Bar(str(low + i), n / deals, GRADE_COLOURS[grade_of(low + i + 0.5, summary.rules)])
+            for i, n in enumerate(bins)]
+    x0, y0 = ORIGINS[3]
+    out = _panel(ORIGINS[3], "Difficulty (score per deal)",
+                 f"score = memory x{W_MEMORY:g} + revisits x{W_REVISIT:g} + path Lost "
+                 f"x{W_PATH_LOST:g} + rule Lost x{W_RULE_LOST:g}",
+                 bars, label_every=max(1, len(bars) // 12))
+    for i, grade in enumerate(GRADES):
+        share = summary.grades[grade] / deals
+        x = x0 + PANEL_W - 120
+        y = y0 + 8 + i * 18
+        out.append(f"<rect x='{x}' y='{y}' width='12' height='12' "
+                   f"fill='{GRADE_COLOURS[grade]}'/>")
+        out.append(_text(x + 18, y + 11, f"{grade} {share:.0%}", 12, "start"))
+    return out
