@@ -41,7 +41,6 @@ from pathcheck.games.robot_memory_cards import (
     SETUP,
     SHORT_CIRCUIT_SUPPLY,
     SHORT_CIRCUITS_IN_BOX,
-    SOLO_CHOOSER,
     SOLO_GOAL,
     TEAM_CAPTAINS,
     THREE_ROUNDS,
@@ -251,11 +250,12 @@ class State:
     def _check_chooser(self, number: int, t: int, turn: Turn, side: str, pick: Pick,
                        chained: bool) -> None:
         move = self._move(number, t, turn, pick, "/chooser")
-        if chained or self.solo:
+        if chained:
             if pick.chooser != turn.guesser:
-                rule = CHAIN if chained else SOLO_CHOOSER
-                self._violate(rule, move, f"{pick.chooser} chooses the card; "
-                              f"{turn.guesser} should")
+                self._violate(CHAIN, move, f"{pick.chooser} chooses the card after a short "
+                              f"circuit; the active player, {turn.guesser}, should")
+        elif self.solo:
+            pass  # one player: read_log already made sure the chooser is that player
         elif self.log.variant is Variant.TEAM:
             other = self.left_of(side)
             if pick.chooser != self.captains[other]:
@@ -281,7 +281,8 @@ class State:
                           "no feature named")
         if pick.points is not None and pick.points != result.points:
             self._violate(result.rule, self._move(number, t, turn, pick, "/points"),
-                          f"{pick.points} points recorded; {result.reason}")
+                          f"{pick.points} point{'' if pick.points == 1 else 's'} recorded; "
+                          f"{result.reason}")
         self.scores[side] += result.points
         verb = f"chooses {where} (after a short circuit)" if chained else \
             f"{pick.chooser} points at {where} for {turn.guesser}"

@@ -72,9 +72,6 @@ POINTING_PLAYER = Rule(
     "robot-memory/pointing-player", "Playing the Game",
     "The player on the left of the active player points at a face-down card on the table.",
 )
-SOLO_CHOOSER = Rule(
-    "robot-memory/solo-chooser", "Solo Play", "You will decide which cards to guess."
-)
 TEAM_CAPTAINS = Rule(
     "robot-memory/team-captains", "Team Play",
     "The Captain will be choosing cards for the opposing team and guessing the cards chosen "
@@ -139,7 +136,7 @@ SOLO_GOAL = Rule(
 
 ALL_RULES = (
     SETUP, DISTINCT_CARDS, SHORT_CIRCUIT_SUPPLY, FIVE_PLUS_SHORT_CIRCUITS, POINTING_PLAYER,
-    SOLO_CHOOSER, TEAM_CAPTAINS, FACE_DOWN, GUESS_FEATURE, SCORING, SCORE_ONE, SCORE_TWO,
+    TEAM_CAPTAINS, FACE_DOWN, GUESS_FEATURE, SCORING, SCORE_ONE, SCORE_TWO,
     SCORE_THREE, WRONG_FEATURE, SHORT_CIRCUIT, CHAIN, SOLO_SHORT_CIRCUIT, NEXT_ACTIVE,
     ROUND_END, NEXT_ROUND_FIRST, THREE_ROUNDS, WINNER, SOLO_GOAL,
 )
