@@ -279,7 +279,8 @@ def _mismatch(seed: SeedCode, deck: list[str], played: list[str], rules: frozens
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
               help="Worker processes (default: all cores).")
 @click.option("--chart", type=click.Path(dir_okay=False), default=None,
-              help="Also draw the statistics as an SVG chart (FILE.svg).")
+              help="Also draw the statistics as a chart: FILE.svg, or FILE.png (needs "
+                   "rsvg-convert).")
 @output_format
 @output_file
 def stats(deals: int, rules: str | None, start: int, jobs: int | None, chart: str | None,
@@ -313,9 +314,25 @@ def _write_chart(summary: Summary, path: Path, start: int) -> None:
     from pathcheck.output import write_atomic
     from pathcheck.render.chart import stats_chart_svg
 
-    if path.suffix.lower() != ".svg":
-        raise click.BadParameter("only .svg charts are written", param_hint="--chart")
-    write_atomic(path, stats_chart_svg(summary, start=start))
+    suffix = path.suffix.lower()
+    if suffix not in (".svg", ".png"):
+        raise click.BadParameter(f"{path}: name a .svg or .png file", param_hint="--chart")
+    svg = stats_chart_svg(summary, start=start)
+    if suffix == ".svg":
+        write_atomic(path, svg)
+        return
+    import shutil
+    import subprocess
+
+    converter = shutil.which("rsvg-convert")
+    if converter is None:
+        raise click.BadParameter("a PNG chart needs rsvg-convert (librsvg) on the PATH; "
+                                 "write a .svg instead", param_hint="--chart")
+    done = subprocess.run([converter, "--format", "png"], input=svg.encode("utf-8"),
+                          capture_output=True, check=False)
+    if done.returncode != 0:
+        raise click.ClickException(f"rsvg-convert failed: {done.stderr.decode(errors='replace')}")
+    write_atomic(path, done.stdout)
 
 
 # --- text --------------------------------------------------------------------------------

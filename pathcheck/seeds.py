@@ -220,8 +220,11 @@ def permutation(seed: int, n: int) -> list[int]:
     order = list(range(n))
     state = seed & MASK64
     for i in range(n - 1, 0, -1):
-        state, r = splitmix64(state)
-        j = r % (i + 1)
+        # splitmix64(state), inlined: this runs for every deal of `solo stats`
+        state = (state + GOLDEN_GAMMA) & MASK64
+        z = ((state ^ (state >> 30)) * MIX1) & MASK64
+        z = ((z ^ (z >> 27)) * MIX2) & MASK64
+        j = (z ^ (z >> 31)) % (i + 1)
         order[i], order[j] = order[j], order[i]
     return order
 

@@ -181,22 +181,31 @@ class Summary:
     """Deals in which the rule made at least one dungeon Lost."""
     difficulty: Counter[float] = field(default_factory=Counter)
     grades: Counter[str] = field(default_factory=Counter)
-    factor_sums: Counter[str] = field(default_factory=Counter)
+    factor_sums: dict[str, float] = field(
+        default_factory=lambda: dict.fromkeys(("memory", "revisits", "path_lost", "rule_lost"),
+                                              0.0))
     revisit_deals: int = 0
 
     def add(self, stats: DealStats) -> None:
         self.deals += 1
         self.dungeon_counts[stats.dungeons] += 1
-        self.lengths.update(stats.lengths)
-        self.reasons.update("held" if r is None else r for r in stats.reasons)
-        self.rule_bites.update({RULE_OF_REASON[r] for r in stats.reasons if r in RULE_OF_REASON})
+        lengths, reasons = self.lengths, self.reasons
+        for length in stats.lengths:
+            lengths[length] += 1
+        for reason in stats.reasons:
+            reasons["held" if reason is None else reason] += 1
+        if self.rules:
+            self.rule_bites.update({RULE_OF_REASON[r] for r in stats.reasons
+                                    if r in RULE_OF_REASON})
         factors = stats.factors
         score = factors.score
         self.difficulty[score] += 1
         self.grades[grade_of(score, self.rules)] += 1
-        self.factor_sums.update({"memory": factors.memory, "revisits": factors.revisits,
-                                 "path_lost": factors.path_lost,
-                                 "rule_lost": factors.rule_lost})
+        sums = self.factor_sums
+        sums["memory"] += factors.memory
+        sums["revisits"] += factors.revisits
+        sums["path_lost"] += factors.path_lost
+        sums["rule_lost"] += factors.rule_lost
         self.revisit_deals += stats.revisits > 0
 
     def merge(self, other: Summary) -> None:
@@ -204,9 +213,10 @@ class Summary:
         for mine, theirs in ((self.dungeon_counts, other.dungeon_counts),
                              (self.lengths, other.lengths), (self.reasons, other.reasons),
                              (self.rule_bites, other.rule_bites),
-                             (self.difficulty, other.difficulty), (self.grades, other.grades),
-                             (self.factor_sums, other.factor_sums)):
+                             (self.difficulty, other.difficulty), (self.grades, other.grades)):
             mine.update(theirs)  # type: ignore[arg-type]
+        for name, value in other.factor_sums.items():
+            self.factor_sums[name] += value
         self.revisit_deals += other.revisit_deals
 
     def percentile(self, q: float) -> float:

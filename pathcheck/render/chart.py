@@ -21,8 +21,8 @@ from pathcheck.solo_stats import (
     RULE_OF_REASON,
     W_MEMORY,
     W_PATH_LOST,
-    W_RULE_LOST,
     W_REVISIT,
+    W_RULE_LOST,
     Summary,
     grade_of,
 )
@@ -46,6 +46,8 @@ class Bar:
     label: str
     value: float
     colour: str = BAR
+    stack: tuple[tuple[float, str], ...] = ()
+    """Segments (share, colour) from the bottom, when the bar is split."""
 
 
 def _text(x: float, y: float, text: str, size: int = 12, anchor: str = "middle",
@@ -54,37 +56,40 @@ def _text(x: float, y: float, text: str, size: int = 12, anchor: str = "middle",
             f"font-weight='{weight}' fill='{colour}' {FONT}>{escape(text)}</text>")
 
 
-def _nice_max(value: float) -> float:
-    """A round upper bound for a share axis (0.05, 0.1, 0.2, ...)."""
+def _axis(value: float) -> tuple[float, int]:
+    """A round upper bound for a share axis and its number of steps: (0.5, 5), (0.2, 4) ..."""
     if value <= 0:
-        return 0.1
-    step = 10 ** math.floor(math.log10(value))
-    for factor in (1, 2, 2.5, 5, 10):
-        if value <= factor * step:
-            return factor * step
-    return 10 * step
+        return 0.1, 5
+    raw = value / 5
+    power = 10 ** math.floor(math.log10(raw))
+    step = next(f * power for f in (1, 2, 2.5, 5, 10) if raw <= f * power)
+    steps = math.ceil(value / step - 1e-9)
+    return step * steps, steps
 
 
 def _panel(origin: tuple[int, int], title: str, xlabel: str, bars: Sequence[Bar],
            label_every: int = 1) -> list[str]:
     """A vertical bar chart of shares with a percent axis."""
     x0, y0 = origin
-    top = _nice_max(max((b.value for b in bars), default=0.0))
+    top, steps = _axis(max((b.value for b in bars), default=0.0))
     out = [_text(x0 + PANEL_W / 2, y0 - 14, title, 15, weight="bold")]
-    for k in range(5):
-        share = top * k / 4
-        y = y0 + PANEL_H - PANEL_H * k / 4
+    for k in range(steps + 1):
+        share = top * k / steps
+        y = y0 + PANEL_H - PANEL_H * k / steps
         out.append(f"<line x1='{x0}' y1='{y:.1f}' x2='{x0 + PANEL_W}' y2='{y:.1f}' "
                    f"stroke='#ddd'/>")
-        out.append(_text(x0 - 6, y + 4, f"{share:.0%}" if top >= 0.1 else f"{share:.1%}",
-                         10, "end"))
+        digits = 0 if round(top / steps * 1000) % 10 == 0 else 1
+        out.append(_text(x0 - 6, y + 4, f"{share:.{digits}%}", 10, "end"))
     slot = PANEL_W / max(len(bars), 1)
     for i, bar in enumerate(bars):
-        h = PANEL_H * bar.value / top
         x = x0 + i * slot
-        out.append(f"<rect x='{x + slot * 0.1:.1f}' y='{y0 + PANEL_H - h:.1f}' "
-                   f"width='{slot * 0.8:.1f}' height='{h:.1f}' fill='{bar.colour}'>"
-                   f"<title>{escape(bar.label)}: {bar.value:.2%}</title></rect>")
+        base = 0.0
+        for share, colour in bar.stack or ((bar.value, bar.colour),):
+            h = PANEL_H * share / top
+            out.append(f"<rect x='{x + slot * 0.1:.1f}' y='{y0 + PANEL_H - base - h:.1f}' "
+                       f"width='{slot * 0.8:.1f}' height='{h:.1f}' fill='{colour}'>"
+                       f"<title>{escape(bar.label)}: {share:.2%}</title></rect>")
+            base += h
         if i % label_every == 0:
             out.append(_text(x + slot / 2, y0 + PANEL_H + 14, bar.label, 10))
     out.append(f"<line x1='{x0}' y1='{y0 + PANEL_H}' x2='{x0 + PANEL_W}' y2='{y0 + PANEL_H}' "
@@ -119,7 +124,7 @@ def stats_chart_svg(summary: Summary, *, start: int = 0) -> str:
              f"<rect width='{WIDTH}' height='{HEIGHT}' fill='white'/>",
              _text(WIDTH / 2, 32, f"dungeon in memory, solo: perfect play of {summary.deals:,} "
                                   f"deals (seeds {start:,}-{start + summary.deals - 1:,}), "
-                                  f"additional rules {rules}", 18, weight="bold")]
+                                  f"additional rules {rules}", 16, weight="bold")]
 
     counts = range(1, max(summary.dungeon_counts, default=1) + 1)
     mean_dungeons = summary.mean(summary.dungeon_counts)
@@ -154,11 +159,12 @@ def _difficulty(summary: Summary, deals: int) -> list[str]:
         high = math.floor(max(summary.difficulty))
     else:
         low = high = 0
-    bins = [0] * (high - low + 1)
+    bins = [dict.fromkeys(GRADES, 0) for _ in range(high - low + 1)]
     for value, n in summary.difficulty.items():
-        bins[math.floor(value) - low] += n
-    bars = [Bar(str(low + i), n / deals, GRADE_COLOURS[grade_of(low + i + 0.5, summary.rules)])
-            for i, n in enumerate(bins)]
+        bins[math.floor(value) - low][grade_of(value, summary.rules)] += n
+    bars = [Bar(str(low + i), sum(b.values()) / deals, BAR,
+                tuple((b[g] / deals, GRADE_COLOURS[g]) for g in GRADES if b[g]))
+            for i, b in enumerate(bins)]
     x0, y0 = ORIGINS[3]
     out = _panel(ORIGINS[3], "Difficulty (score per deal)",
                  f"score = memory x{W_MEMORY:g} + revisits x{W_REVISIT:g} + path Lost "
