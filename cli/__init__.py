@@ -41,6 +41,26 @@ class LazyGroup(click.Group):
         command: click.Command = module.command
         return command
 
+    def invoke(self, ctx: click.Context) -> Any:
+        """Run the command; every error a user can cause becomes one line and an exit code."""
+        try:
+            return super().invoke(ctx)
+        except PathcheckError as exc:
+            click.echo(f"pathcheck: error: {exc}", err=True)
+            ctx.exit(int(exc.exit_code))
+        except (click.exceptions.Exit, click.ClickException, click.Abort, KeyboardInterrupt,
+                BrokenPipeError):
+            raise
+        except Exception as exc:  # never show a traceback to a user
+            if os.environ.get("PATHCHECK_DEBUG"):
+                raise
+            click.echo(
+                f"pathcheck: internal error: {type(exc).__name__}: {exc} "
+                "(set PATHCHECK_DEBUG=1 for a traceback; please report it)",
+                err=True,
+            )
+            ctx.exit(int(ExitCode.INTERNAL))
+
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         rows = [(name, short) for name, (_, short) in COMMANDS.items()]
         with formatter.section("Commands"):
@@ -69,7 +89,7 @@ def main(argv: list[str] | None = None) -> Any:
     except click.Abort:
         click.echo("pathcheck: aborted", err=True)
         code = 130
-    except PathcheckError as exc:
+    except PathcheckError as exc:  # raised outside a command (e.g. while loading one)
         click.echo(f"pathcheck: error: {exc}", err=True)
         code = int(exc.exit_code)
     except BrokenPipeError:

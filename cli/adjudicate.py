@@ -16,7 +16,7 @@ from .options import emit, output_file, output_format
 
 
 @click.command(name="adjudicate")
-@click.argument("args", nargs=-1, required=True, metavar="[GAME] LOG...")
+@click.argument("args", nargs=-1, required=False, metavar="[GAME] LOG...")
 @output_format
 @output_file
 @click.option("--at", default=None, metavar="ROUND.TURN",

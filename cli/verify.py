@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import sys
 from contextlib import ExitStack
-from typing import IO
+from typing import IO, Any
 
 import click
 
 from pathcheck.batch import Outcome, Settings, Summary, input_size, run
 from pathcheck.errors import ExitCode
 from pathcheck.output import AtomicWriter, write_atomic
-from pathcheck.reference import graphml_to_json
 from pathcheck.records import Overrides, parse_rules_option
+from pathcheck.reference import graphml_to_json
 
 from .options import (
     advanced_option,
@@ -82,7 +82,7 @@ def command(
             out = stack.enter_context(AtomicWriter(output))
         total = input_size(files)
         show_progress = total is not None and total > 2_000_000 and sys.stderr.isatty()
-        bar = None
+        bar: Any = None
         if show_progress:
             bar = stack.enter_context(click.progressbar(length=total, label="verifying",
                                                         file=sys.stderr))

@@ -51,7 +51,7 @@ class Item(NamedTuple):
 class Settings:
     """How each record is verified and shown."""
 
-    overrides: Overrides = Overrides()
+    overrides: Overrides = field(default_factory=Overrides)
     output: str = "text"
     show_map: bool = True
     svg_dir: str | None = None
@@ -219,9 +219,9 @@ def process_item(item: Item, settings: Settings) -> Outcome:
     except RecordError as exc:
         return Outcome("invalid", None, _render_error(exc, settings), item.size, str(exc))
     except UnicodeDecodeError:
-        exc = RecordError(item.source, item.line, "", "not UTF-8 text")
-        return Outcome("invalid", None, _render_error(exc, settings), item.size, str(exc))
-    drawing = (settings.output == "text" and settings.show_map or settings.svg_dir is not None
+        error = RecordError(item.source, item.line, "", "not UTF-8 text")
+        return Outcome("invalid", None, _render_error(error, settings), item.size, str(error))
+    drawing = ((settings.output == "text" and settings.show_map) or settings.svg_dir is not None
                or settings.inline_pictures)
     verdict = verify_record(record, with_passes=drawing)
     svg = graph = None

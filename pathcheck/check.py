@@ -102,17 +102,17 @@ def score_lost_cards(
     announcers are known. Points list every player named, in order of first mention.
     """
     names: list[str] = list(players or ())
-    for card in cards:
-        if card.player not in names:
-            names.append(card.player)
+    for lost_card in cards:
+        if lost_card.player not in names:
+            names.append(lost_card.player)
     scoring_tile: int | None = None
     if lost_at is not None:
         later = [c.after for c in cards if c.after >= lost_at]
         scoring_tile = min(later) if later else None
-    by_player = {c.player: c for c in cards}
+    by_player: dict[str, LostCard] = {c.player: c for c in cards}
     outcomes: list[PlayerOutcome] = []
     for name in names:
-        card = by_player.get(name)
+        card: LostCard | None = by_player.get(name)
         if card is None:
             kind = CardOutcome.HELD_ON if lost_at is None else CardOutcome.STAYED
         elif lost_at is None or card.after < lost_at:

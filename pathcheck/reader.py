@@ -47,7 +47,7 @@ def open_source(name: str) -> IO[bytes]:
     if name == "-":
         return sys.stdin.buffer
     try:
-        return open(name, "rb")  # noqa: SIM115 - the caller closes it
+        return open(name, "rb")
     except OSError as exc:
         raise IOFailure(f"{name}: cannot read: {exc.strerror or exc}") from exc
 

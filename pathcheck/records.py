@@ -11,7 +11,7 @@ that made it unreadable, and go on. Strict callers raise the first error.
 >>> parse_dungeon_record({"tiles": [{"tile": "Q9", "dir": "N"}]}, source="x.json", line=3)
 Traceback (most recent call last):
 ...
-pathcheck.errors.RecordError: x.json:3: /tiles/0/tile: unknown tile 'Q9' (not in tile set 'standard')
+pathcheck.errors.RecordError: x.json:3: /tiles/0/tile: unknown tile 'Q9' (not in tile set ...
 """
 
 from __future__ import annotations
@@ -135,9 +135,9 @@ def _placements(
         if not isinstance(item, dict):
             raise ctx.error(at, f"expected a placement {{\"tile\": ID, \"dir\": N|E|S|W}}, "
                                 f"got {item!r}")
-        extra = set(item) - {"tile", "dir"}
+        extra = sorted(str(k) for k in set(item) - {"tile", "dir"})
         if extra:
-            raise ctx.error(f"{at}/{sorted(extra)[0]}", "unknown field (expected tile, dir)")
+            raise ctx.error(f"{at}/{extra[0]}", "unknown field (expected tile, dir)")
         tile_id = item.get("tile")
         if not isinstance(tile_id, str):
             raise ctx.error(f"{at}/tile", f"expected a tile id, got {tile_id!r}")
@@ -161,7 +161,7 @@ def _placements(
 
 
 def _check_keys(ctx: _Ctx, value: Mapping[str, Any], allowed: frozenset[str]) -> None:
-    extra = sorted(set(value) - allowed)
+    extra = sorted(str(k) for k in set(value) - allowed)
     if extra:
         raise ctx.error(f"/{extra[0]}", f"unknown field (expected {', '.join(sorted(allowed))})")
 
@@ -172,13 +172,14 @@ def parse_dungeon_record(
     source: str,
     line: int,
     pointer: str = "",
-    overrides: Overrides = Overrides(),  # noqa: B008 - immutable
+    overrides: Overrides = Overrides(),
     base: Path | None = None,
 ) -> DungeonRecord:
     """Validate a decoded ``dungeon/1`` record; RecordError names the first problem."""
     ctx = _Ctx(source, line, pointer)
     if not isinstance(value, dict):
-        raise ctx.error("", f"expected a dungeon record (a JSON object), got {type(value).__name__}")
+        raise ctx.error("", "expected a dungeon record (a JSON object), got "
+                            f"{type(value).__name__}")
     fmt = value.get("format", DUNGEON_FORMAT)
     if fmt != DUNGEON_FORMAT:
         raise ctx.error("/format", f"expected \"{DUNGEON_FORMAT}\", got {fmt!r}")
@@ -250,7 +251,7 @@ def parse_solo_record(
     source: str,
     line: int,
     pointer: str = "",
-    overrides: Overrides = Overrides(),  # noqa: B008 - immutable
+    overrides: Overrides = Overrides(),
     base: Path | None = None,
 ) -> SoloRecord:
     """Validate a decoded ``solo/1`` record; RecordError names the first problem.
@@ -289,7 +290,7 @@ def parse_dgn_line(
     *,
     source: str,
     line: int,
-    overrides: Overrides = Overrides(),  # noqa: B008 - immutable
+    overrides: Overrides = Overrides(),
     defaults: Mapping[str, Any] | None = None,
 ) -> Record | None:
     """Parse one line of ``.dgn`` compact notation (None for a blank or comment line).
@@ -346,7 +347,8 @@ def parse_pragma(text: str, source: str, line: int) -> dict[str, Any]:
             try:
                 settings["rules"] = [int(r) for r in val.split(",") if r]
             except ValueError:
-                raise RecordError(source, line, "", f"pragma {word!r}: expected rules=N,N") from None
+                raise RecordError(source, line, "",
+                                  f"pragma {word!r}: expected rules=N,N") from None
         elif key == "players":
             settings["players"] = [p for p in val.split(",") if p]
         elif key == "tileset":
@@ -357,7 +359,7 @@ def parse_pragma(text: str, source: str, line: int) -> dict[str, Any]:
     return settings
 
 
-def iter_dgn(name: str, overrides: Overrides = Overrides()) -> Iterator[Record | RecordError]:  # noqa: B008
+def iter_dgn(name: str, overrides: Overrides = Overrides()) -> Iterator[Record | RecordError]:
     """Yield the records of a ``.dgn`` file (``-``: stdin), one per non-comment line."""
     source = "<stdin>" if name == "-" else name
     stream = open_source(name)
@@ -400,7 +402,7 @@ def is_dgn(name: str) -> bool:
     return name.lower().endswith((".dgn", ".txt"))
 
 
-def iter_records(name: str, overrides: Overrides = Overrides()) -> Iterator[Record | RecordError]:  # noqa: B008
+def iter_records(name: str, overrides: Overrides = Overrides()) -> Iterator[Record | RecordError]:
     """Yield every dungeon or solo record of a file (JSON, JSON Lines or .dgn), in order."""
     if is_dgn(name):
         yield from iter_dgn(name, overrides)

@@ -26,7 +26,7 @@ class ReferenceTrace:
     reason: str | None
     layout: list[tuple[str, Direction, Cell]]
     last_move: Move
-    graph: nx.Graph
+    graph: nx.Graph[Port]
 
 
 def _port(cell: Cell, side: Direction) -> Port:
@@ -36,7 +36,7 @@ def _port(cell: Cell, side: Direction) -> Port:
 class _Dungeon:
     def __init__(self, tileset: TileSet) -> None:
         self.tileset = tileset
-        self.graph = nx.Graph()
+        self.graph: nx.Graph[Port] = nx.Graph()
         self.tile_at: dict[Cell, tuple[str, Direction, int]] = {}
 
     def place(self, index: int, tile_id: str, arrow: Direction, cell: Cell) -> None:
@@ -130,7 +130,7 @@ def trace_reference(
 def _pass(
     dungeon: _Dungeon, repeat: bool, cell: Cell, heading: Direction, last_move: Move
 ) -> tuple[Direction, Move, bool]:
-    """Pass the tile at ``cell``: the new heading, the last movement, and whether it is a dead end."""
+    """Pass the tile at ``cell``: new heading, last movement, and whether it is a dead end."""
     if repeat:
         return heading.turned(last_move), last_move, False
     side = dungeon.exit_side(cell, heading)
@@ -139,7 +139,7 @@ def _pass(
     return side, Move.between(heading, side), False
 
 
-def export_graph(graph: nx.Graph, path: str) -> bytes:
+def export_graph(graph: nx.Graph[Port], path: str) -> bytes:
     """The dungeon graph as GraphML (``*.graphml``) or node-link JSON (anything else)."""
     import json
 

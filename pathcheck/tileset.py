@@ -111,14 +111,14 @@ class TileSet:
         return [i for i in self.ids_for(advanced) if i != self.start]
 
 
-def tile_graph(kind: TileKind) -> nx.Graph:
+def tile_graph(kind: TileKind) -> nx.Graph[str]:
     """The paths of a kind as a networkx graph on its four edge ports (tile frame).
 
     Each edge carries ``primary`` (bool). A Repeat tile has the four ports and no edges.
     """
     import networkx as nx
 
-    graph = nx.Graph(kind=kind.value)
+    graph: nx.Graph[str] = nx.Graph(kind=kind.value)
     graph.add_nodes_from(d.name for d in Direction)
     for index, (a, b) in enumerate(KIND_PATHS[kind]):
         graph.add_edge(a.name, b.name, primary=index == 0)

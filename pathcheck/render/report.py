@@ -33,7 +33,10 @@ def verdict_text(verdict: Verdict, *, show_map: bool = True) -> str:
 
 def _rules_label(rules: frozenset[int], advanced: bool | None) -> str:
     parts = [] if advanced is None else ["advanced" if advanced else "basic"]
-    parts.append("rules " + ",".join(f"#{r}" for r in sorted(rules)) if rules else "no additional rules")
+    if rules:
+        parts.append("rules " + ",".join(f"#{r}" for r in sorted(rules)))
+    else:
+        parts.append("no additional rules")
     return ", ".join(parts)
 
 

@@ -51,8 +51,8 @@ def view_geometry(view: DungeonView) -> dict[str, BaseGeometry]:
     if view.lost_cell is not None:
         shapes["lost"] = Point(view.lost_cell).buffer(0.32)
     if view.bound is not None:
-        b = view.bound + 0.5
-        shapes["bound"] = box(-b, -b, b, b).exterior
+        half = view.bound + 0.5
+        shapes["bound"] = box(-half, -half, half, half).exterior
     return shapes
 
 

@@ -115,4 +115,4 @@ def render_map(view: DungeonView) -> str:
     legend = "heavy: the path taken; S start; X the tile that made it Lost; ↑→↓← arrow"
     if view.bound is not None:
         legend += "; · inside the 9x9 bound"
-    return "\n".join(lines + [legend])
+    return "\n".join([*lines, legend])
