@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+
 from pathcheck.cli import COMMANDS, cli, main
 
 ROOT = Path(__file__).resolve().parent.parent
