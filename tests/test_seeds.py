@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pathcheck.errors import InputError
@@ -157,6 +157,7 @@ def test_splitmix64_reference_values() -> None:
     assert (a, b) == (0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4)
 
 
+@settings(max_examples=50)
 @given(seeds)
 def test_deal_is_a_permutation_of_the_set(seed: int) -> None:
     deck = deal(seed)
