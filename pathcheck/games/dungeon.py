@@ -3,7 +3,7 @@
 Registered as the entry point ``dungeon`` of the ``pathcheck.games`` group. A game log is
 replayed by :mod:`pathcheck.games.dungeon_replay` (read by :mod:`~pathcheck.games.dungeon_log`);
 a solo record is checked by :mod:`pathcheck.games.dungeon_solo`. The log's ``format`` picks
-which (a log without one is read as a game log).
+which; any other format is a RecordError.
 
 >>> import random
 >>> from pathcheck.games.dungeon_gen import random_game

@@ -172,7 +172,7 @@ class Replay:
         return Round(
             number=number,
             title=f"Exploration {number} (start player {exp.start_player}, "
-                  f"{len(exp.turns)} turns)",
+                  f"{len(exp.turns)} turn{'' if len(exp.turns) == 1 else 's'})",
             events=tuple(self._events),
             scores=dict(self.scores),
             display=stack_notation(table.placements, table.cards),
@@ -308,9 +308,10 @@ class Replay:
             order = clockwise_after(self.log.players, turn.player)
             standing = min(valid, key=order.index)
             void = [n for n in valid if n != standing]
-            self._event(f"{' and '.join(void)} announce(s) Lost too: void, {standing} is the "
-                        f"earliest in turn order after {turn.player}; "
-                        f"{' and '.join(void)} stay(s) in the team",
+            who = " and ".join(void)
+            self._event(f"{who} also announced Lost: void, {standing} is the earliest in turn "
+                        f"order after {turn.player}; {who} stay{'s' if len(void) == 1 else ''} "
+                        "in the team",
                         MoveRef(t, turn.player, number, turn.pointer + "/lost"), PRIORITY)
             valid = [standing]
         for name in valid:
@@ -335,8 +336,10 @@ class Replay:
                 self.ended_after = number
                 self.winners = reached
                 verb = "share the victory" if len(reached) > 1 else "wins"
-                self._event(f"{' and '.join(reached)} reach(es) {WIN_POINTS} points: the game "
-                            f"ends; {' and '.join(reached)} {verb}", rule=GAME_END)
+                who = " and ".join(reached)
+                reach = "reaches" if len(reached) == 1 else "reach"
+                self._event(f"{who} {reach} {WIN_POINTS} points: the game ends; {who} {verb}",
+                            rule=GAME_END)
                 return
             self._event(f"next start player: {self.last_player} (took the last turn)",
                         rule=NEXT_START)

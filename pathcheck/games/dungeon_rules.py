@@ -83,6 +83,10 @@ SOLO_ALL_TILES = Rule(
     "draw each tile directly from the deck and place it on the Dungeon. ... If the deck runs "
     "out, proceed to \"3. Checking the Memorized Path\".")
 
+SOLO_SEED = Rule(
+    "solo/seed", "Solo Variant; pathcheck spec 5 (solo-challenge seed)",
+    "A solo-challenge seed fixes the deck order and the additional rules.")
+
 GAME_RULES: tuple[Rule, ...] = (
     DEAL, TURN_ORDER, FROM_HAND, DRAW, ANNOUNCE_ACTIVE, ANNOUNCE_TEAM, PRIORITY,
     EXPLORATION_END, NEXT_START, GAME_END,

@@ -22,8 +22,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pathcheck.errors import RecordError, pointer_join
-from pathcheck.games.dungeon_rules import GAME, SOLO_ALL_TILES, SOLO_FORMAT, SOLO_SCHEMA
+from pathcheck.errors import InputError, RecordError, pointer_join
+from pathcheck.games.dungeon_rules import (
+    GAME,
+    SOLO_ALL_TILES,
+    SOLO_FORMAT,
+    SOLO_SCHEMA,
+    SOLO_SEED,
+)
 from pathcheck.records import SoloRecord, parse_solo_record
 from pathcheck.ruling import Event, MoveRef, Round, Ruling, Violation
 from pathcheck.schemas import validate
@@ -72,6 +78,46 @@ def completeness(record: SoloRecord) -> list[Violation]:
     return out
 
 
+def seed_check(record: SoloRecord) -> list[Violation]:
+    """Violations of the record's seed code: its rules and its deck order (START first).
+
+    A seed code that cannot be read is a RecordError at ``/seed``.
+    """
+    if record.seed is None:
+        return []
+    from pathcheck.seeds import SeedCode
+
+    try:
+        code = SeedCode.parse(record.seed)
+    except InputError as exc:
+        raise RecordError(record.source, None, "/seed", str(exc)) from None
+    out: list[Violation] = []
+    if code.rules != record.rules:
+        wanted = ", ".join(f"#{r}" for r in sorted(code.rules)) or "none"
+        out.append(Violation(SOLO_SEED, MoveRef(pointer="/rules"),
+                             f"seed {record.seed} plays with additional rules {wanted}"))
+    tile = 0
+    for d, dungeon in enumerate(record.dungeons):
+        for i, placement in enumerate(dungeon):
+            deck = code.deck
+            if tile < len(deck) and placement.tile != deck[tile]:
+                out.append(Violation(SOLO_SEED, MoveRef(i + 1, None, d + 1,
+                                                        pointer_join("/dungeons", d, i, "tile")),
+                                     f"tile {tile + 1} of seed {record.seed} is {deck[tile]}, "
+                                     f"not {placement.tile}"))
+                return out
+            tile += 1
+    return out
+
+
+def _stack_order(violation: Violation) -> tuple[int, int]:
+    """Violations in stack order: the rules first, then by tile, missing tiles last."""
+    move = violation.move
+    if move.round is None:
+        return (0, 0) if move.pointer == "/rules" else (1 << 30, 0)
+    return move.round, move.index or 0
+
+
 def _failure_violation(record: SoloRecord, result: SoloResult) -> Violation | None:
     if result.failure is None or result.failing_tile is None:
         return None
@@ -94,11 +140,11 @@ def rule_solo(log: Mapping[str, Any], *, source: str) -> Ruling:
     record = read_solo(log, source=source)
     tileset = record.tileset or load_tileset()
     result = check_solo(record.dungeons, rules=record.rules, tileset=tileset)
-    violations = completeness(record)
+    violations = seed_check(record) + completeness(record)
     failure = _failure_violation(record, result)
-    if failure is not None:  # after "START first" (tile 1), before "all tiles" (the end)
-        first_tile = 1 if violations and violations[0].move.index == 1 else 0
-        violations.insert(first_tile, failure)
+    if failure is not None:
+        violations.append(failure)
+    violations.sort(key=_stack_order)
     rounds: list[Round] = []
     first = 1
     for d, (dungeon, traced) in enumerate(zip(record.dungeons, result.traces, strict=False), 1):

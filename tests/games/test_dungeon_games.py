@@ -148,7 +148,7 @@ def test_base_game_rounds_exactly() -> None:
             "fails (never Lost)") in second
     third = [e.text for e in ruling.rounds[2].events]
     assert "the dungeon of 3 tiles is Lost at tile 2 (L4@E, placed in turn 1): misplaced" in third
-    assert third[-1] == "Cy reach(es) 3 points: the game ends; Cy wins"
+    assert third[-1] == "Cy reaches 3 points: the game ends; Cy wins"
     assert ruling.rounds[2].events[-1].rule is not None
     assert ruling.rounds[2].events[-1].rule.id == "dungeon/game-end"
 
@@ -158,14 +158,14 @@ def test_rule_1_keeps_the_earliest_announcer_after_the_active_player() -> None:
     voids = [(r.number, e.text) for r in ruling.rounds for e in r.events
              if e.rule is not None and e.rule.id == "dungeon/rule-1-priority"]
     assert voids == [
-        (1, "Cy announce(s) Lost too: void, Bob is the earliest in turn order after Ann; Cy "
-            "stay(s) in the team"),
-        (2, "Bob announce(s) Lost too: void, Ann is the earliest in turn order after Cy; Bob "
-            "stay(s) in the team"),
-        (3, "Ann announce(s) Lost too: void, Cy is the earliest in turn order after Bob; Ann "
-            "stay(s) in the team"),
-        (4, "Cy announce(s) Lost too: void, Bob is the earliest in turn order after Ann; Cy "
-            "stay(s) in the team"),
+        (1, "Cy also announced Lost: void, Bob is the earliest in turn order after Ann; "
+            "Cy stays in the team"),
+        (2, "Bob also announced Lost: void, Ann is the earliest in turn order after Cy; "
+            "Bob stays in the team"),
+        (3, "Ann also announced Lost: void, Cy is the earliest in turn order after Bob; "
+            "Ann stays in the team"),
+        (4, "Cy also announced Lost: void, Bob is the earliest in turn order after Ann; "
+            "Cy stays in the team"),
     ]
     # Cy's void call kept Cy in the team: Cy played on and announced nothing that counted.
     assert ruling.rounds[0].display.endswith("R6@E !Bob I5@N !Ann")

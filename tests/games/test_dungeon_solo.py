@@ -64,6 +64,10 @@ SOLO: dict[str, tuple[list[tuple[str, str]], str | None, int]] = {
     "incomplete": (
         [("solo/all-tiles", "/dungeons")],
         "37 tiles placed; the solo game places all 38: missing RE4", 37),
+    "seed-perfect": ([], None, 46),
+    "seed-wrong-order": (
+        [("solo/seed", "/dungeons/0/1/tile")],
+        "tile 2 of seed 1303N-QK8NC is I9, not X1", 46),
     "start-not-first": (
         [("solo/all-tiles", "/dungeons/0/0/tile"), ("solo/premature", "/dungeons/1/0")],
         "the first tile is RE4; the solo game starts with START", 1),
@@ -156,6 +160,23 @@ MALFORMED: dict[str, tuple[Any, str, str]] = {
     "extra field": ({"player": "Ann"}, "",
                     "Additional properties are not allowed ('player' was unexpected)"),
 }
+
+
+def test_seed_rules_must_match() -> None:
+    record = load("seed-perfect")
+    record["rules"] = [2]
+    ruling = rule(record)
+    assert [(v.rule.id, v.move.pointer, v.message) for v in ruling.violations] == [
+        ("solo/seed", "/rules", "seed 1303N-QK8NC plays with additional rules #2, #3")]
+
+
+def test_unreadable_seed_is_malformed() -> None:
+    record = load("seed-perfect")
+    record["seed"] = "1303N-QK8NX"
+    with pytest.raises(RecordError) as info:
+        rule(record)
+    assert info.value.pointer == "/seed"
+    assert "check character mismatch" in info.value.message
 
 
 @pytest.mark.parametrize("case", sorted(MALFORMED))
