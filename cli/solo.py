@@ -19,11 +19,13 @@ from pathcheck.solo import KeyDungeon, answer_key, check_solo, max_score
 from pathcheck.solo_stats import (
     GRADES,
     LOST_REASONS,
+    Constraints,
     DealStats,
     Summary,
     analyse_deal,
     first_divergence,
     format_table,
+    search,
     summarise,
 )
 
@@ -72,12 +74,15 @@ def _progress(total: int, label: str) -> Iterator[Callable[[int], None]]:
               help="Only seeds of this difficulty grade (docs/seeds.md).")
 @click.option("--limit", type=click.IntRange(min=1), default=1_000_000, show_default=True,
               help="Give up after trying this many seeds.")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
+              help="Worker processes for the search (default: all cores).")
 @output_format
 @output_file
 @click.pass_context
 def new(ctx: click.Context, rules: str | None, count: int, start: int | None,
         min_dungeons: int | None, max_dungeons: int | None, lost_by: tuple[str, ...],
-        difficulty: str | None, limit: int, output_format: str, output: str | None) -> None:
+        difficulty: str | None, limit: int, jobs: int | None, output_format: str,
+        output: str | None) -> None:
     """Print COUNT new seed codes and the deck order to stack, optionally chosen by their
     answer key (number of dungeons, Lost reasons, difficulty).
 
@@ -85,27 +90,16 @@ def new(ctx: click.Context, rules: str | None, count: int, start: int | None,
     COUNT match within --limit seeds.
     """
     rule_set = parse_rules(rules)
-
-    def fits(stats: DealStats) -> bool:
-        return ((min_dungeons is None or stats.dungeons >= min_dungeons)
-                and (max_dungeons is None or stats.dungeons <= max_dungeons)
-                and all(r in stats.reasons for r in lost_by)
-                and (difficulty is None or stats.grade == difficulty))
-
+    wanted = Constraints(min_dungeons, max_dungeons, frozenset(lost_by), difficulty)
     first = SeedCode.random().seed if start is None else start
-    found: list[DealStats] = []
-    tried = 0
-    constrained = (min_dungeons, max_dungeons, difficulty) != (None, None, None) or lost_by
-    with _progress(limit if constrained else count, "searching seeds") as progress:
-        while len(found) < count and tried < limit:
-            stats = analyse_deal((first + tried) % SEED_LIMIT, rule_set)
-            tried += 1
-            if fits(stats):
-                found.append(stats)
-                if not constrained:
-                    progress(1)
-            if constrained and tried % 1000 == 0:
-                progress(1000)
+    if not wanted.any:
+        found = [analyse_deal((first + k) % SEED_LIMIT, rule_set) for k in range(count)]
+        tried = count
+    else:
+        workers = jobs or os.cpu_count() or 1
+        with _progress(limit, "searching seeds") as progress:
+            found, tried = search(first, rule_set, wanted, count=count, limit=limit,
+                                  modulo=SEED_LIMIT, jobs=workers, progress=progress)
     if output_format == "text":
         emit("\n\n".join(render_deal(s) for s in found), output) if found else None
     else:

@@ -300,6 +300,97 @@ def summarise(
     return total
 
 
+# --- searching seeds ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Constraints:
+    """What ``pathcheck solo new`` asks of a deal's answer key (None / empty: anything).
+
+    >>> Constraints(min_dungeons=3).fits(analyse_deal(0, frozenset()))
+    True
+    """
+
+    min_dungeons: int | None = None
+    max_dungeons: int | None = None
+    lost_by: frozenset[str] = frozenset()
+    grade: str | None = None
+
+    @property
+    def any(self) -> bool:
+        return self != Constraints()
+
+    def fits(self, stats: DealStats) -> bool:
+        return ((self.min_dungeons is None or stats.dungeons >= self.min_dungeons)
+                and (self.max_dungeons is None or stats.dungeons <= self.max_dungeons)
+                and all(r in stats.reasons for r in self.lost_by)
+                and (self.grade is None or stats.grade == self.grade))
+
+
+def search_range(start: int, stop: int, rules: frozenset[int], wanted: Constraints,
+                 modulo: int) -> list[DealStats]:
+    """The deals of seeds ``start..stop-1`` (modulo ``modulo``) that fit: one process's work."""
+    found = []
+    for n in range(start, stop):
+        stats = analyse_deal(n % modulo, rules)
+        if wanted.fits(stats):
+            found.append(stats)
+    return found
+
+
+def search(
+    first: int,
+    rules: frozenset[int],
+    wanted: Constraints,
+    *,
+    count: int,
+    limit: int,
+    modulo: int,
+    jobs: int = 1,
+    chunk: int = 2000,
+    progress: Callable[[int], None] | None = None,
+) -> tuple[list[DealStats], int]:
+    """The first ``count`` fitting seeds from ``first`` on (in seed order, wrapping at
+    ``modulo``), trying at most ``limit``; returns them and the number of seeds tried."""
+    parts = chunks(first, limit, chunk)
+    found: list[DealStats] = []
+    tried = 0
+    if jobs <= 1 or len(parts) == 1:
+        for a, b in parts:
+            found += search_range(a, b, rules, wanted, modulo)
+            tried += b - a
+            if progress is not None:
+                progress(b - a)
+            if len(found) >= count:
+                break
+        return found[:count], tried
+    from concurrent.futures import Future, ProcessPoolExecutor
+
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        pending: list[tuple[Future[list[DealStats]], int]] = []
+        queue = iter(parts)
+        for a, b in queue:  # a window of chunks in flight, consumed in seed order
+            pending.append((pool.submit(search_range, a, b, rules, wanted, modulo), b - a))
+            if len(pending) < 2 * jobs:
+                continue
+            future, size = pending.pop(0)
+            found += future.result()
+            tried += size
+            if progress is not None:
+                progress(size)
+            if len(found) >= count:
+                break
+        for future, size in pending:
+            if len(found) >= count:
+                future.cancel()
+                continue
+            found += future.result()
+            tried += size
+            if progress is not None:
+                progress(size)
+    return found[:count], tried
+
+
 # --- comparing a record with the answer key ----------------------------------------------
 
 
@@ -407,7 +498,8 @@ def format_table(summary: Summary, *, start: int = 0, jobs: int = 1,
     means = diff["factor_means"]
     lines += ["", f"Difficulty (mean {diff['mean']:.1f}, p33 {diff['p33']:g}, median "
                   f"{diff['p50']:g}, p67 {diff['p67']:g})",
-              "  score = memory x1 + revisits x1.5 + path Lost x3 + rule Lost x1; mean factors:"]
+              f"  score = memory x{W_MEMORY:g} + revisits x{W_REVISIT:g} + path Lost "
+              f"x{W_PATH_LOST:g} + rule Lost x{W_RULE_LOST:g}; mean factors:"]
     for name, weight, label in (("memory", W_MEMORY, "memory load (sum of length^2 / tiles)"),
                                 ("revisits", W_REVISIT, "placements passing laid tiles"),
                                 ("path_lost", W_PATH_LOST, "Lost by loop/reverse/dead-end"),

@@ -16,11 +16,13 @@ from pathcheck.solo import answer_key, check_solo
 from pathcheck.solo_stats import (
     DIFFICULTY_THRESHOLDS,
     GRADES,
+    Constraints,
     Summary,
     analyse_deal,
     first_divergence,
     format_table,
     grade_of,
+    search,
     summarise,
     summarise_range,
 )
@@ -143,3 +145,17 @@ def test_divergence_kind_is_the_check_failure(
     assert divergence.kind == result.failure.value
     assert divergence.position == result.failing_tile
     assert divergence.describe().startswith(f"stack tile {divergence.position} ")
+
+
+def test_search_finds_the_same_seeds_in_parallel_and_in_order() -> None:
+    wanted = Constraints(min_dungeons=6, lost_by=frozenset({"loop"}))
+    assert wanted.any and not Constraints().any
+    serial, tried = search(0, frozenset(), wanted, count=3, limit=20_000, modulo=SEED_LIMIT)
+    parallel, _ = search(0, frozenset(), wanted, count=3, limit=20_000, modulo=SEED_LIMIT,
+                         jobs=2, chunk=500)
+    assert [s.seed for s in serial] == [s.seed for s in parallel]
+    assert len(serial) == 3 and tried >= serial[-1].seed + 1
+    assert all(s.dungeons >= 6 and "loop" in s.reasons for s in serial)
+    wrapped, _ = search(SEED_LIMIT - 5, frozenset(), Constraints(max_dungeons=38), count=8,
+                        limit=8, modulo=SEED_LIMIT)
+    assert [s.seed for s in wrapped] == [*range(SEED_LIMIT - 5, SEED_LIMIT), 0, 1, 2]
