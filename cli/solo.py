@@ -16,6 +16,7 @@ import click
 from pathcheck.errors import ExitCode, RecordError
 from pathcheck.seeds import SEED_LIMIT, SeedCode, SeedCodeError, parse_rules
 from pathcheck.solo import KeyDungeon, answer_key, check_solo, max_score
+from pathcheck.tileset import load_tileset
 from pathcheck.solo_stats import (
     GRADES,
     LOST_REASONS,
@@ -215,6 +216,9 @@ def check(ctx: click.Context, code: str, record: str, output_format: str,
             continue
         where = f"{item.source}:{item.line}"
         mismatch = _mismatch(seed, deck, item.tile_ids, item.rules, item.seed)
+        if item.tileset is not None and item.tileset.tiles != load_tileset().tiles:
+            mismatch = (f"it uses the tile set {item.tileset.name!r}; seed codes deal the "
+                        "standard set")
         if mismatch is not None:
             click.echo(f"pathcheck: {where}: does not match {seed}: {mismatch}", err=True)
             results.append({"source": where, "code": str(seed), "match": False,

@@ -225,3 +225,15 @@ def test_stats_rejects_other_chart_formats(tmp_path: Path) -> None:
 def test_bad_rules_exit_3(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["solo", "stats", "--deals", "10", "--rules", "1"]) == 3
     assert "rule #1 is not a solo rule" in capsys.readouterr().err
+
+
+def test_check_other_tileset_exits_1(tmp_path: Path) -> None:
+    standard = Path(__file__).parent.parent / "tiles" / "standard.toml"
+    text = standard.read_text(encoding="utf-8").replace('name = "standard"', 'name = "odd"')
+    (tmp_path / "odd.toml").write_text(text.replace('id = "R1"\nkind = "right"',
+                                                    'id = "R1"\nkind = "left"'), "utf-8")
+    record = key_record("10000-0000T")
+    record["tileset"] = str(tmp_path / "odd.toml")
+    result = CliRunner().invoke(cli, ["solo", "check", "10000-0000T", write(tmp_path, record)])
+    assert result.exit_code == 1
+    assert "it uses the tile set 'odd'" in result.stderr
