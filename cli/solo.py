@@ -16,7 +16,6 @@ import click
 from pathcheck.errors import ExitCode, RecordError
 from pathcheck.seeds import SEED_LIMIT, SeedCode, SeedCodeError, parse_rules
 from pathcheck.solo import KeyDungeon, answer_key, check_solo, max_score
-from pathcheck.tileset import load_tileset
 from pathcheck.solo_stats import (
     GRADES,
     LOST_REASONS,
@@ -29,6 +28,7 @@ from pathcheck.solo_stats import (
     search,
     summarise,
 )
+from pathcheck.tileset import load_tileset
 
 from .options import emit, output_file, output_format, rules_option
 
