@@ -1,0 +1,331 @@
+"""The robot memory game adjudicator: fixtures, random legal games, mutated logs, the CLI."""
+
+from __future__ import annotations
+
+import copy
+import importlib
+import json
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pathcheck.errors import InputError, RecordError
+from pathcheck.games import AdjudicateOptions
+from pathcheck.games import robot_memory_cards as cards
+from pathcheck.games.robot_memory import ADJUDICATOR, parse_at
+from pathcheck.games.robot_memory_cards import Guess, MemoryCard, ShortCircuit, score
+from pathcheck.games.robot_memory_gen import VARIANTS, random_game
+from pathcheck.ruling import Ruling, render_text
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "robot-memory"
+# pathcheck.cli lives in cli/ (setuptools package-dir), which mypy cannot resolve statically.
+cli = importlib.import_module("pathcheck.cli").cli
+RULEBOOK = Path(__file__).resolve().parents[3] / "shared" / "rules" / "robot-memory.txt"
+
+
+def load(name: str) -> dict[str, Any]:
+    log: dict[str, Any] = json.loads((FIXTURES / name).read_text(encoding="utf-8"))
+    return log
+
+
+def rule_on(log: dict[str, Any], at: str | None = None) -> Ruling:
+    return ADJUDICATOR.adjudicate(log, source="test", options=AdjudicateOptions(at=at))
+
+
+# --- fixtures --------------------------------------------------------------------------
+
+LEGAL = {
+    "standard-2p.json": ({"Ann": 26, "Ben": 24}, ["Ann"]),
+    "standard-3p.json": ({"Ann": 17, "Ben": 18, "Cat": 22}, ["Cat"]),
+    "standard-4p.json": ({"Ann": 9, "Ben": 8, "Cat": 17, "Dan": 16}, ["Cat"]),
+    "standard-3p-tie.json": ({"Ann": 14, "Ben": 14, "Cat": 12}, ["Ann", "Ben"]),
+    "solo.json": ({"Ann": 56}, []),
+    "team.json": ({"Bolts": 19, "Nuts": 30}, ["Nuts"]),
+    "six-players-5x5.json": (
+        {"Ann": 19, "Ben": 18, "Cat": 24, "Dan": 22, "Eve": 11, "Fay": 20}, ["Cat"]
+    ),
+    "custom-difficulty.json": ({"Ann": 28, "Ben": 13}, ["Ann"]),
+}
+
+# fixture -> (rule id, round, move index, player, pointer) of the first violation, and how
+# many violations the whole log has.
+ILLEGAL = {
+    "illegal-setup.json": (cards.SETUP.id, 1, None, None, "/rounds/0/grid", 1),
+    "illegal-distinct-cards.json":
+        (cards.DISTINCT_CARDS.id, 1, None, None, "/rounds/0/grid/cards/3/1", 1),
+    "illegal-pointing-player.json":
+        (cards.POINTING_PLAYER.id, 1, 3, "Ben", "/rounds/0/turns/2/chooser", 1),
+    "illegal-face-down.json": (cards.FACE_DOWN.id, 1, 5, "Ann", "/rounds/0/turns/4/position", 2),
+    "illegal-guess-feature.json":
+        (cards.GUESS_FEATURE.id, 1, 3, "Ben", "/rounds/0/turns/2/guess", 2),
+    "illegal-score-3.json": (cards.SCORE_TWO.id, 1, 10, "Cat", "/rounds/0/turns/9/points", 1),
+    "illegal-wrong-feature.json":
+        (cards.WRONG_FEATURE.id, 1, 2, "Ann", "/rounds/0/turns/1/points", 1),
+    "illegal-short-circuit.json":
+        (cards.SHORT_CIRCUIT.id, 1, 14, "Ann", "/rounds/0/turns/13/points", 1),
+    "illegal-solo-short-circuit.json":
+        (cards.SOLO_SHORT_CIRCUIT.id, 1, 13, "Ann", "/rounds/0/turns/12/points", 1),
+    "illegal-short-circuit-chain.json":
+        (cards.CHAIN.id, 1, 3, "Ben", "/rounds/0/turns/2/chain/0/position", 2),
+    "illegal-chain-chooser.json":
+        (cards.CHAIN.id, 1, 1, "Cat", "/rounds/0/turns/0/chain/0/chooser", 1),
+    "illegal-next-active.json": (cards.NEXT_ACTIVE.id, 1, 2, "Ben", "/rounds/0/turns/1/guesser", 2),
+    "illegal-round-end.json": (cards.ROUND_END.id, 1, None, None, "/rounds/0/turns", 1),
+    "illegal-next-round-first.json":
+        (cards.NEXT_ROUND_FIRST.id, 2, None, "Ann", "/rounds/1/first", 2),
+    "illegal-three-rounds.json": (cards.THREE_ROUNDS.id, None, None, None, "/rounds", 1),
+    "illegal-5-plus-short-circuits.json":
+        (cards.FIVE_PLUS_SHORT_CIRCUITS.id, 1, None, None, "/rounds/0/grid", 3),
+    "illegal-short-circuit-supply.json":
+        (cards.SHORT_CIRCUIT_SUPPLY.id, 1, None, None, "/rounds/0/grid", 3),
+    "illegal-team-captains.json":
+        (cards.TEAM_CAPTAINS.id, 1, 1, "Cat", "/rounds/0/turns/0/guesser", 1),
+}
+
+MALFORMED = {
+    "malformed-unknown-player.json": "/rounds/0/turns/5/guesser",
+    "malformed-off-grid.json": "/rounds/1/turns/0/position",
+    "malformed-schema.json": "/rounds/0/turns/0/guess/colour",
+}
+
+
+def test_every_fixture_is_listed() -> None:
+    on_disk = {p.name for p in FIXTURES.glob("*.json")}
+    assert on_disk == set(LEGAL) | set(ILLEGAL) | set(MALFORMED)
+
+
+@pytest.mark.parametrize("name", sorted(LEGAL))
+def test_legal_fixture(name: str) -> None:
+    scores, winners = LEGAL[name]
+    ruling = rule_on(load(name))
+    assert ruling.violations == ()
+    assert dict(ruling.final_scores) == scores
+    assert list(ruling.winners) == winners
+    assert len(ruling.rounds) == 3
+    assert ruling.players == list(scores)
+    assert render_text(ruling).endswith("Verdict: legal")
+
+
+@pytest.mark.parametrize("name", sorted(ILLEGAL))
+def test_illegal_fixture(name: str) -> None:
+    rule_id, rnd, index, player, pointer, count = ILLEGAL[name]
+    ruling = rule_on(load(name))
+    first = ruling.violations[0]
+    assert (first.rule.id, first.move.round, first.move.index, first.move.player,
+            first.move.pointer) == (rule_id, rnd, index, player, pointer)
+    assert len(ruling.violations) == count
+    assert f"ILLEGAL: {first.describe()}" in render_text(ruling)
+
+
+@pytest.mark.parametrize("name", sorted(MALFORMED))
+def test_malformed_fixture(name: str) -> None:
+    with pytest.raises(RecordError) as info:
+        rule_on(load(name))
+    assert info.value.pointer == MALFORMED[name]
+
+
+def test_illegal_logs_still_report_the_rest_as_played() -> None:
+    ruling = rule_on(load("illegal-score-3.json"))
+    # The log claims 6 points; the ruling scores the 3 the rules give, and all 3 rounds.
+    assert dict(ruling.final_scores) == LEGAL["standard-3p.json"][0]
+    assert ruling.winners == ["Cat"] and len(ruling.rounds) == 3
+
+
+def test_team_tie_and_solo_details() -> None:
+    tie = rule_on(load("standard-3p-tie.json"))
+    assert "In case of a tie, all tied players win together." in tie.tie_break
+    solo = rule_on(load("solo.json"))
+    assert solo.winners == [] and "Score: 56" in solo.notes[0]
+    team = rule_on(load("team.json"))
+    assert team.notes[0] == "team Bolts: Ann (captain), Cat"
+    six = rule_on(load("six-players-5x5.json"))
+    assert six.rounds[0].display.count("\n") == 5  # a header and five rows
+
+
+def test_every_turn_is_explained() -> None:
+    ruling = rule_on(load("standard-2p.json"))
+    log = load("standard-2p.json")
+    picks = sum(1 + len(t.get("chain", [])) for r in log["rounds"] for t in r["turns"])
+    turn_events = [e for r in ruling.rounds for e in r.events if e.move is not None]
+    assert len(turn_events) == picks
+    assert all(re.search(r": (.* right: \d+ points?|.*no points.*)$", e.text)
+               for e in turn_events)
+
+
+def test_fourth_round_and_at_display() -> None:
+    log = load("standard-2p.json")
+    log["rounds"].append(copy.deepcopy(log["rounds"][0]))
+    ruling = rule_on(log)
+    assert [v.rule.id for v in ruling.violations][:1] == [cards.THREE_ROUNDS.id]
+    assert ruling.violations[0].move.pointer == "/rounds/3"
+    at = rule_on(load("standard-2p.json"), at="1.0")
+    assert at.display.startswith("Round 1 after 0 turn(s)") and at.display.count("(") > 16
+    with pytest.raises(InputError):
+        rule_on(load("standard-2p.json"), at="9.1")
+    with pytest.raises(InputError):
+        parse_at("one.two")
+
+
+def test_rule_quotes_are_verbatim() -> None:
+    text = " ".join(RULEBOOK.read_text(encoding="utf-8").replace("*", "").split())
+    for rule in cards.ALL_RULES:
+        assert rule.quote in text, rule.id
+    assert len({r.id for r in cards.ALL_RULES}) == len(cards.ALL_RULES)
+
+
+@pytest.mark.parametrize(
+    ("guess", "card", "solo", "points"),
+    [
+        (Guess(type="bulb", number=3), MemoryCard("bulb", "red", 3), False, 3),
+        (Guess(type="bulb", number=2), MemoryCard("bulb", "red", 3), False, 0),
+        (Guess(colour="red"), MemoryCard("bulb", "red", 3), False, 1),
+        (Guess(type="bulb", colour="red", number=3), MemoryCard("bulb", "red", 3), False, 6),
+        (Guess(colour="blue"), MemoryCard("bulb", "red", 3), False, 0),
+        (Guess(short_circuit=True), MemoryCard("bulb", "red", 3), False, 0),
+        (Guess(short_circuit=True), ShortCircuit(), False, 0),
+        (Guess(short_circuit=True), ShortCircuit(), True, 1),
+        (Guess(type="gear"), ShortCircuit(), True, 0),
+        (Guess(), MemoryCard("bulb", "red", 3), False, 0),
+    ],
+)
+def test_scoring(guess: Guess, card: MemoryCard | ShortCircuit, solo: bool, points: int) -> None:
+    assert score(guess, card, solo=solo).points == points
+
+
+# --- random games ----------------------------------------------------------------------
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.randoms(use_true_random=False), st.sampled_from(VARIANTS))
+def test_random_legal_games_replay_clean(rng: random.Random, variant: str) -> None:
+    log = random_game(rng, variant)
+    ruling = rule_on(log)
+    assert ruling.violations == ()
+    assert len(ruling.rounds) == 3
+    scores = dict(ruling.final_scores)
+    # The final table is the sum of every event's points, and matches what the log recorded.
+    summed = dict.fromkeys(scores, 0)
+    for rnd in ruling.rounds:
+        for event in rnd.events:
+            for side, pts in event.points.items():
+                summed[side] += pts
+    assert summed == scores
+    if variant == "solo":
+        assert ruling.winners == []
+    else:
+        best = max(scores.values())
+        assert list(ruling.winners) == [s for s, p in scores.items() if p == best]
+        assert (len(ruling.winners) > 1) == bool(ruling.tie_break)
+
+
+def _paths(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    out = [path]
+    if isinstance(value, dict):
+        for key, item in value.items():
+            out += _paths(item, (*path, key))
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            out += _paths(item, (*path, i))
+    return out
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 30) | st.floats(allow_nan=False)
+    | st.sampled_from(["Ann", "Ben", "Zed", "short-circuit", "red", "gear", "", "5+", "team"]),
+    lambda inner: st.lists(inner, max_size=3)
+    | st.dictionaries(st.sampled_from(["row", "column", "type", "points", "x"]), inner,
+                      max_size=3),
+    max_leaves=6,
+)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.randoms(use_true_random=False), st.data())
+def test_mutated_logs_raise_only_record_errors(rng: random.Random, data: st.DataObject) -> None:
+    log = random_game(rng, rng.choice(VARIANTS))
+    for _ in range(data.draw(st.integers(1, 3))):
+        paths = [p for p in _paths(log) if p]
+        path = data.draw(st.sampled_from(paths))
+        parent: Any = log
+        for key in path[:-1]:
+            parent = parent[key]
+        action = data.draw(st.sampled_from(["replace", "delete", "rename"]))
+        if action == "replace":
+            parent[path[-1]] = data.draw(JSON_VALUES)
+        elif isinstance(parent, dict):
+            value = parent.pop(path[-1])
+            if action == "rename":
+                parent[data.draw(st.sampled_from(["chooser", "first", "captains", "x"]))] = value
+        else:
+            del parent[path[-1]]
+    try:
+        ruling = rule_on(log)
+    except RecordError:
+        return
+    render_text(ruling)
+    json.dumps(ruling.to_dict())
+
+
+@settings(max_examples=40, deadline=None)
+@given(JSON_VALUES)
+def test_garbage_raises_only_record_errors(value: Any) -> None:
+    log = value if isinstance(value, dict) else {"format": "robot-memory/1", "rounds": value}
+    with pytest.raises(RecordError):
+        rule_on(log)
+
+
+# --- the command line -------------------------------------------------------------------
+
+
+def test_cli_text_legal() -> None:
+    result = CliRunner().invoke(cli, ["adjudicate", "robot-memory",
+                                      str(FIXTURES / "standard-3p.json")])
+    assert result.exit_code == 0, result.output
+    assert "Winner: Cat wins" in result.output
+    assert "Final: Ann 17, Ben 18, Cat 22" in result.output
+
+
+def test_cli_text_illegal() -> None:
+    result = CliRunner().invoke(cli, ["adjudicate", "robot-memory",
+                                      str(FIXTURES / "illegal-pointing-player.json")])
+    assert result.exit_code == 1
+    assert "[robot-memory/pointing-player]" in result.output
+    assert "The player on the left of the active player points" in result.output
+
+
+def test_cli_json() -> None:
+    result = CliRunner().invoke(cli, ["adjudicate", "robot-memory", "--format", "json",
+                                      str(FIXTURES / "illegal-face-down.json")])
+    assert result.exit_code == 1
+    [doc] = json.loads(result.output)
+    assert doc["outcome"] == "illegal"
+    assert doc["violations"][0]["rule"]["id"] == cards.FACE_DOWN.id
+    assert doc["violations"][0]["move"]["pointer"] == "/rounds/0/turns/4/position"
+
+
+def test_cli_malformed_exit_3() -> None:
+    result = CliRunner().invoke(cli, ["adjudicate", "robot-memory",
+                                      str(FIXTURES / "malformed-off-grid.json")])
+    assert result.exit_code == 3
+    assert "/rounds/1/turns/0/position" in result.output
+
+
+def test_cli_picks_the_game_from_the_format() -> None:
+    result = CliRunner().invoke(cli, ["adjudicate", "--format", "json",
+                                      str(FIXTURES / "team.json")])
+    assert result.exit_code == 0, result.output
+    [doc] = json.loads(result.output)
+    assert doc["game"] == "robot-memory" and doc["winners"] == ["Nuts"]
+
+
+def test_cli_at() -> None:
+    result = CliRunner().invoke(cli, ["adjudicate", "robot-memory", "--at", "2.3",
+                                      str(FIXTURES / "solo.json")])
+    assert result.exit_code == 0, result.output
+    assert "Round 2 after 3 turn(s)" in result.output
