@@ -24,7 +24,6 @@ from pathcheck.solo_stats import (
     Summary,
     analyse_deal,
     first_divergence,
-    format_table,
     search,
     summarise,
 )
@@ -296,6 +295,8 @@ def stats(deals: int, rules: str | None, start: int, jobs: int | None, chart: st
     if chart is not None:
         _write_chart(summary, Path(chart), start)
     if output_format == "text":
+        from pathcheck.render.chart import format_table
+
         emit(format_table(summary, start=start, jobs=workers, seconds=elapsed), output)
     else:
         doc = {"start": start, "jobs": workers, "seconds": round(elapsed, 3),

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from pathcheck.dungeon import Placement
 from pathcheck.geometry import Direction
-from pathcheck.render.chart import stats_chart_svg
+from pathcheck.render.chart import format_table, stats_chart_svg
 from pathcheck.seeds import SEED_LIMIT, deal
 from pathcheck.solo import answer_key, check_solo
 from pathcheck.solo_stats import (
@@ -20,7 +20,6 @@ from pathcheck.solo_stats import (
     Summary,
     analyse_deal,
     first_divergence,
-    format_table,
     grade_of,
     search,
     summarise,

@@ -1,4 +1,5 @@
-"""A hand-written SVG chart of solo statistics (``pathcheck solo stats --chart FILE.svg``).
+"""Solo statistics drawn: a hand-written SVG chart (``pathcheck solo stats --chart``) and the
+plain-text table the command prints.
 
 Four panels: dungeons per deal, dungeon lengths, how dungeons end (and how often each rule
 bites), and the difficulty distribution split into easy, medium and hard.
@@ -178,3 +179,59 @@ def _difficulty(summary: Summary, deals: int) -> list[str]:
                    f"fill='{GRADE_COLOURS[grade]}'/>")
         out.append(_text(x + 18, y + 11, f"{grade} {share:.0%}", 12, "start"))
     return out
+
+
+# --- the table ---------------------------------------------------------------------------
+
+
+def _bar(share: float, width: int = 30) -> str:
+    return "#" * round(share * width)
+
+
+def format_table(summary: Summary, *, start: int = 0, jobs: int = 1,
+                 seconds: float | None = None) -> str:
+    """The statistics as a plain-text table (what ``pathcheck solo stats`` prints)."""
+    d = summary.to_dict()
+    deals = max(summary.deals, 1)
+    rules = " ".join(f"#{r}" for r in d["rules"]) or "none"
+    took = "" if seconds is None else f", {seconds:.1f} s on {jobs} process(es)"
+    lines = [f"Solo statistics: {summary.deals:,} deals (seeds {start:,}-"
+             f"{start + summary.deals - 1:,}), rules {rules}{took}", "",
+             f"Dungeons per deal (mean {d['dungeons_mean']:.2f})"]
+    for count, n in sorted(summary.dungeon_counts.items()):
+        lines.append(f"  {count:>3}  {n / deals:6.1%}  {_bar(n / deals)}")
+    dungeons = max(sum(summary.lengths.values()), 1)
+    lines += ["", f"Dungeon length in tiles (mean {d['length_mean']:.1f}; share of dungeons)"]
+    for low in range(1, max(summary.lengths, default=0) + 1, 4):
+        n = sum(summary.lengths[k] for k in range(low, low + 4))
+        lines.append(f"  {low:>2}-{low + 3:<2}  {n / dungeons:6.1%}  {_bar(n / dungeons)}")
+    lines += ["", "How dungeons end (share of dungeons)"]
+    for reason, n in summary.reasons.most_common():
+        lines.append(f"  {reason:<13} {n / dungeons:6.1%}  {_bar(n / dungeons)}")
+    if summary.rules:
+        lines += ["", "How often each rule bites (deals where it makes a dungeon Lost)"]
+        for rule in sorted(summary.rules):
+            share = summary.rule_bites[rule] / deals
+            lines.append(f"  #{rule} {_RULE_NAMES[rule]:<13} {share:6.1%}  {_bar(share)}")
+    diff = d["difficulty"]
+    easy, hard = diff["thresholds"]
+    means = diff["factor_means"]
+    lines += ["", f"Difficulty (mean {diff['mean']:.1f}, p33 {diff['p33']:g}, median "
+                  f"{diff['p50']:g}, p67 {diff['p67']:g})",
+              f"  score = memory x{W_MEMORY:g} + revisits x{W_REVISIT:g} + path Lost "
+              f"x{W_PATH_LOST:g} + rule Lost x{W_RULE_LOST:g}; mean factors:"]
+    for name, weight, label in (("memory", W_MEMORY, "memory load (sum of length^2 / tiles)"),
+                                ("revisits", W_REVISIT, "placements passing laid tiles"),
+                                ("path_lost", W_PATH_LOST, "Lost by loop/reverse/dead-end"),
+                                ("rule_lost", W_RULE_LOST, "Lost by a rule (#2, #3, #4)")):
+        value = means.get(name, 0.0)
+        lines.append(f"    {label:<40} {value:6.2f}  -> {value * weight:5.1f} points")
+    for grade in GRADES:
+        n = diff["grades"][grade]
+        bound = {"easy": f"<= {easy:g}", "medium": f"{easy:g}-{hard:g}",
+                 "hard": f"> {hard:g}"}[grade]
+        lines.append(f"  {grade:<7} {bound:<10} {n / deals:6.1%}  {_bar(n / deals)}")
+    return "\n".join(lines)
+
+
+_RULE_NAMES = {2: "out-of-bounds", 3: "ghost-five", 4: "ghost-twice"}
