@@ -29,6 +29,7 @@ from pathcheck.games.robot_memory_cards import (
     DISTINCT_CARDS,
     FACE_DOWN,
     FIVE_PLUS_MIN_SHORT_CIRCUITS,
+    FIVE_PLUS_PLAYERS,
     FIVE_PLUS_SHORT_CIRCUITS,
     FORMAT,
     GAME,
@@ -198,9 +199,9 @@ class State:
             self._violate(SETUP, move, f"{memory} memory cards and {short} short circuits in "
                           f"{rows}x{columns} places ({holes} empty); the basic setup is "
                           f"13 and 3 in a full 4x4 grid")
-        if self.log.variant is Variant.FIVE_PLUS and short < FIVE_PLUS_MIN_SHORT_CIRCUITS:
-            self._violate(FIVE_PLUS_SHORT_CIRCUITS, move,
-                          f"{short} short circuit(s) with 5+ players")
+        if self.log.head_count >= FIVE_PLUS_PLAYERS and short < FIVE_PLUS_MIN_SHORT_CIRCUITS:
+            self._violate(FIVE_PLUS_SHORT_CIRCUITS, move, f"{short} short circuit(s) with "
+                          f"{self.log.head_count} players")
         self._event(f"{memory} memory cards and {short} short circuits, {rows}x{columns}")
 
     def _check_first(self, number: int, rnd: RoundLog) -> None:
@@ -324,11 +325,11 @@ class RobotMemoryAdjudicator:
         """Replay ``log`` and rule on it; RecordError if it is malformed."""
         at = None if options.at is None else parse_at(options.at)
         game = read_log(log, source=source)
-        if at is not None and (at[0] > len(game.rounds)
-                               or at[1] > len(game.rounds[at[0] - 1].turns)):
-            raise InputError(f"--at {options.at}: the log has no such round and turn")
         state = State(game, at)
         rounds = state.run()
+        if at is not None and not state.at_display:
+            # A note, not an error: one --at may be given for a batch of logs.
+            state.at_display = f"--at {options.at}: no such round and turn in this log"
         winners, tie = state.winners()
         notes: list[str] = []
         for team in game.teams:

@@ -19,6 +19,8 @@ from pathcheck.games.robot_memory_cards import (
     BASIC_SHORT_CIRCUITS,
     COLOURS,
     FEATURES,
+    FIVE_PLUS_MIN_SHORT_CIRCUITS,
+    FIVE_PLUS_PLAYERS,
     FORMAT,
     NUMBERS,
     ROUNDS,
@@ -61,13 +63,13 @@ def random_guess(rng: random.Random, card: Card) -> Guess:
     return Guess(**values)
 
 
-def _setup(rng: random.Random, variant: str) -> tuple[int, int, int, int]:
+def _setup(rng: random.Random, variant: str, players: int) -> tuple[int, int, int, int]:
     """rows, columns, memory cards, short circuits for one round."""
     if variant in ("standard", "solo", "team"):
         return BASIC_ROWS, BASIC_COLUMNS, BASIC_MEMORY_CARDS, BASIC_SHORT_CIRCUITS
     rows, columns = rng.randint(2, 5), rng.randint(2, 5)
     places = rows * columns
-    least = 2 if variant == "5+" else 0
+    least = FIVE_PLUS_MIN_SHORT_CIRCUITS if players >= FIVE_PLUS_PLAYERS else 0
     short = rng.randint(least, min(SHORT_CIRCUITS_IN_BOX, places))
     memory = rng.randint(0 if short else 1, places - short)
     return rows, columns, memory, short
@@ -104,7 +106,7 @@ def random_game(
     scores = dict.fromkeys(sides, 0)
     log["rounds"] = []
     for number in range(1, ROUNDS + 1):
-        rows, columns, memory, short = layout or _setup(rng, variant)
+        rows, columns, memory, short = layout or _setup(rng, variant, players)
         grid = random_grid(rng, rows, columns, memory, short)
         fewest = min(scores.values())
         first = rng.choice(sides if number == 1 else [s for s, p in scores.items() if p == fewest])

@@ -76,6 +76,13 @@ class GameLog:
     teams: tuple[Team, ...]
     rounds: tuple[RoundLog, ...]
 
+    @property
+    def head_count(self) -> int:
+        """How many people play (every team member in team play)."""
+        if self.variant is Variant.TEAM:
+            return sum(len(t.members) for t in self.teams)
+        return len(self.sides)
+
     def side_of(self, player: str) -> str | None:
         """The side a player scores for (None if not in the game)."""
         if self.variant is not Variant.TEAM:

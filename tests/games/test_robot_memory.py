@@ -166,10 +166,17 @@ def test_fourth_round_and_at_display() -> None:
     assert ruling.violations[0].move.pointer == "/rounds/3"
     at = rule_on(load("standard-2p.json"), at="1.0")
     assert at.display.startswith("Round 1 after 0 turn(s)") and at.display.count("(") > 16
-    with pytest.raises(InputError):
-        rule_on(load("standard-2p.json"), at="9.1")
+    missing = rule_on(load("standard-2p.json"), at="9.1")
+    assert missing.display == "--at 9.1: no such round and turn in this log"
     with pytest.raises(InputError):
         parse_at("one.two")
+
+
+def test_five_or_more_players_need_two_short_circuits_in_any_variant() -> None:
+    log = random_game(random.Random(3), "custom", 5, (3, 3, 8, 1))
+    ruling = rule_on(log)
+    assert [v.rule.id for v in ruling.violations] == [cards.FIVE_PLUS_SHORT_CIRCUITS.id] * 3
+    assert rule_on(random_game(random.Random(3), "custom", 4, (3, 3, 8, 1))).violations == ()
 
 
 def test_rule_quotes_are_verbatim() -> None:
