@@ -199,6 +199,8 @@ def test_mutated_solo_records_give_a_ruling_or_a_record_error(data: st.DataObjec
         if not dungeons[d]:
             continue
         i = data.draw(st.integers(0, len(dungeons[d]) - 1))
+        if action in ("dir", "tile") and not isinstance(dungeons[d][i], dict):
+            continue
         if action == "dir":
             dungeons[d][i]["dir"] = data.draw(st.sampled_from(["N", "E", "S", "W", "Q", 3]))
         elif action == "tile":
