@@ -83,6 +83,27 @@ def render_grid(grid: Grid, face_up: set[tuple[int, int]] | None = None) -> str:
     return "\n".join(s.rstrip() for s in [head, *body])
 
 
+def score_table(sides: tuple[str, ...], rounds: list[Round]) -> str:
+    """Points per round and in all, one line a player (or team).
+
+    >>> print(score_table(("Ann", "Ben"), [Round(1, "", (), {"Ann": 3, "Ben": 1})]))
+    Final table   R1  total
+    Ann            3      3
+    Ben            1      1
+    """
+    width = max(len("Final table"), *(len(s) for s in sides))
+    heads = [f"R{r.number}" for r in rounds]
+    lines = [" ".join(["Final table".ljust(width), *(h.rjust(4) for h in heads), " total"])]
+    for side in sides:
+        before = 0
+        cells = []
+        for rnd in rounds:
+            cells.append(str(rnd.scores[side] - before).rjust(4))
+            before = rnd.scores[side]
+        lines.append(" ".join([side.ljust(width), *cells, str(before).rjust(6)]))
+    return "\n".join(lines)
+
+
 def parse_at(at: str) -> tuple[int, int]:
     """``ROUND.TURN`` (e.g. ``"2.5"``) as numbers; TURN 0 is the start of the round.
 
@@ -327,9 +348,11 @@ class RobotMemoryAdjudicator:
         game = read_log(log, source=source)
         state = State(game, at)
         rounds = state.run()
-        if at is not None and not state.at_display:
-            # A note, not an error: one --at may be given for a batch of logs.
-            state.at_display = f"--at {options.at}: no such round and turn in this log"
+        display = score_table(game.sides, rounds) if rounds else ""
+        if at is not None:
+            # No such turn is a note, not an error: one --at may serve a batch of logs.
+            display += "\n\n" + (state.at_display
+                                 or f"--at {options.at}: no such round and turn in this log")
         winners, tie = state.winners()
         notes: list[str] = []
         for team in game.teams:
@@ -350,7 +373,7 @@ class RobotMemoryAdjudicator:
             violations=tuple(state.violations),
             tie_break=tie,
             notes=tuple(notes),
-            display=state.at_display,
+            display=display,
         )
 
 
