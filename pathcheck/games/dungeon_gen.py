@@ -91,8 +91,8 @@ def random_exploration(
         rng.shuffle(callers)  # the order they spoke in
         turn["lost"] = callers
         log["turns"].append(turn)
-        leaving = callers[:1] if 1 in rules else callers
-        if 1 in rules and callers:
+        leaving = callers
+        if 1 in rules and callers:  # only the earliest in turn order after the active player
             leaving = [min(callers, key=clockwise_after(players, active).index)]
         for name in leaving:
             team.remove(name)
