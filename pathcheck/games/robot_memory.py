@@ -223,7 +223,8 @@ class State:
         if self.log.head_count >= FIVE_PLUS_PLAYERS and short < FIVE_PLUS_MIN_SHORT_CIRCUITS:
             self._violate(FIVE_PLUS_SHORT_CIRCUITS, move, f"{short} short circuit(s) with "
                           f"{self.log.head_count} players")
-        self._event(f"{memory} memory cards and {short} short circuits, {rows}x{columns}")
+        self._event(f"{memory} memory card{'' if memory == 1 else 's'} and {short} short "
+                    f"circuit{'' if short == 1 else 's'}, {rows}x{columns}")
 
     def _check_first(self, number: int, rnd: RoundLog) -> None:
         if number == 1:
