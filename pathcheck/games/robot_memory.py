@@ -248,8 +248,12 @@ class State:
         assert side is not None  # read_log checked every name
         move = MoveRef(t, turn.guesser, number, turn.pointer + "/guesser")
         if side != expected:
-            why = "the round's first active player" if t == 1 else "the next on the left"
-            self._violate(NEXT_ACTIVE, move, f"{turn.guesser} guesses; {expected} is {why}")
+            if t == 1:
+                why = "the round's first active player"
+            else:
+                why = "the other team" if self.log.variant is Variant.TEAM else "next on the left"
+            who = f"{turn.guesser} ({side})" if side != turn.guesser else turn.guesser
+            self._violate(NEXT_ACTIVE, move, f"{who} guesses; {expected} is {why}")
         if self.log.variant is Variant.TEAM and turn.guesser != self.captains[side]:
             self._violate(TEAM_CAPTAINS, move, f"{turn.guesser} guesses for {side}, whose "
                           f"captain is {self.captains[side]}")

@@ -182,6 +182,79 @@ def test_five_or_more_players_need_two_short_circuits_in_any_variant() -> None:
     assert rule_on(random_game(random.Random(3), "custom", 4, (3, 3, 8, 1))).violations == ()
 
 
+def test_team_play_order_and_captains() -> None:
+    log = load("team.json")
+    turns = log["rounds"][0]["turns"]
+    assert (turns[1]["guesser"], turns[1]["chooser"]) == ("Ben", "Ann")
+    wrong_team = copy.deepcopy(log)
+    wrong_team["rounds"][0]["turns"][1].update(guesser="Ann", chooser="Ben")
+    first = rule_on(wrong_team).violations[0]
+    assert (first.rule.id, first.move.pointer) == (cards.NEXT_ACTIVE.id,
+                                                   "/rounds/0/turns/1/guesser")
+    assert first.message == "Ann (Bolts) guesses; Nuts is the other team"
+    wrong_pointer = copy.deepcopy(log)
+    wrong_pointer["rounds"][0]["turns"][1]["chooser"] = "Cat"
+    first = rule_on(wrong_pointer).violations[0]
+    assert (first.rule.id, first.move.pointer) == (cards.TEAM_CAPTAINS.id,
+                                                   "/rounds/0/turns/1/chooser")
+    # From the round where a team changed captain, only the new captain answers for it.
+    changed = next(i for i, r in enumerate(log["rounds"]) if "captains" in r)
+    [(team, captain)] = log["rounds"][changed]["captains"].items()
+    assert captain not in {t["captain"] for t in log["teams"]}
+    old = next(t["captain"] for t in log["teams"] if t["name"] == team)
+    stale = copy.deepcopy(log)
+    del stale["rounds"][changed]["captains"]
+    ruling = rule_on(stale)
+    assert ruling.violations[0].rule.id == cards.TEAM_CAPTAINS.id
+    assert old in ruling.violations[0].message
+
+
+def test_turns_after_the_round_end_choose_face_up_cards() -> None:
+    log = load("custom-2x2.json")
+    turns = log["rounds"][0]["turns"]
+    turns.append({"chooser": "Ann", "guesser": "Ben", "position": {"row": 1, "column": 1},
+                  "guess": {"number": 3}})
+    first = rule_on(log).violations[0]
+    assert (first.rule.id, first.move.index, first.move.pointer) == (
+        cards.FACE_DOWN.id, 4, "/rounds/0/turns/3/position")
+
+
+def test_solo_and_team_may_use_a_custom_difficulty() -> None:
+    log = load("custom-2x2.json")
+    log.update(variant="solo", players=["Ann"], difficulty="custom")
+    for rnd in log["rounds"]:
+        rnd["first"] = "Ann"
+        for turn in rnd["turns"]:
+            turn.update(chooser="Ann", guesser="Ann")
+            turn.pop("points", None)
+            for pick in turn.get("chain", []):
+                pick["chooser"] = "Ann"
+    ruling = rule_on(log)
+    assert ruling.violations == () and dict(ruling.final_scores) == {"Ann": 28}
+    del log["difficulty"]
+    assert {v.rule.id for v in rule_on(log).violations} == {cards.SETUP.id}
+
+
+@pytest.mark.parametrize(
+    ("change", "pointer"),
+    [
+        ({"variant": "standard", "players": ["Ann"]}, "/players"),
+        ({"variant": "5+", "players": ["Ann", "Ben", "Cat", "Dan"]}, "/players"),
+        ({"variant": "solo", "players": ["Ann", "Ben"]}, "/players"),
+        ({"variant": "team"}, ""),
+        ({"format": "robot-memory/2"}, "/format"),
+    ],
+)
+def test_variant_player_counts_are_checked_by_the_schema(
+    change: dict[str, Any], pointer: str
+) -> None:
+    log = load("custom-2x2.json")
+    log.update(change)
+    with pytest.raises(RecordError) as info:
+        rule_on(log)
+    assert info.value.pointer == pointer
+
+
 def test_rule_quotes_are_verbatim() -> None:
     text = " ".join(RULEBOOK.read_text(encoding="utf-8").replace("*", "").split())
     for rule in cards.ALL_RULES:
