@@ -8,11 +8,10 @@ from typing import IO, Any
 
 import click
 
-from pathcheck.batch import Outcome, Settings, Summary, input_size, run
+from pathcheck.batch import Block, Outcome, Settings, Summary, input_size, run
 from pathcheck.errors import ExitCode
 from pathcheck.output import AtomicWriter, write_atomic
 from pathcheck.records import Overrides, parse_rules_option
-from pathcheck.reference import graphml_to_json
 
 from .options import (
     advanced_option,
@@ -77,7 +76,7 @@ def command(
     pictures = PictureFiles(svg_file, graph_file)
     summary = Summary()
     with ExitStack() as stack:
-        out: IO[str] | AtomicWriter = sys.stdout
+        out: IO[bytes] | AtomicWriter = sys.stdout.buffer
         if output is not None:
             out = stack.enter_context(AtomicWriter(output))
         total = input_size(files)
@@ -88,27 +87,32 @@ def command(
                                                         file=sys.stderr))
         first = True
         if output_format == "json":
-            out.write("[")
+            out.write(b"[")
         for outcome in run(files, settings, 1 if single else jobs):
             summary.add(outcome)
-            pictures.take(outcome)
             if bar is not None:
                 bar.update(outcome.size)
+            if isinstance(outcome, Block):
+                if not quiet:
+                    out.write(outcome.data)
+                continue
+            pictures.take(outcome)
             if outcome.error is not None:
                 click.echo(f"pathcheck: invalid: {outcome.error}", err=True)
             if quiet:
                 continue
             if output_format == "json":
-                out.write(("\n" if first else ",\n") + outcome.text)
+                out.write((("\n" if first else ",\n") + outcome.text).encode())
             elif output_format == "jsonl":
-                out.write(outcome.text + "\n")
+                out.write((outcome.text + "\n").encode())
             else:
-                out.write(("" if first else "\n") + outcome.text + "\n")
+                out.write((("" if first else "\n") + outcome.text + "\n").encode())
             first = False
         if output_format == "json":
-            out.write("\n]\n")
+            out.write(b"\n]\n")
         if output_format == "text":
-            out.write(("\n" if not first else "") + summary.text() + "\n")
+            out.write((("\n" if not first else "") + summary.text() + "\n").encode())
+        sys.stdout.flush()
     if output_format != "text":
         click.echo(summary.text(), err=True)
     if pictures.extra:
@@ -138,5 +142,7 @@ class PictureFiles:
         if self.graph_file is not None and outcome.graph is not None:
             graph = outcome.graph
             if self.graph_file.lower().endswith(".json"):
+                from pathcheck.reference import graphml_to_json
+
                 graph = graphml_to_json(graph)
             write_atomic(self.graph_file, graph)

@@ -32,7 +32,7 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
 
 
 class AtomicWriter:
-    """A text stream written to a temporary file and renamed over ``path`` on success.
+    """A binary stream written to a temporary file and renamed over ``path`` on success.
 
     On an exception the temporary file is removed and ``path`` is left as it was.
     """
@@ -45,10 +45,10 @@ class AtomicWriter:
                                             dir=self.target.parent)
         except OSError as exc:
             raise IOFailure(f"{self.target}: cannot write: {exc.strerror or exc}") from exc
-        self.handle = os.fdopen(fd, "w", encoding="utf-8")
+        self.handle = os.fdopen(fd, "wb")
 
-    def write(self, text: str) -> int:
-        return self.handle.write(text)
+    def write(self, data: bytes) -> int:
+        return self.handle.write(data)
 
     def __enter__(self) -> AtomicWriter:
         return self

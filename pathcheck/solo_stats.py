@@ -258,7 +258,20 @@ class Summary:
 
 
 def summarise_range(start: int, stop: int, rules: frozenset[int]) -> Summary:
-    """Analyse seeds ``start..stop-1``: the unit of work of one process."""
+    """Analyse seeds ``start..stop-1``: the unit of work of one process.
+
+    Uses the C kernel (:mod:`pathcheck.solo_kernel`) when it is installed, which gives the
+    same summary (floating-point sums aside) many times faster.
+    """
+    from pathcheck import solo_kernel
+
+    if solo_kernel.available():
+        return solo_kernel.summarise_range(start, stop, rules)
+    return summarise_range_python(start, stop, rules)
+
+
+def summarise_range_python(start: int, stop: int, rules: frozenset[int]) -> Summary:
+    """:func:`summarise_range` seed by seed with :func:`analyse_deal` (the reference)."""
     summary = Summary(rules)
     for seed in range(start, stop):
         summary.add(analyse_deal(seed, rules))

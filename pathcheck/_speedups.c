@@ -1,0 +1,617 @@
+/*
+ * pathcheck._speedups: the fast tracer of pathcheck.fasttrace, in C, for batch work.
+ *
+ * It reads records that msgspec has already decoded and validated structurally
+ * (pathcheck.speedups.RecordStruct), checks what msgspec cannot (known, unrepeated tile ids,
+ * the mode, the rules), traces them with the same compiled tables as the Python fast tracer,
+ * and writes the JSON Lines results byte for byte as the Python path would.
+ *
+ * Any record it is not sure about (an invalid one, LOST cards, a custom tile set, ...) stops
+ * the run: the caller verifies that record with the Python path and calls again after it.
+ * So this module never decides anything the Python path would decide differently; the
+ * tests compare both on random records.
+ *
+ * The compiled tables are handed over by pathcheck.speedups (derived from KIND_PATHS there).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <string.h>
+#include <stdint.h>
+
+#define MAX_TILES 64           /* longer dungeons go to the Python path */
+#define GRID_OFF (MAX_TILES + 2)
+#define GRID_W (2 * GRID_OFF + 1)
+#define GRID_CELLS (GRID_W * GRID_W)
+#define NREASONS 8
+#define MAX_KINDS 16
+
+enum { HELD, MISPLACED, OUT_OF_BOUNDS, GHOST_FIVE, GHOST_TWICE, DEAD_END, LOOP, REVERSE };
+enum { RULE_BOUND = 2, RULE_GHOST_FIVE = 4, RULE_GHOST_TWICE = 8 };
+#define REPEAT_CODE (-2)
+#define DEAD_CODE (-1)
+#define BOUND 4
+#define GHOST_LIMIT 5
+
+static const int STEP[4] = {1, GRID_W, -1, -GRID_W};
+static const int EDGE_KEY[4] = {0, 1, -2, -2 * GRID_W + 1};
+static const int SIGN[4] = {1, 1, -1, -1};
+
+/* ---- output buffer ------------------------------------------------------------------- */
+
+typedef struct {
+    char *buf;
+    Py_ssize_t len, cap;
+} Out;
+
+static int out_reserve(Out *o, Py_ssize_t extra) {
+    if (o->len + extra <= o->cap) return 0;
+    Py_ssize_t cap = o->cap ? o->cap : 1 << 16;
+    while (cap < o->len + extra) cap *= 2;
+    char *nb = PyMem_Realloc(o->buf, cap);
+    if (!nb) { PyErr_NoMemory(); return -1; }
+    o->buf = nb;
+    o->cap = cap;
+    return 0;
+}
+
+static inline int out_put(Out *o, const char *s, Py_ssize_t n) {
+    if (out_reserve(o, n) < 0) return -1;
+    memcpy(o->buf + o->len, s, n);
+    o->len += n;
+    return 0;
+}
+
+#define OUT_LIT(o, s) out_put((o), (s), (Py_ssize_t)(sizeof(s) - 1))
+
+static inline int out_bytes(Out *o, PyObject *b) {
+    return out_put(o, PyBytes_AS_STRING(b), PyBytes_GET_SIZE(b));
+}
+
+static inline int write_long(char *dst, long v) {
+    char tmp[24];
+    int n = 0, neg = v < 0;
+    unsigned long u = neg ? 0UL - (unsigned long)v : (unsigned long)v;
+    do {
+        tmp[n++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    int len = 0;
+    if (neg) dst[len++] = '-';
+    while (n) dst[len++] = tmp[--n];
+    return len;
+}
+
+static int out_long(Out *o, long v) {
+    if (out_reserve(o, 24) < 0) return -1;
+    o->len += write_long(o->buf + o->len, v);
+    return 0;
+}
+
+/* ---- tables ---------------------------------------------------------------------------- */
+
+typedef struct {
+    PyObject *index;            /* dict: tile id -> tile number */
+    Py_ssize_t ntiles;
+    unsigned char kind[256];
+    signed char ghost[256];
+    unsigned char adv_only[256];
+    PyObject *tile_json[256];   /* bytes: the id as a JSON string */
+    int nkinds;
+    signed char exit_table[MAX_KINDS * 16];
+    unsigned char primary_move[MAX_KINDS];
+    unsigned char is_repeat[MAX_KINDS];
+    PyObject *reason_json[NREASONS];   /* bytes: "null" or "\"loop\"" */
+    PyObject *rule_json[NREASONS];     /* bytes: {"section":..,"quote":..} or null */
+} Tables;
+
+static void tables_free(PyObject *capsule) {
+    Tables *t = PyCapsule_GetPointer(capsule, "pathcheck._speedups.Tables");
+    if (!t) return;
+    Py_XDECREF(t->index);
+    for (Py_ssize_t i = 0; i < t->ntiles; i++) Py_XDECREF(t->tile_json[i]);
+    for (int i = 0; i < NREASONS; i++) {
+        Py_XDECREF(t->reason_json[i]);
+        Py_XDECREF(t->rule_json[i]);
+    }
+    PyMem_Free(t);
+}
+
+static int bytes_arg(PyObject *obj, Py_ssize_t want, const char *name) {
+    if (!PyBytes_Check(obj) || (want >= 0 && PyBytes_GET_SIZE(obj) != want)) {
+        PyErr_Format(PyExc_ValueError, "make_tables: bad %s", name);
+        return -1;
+    }
+    return 0;
+}
+
+/* make_tables(index, kinds, ghosts, adv_only, tile_json, exit_table, primary_move,
+ *             is_repeat, reason_json, rule_json) -> capsule */
+static PyObject *make_tables(PyObject *self, PyObject *args) {
+    PyObject *index, *kinds, *ghosts, *adv, *tile_json, *exit_table, *primary, *repeat;
+    PyObject *reason_json, *rule_json;
+    if (!PyArg_ParseTuple(args, "O!SSSO!SSSO!O!", &PyDict_Type, &index, &kinds, &ghosts, &adv,
+                          &PyList_Type, &tile_json, &exit_table, &primary, &repeat,
+                          &PyList_Type, &reason_json, &PyList_Type, &rule_json))
+        return NULL;
+    Py_ssize_t n = PyBytes_GET_SIZE(kinds);
+    Py_ssize_t nk = PyBytes_GET_SIZE(primary);
+    if (n > 256 || nk > MAX_KINDS) {
+        PyErr_SetString(PyExc_ValueError, "make_tables: too many tiles or kinds");
+        return NULL;
+    }
+    if (bytes_arg(ghosts, n, "ghosts") < 0 || bytes_arg(adv, n, "adv_only") < 0 ||
+        bytes_arg(exit_table, nk * 16, "exit_table") < 0 ||
+        bytes_arg(repeat, nk, "is_repeat") < 0 || PyList_GET_SIZE(tile_json) != n ||
+        PyList_GET_SIZE(reason_json) != NREASONS || PyList_GET_SIZE(rule_json) != NREASONS) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "make_tables: bad sizes");
+        return NULL;
+    }
+    Tables *t = PyMem_Calloc(1, sizeof(Tables));
+    if (!t) return PyErr_NoMemory();
+    t->ntiles = n;
+    t->nkinds = (int)nk;
+    memcpy(t->kind, PyBytes_AS_STRING(kinds), n);
+    memcpy(t->ghost, PyBytes_AS_STRING(ghosts), n);
+    memcpy(t->adv_only, PyBytes_AS_STRING(adv), n);
+    memcpy(t->exit_table, PyBytes_AS_STRING(exit_table), nk * 16);
+    memcpy(t->primary_move, PyBytes_AS_STRING(primary), nk);
+    memcpy(t->is_repeat, PyBytes_AS_STRING(repeat), nk);
+    Py_INCREF(index);
+    t->index = index;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *b = PyList_GET_ITEM(tile_json, i);
+        if (!PyBytes_Check(b)) { PyErr_SetString(PyExc_TypeError, "tile_json"); goto fail; }
+        Py_INCREF(b);
+        t->tile_json[i] = b;
+    }
+    for (int i = 0; i < NREASONS; i++) {
+        PyObject *a = PyList_GET_ITEM(reason_json, i), *b = PyList_GET_ITEM(rule_json, i);
+        if (!PyBytes_Check(a) || !PyBytes_Check(b)) {
+            PyErr_SetString(PyExc_TypeError, "reason/rule json");
+            goto fail;
+        }
+        Py_INCREF(a);
+        Py_INCREF(b);
+        t->reason_json[i] = a;
+        t->rule_json[i] = b;
+    }
+    PyObject *capsule = PyCapsule_New(t, "pathcheck._speedups.Tables", tables_free);
+    if (capsule) return capsule;
+fail:
+    {
+        PyObject *tmp = PyCapsule_New(t, "pathcheck._speedups.Tables", tables_free);
+        Py_XDECREF(tmp);
+    }
+    return NULL;
+}
+
+/* ---- the tracer -------------------------------------------------------------------------- */
+
+typedef struct {
+    uint32_t stamp;
+    uint32_t cell_stamp[GRID_CELLS];
+    signed char cell_tile[GRID_CELLS];     /* kind * 4 + arrow */
+    uint32_t edge_stamp[2 * GRID_CELLS];
+    signed char edge_sign[2 * GRID_CELLS];
+} Grid;
+
+static Grid *grid_new(void) {
+    Grid *g = PyMem_Calloc(1, sizeof(Grid));
+    if (!g) PyErr_NoMemory();
+    return g;
+}
+
+/* Trace n tiles (tile numbers and arrows); fills cells[] and returns the reason,
+ * *lost_at set to the 1-based Lost index or 0. Mirrors fasttrace.trace_indices: with
+ * `perfect`, every arrow is laid along the heading (the first north) and written to dirs[].
+ * *move holds the movement a first Repeat tile repeats, and receives the last movement. */
+static int trace(const Tables *t, Grid *g, const int *tiles, int *dirs, int n, int rules,
+                 int perfect, int *move, int *cells, int *ncells, int *lost_at) {
+    uint32_t s = ++g->stamp;
+    if (s == 0) {  /* wrapped: clear and start again */
+        memset(g->cell_stamp, 0, sizeof g->cell_stamp);
+        memset(g->edge_stamp, 0, sizeof g->edge_stamp);
+        s = g->stamp = 1;
+    }
+    const int origin = GRID_OFF * GRID_W + GRID_OFF;
+    int heading = (n && !perfect) ? dirs[0] : 0;
+    int frontier = origin;
+    int last_move = *move;
+    int ghost_count = 0, ghost_seen = 0;
+    *ncells = 0;
+    *lost_at = 0;
+    {
+        int e = 2 * (origin - STEP[heading]) + EDGE_KEY[heading];
+        g->edge_stamp[e] = s;
+        g->edge_sign[e] = (signed char)SIGN[heading];
+    }
+    for (int k = 0; k < n; k++) {
+        int tile = tiles[k], ghost = t->ghost[tile];
+        int arrow = perfect ? (dirs[k] = heading) : dirs[k];
+        if (k) {
+            if (arrow != heading) {
+                cells[(*ncells)++] = frontier;
+                *lost_at = k + 1;
+                *move = last_move;
+                return MISPLACED;
+            }
+            if (rules & RULE_BOUND) {
+                int x = frontier / GRID_W - GRID_OFF, y = frontier % GRID_W - GRID_OFF;
+                if (x > BOUND || x < -BOUND || y > BOUND || y < -BOUND) {
+                    cells[(*ncells)++] = frontier;
+                    *lost_at = k + 1;
+                    *move = last_move;
+                    return OUT_OF_BOUNDS;
+                }
+            }
+            if (ghost >= 0) {
+                if ((rules & RULE_GHOST_FIVE) && ghost_count == GHOST_LIMIT - 1) {
+                    cells[(*ncells)++] = frontier;
+                    *lost_at = k + 1;
+                    *move = last_move;
+                    return GHOST_FIVE;
+                }
+                if ((rules & RULE_GHOST_TWICE) && ((ghost_seen >> ghost) & 1)) {
+                    cells[(*ncells)++] = frontier;
+                    *lost_at = k + 1;
+                    *move = last_move;
+                    return GHOST_TWICE;
+                }
+            }
+        }
+        if (ghost >= 0) {
+            ghost_count++;
+            ghost_seen |= 1 << ghost;
+        }
+        int kind = t->kind[tile];
+        g->cell_stamp[frontier] = s;
+        g->cell_tile[frontier] = (signed char)(kind * 4 + arrow);
+        cells[(*ncells)++] = frontier;
+        if (!t->is_repeat[kind]) last_move = t->primary_move[kind];
+        heading = (heading + last_move) & 3;
+        int cell = frontier;
+        for (;;) {
+            int e = 2 * cell + EDGE_KEY[heading];
+            if (g->edge_stamp[e] == s) {
+                *lost_at = k + 1;
+                *move = last_move;
+                return g->edge_sign[e] == SIGN[heading] ? LOOP : REVERSE;
+            }
+            g->edge_stamp[e] = s;
+            g->edge_sign[e] = (signed char)SIGN[heading];
+            cell += STEP[heading];
+            if (g->cell_stamp[cell] != s) {
+                frontier = cell;
+                break;
+            }
+            int nh = t->exit_table[g->cell_tile[cell] * 4 + heading];
+            if (nh == REPEAT_CODE) {
+                nh = (heading + last_move) & 3;
+            } else if (nh == DEAD_CODE) {
+                *lost_at = k + 1;
+                *move = last_move;
+                return DEAD_END;
+            } else {
+                last_move = (nh - heading) & 3;
+            }
+            heading = nh;
+        }
+    }
+    *move = last_move;
+    return HELD;
+}
+
+/* ---- records ---------------------------------------------------------------------------- */
+
+static PyObject *S_tiles, *S_format, *S_advanced, *S_rules, *S_tileset, *S_players, *S_lost,
+    *S_tile, *S_dir, *S_dungeon1, *S_standard;
+
+static int dir_of(PyObject *d) {
+    if (!PyUnicode_Check(d) || PyUnicode_GET_LENGTH(d) != 1) return -1;
+    switch (PyUnicode_READ_CHAR(d, 0)) {
+        case 'N': return 0;
+        case 'E': return 1;
+        case 'S': return 2;
+        case 'W': return 3;
+        default: return -1;
+    }
+}
+
+/* 1: record read into tiles/dirs/n/rules; 0: leave it to the Python path; -1: error. */
+static int read_record(const Tables *t, PyObject *rec, int rules_override, int adv_override,
+                       int *tiles, int *dirs, int *n, int *rules) {
+    int result = 0;
+    PyObject *v = NULL;
+    int advanced;
+
+    v = PyObject_GetAttr(rec, S_format);
+    if (!v) return -1;
+    if (PyUnicode_Compare(v, S_dungeon1) != 0) goto done;
+    Py_DECREF(v);
+    v = PyObject_GetAttr(rec, S_tileset);
+    if (!v) return -1;
+    if (v != Py_None && (!PyUnicode_Check(v) || PyUnicode_Compare(v, S_standard) != 0)) goto done;
+    Py_DECREF(v);
+    v = PyObject_GetAttr(rec, S_players);
+    if (!v) return -1;
+    if (v != Py_None) goto done;
+    Py_DECREF(v);
+    v = PyObject_GetAttr(rec, S_lost);
+    if (!v) return -1;
+    if (v != Py_None) goto done;
+    Py_DECREF(v);
+
+    v = PyObject_GetAttr(rec, S_advanced);
+    if (!v) return -1;
+    if (!PyBool_Check(v)) goto done;
+    advanced = adv_override >= 0 ? adv_override : (v == Py_True);
+    Py_DECREF(v);
+
+    if (rules_override >= 0) {
+        *rules = rules_override;
+    } else {
+        v = PyObject_GetAttr(rec, S_rules);
+        if (!v) return -1;
+        if (v != Py_None && !PyList_Check(v)) goto done;
+        int mask = 0;
+        for (Py_ssize_t i = 0; v != Py_None && i < PyList_GET_SIZE(v); i++) {
+            PyObject *r = PyList_GET_ITEM(v, i);
+            if (!PyLong_CheckExact(r)) goto done;
+            long rule = PyLong_AsLong(r);
+            if (rule == -1 && PyErr_Occurred()) { PyErr_Clear(); goto done; }
+            if (rule < 1 || rule > 4 || (mask >> rule & 1)) goto done;
+            mask |= 1 << rule;
+        }
+        *rules = mask;  /* bit r set for rule r */
+        Py_DECREF(v);
+    }
+    if ((*rules >> 4 & 1) && !advanced) { v = NULL; goto done; }
+
+    v = PyObject_GetAttr(rec, S_tiles);
+    if (!v) return -1;
+    if (!PyList_Check(v)) goto done;
+    Py_ssize_t count = PyList_GET_SIZE(v);
+    if (count < 1 || count > MAX_TILES) goto done;
+    uint64_t seen[4] = {0, 0, 0, 0};
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *p = PyList_GET_ITEM(v, i);
+        PyObject *tile = PyObject_GetAttr(p, S_tile);
+        if (!tile) { Py_DECREF(v); return -1; }
+        PyObject *num = PyUnicode_Check(tile) ? PyDict_GetItemWithError(t->index, tile) : NULL;
+        Py_DECREF(tile);
+        if (!num) {
+            if (PyErr_Occurred()) { Py_DECREF(v); return -1; }
+            goto done;
+        }
+        long number = PyLong_AsLong(num);
+        if (number < 0 || number >= t->ntiles) goto done;
+        if (seen[number >> 6] >> (number & 63) & 1) goto done;
+        seen[number >> 6] |= (uint64_t)1 << (number & 63);
+        if (t->adv_only[number] && !advanced) goto done;
+        PyObject *d = PyObject_GetAttr(p, S_dir);
+        if (!d) { Py_DECREF(v); return -1; }
+        int dir = dir_of(d);
+        Py_DECREF(d);
+        if (dir < 0) goto done;
+        tiles[i] = (int)number;
+        dirs[i] = dir;
+    }
+    *n = (int)count;
+    result = 1;
+done:
+    Py_XDECREF(v);
+    if (PyErr_Occurred()) return -1;
+    return result;
+}
+
+static int write_result(const Tables *t, Out *o, PyObject *prefix, long line, const int *tiles,
+                        const int *dirs, const int *cells, int ncells, int lost_at, int reason) {
+    static const char DIRS[4] = {'N', 'E', 'S', 'W'};
+    if (out_bytes(o, prefix) < 0 || out_long(o, line) < 0 ||
+        OUT_LIT(o, ",\"kind\":\"dungeon\",\"lost_at\":") < 0)
+        return -1;
+    if (lost_at ? out_long(o, lost_at) : OUT_LIT(o, "null")) return -1;
+    if (OUT_LIT(o, ",\"reason\":") < 0 || out_bytes(o, t->reason_json[reason]) < 0 ||
+        OUT_LIT(o, ",\"layout\":[") < 0)
+        return -1;
+    for (int i = 0; i < ncells; i++) {
+        int x = cells[i] / GRID_W - GRID_OFF, y = cells[i] % GRID_W - GRID_OFF;
+        PyObject *id = t->tile_json[tiles[i]];
+        if (out_reserve(o, PyBytes_GET_SIZE(id) + 80) < 0) return -1;
+        char *p = o->buf + o->len;
+        if (i) *p++ = ',';
+        memcpy(p, "{\"tile\":", 8);
+        p += 8;
+        memcpy(p, PyBytes_AS_STRING(id), PyBytes_GET_SIZE(id));
+        p += PyBytes_GET_SIZE(id);
+        memcpy(p, ",\"dir\":\"", 8);
+        p += 8;
+        *p++ = DIRS[dirs[i]];
+        memcpy(p, "\",\"x\":", 6);
+        p += 6;
+        p += write_long(p, x);
+        memcpy(p, ",\"y\":", 5);
+        p += 5;
+        p += write_long(p, y);
+        *p++ = '}';
+        o->len = p - o->buf;
+    }
+    if (OUT_LIT(o, "],\"rule\":") < 0 || out_bytes(o, t->rule_json[reason]) < 0 ||
+        OUT_LIT(o, "}\n") < 0)
+        return -1;
+    return 0;
+}
+
+/* trace_records(tables, records, start, first_line, prefix, rules_override, adv_override)
+ *   -> (bytes, stop, counts)
+ * Results for records[start:stop] (line numbers first_line + index); stop < len(records)
+ * names the record to verify with the Python path. rules_override: -1 or a mask with bit r
+ * for rule r; adv_override: -1, 0 or 1. counts: records per reason code. */
+static PyObject *trace_records(PyObject *self, PyObject *args) {
+    PyObject *capsule, *records, *prefix;
+    Py_ssize_t start;
+    long first_line;
+    int rules_override, adv_override;
+    if (!PyArg_ParseTuple(args, "OO!nlSii", &capsule, &PyList_Type, &records, &start,
+                          &first_line, &prefix, &rules_override, &adv_override))
+        return NULL;
+    Tables *t = PyCapsule_GetPointer(capsule, "pathcheck._speedups.Tables");
+    if (!t) return NULL;
+    Grid *g = grid_new();
+    if (!g) return NULL;
+    Out o = {NULL, 0, 0};
+    long counts[NREASONS] = {0};
+    int tiles[MAX_TILES], dirs[MAX_TILES], cells[MAX_TILES];
+    Py_ssize_t i, total = PyList_GET_SIZE(records);
+    for (i = start; i < total; i++) {
+        int n = 0, rules = 0;
+        int ok = read_record(t, PyList_GET_ITEM(records, i), rules_override, adv_override, tiles,
+                             dirs, &n, &rules);
+        if (ok < 0) goto error;
+        if (ok == 0) break;
+        int mask = ((rules >> 2 & 1) ? RULE_BOUND : 0) | ((rules >> 3 & 1) ? RULE_GHOST_FIVE : 0) |
+                   ((rules >> 4 & 1) ? RULE_GHOST_TWICE : 0);
+        int ncells = 0, lost_at = 0, move = 0;
+        int reason = trace(t, g, tiles, dirs, n, mask, 0, &move, cells, &ncells, &lost_at);
+        counts[reason]++;
+        if (write_result(t, &o, prefix, first_line + (long)i, tiles, dirs, cells, ncells, lost_at,
+                         reason) < 0)
+            goto error;
+    }
+    PyMem_Free(g);
+    PyObject *out = PyBytes_FromStringAndSize(o.buf ? o.buf : "", o.len);
+    PyMem_Free(o.buf);
+    if (!out) return NULL;
+    PyObject *c = PyTuple_New(NREASONS);
+    if (!c) { Py_DECREF(out); return NULL; }
+    for (int r = 0; r < NREASONS; r++) PyTuple_SET_ITEM(c, r, PyLong_FromLong(counts[r]));
+    return Py_BuildValue("(NnN)", out, i, c);
+error:
+    PyMem_Free(g);
+    PyMem_Free(o.buf);
+    return NULL;
+}
+
+/* ---- perfect solo play of many seeds ------------------------------------------------------ */
+
+#define GOLDEN_GAMMA 0x9E3779B97F4A7C15ULL
+#define MIX1 0xBF58476D1CE4E5B9ULL
+#define MIX2 0x94D049BB133111EBULL
+#define MAX_STACK 64
+
+/* solo_kernel(tables, base, first_seed, count, rules_mask)
+ *   -> (dungeon_counts, lengths, reasons, bites, keys)
+ * Perfect play (spec section 5) of the stacks of seeds first_seed .. first_seed+count-1:
+ * pathcheck.seeds.permutation (SplitMix64, Fisher-Yates from the top) of base[1:] after
+ * base[0], traced as pathcheck.solo_stats.analyse_stack does. Histograms come back as bytes
+ * of int64 (dungeons per deal, dungeon lengths, reason codes, deals each rule bit bit), and
+ * one int64 key per deal: sum of squared lengths | revisits << 16 | path-Lost << 24 |
+ * rule-Lost << 32. rules_mask uses the fast tracer's bits (2: #2, 4: #3, 8: #4). */
+static PyObject *solo_kernel(PyObject *self, PyObject *args) {
+    PyObject *capsule, *base_obj;
+    unsigned long long first_seed;
+    Py_ssize_t count;
+    int mask;
+    if (!PyArg_ParseTuple(args, "OSKni", &capsule, &base_obj, &first_seed, &count, &mask))
+        return NULL;
+    Tables *t = PyCapsule_GetPointer(capsule, "pathcheck._speedups.Tables");
+    if (!t) return NULL;
+    Py_ssize_t n = PyBytes_GET_SIZE(base_obj);
+    if (n < 1 || n > MAX_STACK || count < 0) {
+        PyErr_SetString(PyExc_ValueError, "solo_kernel: bad stack or count");
+        return NULL;
+    }
+    const unsigned char *base = (const unsigned char *)PyBytes_AS_STRING(base_obj);
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (base[i] >= t->ntiles) {
+            PyErr_SetString(PyExc_ValueError, "solo_kernel: unknown tile number");
+            return NULL;
+        }
+    PyObject *keys = PyBytes_FromStringAndSize(NULL, count * 8);
+    if (!keys) return NULL;
+    int64_t *key = (int64_t *)PyBytes_AS_STRING(keys);
+    int64_t dungeon_counts[MAX_STACK + 1] = {0}, lengths[MAX_STACK + 1] = {0};
+    int64_t reasons[NREASONS] = {0}, bites[8] = {0};
+    Grid *g = grid_new();
+    if (!g) { Py_DECREF(keys); return NULL; }
+    int order[MAX_STACK], stack[MAX_STACK], dirs[MAX_STACK], cells[MAX_STACK];
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t d = 0; d < count; d++) {
+        uint64_t state = first_seed + (uint64_t)d;
+        int m = (int)n - 1;
+        for (int i = 0; i < m; i++) order[i] = i;
+        for (int i = m - 1; i > 0; i--) {
+            state += GOLDEN_GAMMA;
+            uint64_t z = state;
+            z = (z ^ (z >> 30)) * MIX1;
+            z = (z ^ (z >> 27)) * MIX2;
+            z ^= z >> 31;
+            int j = (int)(z % (uint64_t)(i + 1));
+            int tmp = order[i];
+            order[i] = order[j];
+            order[j] = tmp;
+        }
+        stack[0] = base[0];
+        for (int i = 0; i < m; i++) stack[i + 1] = base[1 + order[i]];
+        int start = 0, move = 0, ndungeons = 0, revisits = 0, path_lost = 0, rule_lost = 0;
+        int bite_mask = 0;
+        int64_t sumsq = 0;
+        while (start < n) {
+            int ncells = 0, lost_at = 0;
+            int reason = trace(t, g, stack + start, dirs, (int)n - start, mask, 1, &move, cells,
+                               &ncells, &lost_at);
+            int length = lost_at ? lost_at : (int)n - start;
+            for (int k = 0; k + 1 < length; k++)
+                if (cells[k + 1] - STEP[dirs[k + 1]] != cells[k]) revisits++;
+            lengths[length]++;
+            reasons[reason]++;
+            sumsq += (int64_t)length * length;
+            if (reason == DEAD_END || reason == LOOP || reason == REVERSE) path_lost++;
+            if (reason == OUT_OF_BOUNDS || reason == GHOST_FIVE || reason == GHOST_TWICE) {
+                rule_lost++;
+                bite_mask |= reason == OUT_OF_BOUNDS ? 1 : reason == GHOST_FIVE ? 2 : 4;
+            }
+            ndungeons++;
+            start += length;
+        }
+        dungeon_counts[ndungeons]++;
+        for (int b = 0; b < 3; b++)
+            if (bite_mask >> b & 1) bites[b]++;
+        key[d] = sumsq | (int64_t)revisits << 16 | (int64_t)path_lost << 24 |
+                 (int64_t)rule_lost << 32;
+    }
+    Py_END_ALLOW_THREADS
+    PyMem_Free(g);
+    return Py_BuildValue("(y#y#y#y#N)", (const char *)dungeon_counts,
+                         (Py_ssize_t)sizeof dungeon_counts, (const char *)lengths,
+                         (Py_ssize_t)sizeof lengths, (const char *)reasons,
+                         (Py_ssize_t)sizeof reasons, (const char *)bites,
+                         (Py_ssize_t)sizeof bites, keys);
+}
+
+static PyMethodDef methods[] = {
+    {"solo_kernel", solo_kernel, METH_VARARGS, "Perfect solo play of many seeds."},
+    {"make_tables", make_tables, METH_VARARGS, "Compile tile tables into a capsule."},
+    {"trace_records", trace_records, METH_VARARGS,
+     "Trace decoded dungeon records and write their JSON Lines results."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_speedups", NULL, -1, methods};
+
+PyMODINIT_FUNC PyInit__speedups(void) {
+#define INTERN(var, text) if (!(var = PyUnicode_InternFromString(text))) return NULL
+    INTERN(S_tiles, "tiles");
+    INTERN(S_format, "format");
+    INTERN(S_advanced, "advanced");
+    INTERN(S_rules, "rules");
+    INTERN(S_tileset, "tileset");
+    INTERN(S_players, "players");
+    INTERN(S_lost, "lost");
+    INTERN(S_tile, "tile");
+    INTERN(S_dir, "dir");
+    INTERN(S_dungeon1, "dungeon/1");
+    INTERN(S_standard, "standard");
+#undef INTERN
+    return PyModule_Create(&module);
+}

@@ -1,0 +1,23 @@
+from typing import Any
+
+def make_tables(
+    index: dict[str, int],
+    kinds: bytes,
+    ghosts: bytes,
+    adv_only: bytes,
+    tile_json: list[bytes],
+    exit_table: bytes,
+    primary_move: bytes,
+    is_repeat: bytes,
+    reason_json: list[bytes],
+    rule_json: list[bytes],
+) -> object: ...
+def trace_records(
+    tables: object,
+    records: list[Any],
+    start: int,
+    first_line: int,
+    prefix: bytes,
+    rules_override: int,
+    adv_override: int,
+) -> tuple[bytes, int, tuple[int, ...]]: ...

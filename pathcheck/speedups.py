@@ -1,0 +1,152 @@
+"""The batch fast path: msgspec decodes JSON Lines into typed structs, C traces them.
+
+:func:`fast_block` verifies a block of complete JSON Lines and returns the JSON Lines
+results. msgspec checks each record's structure while decoding (in C); the optional extension
+:mod:`pathcheck._speedups` checks the rest, traces with the same compiled tables as
+:mod:`pathcheck.fasttrace` and writes each result exactly as the Python path would. Every
+record the fast path is not sure about (invalid ones, LOST cards, custom tile sets, blank
+lines) is verified by the Python path instead, in its place. Without the extension,
+:func:`available` is False and batch work uses the Python path throughout.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cache
+from typing import Any
+
+import msgspec
+
+from pathcheck.dungeon import LOST_RULES, LostReason
+from pathcheck.fasttrace import REASONS, compile_tileset
+from pathcheck.tileset import load_tileset
+
+try:
+    from pathcheck import _speedups
+except ImportError:  # no C compiler at install time: the Python path does everything
+    _speedups = None  # type: ignore[assignment]
+
+
+class PlacementStruct(msgspec.Struct, forbid_unknown_fields=True, gc=False):
+    tile: str
+    dir: str
+
+
+class RecordStruct(msgspec.Struct, forbid_unknown_fields=True, gc=False):
+    """The shape of a dungeon/1 record (semantics are checked by the C side or Python)."""
+
+    tiles: list[PlacementStruct]
+    format: str = "dungeon/1"
+    tileset: str | None = None
+    advanced: bool = False
+    rules: list[int] | None = None
+    players: list[Any] | None = None
+    lost: list[Any] | None = None
+    id: Any = None
+    note: Any = None
+
+
+_decoder = msgspec.json.Decoder(RecordStruct)
+_encoder = msgspec.json.Encoder()
+
+
+def available() -> bool:
+    return _speedups is not None
+
+
+@cache
+def _tables() -> object:
+    compiled = compile_tileset(load_tileset())
+    tiles = load_tileset().tiles
+    reason_json = [_encoder.encode(name) for name in REASONS]
+    rule_json = [b"null"] + [
+        _encoder.encode({"section": LOST_RULES[LostReason(name)].section,
+                         "quote": LOST_RULES[LostReason(name)].quote})
+        for name in REASONS[1:] if name is not None
+    ]
+    return _speedups.make_tables(
+        dict(compiled.index),
+        bytes(compiled.kind_of),
+        bytes((g & 0xFF) for g in compiled.ghost_of),
+        bytes(int(t.advanced_only) for t in tiles),
+        [_encoder.encode(i) for i in compiled.ids],
+        bytes(v & 0xFF for v in compiled.exit_table),
+        bytes(compiled.primary_move),
+        bytes(int(r) for r in compiled.is_repeat),
+        reason_json,
+        rule_json,
+    )
+
+
+def prefix_for(source: str) -> bytes:
+    """The start of every result line of a file: ``{"source":"...","line":``."""
+    return b'{"source":' + _encoder.encode(source) + b',"line":'
+
+
+def overrides_codes(rules: frozenset[int] | None, advanced: bool | None) -> tuple[int, int]:
+    """The C side's rule mask (bit r for rule r, -1 none) and advanced (-1 none, 0, 1)."""
+    mask = -1 if rules is None else sum(1 << r for r in rules)
+    return mask, -1 if advanced is None else int(advanced)
+
+
+Fallback = Callable[[bytes, int], Any]
+"""Verifies one raw line (bytes, line number) with the Python path."""
+
+
+def fast_block(
+    block: bytes,
+    first_line: int,
+    prefix: bytes,
+    codes: tuple[int, int],
+    fallback: Fallback,
+) -> tuple[list[bytes | Any], list[int]]:
+    """Verify the JSON Lines of ``block`` (whole lines, the first at ``first_line``).
+
+    Returns the pieces in input order (bytes of results from C, or whatever ``fallback``
+    returned for a record left to Python) and the count of C-verified records per reason code.
+    """
+    tables = _tables()
+    counts = [0] * len(REASONS)
+    pieces: list[bytes | Any] = []
+    lines: list[bytes] | None = None
+    try:
+        records = _decoder.decode_lines(block)
+        expected = block.count(b"\n") + (0 if block.endswith(b"\n") or not block else 1)
+        if len(records) != expected:
+            raise ValueError("blank lines")
+    except (msgspec.DecodeError, ValueError):
+        records = None
+    if records is None:
+        # One by one: blank lines are skipped, undecodable lines go to the Python path.
+        lines = block.split(b"\n")
+        for offset, raw in enumerate(lines):
+            if not raw.strip():
+                continue
+            line_no = first_line + offset
+            try:
+                single = [_decoder.decode(raw)]
+            except msgspec.DecodeError:
+                pieces.append(fallback(raw, line_no))
+                continue
+            out, stop, got = _speedups.trace_records(tables, single, 0, line_no, prefix, *codes)
+            if stop == 1:
+                pieces.append(out)
+                for i, c in enumerate(got):
+                    counts[i] += c
+            else:
+                pieces.append(fallback(raw, line_no))
+        return pieces, counts
+    start = 0
+    while start < len(records):
+        out, stop, got = _speedups.trace_records(tables, records, start, first_line, prefix,
+                                                 *codes)
+        if out:
+            pieces.append(out)
+        for i, c in enumerate(got):
+            counts[i] += c
+        if stop < len(records):
+            if lines is None:
+                lines = block.split(b"\n")
+            pieces.append(fallback(lines[stop], first_line + stop))
+        start = stop + 1
+    return pieces, counts

@@ -1,0 +1,18 @@
+"""Build step for the optional C speed-up (everything else is in pyproject.toml).
+
+pathcheck._speedups traces batches of records in C; when it cannot be compiled (no C
+compiler), the install still succeeds and pathcheck uses its pure-Python fast tracer.
+"""
+
+from setuptools import Extension, setup
+
+setup(
+    ext_modules=[
+        Extension(
+            "pathcheck._speedups",
+            ["pathcheck/_speedups.c"],
+            optional=True,
+            extra_compile_args=["-O2"],
+        )
+    ]
+)

@@ -1,0 +1,153 @@
+"""The C fast paths give exactly what the Python paths give."""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+import msgspec
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pathcheck import solo_kernel, solo_stats, speedups
+from pathcheck.batch import (
+    JSON_LINE,
+    Block,
+    Item,
+    Outcome,
+    Settings,
+    Task,
+    process_item,
+    process_task,
+)
+from pathcheck.records import Overrides
+from pathcheck.tileset import load_tileset
+
+TILESET = load_tileset()
+IDS = [t.id for t in TILESET]
+
+
+def python_path(block: bytes, settings: Settings) -> bytes:
+    out = []
+    for number, raw in enumerate(block.split(b"\n"), start=1):
+        if raw.strip():
+            outcome = process_item(Item(JSON_LINE, "s.jsonl", number, raw, "", None, len(raw)),
+                                   settings)
+            out.append(outcome.text.encode() + b"\n")
+    return b"".join(out)
+
+
+def fast_path(block: bytes, settings: Settings) -> tuple[bytes, int]:
+    out = []
+    records = 0
+    for result in process_task(Task([], block, 1, "s.jsonl"), settings):
+        if isinstance(result, Block):
+            out.append(result.data)
+            records += sum(result.counts)
+        else:
+            assert isinstance(result, Outcome)
+            out.append(result.text.encode() + b"\n")
+    return b"".join(out), records
+
+
+placements = st.builds(
+    lambda tile, d: {"tile": tile, "dir": d},
+    st.sampled_from([*IDS, "Q9", ""]),
+    st.sampled_from(["N", "E", "S", "W", "n", "X"]),
+)
+records = st.fixed_dictionaries(
+    {"tiles": st.lists(placements, max_size=40)},
+    optional={
+        "format": st.sampled_from(["dungeon/1", "solo/1", "dungeon/2"]),
+        "advanced": st.booleans() | st.just("yes"),
+        "rules": st.lists(st.integers(0, 5), max_size=4) | st.none(),
+        "tileset": st.sampled_from(["standard", "nope.toml"]) | st.none(),
+        "players": st.lists(st.sampled_from(["Ann", "Bob"]), max_size=2, unique=True),
+        "lost": st.just([{"player": "Ann", "after": 1}]),
+        "id": st.integers(),
+        "extra": st.just(1),
+    },
+)
+
+
+def line_of(value: Any) -> bytes:
+    return msgspec.json.encode(value)
+
+
+@st.composite
+def blocks(draw: st.DrawFn) -> bytes:
+    lines = []
+    for record in draw(st.lists(records, min_size=1, max_size=8)):
+        kind = draw(st.integers(0, 9))
+        if kind == 0:
+            lines.append(b"")
+        elif kind == 1:
+            lines.append(b"{broken")
+        else:
+            lines.append(line_of(record))
+    return b"\n".join(lines) + draw(st.sampled_from([b"", b"\n"]))
+
+
+@settings(max_examples=400)
+@given(blocks(), st.sampled_from([None, frozenset(), frozenset({2, 3})]),
+       st.sampled_from([None, True, False]))
+def test_fast_block_equals_python_path(block: bytes, rules: frozenset[int] | None,
+                                       advanced: bool | None) -> None:
+    settings_ = Settings(overrides=Overrides(rules=rules, advanced=advanced), output="jsonl")
+    fast, _ = fast_path(block, settings_)
+    assert fast == python_path(block, settings_)
+
+
+@settings(max_examples=300)
+@given(st.permutations(IDS), st.sets(st.sampled_from([2, 3, 4])))
+def test_fast_block_equals_python_on_perfect_play(order: list[str], rules: set[int]) -> None:
+    from pathcheck.solo import answer_key
+
+    deck = ["START", *[t for t in order if t != "START"]]
+    lines = []
+    for dungeon in answer_key(deck, rules=rules):
+        lines.append(line_of({"advanced": True, "rules": sorted(rules), "tiles": [
+            {"tile": p.tile, "dir": p.dir.name} for p in dungeon.placements]}))
+    block = b"\n".join(lines) + b"\n"
+    settings_ = Settings(output="jsonl")
+    fast, counted = fast_path(block, settings_)
+    assert fast == python_path(block, settings_)
+    assert counted == len(lines)  # every record went through C
+    assert all(json.loads(x)["kind"] == "dungeon" for x in fast.splitlines())
+
+
+@pytest.mark.parametrize("rules", [frozenset(), frozenset({2}), frozenset({3, 4}),
+                                   frozenset({2, 3, 4})])
+def test_solo_kernel_equals_python_analysis(rules: frozenset[int]) -> None:
+    fast = solo_kernel.summarise_range(1000, 2500, rules).to_dict()
+    slow = solo_stats.summarise_range_python(1000, 2500, rules).to_dict()
+    fast_means = fast["difficulty"].pop("factor_means")
+    slow_means = slow["difficulty"].pop("factor_means")
+    fast_mean, slow_mean = fast["difficulty"].pop("mean"), slow["difficulty"].pop("mean")
+    assert fast == slow
+    assert math.isclose(fast_mean, slow_mean, rel_tol=1e-12)
+    assert all(math.isclose(fast_means[k], slow_means[k], rel_tol=1e-12) for k in slow_means)
+
+
+def test_the_extension_is_built() -> None:
+    # The install builds it wherever a C compiler exists (CI always has one).
+    assert speedups.available() and solo_kernel.available()
+
+
+def test_without_the_extension_verify_uses_the_python_path(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
+    from click.testing import CliRunner
+
+    from pathcheck.cli import cli
+
+    path = tmp_path / "in.jsonl"
+    path.write_bytes(b"\n".join(line_of({"tiles": [{"tile": "START", "dir": "N"},
+                                                   {"tile": t, "dir": "N"}]})
+                                for t in ("I1", "L1", "Q9")) + b"\n")
+    with_c = CliRunner().invoke(cli, ["verify", "--format", "jsonl", str(path)])
+    monkeypatch.setattr(speedups, "_speedups", None)
+    without = CliRunner().invoke(cli, ["verify", "--format", "jsonl", str(path)])
+    assert with_c.exit_code == without.exit_code == 3
+    assert with_c.stdout == without.stdout and len(without.stdout.splitlines()) == 3
