@@ -15,6 +15,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <structmember.h>
 #include <string.h>
 #include <stdint.h>
 
@@ -303,8 +304,55 @@ static int trace(const Tables *t, Grid *g, const int *tiles, int *dirs, int n, i
 
 /* ---- records ---------------------------------------------------------------------------- */
 
+/* Where the fields of the msgspec structs lie (member descriptors' offsets), so a record's
+ * fields are read directly instead of through attribute look-ups; set by set_layout(). */
+enum { F_TILES, F_FORMAT, F_ADVANCED, F_RULES, F_TILESET, F_PLAYERS, F_LOST, NFIELDS };
+static PyTypeObject *record_type, *placement_type;
+static Py_ssize_t record_offset[NFIELDS], tile_offset, dir_offset;
+
 static PyObject *S_tiles, *S_format, *S_advanced, *S_rules, *S_tileset, *S_players, *S_lost,
     *S_tile, *S_dir, *S_dungeon1, *S_standard;
+
+static Py_ssize_t member_offset(PyTypeObject *type, PyObject *name) {
+    PyObject *descr = PyObject_GetAttr((PyObject *)type, name);
+    if (!descr) return -1;
+    Py_ssize_t offset = -1;
+    if (Py_IS_TYPE(descr, &PyMemberDescr_Type)) {
+        PyMemberDef *member = ((PyMemberDescrObject *)descr)->d_member;
+        if (member->type == T_OBJECT_EX || member->type == T_OBJECT) offset = member->offset;
+    }
+    Py_DECREF(descr);
+    if (offset < 0) PyErr_Format(PyExc_TypeError, "set_layout: %U is not a plain field", name);
+    return offset;
+}
+
+/* set_layout(record_type, placement_type): remember where their fields lie. */
+static PyObject *set_layout(PyObject *self, PyObject *args) {
+    PyTypeObject *rt, *pt;
+    if (!PyArg_ParseTuple(args, "O!O!", &PyType_Type, &rt, &PyType_Type, &pt)) return NULL;
+    PyObject *names[NFIELDS] = {S_tiles, S_format, S_advanced, S_rules, S_tileset, S_players,
+                                S_lost};
+    Py_ssize_t offsets[NFIELDS];
+    for (int i = 0; i < NFIELDS; i++)
+        if ((offsets[i] = member_offset(rt, names[i])) < 0) return NULL;
+    Py_ssize_t t_off = member_offset(pt, S_tile), d_off = member_offset(pt, S_dir);
+    if (t_off < 0 || d_off < 0) return NULL;
+    memcpy(record_offset, offsets, sizeof offsets);
+    tile_offset = t_off;
+    dir_offset = d_off;
+    Py_INCREF(rt);
+    Py_INCREF(pt);
+    Py_XSETREF(record_type, rt);
+    Py_XSETREF(placement_type, pt);
+    Py_RETURN_NONE;
+}
+
+/* A field of a struct of the registered type (a new reference), or NULL: fall back. */
+static inline PyObject *field(PyObject *obj, Py_ssize_t offset) {
+    PyObject *v = *(PyObject **)((char *)obj + offset);
+    Py_XINCREF(v);
+    return v;
+}
 
 static int dir_of(PyObject *d) {
     if (!PyUnicode_Check(d) || PyUnicode_GET_LENGTH(d) != 1) return -1;
@@ -323,26 +371,27 @@ static int read_record(const Tables *t, PyObject *rec, int rules_override, int a
     int result = 0;
     PyObject *v = NULL;
     int advanced;
+    if (Py_TYPE(rec) != record_type) return 0;
 
-    v = PyObject_GetAttr(rec, S_format);
-    if (!v) return -1;
+    v = field(rec, record_offset[F_FORMAT]);
+    if (!v) return 0;
     if (PyUnicode_Compare(v, S_dungeon1) != 0) goto done;
     Py_DECREF(v);
-    v = PyObject_GetAttr(rec, S_tileset);
-    if (!v) return -1;
+    v = field(rec, record_offset[F_TILESET]);
+    if (!v) return 0;
     if (v != Py_None && (!PyUnicode_Check(v) || PyUnicode_Compare(v, S_standard) != 0)) goto done;
     Py_DECREF(v);
-    v = PyObject_GetAttr(rec, S_players);
-    if (!v) return -1;
+    v = field(rec, record_offset[F_PLAYERS]);
+    if (!v) return 0;
     if (v != Py_None) goto done;
     Py_DECREF(v);
-    v = PyObject_GetAttr(rec, S_lost);
-    if (!v) return -1;
+    v = field(rec, record_offset[F_LOST]);
+    if (!v) return 0;
     if (v != Py_None) goto done;
     Py_DECREF(v);
 
-    v = PyObject_GetAttr(rec, S_advanced);
-    if (!v) return -1;
+    v = field(rec, record_offset[F_ADVANCED]);
+    if (!v) return 0;
     if (!PyBool_Check(v)) goto done;
     advanced = adv_override >= 0 ? adv_override : (v == Py_True);
     Py_DECREF(v);
@@ -350,8 +399,8 @@ static int read_record(const Tables *t, PyObject *rec, int rules_override, int a
     if (rules_override >= 0) {
         *rules = rules_override;
     } else {
-        v = PyObject_GetAttr(rec, S_rules);
-        if (!v) return -1;
+        v = field(rec, record_offset[F_RULES]);
+        if (!v) return 0;
         if (v != Py_None && !PyList_Check(v)) goto done;
         int mask = 0;
         for (Py_ssize_t i = 0; v != Py_None && i < PyList_GET_SIZE(v); i++) {
@@ -367,16 +416,17 @@ static int read_record(const Tables *t, PyObject *rec, int rules_override, int a
     }
     if ((*rules >> 4 & 1) && !advanced) { v = NULL; goto done; }
 
-    v = PyObject_GetAttr(rec, S_tiles);
-    if (!v) return -1;
+    v = field(rec, record_offset[F_TILES]);
+    if (!v) return 0;
     if (!PyList_Check(v)) goto done;
     Py_ssize_t count = PyList_GET_SIZE(v);
     if (count < 1 || count > MAX_TILES) goto done;
     uint64_t seen[4] = {0, 0, 0, 0};
     for (Py_ssize_t i = 0; i < count; i++) {
         PyObject *p = PyList_GET_ITEM(v, i);
-        PyObject *tile = PyObject_GetAttr(p, S_tile);
-        if (!tile) { Py_DECREF(v); return -1; }
+        if (Py_TYPE(p) != placement_type) goto done;
+        PyObject *tile = field(p, tile_offset);
+        if (!tile) goto done;
         PyObject *num = PyUnicode_Check(tile) ? PyDict_GetItemWithError(t->index, tile) : NULL;
         Py_DECREF(tile);
         if (!num) {
@@ -388,8 +438,8 @@ static int read_record(const Tables *t, PyObject *rec, int rules_override, int a
         if (seen[number >> 6] >> (number & 63) & 1) goto done;
         seen[number >> 6] |= (uint64_t)1 << (number & 63);
         if (t->adv_only[number] && !advanced) goto done;
-        PyObject *d = PyObject_GetAttr(p, S_dir);
-        if (!d) { Py_DECREF(v); return -1; }
+        PyObject *d = field(p, dir_offset);
+        if (!d) goto done;
         int dir = dir_of(d);
         Py_DECREF(d);
         if (dir < 0) goto done;
@@ -457,9 +507,12 @@ static PyObject *trace_records(PyObject *self, PyObject *args) {
         return NULL;
     Tables *t = PyCapsule_GetPointer(capsule, "pathcheck._speedups.Tables");
     if (!t) return NULL;
-    Grid *g = grid_new();
-    if (!g) return NULL;
-    Out o = {NULL, 0, 0};
+    /* The grid and the output buffer live as long as the module: fresh ones would cost
+     * page faults on every call. The GIL is held throughout, so nothing else uses them. */
+    static Grid *g = NULL;
+    static Out o = {NULL, 0, 0};
+    if (!g && !(g = grid_new())) return NULL;
+    o.len = 0;
     long counts[NREASONS] = {0};
     int tiles[MAX_TILES], dirs[MAX_TILES], cells[MAX_TILES];
     Py_ssize_t i, total = PyList_GET_SIZE(records);
@@ -478,17 +531,13 @@ static PyObject *trace_records(PyObject *self, PyObject *args) {
                          reason) < 0)
             goto error;
     }
-    PyMem_Free(g);
     PyObject *out = PyBytes_FromStringAndSize(o.buf ? o.buf : "", o.len);
-    PyMem_Free(o.buf);
     if (!out) return NULL;
     PyObject *c = PyTuple_New(NREASONS);
     if (!c) { Py_DECREF(out); return NULL; }
     for (int r = 0; r < NREASONS; r++) PyTuple_SET_ITEM(c, r, PyLong_FromLong(counts[r]));
     return Py_BuildValue("(NnN)", out, i, c);
 error:
-    PyMem_Free(g);
-    PyMem_Free(o.buf);
     return NULL;
 }
 
@@ -592,6 +641,7 @@ static PyObject *solo_kernel(PyObject *self, PyObject *args) {
 static PyMethodDef methods[] = {
     {"solo_kernel", solo_kernel, METH_VARARGS, "Perfect solo play of many seeds."},
     {"make_tables", make_tables, METH_VARARGS, "Compile tile tables into a capsule."},
+    {"set_layout", set_layout, METH_VARARGS, "Register the record and placement struct types."},
     {"trace_records", trace_records, METH_VARARGS,
      "Trace decoded dungeon records and write their JSON Lines results."},
     {NULL, NULL, 0, NULL},

@@ -8,12 +8,13 @@ memory stays constant however large the input.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import itertools
 import os
 from collections import Counter, deque
 from collections.abc import Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
+from multiprocessing.connection import Connection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -430,18 +431,66 @@ def run(paths: Iterable[str], settings: Settings, jobs: int = 1) -> Iterator[Res
             for task in _tasks(paths, settings):
                 yield from process_task(task, settings)
             return
-        window = 2 * jobs
-        pending: deque[Future[list[Result]]] = deque()
-        with ProcessPoolExecutor(max_workers=jobs, initializer=gc.disable) as pool:
-            for task in _tasks(paths, settings):
-                pending.append(pool.submit(process_task, task, settings))
-                if len(pending) >= window:
-                    yield from pending.popleft().result()
-            while pending:
-                yield from pending.popleft().result()
+        yield from _run_parallel(_tasks(paths, settings), settings, jobs)
     finally:
         if gc_was_enabled:
             gc.enable()
+
+
+def _worker(conn: Connection, settings: Settings) -> None:
+    """A worker process: verify each task it is sent, send the results back; None ends it."""
+    gc.disable()
+    while True:
+        task = conn.recv()
+        if task is None:
+            return
+        try:
+            conn.send((True, process_task(task, settings)))
+        except Exception as exc:  # handed to the main process, which raises it
+            conn.send((False, exc))
+
+
+def _run_parallel(tasks: Iterator[Task], settings: Settings, jobs: int) -> Iterator[Result]:
+    """Tasks in groups of ``jobs``: jobs-1 go to worker processes, one is done here.
+
+    Plain pipes, no helper threads: the main process holds the GIL while it verifies its own
+    share, so a thread feeding workers would leave them idle.
+    """
+    import multiprocessing
+
+    workers: list[tuple[Any, Connection]] = []
+    try:
+        for _ in range(jobs - 1):
+            mine, theirs = multiprocessing.Pipe()
+            process = multiprocessing.Process(target=_worker, args=(theirs, settings),
+                                              daemon=True)
+            process.start()
+            theirs.close()
+            workers.append((process, mine))
+        while True:
+            group = list(itertools.islice(tasks, jobs))
+            if not group:
+                break
+            # The first jobs-1 tasks go to the workers, the last (if any) is done here.
+            sent = group[: len(workers)]
+            for (_, conn), task in zip(workers, sent, strict=False):
+                conn.send(task)
+            own = [process_task(task, settings) for task in group[len(workers):]]
+            for (_, conn), _task in zip(workers, sent, strict=False):
+                ok, payload = conn.recv()
+                if not ok:
+                    raise payload
+                yield from payload
+            for results in own:
+                yield from results
+    finally:
+        for process, conn in workers:
+            with contextlib.suppress(OSError):
+                conn.send(None)
+            conn.close()
+            process.join(timeout=5)
+            if process.is_alive():
+                process.terminate()
 
 
 def input_size(paths: Iterable[str]) -> int | None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
-from typing import Any
+from typing import Any, Literal
 
 import msgspec
 
@@ -22,14 +22,20 @@ from pathcheck.fasttrace import REASONS, compile_tileset
 from pathcheck.tileset import load_tileset
 
 try:
-    from pathcheck import _speedups
+    from pathcheck import _speedups as _speedups  # re-exported for solo_kernel
 except ImportError:  # no C compiler at install time: the Python path does everything
     _speedups = None  # type: ignore[assignment]
 
 
+# Tile ids and directions are decoded as Literals: msgspec then checks them while decoding
+# and hands back the one interned string of each, whose hash is already known. A record with
+# another id (another tile set, a typo) fails to decode and goes to the Python path.
+TileId: Any = Literal[tuple(t.id for t in load_tileset())]
+
+
 class PlacementStruct(msgspec.Struct, forbid_unknown_fields=True, gc=False):
-    tile: str
-    dir: str
+    tile: TileId
+    dir: Literal["N", "E", "S", "W"]
 
 
 class RecordStruct(msgspec.Struct, forbid_unknown_fields=True, gc=False):
@@ -56,6 +62,7 @@ def available() -> bool:
 
 @cache
 def _tables() -> object:
+    _speedups.set_layout(RecordStruct, PlacementStruct)
     compiled = compile_tileset(load_tileset())
     tiles = load_tileset().tiles
     reason_json = [_encoder.encode(name) for name in REASONS]

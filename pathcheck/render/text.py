@@ -1,8 +1,9 @@
 """The laid-out dungeon drawn in the terminal with box-drawing characters.
 
 Each cell is 7 characters by 3 lines. The path taken is drawn heavy, paths not taken light;
-the tile number stands in the top-left corner, ``S`` marks the start and ``X`` the tile that
-made the dungeon Lost; with rule #2 a ``·`` marks each empty cell inside the 9x9 bound.
+the tile number stands in the top-left corner and the arrow in the bottom-left one, ``S``
+(after the number) marks the start, ``X`` the tile that made the dungeon Lost and ``R`` a Repeat
+tile; with rule #2 a ``·`` marks each empty cell inside the 9x9 bound.
 """
 
 from __future__ import annotations
@@ -89,7 +90,7 @@ def _draw_tile(tile: TileView, mark: str) -> list[str]:
     arrow = {Direction.N: "↑", Direction.E: "→", Direction.S: "↓", Direction.W: "←"}[tile.dir]
     bottom[0] = arrow
     if mark:
-        bottom[6] = mark
+        top[2] = mark
     return ["".join(top), "".join(mid), "".join(bottom)]
 
 

@@ -1,0 +1,5 @@
+"""``python -m pathcheck.cli``: the same as the ``pathcheck`` command."""
+
+from pathcheck.cli import entry
+
+entry()

@@ -1,0 +1,197 @@
+"""pathcheck's benchmark suite: every performance target, measured side by side, as ratios.
+
+Run from the repository root (after the README's install):
+
+    python tests/bench/run.py            # the full suite (about two minutes here)
+    python tests/bench/run.py --quick    # smaller inputs, same figures
+
+Each line prints the measured ratio and its target; a ratio is "ours / reference" for times
+(lower is better) and "reference / ours" for the tracer speed-up. Input is generated into a
+temporary folder (flawless solo play of random decks, tests/bench/gen.py) and removed after.
+Nothing here is run by the test suite: timings depend on the machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+DECODE_ONLY = (
+    "import sys, msgspec\n"
+    "decode = msgspec.json.Decoder().decode\n"
+    "with open(sys.argv[1], 'rb') as f:\n"
+    "    for line in f:\n"
+    "        decode(line)\n"
+)
+
+
+# Commands run as a user's would: with Python's bytecode cache (some sandboxes switch it off
+# with PYTHONDONTWRITEBYTECODE, which makes every start-up compile pathcheck anew).
+ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
+def wall(command: Sequence[str], repeat: int = 5) -> float:
+    """Median wall time of a command (after one warm-up run), its output thrown away."""
+    times = []
+    for run in range(repeat + 1):
+        began = time.perf_counter()
+        subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True,
+                       env=ENV)
+        if run:
+            times.append(time.perf_counter() - began)
+    return statistics.median(times)
+
+
+def wall_side_by_side(commands: dict[str, Sequence[str]], repeat: int = 7) -> dict[str, float]:
+    """Median wall times of commands run in turn, round after round, so that a busy moment
+    of the machine falls on all of them alike."""
+    times: dict[str, list[float]] = {name: [] for name in commands}
+    for run in range(repeat + 1):
+        for name, command in commands.items():
+            began = time.perf_counter()
+            subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                           check=True, env=ENV)
+            if run:
+                times[name].append(time.perf_counter() - began)
+    return {name: statistics.median(values) for name, values in times.items()}
+
+
+def peak_rss_mb(command: Sequence[str]) -> float:
+    """Peak resident memory of a command (its largest process), in MB."""
+    code = ("import resource, subprocess, sys\n"
+            "subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=True)\n"
+            "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n")
+    out = subprocess.run([sys.executable, "-c", code, *command], capture_output=True,
+                         text=True, check=True, env=ENV)
+    return int(out.stdout.strip()) / 1024
+
+
+def best_of(func: Callable[[], object], repeat: int = 3) -> float:
+    times = []
+    for _ in range(repeat):
+        began = time.perf_counter()
+        func()
+        times.append(time.perf_counter() - began)
+    return min(times)
+
+
+def line(name: str, value: str, target: str, ok: bool) -> None:
+    print(f"{name:<58} {value:>18}   target {target:<12} {'met' if ok else 'MISSED'}",
+          flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="smaller inputs")
+    parser.add_argument("--records", type=int, default=100_000)
+    parser.add_argument("--big-mb", type=int, default=1024, help="size of the memory test file")
+    parser.add_argument("--deals", type=int, default=1_000_000)
+    args = parser.parse_args()
+    if args.quick:
+        args.records, args.big_mb, args.deals = 20_000, 64, 200_000
+    pathcheck = [shutil.which("pathcheck") or "pathcheck"]
+    from gen import records
+
+    work = Path(tempfile.mkdtemp(prefix="pathcheck-bench-"))
+    try:
+        data = work / "dungeons.jsonl"
+        with open(data, "wb") as out:
+            for record in records(args.records, [2, 3, 4]):
+                out.write(record)
+        print(f"pathcheck benchmarks on {os.cpu_count()} cores; {args.records:,} recorded "
+              f"dungeons ({data.stat().st_size / 1e6:.0f} MB of JSON Lines)\n")
+
+        # 1. Verification at reading speed (whole commands, start-up included).
+        timed = wall_side_by_side({
+            "decode": [sys.executable, "-c", DECODE_ONLY, str(data)],
+            "verify1": [*pathcheck, "verify", "--format", "jsonl", str(data)],
+            "verify2": [*pathcheck, "verify", "--format", "jsonl", "--jobs", "2", str(data)],
+        })
+        decode, verify1, verify2 = timed["decode"], timed["verify1"], timed["verify2"]
+        line(f"1. verify --format jsonl / decode only (decode {decode:.2f} s)",
+             f"{verify1 / decode:.2f}x", "<= 1.5x", verify1 / decode <= 1.5)
+        line("   verify --format jsonl --jobs 2 / decode only", f"{verify2 / decode:.2f}x",
+             "<= 1.0x", verify2 / decode <= 1.0)
+
+        # 2. Fast tracers against the networkx reference, on the same dungeons.
+        import msgspec
+
+        from pathcheck.dungeon import rules_mask
+        from pathcheck.fasttrace import compile_tileset, trace_indices
+        from pathcheck.geometry import Direction
+        from pathcheck.reference import trace_reference
+        from pathcheck.speedups import _decoder, _speedups, _tables, prefix_for
+        from pathcheck.tileset import load_tileset
+
+        tileset = load_tileset()
+        compiled = compile_tileset(tileset)
+        sample = data.read_bytes().splitlines()[:3000]
+        decoded = [msgspec.json.decode(raw) for raw in sample]
+        dungeons = [([compiled.index[p["tile"]] for p in d["tiles"]],
+                     [int(Direction[p["dir"]]) for p in d["tiles"]],
+                     [(p["tile"], Direction[p["dir"]]) for p in d["tiles"]]) for d in decoded]
+        mask = rules_mask([2, 3, 4])
+        rules = frozenset({2, 3, 4})
+        reference = best_of(lambda: [trace_reference(tileset, d[2], rules) for d in dungeons], 1)
+        fast = best_of(lambda: [trace_indices(compiled, d[0], d[1], mask) for d in dungeons])
+        structs = _decoder.decode_lines(b"\n".join(sample) + b"\n")
+        tables, prefix = _tables(), prefix_for("x")
+        c_path = best_of(lambda: _speedups.trace_records(tables, structs, 0, 1, prefix, -1, -1))
+        line("2. Python fast tracer speed-up over the networkx reference",
+             f"{reference / fast:.0f}x", ">= 50x", reference / fast >= 50)
+        line("   C tracer (check + trace + JSON out) speed-up over reference",
+             f"{reference / c_path:.0f}x", ">= 50x", reference / c_path >= 50)
+
+        # 3. The seed space.
+        stats = wall([*pathcheck, "solo", "stats", "--deals", str(args.deals), "--rules",
+                      "2,3,4"], repeat=3)
+        scale = 1_000_000 / args.deals
+        line(f"3. solo stats --deals {args.deals:,} (all rules) / 10 s"
+             + ("" if scale == 1 else f" (x{scale:g})"),
+             f"{stats * scale / 10:.2f}x", "< 1.0x", stats * scale < 10)
+
+        # 4. Memory while verifying a large file.
+        big = work / "big.jsonl"
+        chunk = data.read_bytes()
+        with open(big, "wb") as out:
+            written = 0
+            while written < args.big_mb * 1_000_000:
+                out.write(chunk)
+                written += len(chunk)
+        peak1 = peak_rss_mb([*pathcheck, "verify", "--format", "jsonl", str(big)])
+        peak_text = peak_rss_mb([*pathcheck, "verify", "--format", "jsonl", "--jobs", "2",
+                                 str(big)])
+        line(f"4. peak memory verifying {written / 1e9:.2f} GB / 200 MB (1 process)",
+             f"{peak1 / 200:.2f}x ({peak1:.0f} MB)", "< 1.0x", peak1 < 200)
+        line("   the same with --jobs 2 (largest process)",
+             f"{peak_text / 200:.2f}x ({peak_text:.0f} MB)", "< 1.0x", peak_text < 200)
+        big.unlink()
+
+        # 5. Start-up.
+        help_time = wall([*pathcheck, "--help"], repeat=7)
+        trace_time = wall([*pathcheck, "trace", "START@N R1@N R2@E R3@S I4@W R4@W R5@N R6@E"],
+                          repeat=7)
+        line("5. pathcheck --help / 150 ms",
+             f"{help_time / 0.150:.2f}x ({help_time * 1000:.0f} ms)", "< 1.0x",
+             help_time < 0.150)
+        line("   pathcheck trace (one dungeon) / 250 ms",
+             f"{trace_time / 0.250:.2f}x ({trace_time * 1000:.0f} ms)", "< 1.0x",
+             trace_time < 0.250)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
