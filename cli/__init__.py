@@ -52,14 +52,7 @@ class LazyGroup(click.Group):
                 BrokenPipeError):
             raise
         except Exception as exc:  # never show a traceback to a user
-            if os.environ.get("PATHCHECK_DEBUG"):
-                raise
-            click.echo(
-                f"pathcheck: internal error: {type(exc).__name__}: {exc} "
-                "(set PATHCHECK_DEBUG=1 for a traceback; please report it)",
-                err=True,
-            )
-            ctx.exit(int(ExitCode.INTERNAL))
+            ctx.exit(_internal_error(exc))
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         rows = [(name, short) for name, (_, short) in COMMANDS.items()]
@@ -100,16 +93,21 @@ def main(argv: list[str] | None = None) -> Any:
     except KeyboardInterrupt:
         click.echo("pathcheck: interrupted", err=True)
         code = 130
-    except Exception as exc:  # never show a traceback to a user
-        if os.environ.get("PATHCHECK_DEBUG"):
-            raise
-        click.echo(
-            f"pathcheck: internal error: {type(exc).__name__}: {exc} "
-            "(set PATHCHECK_DEBUG=1 for a traceback; please report it)",
-            err=True,
-        )
-        code = int(ExitCode.INTERNAL)
+    except Exception as exc:  # raised outside a command, e.g. while loading one
+        code = _internal_error(exc)
     return code if isinstance(code, int) else 0
+
+
+def _internal_error(exc: Exception) -> int:
+    """Report a bug in one line (a traceback only with PATHCHECK_DEBUG set)."""
+    if os.environ.get("PATHCHECK_DEBUG"):
+        raise exc
+    click.echo(
+        f"pathcheck: internal error: {type(exc).__name__}: {exc} "
+        "(set PATHCHECK_DEBUG=1 for a traceback; please report it)",
+        err=True,
+    )
+    return int(ExitCode.INTERNAL)
 
 
 def entry() -> None:

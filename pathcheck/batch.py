@@ -12,10 +12,10 @@ import contextlib
 import gc
 import itertools
 import os
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import Iterable, Iterator
-from multiprocessing.connection import Connection
 from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -236,10 +236,13 @@ def process_item(item: Item, settings: Settings) -> Outcome:
                or settings.inline_pictures)
     verdict = verify_record(record, with_passes=drawing)
     svg = graph = None
-    if settings.inline_pictures:
-        svg, graph = verdict_svg(verdict), verdict_graph(verdict)
-    elif settings.svg_dir is not None or settings.graph_dir is not None:
-        _write_pictures(verdict, settings)
+    if settings.inline_pictures or settings.svg_dir is not None or settings.graph_dir is not None:
+        from pathcheck.render import pictures
+
+        if settings.inline_pictures:
+            svg, graph = pictures.verdict_svg(verdict), pictures.verdict_graph(verdict)
+        else:
+            pictures.write_pictures(verdict, settings.svg_dir, settings.graph_dir)
     if isinstance(verdict, DungeonVerdict):
         reason = verdict.trace.reason
         status, why = ("held", None) if reason is None else ("lost", reason.value)
@@ -260,64 +263,6 @@ def _render_error(error: RecordError, settings: Settings) -> str:
     if settings.output == "text":
         return f"== {error.source}:{error.line}: INVALID: {error.pointer or '/'}: {error.message}"
     return _encoder.encode(error_dict(error)).decode("utf-8")
-
-
-def picture_name(verdict: Verdict, suffix: str) -> str:
-    record = verdict.record
-    stem = Path(record.source).stem if not record.source.startswith("<") else "stdin"
-    extra = record.pointer.replace("/", "-") if record.pointer else ""
-    return f"{stem}-{record.line}{extra}{suffix}"
-
-
-def verdict_svg(verdict: Verdict) -> str:
-    """One SVG for a verdict (a solo record's dungeons side by side, as separate pictures
-    stacked in one document is not worth it: a solo verdict draws its first failing or last
-    dungeon)."""
-    from pathcheck.render.svg import dungeon_svg
-
-    record = verdict.record
-    title = f"{record.source}:{record.line}"
-    if isinstance(verdict, DungeonVerdict):
-        return dungeon_svg(verdict.trace, title=title, tileset=record.tileset, rules=record.rules)
-    traced = verdict.result.traces[-1]
-    number = len(verdict.result.traces)
-    return dungeon_svg(traced, title=f"{title} dungeon {number}", tileset=record.tileset,
-                       rules=record.rules)
-
-
-def verdict_graph(verdict: Verdict) -> bytes | None:
-    """The reference tracer's port graph of a dungeon record, as GraphML."""
-    if not isinstance(verdict, DungeonVerdict):
-        return None
-    from pathcheck.reference import export_graph, trace_reference
-    from pathcheck.tileset import load_tileset
-
-    record = verdict.record
-    ref = trace_reference(record.tileset or load_tileset(),
-                          [(p.tile, p.dir) for p in record.tiles], record.rules)
-    return export_graph(ref.graph, "x.graphml")
-
-
-def _write_pictures(verdict: Verdict, settings: Settings) -> None:
-    from pathcheck.output import write_atomic
-
-    record = verdict.record
-    if settings.svg_dir is not None:
-        from pathcheck.render.svg import dungeon_svg
-
-        if isinstance(verdict, DungeonVerdict):
-            write_atomic(Path(settings.svg_dir) / picture_name(verdict, ".svg"),
-                         verdict_svg(verdict))
-        else:
-            for number, traced in enumerate(verdict.result.traces, start=1):
-                svg = dungeon_svg(traced, title=f"{record.source}:{record.line} dungeon {number}",
-                                  tileset=record.tileset, rules=record.rules)
-                write_atomic(Path(settings.svg_dir) / picture_name(verdict, f"-d{number}.svg"),
-                             svg)
-    if settings.graph_dir is not None:
-        graph = verdict_graph(verdict)
-        if graph is not None:
-            write_atomic(Path(settings.graph_dir) / picture_name(verdict, ".graphml"), graph)
 
 
 class Block(NamedTuple):

@@ -165,3 +165,16 @@ def test_main_turns_usage_errors_into_exit_2(capsys: pytest.CaptureFixture[str])
     assert main(["verify", "--format", "xml", str(EXAMPLES)]) == 2
     assert main(["nosuchcommand"]) == 2
     assert main(["--version"]) == 0
+
+
+def test_a_bug_is_one_line_with_exit_70(monkeypatch: pytest.MonkeyPatch) -> None:
+    import pathcheck.cli.tiles as tiles_command
+
+    def broken(name: str = "standard") -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(tiles_command, "load_tileset", broken)
+    code, _, err = run("tiles")
+    assert code == 70
+    assert err.strip() == ("pathcheck: internal error: RuntimeError: boom (set PATHCHECK_DEBUG=1 "
+                           "for a traceback; please report it)")

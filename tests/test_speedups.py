@@ -84,7 +84,7 @@ def blocks(draw: st.DrawFn) -> bytes:
         if kind == 0:
             lines.append(b"")
         elif kind == 1:
-            lines.append(b"{broken")
+            lines.append(draw(st.binary(max_size=40)).replace(b"\n", b" "))
         else:
             lines.append(line_of(record))
     return b"\n".join(lines) + draw(st.sampled_from([b"", b"\n"]))

@@ -55,11 +55,17 @@ def test_two_path_start_tile_is_passed_through_its_second_path() -> None:
     assert [(p.x, p.y) for p in result.layout] == [(0, 0), (0, 1), (1, 1), (1, 0), (-1, 0)]
 
 
-def test_two_path_second_pass_ignores_the_arrow() -> None:
-    # Rulebook: "When passing through a Two-Path tile for the second time, the direction of
-    # the arrow does not matter" -- BR1 entered from its west edge leaves north.
-    result = trace_notation("START@N BR1@N R1@E R2@S R3@W I1@N", rules=())
-    assert result.lost_at is None or result.reason is not LostReason.DEAD_END
+def test_two_path_tile_passed_again_sets_the_next_tile() -> None:
+    # Rulebook, "Rules on Two-Path Tiles": the path passes tile (2) again before the next
+    # tile, which must follow tile (2)'s second path, not the tile placed last. Here R4's
+    # path runs east into BR1's second path (west-north), so the next tile lies north of
+    # BR1 and points north; pointing east, along R4's own exit, it is misplaced.
+    result = trace_notation("START@N BR1@N R1@E R2@S R3@W R4@N I1@N")
+    assert result.lost_at is None
+    assert (result.layout[-1].x, result.layout[-1].y) == (0, 2)
+    assert trace_notation("START@N BR1@N R1@E R2@S R3@W R4@N").last_movement is Move.LEFT
+    wrong = trace_notation("START@N BR1@N R1@E R2@S R3@W R4@N I1@E")
+    assert (wrong.lost_at, wrong.reason) == (7, LostReason.MISPLACED)
 
 
 def test_repeat_example_of_the_rulebook_is_a_loop() -> None:
