@@ -61,7 +61,8 @@ def command(
     line, .dgn compact notation, or - for stdin. Rule options override what records say.
 
     Exit codes: 0 every record valid; 3 at least one record invalid (each is reported, the
-    others are still verified); 2 usage error.
+    others are still verified); 4 a file could not be read (the others are still verified);
+    2 usage error.
     """
     svg_file = svg_dir if svg_dir is not None and svg_dir.lower().endswith(".svg") else None
     graph_file = graph_dir if graph_dir is not None and graph_dir.lower().endswith(
@@ -98,7 +99,8 @@ def command(
                 continue
             pictures.take(outcome)
             if outcome.error is not None:
-                click.echo(f"pathcheck: invalid: {outcome.error}", err=True)
+                kind = "error" if outcome.status == "unreadable" else "invalid"
+                click.echo(f"pathcheck: {kind}: {outcome.error}", err=True)
             if quiet:
                 continue
             if output_format == "json":
@@ -118,6 +120,8 @@ def command(
     if pictures.extra:
         click.echo(f"pathcheck: note: {pictures.extra} more record(s) not drawn: "
                    "give a folder to --svg/--graph to draw every dungeon", err=True)
+    if summary.unreadable:
+        ctx.exit(int(ExitCode.IO_ERROR))
     if summary.invalid:
         ctx.exit(int(ExitCode.INVALID_INPUT))
 

@@ -82,6 +82,8 @@ class Summary:
     lost: Counter[str] = field(default_factory=Counter)
     solo: int = 0
     invalid: int = 0
+    unreadable: int = 0
+    """Files that could not be read (not counted as records)."""
 
     def add(self, outcome: Result) -> None:
         if isinstance(outcome, Block):
@@ -99,12 +101,15 @@ class Summary:
             self.lost[outcome.reason or "?"] += 1
         elif outcome.status == "solo":
             self.solo += 1
+        elif outcome.status == "unreadable":
+            self.records -= 1
+            self.unreadable += 1
         else:
             self.invalid += 1
 
     def to_dict(self) -> dict[str, Any]:
         return {"records": self.records, "held": self.held, "lost": dict(self.lost),
-                "solo": self.solo, "invalid": self.invalid}
+                "solo": self.solo, "invalid": self.invalid, "unreadable": self.unreadable}
 
     def text(self) -> str:
         lost = sum(self.lost.values())
@@ -114,6 +119,8 @@ class Summary:
         if self.solo:
             parts.append(f"{self.solo} solo")
         parts.append(f"{self.invalid} invalid")
+        if self.unreadable:
+            parts.append(f"{self.unreadable} unreadable file(s)")
         return "Summary: " + ", ".join(parts)
 
 
@@ -126,7 +133,7 @@ def iter_items(name: str) -> Iterator[Item]:
     try:
         stream = open_source(name)
     except IOFailure as exc:
-        yield Item(ERROR, source, 0, RecordError(source, None, "", str(exc).split(": ", 1)[-1]))
+        yield Item(ERROR, source, 0, exc)
         return
     base = None if name == "-" else str(Path(name).resolve().parent)
     try:
@@ -225,6 +232,8 @@ def _record(item: Item, settings: Settings) -> Any:
 
 def process_item(item: Item, settings: Settings) -> Outcome:
     """Verify one item and render it in the requested output format."""
+    if isinstance(item.payload, IOFailure):
+        return _unreadable(item.payload, settings)
     try:
         record = _record(item, settings)
     except RecordError as exc:
@@ -263,6 +272,16 @@ def _render_error(error: RecordError, settings: Settings) -> str:
     if settings.output == "text":
         return f"== {error.source}:{error.line}: INVALID: {error.pointer or '/'}: {error.message}"
     return _encoder.encode(error_dict(error)).decode("utf-8")
+
+
+def _unreadable(error: IOFailure, settings: Settings) -> Outcome:
+    """A file that cannot be read: reported in its place; the other files go on."""
+    if settings.output == "text":
+        text = f"== UNREADABLE: {error}"
+    else:
+        text = _encoder.encode({"source": str(error).split(": ", 1)[0], "line": None,
+                                "kind": "unreadable", "error": str(error)}).decode("utf-8")
+    return Outcome("unreadable", None, text, 0, str(error))
 
 
 class Block(NamedTuple):
@@ -325,8 +344,7 @@ def _block_tasks(path: str) -> Iterator[Task]:
     try:
         stream = open_source(path)
     except IOFailure as exc:
-        error = RecordError(path, None, "", str(exc).split(": ", 1)[-1])
-        yield Task([Item(ERROR, path, 0, error)])
+        yield Task([Item(ERROR, path, 0, exc)])
         return
     line = 1
     carry = b""

@@ -120,10 +120,14 @@ def test_output_file_is_written_atomically_and_not_on_error(tmp_path: Path) -> N
 
 
 def test_missing_file_is_reported_and_others_verified(tmp_path: Path) -> None:
-    code, out, err = run("verify", "--format", "jsonl", str(tmp_path / "nope.jsonl"),
-                         str(EXAMPLES))
-    assert code == 3
-    assert "nope.jsonl" in err and len(out.splitlines()) == 11
+    missing = tmp_path / "nope.jsonl"
+    code, out, err = run("verify", "--format", "jsonl", str(missing), str(EXAMPLES))
+    assert code == 4
+    assert f"pathcheck: error: {missing}: cannot read: No such file or directory" in err
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert lines[0]["kind"] == "unreadable" and len(lines) == 11
+    code, out, _ = run("verify", "--no-map", str(missing), str(EXAMPLES))
+    assert code == 4 and "1 unreadable file(s)" in out and "10 records" in out
 
 
 def test_jobs_give_the_same_output_in_the_same_order() -> None:
