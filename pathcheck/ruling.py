@@ -192,10 +192,14 @@ def render_text(ruling: Ruling) -> str:
         lines.append(f"{rnd.title}")
         if rnd.display:
             lines.append(_indent(rnd.display))
+        quoted: set[str] = set()  # each rule is quoted once a round, then named
         for event in rnd.events:
             where = f"{event.move.describe()}: " if event.move is not None else ""
             lines.append(f"  - {where}{event.text}")
-            if event.rule is not None:
+            if event.rule is not None and event.rule.id in quoted:
+                lines.append(f"      ({event.rule.section}, quoted above)")
+            elif event.rule is not None:
+                quoted.add(event.rule.id)
                 lines.append(f"      ({event.rule.section}: \"{event.rule.quote}\")")
         lines.append(f"  score: {_score_line(rnd.scores)}")
     if ruling.display:
