@@ -15,9 +15,8 @@ import os
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import msgspec
 
@@ -32,6 +31,9 @@ from pathcheck.records import (
     record_from_document,
 )
 from pathcheck.verify import DungeonVerdict, Verdict, error_dict, verify_record
+
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
 
 JSON_LINE, DGN_LINE, VALUE, ERROR = range(4)
 CHUNK = 256

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import tempfile
 from pathlib import Path
 
 from pathcheck.errors import IOFailure
@@ -12,6 +11,8 @@ from pathcheck.errors import IOFailure
 
 def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
     """Write ``data`` to ``path`` through a temporary file in the same folder and a rename."""
+    import tempfile
+
     target = Path(path)
     payload = data.encode("utf-8") if isinstance(data, str) else data
     try:
@@ -38,6 +39,8 @@ class AtomicWriter:
     """
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
+        import tempfile
+
         self.target = Path(path)
         try:
             self.target.parent.mkdir(parents=True, exist_ok=True)
