@@ -25,6 +25,7 @@
 #define GRID_CELLS (GRID_W * GRID_W)
 #define NREASONS 8
 #define MAX_KINDS 16
+#define ID_SLOTS 1024
 
 enum { HELD, MISPLACED, OUT_OF_BOUNDS, GHOST_FIVE, GHOST_TWICE, DEAD_END, LOOP, REVERSE };
 enum { RULE_BOUND = 2, RULE_GHOST_FIVE = 4, RULE_GHOST_TWICE = 8 };
@@ -103,7 +104,30 @@ typedef struct {
     unsigned char is_repeat[MAX_KINDS];
     PyObject *reason_json[NREASONS];   /* bytes: "null" or "\"loop\"" */
     PyObject *rule_json[NREASONS];     /* bytes: {"section":..,"quote":..} or null */
+    /* Tile ids as UTF-8 (owned by the keys of `index`) in an open-addressing hash table,
+     * for the JSON Lines scanner. */
+    const char *id_ptr[256];
+    Py_ssize_t id_len[256];
+    short id_slot[ID_SLOTS];            /* tile number + 1, 0: empty */
 } Tables;
+
+static inline uint32_t id_hash(const char *s, Py_ssize_t n) {
+    uint32_t h = 2166136261u;
+    for (Py_ssize_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 16777619u;
+    return h;
+}
+
+/* The tile number of the id s[0:n], or -1. */
+static inline int id_lookup(const Tables *t, const char *s, Py_ssize_t n) {
+    uint32_t h = id_hash(s, n);
+    for (;;) {
+        int slot = t->id_slot[h & (ID_SLOTS - 1)];
+        if (!slot) return -1;
+        int number = slot - 1;
+        if (t->id_len[number] == n && memcmp(t->id_ptr[number], s, n) == 0) return number;
+        h++;
+    }
+}
 
 static void tables_free(PyObject *capsule) {
     Tables *t = PyCapsule_GetPointer(capsule, "pathcheck._speedups.Tables");
@@ -159,6 +183,24 @@ static PyObject *make_tables(PyObject *self, PyObject *args) {
     memcpy(t->is_repeat, PyBytes_AS_STRING(repeat), nk);
     Py_INCREF(index);
     t->index = index;
+    {
+        PyObject *key, *value;
+        Py_ssize_t pos = 0;
+        while (PyDict_Next(index, &pos, &key, &value)) {
+            long number = PyLong_AsLong(value);
+            Py_ssize_t len;
+            const char *utf8 = PyUnicode_Check(key) ? PyUnicode_AsUTF8AndSize(key, &len) : NULL;
+            if (!utf8 || number < 0 || number >= n) {
+                if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "make_tables: index");
+                goto fail;
+            }
+            t->id_ptr[number] = utf8;
+            t->id_len[number] = len;
+            uint32_t h = id_hash(utf8, len);
+            while (t->id_slot[h & (ID_SLOTS - 1)]) h++;
+            t->id_slot[h & (ID_SLOTS - 1)] = (short)(number + 1);
+        }
+    }
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *b = PyList_GET_ITEM(tile_json, i);
         if (!PyBytes_Check(b)) { PyErr_SetString(PyExc_TypeError, "tile_json"); goto fail; }
@@ -541,6 +583,245 @@ error:
     return NULL;
 }
 
+/* ---- the JSON Lines scanner ------------------------------------------------------------------ */
+
+/* A strict reader for the plain shape of dungeon/1 lines: an object whose keys are among
+ * format, tileset, advanced, rules, tiles (each at most once), strings without escapes or
+ * non-ASCII bytes, rules as single digits 1-4, tiles as objects with exactly "tile" and
+ * "dir". It accepts only lines that are valid JSON *and* valid records that the Python path
+ * would verify without an error; every other line (anything unusual, however valid) is left
+ * to the msgspec + Python paths, so it never decides anything differently. */
+
+typedef struct {
+    const char *p, *end;
+} Scan;
+
+static inline void ws(Scan *s) {
+    while (s->p < s->end && (*s->p == ' ' || *s->p == '\t' || *s->p == '\r' || *s->p == '\n'))
+        s->p++;
+}
+
+static inline int eat(Scan *s, char c) {
+    ws(s);
+    if (s->p < s->end && *s->p == c) {
+        s->p++;
+        return 1;
+    }
+    return 0;
+}
+
+/* A plain string: sets *str, *len; 0 if not a plain string. */
+static inline int plain_string(Scan *s, const char **str, Py_ssize_t *len) {
+    ws(s);
+    if (s->p >= s->end || *s->p != '"') return 0;
+    const char *start = ++s->p;
+    while (s->p < s->end) {
+        unsigned char c = (unsigned char)*s->p;
+        if (c == '"') {
+            *str = start;
+            *len = s->p - start;
+            s->p++;
+            return 1;
+        }
+        if (c == '\\' || c < 0x20 || c >= 0x80) return 0;
+        s->p++;
+    }
+    return 0;
+}
+
+/* A literal (true, false, null) followed by a delimiter. */
+static inline int literal(Scan *s, const char *word, Py_ssize_t n) {
+    ws(s);
+    if (s->end - s->p < n || memcmp(s->p, word, n) != 0) return 0;
+    const char *after = s->p + n;
+    if (after < s->end && !(*after == ',' || *after == '}' || *after == ']' || *after == ' ' ||
+                            *after == '\t' || *after == '\r' || *after == '\n'))
+        return 0;
+    s->p = after;
+    return 1;
+}
+
+static inline int key_is(const char *k, Py_ssize_t n, const char *word) {
+    return (Py_ssize_t)strlen(word) == n && memcmp(k, word, n) == 0;
+}
+
+/* 1: a plain valid record read into tiles/dirs/n/rules (bit r for rule r)/advanced. */
+static int scan_line(const Tables *t, const char *line, const char *end, int *tiles, int *dirs,
+                     int *n, int *rules, int *advanced) {
+    Scan s = {line, end};
+    int seen_keys = 0, count = 0;
+    *rules = 0;
+    *advanced = 0;
+    if (!eat(&s, '{')) return 0;
+    if (eat(&s, '}')) return 0;  /* no tiles */
+    for (;;) {
+        const char *k;
+        Py_ssize_t kn;
+        int bit;
+        if (!plain_string(&s, &k, &kn) || !eat(&s, ':')) return 0;
+        if (key_is(k, kn, "tiles")) bit = 1;
+        else if (key_is(k, kn, "format")) bit = 2;
+        else if (key_is(k, kn, "advanced")) bit = 4;
+        else if (key_is(k, kn, "rules")) bit = 8;
+        else if (key_is(k, kn, "tileset")) bit = 16;
+        else return 0;
+        if (seen_keys & bit) return 0;
+        seen_keys |= bit;
+        if (bit == 2) {
+            const char *v;
+            Py_ssize_t vn;
+            if (!plain_string(&s, &v, &vn) || !key_is(v, vn, "dungeon/1")) return 0;
+        } else if (bit == 16) {
+            const char *v;
+            Py_ssize_t vn;
+            if (!literal(&s, "null", 4) &&
+                !(plain_string(&s, &v, &vn) && key_is(v, vn, "standard")))
+                return 0;
+        } else if (bit == 4) {
+            if (literal(&s, "true", 4)) *advanced = 1;
+            else if (!literal(&s, "false", 5)) return 0;
+        } else if (bit == 8) {
+            if (!literal(&s, "null", 4)) {
+                if (!eat(&s, '[')) return 0;
+                if (!eat(&s, ']')) {
+                    for (;;) {
+                        ws(&s);
+                        if (s.p >= s.end || *s.p < '1' || *s.p > '4') return 0;
+                        int rule = *s.p++ - '0';
+                        if (s.p < s.end && ((*s.p >= '0' && *s.p <= '9') || *s.p == '.' ||
+                                            *s.p == 'e' || *s.p == 'E'))
+                            return 0;
+                        if (*rules >> rule & 1) return 0;
+                        *rules |= 1 << rule;
+                        if (eat(&s, ']')) break;
+                        if (!eat(&s, ',')) return 0;
+                    }
+                }
+            }
+        } else {  /* tiles */
+            if (!eat(&s, '[')) return 0;
+            if (eat(&s, ']')) return 0;  /* empty */
+            for (;;) {
+                int tile = -1, dir = -1;
+                if (count >= MAX_TILES || !eat(&s, '{')) return 0;
+                for (int member = 0; member < 2; member++) {
+                    const char *pk, *pv;
+                    Py_ssize_t pkn, pvn;
+                    if (member && !eat(&s, ',')) return 0;
+                    if (!plain_string(&s, &pk, &pkn) || !eat(&s, ':') ||
+                        !plain_string(&s, &pv, &pvn))
+                        return 0;
+                    if (key_is(pk, pkn, "tile") && tile < 0) {
+                        if ((tile = id_lookup(t, pv, pvn)) < 0) return 0;
+                    } else if (key_is(pk, pkn, "dir") && dir < 0 && pvn == 1) {
+                        switch (*pv) {
+                            case 'N': dir = 0; break;
+                            case 'E': dir = 1; break;
+                            case 'S': dir = 2; break;
+                            case 'W': dir = 3; break;
+                            default: return 0;
+                        }
+                    } else {
+                        return 0;
+                    }
+                }
+                if (!eat(&s, '}')) return 0;
+                tiles[count] = tile;
+                dirs[count] = dir;
+                count++;
+                if (eat(&s, ']')) break;
+                if (!eat(&s, ',')) return 0;
+            }
+        }
+        if (eat(&s, '}')) break;
+        if (!eat(&s, ',')) return 0;
+    }
+    ws(&s);
+    if (s.p != s.end || !(seen_keys & 1)) return 0;
+    *n = count;
+    return 1;
+}
+
+/* Mode and repeat checks shared with read_record: 1 if the Python path accepts them. */
+static int record_ok(const Tables *t, const int *tiles, int n, int rules, int advanced) {
+    uint64_t seen[4] = {0, 0, 0, 0};
+    if ((rules >> 4 & 1) && !advanced) return 0;
+    for (int i = 0; i < n; i++) {
+        int number = tiles[i];
+        if (seen[number >> 6] >> (number & 63) & 1) return 0;
+        seen[number >> 6] |= (uint64_t)1 << (number & 63);
+        if (t->adv_only[number] && !advanced) return 0;
+    }
+    return 1;
+}
+
+static inline int fast_mask(int rules) {
+    return ((rules >> 2 & 1) ? RULE_BOUND : 0) | ((rules >> 3 & 1) ? RULE_GHOST_FIVE : 0) |
+           ((rules >> 4 & 1) ? RULE_GHOST_TWICE : 0);
+}
+
+/* scan_block(tables, block, offset, line, prefix, rules_override, adv_override)
+ *   -> (bytes, stop_offset, stop_line, counts)
+ * Verifies the lines of block[offset:] (the first numbered `line`) until one the scanner
+ * leaves to Python: stop_offset is where that line starts (len(block) when all were done),
+ * stop_line its number. Blank lines are skipped, as the Python path skips them. */
+static PyObject *scan_block(PyObject *self, PyObject *args) {
+    PyObject *capsule, *prefix;
+    Py_buffer block;
+    Py_ssize_t offset;
+    long line;
+    int rules_override, adv_override;
+    if (!PyArg_ParseTuple(args, "Oy*nlSii", &capsule, &block, &offset, &line, &prefix,
+                          &rules_override, &adv_override))
+        return NULL;
+    Tables *t = PyCapsule_GetPointer(capsule, "pathcheck._speedups.Tables");
+    static Grid *g = NULL;
+    static Out o = {NULL, 0, 0};
+    if (!t || (!g && !(g = grid_new()))) {
+        PyBuffer_Release(&block);
+        return NULL;
+    }
+    o.len = 0;
+    long counts[NREASONS] = {0};
+    int tiles[MAX_TILES], dirs[MAX_TILES], cells[MAX_TILES];
+    const char *data = block.buf, *end = data + block.len;
+    const char *p = data + (offset < 0 ? 0 : offset > block.len ? block.len : offset);
+    while (p < end) {
+        const char *nl = memchr(p, '\n', end - p);
+        const char *line_end = nl ? nl : end;
+        const char *q = p;
+        while (q < line_end && (*q == ' ' || *q == '\t' || *q == '\r')) q++;
+        if (q == line_end) {  /* blank */
+            p = nl ? nl + 1 : end;
+            line++;
+            continue;
+        }
+        int n = 0, rules = 0, advanced = 0;
+        if (!scan_line(t, p, line_end, tiles, dirs, &n, &rules, &advanced)) break;
+        if (rules_override >= 0) rules = rules_override;
+        if (adv_override >= 0) advanced = adv_override;
+        if (!record_ok(t, tiles, n, rules, advanced)) break;
+        int ncells = 0, lost_at = 0, move = 0;
+        int reason = trace(t, g, tiles, dirs, n, fast_mask(rules), 0, &move, cells, &ncells,
+                           &lost_at);
+        counts[reason]++;
+        if (write_result(t, &o, prefix, line, tiles, dirs, cells, ncells, lost_at, reason) < 0) {
+            PyBuffer_Release(&block);
+            return NULL;
+        }
+        p = nl ? nl + 1 : end;
+        line++;
+    }
+    Py_ssize_t stop = p - data;
+    PyBuffer_Release(&block);
+    PyObject *out = PyBytes_FromStringAndSize(o.buf ? o.buf : "", o.len);
+    if (!out) return NULL;
+    PyObject *c = PyTuple_New(NREASONS);
+    if (!c) { Py_DECREF(out); return NULL; }
+    for (int r = 0; r < NREASONS; r++) PyTuple_SET_ITEM(c, r, PyLong_FromLong(counts[r]));
+    return Py_BuildValue("(NnlN)", out, stop, line, c);
+}
+
 /* ---- perfect solo play of many seeds ------------------------------------------------------ */
 
 #define GOLDEN_GAMMA 0x9E3779B97F4A7C15ULL
@@ -642,6 +923,7 @@ static PyMethodDef methods[] = {
     {"solo_kernel", solo_kernel, METH_VARARGS, "Perfect solo play of many seeds."},
     {"make_tables", make_tables, METH_VARARGS, "Compile tile tables into a capsule."},
     {"set_layout", set_layout, METH_VARARGS, "Register the record and placement struct types."},
+    {"scan_block", scan_block, METH_VARARGS, "Verify plain dungeon/1 JSON Lines of a block."},
     {"trace_records", trace_records, METH_VARARGS,
      "Trace decoded dungeon records and write their JSON Lines results."},
     {NULL, NULL, 0, NULL},

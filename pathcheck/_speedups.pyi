@@ -25,3 +25,12 @@ def solo_kernel(
     tables: object, base: bytes, first_seed: int, count: int, rules_mask: int
 ) -> tuple[bytes, bytes, bytes, bytes, bytes]: ...
 def set_layout(record_type: type, placement_type: type) -> None: ...
+def scan_block(
+    tables: object,
+    block: bytes,
+    offset: int,
+    line: int,
+    prefix: bytes,
+    rules_override: int,
+    adv_override: int,
+) -> tuple[bytes, int, int, tuple[int, ...]]: ...

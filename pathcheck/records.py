@@ -26,7 +26,7 @@ from pathcheck.dungeon import Placement
 from pathcheck.errors import InputError, RecordError, TileSetError
 from pathcheck.geometry import Direction
 from pathcheck.reader import Document, iter_json_source, open_source
-from pathcheck.tileset import REPEAT_KINDS, TileSet, load_tileset
+from pathcheck.tileset import BUILTIN, REPEAT_KINDS, TileSet, load_tileset
 
 DUNGEON_FORMAT = "dungeon/1"
 SOLO_FORMAT = "solo/1"
@@ -96,11 +96,13 @@ def _tileset(ctx: _Ctx, value: Any, base: Path | None) -> TileSet:
         return load_tileset()
     if not isinstance(value, str) or not value:
         raise ctx.error("/tileset", f"expected a tile-set name or path, got {value!r}")
+    if value in BUILTIN:
+        return load_tileset(value)
     candidates = [value]
     if base is not None and not Path(value).is_absolute():
         candidates.insert(0, str(base / value))
     for candidate in candidates:
-        if candidate == "standard" or Path(candidate).exists():
+        if Path(candidate).exists():
             try:
                 return load_tileset(candidate)
             except TileSetError as exc:

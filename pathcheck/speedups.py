@@ -111,49 +111,40 @@ def fast_block(
 
     Returns the pieces in input order (bytes of results from C, or whatever ``fallback``
     returned for a record left to Python) and the count of C-verified records per reason code.
+    The C scanner takes every plain line; a line it leaves is decoded by msgspec and traced
+    in C if it is a valid record after all (other key order, escapes, ...), else verified by
+    ``fallback``.
     """
     tables = _tables()
     counts = [0] * len(REASONS)
     pieces: list[bytes | Any] = []
-    lines: list[bytes] | None = None
-    try:
-        records = _decoder.decode_lines(block)
-        expected = block.count(b"\n") + (0 if block.endswith(b"\n") or not block else 1)
-        if len(records) != expected:
-            raise ValueError("blank lines")
-    except (msgspec.DecodeError, ValueError):
-        records = None
-    if records is None:
-        # One by one: blank lines are skipped, undecodable lines go to the Python path.
-        lines = block.split(b"\n")
-        for offset, raw in enumerate(lines):
-            if not raw.strip():
-                continue
-            line_no = first_line + offset
-            try:
-                single = [_decoder.decode(raw)]
-            except msgspec.DecodeError:
-                pieces.append(fallback(raw, line_no))
-                continue
-            out, stop, got = _speedups.trace_records(tables, single, 0, line_no, prefix, *codes)
-            if stop == 1:
-                pieces.append(out)
-                for i, c in enumerate(got):
-                    counts[i] += c
-            else:
-                pieces.append(fallback(raw, line_no))
-        return pieces, counts
-    start = 0
-    while start < len(records):
-        out, stop, got = _speedups.trace_records(tables, records, start, first_line, prefix,
-                                                 *codes)
+    offset, line = 0, first_line
+    while offset < len(block):
+        out, offset, line, got = _speedups.scan_block(tables, block, offset, line, prefix, *codes)
         if out:
             pieces.append(out)
         for i, c in enumerate(got):
             counts[i] += c
-        if stop < len(records):
-            if lines is None:
-                lines = block.split(b"\n")
-            pieces.append(fallback(lines[stop], first_line + stop))
-        start = stop + 1
+        if offset >= len(block):
+            break
+        end = block.find(b"\n", offset)
+        raw = block[offset:] if end < 0 else block[offset:end]
+        pieces.append(_one_line(tables, raw, line, prefix, codes, fallback, counts))
+        offset = len(block) if end < 0 else end + 1
+        line += 1
     return pieces, counts
+
+
+def _one_line(tables: object, raw: bytes, line: int, prefix: bytes, codes: tuple[int, int],
+              fallback: Fallback, counts: list[int]) -> bytes | Any:
+    """A line the scanner left: msgspec + the C tracer if it can, else the Python path."""
+    try:
+        record = _decoder.decode(raw)
+    except msgspec.DecodeError:
+        return fallback(raw, line)
+    out, stop, got = _speedups.trace_records(tables, [record], 0, line, prefix, *codes)
+    if stop != 1:
+        return fallback(raw, line)
+    for i, c in enumerate(got):
+        counts[i] += c
+    return out

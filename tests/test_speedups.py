@@ -76,6 +76,41 @@ def line_of(value: Any) -> bytes:
     return msgspec.json.encode(value)
 
 
+WHITESPACE = st.sampled_from(["", "", " ", "  ", "\t", "\r"])
+
+
+@st.composite
+def json_text(draw: st.DrawFn, value: Any) -> str:
+    """``value`` as JSON text written in one of many valid (or slightly broken) ways: random
+    whitespace, escapes, number spellings, duplicated keys, stray commas."""
+    w = draw(WHITESPACE)
+    if isinstance(value, dict):
+        items = list(value.items())
+        if draw(st.booleans()):
+            items = draw(st.permutations(items))
+        parts = [f"{w}{draw(json_text(k))}{draw(WHITESPACE)}:{draw(json_text(v))}{w}"
+                 for k, v in items]
+        if items and draw(st.integers(0, 30)) == 0:
+            parts.append(parts[0])  # a duplicated key: the last one wins
+        body = ",".join(parts)
+        if draw(st.integers(0, 40)) == 0:
+            body += ","  # invalid JSON
+        return "{" + body + "}"
+    if isinstance(value, list):
+        return "[" + ",".join(draw(json_text(v)) for v in value) + w + "]"
+    if isinstance(value, bool) or value is None:
+        return w + json.dumps(value)
+    if isinstance(value, int):
+        spelling = draw(st.sampled_from([str(value), str(value), f"{value}.0", f"0{value}",
+                                         f"{value}e0", f"-{value}"]))
+        return w + spelling
+    if isinstance(value, str):
+        if value and draw(st.integers(0, 8)) == 0:
+            return w + '"' + "".join(f"\\u{ord(c):04x}" for c in value) + '"'
+        return w + json.dumps(value)
+    return w + json.dumps(value)
+
+
 @st.composite
 def blocks(draw: st.DrawFn) -> bytes:
     lines = []
@@ -85,6 +120,8 @@ def blocks(draw: st.DrawFn) -> bytes:
             lines.append(b"")
         elif kind == 1:
             lines.append(draw(st.binary(max_size=40)).replace(b"\n", b" "))
+        elif kind < 5:
+            lines.append(draw(json_text(record)).encode())
         else:
             lines.append(line_of(record))
     return b"\n".join(lines) + draw(st.sampled_from([b"", b"\n"]))
@@ -116,6 +153,28 @@ def test_fast_block_equals_python_on_perfect_play(order: list[str], rules: set[i
     assert fast == python_path(block, settings_)
     assert counted == len(lines)  # every record went through C
     assert all(json.loads(x)["kind"] == "dungeon" for x in fast.splitlines())
+
+
+@settings(max_examples=300)
+@given(st.data(), st.permutations(IDS), st.sets(st.sampled_from([2, 3, 4])))
+def test_fast_block_equals_python_on_oddly_written_valid_records(
+        data: st.DataObject, order: list[str], rules: set[int]) -> None:
+    from pathcheck.solo import answer_key
+
+    deck = ["START", *[t for t in order if t != "START"]]
+    lines = []
+    for dungeon in answer_key(deck, rules=rules):
+        record: dict[str, Any] = {"tiles": [{"tile": p.tile, "dir": p.dir.name}
+                                            for p in dungeon.placements],
+                                  "advanced": True, "rules": sorted(rules)}
+        if data.draw(st.booleans()):
+            record["format"] = "dungeon/1"
+        if data.draw(st.booleans()):
+            record["tileset"] = data.draw(st.sampled_from(["standard", None]))
+        lines.append(data.draw(json_text(record)).encode())
+    block = b"\r\n".join(lines) + data.draw(st.sampled_from([b"", b"\n", b"\n\n  \n"]))
+    settings_ = Settings(output="jsonl")
+    assert fast_path(block, settings_)[0] == python_path(block, settings_)
 
 
 @pytest.mark.parametrize("rules", [frozenset(), frozenset({2}), frozenset({3, 4}),
