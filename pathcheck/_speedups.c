@@ -45,12 +45,14 @@ typedef struct {
     Py_ssize_t len, cap;
 } Out;
 
+/* Raw allocators only: scan_block writes with the GIL released. -1 (no Python error set)
+ * when memory runs out; the caller raises MemoryError once it holds the GIL. */
 static int out_reserve(Out *o, Py_ssize_t extra) {
     if (o->len + extra <= o->cap) return 0;
     Py_ssize_t cap = o->cap ? o->cap : 1 << 16;
     while (cap < o->len + extra) cap *= 2;
-    char *nb = PyMem_Realloc(o->buf, cap);
-    if (!nb) { PyErr_NoMemory(); return -1; }
+    char *nb = PyMem_RawRealloc(o->buf, cap);
+    if (!nb) return -1;
     o->buf = nb;
     o->cap = cap;
     return 0;
@@ -239,7 +241,7 @@ typedef struct {
 } Grid;
 
 static Grid *grid_new(void) {
-    Grid *g = PyMem_Calloc(1, sizeof(Grid));
+    Grid *g = PyMem_RawCalloc(1, sizeof(Grid));
     if (!g) PyErr_NoMemory();
     return g;
 }
@@ -570,8 +572,10 @@ static PyObject *trace_records(PyObject *self, PyObject *args) {
         int reason = trace(t, g, tiles, dirs, n, mask, 0, &move, cells, &ncells, &lost_at);
         counts[reason]++;
         if (write_result(t, &o, prefix, first_line + (long)i, tiles, dirs, cells, ncells, lost_at,
-                         reason) < 0)
+                         reason) < 0) {
+            PyErr_NoMemory();
             goto error;
+        }
     }
     PyObject *out = PyBytes_FromStringAndSize(o.buf ? o.buf : "", o.len);
     if (!out) return NULL;
@@ -775,18 +779,21 @@ static PyObject *scan_block(PyObject *self, PyObject *args) {
                           &rules_override, &adv_override))
         return NULL;
     Tables *t = PyCapsule_GetPointer(capsule, "pathcheck._speedups.Tables");
-    static Grid *g = NULL;
-    static Out o = {NULL, 0, 0};
-    if (!t || (!g && !(g = grid_new()))) {
+    Grid *g = t ? grid_new() : NULL;
+    if (!g) {
         PyBuffer_Release(&block);
         return NULL;
     }
-    o.len = 0;
+    /* Everything below works on C data only, so other threads run meanwhile (--jobs). */
+    Out o = {NULL, 0, 0};
+    int failed = 0;
     long counts[NREASONS] = {0};
     int tiles[MAX_TILES], dirs[MAX_TILES], cells[MAX_TILES];
     const char *data = block.buf, *end = data + block.len;
     const char *p = data + (offset < 0 ? 0 : offset > block.len ? block.len : offset);
-    while (p < end) {
+    Py_BEGIN_ALLOW_THREADS
+    failed = out_reserve(&o, (end - p) + (end - p) / 2 + 4096);
+    while (!failed && p < end) {
         const char *nl = memchr(p, '\n', end - p);
         const char *line_end = nl ? nl : end;
         const char *q = p;
@@ -806,15 +813,22 @@ static PyObject *scan_block(PyObject *self, PyObject *args) {
                            &lost_at);
         counts[reason]++;
         if (write_result(t, &o, prefix, line, tiles, dirs, cells, ncells, lost_at, reason) < 0) {
-            PyBuffer_Release(&block);
-            return NULL;
+            failed = 1;
+            break;
         }
         p = nl ? nl + 1 : end;
         line++;
     }
+    Py_END_ALLOW_THREADS
+    PyMem_RawFree(g);
     Py_ssize_t stop = p - data;
     PyBuffer_Release(&block);
+    if (failed) {
+        PyMem_RawFree(o.buf);
+        return PyErr_NoMemory();
+    }
     PyObject *out = PyBytes_FromStringAndSize(o.buf ? o.buf : "", o.len);
+    PyMem_RawFree(o.buf);
     if (!out) return NULL;
     PyObject *c = PyTuple_New(NREASONS);
     if (!c) { Py_DECREF(out); return NULL; }
@@ -911,7 +925,7 @@ static PyObject *solo_kernel(PyObject *self, PyObject *args) {
                  (int64_t)rule_lost << 32;
     }
     Py_END_ALLOW_THREADS
-    PyMem_Free(g);
+    PyMem_RawFree(g);
     return Py_BuildValue("(y#y#y#y#N)", (const char *)dungeon_counts,
                          (Py_ssize_t)sizeof dungeon_counts, (const char *)lengths,
                          (Py_ssize_t)sizeof lengths, (const char *)reasons,

@@ -12,7 +12,7 @@ import contextlib
 import gc
 import itertools
 import os
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -389,17 +389,35 @@ def run(paths: Iterable[str], settings: Settings, jobs: int = 1) -> Iterator[Res
     (results then come as :class:`Block` values); everything else as one :class:`Outcome`
     per record.
     """
+    paths = list(paths)
     gc_was_enabled = gc.isenabled()
     gc.disable()  # records are acyclic: collecting while millions are made only costs time
     try:
         if jobs <= 1:
             for task in _tasks(paths, settings):
                 yield from process_task(task, settings)
-            return
-        yield from _run_parallel(_tasks(paths, settings), settings, jobs)
+        elif all(_fast_path_for(path, settings) for path in paths):
+            yield from _run_threads(_tasks(paths, settings), settings, jobs)
+        else:
+            yield from _run_parallel(_tasks(paths, settings), settings, jobs)
     finally:
         if gc_was_enabled:
             gc.enable()
+
+
+def _run_threads(tasks: Iterator[Task], settings: Settings, jobs: int) -> Iterator[Result]:
+    """The fast path on ``jobs`` threads: the C scanner lets go of the GIL while it works,
+    so threads share the cores without copying blocks between processes."""
+    from concurrent.futures import Future, ThreadPoolExecutor
+
+    pending: deque[Future[list[Result]]] = deque()
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        for task in tasks:
+            pending.append(pool.submit(process_task, task, settings))
+            if len(pending) >= 2 * jobs:
+                yield from pending.popleft().result()
+        while pending:
+            yield from pending.popleft().result()
 
 
 def _worker(conn: Connection, settings: Settings) -> None:

@@ -130,10 +130,26 @@ def test_missing_file_is_reported_and_others_verified(tmp_path: Path) -> None:
     assert code == 4 and "1 unreadable file(s)" in out and "10 records" in out
 
 
-def test_jobs_give_the_same_output_in_the_same_order() -> None:
+def test_jobs_give_the_same_output_in_the_same_order(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     _, one, _ = run("verify", "--format", "jsonl", str(EXAMPLES), str(EXAMPLES))
     _, two, _ = run("verify", "--format", "jsonl", "--jobs", "2", str(EXAMPLES), str(EXAMPLES))
     assert one == two and len(one.splitlines()) == 20
+    # JSON Lines in blocks (the fast path, on threads with --jobs), with bad lines among them.
+    lines = [json.loads(line) for line in one.splitlines() if '"kind":"dungeon"' in line]
+    records = [json.dumps({"advanced": True, "rules": [2, 3, 4], "tiles": [
+        {"tile": p["tile"], "dir": p["dir"]} for p in r["layout"]]}) for r in lines]
+    path = tmp_path / "many.jsonl"
+    path.write_text("\n".join([*records, "{bad"] * 3000) + "\n")
+    import pathcheck.batch
+
+    monkeypatch.setattr(pathcheck.batch, "BLOCK_SIZE", 1 << 14)  # many blocks
+    code1, one, _ = run("verify", "--format", "jsonl", str(path))
+    code2, two, _ = run("verify", "--format", "jsonl", "--jobs", "2", str(path))
+    assert code1 == code2 == 3
+    assert one == two and len(one.splitlines()) == 3000 * (len(records) + 1)
+    assert [json.loads(x)["line"] for x in two.splitlines()] == list(
+        range(1, 3000 * (len(records) + 1) + 1))
 
 
 def test_tiles_table_and_custom_set(tmp_path: Path) -> None:
