@@ -18,7 +18,6 @@ import tomllib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from importlib.resources import files
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -134,7 +133,10 @@ BUILTIN = ("standard",)
 def load_tileset(name_or_path: str = "standard") -> TileSet:
     """Load a built-in set by name or a TOML file by path; TileSetError if it is unusable."""
     if name_or_path in BUILTIN:
-        text = files("pathcheck.tiles").joinpath(f"{name_or_path}.toml").read_text("utf-8")
+        import pathcheck.tiles  # the data package (tiles/), found beside its __init__
+
+        folder = Path(pathcheck.tiles.__file__).parent
+        text = (folder / f"{name_or_path}.toml").read_text("utf-8")
         return parse_tileset(text, source=f"<built-in {name_or_path}>")
     path = Path(name_or_path)
     try:
