@@ -1,9 +1,11 @@
-"""Batch verification: stream records from many files, spread work over processes.
+"""Batch verification: stream records from many files, spread the work, keep input order.
 
-The main process only splits input into :class:`Item` values (raw JSON Lines or ``.dgn``
-lines, or decoded values of a JSON document); workers decode, validate, trace, check and
-render them, and results come back in input order. At most a few chunks are in flight, so
-memory stays constant however large the input.
+The main process only splits input into tasks: chunks of :class:`Item` values (raw JSON
+Lines or ``.dgn`` lines, or decoded values of a JSON document), or whole-line blocks of
+JSON Lines for the C fast path (:mod:`pathcheck.speedups`). Tasks are verified here, on
+threads (the fast path, which releases the GIL) or in worker processes (the Python path),
+and results come back in input order. At most a few tasks are in flight, so memory stays
+constant however large the input.
 """
 
 from __future__ import annotations
@@ -25,9 +27,9 @@ from pathcheck.fasttrace import REASONS
 from pathcheck.reader import Document, decode_error, iter_whole_document, open_source
 from pathcheck.records import (
     Overrides,
+    dgn_lines,
     is_dgn,
-    parse_dgn_line,
-    parse_pragma,
+    parse_dgn_bytes,
     record_from_document,
 )
 from pathcheck.verify import DungeonVerdict, Verdict, error_dict, verify_record
@@ -66,8 +68,10 @@ class Settings:
 
 
 class Outcome(NamedTuple):
+    """The verdict on one record, rendered."""
+
     status: str
-    """``held``, ``lost``, ``solo`` or ``invalid``."""
+    """``held``, ``lost``, ``solo``, ``invalid`` or ``unreadable`` (a whole file)."""
     reason: str | None
     text: str
     size: int
@@ -79,6 +83,8 @@ class Outcome(NamedTuple):
 
 @dataclass
 class Summary:
+    """What a batch run found, for its closing line."""
+
     records: int = 0
     held: int = 0
     lost: Counter[str] = field(default_factory=Counter)
@@ -96,6 +102,9 @@ class Summary:
                 elif count:
                     self.lost[REASONS[code] or "?"] += count
             return
+        if outcome.status == "unreadable":
+            self.unreadable += 1
+            return
         self.records += 1
         if outcome.status == "held":
             self.held += 1
@@ -103,9 +112,6 @@ class Summary:
             self.lost[outcome.reason or "?"] += 1
         elif outcome.status == "solo":
             self.solo += 1
-        elif outcome.status == "unreadable":
-            self.records -= 1
-            self.unreadable += 1
         else:
             self.invalid += 1
 
@@ -162,16 +168,11 @@ def _line_items(stream: Iterable[bytes], source: str, start: int, base: str | No
 
 def _dgn_items(stream: Iterable[bytes], source: str, start: int = 1,
                first: list[bytes] | None = None) -> Iterator[Item]:
-    defaults: dict[str, Any] = {}
-    for number, raw in enumerate(itertools.chain(first or (), stream), start):
-        text = raw.decode("utf-8", errors="replace")
-        if text.startswith("#!"):
-            try:
-                defaults = parse_pragma(text.strip(), source, number)
-            except RecordError as exc:
-                yield Item(ERROR, source, number, exc, size=len(raw))
-            continue
-        if text.split("#", 1)[0].strip():
+    for entry in dgn_lines(itertools.chain(first or (), stream), source, start):
+        if isinstance(entry, RecordError):
+            yield Item(ERROR, source, entry.line or 0, entry)
+        else:
+            number, raw, defaults = entry
             yield Item(DGN_LINE, source, number, raw, "", defaults, len(raw))
 
 
@@ -218,8 +219,8 @@ def _record(item: Item, settings: Settings) -> Any:
     if item.kind == ERROR:
         raise item.payload
     if item.kind == DGN_LINE:
-        return parse_dgn_line(item.payload.decode("utf-8"), source=item.source, line=item.line,
-                              overrides=settings.overrides, defaults=item.extra)
+        return parse_dgn_bytes(item.payload, source=item.source, line=item.line,
+                               overrides=settings.overrides, defaults=item.extra)
     if item.kind == JSON_LINE:
         try:
             value = _decoder.decode(item.payload)
@@ -240,9 +241,6 @@ def process_item(item: Item, settings: Settings) -> Outcome:
         record = _record(item, settings)
     except RecordError as exc:
         return Outcome("invalid", None, _render_error(exc, settings), item.size, str(exc))
-    except UnicodeDecodeError:
-        error = RecordError(item.source, item.line, "", "not UTF-8 text")
-        return Outcome("invalid", None, _render_error(error, settings), item.size, str(error))
     drawing = ((settings.output == "text" and settings.show_map) or settings.svg_dir is not None
                or settings.inline_pictures)
     verdict = verify_record(record, with_passes=drawing)

@@ -16,7 +16,7 @@ pathcheck.errors.RecordError: x.json:3: /tiles/0/tile: unknown tile 'Q9' (not in
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -361,24 +361,48 @@ def parse_pragma(text: str, source: str, line: int) -> dict[str, Any]:
     return settings
 
 
+def dgn_lines(
+    lines: Iterable[bytes], source: str, start: int = 1
+) -> Iterator[tuple[int, bytes, dict[str, Any]] | RecordError]:
+    """The record lines of ``.dgn`` text with their numbers and the ``#!`` settings in force;
+    blank and comment lines are skipped, a bad ``#!`` line is a RecordError."""
+    defaults: dict[str, Any] = {}
+    for number, raw in enumerate(lines, start):
+        if raw.startswith(b"#!"):
+            try:
+                defaults = parse_pragma(raw.decode("utf-8", errors="replace").strip(), source,
+                                        number)
+            except RecordError as exc:
+                yield exc
+            continue
+        if raw.split(b"#", 1)[0].strip():
+            yield number, raw, defaults
+
+
+def parse_dgn_bytes(raw: bytes, *, source: str, line: int, overrides: Overrides,
+                    defaults: Mapping[str, Any]) -> Record | None:
+    """:func:`parse_dgn_line` for a raw line, which must be UTF-8."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise RecordError(source, line, "", "not UTF-8 text") from None
+    return parse_dgn_line(text, source=source, line=line, overrides=overrides,
+                          defaults=defaults)
+
+
 def iter_dgn(name: str, overrides: Overrides = Overrides()) -> Iterator[Record | RecordError]:
     """Yield the records of a ``.dgn`` file (``-``: stdin), one per non-comment line."""
     source = "<stdin>" if name == "-" else name
     stream = open_source(name)
-    defaults: dict[str, Any] = {}
     try:
-        for number, raw in enumerate(stream, start=1):
-            try:
-                text = raw.decode("utf-8")
-            except UnicodeDecodeError:
-                yield RecordError(source, number, "", "not UTF-8 text")
+        for entry in dgn_lines(stream, source):
+            if isinstance(entry, RecordError):
+                yield entry
                 continue
+            number, raw, defaults = entry
             try:
-                if text.startswith("#!"):
-                    defaults = parse_pragma(text.strip(), source, number)
-                    continue
-                record = parse_dgn_line(text, source=source, line=number, overrides=overrides,
-                                        defaults=defaults)
+                record = parse_dgn_bytes(raw, source=source, line=number, overrides=overrides,
+                                         defaults=defaults)
             except RecordError as exc:
                 yield exc
                 continue
