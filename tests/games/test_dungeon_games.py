@@ -26,6 +26,7 @@ from pathcheck.games.dungeon_gen import PLAYER_NAMES, random_game
 from pathcheck.games.dungeon_rules import GAME_RULES
 from pathcheck.geometry import Direction
 from pathcheck.ruling import Outcome, Ruling, render_text
+from tests.fuzz import json_values, mutate
 
 # pathcheck.cli lives in cli/ (setuptools package-dir), which mypy cannot resolve statically;
 # this is `from pathcheck.cli import cli, main`.
@@ -336,44 +337,18 @@ def test_random_legal_games_replay_without_violation(log: dict[str, Any]) -> Non
 # --- fuzzing: only RecordError or a Ruling comes out -----------------------------------
 
 BASE = load("legal-3p-basic")
-JSON_VALUES = st.recursive(
-    st.none() | st.booleans() | st.integers(-3, 40) | st.floats(allow_nan=False)
-    | st.sampled_from(["Ann", "Bob", "Zed", "R1", "START", "RE1", "N", "X", "", "game/1"]),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
-        st.sampled_from(["format", "players", "tile", "dir", "lost", "turns", "hands", "deck",
-                         "player", "start_player", "draw", "x"]), inner, max_size=4),
-    max_leaves=12,
+JSON_VALUES = json_values(
+    ["Ann", "Bob", "Zed", "R1", "START", "RE1", "N", "X", "", "game/1"],
+    ["format", "players", "tile", "dir", "lost", "turns", "hands", "deck", "player",
+     "start_player", "draw", "x"],
 )
-
-
-def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    out = [prefix]
-    if isinstance(value, dict):
-        for key, item in value.items():
-            out += _paths(item, (*prefix, key))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            out += _paths(item, (*prefix, index))
-    return out
 
 
 @settings(max_examples=150, deadline=None)
 @given(st.data())
 def test_mutated_logs_give_a_ruling_or_a_record_error(data: st.DataObject) -> None:
     log = copy.deepcopy(BASE)
-    for _ in range(data.draw(st.integers(1, 3))):
-        paths = [p for p in _paths(log) if p]
-        path = data.draw(st.sampled_from(paths))
-        parent: Any = log
-        for key in path[:-1]:
-            parent = parent[key]
-        action = data.draw(st.sampled_from(["replace", "delete"]))
-        if action == "delete" and isinstance(parent, dict):
-            del parent[path[-1]]
-        elif action == "delete":
-            parent.pop(path[-1])
-        else:
-            parent[path[-1]] = data.draw(JSON_VALUES)
+    mutate(data, log, JSON_VALUES)
     try:
         result = rule(log)
     except RecordError:

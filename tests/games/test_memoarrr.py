@@ -21,6 +21,7 @@ from pathcheck.games.memoarrr import ADJUDICATOR, decide_winners, parse_at
 from pathcheck.games.memoarrr_gen import random_game
 from pathcheck.games.memoarrr_rules import ALL_RULES, POSITIONS, rule_for
 from pathcheck.ruling import Ruling
+from tests.fuzz import mutate
 
 # pathcheck.cli lives in cli/ (setuptools package-dir), which mypy cannot resolve statically;
 # this is `from pathcheck.cli import cli`.
@@ -298,17 +299,6 @@ json_any = st.recursive(json_leaf, lambda inner: st.lists(inner, max_size=3)
                                           max_size=2), max_leaves=5)
 
 
-def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    out = [prefix]
-    if isinstance(value, dict):
-        for k, v in value.items():
-            out += _paths(v, (*prefix, k))
-    elif isinstance(value, list):
-        for i, v in enumerate(value):
-            out += _paths(v, (*prefix, i))
-    return out
-
-
 _BASE = [random_game(random.Random(s), players=p, edition=e, expert=True, skill=0.7)
          for s, p, e in ((1, 2, 2018), (2, 3, 2023), (3, 4, 2023))]
 
@@ -317,15 +307,7 @@ _BASE = [random_game(random.Random(s), players=p, edition=e, expert=True, skill=
 @given(st.data())
 def test_structural_mutations_only_raise_record_error(data: st.DataObject) -> None:
     log = copy.deepcopy(data.draw(st.sampled_from(_BASE)))
-    for _ in range(data.draw(st.integers(1, 3))):
-        path = data.draw(st.sampled_from(_paths(log)[1:]))
-        parent = log
-        for key in path[:-1]:
-            parent = parent[key]
-        if data.draw(st.booleans()) and isinstance(parent, dict):
-            del parent[path[-1]]
-        else:
-            parent[path[-1]] = data.draw(json_any)
+    mutate(data, log, json_any)
     with contextlib.suppress(RecordError):
         adjudicate(log)
 

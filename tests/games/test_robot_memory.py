@@ -22,6 +22,7 @@ from pathcheck.games.robot_memory import ADJUDICATOR, parse_at
 from pathcheck.games.robot_memory_cards import Guess, MemoryCard, ShortCircuit, score
 from pathcheck.games.robot_memory_gen import VARIANTS, random_game
 from pathcheck.ruling import Ruling, render_text
+from tests.fuzz import json_values, mutate
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "robot-memory"
 # pathcheck.cli lives in cli/ (setuptools package-dir), which mypy cannot resolve statically.
@@ -307,24 +308,9 @@ def test_random_legal_games_replay_clean(rng: random.Random, variant: str) -> No
         assert (len(ruling.winners) > 1) == bool(ruling.tie_break)
 
 
-def _paths(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    out = [path]
-    if isinstance(value, dict):
-        for key, item in value.items():
-            out += _paths(item, (*path, key))
-    elif isinstance(value, list):
-        for i, item in enumerate(value):
-            out += _paths(item, (*path, i))
-    return out
-
-
-JSON_VALUES = st.recursive(
-    st.none() | st.booleans() | st.integers(-3, 30) | st.floats(allow_nan=False)
-    | st.sampled_from(["Ann", "Ben", "Zed", "short-circuit", "red", "gear", "", "5+", "team"]),
-    lambda inner: st.lists(inner, max_size=3)
-    | st.dictionaries(st.sampled_from(["row", "column", "type", "points", "x"]), inner,
-                      max_size=3),
-    max_leaves=6,
+JSON_VALUES = json_values(
+    ["Ann", "Ben", "Zed", "short-circuit", "red", "gear", "", "5+", "team"],
+    ["row", "column", "type", "points", "x"], max_size=3, max_leaves=6,
 )
 
 
@@ -332,21 +318,7 @@ JSON_VALUES = st.recursive(
 @given(st.randoms(use_true_random=False), st.data())
 def test_mutated_logs_raise_only_record_errors(rng: random.Random, data: st.DataObject) -> None:
     log = random_game(rng, rng.choice(VARIANTS))
-    for _ in range(data.draw(st.integers(1, 3))):
-        paths = [p for p in _paths(log) if p]
-        path = data.draw(st.sampled_from(paths))
-        parent: Any = log
-        for key in path[:-1]:
-            parent = parent[key]
-        action = data.draw(st.sampled_from(["replace", "delete", "rename"]))
-        if action == "replace":
-            parent[path[-1]] = data.draw(JSON_VALUES)
-        elif isinstance(parent, dict):
-            value = parent.pop(path[-1])
-            if action == "rename":
-                parent[data.draw(st.sampled_from(["chooser", "first", "captains", "x"]))] = value
-        else:
-            del parent[path[-1]]
+    mutate(data, log, JSON_VALUES, renames=["chooser", "first", "captains", "x"])
     try:
         ruling = rule_on(log)
     except RecordError:
