@@ -12,7 +12,7 @@ from pathcheck.errors import ExitCode, PathcheckError, RecordError
 from pathcheck.reader import Document, iter_json_source
 from pathcheck.ruling import Ruling, render_text
 
-from .options import emit, output_file, output_format
+from .options import emit, output_file, output_format, refuse_input_as_output
 
 
 @click.command(name="adjudicate")
@@ -49,6 +49,7 @@ def command(
         game = paths.pop(0)
     if not paths:
         raise click.UsageError("give at least one LOG file")
+    refuse_input_as_output(output, paths)
     adjudicator = games.load(game) if game is not None else None
     options = games.AdjudicateOptions(at=at)
 

@@ -80,3 +80,17 @@ def emit(text: str, output: str | None) -> None:
         from pathcheck.output import write_atomic
 
         write_atomic(output, text if text.endswith("\n") else text + "\n")
+
+
+def refuse_input_as_output(output: str | None, inputs: tuple[str, ...] | list[str]) -> None:
+    """``-o`` may not name one of the input files: the report would replace the user's data."""
+    if output is None:
+        return
+    import os
+
+    for name in inputs:
+        if name == "-" or not os.path.exists(name) or not os.path.exists(output):
+            continue
+        if os.path.samefile(name, output):
+            raise click.UsageError(f"--output {output} is one of the input files; "
+                                   "name another file")

@@ -18,6 +18,7 @@ from .options import (
     jobs_option,
     output_file,
     output_format,
+    refuse_input_as_output,
     rules_option,
     tileset_option,
 )
@@ -64,6 +65,7 @@ def command(
     others are still verified); 4 a file could not be read (the others are still verified);
     2 usage error.
     """
+    refuse_input_as_output(output, files)
     svg_file = svg_dir if svg_dir is not None and svg_dir.lower().endswith(".svg") else None
     graph_file = graph_dir if graph_dir is not None and graph_dir.lower().endswith(
         (".graphml", ".json")) else None

@@ -198,3 +198,11 @@ def test_a_bug_is_one_line_with_exit_70(monkeypatch: pytest.MonkeyPatch) -> None
     assert code == 70
     assert err.strip() == ("pathcheck: internal error: RuntimeError: boom (set PATHCHECK_DEBUG=1 "
                            "for a traceback; please report it)")
+
+
+def test_output_may_not_replace_an_input_file(tmp_path: Path) -> None:
+    data = tmp_path / "mine.dgn"
+    data.write_text("START@N R1@N\n")
+    code, _, err = run("verify", str(data), "-o", str(data))
+    assert code == 2 and "one of the input files" in err
+    assert data.read_text() == "START@N R1@N\n"
