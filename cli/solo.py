@@ -29,7 +29,7 @@ from pathcheck.solo_stats import (
 )
 from pathcheck.tileset import load_tileset
 
-from .options import emit, output_file, output_format, rules_option
+from .options import emit, output_file, output_format, refuse_input_as_output, rules_option
 
 
 @click.group(name="solo")
@@ -202,6 +202,7 @@ def check(ctx: click.Context, code: str, record: str, output_format: str,
     """
     from pathcheck.records import iter_solo_records
 
+    refuse_input_as_output(output, [record])
     seed = SeedCode.parse(code)
     deck = seed.deck
     dungeons = answer_key(deck, rules=seed.rules)
