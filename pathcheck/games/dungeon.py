@@ -21,6 +21,7 @@ from typing import Any
 
 from pathcheck.errors import RecordError
 from pathcheck.games import AdjudicateOptions
+from pathcheck.games.dungeon_at import game_display
 from pathcheck.games.dungeon_log import read_game_log
 from pathcheck.games.dungeon_replay import START_DIR, Replay
 from pathcheck.games.dungeon_rules import (
@@ -36,11 +37,17 @@ from pathcheck.games.dungeon_solo import rule_solo
 from pathcheck.ruling import Ruling
 
 
-def rule_game(log: Mapping[str, Any], *, source: str) -> Ruling:
-    """Replay a ``game/1`` log and rule on it; RecordError if it is malformed."""
+def rule_game(log: Mapping[str, Any], *, source: str, at: str | None = None) -> Ruling:
+    """Replay a ``game/1`` log and rule on it; RecordError if it is malformed.
+
+    ``at`` (``R.T``) adds the map of exploration R after turn T to the ruling.
+    """
     game = read_game_log(log, source=source)
     replay = Replay(game)
     rounds = replay.run()
+    display = ""
+    if at is not None:
+        display = game_display(at, replay.stacks, game.tileset, sorted(game.rules))
     mode = "advanced" if game.advanced else "basic"
     extra = ", ".join(f"#{r}" for r in sorted(game.rules)) or "none"
     notes = [f"{mode} rules, additional rules: {extra}, tile set {game.tileset.name}; START "
@@ -59,6 +66,7 @@ def rule_game(log: Mapping[str, Any], *, source: str) -> Ruling:
         violations=tuple(replay.violations),
         tie_break=tie,
         notes=tuple(notes),
+        display=display,
     )
 
 
@@ -76,18 +84,19 @@ class DungeonAdjudicator:
     ) -> Ruling:
         """Rule on a game log or a solo record; RecordError if it is malformed.
 
-        ``options.at`` is not used: the ruling shows every exploration's stack.
+        ``options.at`` (``R.T``) adds the map of exploration R after turn T (a solo record:
+        dungeon R after its tile T).
         """
         if not isinstance(log, Mapping):
             raise RecordError(source, None, "", "expected a JSON object (a game log or a solo "
                                                 "record)")
         fmt = log.get("format", GAME_FORMAT)
         if fmt == SOLO_FORMAT:
-            return rule_solo(log, source=source)
+            return rule_solo(log, source=source, at=options.at)
         if fmt != GAME_FORMAT:
             raise RecordError(source, None, "/format",
                               f"expected \"{GAME_FORMAT}\" or \"{SOLO_FORMAT}\", got {fmt!r}")
-        return rule_game(log, source=source)
+        return rule_game(log, source=source, at=options.at)
 
 
 ADJUDICATOR = DungeonAdjudicator()

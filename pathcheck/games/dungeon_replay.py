@@ -104,6 +104,8 @@ class Replay:
         """The exploration (1-based) whose check ended the game."""
         self.last_player: str | None = None
         self._events: list[Event] = []
+        self.stacks: list[tuple[list[Placement], list[int]]] = []
+        """Per exploration: the stack as played, and its height after each turn (--at)."""
 
     # --- helpers ------------------------------------------------------------------------
 
@@ -158,8 +160,11 @@ class Replay:
             placements=[Placement(self.log.tileset.start, START_DIR)],
             cards=[],
         )
+        heights: list[int] = []
         for t, turn in enumerate(exp.turns, start=1):
             self._turn(number, t, turn, exp, table)
+            heights.append(len(table.placements))
+        self.stacks.append((list(table.placements), heights))
         if table.ended is None:
             going = (f"{len(table.team)} players are still in the team"
                      if exp.turns else "no turn is recorded")

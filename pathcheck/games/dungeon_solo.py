@@ -22,7 +22,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from pathcheck.dungeon import trace
 from pathcheck.errors import InputError, RecordError, pointer_join
+from pathcheck.games.dungeon_at import solo_display
 from pathcheck.games.dungeon_rules import (
     GAME,
     SOLO_ALL_TILES,
@@ -30,6 +32,7 @@ from pathcheck.games.dungeon_rules import (
     SOLO_SCHEMA,
     SOLO_SEED,
 )
+from pathcheck.geometry import Move
 from pathcheck.records import SoloRecord, parse_solo_record
 from pathcheck.ruling import Event, MoveRef, Round, Ruling, Violation
 from pathcheck.schemas import validate
@@ -135,11 +138,20 @@ def _failure_violation(record: SoloRecord, result: SoloResult) -> Violation | No
                      f"{result.score} tile{'' if result.score == 1 else 's'} before it")
 
 
-def rule_solo(log: Mapping[str, Any], *, source: str) -> Ruling:
-    """Check a ``solo/1`` record and rule on it."""
+def rule_solo(log: Mapping[str, Any], *, source: str, at: str | None = None) -> Ruling:
+    """Check a ``solo/1`` record and rule on it (``at``: also draw dungeon R after tile T)."""
     record = read_solo(log, source=source)
     tileset = record.tileset or load_tileset()
     result = check_solo(record.dungeons, rules=record.rules, tileset=tileset)
+    display = ""
+    if at is not None:
+        movements = [Move.STRAIGHT, *(t.last_movement for t in result.traces)]
+        # Dungeons after a failing one were not traced by the check: trace them for the map.
+        while len(movements) < len(record.dungeons):
+            previous = trace(record.dungeons[len(movements) - 1], tileset=tileset,
+                             rules=record.rules, initial_movement=movements[-1])
+            movements.append(previous.last_movement)
+        display = solo_display(at, record.dungeons, movements, tileset, sorted(record.rules))
     violations = seed_check(record) + completeness(record)
     failure = _failure_violation(record, result)
     if failure is not None:
@@ -188,4 +200,5 @@ def rule_solo(log: Mapping[str, Any], *, source: str) -> Ruling:
         winners=[],
         violations=tuple(violations),
         notes=tuple(notes),
+        display=display,
     )
