@@ -844,13 +844,14 @@ static PyObject *scan_block(PyObject *self, PyObject *args) {
 #define MAX_STACK 64
 
 /* solo_kernel(tables, base, first_seed, count, rules_mask)
- *   -> (dungeon_counts, lengths, reasons, bites, keys)
+ *   -> (dungeon_counts, lengths, reasons, bites, keys, shapes)
  * Perfect play (spec section 5) of the stacks of seeds first_seed .. first_seed+count-1:
  * pathcheck.seeds.permutation (SplitMix64, Fisher-Yates from the top) of base[1:] after
  * base[0], traced as pathcheck.solo_stats.analyse_stack does. Histograms come back as bytes
  * of int64 (dungeons per deal, dungeon lengths, reason codes, deals each rule bit bit), and
  * one int64 key per deal: sum of squared lengths | revisits << 16 | path-Lost << 24 |
- * rule-Lost << 32. rules_mask uses the fast tracer's bits (2: #2, 4: #3, 8: #4). */
+ * rule-Lost << 32, and two bytes per deal: its number of dungeons and a bit mask of the
+ * reason codes its dungeons end with (for seed searches). rules_mask uses the fast tracer's bits (2: #2, 4: #3, 8: #4). */
 static PyObject *solo_kernel(PyObject *self, PyObject *args) {
     PyObject *capsule, *base_obj;
     unsigned long long first_seed;
@@ -873,11 +874,14 @@ static PyObject *solo_kernel(PyObject *self, PyObject *args) {
         }
     PyObject *keys = PyBytes_FromStringAndSize(NULL, count * 8);
     if (!keys) return NULL;
+    PyObject *shapes = PyBytes_FromStringAndSize(NULL, count * 2);
+    if (!shapes) { Py_DECREF(keys); return NULL; }
     int64_t *key = (int64_t *)PyBytes_AS_STRING(keys);
+    unsigned char *shape = (unsigned char *)PyBytes_AS_STRING(shapes);
     int64_t dungeon_counts[MAX_STACK + 1] = {0}, lengths[MAX_STACK + 1] = {0};
     int64_t reasons[NREASONS] = {0}, bites[8] = {0};
     Grid *g = grid_new();
-    if (!g) { Py_DECREF(keys); return NULL; }
+    if (!g) { Py_DECREF(keys); Py_DECREF(shapes); return NULL; }
     int order[MAX_STACK], stack[MAX_STACK], dirs[MAX_STACK], cells[MAX_STACK];
     Py_BEGIN_ALLOW_THREADS
     for (Py_ssize_t d = 0; d < count; d++) {
@@ -898,7 +902,7 @@ static PyObject *solo_kernel(PyObject *self, PyObject *args) {
         stack[0] = base[0];
         for (int i = 0; i < m; i++) stack[i + 1] = base[1 + order[i]];
         int start = 0, move = 0, ndungeons = 0, revisits = 0, path_lost = 0, rule_lost = 0;
-        int bite_mask = 0;
+        int bite_mask = 0, reason_mask = 0;
         int64_t sumsq = 0;
         while (start < n) {
             int ncells = 0, lost_at = 0;
@@ -909,6 +913,7 @@ static PyObject *solo_kernel(PyObject *self, PyObject *args) {
                 if (cells[k + 1] - STEP[dirs[k + 1]] != cells[k]) revisits++;
             lengths[length]++;
             reasons[reason]++;
+            reason_mask |= 1 << reason;
             sumsq += (int64_t)length * length;
             if (reason == DEAD_END || reason == LOOP || reason == REVERSE) path_lost++;
             if (reason == OUT_OF_BOUNDS || reason == GHOST_FIVE || reason == GHOST_TWICE) {
@@ -923,14 +928,16 @@ static PyObject *solo_kernel(PyObject *self, PyObject *args) {
             if (bite_mask >> b & 1) bites[b]++;
         key[d] = sumsq | (int64_t)revisits << 16 | (int64_t)path_lost << 24 |
                  (int64_t)rule_lost << 32;
+        shape[2 * d] = (unsigned char)ndungeons;
+        shape[2 * d + 1] = (unsigned char)reason_mask;
     }
     Py_END_ALLOW_THREADS
     PyMem_RawFree(g);
-    return Py_BuildValue("(y#y#y#y#N)", (const char *)dungeon_counts,
+    return Py_BuildValue("(y#y#y#y#NN)", (const char *)dungeon_counts,
                          (Py_ssize_t)sizeof dungeon_counts, (const char *)lengths,
                          (Py_ssize_t)sizeof lengths, (const char *)reasons,
                          (Py_ssize_t)sizeof reasons, (const char *)bites,
-                         (Py_ssize_t)sizeof bites, keys);
+                         (Py_ssize_t)sizeof bites, keys, shapes);
 }
 
 static PyMethodDef methods[] = {

@@ -14,7 +14,15 @@ from array import array
 from collections import Counter
 
 from pathcheck.fasttrace import REASONS
-from pathcheck.solo_stats import Factors, Summary, _compiled, grade_of
+from pathcheck.solo_stats import (
+    Constraints,
+    DealStats,
+    Factors,
+    Summary,
+    _compiled,
+    analyse_deal,
+    grade_of,
+)
 from pathcheck.speedups import _speedups, _tables
 
 RULE_BITS = (2, 3, 4)
@@ -32,7 +40,7 @@ def _mask(rules: frozenset[int]) -> int:
 def summarise_range(start: int, stop: int, rules: frozenset[int]) -> Summary:
     """Analyse seeds ``start..stop-1`` in C (see the module doc)."""
     _, base = _compiled()
-    dungeons, lengths, reasons, bites, keys = _speedups.solo_kernel(
+    dungeons, lengths, reasons, bites, keys, _ = _speedups.solo_kernel(
         _tables(), bytes(base), start, stop - start, _mask(rules))
     summary = Summary(rules)
     summary.deals = stop - start
@@ -67,3 +75,46 @@ def summarise_range(start: int, stop: int, rules: frozenset[int]) -> Summary:
 
 def _histogram(raw: bytes) -> Counter[int]:
     return Counter({value: n for value, n in enumerate(array("q", raw)) if n})
+
+
+def search_range(start: int, stop: int, rules: frozenset[int], wanted: Constraints,
+                 modulo: int) -> list[DealStats]:
+    """:func:`pathcheck.solo_stats.search_range` in C: the kernel plays every seed, Python
+    looks only at the deals that fit (and analyses those again, for their full stats)."""
+    _, base = _compiled()
+    tiles = len(base)
+    reason_bits = {name: code for code, name in enumerate(REASONS) if name is not None}
+    needed = 0
+    for reason in wanted.lost_by:
+        needed |= 1 << reason_bits[reason]
+    grades: dict[int, str] = {}
+    found: list[DealStats] = []
+    first = start
+    while first < stop:
+        # Seeds wrap at ``modulo``: one kernel call per contiguous run.
+        seed = first % modulo
+        run = min(stop - first, modulo - seed)
+        *_, keys, shapes = _speedups.solo_kernel(_tables(), bytes(base), seed, run,
+                                                 _mask(rules))
+        key_list = array("q", keys)
+        for i in range(run):
+            dungeons, reasons = shapes[2 * i], shapes[2 * i + 1]
+            if wanted.min_dungeons is not None and dungeons < wanted.min_dungeons:
+                continue
+            if wanted.max_dungeons is not None and dungeons > wanted.max_dungeons:
+                continue
+            if reasons & needed != needed:
+                continue
+            if wanted.grade is not None:
+                key = key_list[i]
+                if key not in grades:
+                    factors = Factors(memory=(key & 0xFFFF) / tiles, revisits=key >> 16 & 0xFF,
+                                      path_lost=key >> 24 & 0xFF, rule_lost=key >> 32 & 0xFF)
+                    grades[key] = grade_of(factors.score, rules)
+                if grades[key] != wanted.grade:
+                    continue
+            stats = analyse_deal(seed + i, rules)
+            if wanted.fits(stats):  # the Python analysis has the last word
+                found.append(stats)
+        first += run
+    return found

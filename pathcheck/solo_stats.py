@@ -342,7 +342,20 @@ class Constraints:
 
 def search_range(start: int, stop: int, rules: frozenset[int], wanted: Constraints,
                  modulo: int) -> list[DealStats]:
-    """The deals of seeds ``start..stop-1`` (modulo ``modulo``) that fit: one process's work."""
+    """The deals of seeds ``start..stop-1`` (modulo ``modulo``) that fit: one process's work.
+
+    Uses the C kernel (:mod:`pathcheck.solo_kernel`) when it is installed.
+    """
+    from pathcheck import solo_kernel
+
+    if solo_kernel.available():
+        return solo_kernel.search_range(start, stop, rules, wanted, modulo)
+    return search_range_python(start, stop, rules, wanted, modulo)
+
+
+def search_range_python(start: int, stop: int, rules: frozenset[int], wanted: Constraints,
+                        modulo: int) -> list[DealStats]:
+    """:func:`search_range` seed by seed with :func:`analyse_deal` (the reference)."""
     found = []
     for n in range(start, stop):
         stats = analyse_deal(n % modulo, rules)

@@ -210,3 +210,23 @@ def test_without_the_extension_verify_uses_the_python_path(
     without = CliRunner().invoke(cli, ["verify", "--format", "jsonl", str(path)])
     assert with_c.exit_code == without.exit_code == 3
     assert with_c.stdout == without.stdout and len(without.stdout.splitlines()) == 3
+
+
+@pytest.mark.parametrize("rules", [frozenset(), frozenset({2, 3, 4})])
+@pytest.mark.parametrize("wanted", [
+    solo_stats.Constraints(min_dungeons=6),
+    solo_stats.Constraints(lost_by=frozenset({"loop", "reverse"})),
+    solo_stats.Constraints(grade="hard", max_dungeons=4),
+    solo_stats.Constraints(),
+])
+def test_seed_search_in_c_finds_what_python_finds(rules: frozenset[int],
+                                                  wanted: solo_stats.Constraints) -> None:
+    fast = solo_kernel.search_range(500, 1500, rules, wanted, 1 << 35)
+    slow = solo_stats.search_range_python(500, 1500, rules, wanted, 1 << 35)
+    assert fast == slow
+
+
+def test_seed_search_wraps_at_the_modulo() -> None:
+    found = solo_kernel.search_range((1 << 35) - 2, (1 << 35) + 2, frozenset(),
+                                     solo_stats.Constraints(), 1 << 35)
+    assert [d.seed for d in found] == [(1 << 35) - 2, (1 << 35) - 1, 0, 1]
