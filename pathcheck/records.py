@@ -9,6 +9,7 @@ that made it unreadable, and go on. Strict callers raise the first error.
 >>> rec.tiles[0], rec.lost[0].player
 (Placement(tile='START', dir=<Direction.N: 0>), 'Ann')
 >>> parse_dungeon_record({"tiles": [{"tile": "Q9", "dir": "N"}]}, source="x.json", line=3)
+... # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
 pathcheck.errors.RecordError: x.json:3: /tiles/0/tile: unknown tile 'Q9' (not in tile set ...
@@ -168,6 +169,34 @@ def _check_keys(ctx: _Ctx, value: Mapping[str, Any], allowed: frozenset[str]) ->
         raise ctx.error(f"/{extra[0]}", f"unknown field (expected {', '.join(sorted(allowed))})")
 
 
+def _head(
+    ctx: _Ctx,
+    value: Any,
+    fmt: str,
+    keys: frozenset[str],
+    allowed_rules: frozenset[int],
+    overrides: Overrides,
+    base: Path | None,
+    *,
+    format_required: bool,
+) -> tuple[TileSet, frozenset[int]]:
+    """What every record checks first: an object of that format with known fields; its tile
+    set and additional rules (command-line overrides first)."""
+    what = fmt.split("/", 1)[0]
+    if not isinstance(value, dict):
+        raise ctx.error("", f"expected a {what} record (a JSON object), got "
+                            f"{type(value).__name__}")
+    found = value.get("format", None if format_required else fmt)
+    if found != fmt:
+        raise ctx.error("/format", f"expected \"{fmt}\", got {found!r}")
+    _check_keys(ctx, value, keys)
+    tileset = (_tileset(ctx, overrides.tileset, None) if overrides.tileset is not None
+               else _tileset(ctx, value.get("tileset"), base))
+    rules = (overrides.rules if overrides.rules is not None
+             else _rules(ctx, value.get("rules"), allowed_rules))
+    return tileset, rules
+
+
 def parse_dungeon_record(
     value: Any,
     *,
@@ -179,22 +208,13 @@ def parse_dungeon_record(
 ) -> DungeonRecord:
     """Validate a decoded ``dungeon/1`` record; RecordError names the first problem."""
     ctx = _Ctx(source, line, pointer)
-    if not isinstance(value, dict):
-        raise ctx.error("", "expected a dungeon record (a JSON object), got "
-                            f"{type(value).__name__}")
-    fmt = value.get("format", DUNGEON_FORMAT)
-    if fmt != DUNGEON_FORMAT:
-        raise ctx.error("/format", f"expected \"{DUNGEON_FORMAT}\", got {fmt!r}")
-    _check_keys(ctx, value, DUNGEON_KEYS)
-    tileset = (_tileset(ctx, overrides.tileset, None) if overrides.tileset is not None
-               else _tileset(ctx, value.get("tileset"), base))
+    tileset, rules = _head(ctx, value, DUNGEON_FORMAT, DUNGEON_KEYS, ALL_RULES, overrides, base,
+                           format_required=False)
     advanced = value.get("advanced", False)
     if not isinstance(advanced, bool):
         raise ctx.error("/advanced", f"expected true or false, got {advanced!r}")
     if overrides.advanced is not None:
         advanced = overrides.advanced
-    rules = (overrides.rules if overrides.rules is not None
-             else _rules(ctx, value.get("rules"), ALL_RULES))
     if 4 in rules and not advanced:
         raise ctx.error("/rules", "additional rule #4 is for the advanced rules only "
                                   "(set \"advanced\": true)")
@@ -261,15 +281,8 @@ def parse_solo_record(
     Completeness (all 38 tiles, START first) is not checked here: the solo check rules on it.
     """
     ctx = _Ctx(source, line, pointer)
-    if not isinstance(value, dict):
-        raise ctx.error("", f"expected a solo record (a JSON object), got {type(value).__name__}")
-    if value.get("format") != SOLO_FORMAT:
-        raise ctx.error("/format", f"expected \"{SOLO_FORMAT}\", got {value.get('format')!r}")
-    _check_keys(ctx, value, SOLO_KEYS)
-    tileset = (_tileset(ctx, overrides.tileset, None) if overrides.tileset is not None
-               else _tileset(ctx, value.get("tileset"), base))
-    rules = (overrides.rules if overrides.rules is not None
-             else _rules(ctx, value.get("rules"), frozenset({2, 3, 4})))
+    tileset, rules = _head(ctx, value, SOLO_FORMAT, SOLO_KEYS, frozenset({2, 3, 4}), overrides,
+                           base, format_required=True)
     if 1 in rules:
         raise ctx.error("/rules", "additional rule #1 does not apply to solo play")
     seed = value.get("seed")
