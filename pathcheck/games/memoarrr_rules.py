@@ -259,8 +259,9 @@ FIXED_POSITIONS = _rule(
     "the game.",
     "Octopus", "This is the only way to change the position of an island card.",
 )
-ABILITY_COMPULSORY = _rule(
-    "ability-compulsory",
+# One passage of each rulebook decides both: an ability must be used after a success, and
+# only then.
+_ABILITY_TEXT = (
     "Abilities",
     "If you successfully make a connection on your turn (and only then!) you must activate "
     "the ability of the animal depicted on the Location you just revealed.",
@@ -268,15 +269,8 @@ ABILITY_COMPULSORY = _rule(
     "Whenever a player successfully reveals a card, the ability of the revealed animal will "
     "activate automatically.",
 )
-ABILITY_NOT_EARNED = _rule(
-    "ability-not-earned",
-    "Abilities",
-    "If you successfully make a connection on your turn (and only then!) you must activate "
-    "the ability of the animal depicted on the Location you just revealed.",
-    "Animal abilities",
-    "Whenever a player successfully reveals a card, the ability of the revealed animal will "
-    "activate automatically.",
-)
+ABILITY_COMPULSORY = _rule("ability-compulsory", *_ABILITY_TEXT)
+ABILITY_NOT_EARNED = _rule("ability-not-earned", *_ABILITY_TEXT)
 OCTOPUS_ADJACENT = _rule(
     "octopus-adjacent",
     "Abilities",
