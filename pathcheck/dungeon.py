@@ -1,6 +1,6 @@
 """Dungeons, their trace, and why they got Lost: the public tracing API.
 
->>> r = trace_notation("START@N RE1@N R1@N R2@E R3@S", advanced=True)
+>>> r = trace_notation("START@N RE1@N R1@N R2@E R3@S")
 >>> r.lost_at, r.reason.value
 (5, 'loop')
 >>> [(p.tile, p.x, p.y) for p in r.layout][:3]
@@ -204,8 +204,7 @@ def parse_notation(text: str) -> list[Placement]:
     return [Placement.parse(token) for token in text.split()]
 
 
-def trace_notation(text: str, *, advanced: bool = False, rules: Iterable[int] = (),
+def trace_notation(text: str, *, rules: Iterable[int] = (),
                    tileset: TileSet | None = None) -> TraceResult:
-    """Trace ``"START@N R1@N ..."``; ``advanced`` is accepted for symmetry with records."""
-    del advanced  # the tracer itself does not depend on the mode; records check it
+    """Trace ``"START@N R1@N ..."`` (the tracer does not check the mode: records do)."""
     return trace(parse_notation(text), tileset=tileset, rules=rules)

@@ -15,7 +15,6 @@ Which shape a source has:
 
 from __future__ import annotations
 
-import io
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -137,14 +136,3 @@ def _iter_open(stream: IO[bytes], name: str) -> Iterator[Document | RecordError]
         return
     yield Document(source, skipped + 1, value)
     yield from iter_json_lines(stream, source, skipped + 2)
-
-
-def peek_bytes(name: str, size: int = 4096) -> bytes:
-    """The first bytes of a file (not stdin), for sniffing its kind."""
-    with open_source(name) as stream:
-        return stream.read(size)
-
-
-def buffered(data: bytes) -> IO[bytes]:
-    """A binary stream over ``data`` (tests and stdin replays)."""
-    return io.BytesIO(data)
