@@ -33,6 +33,12 @@ def available() -> bool:
     return _speedups is not None
 
 
+def factors_of(key: int, tiles: int) -> Factors:
+    """The difficulty factors a kernel deal key packs (see ``solo_kernel`` in the C file)."""
+    return Factors(memory=(key & 0xFFFF) / tiles, revisits=key >> 16 & 0xFF,
+                   path_lost=key >> 24 & 0xFF, rule_lost=key >> 32 & 0xFF)
+
+
 def _mask(rules: frozenset[int]) -> int:
     return sum(1 << (rule - 1) for rule in rules if rule in (2, 3, 4))
 
@@ -54,12 +60,7 @@ def summarise_range(start: int, stop: int, rules: frozenset[int]) -> Summary:
     tiles = len(base)
     deal_keys = Counter(array("q", keys))
     for key, n in sorted(deal_keys.items()):
-        factors = Factors(
-            memory=(key & 0xFFFF) / tiles,
-            revisits=key >> 16 & 0xFF,
-            path_lost=key >> 24 & 0xFF,
-            rule_lost=key >> 32 & 0xFF,
-        )
+        factors = factors_of(key, tiles)
         score = factors.score
         summary.difficulty[score] += n
         summary.grades[grade_of(score, rules)] += n
@@ -108,9 +109,7 @@ def search_range(start: int, stop: int, rules: frozenset[int], wanted: Constrain
             if wanted.grade is not None:
                 key = key_list[i]
                 if key not in grades:
-                    factors = Factors(memory=(key & 0xFFFF) / tiles, revisits=key >> 16 & 0xFF,
-                                      path_lost=key >> 24 & 0xFF, rule_lost=key >> 32 & 0xFF)
-                    grades[key] = grade_of(factors.score, rules)
+                    grades[key] = grade_of(factors_of(key, tiles).score, rules)
                 if grades[key] != wanted.grade:
                     continue
             stats = analyse_deal(seed + i, rules)
