@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from pathcheck.cli import cli
 from pathcheck.errors import InputError
-from pathcheck.games.dungeon_at import parse_at
+from pathcheck.games.dungeon.at import parse_at
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 GAME = str(FIXTURES / "games" / "legal-3p-basic.json")

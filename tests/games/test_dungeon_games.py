@@ -21,9 +21,9 @@ import pathcheck.games
 from pathcheck.dungeon import Placement, trace
 from pathcheck.errors import RecordError
 from pathcheck.games import AdjudicateOptions
-from pathcheck.games.dungeon import ADJUDICATOR
-from pathcheck.games.dungeon_gen import PLAYER_NAMES, random_game
-from pathcheck.games.dungeon_rules import GAME_RULES
+from pathcheck.games.dungeon.adjudicator import ADJUDICATOR
+from pathcheck.games.dungeon.gen import PLAYER_NAMES, random_game
+from pathcheck.games.dungeon.rules import GAME_RULES
 from pathcheck.geometry import Direction
 from pathcheck.ruling import Outcome, Ruling, render_text
 from tests.fuzz import json_values, mutate
@@ -471,7 +471,8 @@ def test_broken_plugin_is_a_one_line_error(capsys: pytest.CaptureFixture[str]) -
 
 
 def test_dungeon_plugin_is_registered_lazily() -> None:
-    assert pathcheck.games.available()["dungeon"] == "pathcheck.games.dungeon:ADJUDICATOR"
+    target = "pathcheck.games.dungeon.adjudicator:ADJUDICATOR"
+    assert pathcheck.games.available()["dungeon"] == target
     adjudicator = pathcheck.games.load("dungeon")
     assert (adjudicator.name, adjudicator.title) == ("dungeon", "dungeon in memory")
     assert adjudicator.formats == ("game/1", "solo/1")

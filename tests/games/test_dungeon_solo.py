@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from pathcheck.errors import RecordError
 from pathcheck.games import AdjudicateOptions
-from pathcheck.games.dungeon import ADJUDICATOR
+from pathcheck.games.dungeon.adjudicator import ADJUDICATOR
 from pathcheck.ruling import Outcome, Ruling
 from pathcheck.solo import answer_key
 from pathcheck.tileset import TileKind, load_tileset

@@ -18,9 +18,9 @@ from hypothesis import strategies as st
 from pathcheck import games
 from pathcheck.errors import InputError, RecordError
 from pathcheck.games import AdjudicateOptions
-from pathcheck.games import memo_dice_rules as rules
-from pathcheck.games.memo_dice import ADJUDICATOR, MemoDiceAdjudicator, parse_at
-from pathcheck.games.memo_dice_gen import game_scores, random_game
+from pathcheck.games.memo_dice import rules
+from pathcheck.games.memo_dice.adjudicator import ADJUDICATOR, MemoDiceAdjudicator, parse_at
+from pathcheck.games.memo_dice.gen import game_scores, random_game
 from pathcheck.ruling import Outcome, Ruling, render_text
 
 # pathcheck.cli lives in cli/ (setuptools package-dir), which mypy cannot resolve statically.

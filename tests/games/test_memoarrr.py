@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 
 from pathcheck.errors import InputError, RecordError
 from pathcheck.games import AdjudicateOptions, Adjudicator, for_format, load
-from pathcheck.games.memoarrr import ADJUDICATOR, decide_winners, parse_at
-from pathcheck.games.memoarrr_gen import random_game
-from pathcheck.games.memoarrr_rules import ALL_RULES, POSITIONS, rule_for
+from pathcheck.games.memoarrr.adjudicator import ADJUDICATOR, decide_winners, parse_at
+from pathcheck.games.memoarrr.gen import random_game
+from pathcheck.games.memoarrr.rules import ALL_RULES, POSITIONS, rule_for
 from pathcheck.ruling import Ruling
 from tests.fuzz import mutate
 

@@ -17,10 +17,10 @@ from hypothesis import strategies as st
 
 from pathcheck.errors import InputError, RecordError
 from pathcheck.games import AdjudicateOptions
-from pathcheck.games import robot_memory_cards as cards
-from pathcheck.games.robot_memory import ADJUDICATOR, parse_at
-from pathcheck.games.robot_memory_cards import Guess, MemoryCard, ShortCircuit, score
-from pathcheck.games.robot_memory_gen import VARIANTS, random_game
+from pathcheck.games.robot_memory import rules as cards
+from pathcheck.games.robot_memory.adjudicator import ADJUDICATOR, parse_at
+from pathcheck.games.robot_memory.gen import VARIANTS, random_game
+from pathcheck.games.robot_memory.rules import Guess, MemoryCard, ShortCircuit, score
 from pathcheck.ruling import Ruling, render_text
 from tests.fuzz import json_values, mutate
 

@@ -1,11 +1,11 @@
 """Memo Dice (Amigo, Haim Shafir): replay a recorded game and rule on it.
 
-The static facts and the quoted rules live in :mod:`pathcheck.games.memo_dice_rules`, the log
-reader in :mod:`pathcheck.games.memo_dice_log`; this module holds the replay :class:`State`
+The static facts and the quoted rules live in :mod:`pathcheck.games.memo_dice.rules`, the log
+reader in :mod:`pathcheck.games.memo_dice.log`; this module holds the replay :class:`State`
 and the plug-in object :data:`ADJUDICATOR` (entry point ``memo-dice``).
 
 >>> from pathcheck.games import AdjudicateOptions
->>> from pathcheck.games.memo_dice_gen import random_game
+>>> from pathcheck.games.memo_dice.gen import random_game
 >>> import random
 >>> log = random_game(random.Random(7), ["Ann", "Bob"])
 >>> ruling = ADJUDICATOR.adjudicate(log, source="example", options=AdjudicateOptions())
@@ -21,8 +21,8 @@ from typing import Any
 
 from pathcheck.errors import InputError, RecordError
 from pathcheck.games import AdjudicateOptions
-from pathcheck.games.memo_dice_log import FORMAT, SCHEMA, MemoDiceLog, RoundLog, read_log
-from pathcheck.games.memo_dice_rules import (
+from pathcheck.games.memo_dice.log import FORMAT, SCHEMA, MemoDiceLog, RoundLog, read_log
+from pathcheck.games.memo_dice.rules import (
     COVERING_END,
     CUP_COLOUR,
     CUPS_PER_COLOUR,

@@ -1,12 +1,12 @@
 """The dungeon in memory adjudicator: rules on ``game/1`` logs and ``solo/1`` records.
 
 Registered as the entry point ``dungeon`` of the ``pathcheck.games`` group. A game log is
-replayed by :mod:`pathcheck.games.dungeon_replay` (read by :mod:`~pathcheck.games.dungeon_log`);
-a solo record is checked by :mod:`pathcheck.games.dungeon_solo`. The log's ``format`` picks
+replayed by :mod:`pathcheck.games.dungeon.state` (read by :mod:`~pathcheck.games.dungeon.log`);
+a solo record is checked by :mod:`pathcheck.games.dungeon.solo`. The log's ``format`` picks
 which; any other format is a RecordError.
 
 >>> import random
->>> from pathcheck.games.dungeon_gen import random_game
+>>> from pathcheck.games.dungeon.gen import random_game
 >>> ruling = ADJUDICATOR.adjudicate(random_game(random.Random(3), ["Ann", "Bob", "Cy"]),
 ...                                 source="doc", options=AdjudicateOptions())
 >>> ruling.outcome.value, max(ruling.final_scores.values())
@@ -21,10 +21,9 @@ from typing import Any
 
 from pathcheck.errors import RecordError
 from pathcheck.games import AdjudicateOptions
-from pathcheck.games.dungeon_at import game_display
-from pathcheck.games.dungeon_log import read_game_log
-from pathcheck.games.dungeon_replay import START_DIR, Replay
-from pathcheck.games.dungeon_rules import (
+from pathcheck.games.dungeon.at import game_display
+from pathcheck.games.dungeon.log import read_game_log
+from pathcheck.games.dungeon.rules import (
     GAME,
     GAME_FORMAT,
     GAME_SCHEMA,
@@ -33,7 +32,8 @@ from pathcheck.games.dungeon_rules import (
     TITLE,
     WIN_POINTS,
 )
-from pathcheck.games.dungeon_solo import rule_solo
+from pathcheck.games.dungeon.solo import rule_solo
+from pathcheck.games.dungeon.state import START_DIR, Replay
 from pathcheck.ruling import Ruling
 
 

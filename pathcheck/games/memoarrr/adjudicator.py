@@ -1,14 +1,14 @@
 """The Memoarrr! adjudicator: replays a ``memoarrr/1`` log and rules on it.
 
-Static facts and quoted rules live in :mod:`~pathcheck.games.memoarrr_rules`, log reading in
-:mod:`~pathcheck.games.memoarrr_log`, the replay state in
-:mod:`~pathcheck.games.memoarrr_state`, random legal games in
-:mod:`~pathcheck.games.memoarrr_gen`. This module walks the rounds, turns what happened into
+Static facts and quoted rules live in :mod:`~pathcheck.games.memoarrr.rules`, log reading in
+:mod:`~pathcheck.games.memoarrr.log`, the replay state in
+:mod:`~pathcheck.games.memoarrr.state`, random legal games in
+:mod:`~pathcheck.games.memoarrr.gen`. This module walks the rounds, turns what happened into
 events and violations, decides the winner and draws the island.
 
 >>> import random
 >>> from pathcheck.games import AdjudicateOptions
->>> from pathcheck.games.memoarrr_gen import random_game
+>>> from pathcheck.games.memoarrr.gen import random_game
 >>> log = random_game(random.Random(5), players=3)
 >>> ruling = ADJUDICATOR.adjudicate(log, source="demo", options=AdjudicateOptions())
 >>> ruling.outcome.value, len(ruling.rounds), sum(ruling.final_scores.values())
@@ -24,8 +24,8 @@ from typing import Any
 
 from pathcheck.errors import InputError
 from pathcheck.games import AdjudicateOptions
-from pathcheck.games.memoarrr_log import FORMAT, SCHEMA, Action, Setup, read_log
-from pathcheck.games.memoarrr_rules import (
+from pathcheck.games.memoarrr.log import FORMAT, SCHEMA, Action, Setup, read_log
+from pathcheck.games.memoarrr.rules import (
     ALL_REVEALED,
     CONNECT,
     GAME_END,
@@ -42,7 +42,7 @@ from pathcheck.games.memoarrr_rules import (
     Pos,
     rule_for,
 )
-from pathcheck.games.memoarrr_state import State, TurnResult
+from pathcheck.games.memoarrr.state import State, TurnResult
 from pathcheck.ruling import Event, MoveRef, Round, Ruling, Violation
 
 _AT = re.compile(r"^\s*(\d+)\.(\d+)\s*$")

@@ -24,8 +24,8 @@ from typing import Any
 
 from pathcheck.dungeon import trace
 from pathcheck.errors import InputError, RecordError, pointer_join
-from pathcheck.games.dungeon_at import solo_display
-from pathcheck.games.dungeon_rules import (
+from pathcheck.games.dungeon.at import solo_display
+from pathcheck.games.dungeon.rules import (
     GAME,
     SOLO_ALL_TILES,
     SOLO_FORMAT,

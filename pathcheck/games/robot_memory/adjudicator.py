@@ -1,10 +1,11 @@
 """The robot memory game (Igrology, 2017) adjudicator: replays a ``robot-memory/1`` log.
 
-Static facts (cards, quoted rules, scoring) live in :mod:`robot_memory_cards`, log reading in
-:mod:`robot_memory_log`; this module holds the replay :class:`State` and the plug-in object.
+Static facts (cards, quoted rules, scoring) live in :mod:`~pathcheck.games.robot_memory.rules`,
+log reading in :mod:`~pathcheck.games.robot_memory.log`; this module holds the replay
+:class:`State` and the plug-in object.
 A log breaking a rule is replayed on "as played": every violation is listed, the first first.
 
->>> from pathcheck.games.robot_memory_gen import random_game
+>>> from pathcheck.games.robot_memory.gen import random_game
 >>> import random
 >>> ruling = ADJUDICATOR.adjudicate(random_game(random.Random(1)), source="doc",
 ...                                 options=AdjudicateOptions())
@@ -20,7 +21,8 @@ from typing import Any
 
 from pathcheck.errors import InputError, pointer_join
 from pathcheck.games import AdjudicateOptions
-from pathcheck.games.robot_memory_cards import (
+from pathcheck.games.robot_memory.log import GameLog, Pick, RoundLog, Turn, position_name, read_log
+from pathcheck.games.robot_memory.rules import (
     BASIC_COLUMNS,
     BASIC_MEMORY_CARDS,
     BASIC_ROWS,
@@ -53,7 +55,6 @@ from pathcheck.games.robot_memory_cards import (
     Variant,
     score,
 )
-from pathcheck.games.robot_memory_log import GameLog, Pick, RoundLog, Turn, position_name, read_log
 from pathcheck.ruling import Event, MoveRef, Round, Rule, Ruling, Violation
 
 Grid = tuple[tuple[Card | None, ...], ...]
@@ -119,7 +120,7 @@ def parse_at(at: str) -> tuple[int, int]:
 class State:
     """The replay: scores, the face-up cards of the current round, events and violations.
 
-    >>> from pathcheck.games.robot_memory_log import read_log
+    >>> from pathcheck.games.robot_memory.log import read_log
     >>> log = read_log({"format": "robot-memory/1", "variant": "solo", "players": ["Ann"],
     ...     "rounds": [{"grid": {"rows": 1, "columns": 1, "cards": [["short-circuit"]]},
     ...                 "first": "Ann", "turns": [{"chooser": "Ann", "guesser": "Ann",

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from pathcheck.games.robot_memory_cards import (
+from pathcheck.games.robot_memory.rules import (
     ALL_MEMORY_CARDS,
     BASIC_COLUMNS,
     BASIC_MEMORY_CARDS,

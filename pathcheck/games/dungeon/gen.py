@@ -23,8 +23,8 @@ from typing import Any
 from pathcheck.check import LostCard, score_lost_cards
 from pathcheck.dungeon import Placement, rules_mask, trace
 from pathcheck.fasttrace import compile_tileset, trace_indices
-from pathcheck.games.dungeon_replay import START_DIR, clockwise_after
-from pathcheck.games.dungeon_rules import GAME_FORMAT, WIN_POINTS, hand_size
+from pathcheck.games.dungeon.rules import GAME_FORMAT, WIN_POINTS, hand_size
+from pathcheck.games.dungeon.state import START_DIR, clockwise_after
 from pathcheck.geometry import Direction
 from pathcheck.tileset import TileSet, load_tileset
 

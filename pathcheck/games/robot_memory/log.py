@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pathcheck.errors import RecordError, pointer_join
-from pathcheck.games.robot_memory_cards import Card, Guess, Variant, card_from_json
+from pathcheck.games.robot_memory.rules import Card, Guess, Variant, card_from_json
 from pathcheck.schemas import validate
 
 SCHEMA = "robot-memory"

@@ -16,7 +16,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from pathcheck.games.memo_dice_rules import CUPS_PER_COLOUR, TARGET, Colour, Cup, same_symbol
+from pathcheck.games.memo_dice.rules import CUPS_PER_COLOUR, TARGET, Colour, Cup, same_symbol
 
 _SYMBOLS = (
     "umbrella", "elephant", "fan", "turtle", "anchor", "balloon", "bell", "bicycle", "book",

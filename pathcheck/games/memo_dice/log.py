@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pathcheck.errors import RecordError, pointer_join
-from pathcheck.games.memo_dice_rules import Colour, Cup
+from pathcheck.games.memo_dice.rules import Colour, Cup
 from pathcheck.schemas import validate
 
 FORMAT = "memo-dice/1"

@@ -5,8 +5,8 @@ as logged where that is possible and the broken rules come back as :class:`Fault
 move that cannot be played at all comes back ``fatal``.
 
 >>> import random
->>> from pathcheck.games.memoarrr_gen import random_game
->>> from pathcheck.games.memoarrr_log import read_log
+>>> from pathcheck.games.memoarrr.gen import random_game
+>>> from pathcheck.games.memoarrr.log import read_log
 >>> setup = read_log(random_game(random.Random(7), players=2), source="demo")
 >>> state = State(setup)
 >>> state.start_round(setup.rounds[0], setup.start_player)
@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from pathcheck.games.memoarrr_log import Action, RoundLog, Setup, Volcano
-from pathcheck.games.memoarrr_rules import (
+from pathcheck.games.memoarrr.log import Action, RoundLog, Setup, Volcano
+from pathcheck.games.memoarrr.rules import (
     ABILITY_COMPULSORY,
     ABILITY_NOT_EARNED,
     ALL_REVEALED,

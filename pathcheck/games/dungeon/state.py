@@ -6,7 +6,7 @@ next start player and the end of the game. A broken rule becomes a
 :class:`~pathcheck.ruling.Violation` and the replay goes on with the log "as played", so the
 ruling also says what the outcome would be.
 
->>> from pathcheck.games.dungeon_log import read_game_log
+>>> from pathcheck.games.dungeon.log import read_game_log
 >>> log = read_game_log({"format": "game/1", "players": ["Ann", "Bob"], "explorations": [
 ...     {"start_player": "Ann", "hands": {"Ann": ["L4"], "Bob": []}, "deck": [],
 ...      "turns": [{"player": "Ann", "tile": "L4", "dir": "E", "lost": ["Bob"]}]}]},
@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from pathcheck.check import LostCard, score_lost_cards
 from pathcheck.dungeon import Placement, TraceResult, trace
 from pathcheck.errors import pointer_join
-from pathcheck.games.dungeon_log import Exploration, GameLog, Turn
-from pathcheck.games.dungeon_rules import (
+from pathcheck.games.dungeon.log import Exploration, GameLog, Turn
+from pathcheck.games.dungeon.rules import (
     ANNOUNCE_ACTIVE,
     ANNOUNCE_TEAM,
     DEAL,

@@ -15,8 +15,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from pathcheck.games.memoarrr_log import FORMAT, Action, RoundLog, make_volcano, read_log
-from pathcheck.games.memoarrr_rules import (
+from pathcheck.games.memoarrr.log import FORMAT, Action, RoundLog, make_volcano, read_log
+from pathcheck.games.memoarrr.rules import (
     ALL_CARDS,
     BIRDS,
     CENTRE,
@@ -28,7 +28,7 @@ from pathcheck.games.memoarrr_rules import (
     Animal,
     Pos,
 )
-from pathcheck.games.memoarrr_state import State
+from pathcheck.games.memoarrr.state import State
 
 NAMES = ("Ann", "Ben", "Cy", "Dee")
 

@@ -22,7 +22,7 @@ from typing import Any
 
 from pathcheck.dungeon import Placement
 from pathcheck.errors import RecordError, TileSetError, pointer_join
-from pathcheck.games.dungeon_rules import GAME_SCHEMA
+from pathcheck.games.dungeon.rules import GAME_SCHEMA
 from pathcheck.geometry import Direction
 from pathcheck.schemas import validate
 from pathcheck.tileset import TileSet, load_tileset

@@ -4,7 +4,7 @@ The schema catches every structural fault first; what is left here are the seman
 that make a replay impossible (an unknown player, a card twice on the island, a volcano set
 that does not fit the edition), each a RecordError with the JSON pointer.
 
->>> from pathcheck.games.memoarrr_gen import random_game
+>>> from pathcheck.games.memoarrr.gen import random_game
 >>> import random
 >>> setup = read_log(random_game(random.Random(1), players=3), source="demo")
 >>> setup.players, len(setup.island), len(setup.rounds)
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pathcheck.errors import RecordError, pointer_join
-from pathcheck.games.memoarrr_rules import (
+from pathcheck.games.memoarrr.rules import (
     BIRDS,
     CENTRE,
     DARK,
