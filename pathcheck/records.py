@@ -27,7 +27,7 @@ from pathcheck.dungeon import Placement
 from pathcheck.errors import InputError, RecordError, TileSetError
 from pathcheck.geometry import Direction
 from pathcheck.reader import Document, iter_json_source, open_source
-from pathcheck.tileset import BUILTIN, REPEAT_KINDS, TileSet, load_tileset
+from pathcheck.tileset import REPEAT_KINDS, TileSet, resolve_tileset
 
 DUNGEON_FORMAT = "dungeon/1"
 SOLO_FORMAT = "solo/1"
@@ -93,22 +93,10 @@ class _Ctx:
 
 
 def _tileset(ctx: _Ctx, value: Any, base: Path | None) -> TileSet:
-    if value is None:
-        return load_tileset()
-    if not isinstance(value, str) or not value:
-        raise ctx.error("/tileset", f"expected a tile-set name or path, got {value!r}")
-    if value in BUILTIN:
-        return load_tileset(value)
-    candidates = [value]
-    if base is not None and not Path(value).is_absolute():
-        candidates.insert(0, str(base / value))
-    for candidate in candidates:
-        if Path(candidate).exists():
-            try:
-                return load_tileset(candidate)
-            except TileSetError as exc:
-                raise ctx.error("/tileset", str(exc)) from None
-    raise ctx.error("/tileset", f"no tile set {value!r} (built-in: standard, or a file path)")
+    try:
+        return resolve_tileset(value, beside=base)
+    except TileSetError as exc:
+        raise ctx.error("/tileset", str(exc)) from None
 
 
 def _rules(ctx: _Ctx, value: Any, allowed: frozenset[int]) -> frozenset[int]:

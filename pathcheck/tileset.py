@@ -150,6 +150,35 @@ def load_tileset(name_or_path: str = "standard") -> TileSet:
     return parse_tileset(text, source=str(path))
 
 
+def resolve_tileset(value: object, *, beside: Path | None = None) -> TileSet:
+    """The tile set a record or log names; TileSetError (with a one-line reason) if unusable.
+
+    None and ``standard`` (any built-in name) are the built-in sets; anything else is a TOML
+    file path, looked for first ``beside`` the record's file (when the path is relative), then
+    from the current folder. Every reader of records and logs calls this one function.
+
+    >>> resolve_tileset(None).name == resolve_tileset("standard").name
+    True
+    >>> resolve_tileset("no-such.toml")
+    Traceback (most recent call last):
+      ...
+    pathcheck.errors.TileSetError: no tile set 'no-such.toml' (built-in: standard, or a file path)
+    """
+    if value is None:
+        return load_tileset()
+    if not isinstance(value, str) or not value:
+        raise TileSetError(f"expected a tile-set name or path, got {value!r}")
+    if value in BUILTIN:
+        return load_tileset(value)
+    candidates = [Path(value)]
+    if beside is not None and not candidates[0].is_absolute():
+        candidates.insert(0, beside / value)
+    for candidate in candidates:
+        if candidate.is_file():
+            return load_tileset(str(candidate))
+    raise TileSetError(f"no tile set {value!r} (built-in: {', '.join(BUILTIN)}, or a file path)")
+
+
 def parse_tileset(text: str, source: str) -> TileSet:
     """Parse tile-set TOML (see tiles/standard.toml for the format)."""
     try:

@@ -8,12 +8,14 @@ Plug-ins are loaded lazily, one at a time, and a broken plug-in is reported as a
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 from typing import Any, Protocol, runtime_checkable
 
 from pathcheck.errors import PluginError
+from pathcheck.games.common import EVERY_MOMENT, Moment, Pictures, wanted
 from pathcheck.ruling import Ruling
 
 ENTRY_POINT_GROUP = "pathcheck.games"
@@ -23,7 +25,8 @@ ENTRY_POINT_GROUP = "pathcheck.games"
 class AdjudicateOptions:
     """Options the CLI passes to every adjudicator; a game ignores what it does not use.
 
-    ``at``: show the game state at ``ROUND.TURN`` (e.g. "2.5"), for games that can draw it.
+    ``at``: show the game state at the moment ``ROUND.TURN`` (e.g. "2.5"; see
+    :class:`~pathcheck.games.common.Moment`).
     """
 
     at: str | None = None
@@ -47,6 +50,51 @@ class Adjudicator(Protocol):
     ) -> Ruling:
         """Replay ``log`` and rule on it; raise RecordError for a malformed log."""
         ...
+
+    def pictures(self, log: Mapping[str, Any], *, source: str) -> list[tuple[Moment, str]]:
+        """The state drawn at every moment of ``log``, in order (what ``--at`` shows)."""
+        ...
+
+    def random_game(self, rng: random.Random) -> dict[str, Any]:
+        """A random legal log drawn from ``rng`` (any variant the game has); the conformance
+        suite rules on many and expects every one legal."""
+        ...
+
+
+class GameAdjudicator:
+    """The base of the built-in plug-ins: ``adjudicate`` and ``pictures`` written once over
+    the one method a game implements, :meth:`rule`.
+
+    Fixtures: a game's example logs live in ``fixtures/<name>/`` of the repository, named
+    ``legal-*``, ``illegal-*`` or ``malformed-*`` after how they rule (the conformance suite,
+    tests/games/test_conformance.py, checks every one).
+    """
+
+    name: str
+    title: str
+    formats: tuple[str, ...]
+    schemas: tuple[str, ...]
+
+    def rule(self, log: Mapping[str, Any], *, source: str, pictures: Pictures) -> Ruling:
+        """Replay ``log`` and rule on it, handing every moment it passes to ``pictures``."""
+        raise NotImplementedError
+
+    def adjudicate(
+        self, log: Mapping[str, Any], *, source: str, options: AdjudicateOptions
+    ) -> Ruling:
+        """Replay ``log`` and rule on it; RecordError for a malformed log, InputError for an
+        ``--at`` moment the log does not have."""
+        return self.rule(log, source=source, pictures=wanted(options.at))
+
+    def pictures(self, log: Mapping[str, Any], *, source: str) -> list[tuple[Moment, str]]:
+        """The state drawn at every moment of ``log``, in order."""
+        pictures = Pictures(EVERY_MOMENT)
+        self.rule(log, source=source, pictures=pictures)
+        return list(pictures)
+
+    def random_game(self, rng: random.Random) -> dict[str, Any]:
+        """A random legal log drawn from ``rng``."""
+        raise NotImplementedError
 
 
 def available() -> dict[str, str]:

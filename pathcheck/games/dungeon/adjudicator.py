@@ -1,13 +1,14 @@
 """The dungeon in memory adjudicator: rules on ``game/1`` logs and ``solo/1`` records.
 
 Registered as the entry point ``dungeon`` of the ``pathcheck.games`` group. A game log is
-replayed by :mod:`pathcheck.games.dungeon.state` (read by :mod:`~pathcheck.games.dungeon.log`);
-a solo record is checked by :mod:`pathcheck.games.dungeon.solo`. The log's ``format`` picks
-which; any other format is a RecordError.
+read by :mod:`~pathcheck.games.dungeon.log` and replayed by
+:mod:`~pathcheck.games.dungeon.state`; a solo record is checked by
+:mod:`~pathcheck.games.dungeon.solo`. The log's ``format`` picks which; any other format is a
+RecordError.
 
 >>> import random
 >>> from pathcheck.games.dungeon.gen import random_game
->>> ruling = ADJUDICATOR.adjudicate(random_game(random.Random(3), ["Ann", "Bob", "Cy"]),
+>>> ruling = ADJUDICATOR.adjudicate(random_game(random.Random(3), players=3),
 ...                                 source="doc", options=AdjudicateOptions())
 >>> ruling.outcome.value, max(ruling.final_scores.values())
 ('legal', 3)
@@ -15,39 +16,39 @@ which; any other format is a RecordError.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from pathcheck.errors import RecordError
-from pathcheck.games import AdjudicateOptions
-from pathcheck.games.dungeon.at import game_display
-from pathcheck.games.dungeon.log import read_game_log
-from pathcheck.games.dungeon.rules import (
-    GAME,
+from pathcheck.games import AdjudicateOptions, GameAdjudicator
+from pathcheck.games.common import Pictures
+from pathcheck.games.dungeon.at import take_game_pictures
+from pathcheck.games.dungeon.log import (
+    FORMATS,
     GAME_FORMAT,
-    GAME_SCHEMA,
+    SCHEMAS,
     SOLO_FORMAT,
-    SOLO_SCHEMA,
-    TITLE,
-    WIN_POINTS,
+    read_game_log,
 )
+from pathcheck.games.dungeon.rules import GAME, MAX_PLAYERS, MIN_PLAYERS, TITLE, WIN_POINTS
 from pathcheck.games.dungeon.solo import rule_solo
 from pathcheck.games.dungeon.state import START_DIR, Replay
 from pathcheck.ruling import Ruling
 
+__all__ = ["ADJUDICATOR", "AdjudicateOptions", "DungeonAdjudicator", "rule_game"]
 
-def rule_game(log: Mapping[str, Any], *, source: str, at: str | None = None) -> Ruling:
+
+def rule_game(log: Mapping[str, Any], *, source: str, pictures: Pictures | None = None) -> Ruling:
     """Replay a ``game/1`` log and rule on it; RecordError if it is malformed.
 
-    ``at`` (``R.T``) adds the map of exploration R after turn T to the ruling.
+    ``pictures`` collects the map of exploration R after turn T for the moments it wants.
     """
     game = read_game_log(log, source=source)
     replay = Replay(game)
     rounds = replay.run()
-    display = ""
-    if at is not None:
-        display = game_display(at, replay.stacks, game.tileset, sorted(game.rules))
+    if pictures is not None and pictures.want is not None:
+        take_game_pictures(pictures, replay.stacks, game.tileset, sorted(game.rules))
     mode = "advanced" if game.advanced else "basic"
     extra = ", ".join(f"#{r}" for r in sorted(game.rules)) or "none"
     notes = [f"{mode} rules, additional rules: {extra}, tile set {game.tileset.name}; START "
@@ -66,37 +67,43 @@ def rule_game(log: Mapping[str, Any], *, source: str, at: str | None = None) -> 
         violations=tuple(replay.violations),
         tie_break=tie,
         notes=tuple(notes),
-        display=display,
+        display=pictures.below("") if pictures is not None else "",
     )
 
 
-@dataclass(frozen=True)
-class DungeonAdjudicator:
+class DungeonAdjudicator(GameAdjudicator):
     """The plug-in object registered as entry point ``dungeon``."""
 
-    name: str = GAME
-    title: str = TITLE
-    formats: tuple[str, ...] = (GAME_FORMAT, SOLO_FORMAT)
-    schemas: tuple[str, ...] = (GAME_SCHEMA, SOLO_SCHEMA)
+    name = GAME
+    title = TITLE
+    formats = FORMATS
+    schemas = SCHEMAS
 
-    def adjudicate(
-        self, log: Mapping[str, Any], *, source: str, options: AdjudicateOptions
-    ) -> Ruling:
+    def rule(self, log: Mapping[str, Any], *, source: str, pictures: Pictures) -> Ruling:
         """Rule on a game log or a solo record; RecordError if it is malformed.
 
-        ``options.at`` (``R.T``) adds the map of exploration R after turn T (a solo record:
-        dungeon R after its tile T).
+        Moment ``R.T`` is exploration R after its turn T (a solo record: dungeon R after its
+        tile T).
         """
         if not isinstance(log, Mapping):
             raise RecordError(source, None, "", "expected a JSON object (a game log or a solo "
                                                 "record)")
         fmt = log.get("format", GAME_FORMAT)
         if fmt == SOLO_FORMAT:
-            return rule_solo(log, source=source, at=options.at)
+            return rule_solo(log, source=source, pictures=pictures)
         if fmt != GAME_FORMAT:
             raise RecordError(source, None, "/format",
                               f"expected \"{GAME_FORMAT}\" or \"{SOLO_FORMAT}\", got {fmt!r}")
-        return rule_game(log, source=source, at=options.at)
+        return rule_game(log, source=source, pictures=pictures)
+
+    def random_game(self, rng: random.Random) -> dict[str, Any]:
+        """A random legal ``game/1`` log: 2-5 players, basic or advanced, any additional rules."""
+        from pathcheck.games.dungeon import gen  # only tests and demos draw random games
+
+        advanced = rng.random() < 0.5
+        rules = [r for r in (1, 2, 3, 4) if rng.random() < 0.3 and (advanced or r != 4)]
+        return gen.random_game(rng, players=rng.randint(MIN_PLAYERS, MAX_PLAYERS),
+                               advanced=advanced, rules=rules)
 
 
 ADJUDICATOR = DungeonAdjudicator()

@@ -1,35 +1,30 @@
-"""``pathcheck adjudicate ... --at R.T`` for dungeon in memory: the laid-out dungeon then.
+"""The ``--at`` picture of dungeon in memory: the laid-out dungeon at a moment.
 
-For a game log, ``R.T`` is exploration R after its turn T (``R.0``: only the Start tile); for a
-solo record, dungeon R after its tile T. The map is the one ``pathcheck verify`` draws.
+For a game log, moment ``R.T`` is exploration R after its turn T (``R.0``: only the Start
+tile); for a solo record, dungeon R after its tile T (T from 1). The map is the one
+``pathcheck verify`` draws, with the verdict so far under it.
 
->>> parse_at("2.5")
-(2, 5)
+>>> from pathcheck.dungeon import parse_notation
+>>> from pathcheck.games.common import EVERY_MOMENT, Pictures
+>>> from pathcheck.tileset import load_tileset
+>>> pictures = Pictures(EVERY_MOMENT)
+>>> take_game_pictures(pictures, [(parse_notation("START@N R1@N I1@N"), [2, 3])],
+...                    load_tileset(), [])
+>>> [str(moment) for moment, _ in pictures]
+['1.0', '1.1', '1.2']
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from pathcheck.dungeon import Placement, trace
-from pathcheck.errors import InputError
+from pathcheck.games.common import Moment, Pictures
 from pathcheck.geometry import Move
 from pathcheck.render.model import build_view
 from pathcheck.render.report import lost_sentence
 from pathcheck.render.text import render_map
 from pathcheck.tileset import TileSet
-
-_AT = re.compile(r"(\d+)\.(\d+)")
-
-
-def parse_at(text: str) -> tuple[int, int]:
-    """``"R.T"`` -> ``(R, T)``; InputError for anything else."""
-    match = _AT.fullmatch(text.strip())
-    if match is None or int(match.group(1)) < 1:
-        raise InputError(f"--at {text!r}: expected ROUND.TURN, e.g. 2.5 (round from 1, turn "
-                         "from 0)")
-    return int(match.group(1)), int(match.group(2))
 
 
 def draw_at(title: str, placements: Sequence[Placement], tileset: TileSet, rules: Sequence[int],
@@ -41,30 +36,34 @@ def draw_at(title: str, placements: Sequence[Placement], tileset: TileSet, rules
     return f"{title}\n{render_map(view)}\n{lost_sentence(result)}"
 
 
-def game_display(at: str, stacks: Sequence[tuple[list[Placement], list[int]]],
-                 tileset: TileSet, rules: Sequence[int]) -> str:
-    """The dungeon of exploration R after turn T of a replayed game log."""
-    number, turn = parse_at(at)
-    if number > len(stacks):
-        raise InputError(f"--at {at}: the log has {len(stacks)} exploration(s)")
-    placements, heights = stacks[number - 1]
-    if turn > len(heights):
-        raise InputError(f"--at {at}: exploration {number} has {len(heights)} turn(s)")
-    height = heights[turn - 1] if turn else 1
-    title = (f"Exploration {number} after turn {turn}" if turn
-             else f"Exploration {number} before its first turn") + f" ({height} tiles):"
-    return draw_at(title, placements[:height], tileset, rules)
+def take_game_pictures(pictures: Pictures,
+                       stacks: Sequence[tuple[Sequence[Placement], Sequence[int]]],
+                       tileset: TileSet, rules: Sequence[int]) -> None:
+    """Every moment of a replayed game log (``stacks``: per exploration, the stack as played
+    and its height after each turn)."""
+    for number, (placements, heights) in enumerate(stacks, 1):
+        for turn in range(len(heights) + 1):
+            height = heights[turn - 1] if turn else 1
+            title = (f"Exploration {number} after turn {turn}" if turn
+                     else f"Exploration {number} before its first turn") + f" ({height} tiles):"
+
+            def draw(title: str = title, shown: Sequence[Placement] = placements[:height]) -> str:
+                return draw_at(title, shown, tileset, rules)
+
+            pictures.take(Moment(number, turn), draw)
 
 
-def solo_display(at: str, dungeons: Sequence[Sequence[Placement]],
-                 movements: Sequence[Move], tileset: TileSet, rules: Sequence[int]) -> str:
-    """Dungeon R of a solo record after its tile T (``movements``: what a first Repeat tile
-    of each dungeon repeats)."""
-    number, tile = parse_at(at)
-    if number > len(dungeons):
-        raise InputError(f"--at {at}: the record has {len(dungeons)} dungeon(s)")
-    dungeon = dungeons[number - 1]
-    if not 1 <= tile <= len(dungeon):
-        raise InputError(f"--at {at}: dungeon {number} has tiles 1 to {len(dungeon)}")
-    return draw_at(f"Dungeon {number} after its tile {tile}:", dungeon[:tile], tileset, rules,
-                   movements[number - 1])
+def take_solo_pictures(pictures: Pictures, dungeons: Sequence[Sequence[Placement]],
+                       movements: Sequence[Move], tileset: TileSet,
+                       rules: Sequence[int]) -> None:
+    """Every moment of a solo record (``movements``: what a first Repeat tile of each dungeon
+    repeats)."""
+    for number, dungeon in enumerate(dungeons, 1):
+        for tile in range(1, len(dungeon) + 1):
+
+            def draw(number: int = number, tile: int = tile) -> str:
+                return draw_at(f"Dungeon {number} after its tile {tile}:",
+                               dungeons[number - 1][:tile], tileset, rules,
+                               movements[number - 1])
+
+            pictures.take(Moment(number, tile), draw)

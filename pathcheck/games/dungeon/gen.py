@@ -9,7 +9,7 @@ announcer in turn order after the active player leaves; the others are listed to
 and stay in the team.
 
 >>> import random
->>> log = random_game(random.Random(7), ["Ann", "Bob"], advanced=True, rules=(1, 4))
+>>> log = random_game(random.Random(7), players=2, advanced=True, rules=(1, 4))
 >>> log["format"], log["players"], len(log["explorations"][0]["hands"]["Ann"])
 ('game/1', ['Ann', 'Bob'], 2)
 """
@@ -23,7 +23,8 @@ from typing import Any
 from pathcheck.check import LostCard, score_lost_cards
 from pathcheck.dungeon import Placement, rules_mask, trace
 from pathcheck.fasttrace import compile_tileset, trace_indices
-from pathcheck.games.dungeon.rules import GAME_FORMAT, WIN_POINTS, hand_size
+from pathcheck.games.dungeon.log import GAME_FORMAT
+from pathcheck.games.dungeon.rules import WIN_POINTS, hand_size
 from pathcheck.games.dungeon.state import START_DIR, clockwise_after
 from pathcheck.geometry import Direction
 from pathcheck.tileset import TileSet, load_tileset
@@ -110,26 +111,28 @@ def random_exploration(
 
 def random_game(
     rng: random.Random,
-    players: Sequence[str] = PLAYER_NAMES[:3],
     *,
+    players: int = 3,
     advanced: bool = False,
     rules: Iterable[int] = (),
     tileset: TileSet | None = None,
     accuracy: float = 0.9,
 ) -> dict[str, Any]:
-    """A whole legal game (until someone reaches 3 points) as a ``game/1`` log."""
+    """A whole legal game (until someone reaches 3 points) of ``players`` players (named from
+    :data:`PLAYER_NAMES`) as a ``game/1`` log."""
+    names = PLAYER_NAMES[:players]
     ts = tileset or load_tileset()
     rule_set = frozenset(rules)
-    scores = dict.fromkeys(players, 0)
+    scores = dict.fromkeys(names, 0)
     explorations: list[dict[str, Any]] = []
-    start = rng.choice(list(players))
+    start = rng.choice(list(names))
     while max(scores.values()) < WIN_POINTS and len(explorations) < MAX_EXPLORATIONS:
-        log, points, start = random_exploration(rng, players, start, advanced=advanced,
+        log, points, start = random_exploration(rng, names, start, advanced=advanced,
                                                 rules=rule_set, tileset=ts, accuracy=accuracy)
         explorations.append(log)
         for player, won in points.items():
             scores[player] += won
-    game: dict[str, Any] = {"format": GAME_FORMAT, "players": list(players),
+    game: dict[str, Any] = {"format": GAME_FORMAT, "players": list(names),
                             "advanced": advanced, "rules": sorted(rule_set)}
     if tileset is not None:
         game["tileset"] = ts.source

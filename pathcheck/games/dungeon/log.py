@@ -1,4 +1,7 @@
-"""Reading a ``game/1`` log of dungeon in memory into plain values (schema, then semantics).
+"""The log formats of dungeon in memory, and reading a ``game/1`` log into typed values.
+
+A ``solo/1`` record is read by :func:`pathcheck.records.parse_solo_record` (the engine's
+reader, shared with ``pathcheck solo``); this module names both formats and their schemas.
 
 What makes replay impossible is a :class:`~pathcheck.errors.RecordError` naming the JSON
 pointer: an unknown player name, a tile id the tile set does not know, rule #4 without the
@@ -17,15 +20,24 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from pathcheck.dungeon import Placement
 from pathcheck.errors import RecordError, TileSetError, pointer_join
-from pathcheck.games.dungeon.rules import GAME_SCHEMA
+from pathcheck.games.common import check_player, log_folder
 from pathcheck.geometry import Direction
+from pathcheck.records import SoloRecord, parse_solo_record
 from pathcheck.schemas import validate
-from pathcheck.tileset import TileSet, load_tileset
+from pathcheck.tileset import TileSet, resolve_tileset
+
+GAME_FORMAT = "game/1"
+SOLO_FORMAT = "solo/1"
+GAME_SCHEMA = "game"
+SOLO_SCHEMA = "solo"
+FORMATS = (GAME_FORMAT, SOLO_FORMAT)
+"""The ``format`` values this game reads: multiplayer game logs and solo records."""
+SCHEMAS = (GAME_SCHEMA, SOLO_SCHEMA)
+"""The JSON Schemas it publishes (``pathcheck schema NAME``)."""
 
 _UNSET = object()
 
@@ -65,19 +77,13 @@ class GameLog:
     explorations: tuple[Exploration, ...]
 
 
-def read_tileset(value: Any, source: str, where: str = "/tileset") -> TileSet:
-    """The tile set a log names (a built-in name or a file path); RecordError if unusable."""
-    if value is None:
-        return load_tileset()
-    if not isinstance(value, str):
-        raise RecordError(source, None, where, f"expected a tile-set name or path, got {value!r}")
-    if value != "standard" and not Path(value).is_file():
-        raise RecordError(source, None, where,
-                          f"no tile set {value!r} (built-in: standard, or a file path)")
+def read_solo(log: Mapping[str, Any], *, source: str) -> SoloRecord:
+    """Validate and read a ``solo/1`` record; RecordError (with ``line`` None) if malformed."""
+    validate(log, SOLO_SCHEMA, source=source, line=None)
     try:
-        return load_tileset(value)
-    except TileSetError as exc:
-        raise RecordError(source, None, where, str(exc)) from None
+        return parse_solo_record(log, source=source, line=0, base=log_folder(source))
+    except RecordError as exc:
+        raise RecordError(source, None, exc.pointer, exc.message) from None
 
 
 def read_game_log(log: Mapping[str, Any], *, source: str) -> GameLog:
@@ -90,7 +96,10 @@ def read_game_log(log: Mapping[str, Any], *, source: str) -> GameLog:
         raise RecordError(source, None, "/rules",
                           "additional rule #4 is for the advanced rules only "
                           "(set \"advanced\": true)")
-    tileset = read_tileset(log.get("tileset"), source)
+    try:
+        tileset = resolve_tileset(log.get("tileset"), beside=log_folder(source))
+    except TileSetError as exc:
+        raise RecordError(source, None, "/tileset", str(exc)) from None
     explorations = tuple(
         _exploration(value, pointer_join("/explorations", i), players, tileset, source)
         for i, value in enumerate(log["explorations"])
@@ -99,10 +108,7 @@ def read_game_log(log: Mapping[str, Any], *, source: str) -> GameLog:
 
 
 def _player(name: str, players: tuple[str, ...], where: str, source: str) -> str:
-    if name not in players:
-        raise RecordError(source, None, where,
-                          f"unknown player {name!r} (players: {', '.join(players)})")
-    return name
+    return check_player(name, players, source=source, pointer=where)
 
 
 def _tile(tile_id: str, tileset: TileSet, where: str, source: str) -> str:

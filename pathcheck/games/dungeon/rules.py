@@ -16,10 +16,6 @@ from pathcheck.ruling import Rule
 
 GAME = "dungeon"
 TITLE = "dungeon in memory"
-GAME_FORMAT = "game/1"
-SOLO_FORMAT = "solo/1"
-GAME_SCHEMA = "game"
-SOLO_SCHEMA = "solo"
 
 BASIC_HAND = 3
 ADVANCED_HAND = 2

@@ -24,32 +24,18 @@ from typing import Any
 
 from pathcheck.dungeon import trace
 from pathcheck.errors import InputError, RecordError, pointer_join
-from pathcheck.games.dungeon.at import solo_display
-from pathcheck.games.dungeon.rules import (
-    GAME,
-    SOLO_ALL_TILES,
-    SOLO_FORMAT,
-    SOLO_SCHEMA,
-    SOLO_SEED,
-)
+from pathcheck.games.common import Pictures
+from pathcheck.games.dungeon.at import take_solo_pictures
+from pathcheck.games.dungeon.log import SOLO_FORMAT, read_solo
+from pathcheck.games.dungeon.rules import GAME, SOLO_ALL_TILES, SOLO_SEED
 from pathcheck.geometry import Move
-from pathcheck.records import SoloRecord, parse_solo_record
+from pathcheck.records import SoloRecord
 from pathcheck.ruling import Event, MoveRef, Round, Ruling, Violation
-from pathcheck.schemas import validate
 from pathcheck.solo import RULE_SOLO_SCORE, SoloFailure, SoloResult, check_solo
 from pathcheck.tileset import load_tileset
 
 SOLO_PLAYER = "solo"
 """The one name in a solo ruling's scores."""
-
-
-def read_solo(log: Mapping[str, Any], *, source: str) -> SoloRecord:
-    """Validate and read a solo record; RecordError (with ``line`` None) if malformed."""
-    validate(log, SOLO_SCHEMA, source=source, line=None)
-    try:
-        return parse_solo_record(log, source=source, line=0)
-    except RecordError as exc:
-        raise RecordError(source, None, exc.pointer, exc.message) from None
 
 
 def _tile_pointer(record: SoloRecord, tile: int) -> tuple[int, int, str]:
@@ -138,20 +124,20 @@ def _failure_violation(record: SoloRecord, result: SoloResult) -> Violation | No
                      f"{result.score} tile{'' if result.score == 1 else 's'} before it")
 
 
-def rule_solo(log: Mapping[str, Any], *, source: str, at: str | None = None) -> Ruling:
-    """Check a ``solo/1`` record and rule on it (``at``: also draw dungeon R after tile T)."""
+def rule_solo(log: Mapping[str, Any], *, source: str, pictures: Pictures | None = None) -> Ruling:
+    """Check a ``solo/1`` record and rule on it; ``pictures`` collects dungeon R after its
+    tile T for the moments it wants."""
     record = read_solo(log, source=source)
     tileset = record.tileset or load_tileset()
     result = check_solo(record.dungeons, rules=record.rules, tileset=tileset)
-    display = ""
-    if at is not None:
+    if pictures is not None and pictures.want is not None:
         movements = [Move.STRAIGHT, *(t.last_movement for t in result.traces)]
         # Dungeons after a failing one were not traced by the check: trace them for the map.
         while len(movements) < len(record.dungeons):
             previous = trace(record.dungeons[len(movements) - 1], tileset=tileset,
                              rules=record.rules, initial_movement=movements[-1])
             movements.append(previous.last_movement)
-        display = solo_display(at, record.dungeons, movements, tileset, sorted(record.rules))
+        take_solo_pictures(pictures, record.dungeons, movements, tileset, sorted(record.rules))
     violations = seed_check(record) + completeness(record)
     failure = _failure_violation(record, result)
     if failure is not None:
@@ -200,5 +186,5 @@ def rule_solo(log: Mapping[str, Any], *, source: str, at: str | None = None) -> 
         winners=[],
         violations=tuple(violations),
         notes=tuple(notes),
-        display=display,
+        display=pictures.below("") if pictures is not None else "",
     )

@@ -1,13 +1,15 @@
-"""Memo Dice (Amigo, Haim Shafir): replay a recorded game and rule on it.
+"""Memo Dice (Amigo, Haim Shafir): the plug-in object :data:`ADJUDICATOR` (entry point
+``memo-dice``).
 
-The static facts and the quoted rules live in :mod:`pathcheck.games.memo_dice.rules`, the log
-reader in :mod:`pathcheck.games.memo_dice.log`; this module holds the replay :class:`State`
-and the plug-in object :data:`ADJUDICATOR` (entry point ``memo-dice``).
+The static facts and the quoted rules live in :mod:`~pathcheck.games.memo_dice.rules`, the log
+reader in :mod:`~pathcheck.games.memo_dice.log`, the replay in
+:mod:`~pathcheck.games.memo_dice.state`, the pictures in :mod:`~pathcheck.games.memo_dice.at`,
+random legal games in :mod:`~pathcheck.games.memo_dice.gen`.
 
 >>> from pathcheck.games import AdjudicateOptions
 >>> from pathcheck.games.memo_dice.gen import random_game
 >>> import random
->>> log = random_game(random.Random(7), ["Ann", "Bob"])
+>>> log = random_game(random.Random(7), players=2)
 >>> ruling = ADJUDICATOR.adjudicate(log, source="example", options=AdjudicateOptions())
 >>> ruling.outcome.value, max(ruling.final_scores.values()) >= 20
 ('legal', True)
@@ -15,395 +17,56 @@ and the plug-in object :data:`ADJUDICATOR` (entry point ``memo-dice``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+import random
+from collections.abc import Mapping
 from typing import Any
 
-from pathcheck.errors import InputError, RecordError
-from pathcheck.games import AdjudicateOptions
-from pathcheck.games.memo_dice.log import FORMAT, SCHEMA, MemoDiceLog, RoundLog, read_log
-from pathcheck.games.memo_dice.rules import (
-    COVERING_END,
-    CUP_COLOUR,
-    CUPS_PER_COLOUR,
-    DIE_ONCE,
-    FIRST_PLAYER,
-    GAME_END,
-    GOLDEN_LAST_DIE,
-    GOLDEN_NO_CUP,
-    MOST_POINTS,
-    NUM_DICE,
-    POINTS,
-    RIGHT_GUESS,
-    ROLL_FACE,
-    TARGET,
-    TURN_ORDER,
-    UNCOVER_ALL,
-    UNCOVER_ORDER,
-    UNCOVER_START,
-    WRONG_GUESS,
-    Colour,
-    Cup,
-    left_of,
-    same_symbol,
-)
-from pathcheck.ruling import Event, MoveRef, Round, Rule, Ruling, Violation
+from pathcheck.games import GameAdjudicator
+from pathcheck.games.common import Pictures
+from pathcheck.games.memo_dice.log import FORMAT, FORMATS, SCHEMAS, read_log
+from pathcheck.games.memo_dice.rules import GAME, MOST_POINTS, TARGET, TITLE
+from pathcheck.games.memo_dice.state import Replay
+from pathcheck.ruling import Ruling
 
 
-@dataclass
-class CupInRow:
-    """A cup of this round's row (replay state): what it covers and who ends up with it."""
-
-    number: int
-    cup: Cup
-    symbol: str
-    colour: Colour
-    coverer: str
-    holder: str | None = None
-    how: str = ""
-
-
-def draw_row(row: Sequence[CupInRow]) -> str:
-    """The row of cups as a small table: cup, symbol under it, who rolled it, who got it.
-
-    >>> cup = CupInRow(1, Cup.GOLDEN, "turtle", Colour.RED, "Ann", "Bob", "Ann was wrong")
-    >>> print(draw_row([cup]))
-    cup  colour  symbol        rolled by  goes to
-      1  golden  turtle (red)  Ann        Bob (Ann was wrong)
-    """
-    if not row:
-        return "(no cups in the row)"
-    symbols = [f"{c.symbol} ({c.colour.value})" for c in row]
-    sym_w = max(len("symbol"), *(len(s) for s in symbols))
-    by_w = max(len("rolled by"), *(len(c.coverer) for c in row))
-    lines = [f"cup  colour  {'symbol':<{sym_w}}  {'rolled by':<{by_w}}  goes to"]
-    for c, sym in zip(row, symbols, strict=True):
-        to = "(covered)" if c.holder is None else f"{c.holder} ({c.how})"
-        lines.append(f"{c.number:>3}  {c.cup.value:<6}  {sym:<{sym_w}}  {c.coverer:<{by_w}}  {to}")
-    return "\n".join(lines)
-
-
-def parse_at(at: str | None) -> tuple[int, int] | None:
-    """``--at ROUND.TURN`` as numbers: turn 0 is the start of the round, turn N after move N.
-
-    >>> parse_at("2.5")
-    (2, 5)
-    """
-    if at is None:
-        return None
-    head, dot, tail = at.partition(".")
-    if not dot or not head.isdigit() or not tail.isdigit() or int(head) < 1:
-        raise InputError(f"--at {at!r}: expected ROUND.TURN, e.g. 2.5 (round 1 or more)")
-    return int(head), int(tail)
-
-
-class State:
-    """The replay of one log: scores, who begins next, what was found broken.
-
-    Replay is lenient: a broken rule is recorded as a :class:`Violation` and the move is
-    taken as played, except where the log cannot go on (covering that does not end with the
-    golden cup), where replay stops and a note says so.
-    """
-
-    def __init__(self, log: MemoDiceLog, *, source: str, at: tuple[int, int] | None) -> None:
-        self.log = log
-        self.source = source
-        self.at = at
-        self.players = log.players
-        self.scores: dict[str, int] = dict.fromkeys(self.players, 0)
-        self.per_round: dict[str, list[int]] = {p: [] for p in self.players}
-        self.violations: list[Violation] = []
-        self.rounds: list[Round] = []
-        self.notes: list[str] = []
-        self.next_first: str | None = None
-        self.ended_in: int | None = None
-        self.stopped = False
-        self.snapshot = ""
-        self._events: list[Event] = []
-        self._cited: set[Rule] = set()
-
-    # -- helpers ---------------------------------------------------------------------------
-
-    def _violate(self, rule: Rule, move: MoveRef, message: str) -> None:
-        self.violations.append(Violation(rule, move, message))
-        self._events.append(Event(f"ILLEGAL: {message}", move, rule))
-
-    def _event(self, text: str, move: MoveRef | None = None, rule: Rule | None = None,
-               points: Mapping[str, int] | None = None) -> None:
-        # A rule that decides an event is quoted once a round, at its first use, so that the
-        # text report stays readable; violations always quote theirs.
-        if rule is not None and rule in self._cited:
-            rule = None
-        elif rule is not None:
-            self._cited.add(rule)
-        self._events.append(Event(text, move, rule, dict(points or {})))
-
-    def _snap(self, number: int, move: int, row: Sequence[CupInRow]) -> None:
-        if self.at == (number, move):
-            where = "the start" if move == 0 else f"move {move}"
-            scores = ", ".join(f"{p} {s}" for p, s in self.scores.items())
-            self.snapshot = (f"State at round {number}, {where}:\n{draw_row(row)}\n"
-                             f"score before this round's cups: {scores}")
-
-    # -- replay ----------------------------------------------------------------------------
-
-    def play(self) -> None:
-        """Replay every round of the log (or up to where replay must stop)."""
-        for number, rnd in enumerate(self.log.rounds, 1):
-            if self.ended_in is not None:
-                # Like memoarrr: the game's result stands; later rounds are not replayed.
-                self.violations.append(Violation(
-                    GAME_END, MoveRef(1, rnd.covering[0].player, number, rnd.covering[0].pointer),
-                    f"round {number} is played after the game ended in round {self.ended_in}",
-                ))
-                self.stopped = True
-            if self.stopped:
-                last = len(self.log.rounds)
-                which = f"round {number} was" if number == last else f"rounds {number}-{last} were"
-                self.notes.append(f"{which} not ruled on (replay stopped at the violation above)")
-                break
-            self._play_round(number, rnd)
-
-    def _play_round(self, number: int, rnd: RoundLog) -> None:
-        self._events = []
-        self._cited = set()
-        first = rnd.covering[0].player
-        self._snap(number, 0, [])
-        row, golden_by = self._cover(number, rnd)
-        if golden_by is not None:
-            self._uncover(number, rnd, row, golden_by)
-        if self.stopped:
-            self.rounds.append(Round(number, f"Round {number}: {first} begins (not finished)",
-                                     tuple(self._events), dict(self.scores), draw_row(row)))
-            return
-        self._score(number, rnd, row)
-        self.rounds.append(Round(number, f"Round {number}: {first} begins", tuple(self._events),
-                                 dict(self.scores), draw_row(row)))
-
-    def _cover(self, number: int, rnd: RoundLog) -> tuple[list[CupInRow], str | None]:
-        left = dict.fromkeys(Colour, CUPS_PER_COLOUR)
-        rolled: set[int] = set()
-        row: list[CupInRow] = []
-        golden_by: str | None = None
-        expected = self.next_first
-        for k, roll in enumerate(rnd.covering, 1):
-            move = MoveRef(k, roll.player, number, roll.pointer)
-            if golden_by is not None:
-                self._violate(COVERING_END, move,
-                              f"{roll.player} rolls die {roll.die} after {golden_by} covered a "
-                              "die with the golden cup, which ended covering")
-                self.stopped = True
-                return row, None
-            if expected is not None and roll.player != expected:
-                if k == 1:
-                    self._violate(FIRST_PLAYER, move,
-                                  f"{roll.player} begins round {number}, but {expected} had the "
-                                  "golden cup")
-                else:
-                    self._violate(TURN_ORDER, move,
-                                  f"{roll.player} rolls, but it is {expected}'s turn")
-            if roll.die in rolled:
-                self._violate(DIE_ONCE, move,
-                              f"die {roll.die} was already rolled and covered this round")
-            colour = self._face_colour(move, roll.die, roll.symbol, roll.colour)
-            rolled.add(roll.die)
-            last = len(rolled) == NUM_DICE
-            what = f"rolls die {roll.die}: {colour.value} {roll.symbol}"
-            if roll.cup is Cup.GOLDEN:
-                golden_by = roll.player
-                if last:
-                    also = f" (and no {colour.value} cup is left)" if left[colour] <= 0 else ""
-                    self._event(f"{what}; the last die{also}: covers it with the golden cup, "
-                                "covering ends", move, GOLDEN_LAST_DIE)
-                elif left[colour] <= 0:
-                    self._event(f"{what}; no {colour.value} cup left: covers it with the golden "
-                                "cup, covering ends", move, GOLDEN_NO_CUP)
-                else:
-                    self._violate(CUP_COLOUR, move,
-                                  f"{colour.value} {roll.symbol} covered with the golden cup "
-                                  f"while {left[colour]} {colour.value} cup(s) were left")
-            else:
-                if last:
-                    self._violate(GOLDEN_LAST_DIE, move,
-                                  f"the last die ({roll.symbol}) covered with a {roll.cup.value} "
-                                  "cup instead of the golden cup")
-                elif left[colour] <= 0:
-                    self._violate(GOLDEN_NO_CUP, move,
-                                  f"{colour.value} {roll.symbol} covered with a "
-                                  f"{roll.cup.value} cup, but no {colour.value} cup was left: "
-                                  "the golden cup was due")
-                elif roll.cup is not Cup.of(colour):
-                    self._violate(CUP_COLOUR, move,
-                                  f"{colour.value} {roll.symbol} covered with a "
-                                  f"{roll.cup.value} cup")
-                else:
-                    self._event(f"{what}; covers it with a {roll.cup.value} cup", move)
-                left[Colour(roll.cup.value)] -= 1
-            row.append(CupInRow(k, roll.cup, roll.symbol, colour, roll.player))
-            expected = left_of(self.players, roll.player)
-            self._snap(number, k, row)
-        if golden_by is None:
-            last_roll = rnd.covering[-1]
-            self._violate(COVERING_END,
-                          MoveRef(len(rnd.covering), last_roll.player, number, last_roll.pointer),
-                          "covering stops before any die was covered with the golden cup")
-            self.stopped = True
-        return row, golden_by
-
-    def _face_colour(self, move: MoveRef, die: int, symbol: str, colour: Colour) -> Colour:
-        """The colour of the rolled symbol, checked against the dice faces when the log has them."""
-        if self.log.dice is None:
-            return colour
-        for face in self.log.dice[die - 1]:
-            if same_symbol(face.symbol, symbol):
-                if face.colour is not colour:
-                    self._violate(ROLL_FACE, move,
-                                  f"{symbol} is {face.colour.value} on die {die}, "
-                                  f"not {colour.value}")
-                return face.colour
-        self._violate(ROLL_FACE, move, f"die {die} has no {symbol!r} face")
-        return colour
-
-    def _uncover(self, number: int, rnd: RoundLog, row: list[CupInRow], golden_by: str) -> None:
-        expected, why = golden_by, UNCOVER_START
-        offset = len(rnd.covering)
-        for j, guess in enumerate(rnd.uncovering, 1):
-            move = MoveRef(offset + j, guess.player, number, guess.pointer)
-            if guess.cup > len(row):
-                raise RecordError(self.source, None, guess.pointer + "/cup",
-                                  f"cup {guess.cup} does not exist: round {number} has "
-                                  f"{len(row)} cups")
-            cup = row[guess.cup - 1]
-            if cup.holder is not None:
-                # Taken as played is impossible: the cup is no longer on the table. Skip it.
-                self._violate(UNCOVER_ORDER, move,
-                              f"cup {guess.cup} was already uncovered (it went to {cup.holder})")
-                continue
-            if guess.player != expected:
-                turn = {UNCOVER_START: f"{expected} used the golden cup and starts uncovering",
-                        RIGHT_GUESS: f"{expected} was right and goes on",
-                        WRONG_GUESS: f"the cup went to {expected}, whose turn it is"}[why]
-                self._violate(why, move, f"{guess.player} names a symbol, but {turn}")
-            due = min(c.number for c in row if c.holder is None)
-            if guess.cup != due:
-                self._violate(UNCOVER_ORDER, move,
-                              f"cup {guess.cup} is uncovered before cup {due}")
-            said = "gives no answer" if guess.guess is None else f"names {guess.guess!r}"
-            if guess.guess is not None and same_symbol(guess.guess, cup.symbol):
-                cup.holder, cup.how = guess.player, "right guess"
-                expected, why = guess.player, RIGHT_GUESS
-                self._event(f"{said} for cup {cup.number}: right, keeps the {cup.cup.value} cup",
-                            move, RIGHT_GUESS)
-            else:
-                receiver = left_of(self.players, guess.player)
-                cup.holder, cup.how = receiver, f"{guess.player} was wrong"
-                expected, why = receiver, WRONG_GUESS
-                self._event(f"{said} for cup {cup.number} (it is {cup.symbol!r}): the "
-                            f"{cup.cup.value} cup goes to {receiver}, who goes on",
-                            move, WRONG_GUESS)
-            self._snap(number, offset + j, row)
-        covered = [c.number for c in row if c.holder is None]
-        if covered:
-            last = rnd.uncovering[-1] if rnd.uncovering else None
-            self._violate(
-                UNCOVER_ALL,
-                MoveRef(offset + len(rnd.uncovering), None if last is None else last.player,
-                        number, rnd.pointer + "/uncovering"),
-                f"cup(s) {', '.join(map(str, covered))} were never uncovered; "
-                "they score for nobody",
-            )
-
-    def _score(self, number: int, rnd: RoundLog, row: list[CupInRow]) -> None:
-        gained = dict.fromkeys(self.players, 0)
-        cups: dict[str, list[str]] = {p: [] for p in self.players}
-        golden_holder: str | None = None
-        for cup in row:
-            if cup.holder is None:
-                continue
-            gained[cup.holder] += cup.cup.points
-            cups[cup.holder].append(cup.cup.value)
-            if cup.cup is Cup.GOLDEN:
-                golden_holder = cup.holder
-        for p in self.players:
-            self.scores[p] += gained[p]
-            self.per_round[p].append(gained[p])
-        parts = [f"{p} +{gained[p]} ({', '.join(cups[p])})" for p in self.players if cups[p]]
-        self._event("points: " + ("; ".join(parts) or "nobody scores"), None, POINTS,
-                    {p: n for p, n in gained.items() if n})
-        reached = [p for p, s in self.scores.items() if s >= TARGET]
-        if reached:
-            self.ended_in = number
-            self._event(f"{' and '.join(reached)} reached {TARGET} points: the game ends",
-                        None, GAME_END)
-        else:
-            self.next_first = golden_holder
-            if golden_holder is None and number < len(self.log.rounds):
-                self.notes.append(f"nobody got the golden cup in round {number}: who begins "
-                                  f"round {number + 1} is not checked")
-            elif golden_holder is not None:
-                self._event(f"{golden_holder} had the golden cup: {golden_holder} begins "
-                            f"round {number + 1}", None, FIRST_PLAYER)
-
-    # -- result ----------------------------------------------------------------------------
-
-    def final_table(self) -> str:
-        """Points per round and in total, best first."""
-        n = max((len(v) for v in self.per_round.values()), default=0)
-        name_w = max(len("player"), *(len(p) for p in self.players))
-        head = f"{'player':<{name_w}}" + "".join(f" {'r' + str(i + 1):>3}" for i in range(n))
-        lines = ["Final table", head + "  total"]
-        for p in sorted(self.players, key=lambda p: -self.scores[p]):
-            cells = "".join(f" {v:>3}" for v in self.per_round[p])
-            lines.append(f"{p:<{name_w}}{cells}  {self.scores[p]:>5}")
-        return "\n".join(lines)
-
-    def winners(self) -> list[str]:
-        """The players with the most points, once someone has reached the target."""
-        best = max(self.scores.values())
-        if best < TARGET:
-            return []
-        return [p for p in self.players if self.scores[p] == best]
-
-
-@dataclass(frozen=True)
-class MemoDiceAdjudicator:
+class MemoDiceAdjudicator(GameAdjudicator):
     """The ``memo-dice`` plug-in: reads ``memo-dice/1`` logs."""
 
-    name: str = "memo-dice"
-    title: str = "Memo Dice"
-    formats: tuple[str, ...] = (FORMAT,)
-    schemas: tuple[str, ...] = (SCHEMA,)
+    name = GAME
+    title = TITLE
+    formats = FORMATS
+    schemas = SCHEMAS
 
-    def adjudicate(
-        self, log: Mapping[str, Any], *, source: str, options: AdjudicateOptions
-    ) -> Ruling:
+    def rule(self, log: Mapping[str, Any], *, source: str, pictures: Pictures) -> Ruling:
         """Replay ``log`` and rule on it; RecordError if it is malformed."""
-        at = parse_at(options.at)
-        state = State(read_log(log, source=source), source=source, at=at)
-        state.play()
-        winners = state.winners()
-        notes = list(state.notes)
+        replay = Replay(read_log(log, source=source), source=source, pictures=pictures)
+        replay.play()
+        winners = replay.winners()
+        notes = list(replay.notes)
         tie_break = ""
         if not winners:
             notes.append(f"nobody has reached {TARGET} points: the game is not over, no winner")
         elif len(winners) > 1:
-            tie_break = f"tied on {state.scores[winners[0]]} points: \"{MOST_POINTS.quote}\""
-        display = state.final_table()
-        if at is not None:
-            display += "\n\n" + (state.snapshot or f"--at {options.at}: no such move in the log")
+            tie_break = f"tied on {replay.scores[winners[0]]} points: \"{MOST_POINTS.quote}\""
         return Ruling(
             game=self.name,
             format=FORMAT,
             source=source,
-            players=state.players,
-            rounds=tuple(state.rounds),
-            final_scores=dict(state.scores),
+            players=replay.players,
+            rounds=tuple(replay.rounds),
+            final_scores=dict(replay.scores),
             winners=tuple(winners),
-            violations=tuple(state.violations),
+            violations=tuple(replay.violations),
             tie_break=tie_break,
             notes=tuple(notes),
-            display=display,
+            display=pictures.below(replay.final_table()),
         )
+
+    def random_game(self, rng: random.Random) -> dict[str, Any]:
+        """A random legal game: 2-4 players, with or without the dice faces."""
+        from pathcheck.games.memo_dice import gen  # only tests and demos draw random games
+
+        return gen.random_game(rng, with_dice=rng.random() < 0.7)
 
 
 ADJUDICATOR = MemoDiceAdjudicator()

@@ -5,9 +5,9 @@ returns its ``memo-dice/1`` log. :data:`SAMPLE_DICE` is a made-up set of 9 dice 
 symbols are not in the rulebook text): two red, two blue and two black symbols a die.
 
 >>> import random
->>> log = random_game(random.Random(1), ["Ann", "Bob", "Cy"])
+>>> log = random_game(random.Random(1), players=3)
 >>> log["format"], len(log["dice"]), log["players"]
-('memo-dice/1', 9, ['Ann', 'Bob', 'Cy'])
+('memo-dice/1', 9, ['Linda', 'Nora', 'Ronya'])
 """
 
 from __future__ import annotations
@@ -16,7 +16,16 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from pathcheck.games.memo_dice.rules import CUPS_PER_COLOUR, TARGET, Colour, Cup, same_symbol
+from pathcheck.games.memo_dice.log import FORMAT
+from pathcheck.games.memo_dice.rules import (
+    CUPS_PER_COLOUR,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    TARGET,
+    Colour,
+    Cup,
+    same_symbol,
+)
 
 _SYMBOLS = (
     "umbrella", "elephant", "fan", "turtle", "anchor", "balloon", "bell", "bicycle", "book",
@@ -97,28 +106,27 @@ def random_round(
 
 def random_game(
     rng: random.Random,
-    players: Sequence[str] | None = None,
     *,
+    players: int | None = None,
     with_dice: bool = True,
     accuracy: float | None = None,
 ) -> dict[str, Any]:
     """A whole legal game, played until someone reaches 20 points, as a ``memo-dice/1`` log.
 
-    ``players`` defaults to 2-4 of :data:`PLAYER_NAMES`; ``accuracy`` (the chance a guess is
-    right) defaults to a random value per game.
+    ``players`` (named from :data:`PLAYER_NAMES`) defaults to 2-4; ``accuracy`` (the chance a
+    guess is right) defaults to a random value per game.
     """
-    if players is None:
-        players = PLAYER_NAMES[: rng.randint(2, 4)]
+    names = PLAYER_NAMES[: rng.randint(MIN_PLAYERS, MAX_PLAYERS) if players is None else players]
     acc = rng.uniform(0.2, 0.95) if accuracy is None else accuracy
-    scores = dict.fromkeys(players, 0)
-    first = rng.choice(list(players))
+    scores = dict.fromkeys(names, 0)
+    first = rng.choice(list(names))
     rounds = []
     while max(scores.values()) < TARGET:
-        rnd, points, first = random_round(rng, players, first, acc)
+        rnd, points, first = random_round(rng, names, first, acc)
         rounds.append(rnd)
         for p, n in points.items():
             scores[p] += n
-    log: dict[str, Any] = {"format": "memo-dice/1", "players": list(players)}
+    log: dict[str, Any] = {"format": FORMAT, "players": list(names)}
     if with_dice:
         log["dice"] = dice_json()
     log["rounds"] = rounds

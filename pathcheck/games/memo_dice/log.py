@@ -21,11 +21,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from pathcheck.errors import RecordError, pointer_join
+from pathcheck.games.common import check_player
 from pathcheck.games.memo_dice.rules import Colour, Cup
 from pathcheck.schemas import validate
 
 FORMAT = "memo-dice/1"
 SCHEMA = "memo-dice"
+FORMATS = (FORMAT,)
+"""The ``format`` values this game reads."""
+SCHEMAS = (SCHEMA,)
+"""The JSON Schemas it publishes (``pathcheck schema NAME``)."""
 
 
 @dataclass(frozen=True)
@@ -109,12 +114,7 @@ def read_log(log: Mapping[str, Any], *, source: str) -> MemoDiceLog:
 
 
 def _player(players: tuple[str, ...], name: str, source: str, pointer: str) -> str:
-    if name not in players:
-        raise RecordError(
-            source, None, pointer + "/player",
-            f"unknown player {name!r} (players: {', '.join(players)})",
-        )
-    return name
+    return check_player(name, players, source=source, pointer=pointer + "/player")
 
 
 def _read_dice(raw: list[list[dict[str, str]]], source: str) -> tuple[tuple[Face, ...], ...]:

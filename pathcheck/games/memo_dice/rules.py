@@ -18,6 +18,8 @@ from collections.abc import Sequence
 
 from pathcheck.ruling import Rule
 
+GAME = "memo-dice"
+TITLE = "Memo Dice"
 NUM_DICE = 9
 """Symbol dice in the game."""
 FACES_PER_DIE = 6

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pathcheck.errors import RecordError, pointer_join
+from pathcheck.games.common import check_player
 from pathcheck.games.memoarrr.rules import (
     BIRDS,
     CENTRE,
@@ -32,6 +33,10 @@ from pathcheck.games.memoarrr.rules import (
 
 FORMAT = "memoarrr/1"
 SCHEMA = "memoarrr"
+FORMATS = (FORMAT,)
+"""The ``format`` values this game reads."""
+SCHEMAS = (SCHEMA,)
+"""The JSON Schemas it publishes (``pathcheck schema NAME``)."""
 
 
 @dataclass(frozen=True)
@@ -99,8 +104,7 @@ def read_log(log: Mapping[str, Any], *, source: str) -> Setup:
     variants = log.get("variants", {})
     players = tuple(log["players"])
     start = log["start_player"]
-    if start not in players:
-        raise fail("/start_player", f"{start!r} is not one of the players")
+    check_player(start, players, source=source, pointer="/start_player")
 
     island: dict[Pos, Card] = {}
     seen: dict[Card, Pos] = {}
@@ -123,8 +127,7 @@ def read_log(log: Mapping[str, Any], *, source: str) -> Setup:
 
     peeks = dict(log["peeks"])
     for name in peeks:
-        if name not in players:
-            raise fail(pointer_join("/peeks", name), f"{name!r} is not one of the players")
+        check_player(name, players, source=source, pointer=pointer_join("/peeks", name))
     for name in players:
         if name not in peeks:
             raise fail("/peeks", f"no peeked side for {name!r}")
@@ -134,7 +137,7 @@ def read_log(log: Mapping[str, Any], *, source: str) -> Setup:
         raise fail("/treasures", "the treasure stack must hold the rubies 1,1,2,2,2,3,4")
 
     rounds = tuple(
-        _read_round(number, data, edition, players, fail)
+        _read_round(number, data, edition, players, fail, source)
         for number, data in enumerate(log["rounds"], 1)
     )
     first_set: Counter[Volcano] | None = None
@@ -181,7 +184,8 @@ def _parse(parser: Any, text: str, fail: Any, pointer: str) -> Any:
 
 
 def _read_round(
-    number: int, data: Mapping[str, Any], edition: int, players: tuple[str, ...], fail: Any
+    number: int, data: Mapping[str, Any], edition: int, players: tuple[str, ...], fail: Any,
+    source: str,
 ) -> RoundLog:
     pointer = pointer_join("/rounds", number - 1)
     raw = data["volcanoes"]
@@ -203,8 +207,7 @@ def _read_round(
     actions: list[Action] = []
     for i, item in enumerate(data["actions"]):
         apointer = pointer_join(pointer + "/actions", i)
-        if item["player"] not in players:
-            raise fail(apointer + "/player", f"{item['player']!r} is not one of the players")
+        check_player(item["player"], players, source=source, pointer=apointer + "/player")
 
         def pos(key: str, item: Mapping[str, Any] = item, apointer: str = apointer) -> Pos | None:
             if key not in item:

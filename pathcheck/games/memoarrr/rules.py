@@ -17,9 +17,13 @@ and both share one id, so tests and docs can name a rule without naming an editi
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from pathcheck.ruling import Rule
+
+GAME = "memoarrr"
+TITLE = "Memoarrr!"
 
 
 class Animal(enum.Enum):
@@ -314,3 +318,44 @@ ALL_RULES: tuple[EditionRule, ...] = (
     FIXED_POSITIONS, ABILITY_COMPULSORY, ABILITY_NOT_EARNED, OCTOPUS_ADJACENT, WALRUS_BLOCK,
     WALRUS_FACE_DOWN, WALRUS_LAST_CARD, PENGUIN_FACE_DOWN, CRAB_EXTRA_TURN,
 )
+
+
+def rubies(n: int) -> str:
+    """``n`` rubies in words.
+
+    >>> rubies(1), rubies(4)
+    ('1 ruby', '4 rubies')
+    """
+    return f"{n} ruby" if n == 1 else f"{n} rubies"
+
+
+def decide_winners(treasures: Mapping[str, list[int]]) -> tuple[list[str], str]:
+    """The winners by rubies, then treasure count, then largest treasure; and the tie-break.
+
+    >>> decide_winners({"Ann": [2, 2], "Ben": [4], "Cy": [1, 1, 2]})
+    (['Cy'], 'Ann, Ben and Cy tied on 4 rubies: Cy has the most treasure cards (3)')
+    """
+    def key(player: str) -> tuple[int, int, int]:
+        cards = treasures[player]
+        return sum(cards), len(cards), max(cards, default=0)
+
+    best_rubies = max(key(p)[0] for p in treasures)
+    tied = [p for p in treasures if key(p)[0] == best_rubies]
+    if len(tied) == 1:
+        return tied, ""
+    head = f"{_names(tied)} tied on {best_rubies} rubies"
+    best_count = max(key(p)[1] for p in tied)
+    by_count = [p for p in tied if key(p)[1] == best_count]
+    if len(by_count) == 1:
+        return by_count, f"{head}: {by_count[0]} has the most treasure cards ({best_count})"
+    best_single = max(key(p)[2] for p in by_count)
+    by_single = [p for p in by_count if key(p)[2] == best_single]
+    head += f" and {best_count} treasure cards"
+    if len(by_single) == 1:
+        return by_single, (f"{head}: {by_single[0]} has the largest treasure "
+                           f"({best_single} rubies)")
+    return by_single, f"{head} and a largest treasure of {best_single} rubies: they share the win"
+
+
+def _names(players: list[str]) -> str:
+    return players[0] if len(players) == 1 else ", ".join(players[:-1]) + " and " + players[-1]

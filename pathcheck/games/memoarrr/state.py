@@ -1,4 +1,5 @@
-"""The Memoarrr! replay state: the island as it stands and the round in play.
+"""The Memoarrr! replay: the island as it stands (:class:`State`) and the walk through a
+log's rounds that collects what the ruling reports (:class:`Replay`).
 
 :meth:`State.apply` plays one logged action, leniently: a move that breaks a rule is played
 as logged where that is possible and the broken rules come back as :class:`Fault` values; a
@@ -18,24 +19,35 @@ move that cannot be played at all comes back ``fatal``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import Any
 
+from pathcheck.errors import pointer_join
+from pathcheck.games.common import Moment, Pictures
+from pathcheck.games.memoarrr.at import render_island
 from pathcheck.games.memoarrr.log import Action, RoundLog, Setup, Volcano
 from pathcheck.games.memoarrr.rules import (
     ABILITY_COMPULSORY,
     ABILITY_NOT_EARNED,
     ALL_REVEALED,
     CENTRE,
+    CONNECT,
     CRAB_EXTRA_TURN,
     FACE_DOWN,
     FIXED_POSITIONS,
+    GAME_END,
     MUST_REVEAL,
     OCTOPUS_ADJACENT,
+    ORDERED_STACK,
     PEEK_EXCEPTION,
+    PEEK_SIDES,
     PENGUIN_FACE_DOWN,
     POSITIONS,
     ROUND_END,
+    ROUNDS,
     SIDES,
     START_PLAYER,
+    TREASURE,
+    TREASURES,
     TURN_ORDER,
     WALRUS_BLOCK,
     WALRUS_FACE_DOWN,
@@ -44,7 +56,10 @@ from pathcheck.games.memoarrr.rules import (
     Card,
     EditionRule,
     Pos,
+    rubies,
+    rule_for,
 )
+from pathcheck.ruling import Event, MoveRef, Round, Violation
 
 
 @dataclass(frozen=True)
@@ -279,3 +294,134 @@ class State:
             else:
                 self.face_up.discard(p)
         return a, b
+
+
+@dataclass
+class Replay:
+    """Walks a Setup round by round and collects what the ruling reports.
+
+    Moment ``R.T`` is round R after its turn T (``R.0``: the start of the round).
+    """
+
+    setup: Setup
+    pictures: Pictures = field(default_factory=lambda: Pictures(None))
+    state: State = field(init=False)
+    rounds: list[Round] = field(default_factory=list)
+    violations: list[Violation] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.state = State(self.setup)
+
+    def rule(self, rule: EditionRule) -> Any:
+        return rule_for(rule, self.setup.edition)
+
+    def violate(self, rule: EditionRule, move: MoveRef, message: str) -> None:
+        self.violations.append(Violation(self.rule(rule), move, message))
+
+    def run(self) -> None:
+        self.check_setup()
+        starter = self.setup.start_player
+        for rnd in self.setup.rounds:
+            ref = MoveRef(round=rnd.number, pointer=rnd.pointer)
+            if rnd.number > ROUNDS:
+                self.violate(GAME_END, ref, f"round {rnd.number} was played after the game "
+                                            f"ended with round {ROUNDS}")
+                self.stop(f"round {rnd.number}")
+                return
+            if rnd.number > 1 and not self.state.round_over:
+                self.violate(ROUND_END, ref, f"round {rnd.number} began before round "
+                                             f"{rnd.number - 1}'s last volcano was taken")
+                self.stop(f"round {rnd.number}")
+                return
+            events = [self.start_event(rnd.number, starter)]
+            self.state.start_round(rnd, starter)
+            self.maybe_snapshot()
+            for action in rnd.actions:
+                result = self.state.apply(action)
+                move = MoveRef(action.index, action.player, rnd.number, action.pointer)
+                for fault in result.faults:
+                    self.violate(fault.rule, move, fault.message)
+                if result.fatal:
+                    self.close_round(rnd.number, starter, events)
+                    self.stop(f"round {rnd.number}, move {action.index} ({result.fatal})")
+                    return
+                self.maybe_snapshot()
+                events.extend(self.turn_events(action, result, move))
+            self.close_round(rnd.number, starter, events)
+            if self.state.round_over:
+                starter = self.state.next_start_player()
+        if self.state.round < ROUNDS or not self.state.round_over:
+            self.notes.append(
+                f"the log ends before the game does ({ROUNDS} rounds, the last treasure "
+                "claimed): standings so far, no winner"
+            )
+
+    def check_setup(self) -> None:
+        taken: dict[str, str] = {}
+        for player in self.setup.players:
+            side = self.setup.peeks[player]
+            if side in taken:
+                self.violate(
+                    PEEK_SIDES, MoveRef(player=player, pointer=pointer_join("/peeks", player)),
+                    f"{player} peeked at the {side} side, already chosen by {taken[side]}",
+                )
+            taken.setdefault(side, player)
+        if self.setup.ordered_stack and self.setup.treasures != TREASURES:
+            order = ",".join(map(str, self.setup.treasures))
+            self.violate(ORDERED_STACK, MoveRef(pointer="/treasures"),
+                         f"the ordered stack must be 1,1,2,2,2,3,4 from the top, not {order}")
+
+    def stop(self, where: str) -> None:
+        self.notes.append(f"replay stopped at {where}: the rest of the log was not ruled on")
+
+    def maybe_snapshot(self) -> None:
+        moment = Moment(self.state.round, self.state.turns)
+        self.pictures.take(moment, lambda: render_island(self.state, moment))
+
+    def start_event(self, number: int, starter: str) -> Event:
+        if number == 1:
+            return Event(f"{starter} starts (the log's start player)")
+        held = self.state.out[starter]
+        why = "took the dark volcano" if self.setup.edition == 2023 else (
+            f"took the volcano with the most birds ({held.rank})")
+        return Event(f"{starter} starts: {why} in round {number - 1}",
+                     rule=self.rule(START_PLAYER))
+
+    def turn_events(self, action: Action, result: TurnResult, move: MoveRef) -> list[Event]:
+        events: list[Event] = []
+        if result.swapped is not None:
+            a, b = result.swapped
+            events.append(Event(f"octopus swap: {self.state.grid[b]} {a} -> {b}, "
+                                f"{self.state.grid[a]} {b} -> {a}",
+                                move, self.rule(OCTOPUS_ADJACENT)))
+        if result.volcano is not None:
+            if result.pos is None:
+                text = (f"takes the {result.volcano} volcano without revealing "
+                        "(all 24 cards face up): out")
+                rule = ALL_REVEALED
+            else:
+                text = (f"reveals {result.pos} {result.card}, which connects with neither the "
+                        f"animal nor the landscape of {result.previous}: takes the "
+                        f"{result.volcano} volcano, out")
+                rule = CONNECT
+            events.append(Event(text, move, self.rule(rule)))
+        return events
+
+    def close_round(self, number: int, starter: str, events: list[Event]) -> None:
+        state = self.state
+        turns = state.turns
+        reveals = len(state.face_up)
+        title = f"Round {number} (start: {starter}; {turns} turn(s), {reveals} card(s) face up)"
+        if state.round_over:
+            winner = next(p for p in self.setup.players if p not in state.out)
+            treasure = state.treasures[winner][-1] if len(state.treasures[winner]) else 0
+            events.append(Event(
+                f"{winner} is the last without a volcano and takes the top treasure "
+                f"({rubies(treasure)})", rule=self.rule(TREASURE), points={winner: treasure},
+            ))
+        else:
+            still = ", ".join(p for p in self.setup.players if p not in state.out)
+            events.append(Event(f"the round is unfinished in the log (still in: {still})"))
+        scores = {p: state.rubies(p) for p in self.setup.players}
+        self.rounds.append(Round(number, title, events, scores))

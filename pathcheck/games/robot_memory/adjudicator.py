@@ -1,10 +1,13 @@
-"""The robot memory game (Igrology, 2017) adjudicator: replays a ``robot-memory/1`` log.
+"""The robot memory game (Igrology, 2017): the plug-in object :data:`ADJUDICATOR` (entry point
+``robot-memory``).
 
 Static facts (cards, quoted rules, scoring) live in :mod:`~pathcheck.games.robot_memory.rules`,
-log reading in :mod:`~pathcheck.games.robot_memory.log`; this module holds the replay
-:class:`State` and the plug-in object.
-A log breaking a rule is replayed on "as played": every violation is listed, the first first.
+log reading in :mod:`~pathcheck.games.robot_memory.log`, the replay in
+:mod:`~pathcheck.games.robot_memory.state`, the pictures in
+:mod:`~pathcheck.games.robot_memory.at`, random legal games in
+:mod:`~pathcheck.games.robot_memory.gen`.
 
+>>> from pathcheck.games import AdjudicateOptions
 >>> from pathcheck.games.robot_memory.gen import random_game
 >>> import random
 >>> ruling = ADJUDICATOR.adjudicate(random_game(random.Random(1)), source="doc",
@@ -15,372 +18,61 @@ A log breaking a rule is replayed on "as played": every violation is listed, the
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
-from pathcheck.errors import InputError, pointer_join
-from pathcheck.games import AdjudicateOptions
-from pathcheck.games.robot_memory.log import GameLog, Pick, RoundLog, Turn, position_name, read_log
-from pathcheck.games.robot_memory.rules import (
-    BASIC_COLUMNS,
-    BASIC_MEMORY_CARDS,
-    BASIC_ROWS,
-    BASIC_SHORT_CIRCUITS,
-    CHAIN,
-    DISTINCT_CARDS,
-    FACE_DOWN,
-    FIVE_PLUS_MIN_SHORT_CIRCUITS,
-    FIVE_PLUS_PLAYERS,
-    FIVE_PLUS_SHORT_CIRCUITS,
-    FORMAT,
-    GAME,
-    GUESS_FEATURE,
-    NEXT_ACTIVE,
-    NEXT_ROUND_FIRST,
-    POINTING_PLAYER,
-    ROUND_END,
-    ROUNDS,
-    SETUP,
-    SHORT_CIRCUIT_SUPPLY,
-    SHORT_CIRCUITS_IN_BOX,
-    SOLO_GOAL,
-    TEAM_CAPTAINS,
-    THREE_ROUNDS,
-    TITLE,
-    WINNER,
-    Card,
-    MemoryCard,
-    ShortCircuit,
-    Variant,
-    score,
-)
-from pathcheck.ruling import Event, MoveRef, Round, Rule, Ruling, Violation
-
-Grid = tuple[tuple[Card | None, ...], ...]
+from pathcheck.games import GameAdjudicator
+from pathcheck.games.common import Pictures
+from pathcheck.games.robot_memory.at import score_table
+from pathcheck.games.robot_memory.log import FORMAT, FORMATS, SCHEMAS, read_log
+from pathcheck.games.robot_memory.rules import GAME, SOLO_GOAL, TITLE
+from pathcheck.games.robot_memory.state import Replay
+from pathcheck.ruling import Ruling
 
 
-def render_grid(grid: Grid, face_up: set[tuple[int, int]] | None = None) -> str:
-    """The grid as text, row and column numbers around it; with ``face_up`` given, cards
-    still face down are shown in parentheses.
-
-    >>> print(render_grid(((MemoryCard("bulb", "red", 3), ShortCircuit()),), {(1, 2)}))
-         c1         c2
-    r1   (3R bulb)  SHORT
-    """
-    cells = []
-    for r, row in enumerate(grid, 1):
-        line = []
-        for c, card in enumerate(row, 1):
-            text = "." if card is None else card.code()
-            if card is not None and face_up is not None and (r, c) not in face_up:
-                text = f"({text})"
-            line.append(text)
-        cells.append(line)
-    width = max(len(t) for line in cells for t in line)
-    head = "     " + "  ".join(f"c{c}".ljust(width) for c in range(1, len(grid[0]) + 1))
-    body = [f"r{r:<3} " + "  ".join(t.ljust(width) for t in line)
-            for r, line in enumerate(cells, 1)]
-    return "\n".join(s.rstrip() for s in [head, *body])
-
-
-def score_table(sides: tuple[str, ...], rounds: list[Round]) -> str:
-    """Points per round and in all, one line a player (or team).
-
-    >>> print(score_table(("Ann", "Ben"), [Round(1, "", (), {"Ann": 3, "Ben": 1})]))
-    Final table   R1  total
-    Ann            3      3
-    Ben            1      1
-    """
-    width = max(len("Final table"), *(len(s) for s in sides))
-    heads = [f"R{r.number}" for r in rounds]
-    lines = [" ".join(["Final table".ljust(width), *(h.rjust(4) for h in heads), " total"])]
-    for side in sides:
-        before = 0
-        cells = []
-        for rnd in rounds:
-            cells.append(str(rnd.scores[side] - before).rjust(4))
-            before = rnd.scores[side]
-        lines.append(" ".join([side.ljust(width), *cells, str(before).rjust(6)]))
-    return "\n".join(lines)
-
-
-def parse_at(at: str) -> tuple[int, int]:
-    """``ROUND.TURN`` (e.g. ``"2.5"``) as numbers; TURN 0 is the start of the round.
-
-    >>> parse_at("2.5")
-    (2, 5)
-    """
-    parts = at.split(".")
-    if len(parts) != 2 or not all(p.isdigit() for p in parts) or int(parts[0]) < 1:
-        raise InputError(f"--at {at!r}: expected ROUND.TURN, e.g. 2.5")
-    return int(parts[0]), int(parts[1])
-
-
-class State:
-    """The replay: scores, the face-up cards of the current round, events and violations.
-
-    >>> from pathcheck.games.robot_memory.log import read_log
-    >>> log = read_log({"format": "robot-memory/1", "variant": "solo", "players": ["Ann"],
-    ...     "rounds": [{"grid": {"rows": 1, "columns": 1, "cards": [["short-circuit"]]},
-    ...                 "first": "Ann", "turns": [{"chooser": "Ann", "guesser": "Ann",
-    ...                 "position": {"row": 1, "column": 1}, "guess": "short-circuit"}]}]},
-    ...     source="doc")
-    >>> state = State(log)
-    >>> state.play_round(0, log.rounds[0]).scores
-    {'Ann': 1}
-    """
-
-    def __init__(self, log: GameLog, at: tuple[int, int] | None = None) -> None:
-        self.log = log
-        self.scores: dict[str, int] = dict.fromkeys(log.sides, 0)
-        self.violations: list[Violation] = []
-        self.captains: dict[str, str] = {t.name: t.captain for t in log.teams}
-        self.at = at
-        self.at_display = ""
-        self._events: list[Event] = []
-        self._face_up: set[tuple[int, int]] = set()
-
-    @property
-    def solo(self) -> bool:
-        return self.log.variant is Variant.SOLO
-
-    def left_of(self, side: str) -> str:
-        """The next active side: the player on the left (the other team in team play)."""
-        sides = self.log.sides
-        return sides[(sides.index(side) + 1) % len(sides)]
-
-    def _violate(self, rule: Rule, move: MoveRef, message: str) -> None:
-        self.violations.append(Violation(rule, move, message))
-
-    def _event(self, text: str, move: MoveRef | None = None, rule: Rule | None = None,
-               points: Mapping[str, int] | None = None) -> None:
-        self._events.append(Event(text, move, rule, dict(points or {})))
-
-    # --- a round --------------------------------------------------------------------
-
-    def play_round(self, index: int, rnd: RoundLog) -> Round:
-        """Replay round ``index`` (0-based) and return it with the running score."""
-        number = index + 1
-        self._events = []
-        self._face_up = set()
-        self.captains.update(rnd.captains)
-        if number == ROUNDS + 1:
-            self._violate(THREE_ROUNDS, MoveRef(round=number, pointer=rnd.pointer),
-                          f"a round {number} is recorded")
-        self._check_setup(number, rnd)
-        self._check_first(number, rnd)
-        expected = rnd.first
-        for t, turn in enumerate(rnd.turns, 1):
-            self._record_at(number, t - 1, rnd.grid)
-            expected = self._play_turn(number, t, turn, expected, rnd.grid)
-        self._record_at(number, len(rnd.turns), rnd.grid)
-        face_down = [(r, c) for r, row in enumerate(rnd.grid, 1)
-                     for c, card in enumerate(row, 1)
-                     if card is not None and (r, c) not in self._face_up]
-        if face_down:
-            where = ", ".join(position_name(p) for p in face_down)
-            self._violate(ROUND_END, MoveRef(round=number, pointer=rnd.pointer + "/turns"),
-                          f"the round ends with {len(face_down)} card(s) face down: {where}")
-        title = f"Round {number} (first active: {rnd.first})"
-        return Round(number, title, tuple(self._events), dict(self.scores),
-                     render_grid(rnd.grid))
-
-    def _record_at(self, number: int, turns_done: int, grid: Grid) -> None:
-        if self.at == (number, turns_done):
-            self.at_display = (f"Round {number} after {turns_done} turn(s) "
-                               f"(face-down cards in parentheses):\n"
-                               + render_grid(grid, set(self._face_up)))
-
-    def _check_setup(self, number: int, rnd: RoundLog) -> None:
-        where = rnd.pointer + "/grid"
-        move = MoveRef(round=number, pointer=where)
-        seen: set[MemoryCard] = set()
-        memory = short = holes = 0
-        for r, row in enumerate(rnd.grid):
-            for c, card in enumerate(row):
-                if card is None:
-                    holes += 1
-                elif isinstance(card, ShortCircuit):
-                    short += 1
-                elif card in seen:
-                    at = pointer_join(where, "cards", r, c)
-                    self._violate(DISTINCT_CARDS, MoveRef(round=number, pointer=at),
-                                  f"{card.describe()} is laid out twice")
-                else:
-                    seen.add(card)
-                memory += isinstance(card, MemoryCard)
-        if short > SHORT_CIRCUITS_IN_BOX:
-            self._violate(SHORT_CIRCUIT_SUPPLY, move,
-                          f"{short} short circuits; the box has {SHORT_CIRCUITS_IN_BOX}")
-        rows, columns = len(rnd.grid), len(rnd.grid[0])
-        if self.log.basic_setup and (
-            (rows, columns) != (BASIC_ROWS, BASIC_COLUMNS) or holes
-            or (memory, short) != (BASIC_MEMORY_CARDS, BASIC_SHORT_CIRCUITS)
-        ):
-            self._violate(SETUP, move, f"{memory} memory cards and {short} short circuits in "
-                          f"{rows}x{columns} places ({holes} empty); the basic setup is "
-                          f"13 and 3 in a full 4x4 grid")
-        if self.log.head_count >= FIVE_PLUS_PLAYERS and short < FIVE_PLUS_MIN_SHORT_CIRCUITS:
-            self._violate(FIVE_PLUS_SHORT_CIRCUITS, move, f"{short} short circuit(s) with "
-                          f"{self.log.head_count} players")
-        self._event(f"{memory} memory card{'' if memory == 1 else 's'} and {short} short "
-                    f"circuit{'' if short == 1 else 's'}, {rows}x{columns}")
-
-    def _check_first(self, number: int, rnd: RoundLog) -> None:
-        if number == 1:
-            self._event(f"{rnd.first} is the first active player (chosen at random)")
-            return
-        fewest = min(self.scores.values())
-        lowest = [s for s, p in self.scores.items() if p == fewest]
-        if rnd.first not in lowest:
-            self._violate(NEXT_ROUND_FIRST,
-                          MoveRef(round=number, player=rnd.first, pointer=rnd.pointer + "/first"),
-                          f"{rnd.first} starts with {self.scores[rnd.first]} points; fewest is "
-                          f"{fewest} ({', '.join(lowest)})")
-        tie = " (a tie, any of them)" if len(lowest) > 1 else ""
-        self._event(f"{rnd.first} starts: fewest points{tie}", rule=NEXT_ROUND_FIRST)
-
-    # --- a turn ---------------------------------------------------------------------
-
-    def _play_turn(self, number: int, t: int, turn: Turn, expected: str, grid: Grid) -> str:
-        """Replay one turn; return who is expected to be active next."""
-        side = self.log.side_of(turn.guesser)
-        assert side is not None  # read_log checked every name
-        move = MoveRef(t, turn.guesser, number, turn.pointer + "/guesser")
-        if side != expected:
-            if t == 1:
-                why = "the round's first active player"
-            else:
-                why = "the other team" if self.log.variant is Variant.TEAM else "next on the left"
-            who = f"{turn.guesser} ({side})" if side != turn.guesser else turn.guesser
-            self._violate(NEXT_ACTIVE, move, f"{who} guesses; {expected} is {why}")
-        if self.log.variant is Variant.TEAM and turn.guesser != self.captains[side]:
-            self._violate(TEAM_CAPTAINS, move, f"{turn.guesser} guesses for {side}, whose "
-                          f"captain is {self.captains[side]}")
-        for k, pick in enumerate(turn.picks):
-            chained = k > 0
-            if chained and not self._chain_allowed(turn.picks[k - 1], grid):
-                self._violate(CHAIN, self._move(number, t, turn, pick, "/position"),
-                              "a further card is chosen though no short circuit was named")
-            self._check_chooser(number, t, turn, side, pick, chained)
-            self._play_pick(number, t, turn, side, pick, chained, grid)
-        return self.left_of(side)
-
-    def _chain_allowed(self, previous: Pick, grid: Grid) -> bool:
-        card = grid[previous.position[0] - 1][previous.position[1] - 1]
-        assert card is not None
-        return score(previous.guess, card, solo=self.solo).short_circuit_named
-
-    def _move(self, number: int, t: int, turn: Turn, pick: Pick, field: str) -> MoveRef:
-        return MoveRef(t, turn.guesser, number, pick.pointer + field)
-
-    def _check_chooser(self, number: int, t: int, turn: Turn, side: str, pick: Pick,
-                       chained: bool) -> None:
-        move = self._move(number, t, turn, pick, "/chooser")
-        if chained:
-            if pick.chooser != turn.guesser:
-                self._violate(CHAIN, move, f"{pick.chooser} chooses the card after a short "
-                              f"circuit; the active player, {turn.guesser}, should")
-        elif self.solo:
-            pass  # one player: read_log already made sure the chooser is that player
-        elif self.log.variant is Variant.TEAM:
-            other = self.left_of(side)
-            if pick.chooser != self.captains[other]:
-                self._violate(TEAM_CAPTAINS, move, f"{pick.chooser} points; the captain of "
-                              f"{other}, {self.captains[other]}, should")
-        elif pick.chooser != self.left_of(side):
-            self._violate(POINTING_PLAYER, move, f"{pick.chooser} points; "
-                          f"{self.left_of(side)}, on the left of {side}, should")
-
-    def _play_pick(self, number: int, t: int, turn: Turn, side: str, pick: Pick,
-                   chained: bool, grid: Grid) -> None:
-        row, column = pick.position
-        card = grid[row - 1][column - 1]
-        assert card is not None  # read_log checked every position
-        where = position_name(pick.position)
-        if pick.position in self._face_up:
-            self._violate(FACE_DOWN, self._move(number, t, turn, pick, "/position"),
-                          f"{where} is already face up")
-        self._face_up.add(pick.position)
-        result = score(pick.guess, card, solo=self.solo)
-        if result.rule is GUESS_FEATURE:
-            self._violate(GUESS_FEATURE, self._move(number, t, turn, pick, "/guess"),
-                          "no feature named")
-        if pick.points is not None and pick.points != result.points:
-            self._violate(result.rule, self._move(number, t, turn, pick, "/points"),
-                          f"{pick.points} point{'' if pick.points == 1 else 's'} recorded; "
-                          f"{result.reason}")
-        self.scores[side] += result.points
-        verb = f"chooses {where} (after a short circuit)" if chained else \
-            f"{pick.chooser} points at {where} for {turn.guesser}"
-        lead = f"{turn.guesser} {verb}" if chained else verb
-        self._event(f"{lead}; {turn.guesser} names {pick.guess.describe()}; it is "
-                    f"{card.describe()}: {result.reason}",
-                    self._move(number, t, turn, pick, ""), result.rule, {side: result.points})
-
-    # --- the game -------------------------------------------------------------------
-
-    def run(self) -> list[Round]:
-        rounds = [self.play_round(i, rnd) for i, rnd in enumerate(self.log.rounds)]
-        if len(self.log.rounds) < ROUNDS:
-            self._violate(THREE_ROUNDS, MoveRef(pointer="/rounds"),
-                          f"only {len(self.log.rounds)} round(s) recorded")
-        return rounds
-
-    def winners(self) -> tuple[list[str], str]:
-        if self.solo:
-            return [], ""
-        best = max(self.scores.values())
-        winners = [s for s, p in self.scores.items() if p == best]
-        tie = f"tied on {best} points: {WINNER.quote.split('. ')[1]}" if len(winners) > 1 else ""
-        return winners, tie
-
-
-@dataclass(frozen=True)
-class RobotMemoryAdjudicator:
+class RobotMemoryAdjudicator(GameAdjudicator):
     """The plug-in object registered as entry point ``robot-memory``."""
 
-    name: str = GAME
-    title: str = TITLE
-    formats: tuple[str, ...] = (FORMAT,)
-    schemas: tuple[str, ...] = ("robot-memory",)
+    name = GAME
+    title = TITLE
+    formats = FORMATS
+    schemas = SCHEMAS
 
-    def adjudicate(
-        self, log: Mapping[str, Any], *, source: str, options: AdjudicateOptions
-    ) -> Ruling:
+    def rule(self, log: Mapping[str, Any], *, source: str, pictures: Pictures) -> Ruling:
         """Replay ``log`` and rule on it; RecordError if it is malformed."""
-        at = None if options.at is None else parse_at(options.at)
         game = read_log(log, source=source)
-        state = State(game, at)
-        rounds = state.run()
+        replay = Replay(game, pictures)
+        rounds = replay.run()
         display = score_table(game.sides, rounds) if rounds else ""
-        if at is not None:
-            # No such turn is a note, not an error: one --at may serve a batch of logs.
-            display += "\n\n" + (state.at_display
-                                 or f"--at {options.at}: no such round and turn in this log")
-        winners, tie = state.winners()
+        winners, tie = replay.winners()
         notes: list[str] = []
         for team in game.teams:
             members = ", ".join(m + (" (captain)" if m == team.captain else "")
                                 for m in team.members)
             notes.append(f"team {team.name}: {members}")
-        if state.solo:
+        if replay.solo:
             notes.append(f"solo play has no winner: {SOLO_GOAL.quote} "
-                         f"Score: {state.scores[game.sides[0]]}")
+                         f"Score: {replay.scores[game.sides[0]]}")
         return Ruling(
             game=GAME,
             format=FORMAT,
             source=source,
             players=list(game.sides),
             rounds=rounds,
-            final_scores=dict(state.scores),
+            final_scores=dict(replay.scores),
             winners=winners,
-            violations=tuple(state.violations),
+            violations=tuple(replay.violations),
             tie_break=tie,
             notes=tuple(notes),
-            display=display,
+            display=pictures.below(display),
         )
+
+    def random_game(self, rng: random.Random) -> dict[str, Any]:
+        """A random legal game of any variant (standard, solo, team, 5+, custom)."""
+        from pathcheck.games.robot_memory import gen  # only tests and demos draw random games
+
+        return gen.random_game(rng)
 
 
 ADJUDICATOR = RobotMemoryAdjudicator()

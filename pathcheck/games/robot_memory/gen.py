@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from pathcheck.games.robot_memory.log import FORMAT
 from pathcheck.games.robot_memory.rules import (
     ALL_MEMORY_CARDS,
     BASIC_COLUMNS,
@@ -21,7 +22,6 @@ from pathcheck.games.robot_memory.rules import (
     FEATURES,
     FIVE_PLUS_MIN_SHORT_CIRCUITS,
     FIVE_PLUS_PLAYERS,
-    FORMAT,
     NUMBERS,
     ROUNDS,
     SHORT_CIRCUITS_IN_BOX,
@@ -77,8 +77,9 @@ def _setup(rng: random.Random, variant: str, players: int) -> tuple[int, int, in
 
 def random_game(
     rng: random.Random,
-    variant: str | None = None,
+    *,
     players: int | None = None,
+    variant: str | None = None,
     layout: tuple[int, int, int, int] | None = None,
 ) -> dict[str, Any]:
     """A random legal game of ``variant`` (random if None) with ``players`` players (or teams

@@ -18,10 +18,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from pathcheck.errors import RecordError, pointer_join
+from pathcheck.games.common import check_player
 from pathcheck.games.robot_memory.rules import Card, Guess, Variant, card_from_json
 from pathcheck.schemas import validate
 
+FORMAT = "robot-memory/1"
 SCHEMA = "robot-memory"
+FORMATS = (FORMAT,)
+"""The ``format`` values this game reads."""
+SCHEMAS = (SCHEMA,)
+"""The JSON Schemas it publishes (``pathcheck schema NAME``)."""
 
 
 @dataclass(frozen=True)
@@ -79,9 +85,14 @@ class GameLog:
     @property
     def head_count(self) -> int:
         """How many people play (every team member in team play)."""
+        return len(self.people)
+
+    @property
+    def people(self) -> tuple[str, ...]:
+        """Everyone at the table: the players, or every team member in team play."""
         if self.variant is Variant.TEAM:
-            return sum(len(t.members) for t in self.teams)
-        return len(self.sides)
+            return tuple(m for t in self.teams for m in t.members)
+        return self.sides
 
     def side_of(self, player: str) -> str | None:
         """The side a player scores for (None if not in the game)."""
@@ -175,9 +186,7 @@ def _read_round(game: GameLog, value: Mapping[str, Any], where: str, source: str
 
 
 def _player(game: GameLog, name: str, where: str, source: str) -> str:
-    if game.side_of(name) is None:
-        raise RecordError(source, None, where, f"unknown player {name!r}")
-    return name
+    return check_player(name, game.people, source=source, pointer=where)
 
 
 def _pick(

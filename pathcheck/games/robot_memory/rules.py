@@ -22,7 +22,6 @@ from pathcheck.ruling import Rule
 
 GAME = "robot-memory"
 TITLE = "Robot memory game (Igrology)"
-FORMAT = "robot-memory/1"
 
 TYPES = ("battery", "gear", "tool", "bulb")
 COLOURS = ("yellow", "red", "blue", "green")

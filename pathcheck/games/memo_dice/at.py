@@ -1,0 +1,60 @@
+"""Memo Dice drawn as text: the row of cups, the ``--at`` picture and the final table.
+
+>>> print(final_table(("Ann", "Bob"), {"Ann": [3, 4], "Bob": [5, 0]}, {"Ann": 7, "Bob": 5}))
+Final table
+player  r1  r2  total
+Ann      3   4      7
+Bob      5   0      5
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pathcheck.games.memo_dice.state import CupInRow
+
+
+def draw_row(row: Sequence[CupInRow]) -> str:
+    """The row of cups as a small table: cup, symbol under it, who rolled it, who got it.
+
+    >>> from pathcheck.games.memo_dice.rules import Colour, Cup
+    >>> from pathcheck.games.memo_dice.state import CupInRow
+    >>> cup = CupInRow(1, Cup.GOLDEN, "turtle", Colour.RED, "Ann", "Bob", "Ann was wrong")
+    >>> print(draw_row([cup]))
+    cup  colour  symbol        rolled by  goes to
+      1  golden  turtle (red)  Ann        Bob (Ann was wrong)
+    """
+    if not row:
+        return "(no cups in the row)"
+    symbols = [f"{c.symbol} ({c.colour.value})" for c in row]
+    sym_w = max(len("symbol"), *(len(s) for s in symbols))
+    by_w = max(len("rolled by"), *(len(c.coverer) for c in row))
+    lines = [f"cup  colour  {'symbol':<{sym_w}}  {'rolled by':<{by_w}}  goes to"]
+    for c, sym in zip(row, symbols, strict=True):
+        to = "(covered)" if c.holder is None else f"{c.holder} ({c.how})"
+        lines.append(f"{c.number:>3}  {c.cup.value:<6}  {sym:<{sym_w}}  {c.coverer:<{by_w}}  {to}")
+    return "\n".join(lines)
+
+
+
+def picture(number: int, move: int, row: Sequence[CupInRow], scores: Mapping[str, int]) -> str:
+    """The ``--at`` picture: round ``number`` after ``move`` (0: its start)."""
+    where = "the start" if move == 0 else f"move {move}"
+    shown = ", ".join(f"{p} {s}" for p, s in scores.items())
+    return (f"State at round {number}, {where}:\n{draw_row(row)}\n"
+            f"score before this round's cups: {shown}")
+
+
+def final_table(players: Sequence[str], per_round: Mapping[str, Sequence[int]],
+                scores: Mapping[str, int]) -> str:
+    """Points per round and in total, best first."""
+    n = max((len(v) for v in per_round.values()), default=0)
+    name_w = max(len("player"), *(len(p) for p in players))
+    head = f"{'player':<{name_w}}" + "".join(f" {'r' + str(i + 1):>3}" for i in range(n))
+    lines = ["Final table", head + "  total"]
+    for p in sorted(players, key=lambda p: -scores[p]):
+        cells = "".join(f" {v:>3}" for v in per_round[p])
+        lines.append(f"{p:<{name_w}}{cells}  {scores[p]:>5}")
+    return "\n".join(lines)

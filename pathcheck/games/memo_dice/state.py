@@ -1,0 +1,320 @@
+"""Memo Dice: the replay of a ``memo-dice/1`` log, round by round and move by move.
+
+Replay is lenient: a broken rule is recorded as a :class:`~pathcheck.ruling.Violation` and
+the move is taken as played, except where the log cannot go on (covering that does not end
+with the golden cup), where replay stops and a note says so. Moment ``R.T`` is round R after
+its move T (covering moves first, then uncovering ones; ``R.0``: the start of the round).
+
+>>> import random
+>>> from pathcheck.games.memo_dice.gen import random_game
+>>> from pathcheck.games.memo_dice.log import read_log
+>>> replay = Replay(read_log(random_game(random.Random(7), players=2), source="doc"), source="doc")
+>>> replay.play()
+>>> replay.violations, max(replay.scores.values()) >= 20
+([], True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from pathcheck.errors import RecordError
+from pathcheck.games.common import Moment, Pictures
+from pathcheck.games.memo_dice.at import draw_row, final_table, picture
+from pathcheck.games.memo_dice.log import MemoDiceLog, RoundLog
+from pathcheck.games.memo_dice.rules import (
+    COVERING_END,
+    CUP_COLOUR,
+    CUPS_PER_COLOUR,
+    DIE_ONCE,
+    FIRST_PLAYER,
+    GAME_END,
+    GOLDEN_LAST_DIE,
+    GOLDEN_NO_CUP,
+    NUM_DICE,
+    POINTS,
+    RIGHT_GUESS,
+    ROLL_FACE,
+    TARGET,
+    TURN_ORDER,
+    UNCOVER_ALL,
+    UNCOVER_ORDER,
+    UNCOVER_START,
+    WRONG_GUESS,
+    Colour,
+    Cup,
+    left_of,
+    same_symbol,
+)
+from pathcheck.ruling import Event, MoveRef, Round, Rule, Violation
+
+
+@dataclass
+class CupInRow:
+    """A cup of this round's row (replay state): what it covers and who ends up with it."""
+
+    number: int
+    cup: Cup
+    symbol: str
+    colour: Colour
+    coverer: str
+    holder: str | None = None
+    how: str = ""
+
+
+class Replay:
+    """The replay of one log: scores, who begins next, what was found broken.
+
+    Replay is lenient: a broken rule is recorded as a :class:`Violation` and the move is
+    taken as played, except where the log cannot go on (covering that does not end with the
+    golden cup), where replay stops and a note says so.
+    """
+
+    def __init__(self, log: MemoDiceLog, *, source: str, pictures: Pictures | None = None) -> None:
+        self.log = log
+        self.source = source
+        self.pictures = pictures or Pictures(None)
+        self.players = log.players
+        self.scores: dict[str, int] = dict.fromkeys(self.players, 0)
+        self.per_round: dict[str, list[int]] = {p: [] for p in self.players}
+        self.violations: list[Violation] = []
+        self.rounds: list[Round] = []
+        self.notes: list[str] = []
+        self.next_first: str | None = None
+        self.ended_in: int | None = None
+        self.stopped = False
+        self._events: list[Event] = []
+        self._cited: set[Rule] = set()
+
+    # -- helpers ---------------------------------------------------------------------------
+
+    def _violate(self, rule: Rule, move: MoveRef, message: str) -> None:
+        self.violations.append(Violation(rule, move, message))
+        self._events.append(Event(f"ILLEGAL: {message}", move, rule))
+
+    def _event(self, text: str, move: MoveRef | None = None, rule: Rule | None = None,
+               points: Mapping[str, int] | None = None) -> None:
+        # A rule that decides an event is quoted once a round, at its first use, so that the
+        # text report stays readable; violations always quote theirs.
+        if rule is not None and rule in self._cited:
+            rule = None
+        elif rule is not None:
+            self._cited.add(rule)
+        self._events.append(Event(text, move, rule, dict(points or {})))
+
+    def _snap(self, number: int, move: int, row: Sequence[CupInRow]) -> None:
+        self.pictures.take(Moment(number, move),
+                           lambda: picture(number, move, row, self.scores))
+
+    # -- replay ----------------------------------------------------------------------------
+
+    def play(self) -> None:
+        """Replay every round of the log (or up to where replay must stop)."""
+        for number, rnd in enumerate(self.log.rounds, 1):
+            if self.ended_in is not None:
+                # Like memoarrr: the game's result stands; later rounds are not replayed.
+                self.violations.append(Violation(
+                    GAME_END, MoveRef(1, rnd.covering[0].player, number, rnd.covering[0].pointer),
+                    f"round {number} is played after the game ended in round {self.ended_in}",
+                ))
+                self.stopped = True
+            if self.stopped:
+                last = len(self.log.rounds)
+                which = f"round {number} was" if number == last else f"rounds {number}-{last} were"
+                self.notes.append(f"{which} not ruled on (replay stopped at the violation above)")
+                break
+            self._play_round(number, rnd)
+
+    def _play_round(self, number: int, rnd: RoundLog) -> None:
+        self._events = []
+        self._cited = set()
+        first = rnd.covering[0].player
+        self._snap(number, 0, [])
+        row, golden_by = self._cover(number, rnd)
+        if golden_by is not None:
+            self._uncover(number, rnd, row, golden_by)
+        if self.stopped:
+            self.rounds.append(Round(number, f"Round {number}: {first} begins (not finished)",
+                                     tuple(self._events), dict(self.scores), draw_row(row)))
+            return
+        self._score(number, rnd, row)
+        self.rounds.append(Round(number, f"Round {number}: {first} begins", tuple(self._events),
+                                 dict(self.scores), draw_row(row)))
+
+    def _cover(self, number: int, rnd: RoundLog) -> tuple[list[CupInRow], str | None]:
+        left = dict.fromkeys(Colour, CUPS_PER_COLOUR)
+        rolled: set[int] = set()
+        row: list[CupInRow] = []
+        golden_by: str | None = None
+        expected = self.next_first
+        for k, roll in enumerate(rnd.covering, 1):
+            move = MoveRef(k, roll.player, number, roll.pointer)
+            if golden_by is not None:
+                self._violate(COVERING_END, move,
+                              f"{roll.player} rolls die {roll.die} after {golden_by} covered a "
+                              "die with the golden cup, which ended covering")
+                self.stopped = True
+                return row, None
+            if expected is not None and roll.player != expected:
+                if k == 1:
+                    self._violate(FIRST_PLAYER, move,
+                                  f"{roll.player} begins round {number}, but {expected} had the "
+                                  "golden cup")
+                else:
+                    self._violate(TURN_ORDER, move,
+                                  f"{roll.player} rolls, but it is {expected}'s turn")
+            if roll.die in rolled:
+                self._violate(DIE_ONCE, move,
+                              f"die {roll.die} was already rolled and covered this round")
+            colour = self._face_colour(move, roll.die, roll.symbol, roll.colour)
+            rolled.add(roll.die)
+            last = len(rolled) == NUM_DICE
+            what = f"rolls die {roll.die}: {colour.value} {roll.symbol}"
+            if roll.cup is Cup.GOLDEN:
+                golden_by = roll.player
+                if last:
+                    also = f" (and no {colour.value} cup is left)" if left[colour] <= 0 else ""
+                    self._event(f"{what}; the last die{also}: covers it with the golden cup, "
+                                "covering ends", move, GOLDEN_LAST_DIE)
+                elif left[colour] <= 0:
+                    self._event(f"{what}; no {colour.value} cup left: covers it with the golden "
+                                "cup, covering ends", move, GOLDEN_NO_CUP)
+                else:
+                    self._violate(CUP_COLOUR, move,
+                                  f"{colour.value} {roll.symbol} covered with the golden cup "
+                                  f"while {left[colour]} {colour.value} cup(s) were left")
+            else:
+                if last:
+                    self._violate(GOLDEN_LAST_DIE, move,
+                                  f"the last die ({roll.symbol}) covered with a {roll.cup.value} "
+                                  "cup instead of the golden cup")
+                elif left[colour] <= 0:
+                    self._violate(GOLDEN_NO_CUP, move,
+                                  f"{colour.value} {roll.symbol} covered with a "
+                                  f"{roll.cup.value} cup, but no {colour.value} cup was left: "
+                                  "the golden cup was due")
+                elif roll.cup is not Cup.of(colour):
+                    self._violate(CUP_COLOUR, move,
+                                  f"{colour.value} {roll.symbol} covered with a "
+                                  f"{roll.cup.value} cup")
+                else:
+                    self._event(f"{what}; covers it with a {roll.cup.value} cup", move)
+                left[Colour(roll.cup.value)] -= 1
+            row.append(CupInRow(k, roll.cup, roll.symbol, colour, roll.player))
+            expected = left_of(self.players, roll.player)
+            self._snap(number, k, row)
+        if golden_by is None:
+            last_roll = rnd.covering[-1]
+            self._violate(COVERING_END,
+                          MoveRef(len(rnd.covering), last_roll.player, number, last_roll.pointer),
+                          "covering stops before any die was covered with the golden cup")
+            self.stopped = True
+        return row, golden_by
+
+    def _face_colour(self, move: MoveRef, die: int, symbol: str, colour: Colour) -> Colour:
+        """The colour of the rolled symbol, checked against the dice faces when the log has them."""
+        if self.log.dice is None:
+            return colour
+        for face in self.log.dice[die - 1]:
+            if same_symbol(face.symbol, symbol):
+                if face.colour is not colour:
+                    self._violate(ROLL_FACE, move,
+                                  f"{symbol} is {face.colour.value} on die {die}, "
+                                  f"not {colour.value}")
+                return face.colour
+        self._violate(ROLL_FACE, move, f"die {die} has no {symbol!r} face")
+        return colour
+
+    def _uncover(self, number: int, rnd: RoundLog, row: list[CupInRow], golden_by: str) -> None:
+        expected, why = golden_by, UNCOVER_START
+        offset = len(rnd.covering)
+        for j, guess in enumerate(rnd.uncovering, 1):
+            move = MoveRef(offset + j, guess.player, number, guess.pointer)
+            if guess.cup > len(row):
+                raise RecordError(self.source, None, guess.pointer + "/cup",
+                                  f"cup {guess.cup} does not exist: round {number} has "
+                                  f"{len(row)} cups")
+            cup = row[guess.cup - 1]
+            if cup.holder is not None:
+                # Taken as played is impossible: the cup is no longer on the table. Skip it.
+                self._violate(UNCOVER_ORDER, move,
+                              f"cup {guess.cup} was already uncovered (it went to {cup.holder})")
+                continue
+            if guess.player != expected:
+                turn = {UNCOVER_START: f"{expected} used the golden cup and starts uncovering",
+                        RIGHT_GUESS: f"{expected} was right and goes on",
+                        WRONG_GUESS: f"the cup went to {expected}, whose turn it is"}[why]
+                self._violate(why, move, f"{guess.player} names a symbol, but {turn}")
+            due = min(c.number for c in row if c.holder is None)
+            if guess.cup != due:
+                self._violate(UNCOVER_ORDER, move,
+                              f"cup {guess.cup} is uncovered before cup {due}")
+            said = "gives no answer" if guess.guess is None else f"names {guess.guess!r}"
+            if guess.guess is not None and same_symbol(guess.guess, cup.symbol):
+                cup.holder, cup.how = guess.player, "right guess"
+                expected, why = guess.player, RIGHT_GUESS
+                self._event(f"{said} for cup {cup.number}: right, keeps the {cup.cup.value} cup",
+                            move, RIGHT_GUESS)
+            else:
+                receiver = left_of(self.players, guess.player)
+                cup.holder, cup.how = receiver, f"{guess.player} was wrong"
+                expected, why = receiver, WRONG_GUESS
+                self._event(f"{said} for cup {cup.number} (it is {cup.symbol!r}): the "
+                            f"{cup.cup.value} cup goes to {receiver}, who goes on",
+                            move, WRONG_GUESS)
+            self._snap(number, offset + j, row)
+        covered = [c.number for c in row if c.holder is None]
+        if covered:
+            last = rnd.uncovering[-1] if rnd.uncovering else None
+            self._violate(
+                UNCOVER_ALL,
+                MoveRef(offset + len(rnd.uncovering), None if last is None else last.player,
+                        number, rnd.pointer + "/uncovering"),
+                f"cup(s) {', '.join(map(str, covered))} were never uncovered; "
+                "they score for nobody",
+            )
+
+    def _score(self, number: int, rnd: RoundLog, row: list[CupInRow]) -> None:
+        gained = dict.fromkeys(self.players, 0)
+        cups: dict[str, list[str]] = {p: [] for p in self.players}
+        golden_holder: str | None = None
+        for cup in row:
+            if cup.holder is None:
+                continue
+            gained[cup.holder] += cup.cup.points
+            cups[cup.holder].append(cup.cup.value)
+            if cup.cup is Cup.GOLDEN:
+                golden_holder = cup.holder
+        for p in self.players:
+            self.scores[p] += gained[p]
+            self.per_round[p].append(gained[p])
+        parts = [f"{p} +{gained[p]} ({', '.join(cups[p])})" for p in self.players if cups[p]]
+        self._event("points: " + ("; ".join(parts) or "nobody scores"), None, POINTS,
+                    {p: n for p, n in gained.items() if n})
+        reached = [p for p, s in self.scores.items() if s >= TARGET]
+        if reached:
+            self.ended_in = number
+            self._event(f"{' and '.join(reached)} reached {TARGET} points: the game ends",
+                        None, GAME_END)
+        else:
+            self.next_first = golden_holder
+            if golden_holder is None and number < len(self.log.rounds):
+                self.notes.append(f"nobody got the golden cup in round {number}: who begins "
+                                  f"round {number + 1} is not checked")
+            elif golden_holder is not None:
+                self._event(f"{golden_holder} had the golden cup: {golden_holder} begins "
+                            f"round {number + 1}", None, FIRST_PLAYER)
+
+    # -- result ----------------------------------------------------------------------------
+
+    def final_table(self) -> str:
+        """Points per round and in total, best first."""
+        return final_table(self.players, self.per_round, self.scores)
+
+    def winners(self) -> list[str]:
+        """The players with the most points, once someone has reached the target."""
+        best = max(self.scores.values())
+        if best < TARGET:
+            return []
+        return [p for p in self.players if self.scores[p] == best]

@@ -1,0 +1,64 @@
+"""Memoarrr! drawn as text: the island at a moment (the ``--at`` picture) and the final table.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pathcheck.games.common import Moment
+from pathcheck.games.memoarrr.log import Setup
+from pathcheck.games.memoarrr.rules import SIZE, Pos
+
+if TYPE_CHECKING:
+    from pathcheck.games.memoarrr.state import State
+
+_ABBREV = 3
+
+
+def _cell(state: State, pos: Pos, width: int) -> str:
+    card = state.grid.get(pos)
+    if card is None:
+        return " " * width
+    text = f"{card.animal.value[:_ABBREV]} {card.landscape.value[:_ABBREV]}"
+    if pos in state.face_up:
+        return f"[{text.upper()}]"
+    if pos == state.mark:
+        return f"!{text}!"
+    return f"({text})"
+
+
+def render_island(state: State, at: Moment) -> str:
+    """The island as it stands, a 5x5 grid: [FACE UP], (face down), !walrus mark!.
+
+    Face-down cards are shown too: the ruling is the referee's view, who knows the layout.
+    """
+    width = 2 * _ABBREV + 3
+    round_no, turn = at.round, at.turn
+    when = "at the start" if turn == 0 else f"after turn {turn}"
+    lines = [f"Island in round {round_no}, {when}:"]
+    lines.append("    " + " ".join(c.center(width) for c in "ABCDE"))
+    for r in range(SIZE):
+        row = " ".join(_cell(state, Pos(r, c), width) for c in range(SIZE))
+        lines.append(f" {r + 1}  {row}")
+    lines.append("    [X] face up, (x) face down, !x! marked by the walrus for the next turn")
+    if state.last is not None:
+        lines.append(f"    most recent reveal: {state.last}")
+    if state.out:
+        lines.append("    out: " + ", ".join(f"{p} ({v} volcano)" for p, v in state.out.items()))
+    if not state.round_over:
+        extra = " (crab's extra turn)" if state.crab else ""
+        lines.append(f"    to move: {state.to_move}{extra}")
+    return "\n".join(lines)
+
+
+def final_table(setup: Setup, state: State) -> str:
+    """The treasures each player took, with the tie-break keys."""
+    width = max(len("player"), *(len(p) for p in setup.players))
+    lines = ["Final table:", f"  {'player'.ljust(width)}  rubies  cards  largest  treasures"]
+    for p in setup.players:
+        cards = state.treasures[p]
+        lines.append(
+            f"  {p.ljust(width)}  {sum(cards):>6}  {len(cards):>5}  {max(cards, default=0):>7}"
+            f"  {' + '.join(map(str, cards)) or '-'}"
+        )
+    return "\n".join(lines)
