@@ -9,11 +9,11 @@ from click.testing import CliRunner
 
 from pathcheck.cli import cli
 from pathcheck.errors import InputError
-from pathcheck.games.dungeon.at import parse_at
+from pathcheck.games.common import Moment
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
-GAME = str(FIXTURES / "games" / "legal-3p-basic.json")
-SOLO = str(FIXTURES / "solo" / "late.json")
+GAME = str(FIXTURES / "dungeon" / "legal-3p-basic.json")
+SOLO = str(FIXTURES / "dungeon" / "illegal-solo-late.json")
 
 
 def adjudicate(*args: str) -> tuple[int, str, str]:
@@ -41,8 +41,8 @@ def test_game_map_before_the_first_turn_is_the_start_tile() -> None:
 
 
 @pytest.mark.parametrize(("at", "message"), [
-    ("9.1", "the log has 3 exploration(s)"),
-    ("1.99", "exploration 1 has 7 turn(s)"),
+    ("9.1", "out of range; this log can show 1.0-1.7, 2.0-2.2, 3.0-3.2"),
+    ("1.99", "out of range; this log can show 1.0-1.7,"),
     ("x", "expected ROUND.TURN"),
 ])
 def test_game_at_out_of_range_is_one_line_exit_3(at: str, message: str) -> None:
@@ -55,11 +55,11 @@ def test_solo_map_of_a_dungeon() -> None:
     assert code == 1  # the record fails its check (late); the map is shown all the same
     assert "Dungeon 1 after its tile 3:" in out
     code, _, err = adjudicate(SOLO, "--at", "1.0")
-    assert code == 3 and "dungeon 1 has tiles 1 to" in err
+    assert code == 3 and "--at 1.0: out of range; this log can show 1.1-1." in err
 
 
-def test_parse_at() -> None:
-    assert parse_at(" 3.0 ") == (3, 0)
-    for bad in ("0.1", "1", "1.2.3", "-1.2", ""):
+def test_moment_parse() -> None:
+    assert Moment.parse(" 3.0 ") == Moment(3, 0)
+    for bad in ("0.1", "1", "1.2.3", "-1.2", "", "2.x"):
         with pytest.raises(InputError):
-            parse_at(bad)
+            Moment.parse(bad)

@@ -1,9 +1,9 @@
 """dungeon in memory game logs (game/1): fixtures with their exact rulings, random legal games
-checked against an independent recomputation, fuzzing, the CLI and the plug-in seam."""
+checked against an independent recomputation, the CLI and the plug-in seam. What every game
+shares (fixtures rule as named, fuzzing, --at) is in test_conformance.py."""
 
 from __future__ import annotations
 
-import copy
 import importlib
 import importlib.metadata
 import json
@@ -22,11 +22,10 @@ from pathcheck.dungeon import Placement, trace
 from pathcheck.errors import RecordError
 from pathcheck.games import AdjudicateOptions
 from pathcheck.games.dungeon.adjudicator import ADJUDICATOR
-from pathcheck.games.dungeon.gen import PLAYER_NAMES, random_game
+from pathcheck.games.dungeon.gen import random_game
 from pathcheck.games.dungeon.rules import GAME_RULES
 from pathcheck.geometry import Direction
 from pathcheck.ruling import Outcome, Ruling, render_text
-from tests.fuzz import json_values, mutate
 
 # pathcheck.cli lives in cli/ (setuptools package-dir), which mypy cannot resolve statically;
 # this is `from pathcheck.cli import cli, main`.
@@ -34,7 +33,7 @@ _CLI = importlib.import_module("pathcheck.cli")
 cli = _CLI.cli
 main = _CLI.main
 
-FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "games"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "dungeon"
 OPTIONS = AdjudicateOptions()
 
 
@@ -319,7 +318,7 @@ def random_logs(draw: st.DrawFn) -> dict[str, Any]:
     rules = draw(st.sets(st.sampled_from([1, 2, 3, 4] if advanced else [1, 2, 3])))
     seed = draw(st.integers(0, 2**32))
     accuracy = draw(st.sampled_from([0.6, 0.9, 1.0]))
-    return random_game(random.Random(seed), PLAYER_NAMES[:count], advanced=advanced,
+    return random_game(random.Random(seed), players=count, advanced=advanced,
                        rules=rules, accuracy=accuracy)
 
 
@@ -332,38 +331,6 @@ def test_random_legal_games_replay_without_violation(log: dict[str, Any]) -> Non
     assert dict(ruling.final_scores) == scores
     assert list(ruling.winners) == winners
     assert winners  # the game ran until someone reached 3 points
-
-
-# --- fuzzing: only RecordError or a Ruling comes out -----------------------------------
-
-BASE = load("legal-3p-basic")
-JSON_VALUES = json_values(
-    ["Ann", "Bob", "Zed", "R1", "START", "RE1", "N", "X", "", "game/1"],
-    ["format", "players", "tile", "dir", "lost", "turns", "hands", "deck", "player",
-     "start_player", "draw", "x"],
-)
-
-
-@settings(max_examples=150, deadline=None)
-@given(st.data())
-def test_mutated_logs_give_a_ruling_or_a_record_error(data: st.DataObject) -> None:
-    log = copy.deepcopy(BASE)
-    mutate(data, log, JSON_VALUES)
-    try:
-        result = rule(log)
-    except RecordError:
-        return
-    assert isinstance(result, Ruling)
-
-
-@settings(max_examples=100, deadline=None)
-@given(JSON_VALUES)
-def test_random_json_gives_a_ruling_or_a_record_error(value: Any) -> None:
-    try:
-        result = ADJUDICATOR.adjudicate(value, source="x", options=OPTIONS)
-    except RecordError:
-        return
-    assert isinstance(result, Ruling)
 
 
 # --- the CLI ---------------------------------------------------------------------------
@@ -415,19 +382,6 @@ def test_cli_json_legal_lists_rounds() -> None:
         {"Ann": 0, "Bob": 1, "Cy": 1}, {"Ann": 0, "Bob": 2, "Cy": 2},
         {"Ann": 0, "Bob": 3, "Cy": 3}]
     assert doc["winners"] == ["Bob", "Cy"]
-
-
-def test_cli_picks_the_game_from_the_format() -> None:
-    result = invoke(str(FIXTURES / "legal-2p-basic.json"))
-    assert result.exit_code == 0
-    assert "dungeon (game/1)" in result.output
-
-
-def test_cli_malformed_exits_3_with_the_pointer() -> None:
-    result = invoke("dungeon", str(FIXTURES / "malformed-unknown-tile.json"))
-    assert result.exit_code == 3
-    assert "malformed-unknown-tile.json:1: /explorations/0/turns/2/tile: unknown tile 'Q9'" \
-        in result.output
 
 
 # --- the plug-in seam ------------------------------------------------------------------

@@ -1,5 +1,6 @@
 """dungeon in memory solo records (solo/1): fixtures with their exact rulings, perfect play,
-malformed records, fuzzing and the CLI."""
+malformed records, fuzzing solo records and the CLI. What every game shares is in
+test_conformance.py."""
 
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ from pathcheck.tileset import TileKind, load_tileset
 # this is `from pathcheck.cli import cli`.
 cli = importlib.import_module("pathcheck.cli").cli
 
-FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "solo"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "dungeon"
 OPTIONS = AdjudicateOptions()
 TILESET = load_tileset()
 
@@ -47,28 +48,28 @@ def perfect_record(deck: list[str], rules: tuple[int, ...] = ()) -> dict[str, An
 
 
 SOLO: dict[str, tuple[list[tuple[str, str]], str | None, int]] = {
-    "perfect-standard-order": ([], None, 38),
-    "perfect-rules-2-3-4": ([], None, 50),
-    "misplaced": (
+    "legal-solo-perfect-standard-order": ([], None, 38),
+    "legal-solo-perfect-rules-2-3-4": ([], None, 50),
+    "illegal-solo-misplaced": (
         [("solo/fail", "/dungeons/0/2")],
         "tile 3 of the stack: I2@E is placed against the heading (misplaced); the score counts "
         "the 2 tiles before it", 2),
-    "late": (
+    "illegal-solo-late": (
         [("solo/fail", "/dungeons/0/13")],
         "tile 14 of the stack: L4@N is placed on dungeon 1, which was already Lost at tile 13 "
         "of it: a new dungeon was due (late); the score counts the 13 tiles before it", 13),
-    "premature": (
+    "illegal-solo-premature": (
         [("solo/premature", "/dungeons/1/0")],
         "tile 6 of the stack: I5@N starts dungeon 2 while dungeon 1 was not Lost (premature); "
         "the score counts the 5 tiles before it", 5),
-    "incomplete": (
+    "illegal-solo-incomplete": (
         [("solo/all-tiles", "/dungeons")],
         "37 tiles placed; the solo game places all 38: missing RE4", 37),
-    "seed-perfect": ([], None, 46),
-    "seed-wrong-order": (
+    "legal-solo-seed-perfect": ([], None, 46),
+    "illegal-solo-seed-wrong-order": (
         [("solo/seed", "/dungeons/0/1/tile")],
         "tile 2 of seed 1303N-QK8NC is I9, not X1", 46),
-    "start-not-first": (
+    "illegal-solo-start-not-first": (
         [("solo/all-tiles", "/dungeons/0/0/tile"), ("solo/premature", "/dungeons/1/0")],
         "the first tile is RE4; the solo game starts with START", 1),
 }
@@ -86,7 +87,7 @@ def test_solo_fixture(name: str) -> None:
 
 
 def test_perfect_record_rounds_are_the_dungeons() -> None:
-    ruling = rule(load("perfect-standard-order"))
+    ruling = rule(load("legal-solo-perfect-standard-order"))
     assert [r.title for r in ruling.rounds] == [
         "Dungeon 1 (tiles 1-13)", "Dungeon 2 (tiles 14-17)", "Dungeon 3 (tiles 18-22)",
         "Dungeon 4 (tiles 23-26)", "Dungeon 5 (tiles 27-37)", "Dungeon 6 (tiles 38-38)"]
@@ -98,7 +99,7 @@ def test_perfect_record_rounds_are_the_dungeons() -> None:
 
 
 def test_bonus_is_only_added_without_failure() -> None:
-    record = load("perfect-rules-2-3-4")
+    record = load("legal-solo-perfect-rules-2-3-4")
     assert rule(record).notes[0] == ("score 50 of 50: every tile counts, +4 for each additional "
                                      "rule (#2, #3, #4) (solo/score)")
     record["dungeons"][0][1]["dir"] = "S"  # misplaced second tile
@@ -110,12 +111,12 @@ def test_bonus_is_only_added_without_failure() -> None:
 
 
 def test_failure_event_sits_with_its_dungeon() -> None:
-    ruling = rule(load("premature"))
+    ruling = rule(load("illegal-solo-premature"))
     assert len(ruling.rounds) == 1
     texts = [e.text for e in ruling.rounds[0].events]
     assert texts[0] == "dungeon 1 (5 tiles) is never Lost"
     assert texts[1].startswith("tile 6 of the stack: I5@N starts dungeon 2")
-    late = rule(load("late"))
+    late = rule(load("illegal-solo-late"))
     assert [e.rule.id if e.rule else None for e in late.rounds[0].events] == [
         "dungeon/lost-dead-end", "solo/fail"]
 
@@ -163,7 +164,7 @@ MALFORMED: dict[str, tuple[Any, str, str]] = {
 
 
 def test_seed_rules_must_match() -> None:
-    record = load("seed-perfect")
+    record = load("legal-solo-seed-perfect")
     record["rules"] = [2]
     ruling = rule(record)
     assert [(v.rule.id, v.move.pointer, v.message) for v in ruling.violations] == [
@@ -171,7 +172,7 @@ def test_seed_rules_must_match() -> None:
 
 
 def test_unreadable_seed_is_malformed() -> None:
-    record = load("seed-perfect")
+    record = load("legal-solo-seed-perfect")
     record["seed"] = "1303N-QK8NX"
     with pytest.raises(RecordError) as info:
         rule(record)
@@ -182,7 +183,7 @@ def test_unreadable_seed_is_malformed() -> None:
 @pytest.mark.parametrize("case", sorted(MALFORMED))
 def test_malformed_solo_record(case: str) -> None:
     change, pointer, message = MALFORMED[case]
-    record = {**load("perfect-standard-order"), **change}
+    record = {**load("legal-solo-perfect-standard-order"), **change}
     with pytest.raises(RecordError) as info:
         rule(record)
     assert (info.value.pointer, info.value.message, info.value.line) == (pointer, message, None)
@@ -191,7 +192,7 @@ def test_malformed_solo_record(case: str) -> None:
 @settings(max_examples=120, deadline=None)
 @given(st.data())
 def test_mutated_solo_records_give_a_ruling_or_a_record_error(data: st.DataObject) -> None:
-    record = copy.deepcopy(load("late"))
+    record = copy.deepcopy(load("illegal-solo-late"))
     dungeons = record["dungeons"]
     for _ in range(data.draw(st.integers(1, 3))):
         d = data.draw(st.integers(0, len(dungeons) - 1))
@@ -229,7 +230,7 @@ def invoke(*args: str) -> Any:
 
 
 def test_cli_solo_text() -> None:
-    result = invoke("dungeon", str(FIXTURES / "perfect-rules-2-3-4.json"))
+    result = invoke("dungeon", str(FIXTURES / "legal-solo-perfect-rules-2-3-4.json"))
     assert result.exit_code == 0, result.output
     assert "dungeon (solo/1), players: solo" in result.output
     assert "Final: solo 50" in result.output
@@ -237,7 +238,7 @@ def test_cli_solo_text() -> None:
 
 
 def test_cli_solo_failure_exits_1() -> None:
-    result = invoke(str(FIXTURES / "misplaced.json"))
+    result = invoke(str(FIXTURES / "illegal-solo-misplaced.json"))
     assert result.exit_code == 1
     assert "ILLEGAL: round 1, move 3: tile 3 of the stack: I2@E is placed against the heading" \
         in result.output
@@ -245,7 +246,7 @@ def test_cli_solo_failure_exits_1() -> None:
 
 
 def test_cli_solo_json() -> None:
-    result = invoke("dungeon", "--format", "json", str(FIXTURES / "late.json"))
+    result = invoke("dungeon", "--format", "json", str(FIXTURES / "illegal-solo-late.json"))
     assert result.exit_code == 1
     (doc,) = json.loads(result.output)
     assert doc["format"] == "solo/1"
