@@ -432,3 +432,28 @@ def test_dungeon_plugin_is_registered_lazily() -> None:
     assert adjudicator.formats == ("game/1", "solo/1")
     assert adjudicator.schemas == ("game", "solo")
     assert pathcheck.games.for_format("solo/1") is adjudicator
+
+
+# --- the tile set a log names ----------------------------------------------------------
+
+
+def test_a_tileset_path_is_found_beside_the_log_first(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    tiles = importlib.import_module("pathcheck.tiles")  # the data package (tiles/)
+    standard = Path(str(tiles.__file__)).parent / "standard.toml"
+    (folder / "mine.toml").write_text(standard.read_text("utf-8"), "utf-8")
+    log = load("legal-3p-basic")
+    log["tileset"] = "mine.toml"
+    path = folder / "game.json"
+    path.write_text(json.dumps(log), "utf-8")
+    monkeypatch.chdir(tmp_path)  # not the log's folder: only "beside the log" finds it
+    ruling = rule(log, source=str(path))
+    assert ruling.outcome is Outcome.LEGAL
+    assert "tile set" in ruling.notes[0]
+    with pytest.raises(RecordError, match=r"no tile set 'mine\.toml'"):
+        rule(log, source="<stdin>")
+    log["tileset"] = "standard"  # always the built-in set, whatever lies beside the log
+    (folder / "standard").write_text("not a tile set", "utf-8")
+    assert rule(log, source=str(path)).outcome is Outcome.LEGAL

@@ -39,7 +39,7 @@ class MemoDiceAdjudicator(GameAdjudicator):
 
     def rule(self, log: Mapping[str, Any], *, source: str, pictures: Pictures) -> Ruling:
         """Replay ``log`` and rule on it; RecordError if it is malformed."""
-        replay = Replay(read_log(log, source=source), source=source, pictures=pictures)
+        replay = Replay(read_log(log, source=source), pictures, source=source)
         replay.play()
         winners = replay.winners()
         notes = list(replay.notes)

@@ -8,7 +8,8 @@ its move T (covering moves first, then uncovering ones; ``R.0``: the start of th
 >>> import random
 >>> from pathcheck.games.memo_dice.gen import random_game
 >>> from pathcheck.games.memo_dice.log import read_log
->>> replay = Replay(read_log(random_game(random.Random(7), players=2), source="doc"), source="doc")
+>>> log = read_log(random_game(random.Random(7), players=2), source="doc")
+>>> replay = Replay(log, source="doc")
 >>> replay.play()
 >>> replay.violations, max(replay.scores.values()) >= 20
 ([], True)
@@ -71,7 +72,8 @@ class Replay:
     golden cup), where replay stops and a note says so.
     """
 
-    def __init__(self, log: MemoDiceLog, *, source: str, pictures: Pictures | None = None) -> None:
+    def __init__(self, log: MemoDiceLog, pictures: Pictures | None = None, *,
+                 source: str) -> None:
         self.log = log
         self.source = source
         self.pictures = pictures or Pictures(None)
