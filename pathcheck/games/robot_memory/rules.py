@@ -1,7 +1,8 @@
 """Static facts of the robot memory game: cards, guesses, the rules quoted, and scoring.
 
-The rulebook is Igrology's (2017), ``/work/shared/rules/robot-memory.txt``; every
-:class:`~pathcheck.ruling.Rule` below quotes it verbatim.
+The rulebook is Igrology's (2017); every :class:`~pathcheck.ruling.Rule` below quotes it
+verbatim, and the tests compare each quote with the paragraphs kept in
+``fixtures/rules/robot-memory.txt``.
 
 >>> card = MemoryCard("bulb", "red", 3)
 >>> score(Guess(type="bulb", number=3), card, solo=False).points
