@@ -25,7 +25,7 @@ from pathcheck import games, schemas
 from pathcheck.cli import cli
 from pathcheck.errors import RecordError
 from pathcheck.games import AdjudicateOptions, Adjudicator
-from pathcheck.ruling import Outcome, Ruling
+from pathcheck.ruling import Outcome, Ruling, render_text
 from tests.fuzz import json_paths, json_values, mutate
 
 GAMES = sorted(games.available())
@@ -56,13 +56,17 @@ LEGAL = [pytest.param(game, path, id=f"{game}/{path.stem}") for game, path in PA
 
 
 def rule_or_record_error(game: str, log: Any) -> Ruling | RecordError:
-    """What adjudicating ``log`` gives; anything but a Ruling or a RecordError fails."""
+    """What adjudicating ``log`` gives; anything but a Ruling (that renders as text and JSON)
+    or a one-line RecordError fails."""
     try:
-        return adjudicator(game).adjudicate(log, source="fuzz", options=OPTIONS)
+        ruling = adjudicator(game).adjudicate(log, source="fuzz", options=OPTIONS)
     except RecordError as exc:
         assert "\n" not in str(exc), str(exc)
         assert exc.pointer == "" or exc.pointer.startswith("/"), exc.pointer
         return exc
+    render_text(ruling)
+    json.dumps(ruling.to_dict())
+    return ruling
 
 
 # --- the plug-in and its fixtures ----------------------------------------------------------

@@ -165,6 +165,8 @@ def test_malformed_fixture(name: str) -> None:
         rule(name)
     assert info.value.pointer == MALFORMED[name]
     assert info.value.source == name
+    if name == "malformed-unknown-player.json":
+        assert info.value.message == "unknown player 'Zed' (players: Linda, Nora, Ronya)"
 
 
 # --- fixtures: what the edge cases show --------------------------------------------------
