@@ -23,16 +23,18 @@
 #define GRID_OFF (MAX_TILES + 2)
 #define GRID_W (2 * GRID_OFF + 1)
 #define GRID_CELLS (GRID_W * GRID_W)
-#define NREASONS 8
+#define NREASONS 8             /* room for the reason codes Python hands over */
 #define MAX_KINDS 16
 #define ID_SLOTS 1024
 
-enum { HELD, MISPLACED, OUT_OF_BOUNDS, GHOST_FIVE, GHOST_TWICE, DEAD_END, LOOP, REVERSE };
-enum { RULE_BOUND = 2, RULE_GHOST_FIVE = 4, RULE_GHOST_TWICE = 8 };
+/* The checks of the tracer. Their reason codes (the order of pathcheck.constants.REASONS),
+ * the rule bits, the bound and the ghost limit come from Python with the tables. */
+enum { HELD, MISPLACED, OUT_OF_BOUNDS, GHOST_FIVE, GHOST_TWICE, DEAD_END, LOOP, REVERSE, NCHECKS };
+static const char *const CHECK_NAMES[NCHECKS] = {
+    NULL, "misplaced", "out-of-bounds", "ghost-five", "ghost-twice", "dead-end", "loop",
+    "reverse"};
 #define REPEAT_CODE (-2)
 #define DEAD_CODE (-1)
-#define BOUND 4
-#define GHOST_LIMIT 5
 
 static const int STEP[4] = {1, GRID_W, -1, -GRID_W};
 static const int EDGE_KEY[4] = {0, 1, -2, -2 * GRID_W + 1};
@@ -106,6 +108,10 @@ typedef struct {
     unsigned char is_repeat[MAX_KINDS];
     PyObject *reason_json[NREASONS];   /* bytes: "null" or "\"loop\"" */
     PyObject *rule_json[NREASONS];     /* bytes: {"section":..,"quote":..} or null */
+    int nreasons;
+    int code[NCHECKS];                  /* the reason code of each check */
+    int bound, ghost_limit;             /* rules #2 and #3 */
+    int rule_bound, rule_ghost_five, rule_ghost_twice, rule_advanced_only;  /* rule bits */
     /* Tile ids as UTF-8 (owned by the keys of `index`) in an open-addressing hash table,
      * for the JSON Lines scanner. */
     const char *id_ptr[256];
@@ -152,14 +158,43 @@ static int bytes_arg(PyObject *obj, Py_ssize_t want, const char *name) {
 }
 
 /* make_tables(index, kinds, ghosts, adv_only, tile_json, exit_table, primary_move,
- *             is_repeat, reason_json, rule_json) -> capsule */
+ *             is_repeat, reason_json, rule_json, reasons, bound, ghost_limit, rule_bound,
+ *             rule_ghost_five, rule_ghost_twice, rule_advanced_only) -> capsule
+ * reasons: the name of each reason code (None: held), reason_json and rule_json in that order;
+ * the rule_* arguments are the bits of pathcheck.constants.AdditionalRule. */
 static PyObject *make_tables(PyObject *self, PyObject *args) {
     PyObject *index, *kinds, *ghosts, *adv, *tile_json, *exit_table, *primary, *repeat;
-    PyObject *reason_json, *rule_json;
-    if (!PyArg_ParseTuple(args, "O!SSSO!SSSO!O!", &PyDict_Type, &index, &kinds, &ghosts, &adv,
-                          &PyList_Type, &tile_json, &exit_table, &primary, &repeat,
-                          &PyList_Type, &reason_json, &PyList_Type, &rule_json))
+    PyObject *reason_json, *rule_json, *reasons;
+    int bound, ghost_limit, rule_bound, rule_ghost_five, rule_ghost_twice, rule_adv;
+    if (!PyArg_ParseTuple(args, "O!SSSO!SSSO!O!O!iiiiii", &PyDict_Type, &index, &kinds, &ghosts,
+                          &adv, &PyList_Type, &tile_json, &exit_table, &primary, &repeat,
+                          &PyList_Type, &reason_json, &PyList_Type, &rule_json, &PyTuple_Type,
+                          &reasons, &bound, &ghost_limit, &rule_bound, &rule_ghost_five,
+                          &rule_ghost_twice, &rule_adv))
         return NULL;
+    Py_ssize_t nreasons = PyTuple_GET_SIZE(reasons);
+    int code[NCHECKS];
+    if (nreasons > NREASONS || PyList_GET_SIZE(reason_json) != nreasons ||
+        PyList_GET_SIZE(rule_json) != nreasons || bound < 0 || bound >= GRID_OFF ||
+        ghost_limit < 1) {
+        PyErr_SetString(PyExc_ValueError, "make_tables: bad reasons or rule constants");
+        return NULL;
+    }
+    for (int c = 0; c < NCHECKS; c++) {
+        code[c] = -1;
+        for (Py_ssize_t i = 0; i < nreasons; i++) {
+            PyObject *name = PyTuple_GET_ITEM(reasons, i);
+            if (CHECK_NAMES[c] ? (PyUnicode_Check(name) &&
+                                  PyUnicode_CompareWithASCIIString(name, CHECK_NAMES[c]) == 0)
+                               : name == Py_None)
+                code[c] = (int)i;
+        }
+        if (code[c] < 0) {
+            PyErr_Format(PyExc_ValueError, "make_tables: no reason code for %s",
+                         CHECK_NAMES[c] ? CHECK_NAMES[c] : "held");
+            return NULL;
+        }
+    }
     Py_ssize_t n = PyBytes_GET_SIZE(kinds);
     Py_ssize_t nk = PyBytes_GET_SIZE(primary);
     if (n > 256 || nk > MAX_KINDS) {
@@ -168,8 +203,7 @@ static PyObject *make_tables(PyObject *self, PyObject *args) {
     }
     if (bytes_arg(ghosts, n, "ghosts") < 0 || bytes_arg(adv, n, "adv_only") < 0 ||
         bytes_arg(exit_table, nk * 16, "exit_table") < 0 ||
-        bytes_arg(repeat, nk, "is_repeat") < 0 || PyList_GET_SIZE(tile_json) != n ||
-        PyList_GET_SIZE(reason_json) != NREASONS || PyList_GET_SIZE(rule_json) != NREASONS) {
+        bytes_arg(repeat, nk, "is_repeat") < 0 || PyList_GET_SIZE(tile_json) != n) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "make_tables: bad sizes");
         return NULL;
     }
@@ -177,6 +211,14 @@ static PyObject *make_tables(PyObject *self, PyObject *args) {
     if (!t) return PyErr_NoMemory();
     t->ntiles = n;
     t->nkinds = (int)nk;
+    t->nreasons = (int)nreasons;
+    memcpy(t->code, code, sizeof code);
+    t->bound = bound;
+    t->ghost_limit = ghost_limit;
+    t->rule_bound = rule_bound;
+    t->rule_ghost_five = rule_ghost_five;
+    t->rule_ghost_twice = rule_ghost_twice;
+    t->rule_advanced_only = rule_adv;
     memcpy(t->kind, PyBytes_AS_STRING(kinds), n);
     memcpy(t->ghost, PyBytes_AS_STRING(ghosts), n);
     memcpy(t->adv_only, PyBytes_AS_STRING(adv), n);
@@ -209,7 +251,7 @@ static PyObject *make_tables(PyObject *self, PyObject *args) {
         Py_INCREF(b);
         t->tile_json[i] = b;
     }
-    for (int i = 0; i < NREASONS; i++) {
+    for (int i = 0; i < nreasons; i++) {
         PyObject *a = PyList_GET_ITEM(reason_json, i), *b = PyList_GET_ITEM(rule_json, i);
         if (!PyBytes_Check(a) || !PyBytes_Check(b)) {
             PyErr_SetString(PyExc_TypeError, "reason/rule json");
@@ -278,29 +320,30 @@ static int trace(const Tables *t, Grid *g, const int *tiles, int *dirs, int n, i
                 cells[(*ncells)++] = frontier;
                 *lost_at = k + 1;
                 *move = last_move;
-                return MISPLACED;
+                return t->code[MISPLACED];
             }
-            if (rules & RULE_BOUND) {
+            if (rules & t->rule_bound) {
                 int x = frontier / GRID_W - GRID_OFF, y = frontier % GRID_W - GRID_OFF;
-                if (x > BOUND || x < -BOUND || y > BOUND || y < -BOUND) {
+                int b = t->bound;
+                if (x > b || x < -b || y > b || y < -b) {
                     cells[(*ncells)++] = frontier;
                     *lost_at = k + 1;
                     *move = last_move;
-                    return OUT_OF_BOUNDS;
+                    return t->code[OUT_OF_BOUNDS];
                 }
             }
             if (ghost >= 0) {
-                if ((rules & RULE_GHOST_FIVE) && ghost_count == GHOST_LIMIT - 1) {
+                if ((rules & t->rule_ghost_five) && ghost_count == t->ghost_limit - 1) {
                     cells[(*ncells)++] = frontier;
                     *lost_at = k + 1;
                     *move = last_move;
-                    return GHOST_FIVE;
+                    return t->code[GHOST_FIVE];
                 }
-                if ((rules & RULE_GHOST_TWICE) && ((ghost_seen >> ghost) & 1)) {
+                if ((rules & t->rule_ghost_twice) && ((ghost_seen >> ghost) & 1)) {
                     cells[(*ncells)++] = frontier;
                     *lost_at = k + 1;
                     *move = last_move;
-                    return GHOST_TWICE;
+                    return t->code[GHOST_TWICE];
                 }
             }
         }
@@ -320,7 +363,7 @@ static int trace(const Tables *t, Grid *g, const int *tiles, int *dirs, int n, i
             if (g->edge_stamp[e] == s) {
                 *lost_at = k + 1;
                 *move = last_move;
-                return g->edge_sign[e] == SIGN[heading] ? LOOP : REVERSE;
+                return t->code[g->edge_sign[e] == SIGN[heading] ? LOOP : REVERSE];
             }
             g->edge_stamp[e] = s;
             g->edge_sign[e] = (signed char)SIGN[heading];
@@ -335,7 +378,7 @@ static int trace(const Tables *t, Grid *g, const int *tiles, int *dirs, int n, i
             } else if (nh == DEAD_CODE) {
                 *lost_at = k + 1;
                 *move = last_move;
-                return DEAD_END;
+                return t->code[DEAD_END];
             } else {
                 last_move = (nh - heading) & 3;
             }
@@ -343,7 +386,7 @@ static int trace(const Tables *t, Grid *g, const int *tiles, int *dirs, int n, i
         }
     }
     *move = last_move;
-    return HELD;
+    return t->code[HELD];
 }
 
 /* ---- records ---------------------------------------------------------------------------- */
@@ -452,13 +495,13 @@ static int read_record(const Tables *t, PyObject *rec, int rules_override, int a
             if (!PyLong_CheckExact(r)) goto done;
             long rule = PyLong_AsLong(r);
             if (rule == -1 && PyErr_Occurred()) { PyErr_Clear(); goto done; }
-            if (rule < 1 || rule > 4 || (mask >> rule & 1)) goto done;
-            mask |= 1 << rule;
+            if (rule < 1 || rule > 4 || (mask >> (rule - 1) & 1)) goto done;
+            mask |= 1 << (rule - 1);
         }
-        *rules = mask;  /* bit r set for rule r */
+        *rules = mask;  /* bit r - 1 set for rule r */
         Py_DECREF(v);
     }
-    if ((*rules >> 4 & 1) && !advanced) { v = NULL; goto done; }
+    if ((*rules & t->rule_advanced_only) && !advanced) { v = NULL; goto done; }
 
     v = field(rec, record_offset[F_TILES]);
     if (!v) return 0;
@@ -539,8 +582,8 @@ static int write_result(const Tables *t, Out *o, PyObject *prefix, long line, co
 /* trace_records(tables, records, start, first_line, prefix, rules_override, adv_override)
  *   -> (bytes, stop, counts)
  * Results for records[start:stop] (line numbers first_line + index); stop < len(records)
- * names the record to verify with the Python path. rules_override: -1 or a mask with bit r
- * for rule r; adv_override: -1, 0 or 1. counts: records per reason code. */
+ * names the record to verify with the Python path. rules_override: -1 or a mask with bit r - 1
+ * for rule r (pathcheck.constants.AdditionalRule); adv_override: -1, 0 or 1. counts: records per reason code. */
 static PyObject *trace_records(PyObject *self, PyObject *args) {
     PyObject *capsule, *records, *prefix;
     Py_ssize_t start;
@@ -566,10 +609,8 @@ static PyObject *trace_records(PyObject *self, PyObject *args) {
                              dirs, &n, &rules);
         if (ok < 0) goto error;
         if (ok == 0) break;
-        int mask = ((rules >> 2 & 1) ? RULE_BOUND : 0) | ((rules >> 3 & 1) ? RULE_GHOST_FIVE : 0) |
-                   ((rules >> 4 & 1) ? RULE_GHOST_TWICE : 0);
         int ncells = 0, lost_at = 0, move = 0;
-        int reason = trace(t, g, tiles, dirs, n, mask, 0, &move, cells, &ncells, &lost_at);
+        int reason = trace(t, g, tiles, dirs, n, rules, 0, &move, cells, &ncells, &lost_at);
         counts[reason]++;
         if (write_result(t, &o, prefix, first_line + (long)i, tiles, dirs, cells, ncells, lost_at,
                          reason) < 0) {
@@ -579,9 +620,9 @@ static PyObject *trace_records(PyObject *self, PyObject *args) {
     }
     PyObject *out = PyBytes_FromStringAndSize(o.buf ? o.buf : "", o.len);
     if (!out) return NULL;
-    PyObject *c = PyTuple_New(NREASONS);
+    PyObject *c = PyTuple_New(t->nreasons);
     if (!c) { Py_DECREF(out); return NULL; }
-    for (int r = 0; r < NREASONS; r++) PyTuple_SET_ITEM(c, r, PyLong_FromLong(counts[r]));
+    for (int r = 0; r < t->nreasons; r++) PyTuple_SET_ITEM(c, r, PyLong_FromLong(counts[r]));
     return Py_BuildValue("(NnN)", out, i, c);
 error:
     return NULL;
@@ -649,7 +690,7 @@ static inline int key_is(const char *k, Py_ssize_t n, const char *word) {
     return (Py_ssize_t)strlen(word) == n && memcmp(k, word, n) == 0;
 }
 
-/* 1: a plain valid record read into tiles/dirs/n/rules (bit r for rule r)/advanced. */
+/* 1: a plain valid record read into tiles/dirs/n/rules (bit r - 1 for rule r)/advanced. */
 static int scan_line(const Tables *t, const char *line, const char *end, int *tiles, int *dirs,
                      int *n, int *rules, int *advanced) {
     Scan s = {line, end};
@@ -695,8 +736,8 @@ static int scan_line(const Tables *t, const char *line, const char *end, int *ti
                         if (s.p < s.end && ((*s.p >= '0' && *s.p <= '9') || *s.p == '.' ||
                                             *s.p == 'e' || *s.p == 'E'))
                             return 0;
-                        if (*rules >> rule & 1) return 0;
-                        *rules |= 1 << rule;
+                        if (*rules >> (rule - 1) & 1) return 0;
+                        *rules |= 1 << (rule - 1);
                         if (eat(&s, ']')) break;
                         if (!eat(&s, ',')) return 0;
                     }
@@ -749,7 +790,7 @@ static int scan_line(const Tables *t, const char *line, const char *end, int *ti
 /* Mode and repeat checks shared with read_record: 1 if the Python path accepts them. */
 static int record_ok(const Tables *t, const int *tiles, int n, int rules, int advanced) {
     uint64_t seen[4] = {0, 0, 0, 0};
-    if ((rules >> 4 & 1) && !advanced) return 0;
+    if ((rules & t->rule_advanced_only) && !advanced) return 0;
     for (int i = 0; i < n; i++) {
         int number = tiles[i];
         if (seen[number >> 6] >> (number & 63) & 1) return 0;
@@ -757,11 +798,6 @@ static int record_ok(const Tables *t, const int *tiles, int n, int rules, int ad
         if (t->adv_only[number] && !advanced) return 0;
     }
     return 1;
-}
-
-static inline int fast_mask(int rules) {
-    return ((rules >> 2 & 1) ? RULE_BOUND : 0) | ((rules >> 3 & 1) ? RULE_GHOST_FIVE : 0) |
-           ((rules >> 4 & 1) ? RULE_GHOST_TWICE : 0);
 }
 
 /* scan_block(tables, block, offset, line, prefix, rules_override, adv_override)
@@ -809,7 +845,7 @@ static PyObject *scan_block(PyObject *self, PyObject *args) {
         if (adv_override >= 0) advanced = adv_override;
         if (!record_ok(t, tiles, n, rules, advanced)) break;
         int ncells = 0, lost_at = 0, move = 0;
-        int reason = trace(t, g, tiles, dirs, n, fast_mask(rules), 0, &move, cells, &ncells,
+        int reason = trace(t, g, tiles, dirs, n, rules, 0, &move, cells, &ncells,
                            &lost_at);
         counts[reason]++;
         if (write_result(t, &o, prefix, line, tiles, dirs, cells, ncells, lost_at, reason) < 0) {
@@ -830,9 +866,9 @@ static PyObject *scan_block(PyObject *self, PyObject *args) {
     PyObject *out = PyBytes_FromStringAndSize(o.buf ? o.buf : "", o.len);
     PyMem_RawFree(o.buf);
     if (!out) return NULL;
-    PyObject *c = PyTuple_New(NREASONS);
+    PyObject *c = PyTuple_New(t->nreasons);
     if (!c) { Py_DECREF(out); return NULL; }
-    for (int r = 0; r < NREASONS; r++) PyTuple_SET_ITEM(c, r, PyLong_FromLong(counts[r]));
+    for (int r = 0; r < t->nreasons; r++) PyTuple_SET_ITEM(c, r, PyLong_FromLong(counts[r]));
     return Py_BuildValue("(NnlN)", out, stop, line, c);
 }
 
@@ -851,7 +887,8 @@ static PyObject *scan_block(PyObject *self, PyObject *args) {
  * of int64 (dungeons per deal, dungeon lengths, reason codes, deals each rule bit bit), and
  * one int64 key per deal: sum of squared lengths | revisits << 16 | path-Lost << 24 |
  * rule-Lost << 32, and two bytes per deal: its number of dungeons and a bit mask of the
- * reason codes its dungeons end with (for seed searches). rules_mask uses the fast tracer's bits (2: #2, 4: #3, 8: #4). */
+ * reason codes its dungeons end with (for seed searches). rules_mask and the bites (index: bit) use the bits of
+ * pathcheck.constants.AdditionalRule. */
 static PyObject *solo_kernel(PyObject *self, PyObject *args) {
     PyObject *capsule, *base_obj;
     unsigned long long first_seed;
@@ -915,16 +952,21 @@ static PyObject *solo_kernel(PyObject *self, PyObject *args) {
             reasons[reason]++;
             reason_mask |= 1 << reason;
             sumsq += (int64_t)length * length;
-            if (reason == DEAD_END || reason == LOOP || reason == REVERSE) path_lost++;
-            if (reason == OUT_OF_BOUNDS || reason == GHOST_FIVE || reason == GHOST_TWICE) {
+            if (reason == t->code[DEAD_END] || reason == t->code[LOOP] ||
+                reason == t->code[REVERSE])
+                path_lost++;
+            if (reason == t->code[OUT_OF_BOUNDS] || reason == t->code[GHOST_FIVE] ||
+                reason == t->code[GHOST_TWICE]) {
                 rule_lost++;
-                bite_mask |= reason == OUT_OF_BOUNDS ? 1 : reason == GHOST_FIVE ? 2 : 4;
+                bite_mask |= reason == t->code[OUT_OF_BOUNDS] ? t->rule_bound
+                             : reason == t->code[GHOST_FIVE] ? t->rule_ghost_five
+                                                             : t->rule_ghost_twice;
             }
             ndungeons++;
             start += length;
         }
         dungeon_counts[ndungeons]++;
-        for (int b = 0; b < 3; b++)
+        for (int b = 0; b < 8; b++)
             if (bite_mask >> b & 1) bites[b]++;
         key[d] = sumsq | (int64_t)revisits << 16 | (int64_t)path_lost << 24 |
                  (int64_t)rule_lost << 32;

@@ -11,6 +11,13 @@ def make_tables(
     is_repeat: bytes,
     reason_json: list[bytes],
     rule_json: list[bytes],
+    reasons: tuple[str | None, ...],
+    bound: int,
+    ghost_limit: int,
+    rule_bound: int,
+    rule_ghost_five: int,
+    rule_ghost_twice: int,
+    rule_advanced_only: int,
 ) -> object: ...
 def trace_records(
     tables: object,

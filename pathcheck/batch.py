@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import msgspec
 
+from pathcheck.constants import REASONS
 from pathcheck.errors import IOFailure, RecordError
-from pathcheck.fasttrace import REASONS
 from pathcheck.reader import Document, decode_error, iter_whole_document, open_source
 from pathcheck.records import (
     Overrides,
@@ -289,7 +289,7 @@ class Block(NamedTuple):
 
     data: bytes
     counts: list[int]
-    """Records per reason code of :data:`pathcheck.fasttrace.REASONS` (0: held)."""
+    """Records per reason code of :data:`pathcheck.constants.REASONS` (0: held)."""
     size: int
 
 

@@ -16,8 +16,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from pathcheck.constants import REASONS, tracing_mask
 from pathcheck.errors import InputError
-from pathcheck.fasttrace import REASONS, compile_tileset, trace_indices, unpack
+from pathcheck.fasttrace import compile_tileset, trace_indices, unpack
 from pathcheck.geometry import Direction, Move
 from pathcheck.ruling import Rule
 from pathcheck.tileset import TileSet, load_tileset
@@ -152,13 +153,8 @@ class TraceResult:
         }
 
 
-def rules_mask(rules: Iterable[int]) -> int:
-    """The fast tracer's bit mask for a set of additional rules (#1 does not change tracing)."""
-    mask = 0
-    for rule in rules:
-        if rule in (2, 3, 4):
-            mask |= 1 << (rule - 1)
-    return mask
+rules_mask = tracing_mask
+"""The fast tracer's bit mask for a set of additional rules (see :mod:`pathcheck.constants`)."""
 
 
 def trace(
@@ -185,7 +181,7 @@ def trace(
     dirs = [int(p.dir) for p in placements]
     raw_passes: list[tuple[int, int, int]] | None = [] if with_passes else None
     lost_at, code, cells, last_move = trace_indices(
-        compiled, indices, dirs, rules_mask(rules), int(initial_movement), None, raw_passes
+        compiled, indices, dirs, tracing_mask(rules), int(initial_movement), None, raw_passes
     )
     passes = tuple(
         Pass(*unpack(cell), Direction(entry), Direction(exit_))

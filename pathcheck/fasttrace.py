@@ -15,21 +15,25 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
+from pathcheck.constants import (  # noqa: F401  (REASONS and the codes are re-exported)
+    BOUND,
+    DEAD_END,
+    GHOST_FIVE,
+    GHOST_LIMIT,
+    GHOST_TWICE,
+    HELD,
+    LOOP,
+    MISPLACED,
+    OUT_OF_BOUNDS,
+    REASONS,
+    REVERSE,
+    AdditionalRule,
+)
 from pathcheck.geometry import Direction
 from pathcheck.tileset import KIND_PATHS, REPEAT_KINDS, TileKind, TileSet
 
-# Reason codes, in the order of spec section 3's precedence for the placement checks.
-HELD, MISPLACED, OUT_OF_BOUNDS, GHOST_FIVE, GHOST_TWICE, DEAD_END, LOOP, REVERSE = range(8)
-REASONS = (None, "misplaced", "out-of-bounds", "ghost-five", "ghost-twice", "dead-end", "loop",
-           "reverse")
-
-RULE_BOUND, RULE_GHOST_FIVE, RULE_GHOST_TWICE = 2, 4, 8
-"""Bit flags of the additional rules that change tracing (#2, #3, #4)."""
-
-BOUND = 4
-"""Rule #2: the 9x9 square centred on the start is ``max(|x|, |y|) <= BOUND``."""
-GHOST_LIMIT = 5
-"""Rule #3: the 5th Ghost tile of a dungeon makes it Lost."""
+RULE_BOUND, RULE_GHOST_FIVE, RULE_GHOST_TWICE = (
+    int(AdditionalRule.BOUND), int(AdditionalRule.GHOST_FIVE), int(AdditionalRule.GHOST_TWICE))
 
 # Cells are packed as (x + OFFSET) * WIDTH + (y + OFFSET); a dungeon of at most a few hundred
 # tiles never leaves that square.

@@ -14,6 +14,16 @@ from dataclasses import dataclass
 
 import networkx as nx
 
+from pathcheck.constants import (
+    BOUND,
+    GHOST_FIVE,
+    GHOST_LIMIT,
+    GHOST_TWICE,
+    MISPLACED,
+    OUT_OF_BOUNDS,
+    REASONS,
+    AdditionalRule,
+)
 from pathcheck.geometry import Cell, Direction, Move, chebyshev, neighbour
 from pathcheck.tileset import REPEAT_KINDS, TileSet, tile_graph
 
@@ -86,18 +96,21 @@ def trace_reference(
     def lost(index: int, reason: str) -> ReferenceTrace:
         return ReferenceTrace(index, reason, layout, last_move, dungeon.graph)
 
+    flags = AdditionalRule.of(rules)
     for index, (tile_id, arrow) in enumerate(placements, start=1):
         tile = tileset[tile_id]
         if index > 1:
             reason = None
             if arrow != heading:
-                reason = "misplaced"
-            elif 2 in rules and chebyshev(frontier) > 4:
-                reason = "out-of-bounds"
-            elif 3 in rules and tile.ghost is not None and len(ghosts) == 4:
-                reason = "ghost-five"
-            elif 4 in rules and tile.ghost is not None and tile.ghost in ghosts:
-                reason = "ghost-twice"
+                reason = REASONS[MISPLACED]
+            elif AdditionalRule.BOUND in flags and chebyshev(frontier) > BOUND:
+                reason = REASONS[OUT_OF_BOUNDS]
+            elif (AdditionalRule.GHOST_FIVE in flags and tile.ghost is not None
+                  and len(ghosts) == GHOST_LIMIT - 1):
+                reason = REASONS[GHOST_FIVE]
+            elif (AdditionalRule.GHOST_TWICE in flags and tile.ghost is not None
+                  and tile.ghost in ghosts):
+                reason = REASONS[GHOST_TWICE]
             if reason is not None:
                 layout.append((tile_id, arrow, frontier))
                 return lost(index, reason)

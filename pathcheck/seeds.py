@@ -21,6 +21,7 @@ import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from pathcheck.constants import RULE_NUMBERS, TRACING, AdditionalRule
 from pathcheck.errors import InputError
 from pathcheck.tileset import TileSet, load_tileset
 
@@ -42,8 +43,13 @@ CODE_CHARS = 10
 GROUP = 5
 """Characters per group in the printed code."""
 
-RULE_BITS = {2: 1, 3: 2, 4: 4}
-"""Bit of each solo additional rule in the rules character."""
+SOLO_RULES = TRACING
+"""The additional rules solo play allows (#2, #3, #4)."""
+CODE_SHIFT = 1
+"""The rules character is the :class:`~pathcheck.constants.AdditionalRule` flag of the solo
+rules shifted right by one (rule #2 is bit 0, #3 bit 1, #4 bit 2): codes are a published
+format, so this one shift (in :func:`rules_bits` / :func:`bits_rules`) is the only place where
+a rule set has another bit layout."""
 
 GF_POLY = 0b100101
 """x^5 + x^2 + 1, primitive: the field GF(32) of the check character."""
@@ -88,17 +94,22 @@ def check_value(digits: Iterable[int]) -> int:
 
 
 def rules_bits(rules: Iterable[int]) -> int:
-    """The rules character's value; InputError for a rule not allowed in solo play."""
-    bits = 0
+    """The rules character's value; InputError for a rule not allowed in solo play.
+
+    >>> rules_bits([2, 4])
+    5
+    """
+    flag = AdditionalRule(0)
     for rule in rules:
-        if rule not in RULE_BITS:
+        bit = AdditionalRule(1 << (rule - 1)) if rule in RULE_NUMBERS else AdditionalRule(0)
+        if not bit & SOLO_RULES:
             raise SeedCodeError(f"rule #{rule} is not a solo rule (solo allows 2, 3 and 4)")
-        bits |= RULE_BITS[rule]
-    return bits
+        flag |= bit
+    return int(flag) >> CODE_SHIFT
 
 
 def bits_rules(bits: int) -> frozenset[int]:
-    return frozenset(rule for rule, bit in RULE_BITS.items() if bits & bit)
+    return (AdditionalRule(bits << CODE_SHIFT) & SOLO_RULES).numbers()
 
 
 @dataclass(frozen=True)

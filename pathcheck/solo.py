@@ -18,7 +18,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pathcheck.dungeon import LostReason, Placement, TraceResult, rules_mask, trace
+from pathcheck.constants import tracing_mask
+from pathcheck.dungeon import LostReason, Placement, TraceResult, trace
 from pathcheck.fasttrace import compile_tileset, trace_indices
 from pathcheck.geometry import Direction, Move
 from pathcheck.ruling import Rule
@@ -150,7 +151,7 @@ def answer_key(
     ts = tileset or load_tileset()
     compiled = compile_tileset(ts)
     indices = [compiled.index[t] for t in deck]
-    mask = rules_mask(rules)
+    mask = tracing_mask(rules)
     dungeons: list[KeyDungeon] = []
     start = 0
     movement = 0

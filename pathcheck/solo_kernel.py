@@ -13,7 +13,7 @@ from __future__ import annotations
 from array import array
 from collections import Counter
 
-from pathcheck.fasttrace import REASONS
+from pathcheck.constants import REASONS, AdditionalRule, tracing_mask
 from pathcheck.solo_stats import (
     Constraints,
     DealStats,
@@ -24,9 +24,6 @@ from pathcheck.solo_stats import (
     grade_of,
 )
 from pathcheck.speedups import _speedups, _tables
-
-RULE_BITS = (2, 3, 4)
-"""Rule of each bit of the kernel's bite mask (out-of-bounds, ghost-five, ghost-twice)."""
 
 
 def available() -> bool:
@@ -39,15 +36,11 @@ def factors_of(key: int, tiles: int) -> Factors:
                    path_lost=key >> 24 & 0xFF, rule_lost=key >> 32 & 0xFF)
 
 
-def _mask(rules: frozenset[int]) -> int:
-    return sum(1 << (rule - 1) for rule in rules if rule in (2, 3, 4))
-
-
 def summarise_range(start: int, stop: int, rules: frozenset[int]) -> Summary:
     """Analyse seeds ``start..stop-1`` in C (see the module doc)."""
     _, base = _compiled()
     dungeons, lengths, reasons, bites, keys, _ = _speedups.solo_kernel(
-        _tables(), bytes(base), start, stop - start, _mask(rules))
+        _tables(), bytes(base), start, stop - start, tracing_mask(rules))
     summary = Summary(rules)
     summary.deals = stop - start
     summary.dungeon_counts = _histogram(dungeons)
@@ -55,8 +48,9 @@ def summarise_range(start: int, stop: int, rules: frozenset[int]) -> Summary:
     summary.reasons = Counter({("held" if REASONS[code] is None else str(REASONS[code])): n
                                for code, n in enumerate(array("q", reasons)) if n})
     if rules:
-        summary.rule_bites = Counter({RULE_BITS[bit]: n for bit, n in
-                                      enumerate(array("q", bites)[:3]) if n})
+        # The kernel counts the deals each rule bit, by the rule's AdditionalRule bit.
+        summary.rule_bites = Counter({AdditionalRule(1 << bit).number: n for bit, n in
+                                      enumerate(array("q", bites)) if n})
     tiles = len(base)
     deal_keys = Counter(array("q", keys))
     for key, n in sorted(deal_keys.items()):
@@ -96,7 +90,7 @@ def search_range(start: int, stop: int, rules: frozenset[int], wanted: Constrain
         seed = first % modulo
         run = min(stop - first, modulo - seed)
         *_, keys, shapes = _speedups.solo_kernel(_tables(), bytes(base), seed, run,
-                                                 _mask(rules))
+                                                 tracing_mask(rules))
         key_list = array("q", keys)
         for i in range(run):
             dungeons, reasons = shapes[2 * i], shapes[2 * i + 1]

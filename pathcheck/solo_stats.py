@@ -19,14 +19,15 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from pathcheck.dungeon import rules_mask
-from pathcheck.fasttrace import REASONS, STEP, CompiledTileSet, compile_tileset, trace_indices
+from pathcheck import constants
+from pathcheck.constants import REASONS, tracing_mask
+from pathcheck.fasttrace import STEP, CompiledTileSet, compile_tileset, trace_indices
 from pathcheck.seeds import permutation
 from pathcheck.tileset import load_tileset
 
 PATH_REASONS = frozenset({"loop", "reverse", "dead-end"})
 """Lost reasons found only by following the path over tiles already laid (rulebook A-C)."""
-RULE_OF_REASON = {"out-of-bounds": 2, "ghost-five": 3, "ghost-twice": 4}
+RULE_OF_REASON = {REASONS[code]: rule.number for code, rule in constants.RULE_OF_REASON.items()}
 """The additional rule behind each rule-made Lost reason."""
 LOST_REASONS = tuple(r for r in REASONS if r is not None and r != "misplaced")
 """Reasons perfect play can meet (it never misplaces)."""
@@ -145,7 +146,7 @@ def analyse_stack(
     compiled: CompiledTileSet, stack: Sequence[int], rules: frozenset[int], seed: int = -1
 ) -> DealStats:
     """Perfect play of a stack of tile indices (START first)."""
-    mask = rules_mask(rules)
+    mask = tracing_mask(rules)
     lengths: list[int] = []
     reasons: list[str | None] = []
     revisits = 0

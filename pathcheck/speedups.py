@@ -17,9 +17,10 @@ from typing import Any, Literal
 
 import msgspec
 
+from pathcheck.constants import ADVANCED_ONLY, BOUND, GHOST_LIMIT, REASONS, AdditionalRule
 from pathcheck.dungeon import LOST_RULES, LostReason
-from pathcheck.fasttrace import REASONS, compile_tileset
-from pathcheck.tileset import load_tileset
+from pathcheck.fasttrace import compile_tileset
+from pathcheck.tileset import TileSet, load_tileset
 
 try:
     from pathcheck import _speedups as _speedups  # re-exported for solo_kernel
@@ -60,29 +61,42 @@ def available() -> bool:
     return _speedups is not None
 
 
-@cache
-def _tables() -> object:
+def make_tables(tileset: TileSet, *, bound: int = BOUND, ghost_limit: int = GHOST_LIMIT,
+                reasons: tuple[str | None, ...] = REASONS) -> object:
+    """The C side's tables: the compiled tile set plus the rule constants of
+    :mod:`pathcheck.constants` (the C file defines none of its own; the arguments exist so the
+    tests can show that the C tracer follows them)."""
     _speedups.set_layout(RecordStruct, PlacementStruct)
-    compiled = compile_tileset(load_tileset())
-    tiles = load_tileset().tiles
-    reason_json = [_encoder.encode(name) for name in REASONS]
-    rule_json = [b"null"] + [
-        _encoder.encode({"section": LOST_RULES[LostReason(name)].section,
-                         "quote": LOST_RULES[LostReason(name)].quote})
-        for name in REASONS[1:] if name is not None
-    ]
+    compiled = compile_tileset(tileset)
+    reason_json = [_encoder.encode(name) for name in reasons]
+    rule_json = [b"null" if name is None else
+                 _encoder.encode({"section": LOST_RULES[LostReason(name)].section,
+                                  "quote": LOST_RULES[LostReason(name)].quote})
+                 for name in reasons]
     return _speedups.make_tables(
         dict(compiled.index),
         bytes(compiled.kind_of),
         bytes((g & 0xFF) for g in compiled.ghost_of),
-        bytes(int(t.advanced_only) for t in tiles),
+        bytes(int(t.advanced_only) for t in tileset.tiles),
         [_encoder.encode(i) for i in compiled.ids],
         bytes(v & 0xFF for v in compiled.exit_table),
         bytes(compiled.primary_move),
         bytes(int(r) for r in compiled.is_repeat),
         reason_json,
         rule_json,
+        tuple(reasons),
+        bound,
+        ghost_limit,
+        int(AdditionalRule.BOUND),
+        int(AdditionalRule.GHOST_FIVE),
+        int(AdditionalRule.GHOST_TWICE),
+        int(ADVANCED_ONLY),
     )
+
+
+@cache
+def _tables() -> object:
+    return make_tables(load_tileset())
 
 
 def prefix_for(source: str) -> bytes:
@@ -91,8 +105,9 @@ def prefix_for(source: str) -> bytes:
 
 
 def overrides_codes(rules: frozenset[int] | None, advanced: bool | None) -> tuple[int, int]:
-    """The C side's rule mask (bit r for rule r, -1 none) and advanced (-1 none, 0, 1)."""
-    mask = -1 if rules is None else sum(1 << r for r in rules)
+    """The C side's rule mask (an :class:`~pathcheck.constants.AdditionalRule` value, -1 none)
+    and advanced (-1 none, 0, 1)."""
+    mask = -1 if rules is None else int(AdditionalRule.of(rules))
     return mask, -1 if advanced is None else int(advanced)
 
 

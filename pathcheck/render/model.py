@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from pathcheck.constants import BOUND, AdditionalRule
 from pathcheck.dungeon import TraceResult
 from pathcheck.geometry import Cell, Direction
 from pathcheck.tileset import KIND_PATHS, TileKind, TileSet, load_tileset
@@ -78,5 +79,5 @@ def build_view(
     start = (result.layout[0].x, result.layout[0].y) if result.layout else None
     return DungeonView(tiles, start, lost_cell, result.lost_at,
                        None if result.reason is None else result.reason.value,
-                       4 if 2 in set(rules) else None)
+                       BOUND if AdditionalRule.BOUND in AdditionalRule.of(rules) else None)
 
