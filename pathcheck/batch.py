@@ -24,11 +24,19 @@ import msgspec
 
 from pathcheck.constants import REASONS
 from pathcheck.errors import IOFailure, RecordError
-from pathcheck.reader import Document, decode_error, iter_whole_document, open_source
+from pathcheck.reader import (
+    Document,
+    Shape,
+    decode_error,
+    iter_whole_document,
+    open_input,
+    open_source,
+    shape_by_name,
+    source_name,
+)
 from pathcheck.records import (
     Overrides,
     dgn_lines,
-    is_dgn,
     parse_dgn_bytes,
     record_from_document,
 )
@@ -137,26 +145,18 @@ class Summary:
 
 def iter_items(name: str) -> Iterator[Item]:
     """The records of one file as items, in order (``-`` is stdin)."""
-    source = "<stdin>" if name == "-" else name
-    try:
-        stream = open_source(name)
-    except IOFailure as exc:
-        yield Item(ERROR, source, 0, exc)
-        return
+    source = source_name(name)
     base = None if name == "-" else str(Path(name).resolve().parent)
     try:
-        suffix = Path(name).suffix.lower()
-        if is_dgn(name):
-            yield from _dgn_items(stream, source)
-        elif suffix in (".jsonl", ".ndjson"):
-            yield from _line_items(stream, source, 1, base)
-        elif suffix == ".json":
-            yield from _document_items(stream.read(), source, 1, base)
-        else:
-            yield from _sniffed_items(stream, source, base)
-    finally:
-        if name != "-":
-            stream.close()
+        with open_input(name) as sniffed:
+            if sniffed.shape is Shape.DGN:
+                yield from _dgn_items(sniffed.lines(), source, sniffed.first_line)
+            elif sniffed.shape is Shape.JSON_LINES:
+                yield from _line_items(sniffed.lines(), source, sniffed.first_line, base)
+            else:
+                yield from _document_items(sniffed.read(), source, sniffed.first_line, base)
+    except IOFailure as exc:
+        yield Item(ERROR, source, 0, exc)
 
 
 def _line_items(stream: Iterable[bytes], source: str, start: int, base: str | None
@@ -166,9 +166,8 @@ def _line_items(stream: Iterable[bytes], source: str, start: int, base: str | No
             yield Item(JSON_LINE, source, number, raw, "", base, len(raw))
 
 
-def _dgn_items(stream: Iterable[bytes], source: str, start: int = 1,
-               first: list[bytes] | None = None) -> Iterator[Item]:
-    for entry in dgn_lines(itertools.chain(first or (), stream), source, start):
+def _dgn_items(stream: Iterable[bytes], source: str, start: int) -> Iterator[Item]:
+    for entry in dgn_lines(stream, source, start):
         if isinstance(entry, RecordError):
             yield Item(ERROR, source, entry.line or 0, entry)
         else:
@@ -183,30 +182,6 @@ def _document_items(data: bytes, source: str, first_line: int, base: str | None
             yield Item(ERROR, source, entry.line or first_line, entry, size=len(data))
         else:
             yield Item(VALUE, source, entry.line, entry.value, entry.pointer, base, 0)
-
-
-def _sniffed_items(stream: Any, source: str, base: str | None) -> Iterator[Item]:
-    skipped: list[bytes] = []
-    first = b""
-    for raw in stream:
-        if raw.strip() and not raw.lstrip().startswith(b"#"):
-            first = raw
-            break
-        skipped.append(raw)
-    if not first:
-        return
-    start = len(skipped) + 1
-    head = first.lstrip()[:1]
-    if head not in (b"{", b"["):
-        yield from _dgn_items(stream, source, 1, [*skipped, first])
-        return
-    try:
-        msgspec.json.decode(first)
-    except msgspec.DecodeError:
-        yield from _document_items(first + stream.read(), source, start, base)
-        return
-    yield Item(JSON_LINE, source, start, first, "", base, len(first))
-    yield from _line_items(stream, source, start + 1, base)
 
 
 # --- processing ---------------------------------------------------------------------------
@@ -332,7 +307,7 @@ def _fast_path_for(path: str, settings: Settings) -> bool:
     if (settings.output != "jsonl" or settings.svg_dir or settings.graph_dir
             or settings.inline_pictures or settings.overrides.tileset not in (None, "standard")):
         return False
-    if not path.lower().endswith((".jsonl", ".ndjson")):
+    if shape_by_name(path) is not Shape.JSON_LINES:
         return False
     from pathcheck import speedups
 

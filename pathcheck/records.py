@@ -26,7 +26,14 @@ from pathcheck.check import LostCard
 from pathcheck.dungeon import Placement
 from pathcheck.errors import InputError, RecordError, TileSetError
 from pathcheck.geometry import Direction
-from pathcheck.reader import Document, iter_json_source, open_source
+from pathcheck.reader import (
+    Document,
+    Shape,
+    iter_documents,
+    open_input,
+    shape_by_name,
+    source_name,
+)
 from pathcheck.tileset import REPEAT_KINDS, TileSet, resolve_tileset
 
 DUNGEON_FORMAT = "dungeon/1"
@@ -391,27 +398,21 @@ def parse_dgn_bytes(raw: bytes, *, source: str, line: int, overrides: Overrides,
                           defaults=defaults)
 
 
-def iter_dgn(name: str, overrides: Overrides = Overrides()) -> Iterator[Record | RecordError]:
-    """Yield the records of a ``.dgn`` file (``-``: stdin), one per non-comment line."""
-    source = "<stdin>" if name == "-" else name
-    stream = open_source(name)
-    try:
-        for entry in dgn_lines(stream, source):
-            if isinstance(entry, RecordError):
-                yield entry
-                continue
-            number, raw, defaults = entry
-            try:
-                record = parse_dgn_bytes(raw, source=source, line=number, overrides=overrides,
-                                         defaults=defaults)
-            except RecordError as exc:
-                yield exc
-                continue
-            if record is not None:
-                yield record
-    finally:
-        if name != "-":
-            stream.close()
+def _dgn_records(lines: Iterable[bytes], source: str, overrides: Overrides
+                 ) -> Iterator[Record | RecordError]:
+    for entry in dgn_lines(lines, source):
+        if isinstance(entry, RecordError):
+            yield entry
+            continue
+        number, raw, defaults = entry
+        try:
+            record = parse_dgn_bytes(raw, source=source, line=number, overrides=overrides,
+                                     defaults=defaults)
+        except RecordError as exc:
+            yield exc
+            continue
+        if record is not None:
+            yield record
 
 
 def record_from_document(doc: Document, overrides: Overrides, base: Path | None) -> Record:
@@ -425,24 +426,30 @@ def record_from_document(doc: Document, overrides: Overrides, base: Path | None)
 
 
 def is_dgn(name: str) -> bool:
-    """Whether ``name`` holds compact notation (by suffix; stdin is sniffed by the caller)."""
-    return name.lower().endswith((".dgn", ".txt"))
+    """Whether ``name`` holds compact notation by its suffix (stdin is sniffed: see
+    :func:`pathcheck.reader.sniff`)."""
+    return shape_by_name(name) is Shape.DGN
 
 
 def iter_records(name: str, overrides: Overrides = Overrides()) -> Iterator[Record | RecordError]:
-    """Yield every dungeon or solo record of a file (JSON, JSON Lines or .dgn), in order."""
-    if is_dgn(name):
-        yield from iter_dgn(name, overrides)
-        return
+    """Yield every dungeon or solo record of a file (JSON, JSON Lines or .dgn), in order.
+
+    The shape is the one :func:`pathcheck.reader.sniff` decides, as for batch work.
+    """
+    source = source_name(name)
     base = None if name == "-" else Path(name).resolve().parent
-    for item in iter_json_source(name):
-        if isinstance(item, RecordError):
-            yield item
-            continue
-        try:
-            yield record_from_document(item, overrides, base)
-        except RecordError as exc:
-            yield exc
+    with open_input(name) as sniffed:
+        if sniffed.shape is Shape.DGN:
+            yield from _dgn_records(sniffed.lines(), source, overrides)
+            return
+        for item in iter_documents(sniffed, source):
+            if isinstance(item, RecordError):
+                yield item
+                continue
+            try:
+                yield record_from_document(item, overrides, base)
+            except RecordError as exc:
+                yield exc
 
 
 def iter_solo_records(name: str) -> Iterator[SoloRecord | RecordError]:

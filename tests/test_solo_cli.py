@@ -172,6 +172,23 @@ def test_check_dgn_record(tmp_path: Path) -> None:
     assert "score 38 of 38, no failure" in result.output
 
 
+@pytest.mark.parametrize("comment", ["", "# my game\n\n"])
+def test_check_dgn_record_on_stdin(comment: str) -> None:
+    # The one reader sniffs stdin for every command: .dgn is not taken for broken JSON.
+    record = key_record("10000-0000T")
+    line = " | ".join(" ".join(f"{p['tile']}@{p['dir']}" for p in d)
+                      for d in record["dungeons"])
+    result = CliRunner().invoke(cli, ["solo", "check", "10000-0000T", "-"],
+                                input=comment + line + "\n")
+    assert result.exit_code == 0
+    assert "score 38 of 38, no failure" in result.output
+    result = CliRunner().invoke(cli, ["solo", "check", "10000-0000T", "-"],
+                                input="START@N R1@N | I1@N\n")
+    assert result.exit_code == 1
+    assert "not valid JSON" not in result.stderr
+    assert "<stdin>:1: does not match 10000-0000T: the deck differs" in result.stderr
+
+
 def test_check_deck_mismatch_exits_1(tmp_path: Path) -> None:
     record = key_record("10000-0000T")
     record.pop("seed")
