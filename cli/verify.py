@@ -8,7 +8,7 @@ from typing import IO, Any
 
 import click
 
-from pathcheck.batch import Block, Outcome, Settings, Summary, input_size, run
+from pathcheck.batch import Block, Rendered, RunSummary, Settings, input_size, run
 from pathcheck.errors import ExitCode
 from pathcheck.output import AtomicWriter, write_atomic
 from pathcheck.records import Overrides, parse_rules_option
@@ -77,7 +77,7 @@ def command(
         inline_pictures=single,
     )
     pictures = PictureFiles(svg_file, graph_file)
-    summary = Summary()
+    summary = RunSummary()
     with ExitStack() as stack:
         out: IO[bytes] | AtomicWriter = sys.stdout.buffer
         if output is not None:
@@ -136,7 +136,7 @@ class PictureFiles:
         self.done = False
         self.extra = 0
 
-    def take(self, outcome: Outcome) -> None:
+    def take(self, outcome: Rendered) -> None:
         if outcome.svg is None and outcome.graph is None:
             return
         if self.done:

@@ -72,10 +72,10 @@ class Settings:
     svg_dir: str | None = None
     graph_dir: str | None = None
     inline_pictures: bool = False
-    """Return the SVG and graph of each record in its Outcome (for ``--svg FILE.svg``)."""
+    """Return the SVG and graph of each record in its :class:`Rendered` (for ``--svg FILE.svg``)."""
 
 
-class Outcome(NamedTuple):
+class Rendered(NamedTuple):
     """The verdict on one record, rendered."""
 
     status: str
@@ -90,7 +90,7 @@ class Outcome(NamedTuple):
 
 
 @dataclass
-class Summary:
+class RunSummary:
     """What a batch run found, for its closing line."""
 
     records: int = 0
@@ -208,14 +208,14 @@ def _record(item: Item, settings: Settings) -> Any:
     return record_from_document(doc, settings.overrides, base)
 
 
-def process_item(item: Item, settings: Settings) -> Outcome:
+def process_item(item: Item, settings: Settings) -> Rendered:
     """Verify one item and render it in the requested output format."""
     if isinstance(item.payload, IOFailure):
         return _unreadable(item.payload, settings)
     try:
         record = _record(item, settings)
     except RecordError as exc:
-        return Outcome("invalid", None, _render_error(exc, settings), item.size, str(exc))
+        return Rendered("invalid", None, _render_error(exc, settings), item.size, str(exc))
     drawing = ((settings.output == "text" and settings.show_map) or settings.svg_dir is not None
                or settings.inline_pictures)
     verdict = verify_record(record, with_passes=drawing)
@@ -232,7 +232,7 @@ def process_item(item: Item, settings: Settings) -> Outcome:
         status, why = ("held", None) if reason is None else ("lost", reason.value)
     else:
         status, why = "solo", None
-    return Outcome(status, why, _render(verdict, settings), item.size, None, svg, graph)
+    return Rendered(status, why, _render(verdict, settings), item.size, None, svg, graph)
 
 
 def _render(verdict: Verdict, settings: Settings) -> str:
@@ -249,14 +249,14 @@ def _render_error(error: RecordError, settings: Settings) -> str:
     return _encoder.encode(error_dict(error)).decode("utf-8")
 
 
-def _unreadable(error: IOFailure, settings: Settings) -> Outcome:
+def _unreadable(error: IOFailure, settings: Settings) -> Rendered:
     """A file that cannot be read: reported in its place; the other files go on."""
     if settings.output == "text":
         text = f"== UNREADABLE: {error}"
     else:
         text = _encoder.encode({"source": str(error).split(": ", 1)[0], "line": None,
                                 "kind": "unreadable", "error": str(error)}).decode("utf-8")
-    return Outcome("unreadable", None, text, 0, str(error))
+    return Rendered("unreadable", None, text, 0, str(error))
 
 
 class Block(NamedTuple):
@@ -268,7 +268,7 @@ class Block(NamedTuple):
     size: int
 
 
-Result = Outcome | Block
+Result = Rendered | Block
 
 
 class Task(NamedTuple):
@@ -285,7 +285,7 @@ def process_task(task: Task, settings: Settings) -> list[Result]:
         return [process_item(item, settings) for item in task.items]
     from pathcheck import speedups
 
-    def fallback(raw: bytes, line: int) -> Outcome:
+    def fallback(raw: bytes, line: int) -> Rendered:
         return process_item(Item(JSON_LINE, task.source, line, raw, "", None, len(raw)),
                             settings)
 
@@ -359,7 +359,7 @@ def run(paths: Iterable[str], settings: Settings, jobs: int = 1) -> Iterator[Res
     """Verify every record of ``paths`` and yield the results in input order.
 
     JSON Lines files verified to JSON Lines go through the C fast path where it is installed
-    (results then come as :class:`Block` values); everything else as one :class:`Outcome`
+    (results then come as :class:`Block` values); everything else as one :class:`Rendered`
     per record.
     """
     paths = list(paths)

@@ -1,10 +1,10 @@
 """Seed statistics through the C kernel: perfect play of many seeds at once.
 
-:func:`summarise_range` gives the same :class:`~pathcheck.solo_stats.Summary` as analysing
-every seed with :func:`~pathcheck.solo_stats.analyse_deal`, from the histograms and per-deal
+:func:`summarise_range` gives the same :class:`~pathcheck.solo_deals.Summary` as analysing
+every seed with :func:`~pathcheck.solo_deals.analyse_deal`, from the histograms and per-deal
 keys that ``pathcheck._speedups.solo_kernel`` returns (the tests compare both). Each distinct
 deal key (squared lengths, revisits, path-Lost and rule-Lost counts) is scored once by
-:class:`~pathcheck.solo_stats.Factors`, so the difficulty values are exactly those of the
+:class:`~pathcheck.solo_deals.Factors`, so the difficulty values are exactly those of the
 Python path. Without the extension, :func:`available` is False.
 """
 
@@ -14,7 +14,7 @@ from array import array
 from collections import Counter
 
 from pathcheck.constants import REASONS, AdditionalRule, tracing_mask
-from pathcheck.solo_stats import (
+from pathcheck.solo_deals import (
     Constraints,
     DealStats,
     Factors,

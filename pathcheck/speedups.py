@@ -144,7 +144,8 @@ def fast_block(
             break
         end = block.find(b"\n", offset)
         raw = block[offset:] if end < 0 else block[offset:end]
-        pieces.append(_one_line(tables, raw, line, prefix, codes, fallback, counts))
+        if raw.strip():  # the C scanner's blanks are fewer (no \v, \f): skip as Python does
+            pieces.append(_one_line(tables, raw, line, prefix, codes, fallback, counts))
         offset = len(block) if end < 0 else end + 1
         line += 1
     return pieces, counts

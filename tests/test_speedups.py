@@ -24,7 +24,7 @@ from pathcheck.batch import (
     JSON_LINE,
     Block,
     Item,
-    Outcome,
+    Rendered,
     Settings,
     Task,
     process_item,
@@ -61,7 +61,7 @@ def fast_path(block: bytes, settings: Settings) -> tuple[bytes, int]:
             out.append(result.data)
             records += sum(result.counts)
         else:
-            assert isinstance(result, Outcome)
+            assert isinstance(result, Rendered)
             out.append(result.text.encode() + b"\n")
     return b"".join(out), records
 
