@@ -9,25 +9,22 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 import click
 
 from pathcheck.errors import ExitCode, RecordError
-from pathcheck.seeds import SEED_LIMIT, SeedCode, SeedCodeError, parse_rules
-from pathcheck.solo import KeyDungeon, answer_key, check_solo, max_score
+from pathcheck.render.solo import render_check, render_deal, render_key
+from pathcheck.seeds import SEED_LIMIT, SeedCode, parse_rules
+from pathcheck.solo_check import AnswerKey, Challenge, SeedCheck, check_record, rules_text
 from pathcheck.solo_stats import (
     GRADES,
     LOST_REASONS,
     Constraints,
-    DealStats,
     Summary,
     analyse_deal,
-    first_divergence,
     search,
     summarise,
 )
-from pathcheck.tileset import load_tileset
 
 from .options import emit, output_file, output_format, refuse_input_as_output, rules_option
 
@@ -39,10 +36,6 @@ def command() -> None:
     Share a code ("play 1303N-QK8NC", rules #2 and #3 built in), print its answer key (perfect
     play), check a played solo/1 record against it, or study many deals.
     """
-
-
-def _rules_text(rules: frozenset[int]) -> str:
-    return " ".join(f"#{r}" for r in sorted(rules)) or "none"
 
 
 @contextmanager
@@ -100,24 +93,17 @@ def new(ctx: click.Context, rules: str | None, count: int, start: int | None,
         with _progress(limit, "searching seeds") as progress:
             found, tried = search(first, rule_set, wanted, count=count, limit=limit,
                                   modulo=SEED_LIMIT, jobs=workers, progress=progress)
+    deals = [Challenge(s) for s in found]
     if output_format == "text":
-        emit("\n\n".join(render_deal(s) for s in found), output) if found else None
+        emit("\n\n".join(render_deal(d) for d in deals), output) if deals else None
     else:
-        items = [_deal_dict(s) for s in found]
+        items = [d.to_dict() for d in deals]
         emit(json.dumps(items, indent=2) if output_format == "json"
              else "\n".join(json.dumps(i) for i in items), output)
     if len(found) < count:
         click.echo(f"pathcheck: found {len(found)} of {count} seeds in {tried:,} tried "
                    "(loosen the constraints or raise --limit)", err=True)
         ctx.exit(int(ExitCode.VIOLATION))
-
-
-def _deal_dict(stats: DealStats) -> dict[str, Any]:
-    code = SeedCode(stats.seed, stats.rules)
-    return {"code": str(code), "seed": stats.seed, "rules": sorted(stats.rules),
-            "deck": code.deck, "max_score": max_score(len(code.deck), stats.rules),
-            "difficulty": stats.difficulty, "grade": stats.grade,
-            "dungeons": stats.dungeons}
 
 
 # --- key ---------------------------------------------------------------------------------
@@ -135,40 +121,29 @@ def key(code: str, reveal: bool, svg_dir: str | None, output_format: str,
     """Print the answer key of CODE: perfect play, each dungeon's tiles and directions, where
     and why it gets Lost, and the maximum score. Spoiler-guarded: add --reveal.
     """
-    seed = SeedCode.parse(code)
-    dungeons = answer_key(seed.deck, rules=seed.rules)
+    answer = AnswerKey.of(SeedCode.parse(code))
+    seed = answer.seed
     if svg_dir is not None:
-        written = _write_svgs(seed, dungeons, Path(svg_dir))
+        written = _write_svgs(answer, Path(svg_dir))
         click.echo(f"wrote {len(written)} SVG files to {svg_dir}", err=True)
     if not reveal:
-        click.echo(f"The answer key of {seed} (rules {_rules_text(seed.rules)}) is a spoiler: "
+        click.echo(f"The answer key of {seed} (rules {rules_text(seed.rules)}) is a spoiler: "
                    "add --reveal to print it.", err=True)
         return
     if output_format == "text":
-        emit(render_key(seed, dungeons), output)
+        emit(render_key(answer), output)
         return
-    doc = _key_dict(seed, dungeons)
+    doc = answer.to_dict()
     emit(json.dumps(doc, indent=2) if output_format == "json" else json.dumps(doc), output)
 
 
-def _key_dict(seed: SeedCode, dungeons: list[KeyDungeon]) -> dict[str, Any]:
-    return {
-        "code": str(seed), "seed": seed.seed, "rules": sorted(seed.rules),
-        "deck": seed.deck, "max_score": max_score(len(seed.deck), seed.rules),
-        "dungeons": [
-            {"tiles": [{"tile": p.tile, "dir": p.dir.name} for p in d.placements],
-             **d.trace.to_dict()}
-            for d in dungeons
-        ],
-    }
-
-
-def _write_svgs(seed: SeedCode, dungeons: list[KeyDungeon], folder: Path) -> list[Path]:
+def _write_svgs(answer: AnswerKey, folder: Path) -> list[Path]:
     from pathcheck.dungeon import trace
     from pathcheck.geometry import Move
     from pathcheck.output import write_atomic
     from pathcheck.render.svg import dungeon_svg
 
+    seed, dungeons = answer.seed, answer.dungeons
     written = []
     movement = Move.STRAIGHT
     name = str(seed)
@@ -203,66 +178,30 @@ def check(ctx: click.Context, code: str, record: str, output_format: str,
     from pathcheck.records import iter_solo_records
 
     refuse_input_as_output(output, [record])
-    seed = SeedCode.parse(code)
-    deck = seed.deck
-    dungeons = answer_key(deck, rules=seed.rules)
-    key_placements = [d.placements for d in dungeons]
-    results: list[dict[str, Any]] = []
+    answer = AnswerKey.of(SeedCode.parse(code))
+    checks: list[SeedCheck] = []
     exit_code = ExitCode.OK
     for item in iter_solo_records(record):
         if isinstance(item, RecordError):
             click.echo(f"pathcheck: invalid: {item}", err=True)
             exit_code = ExitCode.INVALID_INPUT
             continue
-        where = f"{item.source}:{item.line}"
-        mismatch = _mismatch(seed, deck, item.tile_ids, item.rules, item.seed)
-        if item.tileset is not None and item.tileset.tiles != load_tileset().tiles:
-            mismatch = (f"it uses the tile set {item.tileset.name!r}; seed codes deal the "
-                        "standard set")
-        if mismatch is not None:
-            click.echo(f"pathcheck: {where}: does not match {seed}: {mismatch}", err=True)
-            results.append({"source": where, "code": str(seed), "match": False,
-                            "mismatch": mismatch})
+        checked = check_record(answer, item)
+        checks.append(checked)
+        if not checked.match:
+            click.echo(f"pathcheck: {checked.source}: does not match {answer.seed}: "
+                       f"{checked.mismatch}", err=True)
             if exit_code is ExitCode.OK:
                 exit_code = ExitCode.VIOLATION
-            continue
-        result = check_solo(item.dungeons, rules=seed.rules)
-        divergence = first_divergence(key_placements, item.dungeons)
-        results.append({"source": where, "code": str(seed), "match": True,
-                        "divergence": None if divergence is None else divergence.to_dict(),
-                        **result.to_dict()})
     if output_format == "text":
-        texts = [render_check(r) for r in results if r["match"]]
+        texts = [render_check(c) for c in checks if c.match]
         emit("\n\n".join(texts), output) if texts else None
     elif output_format == "json":
-        emit(json.dumps(results, indent=2), output)
+        emit(json.dumps([c.to_dict() for c in checks], indent=2), output)
     else:
-        emit("\n".join(json.dumps(r) for r in results), output)
+        emit("\n".join(json.dumps(c.to_dict()) for c in checks), output)
     if exit_code is not ExitCode.OK:
         ctx.exit(int(exit_code))
-
-
-def _mismatch(seed: SeedCode, deck: list[str], played: list[str], rules: frozenset[int],
-              recorded_seed: str | None) -> str | None:
-    """Why a record is not a play of ``seed`` (None: it is)."""
-    if recorded_seed is not None:
-        try:
-            other = SeedCode.parse(recorded_seed)
-        except SeedCodeError as exc:
-            return f"its \"seed\" is not a usable code ({exc})"
-        if other != seed:
-            return f"the record names seed code {other}"
-    if rules != seed.rules:
-        return (f"the record was played with rules {_rules_text(rules)}, the code sets "
-                f"{_rules_text(seed.rules)}")
-    for position, (want, got) in enumerate(zip(deck, played, strict=False), start=1):
-        if want != got:
-            return (f"the deck differs at stack tile {position}: the code deals {want}, the "
-                    f"record has {got}")
-    if len(played) != len(deck):
-        return (f"the record has {len(played)} tiles, the code's deck {len(deck)} "
-                "(a solo game plays the whole deck)")
-    return None
 
 
 # --- stats -------------------------------------------------------------------------------
@@ -336,60 +275,3 @@ def _write_chart(summary: Summary, path: Path, start: int) -> None:
     if done.returncode != 0:
         raise click.ClickException(f"rsvg-convert failed: {done.stderr.decode(errors='replace')}")
     write_atomic(path, done.stdout)
-
-
-# --- text --------------------------------------------------------------------------------
-
-
-def _rows(items: list[str], per_row: int, width: int) -> list[str]:
-    cells = [f"{i:>3} {item:<{width}}" for i, item in enumerate(items, start=1)]
-    return ["  " + "".join(cells[k:k + per_row]).rstrip() for k in range(0, len(cells), per_row)]
-
-
-def render_deal(stats: DealStats) -> str:
-    code = SeedCode(stats.seed, stats.rules)
-    lines = [f"Seed code {code}  (rules {_rules_text(stats.rules)}, maximum score "
-             f"{max_score(len(code.deck), stats.rules)}, difficulty {stats.grade})",
-             "Stack face down, START on top, then top to bottom:"]
-    return "\n".join(lines + _rows(code.deck, 8, 6))
-
-
-def render_key(seed: SeedCode, dungeons: list[KeyDungeon]) -> str:
-    best = max_score(len(seed.deck), seed.rules)
-    lines = [f"Answer key of {seed} (rules {_rules_text(seed.rules)}): {len(dungeons)} "
-             f"dungeons, maximum score {best}"]
-    first = 1
-    for number, dungeon in enumerate(dungeons, start=1):
-        count = len(dungeon.placements)
-        lines += ["", f"Dungeon {number}: stack tiles {first}-{first + count - 1} ({count} tiles)"]
-        lines += _rows([str(p) for p in dungeon.placements], 8, 7)
-        result = dungeon.trace
-        if result.lost_at is None or result.reason is None:
-            lines.append("  holds to the last tile of the deck")
-        else:
-            tile = dungeon.placements[result.lost_at - 1].tile
-            rule = result.reason.rule
-            lines.append(f"  Lost at its tile {result.lost_at} ({tile}, stack tile "
-                         f"{first + result.lost_at - 1}): {result.reason.value} - "
-                         f"{rule.section}: {rule.quote}")
-            if number < len(dungeons):
-                lines.append(f"  -> the next tile starts dungeon {number + 1}")
-        first += count
-    return "\n".join(lines)
-
-
-def render_check(result: dict[str, Any]) -> str:
-    score = f"score {result['score']} of {result['max_score']}"
-    if result["failure"] is None:
-        head = f"{result['source']}: {result['code']}: {score}, no failure"
-    else:
-        head = (f"{result['source']}: {result['code']}: {score}, failed: {result['failure']} "
-                f"at stack tile {result['failing_tile']} (dungeon {result['failing_dungeon']}, "
-                f"tile {result['failing_index']})")
-    divergence = result["divergence"]
-    if divergence is None:
-        return head + "\nThe record follows the answer key."
-    from pathcheck.solo_stats import Divergence
-
-    text = Divergence(**divergence).describe()
-    return f"{head}\nFirst divergence from the answer key ({divergence['kind']}): {text}"
