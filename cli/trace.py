@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import click
 
-from pathcheck.batch import DGN_LINE, Item, Settings, process_item
-from pathcheck.errors import InputError
+from pathcheck.batch import render_verdict
+from pathcheck.errors import InputError, RecordError
 from pathcheck.output import write_atomic
-from pathcheck.records import Overrides, parse_rules_option
+from pathcheck.records import Overrides, parse_dgn_line, parse_rules_option
+from pathcheck.verify import verify_record
 
 from .options import advanced_option, output_format, rules_option, tileset_option
 
@@ -41,21 +42,23 @@ def command(
 
         pathcheck trace "START@N R1@N R2@E !Ann R3@S I4@W" --rules 2
     """
-    text = " ".join(dungeon)
-    settings = Settings(
-        overrides=Overrides(rules=parse_rules_option(rules), advanced=advanced, tileset=tileset),
-        output=output_format, show_map=show_map,
-        inline_pictures=svg_file is not None or graph_file is not None,
-    )
-    item = Item(DGN_LINE, "<argument>", 1, text.encode("utf-8"))
-    outcome = process_item(item, settings)
-    if outcome.error is not None:
-        raise InputError(outcome.error.replace("<argument>:1: ", "", 1))
-    click.echo(outcome.text)
-    if svg_file is not None and outcome.svg is not None:
-        write_atomic(svg_file, outcome.svg)
-    if graph_file is not None and outcome.graph is not None:
-        from pathcheck.reference import graphml_to_json
+    overrides = Overrides(rules=parse_rules_option(rules), advanced=advanced, tileset=tileset)
+    try:
+        record = parse_dgn_line(" ".join(dungeon), source="<argument>", line=1,
+                                overrides=overrides)
+    except RecordError as exc:  # there is no file or line to name
+        raise InputError(exc.detail) from None
+    if record is None:
+        raise InputError("no tiles to trace (the argument is blank or a comment)")
+    drawing = ((output_format == "text" and show_map) or svg_file is not None
+               or graph_file is not None)
+    verdict = verify_record(record, with_passes=drawing)
+    click.echo(render_verdict(verdict, output_format, show_map=show_map))
+    if svg_file is not None or graph_file is not None:
+        from pathcheck.render import pictures
 
-        data = outcome.graph
-        write_atomic(graph_file, graphml_to_json(data) if graph_file.endswith(".json") else data)
+        if svg_file is not None:
+            write_atomic(svg_file, pictures.verdict_svg(verdict))
+        graph = None if graph_file is None else pictures.verdict_graph(verdict, graph_file)
+        if graph_file is not None and graph is not None:
+            write_atomic(graph_file, graph)

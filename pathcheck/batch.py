@@ -232,14 +232,16 @@ def process_item(item: Item, settings: Settings) -> Rendered:
         status, why = ("held", None) if reason is None else ("lost", reason.value)
     else:
         status, why = "solo", None
-    return Rendered(status, why, _render(verdict, settings), item.size, None, svg, graph)
+    text = render_verdict(verdict, settings.output, show_map=settings.show_map)
+    return Rendered(status, why, text, item.size, None, svg, graph)
 
 
-def _render(verdict: Verdict, settings: Settings) -> str:
-    if settings.output == "text":
+def render_verdict(verdict: Verdict, output: str, *, show_map: bool = True) -> str:
+    """A verdict in an output format: the text report, or its JSON object (one line)."""
+    if output == "text":
         from pathcheck.render.report import verdict_text
 
-        return verdict_text(verdict, show_map=settings.show_map)
+        return verdict_text(verdict, show_map=show_map)
     return _encoder.encode(verdict.to_dict()).decode("utf-8")
 
 

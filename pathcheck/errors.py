@@ -61,7 +61,12 @@ class RecordError(InputError):
 
     def __str__(self) -> str:
         where = self.source if self.line is None else f"{self.source}:{self.line}"
-        return f"{where}: {self.pointer or '/'}: {self.message}"
+        return f"{where}: {self.detail}"
+
+    @property
+    def detail(self) -> str:
+        """The error without its place in the input: ``pointer: message``."""
+        return f"{self.pointer or '/'}: {self.message}"
 
     def to_dict(self) -> dict[str, object]:
         return {

@@ -160,6 +160,8 @@ def export_graph(graph: nx.Graph[Port], path: str) -> bytes:
     if path.lower().endswith(".graphml"):
         return "\n".join(nx.generate_graphml(relabelled)).encode("utf-8")
     data = nx.node_link_data(relabelled, edges="links")
+    # The graph attributes a GraphML reader adds: JSON exports always carried them.
+    data["graph"] = {"node_default": {}, "edge_default": {}}
     return json.dumps(data, indent=1).encode("utf-8")
 
 

@@ -76,6 +76,20 @@ def test_trace_bad_token_is_one_line_error() -> None:
     assert err.strip().count("\n") == 0 and "unknown tile 'Q1'" in err
 
 
+def test_trace_of_nothing_is_one_line_error() -> None:
+    code, _, err = run("trace", "# only a comment")
+    assert code == 3 and err.strip() == (
+        "pathcheck: error: no tiles to trace (the argument is blank or a comment)")
+
+
+def test_trace_graph_json_is_node_link(tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    code, _, _ = run("trace", "START@N R1@N R2@E", "--graph", str(path))
+    graph = json.loads(path.read_text(encoding="utf-8"))
+    assert code == 0 and len(graph["nodes"]) == 12 and graph["links"]
+    assert {"0,0,N", "0,1,S"} <= {n["id"] for n in graph["nodes"]}
+
+
 def test_trace_needs_advanced_for_repeat() -> None:
     code, _, err = run("trace", "START@N RE1@N")
     assert code == 3 and "advanced" in err

@@ -31,8 +31,9 @@ def verdict_svg(verdict: Verdict) -> str:
                        rules=record.rules)
 
 
-def verdict_graph(verdict: Verdict) -> bytes | None:
-    """The reference tracer's port graph of a dungeon record, as GraphML."""
+def verdict_graph(verdict: Verdict, path: str = ".graphml") -> bytes | None:
+    """The reference tracer's port graph of a dungeon record, in the format ``path`` names
+    (GraphML for ``*.graphml``, else node-link JSON); None for a solo record."""
     if not isinstance(verdict, DungeonVerdict):
         return None
     from pathcheck.reference import export_graph, trace_reference
@@ -41,7 +42,7 @@ def verdict_graph(verdict: Verdict) -> bytes | None:
     record = verdict.record
     ref = trace_reference(record.tileset or load_tileset(),
                           [(p.tile, p.dir) for p in record.tiles], record.rules)
-    return export_graph(ref.graph, "x.graphml")
+    return export_graph(ref.graph, path)
 
 
 def write_pictures(verdict: Verdict, svg_dir: str | None, graph_dir: str | None) -> None:
