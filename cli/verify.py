@@ -74,7 +74,7 @@ def command(
         overrides=Overrides(rules=parse_rules_option(rules), advanced=advanced, tileset=tileset),
         output=output_format, show_map=show_map,
         svg_dir=None if single else svg_dir, graph_dir=None if single else graph_dir,
-        inline_pictures=single,
+        inline_pictures=single, inline_graph=graph_file or ".graphml",
     )
     pictures = PictureFiles(svg_file, graph_file)
     summary = RunSummary()
@@ -146,9 +146,4 @@ class PictureFiles:
         if self.svg_file is not None and outcome.svg is not None:
             write_atomic(self.svg_file, outcome.svg)
         if self.graph_file is not None and outcome.graph is not None:
-            graph = outcome.graph
-            if self.graph_file.lower().endswith(".json"):
-                from pathcheck.reference import graphml_to_json
-
-                graph = graphml_to_json(graph)
-            write_atomic(self.graph_file, graph)
+            write_atomic(self.graph_file, outcome.graph)

@@ -73,6 +73,8 @@ class Settings:
     graph_dir: str | None = None
     inline_pictures: bool = False
     """Return the SVG and graph of each record in its :class:`Rendered` (for ``--svg FILE.svg``)."""
+    inline_graph: str = ".graphml"
+    """The file the inline graph is for: its suffix picks GraphML or node-link JSON."""
 
 
 class Rendered(NamedTuple):
@@ -224,7 +226,8 @@ def process_item(item: Item, settings: Settings) -> Rendered:
         from pathcheck.render import pictures
 
         if settings.inline_pictures:
-            svg, graph = pictures.verdict_svg(verdict), pictures.verdict_graph(verdict)
+            svg = pictures.verdict_svg(verdict)
+            graph = pictures.verdict_graph(verdict, settings.inline_graph)
         else:
             pictures.write_pictures(verdict, settings.svg_dir, settings.graph_dir)
     if isinstance(verdict, DungeonVerdict):

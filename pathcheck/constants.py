@@ -43,7 +43,7 @@ class AdditionalRule(enum.IntFlag):
         for number in numbers:
             if number not in RULE_NUMBERS:
                 raise ValueError(f"#{number} is not an additional rule (1-4)")
-            flag |= cls(1 << (number - 1))
+            flag |= cls(1 << (number - 1))  # the one place a rule number becomes a bit
         return flag
 
     @property
@@ -57,7 +57,8 @@ class AdditionalRule(enum.IntFlag):
 
     def numbers(self) -> frozenset[int]:
         """The rule numbers of this flag."""
-        return frozenset(number for number in RULE_NUMBERS if self & (1 << (number - 1)))
+        return frozenset(number for number in RULE_NUMBERS
+                         if self & AdditionalRule.of([number]))
 
 
 RULE_NUMBERS = (1, 2, 3, 4)
@@ -73,10 +74,7 @@ def tracing_mask(numbers: Iterable[int]) -> int:
     >>> tracing_mask([1, 2, 3])
     6
     """
-    flag = AdditionalRule(0)
-    for number in numbers:
-        if number in RULE_NUMBERS:
-            flag |= AdditionalRule(1 << (number - 1))
+    flag = AdditionalRule.of(number for number in numbers if number in RULE_NUMBERS)
     return int(flag & TRACING)
 
 

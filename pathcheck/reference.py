@@ -163,12 +163,3 @@ def export_graph(graph: nx.Graph[Port], path: str) -> bytes:
     # The graph attributes a GraphML reader adds: JSON exports always carried them.
     data["graph"] = {"node_default": {}, "edge_default": {}}
     return json.dumps(data, indent=1).encode("utf-8")
-
-
-def graphml_to_json(graphml: bytes) -> bytes:
-    """Convert an exported GraphML dungeon graph to node-link JSON."""
-    import io
-    import json
-
-    graph = nx.read_graphml(io.BytesIO(graphml))
-    return json.dumps(nx.node_link_data(graph, edges="links"), indent=1).encode("utf-8")

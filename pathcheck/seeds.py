@@ -101,7 +101,7 @@ def rules_bits(rules: Iterable[int]) -> int:
     """
     flag = AdditionalRule(0)
     for rule in rules:
-        bit = AdditionalRule(1 << (rule - 1)) if rule in RULE_NUMBERS else AdditionalRule(0)
+        bit = AdditionalRule.of([rule]) if rule in RULE_NUMBERS else AdditionalRule(0)
         if not bit & SOLO_RULES:
             raise SeedCodeError(f"rule #{rule} is not a solo rule (solo allows 2, 3 and 4)")
         flag |= bit

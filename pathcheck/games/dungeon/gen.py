@@ -21,7 +21,8 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from pathcheck.check import LostCard, score_lost_cards
-from pathcheck.dungeon import Placement, rules_mask, trace
+from pathcheck.constants import tracing_mask
+from pathcheck.dungeon import Placement, trace
 from pathcheck.fasttrace import compile_tileset, trace_indices
 from pathcheck.games.dungeon.log import GAME_FORMAT
 from pathcheck.games.dungeon.rules import WIN_POINTS, hand_size
@@ -43,7 +44,7 @@ def aligned_dir(tileset: TileSet, tiles: Sequence[str], rules: Iterable[int]) ->
     """
     compiled = compile_tileset(tileset)
     arrows: list[int] = []
-    trace_indices(compiled, [compiled.index[t] for t in tiles], None, rules_mask(rules), 0,
+    trace_indices(compiled, [compiled.index[t] for t in tiles], None, tracing_mask(rules), 0,
                   arrows)
     return Direction(arrows[-1]) if len(arrows) == len(tiles) else None
 
