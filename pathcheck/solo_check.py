@@ -93,14 +93,49 @@ def mismatch(seed: SeedCode, record: SoloRecord) -> str | None:
     if record.rules != seed.rules:
         return (f"the record was played with rules {rules_text(record.rules)}, the code sets "
                 f"{rules_text(seed.rules)}")
-    deck, played = seed.deck, record.tile_ids
-    for position, (want, got) in enumerate(zip(deck, played, strict=False), start=1):
-        if want != got:
-            return (f"the deck differs at stack tile {position}: the code deals {want}, the "
-                    f"record has {got}")
-    if len(played) != len(deck):
-        return (f"the record has {len(played)} tiles, the code's deck {len(deck)} "
-                "(a solo game plays the whole deck)")
+    difference = first_deck_difference(seed.deck, record)
+    if difference is None:
+        return None
+    if difference.want is not None and difference.got is not None:
+        return (f"the deck differs at stack tile {difference.position}: the code deals "
+                f"{difference.want}, the record has {difference.got}")
+    return (f"the record has {len(record.tile_ids)} tiles, the code's deck {len(seed.deck)} "
+            "(a solo game plays the whole deck)")
+
+
+@dataclass(frozen=True)
+class DeckDifference:
+    """The first stack tile where a record leaves a deal: ``want`` or ``got`` is None where
+    one of them has already ended. ``dungeon`` and ``index`` (1-based) place the record's
+    tile, or the place after its last tile."""
+
+    position: int
+    dungeon: int
+    index: int
+    want: str | None
+    got: str | None
+
+
+def first_deck_difference(deck: list[str], record: SoloRecord) -> DeckDifference | None:
+    """Where the record's stack first differs from ``deck`` (START first), in stack order.
+
+    >>> from pathcheck.records import parse_dgn_line
+    >>> record = parse_dgn_line("START@N R1@N | I1@N", source="doc", line=1)
+    >>> first_deck_difference(["START", "R1", "I2"], record)
+    DeckDifference(position=3, dungeon=2, index=1, want='I2', got='I1')
+    >>> first_deck_difference(["START", "R1", "I1", "I2"], record).got is None
+    True
+    """
+    position = 0
+    dungeon, index = 1, 0
+    for dungeon, stack in enumerate(record.dungeons, start=1):
+        for index, placement in enumerate(stack, start=1):
+            position += 1
+            want = deck[position - 1] if position <= len(deck) else None
+            if want != placement.tile:
+                return DeckDifference(position, dungeon, index, want, placement.tile)
+    if position < len(deck):
+        return DeckDifference(position + 1, dungeon, index + 1, deck[position], None)
     return None
 
 

@@ -75,6 +75,7 @@ def seed_check(record: SoloRecord) -> list[Violation]:
     if record.seed is None:
         return []
     from pathcheck.seeds import SeedCode
+    from pathcheck.solo_check import first_deck_difference
 
     try:
         code = SeedCode.parse(record.seed)
@@ -85,17 +86,12 @@ def seed_check(record: SoloRecord) -> list[Violation]:
         wanted = ", ".join(f"#{r}" for r in sorted(code.rules)) or "none"
         out.append(Violation(SOLO_SEED, MoveRef(pointer="/rules"),
                              f"seed {record.seed} plays with additional rules {wanted}"))
-    tile = 0
-    for d, dungeon in enumerate(record.dungeons):
-        for i, placement in enumerate(dungeon):
-            deck = code.deck
-            if tile < len(deck) and placement.tile != deck[tile]:
-                out.append(Violation(SOLO_SEED, MoveRef(i + 1, None, d + 1,
-                                                        pointer_join("/dungeons", d, i, "tile")),
-                                     f"tile {tile + 1} of seed {record.seed} is {deck[tile]}, "
-                                     f"not {placement.tile}"))
-                return out
-            tile += 1
+    diff = first_deck_difference(code.deck, record)
+    if diff is not None and diff.want is not None and diff.got is not None:
+        pointer = pointer_join("/dungeons", diff.dungeon - 1, diff.index - 1, "tile")
+        out.append(Violation(SOLO_SEED, MoveRef(diff.index, None, diff.dungeon, pointer),
+                             f"tile {diff.position} of seed {record.seed} is {diff.want}, "
+                             f"not {diff.got}"))
     return out
 
 
