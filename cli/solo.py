@@ -114,15 +114,27 @@ def new(ctx: click.Context, rules: str | None, count: int, start: int | None,
 @click.option("--reveal", is_flag=True, help="Really print the answer key (a spoiler).")
 @click.option("--svg", "svg_dir", type=click.Path(file_okay=False), default=None,
               help="Also draw each dungeon of the key as DIR/<code>-<n>.svg.")
+@click.option("--html", "html_file", type=click.Path(dir_okay=False), default=None,
+              metavar="FILE.html", help="Also write a replay page of the key (needs --reveal).")
 @output_format
 @output_file
-def key(code: str, reveal: bool, svg_dir: str | None, output_format: str,
-        output: str | None) -> None:
+def key(code: str, reveal: bool, svg_dir: str | None, html_file: str | None,
+        output_format: str, output: str | None) -> None:
     """Print the answer key of CODE: perfect play, each dungeon's tiles and directions, where
     and why it gets Lost, and the maximum score. Spoiler-guarded: add --reveal.
     """
+    if html_file is not None and not reveal:
+        raise click.UsageError("--html draws the answer key, a spoiler: add --reveal")
     answer = AnswerKey.of(SeedCode.parse(code))
     seed = answer.seed
+    if html_file is not None:
+        from pathcheck.games.dungeon.frames import key_page
+        from pathcheck.output import write_atomic
+        from pathcheck.render.html import render_page
+
+        page = key_page(str(seed), seed.rules, [d.placements for d in answer.dungeons],
+                        answer.max_score)
+        write_atomic(html_file, render_page(page))
     if svg_dir is not None:
         written = _write_svgs(answer, Path(svg_dir))
         click.echo(f"wrote {len(written)} SVG files to {svg_dir}", err=True)

@@ -40,6 +40,10 @@ from .options import (
               metavar="FILE.graphml|FILE.json|DIR",
               help="Export the dungeon's port graph (GraphML or node-link JSON) to a file, "
                    "or each dungeon's GraphML into the folder DIR.")
+@click.option("--html", "html_target", type=click.Path(), default=None,
+              metavar="FILE.html|DIR",
+              help="Write a replay page (tile by tile, in a browser) of the record to "
+                   "FILE.html, or a page per record and an index.html into the folder DIR.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the summary (and invalid records).")
 @click.pass_context
 def command(
@@ -54,6 +58,7 @@ def command(
     show_map: bool,
     svg_dir: str | None,
     graph_dir: str | None,
+    html_target: str | None,
     quiet: bool,
 ) -> None:
     """Trace the dungeons in each FILE and report where and why each got Lost.
@@ -66,6 +71,8 @@ def command(
     2 usage error.
     """
     refuse_input_as_output(output, files)
+    if html_target is not None and "-" in files:
+        raise click.UsageError("--html reads the records twice: give files, not - (stdin)")
     svg_file = svg_dir if svg_dir is not None and svg_dir.lower().endswith(".svg") else None
     graph_file = graph_dir if graph_dir is not None and graph_dir.lower().endswith(
         (".graphml", ".json")) else None
@@ -122,6 +129,11 @@ def command(
     if pictures.extra:
         click.echo(f"pathcheck: note: {pictures.extra} more record(s) not drawn: "
                    "give a folder to --svg/--graph to draw every dungeon", err=True)
+    if html_target is not None:
+        refuse_input_as_output(html_target, files)
+        from .pages import write_verify_pages
+
+        write_verify_pages(files, settings.overrides, html_target)
     if summary.unreadable:
         ctx.exit(int(ExitCode.IO_ERROR))
     if summary.invalid:

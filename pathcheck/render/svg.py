@@ -3,6 +3,15 @@
 Tiles are unit squares (``shapely.box``), paths are line strings through the tile centre,
 the path taken is the union of the passes, the Lost point a buffered point and the 9x9 bound
 a square outline. North is up (SVG's y axis is flipped).
+
+Colours are from the Okabe-Ito palette (they read for colour-blind people too), and every mark
+also has a shape or a letter: START a circle with ``S``, the Lost tile a cross in a circle.
+Elements carry classes (``tile``, ``taken``, ``start``, ``lost``) so a page can find them.
+
+>>> from pathcheck.dungeon import parse_notation, trace
+>>> svg = dungeon_svg(trace(parse_notation("START@N L4@E"), with_passes=True))
+>>> svg.count('class="tile"'), 'class="lost"' in svg
+(2, True)
 """
 
 from __future__ import annotations
@@ -81,9 +90,17 @@ def _d(geom: BaseGeometry, max_y: float) -> str:
     return " ".join(parts)
 
 
-def view_svg(view: DungeonView, title: str = "") -> str:
+Extent = tuple[int, int, int, int]
+
+
+def view_svg(view: DungeonView, title: str = "", extent: Extent | None = None) -> str:
+    """The view as a standalone SVG document.
+
+    ``extent`` (min x, min y, max x, max y) fixes the cells drawn, so pictures of one dungeon
+    as it grows line up (and share their unchanged lines); by default the view's own extent.
+    """
     shapes = view_geometry(view)
-    min_x, min_y, max_x, max_y = view.extent()
+    min_x, min_y, max_x, max_y = view.extent() if extent is None else extent
     left, bottom = min_x - 0.5 - MARGIN, min_y - 0.5 - MARGIN
     top = max_y + 0.5 + MARGIN
     width = max((max_x - min_x + 1 + 2 * MARGIN) * SCALE, MIN_WIDTH if title else 0)
@@ -101,13 +118,14 @@ def view_svg(view: DungeonView, title: str = "") -> str:
     shift_y = top  # flip: svg_y = (top - y) * SCALE
     del bottom
     if "bound" in shapes:
-        out.append(f'<path d="{_d(shapes["bound"], shift_y)}" fill="none" stroke="#c0392b" '
+        out.append(f'<path d="{_d(shapes["bound"], shift_y)}" fill="none" stroke="#D55E00" '
                    'stroke-width="2" stroke-dasharray="6 4"/>')
     out.append(f'<path d="{_d(shapes["tiles"], shift_y)}" fill="#efe6d2" stroke="#8a7f6a" '
                'stroke-width="1"/>')
     for (x, y), tile in view.tiles.items():
         for cell in [box(x - 0.5, y - 0.5, x + 0.5, y + 0.5)]:
-            out.append(f'<path d="{_d(cell.exterior, shift_y)}" fill="none" stroke="#8a7f6a" '
+            out.append(f'<path class="tile" data-index="{tile.index}" '
+                       f'd="{_d(cell.exterior, shift_y)}" fill="none" stroke="#8a7f6a" '
                        'stroke-width="1"/>')
         tx, ty = (x - 0.44) * SCALE, (shift_y - y - 0.3) * SCALE
         out.append(f'<text x="{tx:.1f}" y="{ty:.1f}" font-family="sans-serif" font-size="11" '
@@ -118,15 +136,25 @@ def view_svg(view: DungeonView, title: str = "") -> str:
                    f'{_ARROWS[tile.dir]}</text>')
     out.append(f'<path d="{_d(shapes["paths"], shift_y)}" fill="none" stroke="#b9ae98" '
                'stroke-width="4" stroke-linecap="round" stroke-linejoin="round"/>')
-    out.append(f'<path d="{_d(shapes["taken"], shift_y)}" fill="none" stroke="#1f4e79" '
+    out.append(f'<path class="taken" d="{_d(shapes["taken"], shift_y)}" fill="none" '
+               'stroke="#0072B2" '
                'stroke-width="6" stroke-linecap="round" stroke-linejoin="round"/>')
     if view.start_cell is not None:
         sx, sy = view.start_cell
-        out.append(f'<circle cx="{sx * SCALE:.1f}" cy="{(shift_y - sy) * SCALE:.1f}" r="6" '
-                   'fill="#27ae60"/>')
-    if "lost" in shapes:
-        out.append(f'<path d="{_d(shapes["lost"], shift_y)}" fill="#c0392b" fill-opacity="0.35" '
-                   'stroke="#c0392b" stroke-width="2"/>')
+        cx, cy = sx * SCALE, (shift_y - sy) * SCALE
+        out.append(f'<g class="start"><circle cx="{cx:.1f}" cy="{cy:.1f}" r="8" '
+                   'fill="#009E73" stroke="white" stroke-width="1.5"/>'
+                   f'<text x="{cx:.1f}" y="{cy + 3.5:.1f}" font-family="sans-serif" '
+                   'font-size="10" font-weight="bold" text-anchor="middle" fill="white">S</text>'
+                   '</g>')
+    if "lost" in shapes and view.lost_cell is not None:
+        lx, ly = view.lost_cell[0] * SCALE, (shift_y - view.lost_cell[1]) * SCALE
+        arm = 0.16 * SCALE
+        out.append(f'<g class="lost"><path d="{_d(shapes["lost"], shift_y)}" fill="#D55E00" '
+                   'fill-opacity="0.3" stroke="#D55E00" stroke-width="2"/>'
+                   f'<path d="M{lx - arm:.1f},{ly - arm:.1f} L{lx + arm:.1f},{ly + arm:.1f} '
+                   f'M{lx - arm:.1f},{ly + arm:.1f} L{lx + arm:.1f},{ly - arm:.1f}" '
+                   'stroke="#D55E00" stroke-width="3" stroke-linecap="round"/></g>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
 

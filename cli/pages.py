@@ -1,0 +1,56 @@
+"""``--html``: replay pages written by several commands (loaded only when --html is used)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import click
+
+from pathcheck.games.dungeon.frames import verdict_page
+from pathcheck.output import write_atomic
+from pathcheck.records import Overrides, iter_records
+from pathcheck.render.html import Site, is_page_file, render_page, unique_names, write_site
+from pathcheck.render.pictures import picture_name
+from pathcheck.verify import DungeonVerdict, Verdict, verify_record
+
+
+def _index_cells(verdict: Verdict) -> list[str]:
+    record = verdict.record
+    where = f"{record.source}:{record.line}" + (f" {record.pointer}" if record.pointer else "")
+    if isinstance(verdict, DungeonVerdict):
+        traced = verdict.trace
+        lost = "never Lost" if traced.lost_at is None or traced.reason is None else \
+            f"tile {traced.lost_at}, {traced.reason.value}"
+        points = "" if verdict.check is None else ", ".join(
+            f"{p} {n}" for p, n in verdict.check.points.items())
+        return [where, f"dungeon, {len(verdict.record.tiles)} tiles", lost, points]
+    result = verdict.result
+    failure = "none" if result.failure is None else \
+        f"{result.failure.value} at stack tile {result.failing_tile}"
+    return [where, f"solo, {len(verdict.record.dungeons)} dungeons", failure,
+            f"score {result.score} of {result.max_score}"]
+
+
+def write_verify_pages(files: Sequence[str], overrides: Overrides, target: str) -> None:
+    """One page (FILE.html: the first valid record) or a page per record and an index."""
+    verdicts: list[Verdict] = []
+    for name in files:
+        for item in iter_records(name, overrides):
+            if not isinstance(item, Exception):  # invalid records are reported by verify
+                verdicts.append(verify_record(item, with_passes=True))
+    if not verdicts:
+        click.echo("pathcheck: note: no valid record to draw: no page written", err=True)
+        return
+    if is_page_file(target):
+        write_atomic(target, render_page(verdict_page(verdicts[0])))
+        if len(verdicts) > 1:
+            click.echo(f"pathcheck: note: {len(verdicts) - 1} more record(s) not drawn: give a "
+                       "folder to --html for a page per record and an index", err=True)
+        return
+    names = unique_names([picture_name(v, ".html") for v in verdicts])
+    site = Site("pathcheck verify: " + ", ".join(files),
+                ["record", "kind", "Lost / failure", "points"],
+                [(n, verdict_page(v), _index_cells(v)) for n, v in zip(names, verdicts,
+                                                                      strict=True)])
+    write_site(target, site)
+    click.echo(f"pathcheck: wrote {len(verdicts)} page(s) and index.html to {target}", err=True)

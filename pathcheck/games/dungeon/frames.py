@@ -1,0 +1,231 @@
+"""Replay pages of dungeon in memory: the dungeon laid out tile by tile.
+
+Each frame is the dungeon after one more tile, drawn by :func:`pathcheck.render.svg.view_svg`
+from the same layout model as the text map, in the final dungeon's extent so the frames line
+up: the path followed so far, START and the tile that made it Lost marked; the LOST cards
+announced so far, the Lost point with its rule quoted and, in a last frame, the check and the
+points. Frames are keyed ``D.T``: dungeon (or exploration) D after its tile T.
+
+>>> from pathcheck.records import parse_dgn_line
+>>> from pathcheck.verify import verify_record
+>>> rec = parse_dgn_line("START@N R1@N R2@E !Ann L4@N !Bob", source="x.dgn", line=1)
+>>> page = record_page(verify_record(rec))
+>>> [f.key for f in page.frames]
+['1.1', '1.2', '1.3', '1.4', 'check']
+>>> page.frames[-1].scores
+{'Ann': 0, 'Bob': 1}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from pathcheck.check import CheckResult, LostCard
+from pathcheck.dungeon import Placement, TraceResult, trace
+from pathcheck.geometry import Move
+from pathcheck.render.html import Frame, Note, NoteKind, Page, PageEvent
+from pathcheck.render.model import build_view
+from pathcheck.render.report import lost_sentence
+from pathcheck.render.svg import view_svg
+from pathcheck.ruling import Rule
+from pathcheck.tileset import TileSet, load_tileset
+from pathcheck.verify import DungeonVerdict, SoloVerdict, Verdict
+
+LEGEND = ("Thick blue: the path followed so far; thin: paths not taken; S in a green circle: "
+          "START; a cross in an orange circle: the tile that made the dungeon Lost; each tile "
+          "shows its number (top left) and its id and arrow (bottom right); dashed: the 9x9 "
+          "bound of rule #2.")
+
+
+@dataclass
+class Builder:
+    """Collects a page's events and frames as a dungeon is laid tile by tile."""
+
+    tileset: TileSet
+    rules: frozenset[int]
+    events: list[PageEvent] = field(default_factory=list)
+    frames: list[Frame] = field(default_factory=list)
+
+    def event(self, text: str, where: str = "", *, rule: Rule | None = None,
+              violation: bool = False) -> int:
+        self.events.append(PageEvent(text, where, rule, violation))
+        return len(self.events) - 1
+
+    def dungeon(self, placements: Sequence[Placement], *, number: int, label: str,
+                movement: Move = Move.STRAIGHT, cards: Sequence[LostCard] = (),
+                heights: Sequence[int] | None = None,
+                extra: dict[int, list[Note]] | None = None,
+                turn_events: dict[int, list[PageEvent]] | None = None,
+                first: int = 1) -> TraceResult:
+        """Add the frames of one dungeon and return its full trace.
+
+        ``heights``: the stack height after each turn (a game log: ``D.0`` is the START tile
+        alone, ``D.T`` after turn T); by default one frame per tile, ``D.1`` to ``D.n``.
+        ``extra``: notes (a violation...) by frame number; ``turn_events``: the ruling's own
+        events by frame number, listed instead of the plain "tile placed" ones.
+        """
+        full = trace(placements, tileset=self.tileset, rules=self.rules,
+                     initial_movement=movement, with_passes=True)
+        extent = build_view(full, self.tileset, self.rules).extent()
+        steps = list(heights) if heights is not None else list(range(1, len(placements) + 1))
+        start_turn = 0 if heights is not None else 1
+        shown = 0
+        for turn, height in enumerate(steps, start=start_turn):
+            result = trace(placements[:height], tileset=self.tileset, rules=self.rules,
+                           initial_movement=movement, with_passes=True)
+            picture = view_svg(build_view(result, self.tileset, self.rules), extent=extent)
+            current = None
+            new_tiles = range(shown + 1, height + 1)
+            if turn_events is not None and turn in turn_events:
+                for ev in turn_events[turn]:
+                    self.events.append(ev)
+                    current = len(self.events) - 1
+            else:
+                for index in new_tiles:
+                    current = self._tile_event(placements, index, result, number, first, cards)
+            notes = self._notes(result, height, cards, full)
+            notes += (extra or {}).get(turn, [])
+            tile = placements[height - 1] if height else None
+            caption = (f"{label} {number}, " + (f"turn {turn}" if heights is not None
+                                                 else f"tile {turn}")
+                       + (f": {tile}" if tile is not None else "")
+                       + f" ({height} tile{'' if height == 1 else 's'})")
+            self.frames.append(Frame(f"{number}.{turn}", caption, picture, event=current,
+                                     notes=notes))
+            shown = height
+        return full
+
+    def _tile_event(self, placements: Sequence[Placement], index: int, result: TraceResult,
+                    number: int, first: int, cards: Sequence[LostCard]) -> int:
+        placed = placements[index - 1]
+        where = f"dungeon {number}, tile {index}"
+        if first != 1:
+            where += f" (stack tile {first + index - 1})"
+        if index <= len(result.layout):
+            cell = result.layout[index - 1]
+            text = f"{placed} laid at cell {cell.x},{cell.y}"
+        else:
+            text = f"{placed} lies on the stack; the path never reaches it (already Lost)"
+        current = self.event(text, where)
+        for card in cards:
+            if card.after == index:
+                current = self.event(f"{card.player} plays a LOST card", where)
+        return current
+
+    def _notes(self, result: TraceResult, height: int, cards: Sequence[LostCard],
+               full: TraceResult) -> list[Note]:
+        notes: list[Note] = []
+        announced = [c for c in cards if c.after <= height]
+        if announced:
+            notes.append(Note("LOST cards so far: " + ", ".join(
+                f"{c.player} (on tile {c.after})" for c in announced)))
+        if result.lost_at is not None and result.reason is not None:
+            placed = result.layout[result.lost_at - 1]
+            notes.append(Note(f"Lost at tile {result.lost_at} ({placed.tile}@{placed.dir.name}, "
+                              f"cell {placed.x},{placed.y}) by {result.reason.value}",
+                              NoteKind.LOST, result.reason.rule))
+        elif full.lost_at is None and height >= len(full.layout):
+            notes.append(Note(f"The path holds to the last tile ({height} tiles): never Lost."))
+        return notes
+
+    def check_frame(self, key: str, caption: str, check: CheckResult, lost_at: int | None,
+                    where: str = "check") -> None:
+        """A frame of the check: each player's outcome with its rule, and the points."""
+        picture = self.frames[-1].picture if self.frames else ""
+        notes = []
+        current = None
+        for outcome in check.outcomes:
+            rule = outcome.kind.rule
+            text = outcome.explain(lost_at)
+            current = self.event(text, where, rule=rule)
+            notes.append(Note(text, NoteKind.SCORE, rule))
+        notes.append(Note("Points: " + ", ".join(f"{p} {n}" for p, n in check.points.items())))
+        self.frames.append(Frame(key, caption, picture, event=current, notes=notes,
+                                 scores=dict(check.points)))
+
+
+def _where(source: str, line: int, pointer: str) -> str:
+    return f"{source}:{line}" + (f" {pointer}" if pointer else "")
+
+
+def record_page(verdict: DungeonVerdict) -> Page:
+    """The page of one ``dungeon/1`` record (``pathcheck verify --html``)."""
+    record = verdict.record
+    tileset = record.tileset or load_tileset()
+    builder = Builder(tileset, record.rules)
+    full = builder.dungeon(record.tiles, number=1, label="Dungeon", cards=record.lost)
+    summary = [lost_sentence(full).replace("\n  ", " ")]
+    if verdict.check is not None:
+        builder.check_frame("check", "Check (3. Checking the Memorized Path)", verdict.check,
+                            full.lost_at)
+        summary.append("Points: " + ", ".join(f"{p} {n}"
+                                              for p, n in verdict.check.points.items()))
+    title = (f"{_where(record.source, record.line, record.pointer)}: dungeon of "
+             f"{len(record.tiles)} tiles")
+    return Page(title, builder.frames, builder.events, summary, LEGEND)
+
+
+def solo_dungeons(builder: Builder, dungeons: Sequence[Sequence[Placement]],
+                  failing: tuple[int, int, Note] | None = None) -> list[TraceResult]:
+    """Frames of solo dungeons one after another (a Repeat tile starting a dungeon repeats the
+    last turn of the one before); ``failing`` (dungeon, tile, note) marks a failure."""
+    movement = Move.STRAIGHT
+    first = 1
+    traces = []
+    for number, dungeon in enumerate(dungeons, start=1):
+        extra = None
+        if failing is not None and failing[0] == number:
+            extra = {failing[1]: [failing[2]]}
+        full = builder.dungeon(dungeon, number=number, label="Dungeon", movement=movement,
+                               extra=extra, first=first)
+        traces.append(full)
+        movement = full.last_movement
+        first += len(dungeon)
+    return traces
+
+
+def solo_verdict_page(verdict: SoloVerdict) -> Page:
+    """The page of one ``solo/1`` record checked by ``pathcheck verify``."""
+    record, result = verdict.record, verdict.result
+    builder = Builder(record.tileset or load_tileset(), record.rules)
+    failing = None
+    summary = []
+    if result.failure is not None and result.failing_dungeon and result.failing_index:
+        text = (f"Failure: {result.failure.value} at stack tile {result.failing_tile} "
+                f"(dungeon {result.failing_dungeon}, tile {result.failing_index} of it)")
+        failing = (result.failing_dungeon, result.failing_index,
+                   Note(text, NoteKind.VIOLATION, result.failure.rule))
+        summary.append(text)
+    solo_dungeons(builder, record.dungeons, failing)
+    summary.append(f"Score: {result.score} of {result.max_score}")
+    last = builder.frames[-1]
+    builder.frames.append(Frame("score", "Score", last.picture, event=None,
+                                notes=[Note(line) for line in summary],
+                                scores={"solo": result.score}))
+    title = (f"{_where(record.source, record.line, record.pointer)}: solo, "
+             f"{len(record.dungeons)} dungeons")
+    return Page(title, builder.frames, builder.events, summary, LEGEND)
+
+
+def verdict_page(verdict: Verdict) -> Page:
+    """The page of any verified record."""
+    if isinstance(verdict, SoloVerdict):
+        return solo_verdict_page(verdict)
+    return record_page(verdict)
+
+
+def key_page(code: str, rules: Iterable[int], dungeons: Sequence[Sequence[Placement]],
+             best: int) -> Page:
+    """The answer key of a seed code, dungeon by dungeon (``pathcheck solo key --html``)."""
+    rule_set = frozenset(rules)
+    builder = Builder(load_tileset(), rule_set)
+    solo_dungeons(builder, dungeons)
+    tiles = sum(len(d) for d in dungeons)
+    summary = [f"Perfect play: {len(dungeons)} dungeons, {tiles} tiles, maximum score {best}"]
+    last = builder.frames[-1]
+    builder.frames.append(Frame("score", "Maximum score", last.picture,
+                                notes=[Note(summary[0])], scores={"solo": best}))
+    rules_text = " ".join(f"#{r}" for r in sorted(rule_set)) or "none"
+    return Page(f"Answer key of {code} (additional rules {rules_text})", builder.frames,
+                builder.events, summary, LEGEND)
