@@ -1,0 +1,142 @@
+"""Replay pages (``--html``) without a browser: structure, self-containment, the CLI."""
+
+from __future__ import annotations
+
+import json
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from pathcheck.cli import cli, main
+from pathcheck.games.dungeon.frames import verdict_page
+from pathcheck.records import DungeonRecord, iter_records, parse_dgn_line
+from pathcheck.render.html import Frame, Page, frames_data, render_page
+from pathcheck.verify import verify_record
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = ROOT / "fixtures" / "dungeons" / "examples.dgn"
+
+
+class _Collect(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+        self.data = ""
+        self._in_data = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append((tag, dict(attrs)))
+        self._in_data = tag == "script" and dict(attrs).get("id") == "pc-data"
+
+    def handle_data(self, data: str) -> None:
+        if self._in_data:
+            self.data += data
+
+    def handle_endtag(self, tag: str) -> None:
+        self._in_data = False
+
+
+def parse_page(text: str) -> tuple[_Collect, dict[str, Any]]:
+    """Parse a page; check that it is self-contained; return its tags and frame data."""
+    parser = _Collect()
+    parser.feed(text)
+    parser.close()
+    for tag, attrs in parser.tags:
+        assert tag not in ("link", "iframe", "img", "object", "embed"), tag
+        assert "src" not in attrs, attrs
+        if tag == "a":
+            assert not str(attrs.get("href", "")).startswith(("http:", "https:", "//"))
+    assert not re.search(r"url\(|@import|https?://(?!www\.w3\.org/2000/svg)", text)
+    return parser, json.loads(parser.data)
+
+
+def check_page(text: str) -> dict[str, Any]:
+    """A page parses, carries its frames and shows a picture or a text in each."""
+    _, data = parse_page(text)
+    assert data["frames"], "no frame"
+    keys = [f["k"] for f in data["frames"]]
+    assert len(set(keys)) == len(keys), "two frames share a key"
+    for frame in data["frames"]:
+        assert "p" in frame or "t" in frame, frame
+        for ident in data["pictures"][frame["p"]] if "p" in frame else ():
+            assert 0 <= ident < len(data["lines"])
+    return data
+
+
+def test_every_example_record_has_a_page() -> None:
+    records = list(iter_records(str(EXAMPLES)))
+    assert len(records) == 10
+    for record in records:
+        assert isinstance(record, DungeonRecord)
+        data = check_page(render_page(verdict_page(verify_record(record))))
+        tiles = len(record.tiles)
+        assert len(data["frames"]) == tiles + (1 if record.lost else 0)
+
+
+def test_frames_share_their_unchanged_lines() -> None:
+    record = parse_dgn_line("START@N I4@N I5@N I6@N I7@N I8@N", source="-", line=1)
+    assert record is not None
+    page = verdict_page(verify_record(record))
+    data = frames_data(page)
+    total = sum(len(f.picture.splitlines()) for f in page.frames)
+    assert len(data["lines"]) < total / 2
+
+
+def test_script_cannot_be_closed_by_data() -> None:
+    page = Page("</script><b>x", [Frame("1", "</script><script>alert(1)</script>",
+                                       picture="<svg>\n</svg>")])
+    text = render_page(page)
+    assert text.count("</script>") == 2  # the data and the program, nothing else
+    assert "&lt;/script&gt;&lt;b&gt;x" in text
+
+
+def test_verify_html_file_and_folder(tmp_path: Path) -> None:
+    runner = CliRunner()
+    one = tmp_path / "one.html"
+    result = runner.invoke(cli, ["verify", str(EXAMPLES), "-q", "--html", str(one)])
+    assert result.exit_code == 0
+    assert "9 more record(s) not drawn" in result.output
+    check_page(one.read_text())
+    folder = tmp_path / "pages"
+    assert main(["verify", str(EXAMPLES), "-q", "--html", str(folder)]) == 0
+    pages = sorted(p.name for p in folder.iterdir())
+    assert len(pages) == 11 and "index.html" in pages
+    parser, _ = _parse_index((folder / "index.html").read_text())
+    assert sorted(parser) == sorted(p for p in pages if p != "index.html")
+
+
+def _parse_index(text: str) -> tuple[list[str], None]:
+    parser = _Collect()
+    parser.feed(text)
+    return [str(a["href"]) for t, a in parser.tags if t == "a"], None
+
+
+def test_verify_html_refuses_stdin(tmp_path: Path) -> None:
+    result = CliRunner().invoke(cli, ["verify", "-", "--html", str(tmp_path / "x.html")],
+                                input="START@N L4@E\n")
+    assert result.exit_code == 2 and "stdin" in result.output
+
+
+def test_solo_key_html_needs_reveal(tmp_path: Path) -> None:
+    target = tmp_path / "key.html"
+    result = CliRunner().invoke(cli, ["solo", "key", "1303N-QK8NC", "--html", str(target)])
+    assert result.exit_code == 2 and "--reveal" in result.output and not target.exists()
+    assert main(["solo", "key", "1303N-QK8NC", "--reveal", "--html", str(target)]) == 0
+    data = check_page(target.read_text())
+    assert data["frames"][-1]["s"] == [["solo", 46]]
+
+
+@pytest.mark.parametrize("command", [["--help"], ["verify", "--help"]])
+def test_help_does_not_load_the_page_renderer(command: list[str]) -> None:
+    import subprocess
+    import sys
+
+    code = (f"import sys; from pathcheck.cli import main; main({command!r}); "
+            "print('pathcheck.render.html' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.strip().endswith("False")
