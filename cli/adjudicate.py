@@ -21,6 +21,10 @@ from .options import emit, output_file, output_format, refuse_input_as_output
 @output_file
 @click.option("--at", default=None, metavar="ROUND.TURN",
               help="Also show the game state at ROUND.TURN (games that can draw it).")
+@click.option("--html", "html_target", type=click.Path(), default=None,
+              metavar="FILE.html|DIR",
+              help="Write a replay page (step through the game in a browser) to FILE.html, or "
+                   "a page per log and an index.html into the folder DIR.")
 @click.option("--list-games", is_flag=True, help="List the installed adjudicators and exit.")
 @click.pass_context
 def command(
@@ -29,6 +33,7 @@ def command(
     output_format: str,
     output: str | None,
     at: str | None,
+    html_target: str | None,
     list_games: bool,
 ) -> None:
     """Replay each LOG and rule on it: rounds, scores, winners, and the first broken rule.
@@ -50,10 +55,12 @@ def command(
     if not paths:
         raise click.UsageError("give at least one LOG file")
     refuse_input_as_output(output, paths)
+    refuse_input_as_output(html_target, paths)
     adjudicator = games.load(game) if game is not None else None
     options = games.AdjudicateOptions(at=at)
 
     rulings: list[Ruling] = []
+    drawn: list[tuple[Document, Ruling]] = []
     failures: list[RecordError | PathcheckError] = []
     texts: list[str] = []
     for path in paths:
@@ -73,6 +80,8 @@ def command(
                 click.echo(f"pathcheck: error: {item.source}:{item.line}: {exc}", err=True)
                 continue
             rulings.append(ruling)
+            if html_target is not None:
+                drawn.append((item, ruling))
             if output_format == "text":
                 texts.append(render_text(ruling))
     if output_format == "text":
@@ -81,6 +90,10 @@ def command(
         emit(json.dumps([r.to_dict() for r in rulings], indent=2, ensure_ascii=False), output)
     else:
         emit("\n".join(json.dumps(r.to_dict(), ensure_ascii=False) for r in rulings), output)
+    if html_target is not None:
+        from .pages import write_adjudicate_pages
+
+        write_adjudicate_pages(drawn, adjudicator, html_target)
     if failures:
         ctx.exit(int(ExitCode.INVALID_INPUT))
     if any(r.violations for r in rulings):

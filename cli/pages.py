@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 import click
 
+from pathcheck import games
 from pathcheck.games.dungeon.frames import verdict_page
 from pathcheck.output import write_atomic
+from pathcheck.reader import Document
 from pathcheck.records import Overrides, iter_records
-from pathcheck.render.html import Site, is_page_file, render_page, unique_names, write_site
+from pathcheck.render.html import Page, Site, is_page_file, render_page, unique_names, write_site
 from pathcheck.render.pictures import picture_name
+from pathcheck.ruling import Ruling
 from pathcheck.verify import DungeonVerdict, Verdict, verify_record
 
 
@@ -54,3 +58,51 @@ def write_verify_pages(files: Sequence[str], overrides: Overrides, target: str) 
                                                                       strict=True)])
     write_site(target, site)
     click.echo(f"pathcheck: wrote {len(verdicts)} page(s) and index.html to {target}", err=True)
+
+
+def _log_names(drawn: Sequence[tuple[Document, Ruling]]) -> list[str]:
+    """``<stem>.html`` for a file holding one log, ``<stem>-<line>.html`` for JSON Lines."""
+    per_source: dict[str, int] = {}
+    for doc, _ in drawn:
+        per_source[doc.source] = per_source.get(doc.source, 0) + 1
+    names = []
+    for doc, _ in drawn:
+        stem = Path(doc.source).stem if not doc.source.startswith("<") else "stdin"
+        if per_source[doc.source] > 1:
+            stem += f"-{doc.line}" + (doc.pointer.replace("/", "-") if doc.pointer else "")
+        names.append(stem + ".html")
+    return unique_names(names)
+
+
+def _ruling_cells(doc: Document, ruling: Ruling) -> list[str]:
+    first = ruling.violations[0].describe() if ruling.violations else ""
+    return [ruling.source, f"{ruling.game}: " + ("illegal" if ruling.violations else "legal"),
+            " and ".join(ruling.winners) or "none", first]
+
+
+def write_adjudicate_pages(drawn: Sequence[tuple[Document, Ruling]],
+                           adjudicator: games.Adjudicator | None, target: str) -> None:
+    """The replay page of the first log (FILE.html) or of every log and an index (DIR)."""
+    from pathcheck.games.pages import page_for
+
+    def page(doc: Document, ruling: Ruling) -> Page:
+        plugin = adjudicator or games.for_format(str(doc.value.get("format")))
+        return page_for(plugin, doc.value, ruling)
+
+    if not drawn:
+        click.echo("pathcheck: note: no log could be ruled on: no page written", err=True)
+        return
+    if is_page_file(target):
+        write_atomic(target, render_page(page(*drawn[0])))
+        if len(drawn) > 1:
+            click.echo(f"pathcheck: note: {len(drawn) - 1} more log(s) not drawn: give a "
+                       "folder to --html for a page per log and an index", err=True)
+        return
+    names = _log_names(drawn)
+    illegal = sum(1 for _, r in drawn if r.violations)
+    site = Site("pathcheck adjudicate", ["log", "verdict", "winner", "first violation"],
+                [(n, page(d, r), _ruling_cells(d, r)) for n, (d, r) in zip(names, drawn,
+                                                                           strict=True)],
+                [f"{len(drawn)} logs, {len(drawn) - illegal} legal, {illegal} illegal"])
+    write_site(target, site)
+    click.echo(f"pathcheck: wrote {len(drawn)} page(s) and index.html to {target}", err=True)

@@ -261,6 +261,8 @@ main.index{display:block}
 @media (max-width:720px){main{grid-template-columns:minmax(0,1fr);padding:.5rem}
 .controls{padding:.4rem .5rem}}
 figure{margin:0;overflow:auto}
+.pair{display:flex;flex-wrap:wrap;gap:.75rem}.pair figure{flex:1 1 14rem;min-width:0}
+figcaption{font-weight:600;font-size:.9rem}
 figure svg{width:100%;height:auto;max-height:75vh;display:block}
 pre{overflow:auto;font-size:.85rem;background:#f7f7f7;padding:.5rem;user-select:text}
 .legend{color:var(--muted);font-size:.9rem}

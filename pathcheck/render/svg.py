@@ -1,8 +1,8 @@
 """The laid-out dungeon as SVG, built from shapely geometry.
 
-Tiles are unit squares (``shapely.box``), paths are line strings through the tile centre,
-the path taken is the union of the passes, the Lost point a buffered point and the 9x9 bound
-a square outline. North is up (SVG's y axis is flipped).
+Tiles are unit squares (``shapely.box``), paths are line strings through the tile centre
+(each tile's paths, and the passes over it, one union), the Lost point a circle and the 9x9
+bound a square outline. North is up (SVG's y axis is flipped).
 
 Colours are from the Okabe-Ito palette (they read for colour-blind people too), and every mark
 also has a shape or a letter: START a circle with ``S``, the Lost tile a cross in a circle.
@@ -111,6 +111,7 @@ def view_svg(view: DungeonView, title: str = "", extent: Extent | None = None) -
         f'viewBox="{left * SCALE:.1f} {-off_y} {width:.1f} {height:.1f}">',
         f"<title>{escape(title or 'dungeon')}</title>",
         '<rect x="-100000" y="-100000" width="200000" height="200000" fill="#fbfaf7"/>',
+        '<g font-family="sans-serif">',
     ]
     if title:
         out.append(f'<text x="{left * SCALE + 8:.1f}" y="-6" font-family="sans-serif" '
@@ -120,25 +121,29 @@ def view_svg(view: DungeonView, title: str = "", extent: Extent | None = None) -
     if "bound" in shapes:
         out.append(f'<path d="{_d(shapes["bound"], shift_y)}" fill="none" stroke="#D55E00" '
                    'stroke-width="2" stroke-dasharray="6 4"/>')
-    out.append(f'<path d="{_d(shapes["tiles"], shift_y)}" fill="#efe6d2" stroke="#8a7f6a" '
-               'stroke-width="1"/>')
+    # One line per tile (its cell, labels and paths) and one per tile the path went over:
+    # pictures of a growing dungeon then share most of their lines (see render/html.py).
+    taken_lines = []
     for (x, y), tile in view.tiles.items():
-        for cell in [box(x - 0.5, y - 0.5, x + 0.5, y + 0.5)]:
-            out.append(f'<path class="tile" data-index="{tile.index}" '
-                       f'd="{_d(cell.exterior, shift_y)}" fill="none" stroke="#8a7f6a" '
-                       'stroke-width="1"/>')
+        cell = box(x - 0.5, y - 0.5, x + 0.5, y + 0.5)
         tx, ty = (x - 0.44) * SCALE, (shift_y - y - 0.3) * SCALE
-        out.append(f'<text x="{tx:.1f}" y="{ty:.1f}" font-family="sans-serif" font-size="11" '
-                   f'font-weight="bold" fill="#555">{tile.index}</text>')
         bx, by = (x + 0.44) * SCALE, (shift_y - y + 0.42) * SCALE
-        out.append(f'<text x="{bx:.1f}" y="{by:.1f}" font-family="sans-serif" font-size="9" '
-                   f'text-anchor="end" fill="#777">{escape(tile.tile)} '
-                   f'{_ARROWS[tile.dir]}</text>')
-    out.append(f'<path d="{_d(shapes["paths"], shift_y)}" fill="none" stroke="#b9ae98" '
-               'stroke-width="4" stroke-linecap="round" stroke-linejoin="round"/>')
-    out.append(f'<path class="taken" d="{_d(shapes["taken"], shift_y)}" fill="none" '
-               'stroke="#0072B2" '
-               'stroke-width="6" stroke-linecap="round" stroke-linejoin="round"/>')
+        paths = unary_union([_path_line(x, y, *sorted(pair)) for pair in tile.paths])
+        out.append(f'<g><path class="tile" data-index="{tile.index}" '
+                   f'd="{_d(cell.exterior, shift_y)}" fill="#efe6d2" stroke="#8a7f6a"/>'
+                   f'<text x="{tx:.1f}" y="{ty:.1f}" font-size="11" font-weight="bold" '
+                   f'fill="#555">{tile.index}</text>'
+                   f'<text x="{bx:.1f}" y="{by:.1f}" font-size="9" text-anchor="end" '
+                   f'fill="#666">{escape(tile.tile)} {_ARROWS[tile.dir]}</text>'
+                   f'<path d="{_d(paths, shift_y)}" fill="none" stroke="#b9ae98" '
+                   'stroke-width="4" stroke-linecap="round"/></g>')
+        if tile.taken:
+            taken = unary_union([_path_line(x, y, *sorted(pair)) for pair in tile.taken])
+            taken_lines.append(f'<path class="taken" data-index="{tile.index}" '
+                               f'd="{_d(taken, shift_y)}" fill="none" stroke="#0072B2" '
+                               'stroke-width="6" stroke-linecap="round" '
+                               'stroke-linejoin="round"/>')
+    out += taken_lines
     if view.start_cell is not None:
         sx, sy = view.start_cell
         cx, cy = sx * SCALE, (shift_y - sy) * SCALE
@@ -150,11 +155,12 @@ def view_svg(view: DungeonView, title: str = "", extent: Extent | None = None) -
     if "lost" in shapes and view.lost_cell is not None:
         lx, ly = view.lost_cell[0] * SCALE, (shift_y - view.lost_cell[1]) * SCALE
         arm = 0.16 * SCALE
-        out.append(f'<g class="lost"><path d="{_d(shapes["lost"], shift_y)}" fill="#D55E00" '
-                   'fill-opacity="0.3" stroke="#D55E00" stroke-width="2"/>'
+        out.append(f'<g class="lost"><circle cx="{lx:.1f}" cy="{ly:.1f}" r="{0.32 * SCALE:.1f}" '
+                   'fill="#D55E00" fill-opacity="0.3" stroke="#D55E00" stroke-width="2"/>'
                    f'<path d="M{lx - arm:.1f},{ly - arm:.1f} L{lx + arm:.1f},{ly + arm:.1f} '
                    f'M{lx - arm:.1f},{ly + arm:.1f} L{lx + arm:.1f},{ly - arm:.1f}" '
                    'stroke="#D55E00" stroke-width="3" stroke-linecap="round"/></g>')
+    out.append("</g>")
     out.append("</svg>")
     return "\n".join(out) + "\n"
 

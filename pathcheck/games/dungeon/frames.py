@@ -18,8 +18,9 @@ points. Frames are keyed ``D.T``: dungeon (or exploration) D after its tile T.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 from pathcheck.check import CheckResult, LostCard
 from pathcheck.dungeon import Placement, TraceResult, trace
@@ -28,7 +29,7 @@ from pathcheck.render.html import Frame, Note, NoteKind, Page, PageEvent
 from pathcheck.render.model import build_view
 from pathcheck.render.report import lost_sentence
 from pathcheck.render.svg import view_svg
-from pathcheck.ruling import Rule
+from pathcheck.ruling import Rule, Ruling, Violation
 from pathcheck.tileset import TileSet, load_tileset
 from pathcheck.verify import DungeonVerdict, SoloVerdict, Verdict
 
@@ -68,7 +69,7 @@ class Builder:
         full = trace(placements, tileset=self.tileset, rules=self.rules,
                      initial_movement=movement, with_passes=True)
         extent = build_view(full, self.tileset, self.rules).extent()
-        steps = list(heights) if heights is not None else list(range(1, len(placements) + 1))
+        steps = [1, *heights] if heights is not None else list(range(1, len(placements) + 1))
         start_turn = 0 if heights is not None else 1
         shown = 0
         for turn, height in enumerate(steps, start=start_turn):
@@ -229,3 +230,187 @@ def key_page(code: str, rules: Iterable[int], dungeons: Sequence[Sequence[Placem
     rules_text = " ".join(f"#{r}" for r in sorted(rule_set)) or "none"
     return Page(f"Answer key of {code} (additional rules {rules_text})", builder.frames,
                 builder.events, summary, LEGEND)
+
+
+def game_page(log: Mapping[str, Any], ruling: Ruling) -> Page:
+    """The page of a ``game/1`` log: each exploration turn by turn, then its check."""
+    from pathcheck.check import LostCard
+    from pathcheck.games.dungeon.log import read_game_log
+    from pathcheck.games.dungeon.state import Replay
+    from pathcheck.render.ruling_page import verdict_lines
+
+    game = read_game_log(log, source=ruling.source)
+    replay = Replay(game)
+    replay.run()
+    builder = Builder(game.tileset, game.rules)
+    placed: dict[tuple[int | None, int | None], list[Violation]] = {}
+    for violation in ruling.violations:
+        placed.setdefault((violation.move.round, violation.move.index), []).append(violation)
+    scores: dict[str, int] = dict.fromkeys(game.players, 0)
+    for number, (exp, (stack, heights), rnd) in enumerate(
+            zip(game.explorations, replay.stacks, ruling.rounds, strict=False), start=1):
+        cards: list[LostCard] = []
+        turn_events: dict[int, list[PageEvent]] = {0: [PageEvent(
+            f"{exp.start_player} starts; hands: " + "; ".join(
+                f"{p}: {' '.join(h) or '-'}" for p, h in exp.hands.items()),
+            f"exploration {number}")]}
+        extra: dict[int, list[Note]] = {}
+        for t, turn in enumerate(exp.turns, start=1):
+            where = f"exploration {number}, turn {t} ({turn.player})"
+            evs = [PageEvent(f"{turn.player} places {turn.placement} (stack tile "
+                             f"{heights[t - 1]})", where)]
+            for name in turn.lost:
+                cards.append(LostCard(name, heights[t - 1]))
+                evs.append(PageEvent(f"{name} announces Lost (LOST card on tile "
+                                     f"{heights[t - 1]})", where))
+            turn_events[t] = evs
+        at_deal = placed.pop((number, None), [])
+        placed[(number, None)] = [v for v in at_deal if v.move.pointer.endswith("/turns")]
+        placed[(number, 0)] = [v for v in at_deal if not v.move.pointer.endswith("/turns")]
+        for t in range(len(exp.turns) + 1):
+            for violation in placed.pop((number, t), []):
+                extra.setdefault(t, []).append(Note(
+                    f"{violation.move.describe()}: {violation.message}", NoteKind.VIOLATION,
+                    violation.rule))
+                turn_events.setdefault(t, []).append(PageEvent(
+                    violation.message, violation.move.describe(), violation.rule, True))
+        before = len(builder.frames)
+        builder.dungeon(stack, number=number, label="Exploration", cards=cards,
+                        heights=heights, turn_events=turn_events, extra=extra)
+        for k in range(before, len(builder.frames)):
+            builder.frames[k] = replace(builder.frames[k], scores=dict(scores))
+        scores = dict(rnd.scores)
+        notes = [Note(e.text, NoteKind.SCORE, e.rule) for e in rnd.events]
+        for e in rnd.events:
+            builder.event(e.text, f"exploration {number}, check", rule=e.rule)
+        late = [v for key, vs in list(placed.items()) if key[0] == number for v in vs]
+        for key in [k for k in placed if k[0] == number]:
+            del placed[key]
+        for violation in late:
+            builder.event(violation.message, violation.move.describe(), rule=violation.rule,
+                          violation=True)
+            notes.append(Note(f"{violation.move.describe()}: {violation.message}",
+                              NoteKind.VIOLATION, violation.rule))
+        notes.append(Note("Points after the check: " + ", ".join(
+            f"{p} {n}" for p, n in rnd.scores.items()), NoteKind.SCORE))
+        builder.frames.append(Frame(f"{number}.check", f"Exploration {number}: the check",
+                                    builder.frames[-1].picture, event=len(builder.events) - 1,
+                                    notes=notes, scores=dict(rnd.scores)))
+    end_notes = [Note(line, NoteKind.VIOLATION if line.startswith("Verdict: ILLEGAL")
+                      else NoteKind.SCORE) for line in verdict_lines(ruling)]
+    for violations in placed.values():
+        for violation in violations:
+            builder.event(violation.message, violation.move.describe(), rule=violation.rule,
+                          violation=True)
+            end_notes.append(Note(violation.describe(), NoteKind.VIOLATION, violation.rule))
+    end_notes += [Note(n) for n in ruling.notes]
+    last_picture = builder.frames[-1].picture if builder.frames else ""
+    builder.frames.append(Frame("end", "End of the game: final scores", last_picture,
+                                event=len(builder.events) - 1 if builder.events else None,
+                                notes=end_notes, scores=dict(ruling.final_scores)))
+    return Page(f"{ruling.source}: dungeon in memory, {len(game.players)} players",
+                builder.frames, builder.events, verdict_lines(ruling), LEGEND)
+
+
+def page(log: Mapping[str, Any], ruling: Ruling) -> Page:
+    """The replay page of a dungeon ruling: a game log, or a solo record beside its key."""
+    if ruling.format == "solo/1":
+        return solo_page(log, ruling)
+    return game_page(log, ruling)
+
+
+class _Drawn:
+    """Pictures of the prefixes of a list of dungeons, each in its own final extent."""
+
+    def __init__(self, dungeons: Sequence[Sequence[Placement]], tileset: TileSet,
+                 rules: frozenset[int]) -> None:
+        self.dungeons, self.tileset, self.rules = dungeons, tileset, rules
+        self.movements: list[Move] = []
+        self.extents = []
+        movement = Move.STRAIGHT
+        for dungeon in dungeons:
+            full = trace(dungeon, tileset=tileset, rules=rules, initial_movement=movement,
+                         with_passes=True)
+            self.movements.append(movement)
+            self.extents.append(build_view(full, tileset, rules).extent())
+            movement = full.last_movement
+
+    def at(self, number: int, tiles: int) -> tuple[str, TraceResult]:
+        result = trace(self.dungeons[number - 1][:tiles], tileset=self.tileset,
+                       rules=self.rules, initial_movement=self.movements[number - 1],
+                       with_passes=True)
+        view = build_view(result, self.tileset, self.rules)
+        return view_svg(view, extent=self.extents[number - 1]), result
+
+
+def _positions(dungeons: Sequence[Sequence[Placement]]) -> list[tuple[int, int]]:
+    return [(d, t) for d, dungeon in enumerate(dungeons, start=1)
+            for t in range(1, len(dungeon) + 1)]
+
+
+def solo_page(log: Mapping[str, Any], ruling: Ruling) -> Page:
+    """A solo record tile by tile, the answer key of the same stack beside it, the first
+    divergence and the failure marked."""
+    from pathcheck.games.dungeon.solo import read_solo
+    from pathcheck.solo import answer_key
+    from pathcheck.solo_stats import first_divergence
+
+    record = read_solo(log, source=ruling.source)
+    tileset = record.tileset or load_tileset()
+    key = [d.placements for d in answer_key(record.tile_ids, rules=record.rules,
+                                            tileset=tileset)]
+    divergence = first_divergence(key, record.dungeons)
+    mine, best = _Drawn(record.dungeons, tileset, record.rules), _Drawn(key, tileset,
+                                                                        record.rules)
+    placed: dict[tuple[int | None, int | None], list[Violation]] = {}
+    for violation in ruling.violations:
+        placed.setdefault((violation.move.round, violation.move.index), []).append(violation)
+    events: list[PageEvent] = []
+    frames: list[Frame] = []
+    for position, ((d, t), (kd, kt)) in enumerate(
+            zip(_positions(record.dungeons), _positions(key), strict=False), start=1):
+        played = record.dungeons[d - 1][t - 1]
+        svg, result = mine.at(d, t)
+        key_svg, _ = best.at(kd, kt)
+        where = f"stack tile {position}"
+        events.append(PageEvent(f"the record lays {played} as tile {t} of dungeon {d}; the "
+                                f"key lays {key[kd - 1][kt - 1]} as tile {kt} of dungeon {kd}",
+                                where))
+        notes: list[Note] = []
+        if result.lost_at == t and result.reason is not None:
+            notes.append(Note(f"Dungeon {d} is Lost at its tile {t} by {result.reason.value}",
+                              NoteKind.LOST, result.reason.rule))
+        if divergence is not None and divergence.position == position:
+            events.append(PageEvent(f"first divergence from the answer key: "
+                                    f"{divergence.describe()}", where, violation=True))
+            notes.append(Note(f"First divergence ({divergence.kind}): {divergence.describe()}",
+                              NoteKind.VIOLATION))
+        for violation in placed.pop((d, t), []):
+            events.append(PageEvent(violation.message, violation.move.describe(),
+                                    violation.rule, True))
+            notes.append(Note(violation.message, NoteKind.VIOLATION, violation.rule))
+        picture = ('<div class="pair">\n<figure><figcaption>the record</figcaption>\n'
+                   f'{svg}</figure>\n<figure><figcaption>the answer key</figcaption>\n'
+                   f'{key_svg}</figure>\n</div>')
+        frames.append(Frame(f"{d}.{t}", f"Stack tile {position}: dungeon {d}, tile {t}: "
+                            f"{played}", picture, event=len(events) - 1, notes=notes))
+    from pathcheck.render.ruling_page import verdict_lines
+
+    end_notes = [Note(line, NoteKind.SCORE) for line in verdict_lines(ruling)[:1]]
+    for violations in placed.values():
+        for violation in violations:
+            events.append(PageEvent(violation.message, violation.move.describe(),
+                                    violation.rule, True))
+            end_notes.append(Note(violation.describe(), NoteKind.VIOLATION, violation.rule))
+    end_notes += [Note(n) for n in ruling.notes]
+    last = frames[-1].picture if frames else ""
+    frames.append(Frame("end", "Score", last, event=len(events) - 1 if events else None,
+                        notes=end_notes, scores=dict(ruling.final_scores)))
+    summary = [
+        *verdict_lines(ruling)[:1],
+        "Score: " + ", ".join(f"{n}" for n in ruling.final_scores.values()),
+        "The record follows the answer key" if divergence is None
+        else f"First divergence from the answer key: {divergence.describe()}"]
+    return Page(f"{ruling.source}: solo record, {len(record.dungeons)} dungeons", frames,
+                events, summary, LEGEND + " Left: the record; right: the answer key (perfect "
+                "play of the same stack).")

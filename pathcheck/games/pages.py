@@ -1,0 +1,49 @@
+"""Replay pages of rulings (``pathcheck adjudicate --html``), for every installed game.
+
+A game package may provide ``frames.page(log, ruling) -> Page`` (dungeon in memory draws its
+dungeons); any other game gets the generic page of :mod:`pathcheck.render.ruling_page`, whose
+picture of each moment ``R.T`` is the state the game's ``--at R.T`` shows.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from collections.abc import Mapping
+from typing import Any
+
+from pathcheck.errors import PathcheckError
+from pathcheck.games import AdjudicateOptions, Adjudicator
+from pathcheck.render.html import Page
+from pathcheck.render.ruling_page import Picture, PictureFn, ruling_page
+from pathcheck.ruling import Ruling
+
+
+def at_pictures(adjudicator: Adjudicator, log: Mapping[str, Any], ruling: Ruling) -> PictureFn:
+    """The state at ``R.T`` as the adjudicator's ``--at`` draws it (the text it adds to the
+    ruling's display)."""
+    base = ruling.display
+
+    def picture(number: int, move: int) -> Picture:
+        try:
+            shown = adjudicator.adjudicate(log, source=ruling.source,
+                                           options=AdjudicateOptions(at=f"{number}.{move}"))
+        except PathcheckError:
+            return Picture()
+        text = shown.display.replace(base, "").strip() if base else shown.display.strip()
+        return Picture(text=text)
+
+    return picture
+
+
+def page_for(adjudicator: Adjudicator, log: Mapping[str, Any], ruling: Ruling) -> Page:
+    """The replay page of ``ruling`` (the ruling of ``log`` by ``adjudicator``)."""
+    package = type(adjudicator).__module__.rpartition(".")[0]
+    name = f"{package}.frames"
+    frames = importlib.import_module(name) if package and importlib.util.find_spec(name) \
+        else None
+    build = getattr(frames, "page", None)
+    if callable(build):
+        page: Page = build(log, ruling)
+        return page
+    return ruling_page(ruling, at_pictures(adjudicator, log, ruling))

@@ -1,0 +1,146 @@
+"""A replay page of any ruling: one frame per event, the game state beside it.
+
+Every adjudicator returns the same :class:`~pathcheck.ruling.Ruling`, so one builder serves
+every game: each event of each round becomes a moment, keyed ``R.T`` (round R after its move
+T; ``R.0`` before the first move; a second moment of the same move gets ``R.Tb``, ``R.Tc`` ...),
+each violation is shown at its move with the rule it breaks, and a last moment (``end``) gives
+the final scores, the winners and the verdict. The picture of a moment comes from the game
+(``picture(R, T)``: SVG markup and/or preformatted text, e.g. the state ``--at R.T`` draws).
+
+>>> from pathcheck.ruling import Event, MoveRef, Round, Ruling
+>>> r = Ruling("demo", "demo/1", "x.json", ["Ann"], [Round(1, "Round 1", [
+...     Event("Ann starts"), Event("Ann scores", MoveRef(1, "Ann", 1), points={"Ann": 1})],
+...     {"Ann": 1})], {"Ann": 1}, ["Ann"])
+>>> [f.key for f in ruling_page(r).frames]
+['1.0', '1.1', 'end']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from pathcheck.render.html import Frame, Note, NoteKind, Page, PageEvent
+from pathcheck.ruling import Event, Ruling, Violation
+
+
+@dataclass(frozen=True)
+class Picture:
+    """What a game draws of a moment: SVG markup, preformatted text, or both."""
+
+    svg: str = ""
+    text: str = ""
+
+
+PictureFn = Callable[[int, int], Picture]
+"""``picture(round, move)``: the state of the game in round ``round`` after move ``move``."""
+
+
+def _suffix(n: int) -> str:
+    return "" if n == 0 else chr(ord("a") + n) if n < 26 else f"~{n}"
+
+
+def verdict_lines(ruling: Ruling) -> list[str]:
+    """The verdict, the winners and the final scores, as the page header says them."""
+    lines = []
+    if ruling.violations:
+        lines.append(f"Verdict: ILLEGAL: {ruling.violations[0].describe()}")
+    else:
+        lines.append("Verdict: legal")
+    if ruling.winners:
+        verb = "win (shared)" if len(ruling.winners) > 1 else "wins"
+        lines.append(f"Winner: {' and '.join(ruling.winners)} {verb}"
+                     + (f" ({ruling.tie_break})" if ruling.tie_break else ""))
+    else:
+        lines.append("Winner: none")
+    lines.append("Final: " + ", ".join(f"{p} {n}" for p, n in ruling.final_scores.items()))
+    return lines
+
+
+def _placed(ruling: Ruling) -> dict[int, list[tuple[int, Violation]]]:
+    """Violations by round, each after the event of its move (index into the round's events,
+    -1: at the end of the round); violations without a round go to round 0 (the end)."""
+    out: dict[int, list[tuple[int, Violation]]] = {}
+    numbers = {rnd.number for rnd in ruling.rounds}
+    for violation in ruling.violations:
+        move = violation.move
+        if move.round is None or move.round not in numbers:
+            out.setdefault(0, []).append((-1, violation))
+            continue
+        rnd = next(r for r in ruling.rounds if r.number == move.round)
+        after = -1
+        for i, event in enumerate(rnd.events):
+            if event.move is not None and event.move.index is not None \
+                    and move.index is not None and event.move.index <= move.index:
+                after = i
+        out.setdefault(move.round, []).append((after, violation))
+    return out
+
+
+def ruling_page(ruling: Ruling, picture: PictureFn | None = None, *, title: str = "",
+                legend: str = "") -> Page:
+    """The page of ``ruling``; ``picture`` draws the state at each moment (by default the
+    round's own display text)."""
+    events: list[PageEvent] = []
+    frames: list[Frame] = []
+    violations = _placed(ruling)
+    cache: dict[tuple[int, int], Picture] = {}
+    scores: Mapping[str, int] = dict.fromkeys(ruling.players, 0)
+
+    def draw(number: int, move: int, display: str) -> Picture:
+        if picture is None:
+            return Picture(text=display)
+        if (number, move) not in cache:
+            cache[(number, move)] = picture(number, move)
+        return cache[(number, move)]
+
+    for rnd in ruling.rounds:
+        move = 0
+        used: dict[int, int] = {}
+        items: list[Event | Violation] = []
+        placed = violations.get(rnd.number, [])
+        items += [v for after, v in placed if after == -1 and not rnd.events]
+        for i, event in enumerate(rnd.events):
+            items.append(event)
+            items += [v for after, v in placed if after == i]
+        items += [v for after, v in placed if after == -1 and rnd.events]
+        if not items:
+            items.append(Event(rnd.title))
+        for k, item in enumerate(items):
+            last = k == len(items) - 1
+            if isinstance(item, Violation):
+                if item.move.index is not None:
+                    move = max(move, item.move.index)
+                events.append(PageEvent(item.message, item.move.describe(), item.rule, True))
+                notes = [Note(f"{item.move.describe()}: {item.message}", NoteKind.VIOLATION,
+                              item.rule)]
+            else:
+                if item.move is not None and item.move.index is not None:
+                    move = item.move.index
+                where = item.move.describe() if item.move is not None else ""
+                events.append(PageEvent(item.text, where, item.rule))
+                notes = [Note(item.text, NoteKind.INFO, item.rule)] if item.rule else []
+            count = used.get(move, 0)
+            used[move] = count + 1
+            if last:
+                scores = rnd.scores
+                notes.append(Note("Score after the round: " + ", ".join(
+                    f"{p} {n}" for p, n in rnd.scores.items()), NoteKind.SCORE))
+            shown = draw(rnd.number, move, rnd.display)
+            frames.append(Frame(f"{rnd.number}.{move}{_suffix(count)}",
+                                f"{rnd.title}" + (f", move {move}" if move else ""),
+                                shown.svg, shown.text, len(events) - 1, notes, dict(scores)))
+    end_notes = [Note(line, NoteKind.VIOLATION if line.startswith("Verdict: ILLEGAL")
+                      else NoteKind.SCORE) for line in verdict_lines(ruling)]
+    for _, violation in violations.get(0, []):
+        events.append(PageEvent(violation.message, violation.move.describe(), violation.rule,
+                                True))
+        end_notes.append(Note(violation.describe(), NoteKind.VIOLATION, violation.rule))
+    end_notes += [Note(note) for note in ruling.notes]
+    final = Picture(text=ruling.display) if ruling.display else (
+        Picture(frames[-1].picture, frames[-1].text) if frames else Picture(text=" "))
+    frames.append(Frame("end", "End of the game: final scores", final.svg, final.text,
+                        len(events) - 1 if violations.get(0) else None, end_notes,
+                        dict(ruling.final_scores)))
+    heading = title or f"{ruling.source}: {ruling.game} ({ruling.format})"
+    return Page(heading, frames, events, verdict_lines(ruling), legend)
