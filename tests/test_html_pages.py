@@ -140,3 +140,42 @@ def test_help_does_not_load_the_page_renderer(command: list[str]) -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True)
     assert done.stdout.strip().endswith("False")
+
+
+GAME_FIXTURES = sorted(
+    p for folder in ("games", "solo", "memoarrr", "memo-dice", "robot-memory")
+    for p in (ROOT / "fixtures" / folder).glob("*.json"))
+
+
+@pytest.mark.parametrize("path", GAME_FIXTURES, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_every_game_fixture_has_a_page(path: Path, tmp_path: Path) -> None:
+    target = tmp_path / "page.html"
+    code = main(["adjudicate", str(path), "--format", "json", "-o", str(tmp_path / "r.json"),
+                 "--html", str(target)])
+    if path.name.startswith("malformed"):
+        assert code == 3 and not target.exists()
+        return
+    assert code in (0, 1)
+    ruling = json.loads((tmp_path / "r.json").read_text())[0]
+    data = check_page(target.read_text())
+    frames = data["frames"]
+    assert frames[-1]["k"] == "end"
+    assert dict(frames[-1]["s"]) == ruling["final_scores"]
+    shown = json.dumps(data) + target.read_text()
+    for violation in ruling["violations"]:  # each violation is shown, with its rule
+        assert json.dumps(violation["message"])[1:-1] in shown
+        assert violation["rule"]["section"] in shown
+
+
+def test_batch_writes_an_index(tmp_path: Path) -> None:
+    lines = [json.dumps(json.loads(p.read_text())) for p in GAME_FIXTURES
+             if p.parent.name == "memo-dice" and not p.name.startswith("malformed")]
+    batch = tmp_path / "many.jsonl"
+    batch.write_text("\n".join(lines) + "\n")
+    folder = tmp_path / "pages"
+    assert main(["adjudicate", str(batch), "--html", str(folder) + "/", "-o",
+                 str(tmp_path / "out.txt")]) == 1
+    links, _ = _parse_index((folder / "index.html").read_text())
+    assert len(links) == len(lines) and all((folder / link).exists() for link in links)
+    index = (folder / "index.html").read_text()
+    assert "first violation" in index and "illegal" in index and "legal" in index

@@ -36,6 +36,20 @@ def at_pictures(adjudicator: Adjudicator, log: Mapping[str, Any], ruling: Ruling
     return picture
 
 
+def moment_pictures(adjudicator: Adjudicator, log: Mapping[str, Any],
+                    ruling: Ruling) -> PictureFn:
+    """The state at every moment, from one replay where the game offers ``pictures`` (the
+    built-in games), else one ``--at`` replay a moment."""
+    method = getattr(adjudicator, "pictures", None)
+    if not callable(method):
+        return at_pictures(adjudicator, log, ruling)
+    try:
+        shots = {(m.round, m.turn): text for m, text in method(log, source=ruling.source)}
+    except PathcheckError:
+        shots = {}
+    return lambda number, move: Picture(text=shots.get((number, move), ""))
+
+
 def page_for(adjudicator: Adjudicator, log: Mapping[str, Any], ruling: Ruling) -> Page:
     """The replay page of ``ruling`` (the ruling of ``log`` by ``adjudicator``)."""
     package = type(adjudicator).__module__.rpartition(".")[0]
@@ -46,4 +60,4 @@ def page_for(adjudicator: Adjudicator, log: Mapping[str, Any], ruling: Ruling) -
     if callable(build):
         page: Page = build(log, ruling)
         return page
-    return ruling_page(ruling, at_pictures(adjudicator, log, ruling))
+    return ruling_page(ruling, moment_pictures(adjudicator, log, ruling))

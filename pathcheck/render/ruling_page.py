@@ -87,12 +87,19 @@ def ruling_page(ruling: Ruling, picture: PictureFn | None = None, *, title: str 
     cache: dict[tuple[int, int], Picture] = {}
     scores: Mapping[str, int] = dict.fromkeys(ruling.players, 0)
 
+    shown = Picture()
+
     def draw(number: int, move: int, display: str) -> Picture:
+        """The picture of a moment; a moment the game cannot draw (a move after the end of
+        the round...) keeps the picture before it."""
         if picture is None:
             return Picture(text=display)
         if (number, move) not in cache:
             cache[(number, move)] = picture(number, move)
-        return cache[(number, move)]
+        drawn = cache[(number, move)]
+        if drawn.svg or drawn.text:
+            return drawn
+        return shown if shown.svg or shown.text else Picture(text=display or " ")
 
     for rnd in ruling.rounds:
         move = 0
