@@ -143,7 +143,7 @@ def test_help_does_not_load_the_page_renderer(command: list[str]) -> None:
 
 
 GAME_FIXTURES = sorted(
-    p for folder in ("games", "solo", "memoarrr", "memo-dice", "robot-memory")
+    p for folder in ("dungeon", "memoarrr", "memo-dice", "robot-memory")
     for p in (ROOT / "fixtures" / folder).glob("*.json"))
 
 

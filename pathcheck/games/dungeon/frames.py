@@ -351,7 +351,7 @@ def _positions(dungeons: Sequence[Sequence[Placement]]) -> list[tuple[int, int]]
 def solo_page(log: Mapping[str, Any], ruling: Ruling) -> Page:
     """A solo record tile by tile, the answer key of the same stack beside it, the first
     divergence and the failure marked."""
-    from pathcheck.games.dungeon.solo import read_solo
+    from pathcheck.games.dungeon.log import read_solo
     from pathcheck.solo import answer_key
     from pathcheck.solo_stats import first_divergence
 
