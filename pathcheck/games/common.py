@@ -76,14 +76,20 @@ class Pictures:
     def __init__(self, want: Moment | str | None) -> None:
         self.want = want
         self.pictures: dict[Moment, str] = {}
+        self.svgs: dict[Moment, str] = {}
+        """SVG pictures of every moment, for a replay page (only with EVERY_MOMENT)."""
         self._spans: dict[int, tuple[int, int]] = {}
 
-    def take(self, moment: Moment, draw: Callable[[], str]) -> None:
-        """Note that the replay reached ``moment``; draw it if it is wanted."""
+    def take(self, moment: Moment, draw: Callable[[], str],
+             svg: Callable[[], str] | None = None) -> None:
+        """Note that the replay reached ``moment``; draw it if it is wanted (and, for a replay
+        page, draw it as SVG with ``svg``)."""
         first, last = self._spans.get(moment.round, (moment.turn, moment.turn))
         self._spans[moment.round] = (min(first, moment.turn), max(last, moment.turn))
         if self.want == EVERY_MOMENT or self.want == moment:
             self.pictures[moment] = draw()
+        if self.want == EVERY_MOMENT and svg is not None:
+            self.svgs[moment] = svg()
 
     def __iter__(self) -> Iterator[tuple[Moment, str]]:
         return iter(sorted(self.pictures.items()))

@@ -13,7 +13,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from pathcheck.errors import PathcheckError
-from pathcheck.games import AdjudicateOptions, Adjudicator
+from pathcheck.games import AdjudicateOptions, Adjudicator, GameAdjudicator
+from pathcheck.games.common import EVERY_MOMENT, Pictures
 from pathcheck.render.html import Page
 from pathcheck.render.ruling_page import Picture, PictureFn, ruling_page
 from pathcheck.ruling import Ruling
@@ -38,16 +39,24 @@ def at_pictures(adjudicator: Adjudicator, log: Mapping[str, Any], ruling: Ruling
 
 def moment_pictures(adjudicator: Adjudicator, log: Mapping[str, Any],
                     ruling: Ruling) -> PictureFn:
-    """The state at every moment, from one replay where the game offers ``pictures`` (the
-    built-in games), else one ``--at`` replay a moment."""
-    method = getattr(adjudicator, "pictures", None)
-    if not callable(method):
+    """The state at every moment from one replay, for the built-in games (SVG where the game
+    draws one, else its ``--at`` text); any other plug-in: one ``--at`` replay a moment."""
+    if not isinstance(adjudicator, GameAdjudicator):
         return at_pictures(adjudicator, log, ruling)
+    pictures = Pictures(EVERY_MOMENT)
     try:
-        shots = {(m.round, m.turn): text for m, text in method(log, source=ruling.source)}
+        adjudicator.rule(log, source=ruling.source, pictures=pictures)
     except PathcheckError:
-        shots = {}
-    return lambda number, move: Picture(text=shots.get((number, move), ""))
+        return lambda number, move: Picture()
+    texts = {(m.round, m.turn): text for m, text in pictures.pictures.items()}
+    svgs = {(m.round, m.turn): svg for m, svg in pictures.svgs.items()}
+
+    def picture(number: int, move: int) -> Picture:
+        if (number, move) in svgs:
+            return Picture(svg=svgs[(number, move)])
+        return Picture(text=texts.get((number, move), ""))
+
+    return picture
 
 
 def page_for(adjudicator: Adjudicator, log: Mapping[str, Any], ruling: Ruling) -> Page:

@@ -85,7 +85,8 @@ def ruling_page(ruling: Ruling, picture: PictureFn | None = None, *, title: str 
     frames: list[Frame] = []
     violations = _placed(ruling)
     cache: dict[tuple[int, int], Picture] = {}
-    scores: Mapping[str, int] = dict.fromkeys(ruling.players, 0)
+    # The running score: the last round's, plus what each event since gained (its points).
+    scores: Mapping[str, int] = dict.fromkeys(ruling.final_scores or ruling.players, 0)
 
     shown = Picture()
 
@@ -124,6 +125,7 @@ def ruling_page(ruling: Ruling, picture: PictureFn | None = None, *, title: str 
             else:
                 if item.move is not None and item.move.index is not None:
                     move = item.move.index
+                scores = {p: n + item.points.get(p, 0) for p, n in scores.items()}
                 where = item.move.describe() if item.move is not None else ""
                 events.append(PageEvent(item.text, where, item.rule))
                 notes = [Note(item.text, NoteKind.INFO, item.rule)] if item.rule else []

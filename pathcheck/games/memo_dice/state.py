@@ -64,6 +64,13 @@ class CupInRow:
     how: str = ""
 
 
+def _cups_svg(number: int, move: int, row: Sequence[CupInRow],
+              scores: Mapping[str, int]) -> str:
+    from pathcheck.games.memo_dice.frames import cups_svg  # drawn only for replay pages
+
+    return cups_svg(number, move, row, scores)
+
+
 class Replay:
     """The replay of one log: scores, who begins next, what was found broken.
 
@@ -107,7 +114,8 @@ class Replay:
 
     def _snap(self, number: int, move: int, row: Sequence[CupInRow]) -> None:
         self.pictures.take(Moment(number, move),
-                           lambda: picture(number, move, row, self.scores))
+                           lambda: picture(number, move, row, self.scores),
+                           svg=lambda: _cups_svg(number, move, row, self.scores))
 
     # -- replay ----------------------------------------------------------------------------
 

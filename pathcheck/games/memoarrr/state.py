@@ -62,6 +62,12 @@ from pathcheck.games.memoarrr.rules import (
 from pathcheck.ruling import Event, MoveRef, Round, Violation
 
 
+def _island_svg(state: State, at: Moment) -> str:
+    from pathcheck.games.memoarrr.frames import island_svg  # drawn only for replay pages
+
+    return island_svg(state, at)
+
+
 @dataclass(frozen=True)
 class Fault:
     """A rule the action broke, and how."""
@@ -377,7 +383,8 @@ class Replay:
 
     def maybe_snapshot(self) -> None:
         moment = Moment(self.state.round, self.state.turns)
-        self.pictures.take(moment, lambda: render_island(self.state, moment))
+        self.pictures.take(moment, lambda: render_island(self.state, moment),
+                           svg=lambda: _island_svg(self.state, moment))
 
     def start_event(self, number: int, starter: str) -> Event:
         if number == 1:

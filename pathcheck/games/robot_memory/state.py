@@ -42,6 +42,13 @@ from pathcheck.games.robot_memory.rules import (
 from pathcheck.ruling import Event, MoveRef, Round, Rule, Violation
 
 
+def _grid_svg(number: int, turns_done: int, grid: Grid, face_up: set[tuple[int, int]],
+              picked: list[tuple[int, int]], scores: Mapping[str, int]) -> str:
+    from pathcheck.games.robot_memory.frames import grid_svg  # drawn only for replay pages
+
+    return grid_svg(number, turns_done, grid, face_up, picked, scores)
+
+
 class Replay:
     """The replay: scores, the face-up cards of the current round, events and violations.
 
@@ -66,6 +73,8 @@ class Replay:
         self.pictures = pictures or Pictures(None)
         self._events: list[Event] = []
         self._face_up: set[tuple[int, int]] = set()
+        self._picked: list[tuple[int, int]] = []
+        """The cards turned since the last moment (the replay page marks them)."""
 
     @property
     def solo(self) -> bool:
@@ -114,7 +123,10 @@ class Replay:
 
     def _record_at(self, number: int, turns_done: int, grid: Grid) -> None:
         self.pictures.take(Moment(number, turns_done),
-                           lambda: picture(number, turns_done, grid, self._face_up))
+                           lambda: picture(number, turns_done, grid, self._face_up),
+                           svg=lambda: _grid_svg(number, turns_done, grid, self._face_up,
+                                                 self._picked, self.scores))
+        self._picked = []
 
     def _check_setup(self, number: int, rnd: RoundLog) -> None:
         where = rnd.pointer + "/grid"
@@ -227,6 +239,7 @@ class Replay:
             self._violate(FACE_DOWN, self._move(number, t, turn, pick, "/position"),
                           f"{where} is already face up")
         self._face_up.add(pick.position)
+        self._picked.append(pick.position)
         result = score(pick.guess, card, solo=self.solo)
         if result.rule is GUESS_FEATURE:
             self._violate(GUESS_FEATURE, self._move(number, t, turn, pick, "/guess"),

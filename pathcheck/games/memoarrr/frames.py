@@ -1,0 +1,54 @@
+"""Memoarrr! drawn for the replay page: the island at a moment, as SVG.
+
+The island is the 5x5 grid of :class:`~pathcheck.games.memoarrr.state.State`: face-up cards
+white, face-down ones hatched (the page is the referee's view, which knows them), the card
+revealed last with an orange border and ``▶``, the walrus mark dashed with ``!``; under it who
+is to move, who is out with which volcano, and the treasures taken. The centre square holds
+the volcano cards (``▲``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pathcheck.games.common import Moment
+from pathcheck.games.memoarrr.rules import COLUMNS, SIZE, Pos
+from pathcheck.render.board import Card, Look, board_svg
+
+if TYPE_CHECKING:
+    from pathcheck.games.memoarrr.state import State
+
+
+def island_svg(state: State, at: Moment) -> str:
+    """The island at moment ``at`` (round, turns played in it)."""
+    rows: list[list[Card | None]] = []
+    for r in range(SIZE):
+        row: list[Card | None] = []
+        for c in range(SIZE):
+            pos = Pos(r, c)
+            card = state.grid.get(pos)
+            if card is None and pos == Pos(SIZE // 2, SIZE // 2):
+                row.append(Card(("volcano", f"{len(state.stack)} card(s) left"), Look.EMPTY,
+                                glyph="▲"))
+                continue
+            if card is None:
+                row.append(Card(("(no card)",), Look.EMPTY))
+                continue
+            up = pos in state.face_up
+            row.append(Card((card.animal.value, card.landscape.value),
+                            Look.UP if up else Look.DOWN,
+                            current=up and state.last is not None and card == state.last,
+                            marked=pos == state.mark))
+        rows.append(row)
+    when = "at the start" if at.turn == 0 else f"after turn {at.turn}"
+    notes = [f"Round {at.round}, {when}; face up: {len(state.face_up)}, volcano cards left "
+             f"in the centre: {len(state.stack)}"]
+    if not state.round_over and state.to_move:
+        notes.append(f"to move: {state.to_move}" + (" (crab's extra turn)" if state.crab
+                                                    else ""))
+    if state.out:
+        notes.append("out: " + ", ".join(f"{p} ({v} volcano)" for p, v in state.out.items()))
+    notes.append("treasures: " + ", ".join(
+        f"{p} {sum(t)} ({' + '.join(map(str, t)) or '-'})" for p, t in state.treasures.items()))
+    return board_svg(rows, columns=list(COLUMNS), row_names=[str(r + 1) for r in range(SIZE)],
+                     notes=notes, title=f"island, round {at.round} {when}")
