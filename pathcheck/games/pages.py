@@ -38,16 +38,17 @@ def at_pictures(adjudicator: Adjudicator, log: Mapping[str, Any], ruling: Ruling
 
 
 def moment_pictures(adjudicator: Adjudicator, log: Mapping[str, Any],
-                    ruling: Ruling) -> PictureFn:
-    """The state at every moment from one replay, for the built-in games (SVG where the game
-    draws one, else its ``--at`` text); any other plug-in: one ``--at`` replay a moment."""
+                    ruling: Ruling) -> tuple[PictureFn, list[tuple[int, int]]]:
+    """The state at every moment from one replay, and the moments, for the built-in games
+    (SVG where the game draws one, else its ``--at`` text); any other plug-in: one ``--at``
+    replay a moment (and only the moments its events name)."""
     if not isinstance(adjudicator, GameAdjudicator):
-        return at_pictures(adjudicator, log, ruling)
+        return at_pictures(adjudicator, log, ruling), []
     pictures = Pictures(EVERY_MOMENT)
     try:
         adjudicator.rule(log, source=ruling.source, pictures=pictures)
     except PathcheckError:
-        return lambda number, move: Picture()
+        return (lambda number, move: Picture()), []
     texts = {(m.round, m.turn): text for m, text in pictures.pictures.items()}
     svgs = {(m.round, m.turn): svg for m, svg in pictures.svgs.items()}
 
@@ -56,7 +57,7 @@ def moment_pictures(adjudicator: Adjudicator, log: Mapping[str, Any],
             return Picture(svg=svgs[(number, move)])
         return Picture(text=texts.get((number, move), ""))
 
-    return picture
+    return picture, sorted(texts)
 
 
 def page_for(adjudicator: Adjudicator, log: Mapping[str, Any], ruling: Ruling) -> Page:
@@ -69,4 +70,5 @@ def page_for(adjudicator: Adjudicator, log: Mapping[str, Any], ruling: Ruling) -
     if callable(build):
         page: Page = build(log, ruling)
         return page
-    return ruling_page(ruling, moment_pictures(adjudicator, log, ruling))
+    picture, moments = moment_pictures(adjudicator, log, ruling)
+    return ruling_page(ruling, picture, moments=moments)

@@ -17,11 +17,11 @@ the final scores, the winners and the verdict. The picture of a moment comes fro
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from pathcheck.render.html import Frame, Note, NoteKind, Page, PageEvent
-from pathcheck.ruling import Event, Ruling, Violation
+from pathcheck.ruling import Event, Round, Ruling, Violation
 
 
 @dataclass(frozen=True)
@@ -77,36 +77,54 @@ def _placed(ruling: Ruling) -> dict[int, list[tuple[int, Violation]]]:
     return out
 
 
-def ruling_page(ruling: Ruling, picture: PictureFn | None = None, *, title: str = "",
-                legend: str = "") -> Page:
-    """The page of ``ruling``; ``picture`` draws the state at each moment (by default the
-    round's own display text)."""
-    events: list[PageEvent] = []
-    frames: list[Frame] = []
-    violations = _placed(ruling)
-    cache: dict[tuple[int, int], Picture] = {}
-    # The running score: the last round's, plus what each event since gained (its points).
-    scores: Mapping[str, int] = dict.fromkeys(ruling.final_scores or ruling.players, 0)
+class _Builder:
+    """Frames and events of a ruling page, built round by round."""
 
-    shown = Picture()
+    def __init__(self, ruling: Ruling, picture: PictureFn | None,
+                 moments: Iterable[tuple[int, int]]) -> None:
+        self.ruling, self.picture = ruling, picture
+        self.events: list[PageEvent] = []
+        self.frames: list[Frame] = []
+        self.extra: dict[int, list[int]] = {}
+        for number, turn in sorted(set(moments)):
+            self.extra.setdefault(number, []).append(turn)
+        self.cache: dict[tuple[int, int], Picture] = {}
+        self.shown = Picture()
+        # The running score: the last round's, plus what each event since gained (its points).
+        self.scores: dict[str, int] = dict.fromkeys(ruling.final_scores or ruling.players, 0)
 
-    def draw(number: int, move: int, display: str) -> Picture:
+    def draw(self, number: int, move: int, display: str) -> Picture:
         """The picture of a moment; a moment the game cannot draw (a move after the end of
         the round...) keeps the picture before it."""
-        if picture is None:
+        if self.picture is None:
             return Picture(text=display)
-        if (number, move) not in cache:
-            cache[(number, move)] = picture(number, move)
-        drawn = cache[(number, move)]
+        if (number, move) not in self.cache:
+            self.cache[(number, move)] = self.picture(number, move)
+        drawn = self.cache[(number, move)]
         if drawn.svg or drawn.text:
-            return drawn
-        return shown if shown.svg or shown.text else Picture(text=display or " ")
+            self.shown = drawn
+        elif not (self.shown.svg or self.shown.text):
+            self.shown = Picture(text=display or " ")
+        return self.shown
 
-    for rnd in ruling.rounds:
-        move = 0
+    def round(self, rnd: Round, placed: list[tuple[int, Violation]]) -> None:
         used: dict[int, int] = {}
+        pending = list(self.extra.get(rnd.number, []))
+
+        def flush(upto: float) -> None:
+            """Frames of the moments before ``upto`` that no event falls on."""
+            while pending and pending[0] < upto:
+                turn = pending.pop(0)
+                if turn in used:
+                    continue
+                used[turn] = 1
+                drawn = self.draw(rnd.number, turn, "")
+                caption = f"{rnd.title}, after move {turn}" if turn else f"{rnd.title}: start"
+                self.frames.append(Frame(f"{rnd.number}.{turn}", caption, drawn.svg,
+                                         drawn.text, len(self.events) - 1 if self.events
+                                         else None, (), dict(self.scores)))
+
         items: list[Event | Violation] = []
-        placed = violations.get(rnd.number, [])
         items += [v for after, v in placed if after == -1 and not rnd.events]
         for i, event in enumerate(rnd.events):
             items.append(event)
@@ -114,42 +132,64 @@ def ruling_page(ruling: Ruling, picture: PictureFn | None = None, *, title: str 
         items += [v for after, v in placed if after == -1 and rnd.events]
         if not items:
             items.append(Event(rnd.title))
+        move, seen_move = 0, False
         for k, item in enumerate(items):
             last = k == len(items) - 1
+            index = item.move.index if item.move is not None else None
+            if index is not None:
+                flush(index)
+                seen_move = True
+            elif seen_move or last:
+                flush(float("inf"))
             if isinstance(item, Violation):
-                if item.move.index is not None:
-                    move = max(move, item.move.index)
-                events.append(PageEvent(item.message, item.move.describe(), item.rule, True))
+                move = max(move, index or 0)
+                self.events.append(PageEvent(item.message, item.move.describe(), item.rule,
+                                             True))
                 notes = [Note(f"{item.move.describe()}: {item.message}", NoteKind.VIOLATION,
                               item.rule)]
             else:
-                if item.move is not None and item.move.index is not None:
-                    move = item.move.index
-                scores = {p: n + item.points.get(p, 0) for p, n in scores.items()}
+                move = move if index is None else index
+                self.scores = {p: n + item.points.get(p, 0) for p, n in self.scores.items()}
                 where = item.move.describe() if item.move is not None else ""
-                events.append(PageEvent(item.text, where, item.rule))
+                self.events.append(PageEvent(item.text, where, item.rule))
                 notes = [Note(item.text, NoteKind.INFO, item.rule)] if item.rule else []
             count = used.get(move, 0)
             used[move] = count + 1
             if last:
-                scores = rnd.scores
+                self.scores = dict(rnd.scores)
                 notes.append(Note("Score after the round: " + ", ".join(
                     f"{p} {n}" for p, n in rnd.scores.items()), NoteKind.SCORE))
-            shown = draw(rnd.number, move, rnd.display)
-            frames.append(Frame(f"{rnd.number}.{move}{_suffix(count)}",
-                                f"{rnd.title}" + (f", move {move}" if move else ""),
-                                shown.svg, shown.text, len(events) - 1, notes, dict(scores)))
-    end_notes = [Note(line, NoteKind.VIOLATION if line.startswith("Verdict: ILLEGAL")
+            drawn = self.draw(rnd.number, move, rnd.display)
+            self.frames.append(Frame(f"{rnd.number}.{move}{_suffix(count)}",
+                                     f"{rnd.title}" + (f", move {move}" if move else ""),
+                                     drawn.svg, drawn.text, len(self.events) - 1, notes,
+                                     dict(self.scores)))
+
+    def end(self, unplaced: list[tuple[int, Violation]]) -> None:
+        ruling = self.ruling
+        notes = [Note(line, NoteKind.VIOLATION if line.startswith("Verdict: ILLEGAL")
                       else NoteKind.SCORE) for line in verdict_lines(ruling)]
-    for _, violation in violations.get(0, []):
-        events.append(PageEvent(violation.message, violation.move.describe(), violation.rule,
-                                True))
-        end_notes.append(Note(violation.describe(), NoteKind.VIOLATION, violation.rule))
-    end_notes += [Note(note) for note in ruling.notes]
-    final = Picture(text=ruling.display) if ruling.display else (
-        Picture(frames[-1].picture, frames[-1].text) if frames else Picture(text=" "))
-    frames.append(Frame("end", "End of the game: final scores", final.svg, final.text,
-                        len(events) - 1 if violations.get(0) else None, end_notes,
-                        dict(ruling.final_scores)))
+        for _, violation in unplaced:
+            self.events.append(PageEvent(violation.message, violation.move.describe(),
+                                         violation.rule, True))
+            notes.append(Note(violation.describe(), NoteKind.VIOLATION, violation.rule))
+        notes += [Note(note) for note in ruling.notes]
+        final = Picture(text=ruling.display) if ruling.display else self.shown
+        self.frames.append(Frame("end", "End of the game: final scores", final.svg,
+                                 final.text or ("" if final.svg else " "),
+                                 len(self.events) - 1 if unplaced else None, notes,
+                                 dict(ruling.final_scores)))
+
+
+def ruling_page(ruling: Ruling, picture: PictureFn | None = None, *, title: str = "",
+                legend: str = "", moments: Iterable[tuple[int, int]] = ()) -> Page:
+    """The page of ``ruling``; ``picture`` draws the state at each moment (by default the
+    round's own display text). ``moments`` (round, move) the game can draw get a frame each
+    too, where no event of the ruling falls on them (a turn nothing notable happened in)."""
+    violations = _placed(ruling)
+    builder = _Builder(ruling, picture, moments)
+    for rnd in ruling.rounds:
+        builder.round(rnd, violations.get(rnd.number, []))
+    builder.end(violations.get(0, []))
     heading = title or f"{ruling.source}: {ruling.game} ({ruling.format})"
-    return Page(heading, frames, events, verdict_lines(ruling), legend)
+    return Page(heading, builder.frames, builder.events, verdict_lines(ruling), legend)
