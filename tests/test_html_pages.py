@@ -179,3 +179,37 @@ def test_batch_writes_an_index(tmp_path: Path) -> None:
     assert len(links) == len(lines) and all((folder / link).exists() for link in links)
     index = (folder / "index.html").read_text()
     assert "first violation" in index and "illegal" in index and "legal" in index
+
+
+def ten_exploration_game(seed: int, players: list[str]) -> dict[str, Any]:
+    """A legal game of exactly 10 explorations: random explorations (perfect placement, so
+    the dungeons grow long) kept only while nobody reaches 3 points before the tenth."""
+    import random
+
+    from pathcheck.games.dungeon.gen import random_exploration
+    from pathcheck.tileset import load_tileset
+
+    rng, tileset = random.Random(seed), load_tileset()
+    scores, start, explorations = dict.fromkeys(players, 0), players[0], []
+    while len(explorations) < 10:
+        log, points, last = random_exploration(rng, players, start, advanced=False,
+                                               rules=frozenset(), tileset=tileset, accuracy=1.0)
+        after = {p: scores[p] + points.get(p, 0) for p in players}
+        if (max(after.values()) >= 3) != (len(explorations) == 9):
+            continue
+        explorations.append(log)
+        scores, start = after, last
+    return {"format": "game/1", "players": players, "advanced": False, "rules": [],
+            "explorations": explorations}
+
+
+def test_a_ten_exploration_game_page_stays_under_a_megabyte(tmp_path: Path) -> None:
+    log = tmp_path / "long.json"
+    log.write_text(json.dumps(ten_exploration_game(1, ["Ann", "Bob"])))
+    target = tmp_path / "long.html"
+    assert main(["adjudicate", str(log), "-o", str(tmp_path / "out.txt"), "--html",
+                 str(target)]) == 0
+    data = check_page(target.read_text())
+    assert sum(1 for f in data["frames"] if f["k"].endswith(".check")) == 10
+    assert len(data["frames"]) > 200
+    assert target.stat().st_size < 1_000_000
