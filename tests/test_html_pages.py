@@ -190,7 +190,8 @@ def ten_exploration_game(seed: int, players: list[str]) -> dict[str, Any]:
     from pathcheck.tileset import load_tileset
 
     rng, tileset = random.Random(seed), load_tileset()
-    scores, start, explorations = dict.fromkeys(players, 0), players[0], []
+    scores, start = dict.fromkeys(players, 0), players[0]
+    explorations: list[dict[str, Any]] = []
     while len(explorations) < 10:
         log, points, last = random_exploration(rng, players, start, advanced=False,
                                                rules=frozenset(), tileset=tileset, accuracy=1.0)
@@ -213,3 +214,20 @@ def test_a_ten_exploration_game_page_stays_under_a_megabyte(tmp_path: Path) -> N
     assert sum(1 for f in data["frames"] if f["k"].endswith(".check")) == 10
     assert len(data["frames"]) > 200
     assert target.stat().st_size < 1_000_000
+
+
+def test_random_games_of_every_game_have_pages() -> None:
+    import random
+
+    from pathcheck import games
+    from pathcheck.games.pages import page_for
+
+    for name in sorted(games.available()):
+        adjudicator = games.load(name)
+        assert isinstance(adjudicator, games.GameAdjudicator)
+        for seed in range(3):
+            log = adjudicator.random_game(random.Random(seed))
+            ruling = adjudicator.adjudicate(log, source="random",
+                                            options=games.AdjudicateOptions())
+            data = check_page(render_page(page_for(adjudicator, log, ruling)))
+            assert dict(data["frames"][-1]["s"]) == dict(ruling.final_scores), name

@@ -34,9 +34,9 @@ from pathcheck.tileset import TileSet, load_tileset
 from pathcheck.verify import DungeonVerdict, SoloVerdict, Verdict
 
 LEGEND = ("Thick blue: the path followed so far; thin: paths not taken; S in a green circle: "
-          "START; a cross in a vermilion (red-orange) circle: the tile that made the dungeon Lost; each tile "
-          "shows its number (top left) and its id and arrow (bottom right); dashed: the 9x9 "
-          "bound of rule #2.")
+          "START; a cross in a vermilion (red-orange) circle: the tile that made the dungeon "
+          "Lost; each tile shows its number (top left) and its id and arrow (bottom right); "
+          "dashed: the 9x9 bound of rule #2.")
 
 
 @dataclass
