@@ -8,13 +8,14 @@ from pathlib import Path
 import click
 
 from pathcheck import games
-from pathcheck.games.dungeon.frames import verdict_page
+from pathcheck.games.dungeon.frames import key_page, verdict_page
 from pathcheck.output import write_atomic
 from pathcheck.reader import Document
 from pathcheck.records import Overrides, iter_records
 from pathcheck.render.html import Page, Site, is_page_file, render_page, unique_names, write_site
 from pathcheck.render.pictures import picture_name
 from pathcheck.ruling import Ruling
+from pathcheck.solo_check import AnswerKey
 from pathcheck.verify import DungeonVerdict, Verdict, verify_record
 
 
@@ -106,3 +107,10 @@ def write_adjudicate_pages(drawn: Sequence[tuple[Document, Ruling]],
                 [f"{len(drawn)} logs, {len(drawn) - illegal} legal, {illegal} illegal"])
     write_site(target, site)
     click.echo(f"pathcheck: wrote {len(drawn)} page(s) and index.html to {target}", err=True)
+
+
+def write_key_page(answer: AnswerKey, target: str) -> None:
+    """The replay page of an answer key (``solo key CODE --reveal --html FILE``)."""
+    page = key_page(str(answer.seed), answer.seed.rules,
+                    [d.placements for d in answer.dungeons], answer.max_score)
+    write_atomic(target, render_page(page))

@@ -128,13 +128,9 @@ def key(code: str, reveal: bool, svg_dir: str | None, html_file: str | None,
     answer = AnswerKey.of(SeedCode.parse(code))
     seed = answer.seed
     if html_file is not None:
-        from pathcheck.games.dungeon.frames import key_page
-        from pathcheck.output import write_atomic
-        from pathcheck.render.html import render_page
+        from .pages import write_key_page
 
-        page = key_page(str(seed), seed.rules, [d.placements for d in answer.dungeons],
-                        answer.max_score)
-        write_atomic(html_file, render_page(page))
+        write_key_page(answer, html_file)
     if svg_dir is not None:
         written = _write_svgs(answer, Path(svg_dir))
         click.echo(f"wrote {len(written)} SVG files to {svg_dir}", err=True)

@@ -73,6 +73,7 @@ def command(
     refuse_input_as_output(output, files)
     if html_target is not None and "-" in files:
         raise click.UsageError("--html reads the records twice: give files, not - (stdin)")
+    refuse_input_as_output(html_target, files)
     svg_file = svg_dir if svg_dir is not None and svg_dir.lower().endswith(".svg") else None
     graph_file = graph_dir if graph_dir is not None and graph_dir.lower().endswith(
         (".graphml", ".json")) else None
@@ -130,7 +131,6 @@ def command(
         click.echo(f"pathcheck: note: {pictures.extra} more record(s) not drawn: "
                    "give a folder to --svg/--graph to draw every dungeon", err=True)
     if html_target is not None:
-        refuse_input_as_output(html_target, files)
         from .pages import write_verify_pages
 
         write_verify_pages(files, settings.overrides, html_target)

@@ -231,3 +231,16 @@ def test_random_games_of_every_game_have_pages() -> None:
                                             options=games.AdjudicateOptions())
             data = check_page(render_page(page_for(adjudicator, log, ruling)))
             assert dict(data["frames"][-1]["s"]) == dict(ruling.final_scores), name
+
+
+def test_pages_never_replace_a_users_file(tmp_path: Path) -> None:
+    folder = tmp_path / "pages"
+    folder.mkdir()
+    mine = folder / "index.html"
+    mine.write_text("<p>my own index</p>")
+    result = CliRunner().invoke(cli, ["verify", str(EXAMPLES), "-q", "--html", str(folder)])
+    assert result.exit_code == 4 and "not written by pathcheck" in result.output
+    assert mine.read_text() == "<p>my own index</p>" and len(list(folder.iterdir())) == 1
+    mine.unlink()
+    assert main(["verify", str(EXAMPLES), "-q", "--html", str(folder)]) == 0
+    assert main(["verify", str(EXAMPLES), "-q", "--html", str(folder)]) == 0  # ours: replaced

@@ -28,7 +28,11 @@ from dataclasses import dataclass, field
 from html import escape
 from typing import Any
 
+from pathcheck.errors import IOFailure
 from pathcheck.ruling import Rule
+
+GENERATOR = '<meta name="generator" content="pathcheck">'
+"""In the head of every page: a folder's files that lack it are the user's, never replaced."""
 
 
 class NoteKind(enum.StrEnum):
@@ -170,7 +174,7 @@ def render_page(page: Page) -> str:
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="generator" content="pathcheck">
+{GENERATOR}
 <title>{escape(page.title)}</title>
 <style>{CSS}</style>
 </head>
@@ -194,7 +198,7 @@ def render_page(page: Page) -> str:
 <table id="pc-scores" class="scores"><caption>Scores</caption><tbody></tbody></table>
 </section>
 <aside class="events"><h2>Events of the ruling</h2>
-<ol id="pc-events">
+<ol id="pc-events" tabindex="0" aria-label="events of the ruling">
 {events}
 </ol></aside>
 </main>
@@ -222,7 +226,7 @@ def render_index(title: str, headers: Sequence[str], rows: Sequence[IndexRow],
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="generator" content="pathcheck">
+{GENERATOR}
 <title>{escape(title)}</title>
 <style>{CSS}</style>
 </head>
@@ -386,13 +390,29 @@ def unique_names(names: Sequence[str]) -> list[str]:
     return out
 
 
+def _ours(path: Any) -> bool:
+    """Whether the file at ``path`` is a page pathcheck wrote (its head names the generator)."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            return GENERATOR in handle.read(2000)
+    except OSError:
+        return False
+
+
 def write_site(folder: str, site: Site) -> list[str]:
-    """Write each page and the index atomically; return the paths written."""
+    """Write each page and the index atomically; return the paths written. A file of the
+    folder that would be replaced and that pathcheck did not write is an IOFailure (nothing is
+    written then)."""
     from pathlib import Path
 
     from pathcheck.output import write_atomic
 
     root = Path(folder)
+    names = [name for name, _, _ in site.pages] + ["index.html"]
+    for name in names:  # a folder may hold the user's own files: replace only our pages
+        if (root / name).exists() and not _ours(root / name):
+            raise IOFailure(f"{root / name}: exists and was not written by pathcheck; "
+                            "name another folder for the pages")
     written = []
     rows = []
     for name, page, cells in site.pages:
