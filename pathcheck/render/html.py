@@ -263,8 +263,9 @@ outline:3px solid var(--blue);outline-offset:2px}
 main{display:grid;grid-template-columns:minmax(0,3fr) minmax(16rem,2fr);gap:1rem;padding:1rem}
 main.index{display:block}
 @media (max-width:720px){main{grid-template-columns:minmax(0,1fr);padding:.5rem}
-.controls{padding:.4rem .5rem}}
+.controls{padding:.4rem .5rem}figure svg{min-width:520px;max-height:none}}
 figure{margin:0;overflow:auto}
+/* on a phone the picture keeps a readable size and scrolls sideways inside its frame */
 .pair{display:flex;flex-wrap:wrap;gap:.75rem}.pair figure{flex:1 1 14rem;min-width:0}
 figcaption{font-weight:600;font-size:.9rem}
 figure svg{width:100%;height:auto;max-height:75vh;display:block}

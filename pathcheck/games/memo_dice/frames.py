@@ -17,7 +17,8 @@ from pathcheck.render.board import Bar, Card, Look, board_svg
 if TYPE_CHECKING:
     from pathcheck.games.memo_dice.state import CupInRow
 
-PER_ROW = 7
+PER_ROW = 4
+"""Cups a line of the picture (a round has up to 7 or 8)."""
 
 
 def cups_svg(number: int, move: int, row: Sequence[CupInRow],
