@@ -244,3 +244,15 @@ def test_pages_never_replace_a_users_file(tmp_path: Path) -> None:
     mine.unlink()
     assert main(["verify", str(EXAMPLES), "-q", "--html", str(folder)]) == 0
     assert main(["verify", str(EXAMPLES), "-q", "--html", str(folder)]) == 0  # ours: replaced
+
+
+def test_verify_draws_a_solo_record_dungeon_by_dungeon(tmp_path: Path) -> None:
+    target = tmp_path / "solo.html"
+    source = ROOT / "fixtures" / "dungeon" / "illegal-solo-premature.json"
+    assert main(["verify", str(source), "-q", "--html", str(target)]) == 0
+    data = check_page(target.read_text())
+    keys = [f["k"] for f in data["frames"]]
+    assert keys[0] == "1.1" and "2.1" in keys and keys[-1] == "score"
+    failing = data["frames"][keys.index("2.1")]
+    assert any(note[0] == "violation" and "premature" in note[1] for note in failing["n"])
+    assert data["frames"][-1]["s"] == [["solo", 5]]
