@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import click
@@ -77,7 +78,8 @@ def _log_names(drawn: Sequence[tuple[Document, Ruling]]) -> list[str]:
 
 def _ruling_cells(doc: Document, ruling: Ruling) -> list[str]:
     first = ruling.violations[0].describe() if ruling.violations else ""
-    return [ruling.source, f"{ruling.game}: " + ("illegal" if ruling.violations else "legal"),
+    where = f"{doc.source}:{doc.line}" + (f" {doc.pointer}" if doc.pointer else "")
+    return [where, f"{ruling.game}: " + ("illegal" if ruling.violations else "legal"),
             " and ".join(ruling.winners) or "none", first]
 
 
@@ -86,9 +88,17 @@ def write_adjudicate_pages(drawn: Sequence[tuple[Document, Ruling]],
     """The replay page of the first log (FILE.html) or of every log and an index (DIR)."""
     from pathcheck.games.pages import page_for
 
+    counts: dict[str, int] = {}
+    for doc, _ in drawn:
+        counts[doc.source] = counts.get(doc.source, 0) + 1
+
     def page(doc: Document, ruling: Ruling) -> Page:
         plugin = adjudicator or games.for_format(str(doc.value.get("format")))
-        return page_for(plugin, doc.value, ruling)
+        built = page_for(plugin, doc.value, ruling)
+        if counts[doc.source] > 1:  # one of several logs of a file: say which
+            where = f"{doc.source}:{doc.line}" + (f" {doc.pointer}" if doc.pointer else "")
+            built = replace(built, title=built.title.replace(ruling.source, where, 1))
+        return built
 
     if not drawn:
         click.echo("pathcheck: note: no log could be ruled on: no page written", err=True)
