@@ -71,4 +71,5 @@ def page_for(adjudicator: Adjudicator, log: Mapping[str, Any], ruling: Ruling) -
         page: Page = build(log, ruling)
         return page
     picture, moments = moment_pictures(adjudicator, log, ruling)
-    return ruling_page(ruling, picture, moments=moments)
+    return ruling_page(ruling, picture, moments=moments,
+                       title=f"{ruling.source}: {adjudicator.title} ({ruling.format})")
