@@ -24,6 +24,7 @@ from typing import Any
 
 from pathcheck.check import CheckResult, LostCard
 from pathcheck.dungeon import Placement, TraceResult, trace
+from pathcheck.games.dungeon.log import Exploration
 from pathcheck.geometry import Move
 from pathcheck.render.html import Frame, Note, NoteKind, Page, PageEvent
 from pathcheck.render.model import build_view
@@ -232,9 +233,31 @@ def key_page(code: str, rules: Iterable[int], dungeons: Sequence[Sequence[Placem
                 builder.events, summary, LEGEND)
 
 
+def _hands(exp: Exploration) -> list[dict[str, list[str]]]:
+    """The hands before the first turn and after each turn: the tile played leaves the hand,
+    the top of the deck joins it (as the replay deals; a log's wrong draw is its violation).
+
+    >>> from pathcheck.games.dungeon.log import Turn
+    >>> exp = Exploration("Ann", {"Ann": ("R1", "I4")}, ("L2",),
+    ...                   (Turn("Ann", Placement.parse("R1@N"), (), None, False, ""),), "")
+    >>> _hands(exp)
+    [{'Ann': ['R1', 'I4']}, {'Ann': ['I4', 'L2']}]
+    """
+    hands = {p: list(h) for p, h in exp.hands.items()}
+    deck = list(exp.deck)
+    out = [{p: list(h) for p, h in hands.items()}]
+    for turn in exp.turns:
+        hand = hands.setdefault(turn.player, [])
+        if turn.placement.tile in hand:
+            hand.remove(turn.placement.tile)
+        if deck:
+            hand.append(deck.pop(0))
+        out.append({p: list(h) for p, h in hands.items()})
+    return out
+
+
 def game_page(log: Mapping[str, Any], ruling: Ruling) -> Page:
     """The page of a ``game/1`` log: each exploration turn by turn, then its check."""
-    from pathcheck.check import LostCard
     from pathcheck.games.dungeon.log import read_game_log
     from pathcheck.games.dungeon.state import Replay
     from pathcheck.render.ruling_page import verdict_lines
@@ -255,6 +278,9 @@ def game_page(log: Mapping[str, Any], ruling: Ruling) -> Page:
                 f"{p}: {' '.join(h) or '-'}" for p, h in exp.hands.items()),
             f"exploration {number}")]}
         extra: dict[int, list[Note]] = {}
+        for t, hands in enumerate(_hands(exp)):
+            extra.setdefault(t, []).append(Note("Hands: " + "; ".join(
+                f"{p}: {' '.join(h) or '-'}" for p, h in hands.items())))
         for t, turn in enumerate(exp.turns, start=1):
             where = f"exploration {number}, turn {t} ({turn.player})"
             evs = [PageEvent(f"{turn.player} places {turn.placement} (stack tile "
