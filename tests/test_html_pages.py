@@ -87,11 +87,13 @@ def test_frames_share_their_unchanged_lines() -> None:
 
 
 def test_script_cannot_be_closed_by_data() -> None:
-    page = Page("</script><b>x", [Frame("1", "</script><script>alert(1)</script>",
+    page = Page("</script><b>x", [Frame("1", "<!-- <script></script>",
                                        picture="<svg>\n</svg>")])
     text = render_page(page)
     assert text.count("</script>") == 2  # the data and the program, nothing else
+    assert "<!--" not in text
     assert "&lt;/script&gt;&lt;b&gt;x" in text
+    assert check_page(text)["frames"][0]["c"] == "<!-- <script></script>"
 
 
 def test_verify_html_file_and_folder(tmp_path: Path) -> None:

@@ -105,9 +105,14 @@ class IndexRow:
 
 
 def _json_for_script(value: Any) -> str:
-    """JSON that is safe inside a ``<script>`` element."""
+    """JSON that is safe inside a ``<script>`` element: no ``</`` and no ``<!--`` (both are
+    written with JSON escapes inside the strings they occur in).
+
+    >>> _json_for_script(["</script>", "<!--"])
+    '["<\\\\/script>","\\\\u003c!--"]'
+    """
     text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-    return text.replace("</", "<\\/").replace("<!--", "<\\!--")
+    return text.replace("</", "<\\/").replace("<!--", "\\u003c!--")
 
 
 def frames_data(page: Page) -> dict[str, Any]:
