@@ -341,7 +341,8 @@ lastEv=f.e===undefined?null:$("ev-"+f.e);
 if(lastEv){lastEv.classList.add("current");lastEv.setAttribute("aria-current","step");
 var list=lastEv.parentNode;if(list.scrollHeight>list.clientHeight){
 list.scrollTop=lastEv.offsetTop-list.offsetTop-list.clientHeight/3;}}
-slider.value=String(i);slider.setAttribute("aria-valuetext",f.c);pos.textContent=(i+1)+" / "+n+"  #"+f.k;
+slider.value=String(i);slider.setAttribute("aria-valuetext",f.c);
+pos.textContent=(i+1)+" / "+n+"  #"+f.k;
 document.title=document.title.replace(/ \\u2014 .*$/,"")+" \\u2014 "+f.k;
 if(!fromHash){try{history.replaceState(null,"","#"+f.k);}catch(e){location.hash=f.k;}}
 document.body.setAttribute("data-moment",f.k);
