@@ -26,6 +26,7 @@ from pathcheck.solo_stats import (
     summarise,
 )
 
+from .census import command as census_command
 from .options import emit, output_file, output_format, refuse_input_as_output, rules_option
 
 
@@ -46,6 +47,9 @@ def _progress(total: int, label: str) -> Iterator[Callable[[int], None]]:
         return
     with click.progressbar(length=total, label=label, file=sys.stderr) as bar:
         yield bar.update
+
+
+command.add_command(census_command)
 
 
 # --- new ---------------------------------------------------------------------------------
@@ -69,13 +73,15 @@ def _progress(total: int, label: str) -> Iterator[Callable[[int], None]]:
               help="Give up after trying this many seeds.")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
               help="Worker processes for the search (default: all cores).")
+@click.option("--census", "census_dir", type=click.Path(file_okay=False), default=None,
+              metavar="CENSUS_DIR", help="Pick from a census (solo census) instead of searching.")
 @output_format
 @output_file
 @click.pass_context
 def new(ctx: click.Context, rules: str | None, count: int, start: int | None,
         min_dungeons: int | None, max_dungeons: int | None, lost_by: tuple[str, ...],
-        difficulty: str | None, limit: int, jobs: int | None, output_format: str,
-        output: str | None) -> None:
+        difficulty: str | None, limit: int, jobs: int | None, census_dir: str | None,
+        output_format: str, output: str | None) -> None:
     """Print COUNT new seed codes and the deck order to stack, optionally chosen by their
     answer key (number of dungeons, Lost reasons, difficulty).
 
@@ -85,7 +91,11 @@ def new(ctx: click.Context, rules: str | None, count: int, start: int | None,
     rule_set = parse_rules(rules)
     wanted = Constraints(min_dungeons, max_dungeons, frozenset(lost_by), difficulty)
     first = SeedCode.random().seed if start is None else start
-    if not wanted.any:
+    if census_dir is not None:
+        from .census import pick
+
+        found, tried = pick(census_dir, rule_set, wanted, count, first)
+    elif not wanted.any:
         found = [analyse_deal((first + k) % SEED_LIMIT, rule_set) for k in range(count)]
         tried = count
     else:

@@ -1,0 +1,178 @@
+"""``pathcheck solo census``: every seed of a range analysed, on Dask or local processes."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from pathcheck.seeds import SEED_LIMIT, parse_rules
+
+from .options import emit, output_file, output_format, rules_option
+
+if TYPE_CHECKING:
+    from pathcheck.census import Census, ChunkResult
+    from pathcheck.solo_stats import Constraints, DealStats
+
+DEFAULT_CHUNK = 1 << 20
+
+
+@click.command(name="census")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
+              metavar="CENSUS_DIR", help="Run (or resume) the census stored in CENSUS_DIR.")
+@click.option("--report", "report_dir", type=click.Path(file_okay=False), default=None,
+              metavar="CENSUS_DIR", help="Only report what CENSUS_DIR holds (no analysis).")
+@rules_option
+@click.option("--start", type=click.IntRange(0, SEED_LIMIT - 1), default=None,
+              help="First seed (default 0).")
+@click.option("--count", type=click.IntRange(min=1), default=None,
+              help="Seeds to analyse (default: all up to 2^35 - 1).")
+@click.option("--chunk", type=click.IntRange(min=1), default=None,
+              help=f"Seeds per chunk, the unit of work and of resuming (default "
+                   f"{DEFAULT_CHUNK:,}).")
+@click.option("--top", type=click.IntRange(min=1), default=None,
+              help="How many of each extreme to keep: hardest, easiest, most and fewest "
+                   "dungeons (default 20).")
+@click.option("--rare-dungeons", type=click.IntRange(min=1), default=None,
+              help="Keep every seed with at least this many dungeons (default 9).")
+@click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
+              help="Run on this Dask cluster (default: a LocalCluster on this machine).")
+@click.option("--local", "local", is_flag=True,
+              help="Run on local processes without Dask.")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
+              help="Local workers or processes (default: all cores).")
+@click.option("--chart", type=click.Path(dir_okay=False), default=None,
+              help="Also draw the statistics as a chart: FILE.svg or FILE.png.")
+@output_format
+@output_file
+def command(out_dir: str | None, report_dir: str | None, rules: str | None, start: int | None,
+            count: int | None, chunk: int | None, top: int | None, rare_dungeons: int | None,
+            scheduler: str | None, local: bool, jobs: int | None, chart: str | None,
+            output_format: str, output: str | None) -> None:
+    """Analyse every seed of a range (by default all 2^35) in chunks on a Dask cluster, store
+    each finished chunk in CENSUS_DIR, and report the distribution and the extreme seeds.
+
+    An interrupted census resumes: run the same command again (or just --out CENSUS_DIR).
+    --report CENSUS_DIR prints what a census holds so far. Its JSON has the fields of
+    `solo stats --format json` plus "extremes" and "census" (docs/seeds.md).
+    """
+    from pathcheck.census import Census, CensusDir, dask_available, run_census
+
+    if (out_dir is None) == (report_dir is None):
+        raise click.UsageError("give either --out CENSUS_DIR (run) or --report CENSUS_DIR")
+    if report_dir is not None:
+        given = [name for name, value in (("--rules", rules), ("--start", start),
+                                          ("--count", count), ("--chunk", chunk),
+                                          ("--top", top), ("--rare-dungeons", rare_dungeons),
+                                          ("--scheduler", scheduler)) if value is not None]
+        if given:
+            raise click.UsageError(f"{', '.join(given)}: only for a run (--out), not --report")
+        _report(Census.load(CensusDir(report_dir)), chart, output_format, output)
+        return
+    assert out_dir is not None
+    folder = CensusDir(out_dir)
+    folder.open(_plan(folder, rules, start, count, chunk, top, rare_dungeons))
+    workers = jobs or os.cpu_count() or 1
+    use_dask = not local
+    if local and scheduler is not None:
+        raise click.UsageError("--local and --scheduler exclude each other")
+    if use_dask and not dask_available():
+        if scheduler is not None:
+            raise click.UsageError("--scheduler needs Dask: pip install 'pathcheck[cluster]'")
+        click.echo(f"pathcheck: Dask is not installed: running on {workers} local processes "
+                   "(for a cluster: pip install 'pathcheck[cluster]')", err=True)
+        use_dask = False
+    plan = folder.plan
+    left = plan.count - sum(b - a for a, b in folder.done())
+    try:
+        with _progress(left, "census") as progress:
+            info = run_census(folder, jobs=workers, use_dask=use_dask, scheduler=scheduler,
+                              on_done=progress)
+    except KeyboardInterrupt:
+        click.echo(f"pathcheck: census interrupted: {len(folder.done()):,} of "
+                   f"{len(plan.chunks()):,} chunks are stored in {out_dir}; run the same "
+                   "command again to resume", err=True)
+        raise
+    if info.chunks:
+        rate = info.seeds / info.busy if info.busy else 0.0
+        click.echo(f"pathcheck: {info.chunks:,} chunks ({info.seeds:,} seeds) in "
+                   f"{info.seconds:.1f} s on {info.workers} {info.backend} worker(s): "
+                   f"{rate:,.0f} seeds per second per core", err=True)
+    _report(Census.load(folder), chart, output_format, output)
+
+
+def _plan(folder: Any, rules: str | None, start: int | None, count: int | None,
+          chunk: int | None, top: int | None, rare: int | None) -> Any:
+    """The plan asked for; options not given come from an existing census, else defaults."""
+    from pathcheck.census import Limits, Plan
+
+    old = folder.read_plan() if folder.exists() else None
+    first = start if start is not None else old.start if old else 0
+    limits = old.limits if old else Limits()
+    return Plan(
+        parse_rules(rules) if rules is not None else old.rules if old else frozenset(),
+        first,
+        count if count is not None else old.count if old else SEED_LIMIT - first,
+        chunk if chunk is not None else old.chunk if old else DEFAULT_CHUNK,
+        Limits(top if top is not None else limits.top,
+               rare if rare is not None else limits.rare))
+
+
+@contextmanager
+def _progress(total: int, label: str) -> Iterator[Callable[[ChunkResult], None]]:
+    """A progress bar with the rate and the time left on stderr when it is a terminal."""
+    if not sys.stderr.isatty():
+        yield lambda result: None
+        return
+    began = time.perf_counter()
+    done = 0
+    with click.progressbar(length=total, label=label, file=sys.stderr, show_eta=True,
+                           item_show_func=lambda text: text) as bar:
+        def update(result: ChunkResult) -> None:
+            nonlocal done
+            done += result.stop - result.start
+            rate = done / max(time.perf_counter() - began, 1e-9)
+            bar.update(result.stop - result.start, f"{rate / 1e6:.2f}M seeds/s")
+
+        yield update
+
+
+def _report(census: Census, chart: str | None, output_format: str, output: str | None) -> None:
+    if chart is not None:
+        from .solo import _write_chart
+
+        _write_chart(census.summary(), Path(chart), census.plan.start)
+    if output_format == "text":
+        from pathcheck.render.census import format_census
+
+        emit(format_census(census), output)
+        return
+    doc = census.to_dict()
+    emit(json.dumps(doc, indent=2) if output_format == "json" else json.dumps(doc), output)
+
+
+def pick(census_dir: str, rules: frozenset[int], wanted: Constraints, count: int,
+         first: int) -> tuple[list[DealStats], int]:
+    """``solo new --census``: seeds from a census instead of a search; says on stderr why
+    when it has fewer than ``count``. Returns them and the number of seeds the census covers."""
+    from pathcheck.census import Census, CensusDir
+
+    census = Census.load(CensusDir(census_dir))
+    found, exhaustive = census.pick(rules, wanted, count, first)
+    if len(found) < count:
+        where = f"the census in {census_dir} ({census.deals:,} seeds counted"
+        where += ")" if census.complete else ", not complete)"
+        if exhaustive:
+            click.echo(f"pathcheck: {where} has no more seeds with these constraints", err=True)
+        else:
+            click.echo(f"pathcheck: {where} keeps only the extremes and every seed with "
+                       f"{census.plan.limits.rare}+ dungeons, not every seed with these "
+                       "constraints: search without --census", err=True)
+    return found, census.deals

@@ -1,0 +1,287 @@
+"""One chunk of a census: the counts and the extreme seeds of a contiguous seed range.
+
+:func:`analyse_chunk` is the unit of work a census sends to a process or a Dask worker. Its
+:class:`ChunkResult` keeps exact integer counts (histograms and factor totals, no float sums)
+and, for the extremes, the ``top`` hardest, easiest, most- and fewest-dungeon seeds with ties
+broken by the lower seed, and *every* seed with at least ``rare`` dungeons. So chunks merge
+exactly in any order (:meth:`ChunkResult.merge`), and the merge of a range's chunks is the
+chunk of the whole range:
+
+>>> whole = analyse_chunk(0, 40, frozenset(), Limits(top=3, rare=6))
+>>> left = analyse_chunk(0, 17, frozenset(), Limits(top=3, rare=6))
+>>> left.merge(analyse_chunk(17, 40, frozenset(), Limits(top=3, rare=6))) == whole
+True
+>>> whole.hardest[0].seed, whole.dungeons[3]
+(20, 18)
+"""
+
+from __future__ import annotations
+
+import time
+from array import array
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field, replace
+from typing import Any, NamedTuple
+
+from pathcheck.solo_stats import RULE_OF_REASON, analyse_deal
+
+TILES = 38
+"""Tiles in a solo stack (START and the 37 others): the memory factor divides by it."""
+
+
+class Seed(NamedTuple):
+    """A seed of an extreme list: its number, answer-key dungeons and difficulty score."""
+
+    seed: int
+    dungeons: int
+    difficulty: float
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What a chunk keeps of its seeds: the ``top`` of each extreme, every seed with at least
+    ``rare`` dungeons."""
+
+    top: int = 20
+    rare: int = 9
+
+
+# The order of each extreme list (the first ``top`` entries are kept); ties: lower seed first.
+ORDERS: dict[str, Callable[[Seed], tuple[float, int]]] = {
+    "hardest": lambda s: (-s.difficulty, s.seed),
+    "easiest": lambda s: (s.difficulty, s.seed),
+    "most_dungeons": lambda s: (-s.dungeons, s.seed),
+    "fewest_dungeons": lambda s: (s.dungeons, s.seed),
+}
+
+
+@dataclass(frozen=True)
+class ChunkResult:
+    """The census of seeds ``start..stop-1`` under ``rules`` (see the module doc).
+
+    ``totals`` holds exact sums over the deals: ``sumsq`` (squared dungeon lengths; the
+    memory factor is sumsq / 38), ``revisits``, ``path_lost``, ``rule_lost`` and
+    ``revisit_deals`` (deals with at least one revisit).
+    """
+
+    start: int
+    stop: int
+    rules: frozenset[int]
+    limits: Limits
+    dungeons: Counter[int] = field(default_factory=Counter)
+    lengths: Counter[int] = field(default_factory=Counter)
+    reasons: Counter[str] = field(default_factory=Counter)
+    bites: Counter[int] = field(default_factory=Counter)
+    difficulty: Counter[float] = field(default_factory=Counter)
+    totals: Counter[str] = field(default_factory=Counter)
+    hardest: tuple[Seed, ...] = ()
+    easiest: tuple[Seed, ...] = ()
+    most_dungeons: tuple[Seed, ...] = ()
+    fewest_dungeons: tuple[Seed, ...] = ()
+    rare: tuple[Seed, ...] = ()
+    seconds: float = field(default=0.0, compare=False)
+    """Time the analysis took (not part of the result: equal chunks may take other times)."""
+
+    @property
+    def deals(self) -> int:
+        """Seeds counted (the merge of separate chunks has gaps in ``start..stop``)."""
+        return sum(self.dungeons.values())
+
+    def merge(self, other: ChunkResult) -> ChunkResult:
+        """The result of both chunks' seeds (same rules and limits; ranges need not touch:
+        ``start``/``stop`` become the hull)."""
+        if (other.rules, other.limits) != (self.rules, self.limits):
+            raise ValueError("census chunks of other rules or limits do not merge")
+        kept = {name: _keep(getattr(self, name) + getattr(other, name), ORDERS[name],
+                            self.limits.top) for name in ORDERS}
+        return ChunkResult(
+            min(self.start, other.start), max(self.stop, other.stop), self.rules, self.limits,
+            self.dungeons + other.dungeons, self.lengths + other.lengths,
+            self.reasons + other.reasons, self.bites + other.bites,
+            self.difficulty + other.difficulty, self.totals + other.totals,
+            kept["hardest"], kept["easiest"], kept["most_dungeons"], kept["fewest_dungeons"],
+            tuple(sorted(self.rare + other.rare)), self.seconds + other.seconds)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict; :meth:`from_dict` reads it back exactly (floats round-trip)."""
+        return {
+            "start": self.start, "stop": self.stop, "rules": sorted(self.rules),
+            "top": self.limits.top, "rare_dungeons": self.limits.rare,
+            "dungeons": _pairs(self.dungeons), "lengths": _pairs(self.lengths),
+            "reasons": dict(sorted(self.reasons.items())), "bites": _pairs(self.bites),
+            "difficulty": _pairs(self.difficulty), "totals": dict(sorted(self.totals.items())),
+            **{name: [list(s) for s in getattr(self, name)] for name in (*ORDERS, "rare")},
+            "seconds": round(self.seconds, 4),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ChunkResult:
+        """KeyError/TypeError/ValueError for a document not written by :meth:`to_dict`."""
+        def seeds(name: str) -> tuple[Seed, ...]:
+            return tuple(Seed(int(a), int(b), float(c)) for a, b, c in data[name])
+
+        return cls(
+            int(data["start"]), int(data["stop"]), frozenset(int(r) for r in data["rules"]),
+            Limits(int(data["top"]), int(data["rare_dungeons"])),
+            Counter({int(k): int(n) for k, n in data["dungeons"]}),
+            Counter({int(k): int(n) for k, n in data["lengths"]}),
+            Counter({str(k): int(n) for k, n in data["reasons"].items()}),
+            Counter({int(k): int(n) for k, n in data["bites"]}),
+            Counter({float(k): int(n) for k, n in data["difficulty"]}),
+            Counter({str(k): int(n) for k, n in data["totals"].items()}),
+            seeds("hardest"), seeds("easiest"), seeds("most_dungeons"),
+            seeds("fewest_dungeons"), seeds("rare"), float(data.get("seconds", 0.0)),
+        )
+
+
+def _pairs(counter: Counter[Any]) -> list[list[Any]]:
+    return [[k, n] for k, n in sorted(counter.items())]
+
+
+def _keep(seeds: Iterable[Seed], order: Callable[[Seed], tuple[float, int]],
+          top: int) -> tuple[Seed, ...]:
+    return tuple(sorted(set(seeds), key=order)[:top])
+
+
+# --- analysing a chunk -------------------------------------------------------------------
+
+
+def analyse_chunk(start: int, stop: int, rules: frozenset[int], limits: Limits) -> ChunkResult:
+    """The census of seeds ``start..stop-1``: in C when the extension is built (the same
+    kernel as ``solo stats``), else seed by seed with :func:`analyse_deal`."""
+    from pathcheck import solo_kernel
+
+    began = time.perf_counter()
+    if solo_kernel.available():
+        result = _analyse_kernel(start, stop, rules, limits)
+    else:
+        result = analyse_chunk_python(start, stop, rules, limits)
+    return replace(result, seconds=time.perf_counter() - began)
+
+
+def analyse_chunk_python(start: int, stop: int, rules: frozenset[int],
+                         limits: Limits) -> ChunkResult:
+    """:func:`analyse_chunk` with the Python reference, one :class:`DealStats` at a time."""
+    dungeons: Counter[int] = Counter()
+    lengths: Counter[int] = Counter()
+    reasons: Counter[str] = Counter()
+    bites: Counter[int] = Counter()
+    difficulty: Counter[float] = Counter()
+    totals: Counter[str] = Counter()
+    seeds: list[Seed] = []
+    for number in range(start, stop):
+        stats = analyse_deal(number, rules)
+        dungeons[stats.dungeons] += 1
+        lengths.update(stats.lengths)
+        reasons.update("held" if r is None else r for r in stats.reasons)
+        bites.update({RULE_OF_REASON[r] for r in stats.reasons if r in RULE_OF_REASON})
+        factors = stats.factors
+        difficulty[factors.score] += 1
+        totals.update(sumsq=sum(n * n for n in stats.lengths), revisits=factors.revisits,
+                      path_lost=factors.path_lost, rule_lost=factors.rule_lost,
+                      revisit_deals=int(factors.revisits > 0))
+        seeds.append(Seed(number, stats.dungeons, factors.score))
+    kept = {name: _keep(seeds, order, limits.top) for name, order in ORDERS.items()}
+    return ChunkResult(
+        start, stop, rules, limits, dungeons, lengths, reasons, bites, difficulty, +totals,
+        kept["hardest"], kept["easiest"], kept["most_dungeons"], kept["fewest_dungeons"],
+        rare=tuple(s for s in seeds if s.dungeons >= limits.rare))
+
+
+def _analyse_kernel(start: int, stop: int, rules: frozenset[int],
+                    limits: Limits) -> ChunkResult:
+    """The C path: one kernel call; the extremes are found in its per-deal arrays."""
+    from pathcheck.fasttrace import REASONS
+    from pathcheck.solo_kernel import RULE_BITS, _mask, factors_of
+    from pathcheck.solo_stats import _compiled
+    from pathcheck.speedups import _speedups, _tables
+
+    _, base = _compiled()
+    raw_dungeons, raw_lengths, raw_reasons, raw_bites, keys, shapes = _speedups.solo_kernel(
+        _tables(), bytes(base), start, stop - start, _mask(rules))
+    reason_counts = array("q", raw_reasons)
+    reasons = Counter({("held" if REASONS[code] is None else str(REASONS[code])): n
+                       for code, n in enumerate(reason_counts) if n})
+    bites = Counter({RULE_BITS[bit]: n for bit, n in enumerate(array("q", raw_bites)[:3])
+                     if n}) if rules else Counter()
+    deal_keys = Counter(array("q", keys))
+    score: dict[int, float] = {}
+    difficulty: Counter[float] = Counter()
+    totals: Counter[str] = Counter()
+    for key, n in deal_keys.items():
+        factors = factors_of(key, TILES)
+        score[key] = factors.score
+        difficulty[factors.score] += n
+        totals.update(sumsq=(key & 0xFFFF) * n, revisits=factors.revisits * n,
+                      path_lost=factors.path_lost * n, rule_lost=factors.rule_lost * n,
+                      revisit_deals=n if factors.revisits else 0)
+    dungeons = _histogram(raw_dungeons)
+    per_deal = shapes[0::2]  # one byte per deal: its number of dungeons
+
+    def seed_at(index: int) -> Seed:
+        key = int.from_bytes(keys[8 * index:8 * index + 8], "little", signed=True)
+        return Seed(start + index, per_deal[index], score[key])
+
+    by_score = sorted(deal_keys, key=lambda k: score[k])
+    extremes = {
+        "hardest": _select(by_score[::-1], deal_keys, score.__getitem__, limits.top,
+                           lambda k, most: _find(keys, _key_bytes(k), 8, most)),
+        "easiest": _select(by_score, deal_keys, score.__getitem__, limits.top,
+                           lambda k, most: _find(keys, _key_bytes(k), 8, most)),
+        "most_dungeons": _select(sorted(dungeons, reverse=True), dungeons, float, limits.top,
+                                 lambda v, most: _find(per_deal, bytes([v]), 1, most)),
+        "fewest_dungeons": _select(sorted(dungeons), dungeons, float, limits.top,
+                                   lambda v, most: _find(per_deal, bytes([v]), 1, most)),
+    }
+    rare = sorted(i for v in dungeons if v >= limits.rare
+                  for i in _find(per_deal, bytes([v]), 1, dungeons[v]))
+    kept = {name: _keep(map(seed_at, found), ORDERS[name], limits.top)
+            for name, found in extremes.items()}
+    return ChunkResult(
+        start, stop, rules, limits, dungeons, _histogram(raw_lengths), reasons, bites,
+        difficulty, +totals,
+        kept["hardest"], kept["easiest"], kept["most_dungeons"], kept["fewest_dungeons"],
+        rare=tuple(seed_at(i) for i in rare))
+
+
+def _histogram(raw: bytes) -> Counter[int]:
+    return Counter({value: n for value, n in enumerate(array("q", raw)) if n})
+
+
+def _key_bytes(key: int) -> bytes:
+    return array("q", [key]).tobytes()  # the kernel's native int64 layout
+
+
+def _select(values: list[int], counts: Counter[int], rank: Callable[[int], float], top: int,
+            find: Callable[[int, int], list[int]]) -> list[int]:
+    """Indices of deals enough to hold the first ``top`` in the order of ``values`` (best
+    first), with ties broken by the lower seed: every deal of a value ranked before the
+    boundary, and the first ``top`` deals of each value tied with the boundary."""
+    found: list[int] = []
+    taken = 0
+    boundary: float | None = None
+    for value in values:
+        if boundary is not None and rank(value) != boundary:
+            break
+        found += find(value, min(counts[value], top))
+        taken += counts[value]
+        if taken >= top and boundary is None:
+            boundary = rank(value)
+    return found
+
+
+def _find(data: bytes, pattern: bytes, width: int, most: int) -> list[int]:
+    """Indices of the first ``most`` items of ``width`` bytes equal to ``pattern``."""
+    return list(_occurrences(data, pattern, width, most))
+
+
+def _occurrences(data: bytes, pattern: bytes, width: int, most: int) -> Iterator[int]:
+    position = data.find(pattern)
+    while position >= 0 and most > 0:
+        if position % width == 0:  # an aligned item, not bytes straddling two
+            yield position // width
+            most -= 1
+            position = data.find(pattern, position + width)
+        else:
+            position = data.find(pattern, position + 1)

@@ -1,0 +1,160 @@
+"""What a census found: the merged chunks as ``solo stats`` figures, the extremes, and picking
+seeds from them for ``solo new --census``.
+
+:meth:`Census.summary` is the :class:`~pathcheck.solo_stats.Summary` ``solo stats`` computes
+for the same seeds (histograms exactly equal; the factor means are exact sums divided once),
+so :meth:`Census.to_dict` has the fields of ``solo stats --format json`` plus ``extremes``
+and ``census``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from pathcheck.census.chunk import ORDERS, TILES, ChunkResult, Seed
+from pathcheck.census.run import read_runs
+from pathcheck.census.store import CensusDir, CensusError, Plan
+from pathcheck.errors import ExitCode
+from pathcheck.seeds import SEED_LIMIT, SeedCode
+from pathcheck.solo_stats import Constraints, DealStats, Summary, analyse_deal, grade_of
+
+EXTREMES = (*ORDERS, "rare")
+
+
+class CensusMismatch(CensusError):
+    """A census asked for something it does not cover (other rules)."""
+
+    exit_code = ExitCode.USAGE
+
+
+@dataclass(frozen=True)
+class Census:
+    """A census directory read back: its plan, the merged chunks and the runs so far."""
+
+    plan: Plan
+    result: ChunkResult | None
+    """All stored chunks merged (None: none stored yet)."""
+    chunks_done: int
+    runs: tuple[dict[str, Any], ...] = ()
+
+    @classmethod
+    def load(cls, folder: CensusDir) -> Census:
+        plan = folder.plan
+        done = sorted(folder.done())
+        total: ChunkResult | None = None
+        for a, b in done:
+            chunk = folder.read(a, b)
+            total = chunk if total is None else total.merge(chunk)
+        return cls(plan, total, len(done), tuple(read_runs(folder)))
+
+    @property
+    def complete(self) -> bool:
+        return self.chunks_done == len(self.plan.chunks())
+
+    @property
+    def deals(self) -> int:
+        return 0 if self.result is None else self.result.deals
+
+    def summary(self) -> Summary:
+        """The statistics of the counted seeds, as ``solo stats`` reports them."""
+        rules = self.plan.rules
+        summary = Summary(rules)
+        r = self.result
+        if r is None:
+            return summary
+        summary.deals = r.deals
+        summary.dungeon_counts = Counter(r.dungeons)
+        summary.lengths = Counter(r.lengths)
+        summary.reasons = Counter(r.reasons)
+        summary.rule_bites = Counter(r.bites)
+        summary.difficulty = Counter(r.difficulty)
+        for score, n in r.difficulty.items():
+            summary.grades[grade_of(score, rules)] += n
+        summary.factor_sums = {"memory": r.totals["sumsq"] / TILES,
+                               "revisits": float(r.totals["revisits"]),
+                               "path_lost": float(r.totals["path_lost"]),
+                               "rule_lost": float(r.totals["rule_lost"])}
+        summary.revisit_deals = r.totals["revisit_deals"]
+        return summary
+
+    def extremes(self) -> dict[str, tuple[Seed, ...]]:
+        r = self.result
+        return {name: () if r is None else getattr(r, name) for name in EXTREMES}
+
+    @property
+    def busy_seconds(self) -> float:
+        """Worker seconds spent on the stored chunks."""
+        return 0.0 if self.result is None else self.result.seconds
+
+    def to_dict(self) -> dict[str, Any]:
+        """The fields of ``solo stats --format json`` (``seconds``: the runs' wall time,
+        ``jobs``: the most workers a run had), then ``extremes`` and ``census``."""
+        plan = self.plan
+        rules = plan.rules
+        extremes = {name: [seed_dict(s, rules) for s in seeds]
+                    for name, seeds in self.extremes().items()}
+        busy = self.busy_seconds
+        return {
+            "start": plan.start,
+            "jobs": max((int(run.get("workers", 0)) for run in self.runs), default=0),
+            "seconds": round(sum(float(run.get("seconds", 0)) for run in self.runs), 3),
+            **self.summary().to_dict(),
+            "extremes": extremes,
+            "census": {
+                **{k: v for k, v in plan.to_dict().items() if k != "rules"},
+                "chunks": len(plan.chunks()), "chunks_done": self.chunks_done,
+                "complete": self.complete, "busy_seconds": round(busy, 3),
+                "seeds_per_core_second": round(self.deals / busy) if busy else None,
+            },
+        }
+
+    # --- solo new --census ---------------------------------------------------------------
+
+    def pick(self, rules: frozenset[int], wanted: Constraints, count: int,
+             first: int) -> tuple[list[DealStats], bool]:
+        """The first ``count`` recorded seeds from ``first`` on (in seed order, wrapping)
+        that fit ``wanted``, and whether the census records *every* fitting seed of its range
+        (then finding fewer means there are no more).
+
+        The census keeps the extremes and every seed with ``limits.rare``+ dungeons, so it
+        is exhaustive for a ``--min-dungeons`` at or past that, or past the ``top`` most
+        dungeons it kept (and likewise ``--max-dungeons`` with the fewest).
+        """
+        if rules != self.plan.rules:
+            have = " ".join(f"#{r}" for r in sorted(self.plan.rules)) or "none"
+            asked = " ".join(f"#{r}" for r in sorted(rules)) or "none"
+            raise CensusMismatch(f"the census counts rules {have}, not {asked}: run a census "
+                                 "of those rules or search without --census")
+        candidates = sorted({s.seed for seeds in self.extremes().values() for s in seeds},
+                            key=lambda seed: (seed - first) % SEED_LIMIT)
+        found = []
+        for seed in candidates:
+            stats = analyse_deal(seed, rules)
+            if wanted.fits(stats):
+                found.append(stats)
+                if len(found) == count:
+                    break
+        return found, self._exhaustive(wanted)
+
+    def _exhaustive(self, wanted: Constraints) -> bool:
+        top = self.plan.limits.top
+        ext = self.extremes()
+        if wanted.min_dungeons is not None:
+            most = ext["most_dungeons"]
+            if (wanted.min_dungeons >= self.plan.limits.rare or len(most) < top
+                    or most[-1].dungeons < wanted.min_dungeons):
+                return True
+        if wanted.max_dungeons is not None:
+            fewest = ext["fewest_dungeons"]
+            if len(fewest) < top or fewest[-1].dungeons > wanted.max_dungeons:
+                return True
+        return False
+
+
+def seed_dict(seed: Seed, rules: frozenset[int]) -> dict[str, Any]:
+    """One seed of an extreme list for JSON output: its code, dungeons, difficulty, grade."""
+    return {"seed": seed.seed, "code": str(SeedCode(seed.seed, rules)),
+            "dungeons": seed.dungeons, "difficulty": seed.difficulty,
+            "grade": grade_of(seed.difficulty, rules)}

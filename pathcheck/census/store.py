@@ -1,0 +1,167 @@
+"""A census directory: its manifest and one compressed JSON file per finished chunk.
+
+::
+
+    CENSUS_DIR/census.json                    what is counted (rules, range, chunk size, limits)
+    CENSUS_DIR/chunks/<start>-<stop>.json.gz  one ChunkResult, written atomically when done
+
+A chunk file exists only once its chunk is complete (temporary file, fsync, rename), so the
+chunks present are exactly the work done, and running the census again does the rest.
+
+>>> import tempfile
+>>> plan = Plan(frozenset({2}), start=0, count=10, chunk=4)
+>>> plan.chunks()
+[(0, 4), (4, 8), (8, 10)]
+>>> folder = CensusDir(tempfile.mkdtemp())
+>>> folder.open(plan).plan == plan
+True
+>>> folder.done()
+set()
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import zlib
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pathcheck.census.chunk import ChunkResult, Limits
+from pathcheck.errors import InputError, IOFailure
+from pathcheck.output import write_atomic
+from pathcheck.seeds import SEED_LIMIT
+
+FORMAT = "pathcheck-census/1"
+MANIFEST = "census.json"
+CHUNKS = "chunks"
+
+
+class CensusError(InputError):
+    """A census directory that cannot be used (another census, a damaged chunk file ...)."""
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What a census counts: seeds ``start .. start+count-1`` under ``rules``, in chunks of
+    ``chunk`` seeds, keeping ``limits`` of each chunk's seeds."""
+
+    rules: frozenset[int]
+    start: int = 0
+    count: int = SEED_LIMIT
+    chunk: int = 1 << 20
+    limits: Limits = field(default_factory=Limits)
+
+    def __post_init__(self) -> None:
+        if not (self.start >= 0 and self.count >= 1 and self.start + self.count <= SEED_LIMIT):
+            raise CensusError(f"seeds {self.start}..{self.start + self.count - 1} are not "
+                              f"within 0..{SEED_LIMIT - 1}")
+        if self.chunk < 1 or self.limits.top < 1 or self.limits.rare < 1:
+            raise CensusError("the chunk size, --top and --rare-dungeons must be at least 1")
+
+    def chunks(self) -> list[tuple[int, int]]:
+        end = self.start + self.count
+        return [(s, min(s + self.chunk, end)) for s in range(self.start, end, self.chunk)]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"format": FORMAT, "rules": sorted(self.rules), "start": self.start,
+                "count": self.count, "chunk": self.chunk, **asdict(self.limits)}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Plan:
+        if data.get("format") != FORMAT:
+            raise ValueError(f"format {data.get('format')!r}, expected {FORMAT!r}")
+        return cls(frozenset(int(r) for r in data["rules"]), int(data["start"]),
+                   int(data["count"]), int(data["chunk"]),
+                   Limits(int(data["top"]), int(data["rare"])))
+
+
+class CensusDir:
+    """The files of one census (see the module doc)."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self._plan: Plan | None = None
+
+    @property
+    def manifest(self) -> Path:
+        return self.path / MANIFEST
+
+    @property
+    def plan(self) -> Plan:
+        """The census's plan, read from its manifest (CensusError if there is none)."""
+        if self._plan is None:
+            self._plan = self.read_plan()
+        return self._plan
+
+    def exists(self) -> bool:
+        return self.manifest.exists()
+
+    def read_plan(self) -> Plan:
+        try:
+            text = self.manifest.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise CensusError(f"{self.path}: not a census directory (no {MANIFEST}); "
+                              "make one with: pathcheck solo census --out DIR") from None
+        except OSError as exc:
+            raise IOFailure(f"{self.manifest}: cannot read: {exc.strerror or exc}") from exc
+        try:
+            return Plan.from_dict(json.loads(text))
+        except (ValueError, KeyError, TypeError) as exc:
+            raise CensusError(f"{self.manifest}: not a pathcheck census manifest ({exc})") from exc
+
+    def open(self, plan: Plan) -> CensusDir:
+        """Start a census of ``plan`` here, or continue the same one; CensusError when the
+        directory holds another census (it is never overwritten)."""
+        if self.exists():
+            found = self.read_plan()
+            if found != plan:
+                raise CensusError(f"{self.path} holds another census ({describe(found)}); "
+                                  f"asked: {describe(plan)}. Use another --out directory.")
+        elif self.path.exists() and any(self.path.iterdir()):
+            raise CensusError(f"{self.path} exists and is not a census directory; "
+                              "name a new or empty directory")
+        else:
+            write_atomic(self.manifest, json.dumps(plan.to_dict(), indent=2) + "\n")
+        self._plan = plan
+        return self
+
+    def chunk_path(self, start: int, stop: int) -> Path:
+        return self.path / CHUNKS / f"{start:011d}-{stop:011d}.json.gz"
+
+    def done(self) -> set[tuple[int, int]]:
+        """The planned chunks whose files are present."""
+        return {c for c in self.plan.chunks() if self.chunk_path(*c).exists()}
+
+    def write(self, result: ChunkResult) -> None:
+        """Store a finished chunk (atomically; an interruption leaves no partial file)."""
+        text = json.dumps(result.to_dict(), separators=(",", ":")) + "\n"
+        write_atomic(self.chunk_path(result.start, result.stop),
+                     gzip.compress(text.encode("utf-8"), mtime=0))
+
+    def read(self, start: int, stop: int) -> ChunkResult:
+        path = self.chunk_path(start, stop)
+        try:
+            data = json.loads(gzip.decompress(path.read_bytes()))
+            result = ChunkResult.from_dict(data)
+        except OSError as exc:
+            if isinstance(exc, gzip.BadGzipFile):
+                raise CensusError(f"{path}: damaged chunk file ({exc}); delete it and run the "
+                                  "census again to redo that chunk") from exc
+            raise IOFailure(f"{path}: cannot read: {exc.strerror or exc}") from exc
+        except (ValueError, KeyError, TypeError, EOFError, zlib.error) as exc:
+            raise CensusError(f"{path}: damaged chunk file ({exc}); delete it and run the "
+                              "census again to redo that chunk") from exc
+        plan = self.plan
+        if (result.start, result.stop, result.rules, result.limits) != (
+                start, stop, plan.rules, plan.limits):
+            raise CensusError(f"{path}: the chunk does not belong to this census")
+        return result
+
+
+def describe(plan: Plan) -> str:
+    """``"rules #2 #3, seeds 0-999, chunks of 100"``."""
+    rules = " ".join(f"#{r}" for r in sorted(plan.rules)) or "none"
+    return (f"rules {rules}, seeds {plan.start:,}-{plan.start + plan.count - 1:,}, chunks of "
+            f"{plan.chunk:,}, top {plan.limits.top}, rare {plan.limits.rare}+ dungeons")
