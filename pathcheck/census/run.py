@@ -12,6 +12,7 @@ import importlib.util
 import json
 import logging
 import time
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -143,9 +144,11 @@ def _run_dask(todo: list[tuple[int, int]], rules: frozenset[int], limits: Limits
                     raise CensusError(f"cannot reach the Dask scheduler at {scheduler} "
                                       f"({exc})") from exc
             else:
-                cluster = dask.LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
-                                       host="127.0.0.1", dashboard_address=None,
-                                       silence_logs=logging.ERROR)
+                with warnings.catch_warnings():  # "port 8787 in use, using another": noise
+                    warnings.simplefilter("ignore", UserWarning)
+                    cluster = dask.LocalCluster(
+                        n_workers=jobs, threads_per_worker=1, processes=True, host="127.0.0.1",
+                        dashboard_address=None, silence_logs=logging.ERROR)
                 own.append(cluster)
                 client = dask.Client(cluster)
             own.insert(0, client)
