@@ -104,6 +104,46 @@ def line(name: str, value: str, target: str, ok: bool) -> None:
           flush=True)
 
 
+def census_figure(seeds: int, work: Path, rounds: int = 3) -> None:
+    """``solo census`` on a LocalCluster of 2 workers against ``solo stats``'s engine on 2
+    processes, same seeds, run in turn: the cluster's overhead per seed. The cluster is
+    started once, outside the timing, as it is for a long census (its start-up is shown)."""
+    import importlib
+    import warnings
+
+    from pathcheck.census import CensusDir, Plan, run_census
+    from pathcheck.solo_stats import summarise
+
+    distributed: Any = importlib.import_module("distributed")
+    rules = frozenset({2, 3, 4})
+    began = time.perf_counter()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                           host="127.0.0.1", dashboard_address=None,
+                                           silence_logs=50)
+    client = distributed.Client(cluster)
+    start_up = time.perf_counter() - began
+    census_times, stats_times = [], []
+    try:
+        for run in range(rounds):
+            folder = CensusDir(work / f"census-{run}").open(Plan(rules, 0, seeds))
+            began = time.perf_counter()
+            run_census(folder, jobs=2, client=client)
+            census_times.append(time.perf_counter() - began)
+            began = time.perf_counter()
+            summarise(0, seeds, rules, jobs=2, chunk=50_000)
+            stats_times.append(time.perf_counter() - began)
+    finally:
+        client.close()
+        cluster.close()
+    census, stats = statistics.median(census_times), statistics.median(stats_times)
+    per_core = seeds / census / 2
+    line(f"3b. census / solo stats, {seeds:,} seeds on 2 cores ({per_core / 1e6:.2f}M seeds/s "
+         f"per core; cluster start {start_up:.1f} s)", f"{census / stats:.2f}x", "<= 1.2x",
+         census / stats <= 1.2)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -111,9 +151,10 @@ def main() -> None:
     parser.add_argument("--records", type=int, default=100_000)
     parser.add_argument("--big-mb", type=int, default=1024, help="size of the memory test file")
     parser.add_argument("--deals", type=int, default=1_000_000)
+    parser.add_argument("--census", type=int, default=1 << 24, help="seeds of the census figure")
     args = parser.parse_args()
     if args.quick:
-        args.records, args.big_mb, args.deals = 20_000, 64, 200_000
+        args.records, args.big_mb, args.deals, args.census = 20_000, 64, 200_000, 1 << 22
     # The entry script beside this interpreter: a version manager's shim (pyenv's adds about
     # 100 ms to every command) is not pathcheck's start-up.
     script = Path(sys.executable).parent / "pathcheck"
@@ -176,6 +217,9 @@ def main() -> None:
         line(f"3. solo stats --deals {args.deals:,} (all rules) / 10 s"
              + ("" if scale == 1 else f" (x{scale:g})"),
              f"{stats * scale / 10:.2f}x", "< 1.0x", stats * scale < 10)
+
+        # 3b. The census: seeds per second per core on a LocalCluster against solo stats.
+        census_figure(args.census, work)
 
         # 4. Memory while verifying a large file.
         big = work / "big.jsonl"
