@@ -99,7 +99,7 @@ def command(out_dir: str | None, report_dir: str | None, rules: str | None, star
         click.echo(f"pathcheck: census interrupted: {len(folder.done()):,} of "
                    f"{len(plan.chunks()):,} chunks are stored in {out_dir}; run the same "
                    "command again to resume", err=True)
-        raise
+        raise click.exceptions.Exit(130) from None
     if info.chunks:
         rate = info.seeds / info.busy if info.busy else 0.0
         click.echo(f"pathcheck: {info.chunks:,} chunks ({info.seeds:,} seeds) in "
