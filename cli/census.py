@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from pathcheck.solo_stats import Constraints, DealStats
 
 DEFAULT_CHUNK = 1 << 20
+_WORKERS = {"dask": "Dask worker(s)", "processes": "local process(es)", "none": "workers"}
 
 
 @click.command(name="census")
@@ -103,7 +104,7 @@ def command(out_dir: str | None, report_dir: str | None, rules: str | None, star
     if info.chunks:
         rate = info.seeds / info.busy if info.busy else 0.0
         click.echo(f"pathcheck: {info.chunks:,} chunks ({info.seeds:,} seeds) in "
-                   f"{info.seconds:.1f} s on {info.workers} {info.backend} worker(s): "
+                   f"{info.seconds:.1f} s on {info.workers} {_WORKERS[info.backend]}: "
                    f"{rate:,.0f} seeds per second per core", err=True)
     _report(Census.load(folder), chart, output_format, output)
 

@@ -272,7 +272,7 @@ def test_cli_census_on_a_local_cluster_and_without_dask(tmp_path: Path,
     done = run("census", "--out", str(tmp_path / "d"), "--count", "60000", "--chunk", "20000",
                "-j", "2", "--format", "json")
     assert done.exit_code == 0, done.stderr
-    assert "on 2 dask worker(s)" in done.stderr
+    assert "on 2 Dask worker(s)" in done.stderr
     same_stats(json.loads(done.stdout), stats_doc(0, 60000, frozenset()))
     monkeypatch.setattr("pathcheck.census.dask_available", lambda: False)
     local = run("census", "--out", str(tmp_path / "l"), "--count", "60000", "--chunk", "20000",

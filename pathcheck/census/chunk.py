@@ -135,6 +135,23 @@ class ChunkResult:
         )
 
 
+def merge_all(results: Iterable[ChunkResult]) -> ChunkResult | None:
+    """:meth:`ChunkResult.merge` of many chunks at once (None for none), in time linear in
+    their size: the rare seeds of the whole space may be hundreds of thousands.
+
+    >>> parts = [analyse_chunk(a, a + 10, frozenset(), Limits(3, 5)) for a in (0, 10, 20)]
+    >>> merge_all(parts) == parts[0].merge(parts[1]).merge(parts[2])
+    True
+    """
+    total: ChunkResult | None = None
+    rare: list[Seed] = []
+    for result in results:
+        part = replace(result, rare=())
+        total = part if total is None else total.merge(part)
+        rare += result.rare
+    return None if total is None else replace(total, rare=tuple(sorted(rare)))
+
+
 def _pairs(counter: Counter[Any]) -> list[list[Any]]:
     return [[k, n] for k, n in sorted(counter.items())]
 

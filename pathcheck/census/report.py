@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from pathcheck.census.chunk import ORDERS, TILES, ChunkResult, Seed
+from pathcheck.census.chunk import ORDERS, TILES, ChunkResult, Seed, merge_all
 from pathcheck.census.run import read_runs
 from pathcheck.census.store import CensusDir, CensusError, Plan
 from pathcheck.errors import ExitCode
@@ -43,10 +43,7 @@ class Census:
     def load(cls, folder: CensusDir) -> Census:
         plan = folder.plan
         done = sorted(folder.done())
-        total: ChunkResult | None = None
-        for a, b in done:
-            chunk = folder.read(a, b)
-            total = chunk if total is None else total.merge(chunk)
+        total = merge_all(folder.read(a, b) for a, b in done)
         return cls(plan, total, len(done), tuple(read_runs(folder)))
 
     @property
