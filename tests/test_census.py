@@ -301,6 +301,8 @@ def test_solo_new_picks_from_the_census(tmp_path: Path) -> None:
     unknown = run("new", "--census", out, "--rules", "2,3,4", "--min-dungeons", "5",
                   "--count", "100")
     assert unknown.exit_code == 1 and "search without --census" in unknown.stderr
+    missing = run("new", "--census", str(tmp_path / "nothing"), "--min-dungeons", "8")
+    assert missing.exit_code == 4 and "no such census directory" in missing.stderr
     other = run("new", "--census", out, "--rules", "2", "--min-dungeons", "8")
     assert other.exit_code == 2 and "the census counts rules #2 #3 #4, not #2" in other.stderr
     with pytest.raises(CensusMismatch):

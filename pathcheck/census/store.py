@@ -102,6 +102,8 @@ class CensusDir:
         try:
             text = self.manifest.read_text(encoding="utf-8")
         except FileNotFoundError:
+            if not self.path.is_dir():
+                raise IOFailure(f"{self.path}: no such census directory") from None
             raise CensusError(f"{self.path}: not a census directory (no {MANIFEST}); "
                               "make one with: pathcheck solo census --out DIR") from None
         except OSError as exc:
