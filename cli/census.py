@@ -102,10 +102,12 @@ def command(out_dir: str | None, report_dir: str | None, rules: str | None, star
                    "command again to resume", err=True)
         raise click.exceptions.Exit(130) from None
     if info.chunks:
-        rate = info.seeds / info.busy if info.busy else 0.0
+        per_cpu = info.seeds / (info.cpu or info.busy or 1.0)
+        per_worker = info.seeds / (info.busy or 1.0)
         click.echo(f"pathcheck: {info.chunks:,} chunks ({info.seeds:,} seeds) in "
                    f"{info.seconds:.1f} s on {info.workers} {_WORKERS[info.backend]}: "
-                   f"{rate:,.0f} seeds per second per core", err=True)
+                   f"{per_cpu:,.0f} seeds per second per core ({per_worker:,.0f} per "
+                   "second of a worker)", err=True)
     _report(Census.load(folder), chart, output_format, output)
 
 

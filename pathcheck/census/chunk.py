@@ -82,6 +82,8 @@ class ChunkResult:
     rare: tuple[Seed, ...] = ()
     seconds: float = field(default=0.0, compare=False)
     """Time the analysis took (not part of the result: equal chunks may take other times)."""
+    cpu: float = field(default=0.0, compare=False)
+    """CPU time of the analysing thread: what a core does, however busy the machine is."""
 
     @property
     def deals(self) -> int:
@@ -101,7 +103,8 @@ class ChunkResult:
             self.reasons + other.reasons, self.bites + other.bites,
             self.difficulty + other.difficulty, self.totals + other.totals,
             kept["hardest"], kept["easiest"], kept["most_dungeons"], kept["fewest_dungeons"],
-            tuple(sorted(self.rare + other.rare)), self.seconds + other.seconds)
+            tuple(sorted(self.rare + other.rare)), self.seconds + other.seconds,
+            self.cpu + other.cpu)
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict; :meth:`from_dict` reads it back exactly (floats round-trip)."""
@@ -112,7 +115,7 @@ class ChunkResult:
             "reasons": dict(sorted(self.reasons.items())), "bites": _pairs(self.bites),
             "difficulty": _pairs(self.difficulty), "totals": dict(sorted(self.totals.items())),
             **{name: [list(s) for s in getattr(self, name)] for name in (*ORDERS, "rare")},
-            "seconds": round(self.seconds, 4),
+            "seconds": round(self.seconds, 4), "cpu": round(self.cpu, 4),
         }
 
     @classmethod
@@ -132,6 +135,7 @@ class ChunkResult:
             Counter({str(k): int(n) for k, n in data["totals"].items()}),
             seeds("hardest"), seeds("easiest"), seeds("most_dungeons"),
             seeds("fewest_dungeons"), seeds("rare"), float(data.get("seconds", 0.0)),
+            float(data.get("cpu", 0.0)),
         )
 
 
@@ -169,12 +173,12 @@ def analyse_chunk(start: int, stop: int, rules: frozenset[int], limits: Limits) 
     kernel as ``solo stats``), else seed by seed with :func:`analyse_deal`."""
     from pathcheck import solo_kernel
 
-    began = time.perf_counter()
+    began, cpu = time.perf_counter(), time.thread_time()
     if solo_kernel.available():
         result = _analyse_kernel(start, stop, rules, limits)
     else:
         result = analyse_chunk_python(start, stop, rules, limits)
-    return replace(result, seconds=time.perf_counter() - began)
+    return replace(result, seconds=time.perf_counter() - began, cpu=time.thread_time() - cpu)
 
 
 def analyse_chunk_python(start: int, stop: int, rules: frozenset[int],

@@ -85,6 +85,15 @@ class Census:
         """Worker seconds spent on the stored chunks."""
         return 0.0 if self.result is None else self.result.seconds
 
+    @property
+    def rate(self) -> float | None:
+        """Seeds per second of one core: per CPU second of the analysing threads (per worker
+        second for chunks stored without CPU times)."""
+        if self.result is None:
+            return None
+        seconds = self.result.cpu or self.result.seconds
+        return self.deals / seconds if seconds else None
+
     def to_dict(self) -> dict[str, Any]:
         """The fields of ``solo stats --format json`` (``seconds``: the runs' wall time,
         ``jobs``: the most workers a run had), then ``extremes`` and ``census``."""
@@ -92,7 +101,7 @@ class Census:
         rules = plan.rules
         extremes = {name: [seed_dict(s, rules) for s in seeds]
                     for name, seeds in self.extremes().items()}
-        busy = self.busy_seconds
+        busy, rate = self.busy_seconds, self.rate
         return {
             "start": plan.start,
             "jobs": max((int(run.get("workers", 0)) for run in self.runs), default=0),
@@ -103,7 +112,8 @@ class Census:
                 **{k: v for k, v in plan.to_dict().items() if k != "rules"},
                 "chunks": len(plan.chunks()), "chunks_done": self.chunks_done,
                 "complete": self.complete, "busy_seconds": round(busy, 3),
-                "seeds_per_core_second": round(self.deals / busy) if busy else None,
+                "cpu_seconds": round(0.0 if self.result is None else self.result.cpu, 3),
+                "seeds_per_core_second": None if rate is None else round(rate),
             },
         }
 

@@ -45,6 +45,8 @@ class RunInfo:
     seconds: float
     busy: float
     """Sum of the chunks' analysis times (worker seconds)."""
+    cpu: float
+    """Sum of the chunks' CPU times (of the analysing threads)."""
 
     def to_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -70,13 +72,14 @@ def run_census(
     done = folder.done()
     todo = [c for c in plan.chunks() if c not in done]
     began = time.perf_counter()
-    busy = 0.0
+    busy = cpu = 0.0
     finished = 0
 
     def store(result: ChunkResult) -> None:
-        nonlocal busy, finished
+        nonlocal busy, cpu, finished
         folder.write(result)
         busy += result.seconds
+        cpu += result.cpu
         finished += 1
         if on_done is not None:
             on_done(result)
@@ -91,7 +94,7 @@ def run_census(
         backend, workers = "processes", jobs
         _run_local(todo, plan.rules, plan.limits, store, jobs=jobs)
     info = RunInfo(backend, workers, finished, sum(b - a for a, b in todo), len(done),
-                   time.perf_counter() - began, busy)
+                   time.perf_counter() - began, busy, cpu)
     if todo:
         with open(folder.path / RUNS, "a", encoding="utf-8") as log:
             log.write(json.dumps(info.to_dict()) + "\n")
