@@ -19,7 +19,7 @@ from .options import emit, output_file, output_format, rules_option
 
 if TYPE_CHECKING:
     from pathcheck.census import Census, ChunkResult
-    from pathcheck.solo_stats import Constraints, DealStats
+    from pathcheck.solo_deals import Constraints, DealStats
 
 DEFAULT_CHUNK = 1 << 20
 _WORKERS = {"dask": "Dask worker(s)", "processes": "local process(es)", "none": "workers"}

@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
-from pathcheck.solo_stats import RULE_OF_REASON, analyse_deal
+from pathcheck.solo_deals import RULE_OF_REASON, analyse_deal
 
 TILES = 38
 """Tiles in a solo stack (START and the 37 others): the memory factor divides by it."""
@@ -212,20 +212,21 @@ def analyse_chunk_python(start: int, stop: int, rules: frozenset[int],
 
 def _analyse_kernel(start: int, stop: int, rules: frozenset[int],
                     limits: Limits) -> ChunkResult:
-    """The C path: one kernel call; the extremes are found in its per-deal arrays."""
-    from pathcheck.fasttrace import REASONS
-    from pathcheck.solo_kernel import RULE_BITS, _mask, factors_of
-    from pathcheck.solo_stats import _compiled
+    """The C path: one kernel call (as ``solo_kernel.summarise_range`` makes it); the
+    extremes are found in its per-deal arrays."""
+    from pathcheck.constants import REASONS, AdditionalRule, tracing_mask
+    from pathcheck.solo_deals import _compiled
+    from pathcheck.solo_kernel import factors_of
     from pathcheck.speedups import _speedups, _tables
 
     _, base = _compiled()
     raw_dungeons, raw_lengths, raw_reasons, raw_bites, keys, shapes = _speedups.solo_kernel(
-        _tables(), bytes(base), start, stop - start, _mask(rules))
-    reason_counts = array("q", raw_reasons)
+        _tables(), bytes(base), start, stop - start, tracing_mask(rules))
     reasons = Counter({("held" if REASONS[code] is None else str(REASONS[code])): n
-                       for code, n in enumerate(reason_counts) if n})
-    bites = Counter({RULE_BITS[bit]: n for bit, n in enumerate(array("q", raw_bites)[:3])
-                     if n}) if rules else Counter()
+                       for code, n in enumerate(array("q", raw_reasons)) if n})
+    # The kernel counts the deals each rule bit, by the rule's AdditionalRule bit.
+    bites = Counter({AdditionalRule(1 << bit).number: n
+                     for bit, n in enumerate(array("q", raw_bites)) if n}) if rules else Counter()
     deal_keys = Counter(array("q", keys))
     score: dict[int, float] = {}
     difficulty: Counter[float] = Counter()

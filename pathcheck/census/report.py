@@ -18,7 +18,7 @@ from pathcheck.census.run import read_runs
 from pathcheck.census.store import CensusDir, CensusError, Plan
 from pathcheck.errors import ExitCode
 from pathcheck.seeds import SEED_LIMIT, SeedCode
-from pathcheck.solo_stats import Constraints, DealStats, Summary, analyse_deal, grade_of
+from pathcheck.solo_deals import Constraints, DealStats, Summary, analyse_deal, grade_of
 
 EXTREMES = (*ORDERS, "rare")
 

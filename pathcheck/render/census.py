@@ -7,7 +7,7 @@ from pathcheck.census.report import Census
 from pathcheck.census.store import describe
 from pathcheck.render.chart import format_table
 from pathcheck.seeds import SeedCode
-from pathcheck.solo_stats import grade_of
+from pathcheck.solo_deals import grade_of
 
 TITLES = {
     "hardest": "Hardest seeds",
