@@ -9,7 +9,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 
@@ -18,7 +18,7 @@ from pathcheck.seeds import SEED_LIMIT, parse_rules
 from .options import emit, output_file, output_format, rules_option
 
 if TYPE_CHECKING:
-    from pathcheck.census import Census, ChunkResult
+    from pathcheck.census import Census, CensusDir, ChunkResult, Plan
     from pathcheck.solo_deals import Constraints, DealStats
 
 DEFAULT_CHUNK = 1 << 20
@@ -111,8 +111,8 @@ def command(out_dir: str | None, report_dir: str | None, rules: str | None, star
     _report(Census.load(folder), chart, output_format, output)
 
 
-def _plan(folder: Any, rules: str | None, start: int | None, count: int | None,
-          chunk: int | None, top: int | None, rare: int | None) -> Any:
+def _plan(folder: CensusDir, rules: str | None, start: int | None, count: int | None,
+          chunk: int | None, top: int | None, rare: int | None) -> Plan:
     """The plan asked for; options not given come from an existing census, else defaults."""
     from pathcheck.census import Limits, Plan
 
@@ -173,7 +173,8 @@ def pick(census_dir: str, rules: frozenset[int], wanted: Constraints, count: int
         where = f"the census in {census_dir} ({census.deals:,} seeds counted"
         where += ")" if census.complete else ", not complete)"
         if exhaustive:
-            click.echo(f"pathcheck: {where} has no more seeds with these constraints", err=True)
+            have = f"only {len(found)} seed(s)" if found else "no seed"
+            click.echo(f"pathcheck: {where} has {have} with these constraints", err=True)
         else:
             click.echo(f"pathcheck: {where} keeps only the extremes and every seed with "
                        f"{census.plan.limits.rare}+ dungeons, not every seed with these "

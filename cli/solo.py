@@ -111,8 +111,9 @@ def new(ctx: click.Context, rules: str | None, count: int, start: int | None,
         emit(json.dumps(items, indent=2) if output_format == "json"
              else "\n".join(json.dumps(i) for i in items), output)
     if len(found) < count:
-        click.echo(f"pathcheck: found {len(found)} of {count} seeds in {tried:,} tried "
-                   "(loosen the constraints or raise --limit)", err=True)
+        if census_dir is None:  # pick() has said why
+            click.echo(f"pathcheck: found {len(found)} of {count} seeds in {tried:,} tried "
+                       "(loosen the constraints or raise --limit)", err=True)
         ctx.exit(int(ExitCode.VIOLATION))
 
 

@@ -48,5 +48,6 @@ def format_census(census: Census) -> str:
 
 def _seed_line(rank: int, seed: Seed, rules: frozenset[int]) -> str:
     code = SeedCode(seed.seed, rules)
-    return (f"  {rank:>3}  {code}  seed {seed.seed:>14,}  {seed.dungeons} dungeons  "
+    return (f"  {rank:>3}  {code}  seed {seed.seed:>14,}  {seed.dungeons} "
+            f"{'dungeon ' if seed.dungeons == 1 else 'dungeons'}  "
             f"difficulty {seed.difficulty:4.1f} ({grade_of(seed.difficulty, rules)})")
