@@ -33,6 +33,7 @@ from pathcheck.census import (
     run_census,
 )
 from pathcheck.census.chunk import ORDERS, analyse_chunk_python
+from pathcheck.render.census import format_census
 from pathcheck.solo_stats import Constraints, analyse_deal, summarise
 
 _CLI = importlib.import_module("pathcheck.cli")
@@ -156,7 +157,9 @@ def test_local_census_resumes_after_an_interruption(tmp_path: Path) -> None:
     with pytest.raises(Stop):
         run_census(broken, jobs=2, use_dask=False, on_done=stop_after(3))
     assert 3 <= len(broken.done()) < len(plan.chunks())
-    assert not Census.load(broken).complete
+    partial = Census.load(broken)
+    assert not partial.complete and partial.deals == 2500 * len(broken.done())
+    assert "INCOMPLETE: run the census again to resume" in format_census(partial)
     info = run_census(broken, jobs=2, use_dask=False)
     assert info.skipped >= 3 and info.chunks == len(plan.chunks()) - info.skipped
     resumed, reference = Census.load(broken), Census.load(whole)

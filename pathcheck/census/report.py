@@ -5,6 +5,15 @@ seeds from them for ``solo new --census``.
 for the same seeds (histograms exactly equal; the factor means are exact sums divided once),
 so :meth:`Census.to_dict` has the fields of ``solo stats --format json`` plus ``extremes``
 and ``census``.
+
+>>> import tempfile
+>>> from pathcheck.census import CensusDir, Plan, run_census
+>>> folder = CensusDir(tempfile.mkdtemp()).open(Plan(frozenset(), start=0, count=300, chunk=100))
+>>> run_census(folder, jobs=1, use_dask=False).chunks
+3
+>>> census = Census.load(folder)
+>>> census.complete, census.summary().deals, census.extremes()["hardest"][0].seed
+(True, 300, 138)
 """
 
 from __future__ import annotations
