@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from array import array
 from collections import Counter
+from dataclasses import dataclass
 
 from pathcheck.constants import REASONS, AdditionalRule, tracing_mask
 from pathcheck.solo_deals import (
@@ -36,25 +37,54 @@ def factors_of(key: int, tiles: int) -> Factors:
                    path_lost=key >> 24 & 0xFF, rule_lost=key >> 32 & 0xFF)
 
 
+@dataclass(frozen=True)
+class KernelRun:
+    """One call of the C kernel over seeds ``start..start+count-1``, decoded.
+
+    ``keys`` holds one deal key a seed (see :func:`factors_of`); ``shapes`` two bytes a seed:
+    its number of dungeons and the bit set of its Lost reason codes.
+    """
+
+    tiles: int
+    dungeon_counts: Counter[int]
+    lengths: Counter[int]
+    reasons: Counter[str]
+    rule_bites: Counter[int]
+    keys: array[int]
+    shapes: bytes
+
+    @classmethod
+    def of(cls, start: int, count: int, rules: frozenset[int]) -> KernelRun:
+        _, base = _compiled()
+        dungeons, lengths, reasons, bites, keys, shapes = _speedups.solo_kernel(
+            _tables(), bytes(base), start, count, tracing_mask(rules))
+        # The kernel counts the deals each rule bit bites, by the rule's AdditionalRule bit.
+        rule_bites = Counter({AdditionalRule(1 << bit).number: n for bit, n in
+                              enumerate(array("q", bites)) if n}) if rules else Counter()
+        return cls(
+            tiles=len(base),
+            dungeon_counts=_histogram(dungeons),
+            lengths=_histogram(lengths),
+            reasons=Counter({("held" if REASONS[code] is None else str(REASONS[code])): n
+                             for code, n in enumerate(array("q", reasons)) if n}),
+            rule_bites=rule_bites,
+            keys=array("q", keys),
+            shapes=bytes(shapes),
+        )
+
+
 def summarise_range(start: int, stop: int, rules: frozenset[int]) -> Summary:
     """Analyse seeds ``start..stop-1`` in C (see the module doc)."""
-    _, base = _compiled()
-    dungeons, lengths, reasons, bites, keys, _ = _speedups.solo_kernel(
-        _tables(), bytes(base), start, stop - start, tracing_mask(rules))
+    run = KernelRun.of(start, stop - start, rules)
     summary = Summary(rules)
     summary.deals = stop - start
-    summary.dungeon_counts = _histogram(dungeons)
-    summary.lengths = _histogram(lengths)
-    summary.reasons = Counter({("held" if REASONS[code] is None else str(REASONS[code])): n
-                               for code, n in enumerate(array("q", reasons)) if n})
-    if rules:
-        # The kernel counts the deals each rule bit, by the rule's AdditionalRule bit.
-        summary.rule_bites = Counter({AdditionalRule(1 << bit).number: n for bit, n in
-                                      enumerate(array("q", bites)) if n})
-    tiles = len(base)
-    deal_keys = Counter(array("q", keys))
+    summary.dungeon_counts = run.dungeon_counts
+    summary.lengths = run.lengths
+    summary.reasons = run.reasons
+    summary.rule_bites = run.rule_bites
+    deal_keys = Counter(run.keys)
     for key, n in sorted(deal_keys.items()):
-        factors = factors_of(key, tiles)
+        factors = factors_of(key, run.tiles)
         score = factors.score
         summary.difficulty[score] += n
         summary.grades[grade_of(score, rules)] += n
@@ -76,8 +106,6 @@ def search_range(start: int, stop: int, rules: frozenset[int], wanted: Constrain
                  modulo: int) -> list[DealStats]:
     """:func:`pathcheck.solo_stats.search_range` in C: the kernel plays every seed, Python
     looks only at the deals that fit (and analyses those again, for their full stats)."""
-    _, base = _compiled()
-    tiles = len(base)
     reason_bits = {name: code for code, name in enumerate(REASONS) if name is not None}
     needed = 0
     for reason in wanted.lost_by:
@@ -89,9 +117,8 @@ def search_range(start: int, stop: int, rules: frozenset[int], wanted: Constrain
         # Seeds wrap at ``modulo``: one kernel call per contiguous run.
         seed = first % modulo
         run = min(stop - first, modulo - seed)
-        *_, keys, shapes = _speedups.solo_kernel(_tables(), bytes(base), seed, run,
-                                                 tracing_mask(rules))
-        key_list = array("q", keys)
+        kernel = KernelRun.of(seed, run, rules)
+        key_list, shapes, tiles = kernel.keys, kernel.shapes, kernel.tiles
         for i in range(run):
             dungeons, reasons = shapes[2 * i], shapes[2 * i + 1]
             if wanted.min_dungeons is not None and dungeons < wanted.min_dungeons:

@@ -214,20 +214,12 @@ def _analyse_kernel(start: int, stop: int, rules: frozenset[int],
                     limits: Limits) -> ChunkResult:
     """The C path: one kernel call (as ``solo_kernel.summarise_range`` makes it); the
     extremes are found in its per-deal arrays."""
-    from pathcheck.constants import REASONS, AdditionalRule, tracing_mask
-    from pathcheck.solo_deals import _compiled
-    from pathcheck.solo_kernel import factors_of
-    from pathcheck.speedups import _speedups, _tables
+    from pathcheck.solo_kernel import KernelRun, factors_of
 
-    _, base = _compiled()
-    raw_dungeons, raw_lengths, raw_reasons, raw_bites, keys, shapes = _speedups.solo_kernel(
-        _tables(), bytes(base), start, stop - start, tracing_mask(rules))
-    reasons = Counter({("held" if REASONS[code] is None else str(REASONS[code])): n
-                       for code, n in enumerate(array("q", raw_reasons)) if n})
-    # The kernel counts the deals each rule bit, by the rule's AdditionalRule bit.
-    bites = Counter({AdditionalRule(1 << bit).number: n
-                     for bit, n in enumerate(array("q", raw_bites)) if n}) if rules else Counter()
-    deal_keys = Counter(array("q", keys))
+    run = KernelRun.of(start, stop - start, rules)
+    reasons, bites, shapes = run.reasons, run.rule_bites, run.shapes
+    keys = run.keys.tobytes()  # searched as bytes below
+    deal_keys = Counter(run.keys)
     score: dict[int, float] = {}
     difficulty: Counter[float] = Counter()
     totals: Counter[str] = Counter()
@@ -238,7 +230,7 @@ def _analyse_kernel(start: int, stop: int, rules: frozenset[int],
         totals.update(sumsq=(key & 0xFFFF) * n, revisits=factors.revisits * n,
                       path_lost=factors.path_lost * n, rule_lost=factors.rule_lost * n,
                       revisit_deals=n if factors.revisits else 0)
-    dungeons = _histogram(raw_dungeons)
+    dungeons = run.dungeon_counts
     per_deal = shapes[0::2]  # one byte per deal: its number of dungeons
 
     def seed_at(index: int) -> Seed:
@@ -261,14 +253,10 @@ def _analyse_kernel(start: int, stop: int, rules: frozenset[int],
     kept = {name: _keep(map(seed_at, found), ORDERS[name], limits.top)
             for name, found in extremes.items()}
     return ChunkResult(
-        start, stop, rules, limits, dungeons, _histogram(raw_lengths), reasons, bites,
+        start, stop, rules, limits, dungeons, run.lengths, reasons, bites,
         difficulty, +totals,
         kept["hardest"], kept["easiest"], kept["most_dungeons"], kept["fewest_dungeons"],
         rare=tuple(seed_at(i) for i in rare))
-
-
-def _histogram(raw: bytes) -> Counter[int]:
-    return Counter({value: n for value, n in enumerate(array("q", raw)) if n})
 
 
 def _key_bytes(key: int) -> bytes:
