@@ -1,0 +1,325 @@
+"""The game notation: every game log as a line-based text a person can write by hand.
+
+A notation file (``*.pcn``) starts with a ``#!`` line naming its format, then a header of
+``key: value`` settings, then the moves in the order played. Each game defines its own keys
+and move tokens (``pathcheck/games/<game>/notation.py``); this module holds what they share:
+
+- ``#`` starts a comment (to the end of the line); ``{...}`` is a note kept in the log;
+  ``"..."`` quotes a name with spaces (JSON string syntax).
+- Turns on one line are separated by ``·``, ``;`` or a lone ``.``; a line break ends a turn.
+
+>>> text = '''#! memo-dice/1
+... players: Ann Bob
+... round
+... Ann 3 cat/blue red · Bob 5 sun/red blue
+... Ann 1 cat; Bob 2 -
+... '''
+>>> log = parse(text, source="demo.pcn")
+>>> log["rounds"][0]["uncovering"][1]
+{'player': 'Bob', 'cup': 2, 'guess': None}
+>>> print(write(log), end="")
+#! memo-dice/1
+players: Ann Bob
+round
+Ann 3 cat/blue red · Bob 5 sun/red blue
+Ann 1 cat · Bob 2 -
+>>> parse("#! memo-dice/1\\nplayers: Ann\\nround\\nAnn x", source="bad.pcn")
+Traceback (most recent call last):
+...
+pathcheck.notation.NotationError: bad.pcn:4:5: 'x': expected a die number
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import re
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from pathcheck.errors import RecordError
+
+EXTENSION = ".pcn"
+SEPARATORS = ("·", ";", ".")
+
+# format name -> the module that reads and writes it; game names are accepted too
+_MODULES = {
+    "game/1": "pathcheck.games.dungeon.notation",
+    "solo/1": "pathcheck.games.dungeon.notation",
+    "memoarrr/1": "pathcheck.games.memoarrr.notation",
+    "memo-dice/1": "pathcheck.games.memo_dice.notation",
+    "robot-memory/1": "pathcheck.games.robot_memory.notation",
+}
+ALIASES = {"dungeon": "game/1", "game": "game/1", "solo": "solo/1", "memoarrr": "memoarrr/1",
+           "memo-dice": "memo-dice/1", "robot-memory": "robot-memory/1"}
+
+
+class NotationError(RecordError):
+    """A notation text that cannot be read: file, line, column, the token and what was expected.
+
+    >>> str(NotationError("g.pcn", 3, 7, "R9@Q: expected a direction N, E, S or W"))
+    'g.pcn:3:7: R9@Q: expected a direction N, E, S or W'
+    """
+
+    def __init__(self, source: str, line: int, column: int, message: str) -> None:
+        self.column = column
+        super().__init__(source, line, "", message)
+
+    def __str__(self) -> str:
+        return f"{self.source}:{self.line}:{self.column}: {self.message}"
+
+    def to_dict(self) -> dict[str, object]:
+        return {**super().to_dict(), "column": self.column}
+
+
+@dataclass(frozen=True)
+class Token:
+    """One token: its text (unquoted), where it stands, and its kind."""
+
+    text: str
+    line: int
+    column: int
+    kind: str = "word"  # word, string (was quoted), note ({...}), sep
+
+    @property
+    def is_word(self) -> bool:
+        return self.kind in ("word", "string")
+
+
+@dataclass
+class Line:
+    """One non-blank line of the body: its number, the raw text and its tokens."""
+
+    number: int
+    raw: str
+    tokens: list[Token] = field(default_factory=list)
+
+
+_HEADER = re.compile(r"^([A-Za-z_][A-Za-z0-9_-]*):(?:\s|$)")
+
+
+class Reader:
+    """The lexed text of one notation file: its format, header and body lines.
+
+    Errors come from :meth:`fail`, which names the file, line and column.
+    """
+
+    def __init__(self, text: str, source: str) -> None:
+        self.source = source
+        self.format = ""
+        self.header: dict[str, tuple[str, Line]] = {}
+        self.lines: list[Line] = []
+        self._lex(text)
+
+    def fail(self, where: Token | Line | None, message: str) -> NotationError:
+        if isinstance(where, Token):
+            return NotationError(self.source, where.line, where.column,
+                                 f"{where.text!r}: {message}")
+        line = where.number if where is not None else 1
+        return NotationError(self.source, line, 1, message)
+
+    def _lex(self, text: str) -> None:
+        in_header = True
+        for number, raw in enumerate(text.splitlines(), 1):
+            stripped = raw.strip()
+            if not self.format:
+                if not stripped or (stripped.startswith("#") and not stripped.startswith("#!")):
+                    continue
+                if not stripped.startswith("#!"):
+                    raise NotationError(self.source, number, 1,
+                                        "expected the format line first, e.g. '#! game/1'")
+                name = stripped[2:].strip().split()[0] if stripped[2:].strip() else ""
+                self.format = ALIASES.get(name, name)
+                if self.format not in _MODULES:
+                    raise NotationError(self.source, number, 4, f"{name!r}: expected a format, "
+                                        f"one of {', '.join(_MODULES)}")
+                continue
+            match = _HEADER.match(stripped)
+            if in_header and match:
+                key = match.group(1)
+                if key in self.header:
+                    raise NotationError(self.source, number, 1, f"{key}: given twice")
+                self.header[key] = (stripped[match.end():].strip(),
+                                    Line(number, raw, self._tokens(raw, number, match.end()
+                                                                   + raw.index(stripped))))
+                continue
+            tokens = self._tokens(raw, number, 0)
+            if not tokens:
+                continue
+            in_header = False
+            self.lines.append(Line(number, raw, tokens))
+        if not self.format:
+            raise NotationError(self.source, 1, 1, "empty: expected the format line, e.g. '#! game/1'")
+
+    def _tokens(self, raw: str, number: int, start: int) -> list[Token]:
+        out: list[Token] = []
+        i = start
+        n = len(raw)
+        while i < n:
+            ch = raw[i]
+            if ch.isspace():
+                i += 1
+            elif ch == "#":
+                break
+            elif ch in "·;":
+                out.append(Token(ch, number, i + 1, "sep"))
+                i += 1
+            elif ch == '"':
+                j = i + 1
+                while j < n and raw[j] != '"':
+                    j += 2 if raw[j] == "\\" else 1
+                if j >= n:
+                    raise NotationError(self.source, number, i + 1, "unclosed quote")
+                try:
+                    value = json.loads(raw[i:j + 1])
+                except ValueError:
+                    raise NotationError(self.source, number, i + 1, "bad quoted text") from None
+                out.append(Token(value, number, i + 1, "string"))
+                i = j + 1
+            elif ch == "{":
+                j = raw.find("}", i)
+                if j < 0:
+                    raise NotationError(self.source, number, i + 1, "unclosed note '{'")
+                body = raw[i + 1:j]
+                try:
+                    value = json.loads(body) if body.startswith('"') else body
+                except ValueError:
+                    raise NotationError(self.source, number, i + 1, "bad quoted note") from None
+                out.append(Token(value, number, i + 1, "note"))
+                i = j + 1
+            else:
+                j = i
+                while j < n and not raw[j].isspace() and raw[j] not in '·;"{#':
+                    j += 1
+                word = raw[i:j]
+                out.append(Token(word, number, i + 1, "sep" if word == "." else "word"))
+                i = j
+        return out
+
+    # --- header helpers -------------------------------------------------------------
+    def text(self, key: str) -> str | None:
+        """A free-text header value (a JSON string when it was quoted), or None."""
+        if key not in self.header:
+            return None
+        value, line = self.header[key]
+        if value.startswith('"'):
+            try:
+                decoded = json.loads(value)
+            except ValueError:
+                raise self.fail(line, f"{key}: bad quoted text") from None
+            if isinstance(decoded, str):
+                return decoded
+        return value
+
+    def words(self, key: str) -> list[Token] | None:
+        """The tokens of a header value, or None when the key is absent."""
+        if key not in self.header:
+            return None
+        return [t for t in self.header[key][1].tokens if t.kind != "sep"]
+
+    def check_keys(self, known: Sequence[str]) -> None:
+        for key, (_, line) in self.header.items():
+            if key not in known:
+                raise self.fail(line, f"unknown setting {key!r} (expected one of "
+                                      f"{', '.join(known)})")
+
+
+def turns(tokens: Sequence[Token]) -> Iterator[list[Token]]:
+    """Split a line's tokens into turns at the separators (empty turns are skipped)."""
+    current: list[Token] = []
+    for token in tokens:
+        if token.kind == "sep":
+            if current:
+                yield current
+            current = []
+        else:
+            current.append(token)
+    if current:
+        yield current
+
+
+_PLAIN = re.compile(r"^[^\s\"{}#·;]+$")
+
+
+def word(text: str) -> str:
+    """A name as a token: bare when it can be, else quoted.
+
+    >>> word("Ann"), word("Ann Lee"), word(".")
+    ('Ann', '"Ann Lee"', '"."')
+    """
+    if _PLAIN.match(text) and text != ".":
+        return text
+    return json.dumps(text, ensure_ascii=False)
+
+
+def text_value(text: str) -> str:
+    """A free-text header value: as is when it reads back the same, else a JSON string."""
+    if text == text.strip() and text and "\n" not in text and not text.startswith('"'):
+        return text
+    return json.dumps(text, ensure_ascii=False)
+
+
+def note(text: str) -> str:
+    """A ``{note}`` token (JSON-quoted inside when it holds a brace, quote or line break).
+
+    >>> note("kept"), note("a}b")
+    ('{kept}', '{"a}b"}')
+    """
+    if "}" in text or "\n" in text or text.startswith('"') or text != text.strip():
+        return "{" + json.dumps(text, ensure_ascii=False) + "}"
+    return "{" + text + "}"
+
+
+def integer(reader: Reader, token: Token, low: int, high: int, what: str) -> int:
+    if not re.fullmatch(r"[0-9]+", token.text) or not low <= int(token.text) <= high:
+        raise reader.fail(token, f"expected {what}")
+    return int(token.text)
+
+
+class _Module(Protocol):
+    parse: Callable[[Reader], dict[str, Any]]
+    write: Callable[[dict[str, Any]], str]
+
+
+def _module(fmt: str) -> _Module:
+    return importlib.import_module(_MODULES[fmt])  # type: ignore[return-value]
+
+
+def formats() -> tuple[str, ...]:
+    """The log formats that have a notation."""
+    return tuple(_MODULES)
+
+
+def is_notation(text: str) -> bool:
+    """Whether ``text`` is notation (its first non-blank line is a ``#!`` format line).
+
+    >>> is_notation("#! game/1\\n"), is_notation('{"format": "game/1"}')
+    (True, False)
+    """
+    for raw in text.splitlines():
+        stripped = raw.strip()
+        if stripped.startswith("#!"):
+            return True
+        if stripped and not stripped.startswith("#"):
+            return False
+    return False
+
+
+def parse(text: str, *, source: str) -> dict[str, Any]:
+    """The JSON log value a notation text stands for; NotationError if it cannot be read."""
+    reader = Reader(text, source)
+    return _module(reader.format).parse(reader)
+
+
+def write(log: dict[str, Any]) -> str:
+    """The notation of a JSON log value (a dict with a ``format`` this module knows).
+
+    Raises InputError for a format without notation or a value it cannot express.
+    """
+    fmt = log.get("format")
+    if fmt not in _MODULES:
+        from pathcheck.errors import InputError
+
+        raise InputError(f"no notation for format {fmt!r} (known: {', '.join(_MODULES)})")
+    return _module(str(fmt)).write(log)
