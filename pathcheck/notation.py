@@ -23,7 +23,7 @@ players: Ann Bob
 round
 Ann 3 cat/blue red · Bob 5 sun/red blue
 Ann 1 cat · Bob 2 -
->>> parse("#! memo-dice/1\\nplayers: Ann\\nround\\nAnn x", source="bad.pcn")
+>>> parse("#! memo-dice/1\\nplayers: Ann\\nround\\nAnn x cat/red red", source="bad.pcn")
 Traceback (most recent call last):
 ...
 pathcheck.notation.NotationError: bad.pcn:4:5: 'x': expected a die number
