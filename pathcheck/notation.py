@@ -166,27 +166,22 @@ class Reader:
                 out.append(Token(ch, number, i + 1, "sep"))
                 i += 1
             elif ch == '"':
-                j = i + 1
-                while j < n and raw[j] != '"':
-                    j += 2 if raw[j] == "\\" else 1
-                if j >= n:
-                    raise NotationError(self.source, number, i + 1, "unclosed quote")
-                try:
-                    value = json.loads(raw[i:j + 1])
-                except ValueError:
-                    raise NotationError(self.source, number, i + 1, "bad quoted text") from None
-                out.append(Token(value, number, i + 1, "string"))
+                j = self._string_end(raw, i, number)
+                out.append(Token(self._decode(raw[i:j + 1], number, i), number, i + 1, "string"))
                 i = j + 1
             elif ch == "{":
+                if raw.startswith('{"', i):
+                    j = self._string_end(raw, i + 1, number)
+                    if not raw.startswith("}", j + 1):
+                        raise NotationError(self.source, number, i + 1, "unclosed note '{'")
+                    out.append(Token(self._decode(raw[i + 1:j + 1], number, i), number, i + 1,
+                                     "note"))
+                    i = j + 2
+                    continue
                 j = raw.find("}", i)
                 if j < 0:
                     raise NotationError(self.source, number, i + 1, "unclosed note '{'")
-                body = raw[i + 1:j]
-                try:
-                    value = json.loads(body) if body.startswith('"') else body
-                except ValueError:
-                    raise NotationError(self.source, number, i + 1, "bad quoted note") from None
-                out.append(Token(value, number, i + 1, "note"))
+                out.append(Token(raw[i + 1:j], number, i + 1, "note"))
                 i = j + 1
             else:
                 j = i
@@ -196,6 +191,22 @@ class Reader:
                 out.append(Token(word, number, i + 1, "sep" if word == "." else "word"))
                 i = j
         return out
+
+    def _string_end(self, raw: str, i: int, number: int) -> int:
+        """The index of the quote closing the JSON string that starts at ``raw[i]``."""
+        j = i + 1
+        while j < len(raw) and raw[j] != '"':
+            j += 2 if raw[j] == "\\" else 1
+        if j >= len(raw):
+            raise NotationError(self.source, number, i + 1, "unclosed quote")
+        return j
+
+    def _decode(self, text: str, number: int, i: int) -> str:
+        try:
+            value = json.loads(text)
+        except ValueError:
+            raise NotationError(self.source, number, i + 1, "bad quoted text") from None
+        return str(value)
 
     # --- header helpers -------------------------------------------------------------
     def text(self, key: str) -> str | None:
