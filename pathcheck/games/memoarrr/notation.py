@@ -1,0 +1,245 @@
+"""Memoarrr! notation (``#! memoarrr/1``): the ``memoarrr/1`` log as text.
+
+Header: ``edition: 2023|2018``, ``variants: expert=yes ordered_stack=no``, ``players:`` (seat
+order), ``start:`` (round 1's start player), ``peeks: Ann south Ben west``, ``treasures:``
+(the stack, top first), ``comment:``, and optionally the island as dealt, ``row1:`` (north) to
+``row5:``, five cards each from west to east (``-`` the empty centre, ``?`` a card nobody saw).
+
+Body: ``round V...`` opens a round with its volcano stack, top first (``dark``/``light``, or
+1/3/7 birds in 2018; ``{comment}`` allowed). A turn is ``PLAYER POS [CARD]`` with the ability
+used, ``swap=POS`` (octopus), ``mark=POS`` (walrus), ``peek=POS`` (penguin), or
+``PLAYER volcano``. The card seen (``crab/lava``) is what fills the island when the rows are
+left out: every card that was revealed is known (octopus swaps are followed back to where the
+card lay at setup); a card never revealed stays unknown.
+
+>>> from pathcheck.notation import parse, write
+>>> text = '''#! memoarrr/1
+... edition: 2023
+... players: Ann Ben
+... start: Ben
+... peeks: Ann south Ben west
+... treasures: 1 3 2 1 2 2 4
+... round dark
+... Ben D4 penguin/lava · Ann A5 penguin/desert
+... Ben B1 crab/flowers
+... '''
+>>> log = parse(text, source="m.pcn")
+>>> log["island"][3][3], log["island"][0][0], log["rounds"][0]["actions"][2]
+('penguin/lava', None, {'player': 'Ben', 'reveal': 'B1'})
+>>> write(log) == text
+True
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pathcheck.notation import Reader, Token, note, text_value, turns, word
+
+FORMAT = "memoarrr/1"
+KEYWORDS = ("round", "volcano")
+_ROWS = tuple(f"row{i}" for i in range(1, 6))
+_KEYS = ("edition", "variants", "players", "start", "peeks", "treasures", *_ROWS, "comment")
+_ABILITIES = ("swap", "mark", "peek")
+CENTRE = "C3"
+
+
+def _name(text: str) -> str:
+    return json.dumps(text, ensure_ascii=False) if text in KEYWORDS else word(text)
+
+
+def index(pos: str) -> tuple[int, int] | None:
+    """Island row and column of a position ``B4`` (None if it is not one).
+
+    >>> index("B4"), index("Z9")
+    ((3, 1), None)
+    """
+    if len(pos) == 2 and pos[0] in "ABCDE" and pos[1] in "12345":
+        return int(pos[1]) - 1, "ABCDE".index(pos[0])
+    return None
+
+
+def follow(rounds: list[dict[str, Any]]) -> list[list[str | None]]:
+    """For each round and action, where the revealed card lay at setup (after octopus swaps).
+
+    >>> follow([{"actions": [{"player": "A", "reveal": "B1", "swap": "B2"},
+    ...                      {"player": "B", "reveal": "B1"}]}])
+    [['B1', 'B2']]
+    """
+    origin: dict[str, str] = {}
+    out: list[list[str | None]] = []
+    for rnd in rounds:
+        row: list[str | None] = []
+        for action in rnd.get("actions", ()):
+            pos = action.get("reveal")
+            if not isinstance(pos, str):
+                row.append(None)
+                continue
+            row.append(origin.get(pos, pos))
+            target = action.get("swap")
+            if isinstance(target, str) and target not in (CENTRE, pos):
+                origin[pos], origin[target] = origin.get(target, target), origin.get(pos, pos)
+        out.append(row)
+    return out
+
+
+def parse(reader: Reader) -> dict[str, Any]:
+    """The ``memoarrr/1`` log of a notation text."""
+    reader.check_keys(_KEYS)
+    log: dict[str, Any] = {"format": FORMAT}
+    for key in ("edition", "players", "start", "treasures"):
+        if key not in reader.header:
+            raise reader.fail(None, f"expected a '{key}:' line in the header")
+    edition = reader.words("edition") or []
+    if len(edition) != 1 or not edition[0].text.isdigit():
+        raise reader.fail(reader.header["edition"][1], "edition: expected 2023 or 2018")
+    log["edition"] = int(edition[0].text)
+    variants = reader.words("variants")
+    if variants is not None:
+        log["variants"] = {}
+        for token in variants:
+            key, eq, value = token.text.partition("=")
+            if value not in ("yes", "no", "") or key not in ("expert", "ordered_stack"):
+                raise reader.fail(token, "expected expert=yes|no or ordered_stack=yes|no")
+            log["variants"][key] = value != "no" if eq else True
+    log["players"] = [t.text for t in reader.words("players") or ()]
+    start = reader.words("start") or []
+    if len(start) != 1:
+        raise reader.fail(reader.header["start"][1], "start: expected one player name")
+    log["start_player"] = start[0].text
+    island: list[list[str | None]] = [[None] * 5 for _ in range(5)]
+    given = any(key in reader.header for key in _ROWS)
+    for r, key in enumerate(_ROWS):
+        tokens = reader.words(key)
+        if tokens is None:
+            if given:
+                raise reader.fail(None, f"the island is given, but not {key}:")
+            continue
+        if len(tokens) != 5:
+            raise reader.fail(reader.header[key][1], f"{key}: expected 5 cards (west to east)")
+        island[r] = [None if t.kind == "word" and t.text in ("-", "?") else t.text
+                     for t in tokens]
+    log["island"] = island
+    peeks = reader.words("peeks") or []
+    if len(peeks) % 2:
+        raise reader.fail(peeks[-1], "peeks: expected pairs NAME SIDE")
+    log["peeks"] = {peeks[i].text: peeks[i + 1].text for i in range(0, len(peeks), 2)}
+    treasures = reader.words("treasures") or []
+    for token in treasures:
+        if not token.text.isdigit():
+            raise reader.fail(token, "treasures: expected the rubies, top first")
+    log["treasures"] = [int(t.text) for t in treasures]
+    log["rounds"] = _rounds(reader)
+    comment = reader.text("comment")
+    if comment is not None:
+        log["comment"] = comment
+    _fill(reader, log)
+    return log
+
+
+def _rounds(reader: Reader) -> list[dict[str, Any]]:
+    rounds: list[dict[str, Any]] = []
+    for line in reader.lines:
+        first = line.tokens[0]
+        if first.kind == "word" and first.text == "round":
+            rnd: dict[str, Any] = {"volcanoes": []}
+            for token in line.tokens[1:]:
+                if token.kind == "note":
+                    rnd["comment"] = token.text
+                else:
+                    rnd["volcanoes"].append(int(token.text) if token.text.isdigit()
+                                            else token.text)
+            rnd["actions"] = []
+            rounds.append(rnd)
+            continue
+        if not rounds:
+            raise reader.fail(first, "expected 'round VOLCANO...' before the first turn")
+        for turn in turns(line.tokens):
+            rounds[-1]["actions"].append(_action(reader, turn))
+    for rnd in rounds:
+        if "comment" in rnd:
+            rnd["comment"] = rnd.pop("comment")
+    return rounds
+
+
+def _action(reader: Reader, turn: list[Token]) -> dict[str, Any]:
+    if len(turn) < 2:
+        raise reader.fail(turn[0], "expected PLAYER POS [CARD] or PLAYER volcano")
+    player, what = turn[0].text, turn[1]
+    if what.kind == "word" and what.text == "volcano":
+        if len(turn) > 2:
+            raise reader.fail(turn[2], "expected nothing after 'volcano'")
+        return {"player": player, "volcano": True}
+    action: dict[str, Any] = {"player": player, "reveal": what.text}
+    for token in turn[2:]:
+        key, eq, value = token.text.partition("=")
+        if eq and key in _ABILITIES and value:
+            action[key] = value
+        elif "/" in token.text and not eq and "card" not in action:
+            action["card"] = token
+        else:
+            raise reader.fail(token, "expected the card seen (animal/landscape) or "
+                                     "swap=POS, mark=POS, peek=POS")
+    return action
+
+
+def _fill(reader: Reader, log: dict[str, Any]) -> None:
+    """Put each card seen into the island where it lay at setup; drop the card tokens."""
+    island = log["island"]
+    for rnd, origins in zip(log["rounds"], follow(log["rounds"]), strict=True):
+        for action, origin in zip(rnd["actions"], origins, strict=True):
+            token = action.pop("card", None)
+            if token is None:
+                continue
+            at = index(origin) if origin is not None else None
+            if at is None:
+                raise reader.fail(token, f"{action['reveal']} is not a position of the island")
+            known = island[at[0]][at[1]]
+            if known is None:
+                island[at[0]][at[1]] = token.text
+            elif known != token.text:
+                raise reader.fail(token, f"the card at {origin} at setup was {known}")
+
+
+def write(log: dict[str, Any]) -> str:
+    """The notation of a ``memoarrr/1`` log."""
+    out = ["#! memoarrr/1", f"edition: {log['edition']}"]
+    if "variants" in log:
+        out.append("variants: " + " ".join(
+            f"{k}={'yes' if v else 'no'}" for k, v in log["variants"].items()))
+    out.append("players: " + " ".join(_name(p) for p in log["players"]))
+    out.append("start: " + _name(log["start_player"]))
+    out.append("peeks: " + " ".join(f"{_name(k)} {word(v)}" for k, v in log["peeks"].items()))
+    out.append("treasures: " + " ".join(str(t) for t in log["treasures"]))
+    island = log["island"]
+    origins = follow(log["rounds"])
+    seen = {o for row in origins for o in row if o is not None}
+    hidden = any(card is not None and (f"{'ABCDE'[c]}{r + 1}" not in seen
+                                       or "/" not in card or word(card) != card)
+                 for r, row in enumerate(island) for c, card in enumerate(row))
+    if hidden:
+        for r in range(5):
+            out.append(f"row{r + 1}: " + " ".join(
+                ("-" if (r, c) == (2, 2) else "?") if island[r][c] is None
+                else word(island[r][c]) for c in range(5)))
+    if "comment" in log:
+        out.append("comment: " + text_value(log["comment"]))
+    for rnd, row in zip(log["rounds"], origins, strict=True):
+        head = " ".join(["round", *(word(str(v)) for v in rnd["volcanoes"])])
+        out.append(head + (" " + note(rnd["comment"]) if "comment" in rnd else ""))
+        items = []
+        for action, origin in zip(rnd["actions"], row, strict=True):
+            if action.get("volcano"):
+                items.append(f"{_name(action['player'])} volcano")
+                continue
+            parts = [_name(action["player"]), word(action["reveal"])]
+            at = index(origin) if origin is not None else None
+            if at is not None and island[at[0]][at[1]] is not None:
+                parts.append(word(island[at[0]][at[1]]))
+            parts.extend(f"{k}={action[k]}" for k in _ABILITIES if k in action)
+            items.append(" ".join(parts))
+        per_line = max(len(log["players"]), 1)
+        for k in range(0, len(items), per_line):
+            out.append(" · ".join(items[k:k + per_line]))
+    return "\n".join(out) + "\n"
