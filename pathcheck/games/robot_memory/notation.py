@@ -1,0 +1,225 @@
+"""Robot memory notation (``#! robot-memory/1``): the ``robot-memory/1`` log as text.
+
+Header: ``variant:`` (standard, solo, team, 5+, custom), ``difficulty:``, ``players:``
+(clockwise) or, in team play, ``team1:``/``team2:`` as ``NAME captain NAME members NAME...``,
+``event:``. Body: ``round ROWSxCOLUMNS first NAME`` opens a round; its grid follows, one
+``row`` line a row (cards ``type/colour/number``, ``short-circuit``, ``-`` no card), then
+``captains TEAM NAME...`` where captains changed. A turn is
+``CHOOSER GUESSER rRcC GUESS [=POINTS]``; a guess names ``short-circuit`` or any of the type,
+colour and number joined by ``/`` (``bulb/red``, ``3``; ``-`` names nothing); a chained guess
+after a short circuit follows as ``+ CHOOSER rRcC GUESS [=POINTS]``.
+
+>>> from pathcheck.notation import parse, write
+>>> text = '''#! robot-memory/1
+... variant: standard
+... players: Ann Ben
+... round 1x2 first Ann
+... row short-circuit bulb/yellow/2
+... Ben Ann r1c1 short-circuit =0 + Ann r1c2 bulb/yellow =2
+... '''
+>>> log = parse(text, source="r.pcn")
+>>> log["rounds"][0]["turns"][0]["chain"]
+[{'chooser': 'Ann', 'position': {'row': 1, 'column': 2}, 'guess': {'type': 'bulb', 'colour': 'yellow'}, 'points': 2}]
+>>> write(log) == text
+True
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from pathcheck.notation import Reader, Token, text_value, turns, word
+
+FORMAT = "robot-memory/1"
+KEYWORDS = ("round", "row", "captains", "+", "-")
+SHORT = "short-circuit"
+TYPES = ("battery", "gear", "tool", "bulb")
+COLOURS = ("yellow", "red", "blue", "green")
+NUMBERS = ("1", "2", "3", "4")
+_POSITION = re.compile(r"^r([0-9]+)c([0-9]+)$")
+_SIZE = re.compile(r"^([0-9]+)x([0-9]+)$")
+
+
+def _name(text: str) -> str:
+    plain = word(text)
+    if text in KEYWORDS or plain != text or text.startswith("=") or _POSITION.match(text):
+        return json.dumps(text, ensure_ascii=False)
+    return plain
+
+
+def features(value: Any) -> str:
+    """A card or guess as one token.
+
+    >>> features({"type": "bulb", "number": 3}), features(SHORT), features({"colour": "x"})
+    ('bulb/3', 'short-circuit', 'colour=x')
+    """
+    if value is None:
+        return "-"
+    if not isinstance(value, dict):
+        return SHORT if value == SHORT else json.dumps(value, ensure_ascii=False)
+    if not value:
+        return "-"
+    parts = []
+    for key, known in (("type", TYPES), ("colour", COLOURS), ("number", NUMBERS)):
+        if key in value:
+            text = str(value[key])
+            plain = text in known and (key != "number" or isinstance(value[key], int))
+            parts.append(text if plain else f"{key}={text}")
+    return "/".join(parts)
+
+
+def read_features(reader: Reader, token: Token, empty: Any) -> Any:
+    """A card or guess from its token (``empty`` is what ``-`` stands for)."""
+    if token.kind == "string":
+        return token.text
+    if token.text == SHORT:
+        return SHORT
+    if token.text == "-":
+        return empty
+    out: dict[str, Any] = {}
+    for part in token.text.split("/"):
+        key, eq, value = part.partition("=")
+        if eq and key in ("type", "colour", "number"):
+            out[key] = int(value) if key == "number" and value.isdigit() else value
+        elif part in TYPES:
+            out["type"] = part
+        elif part in COLOURS:
+            out["colour"] = part
+        elif part in NUMBERS:
+            out["number"] = int(part)
+        else:
+            raise reader.fail(token, f"expected short-circuit or type/colour/number ({part!r} "
+                                     f"is none of {', '.join(TYPES + COLOURS)}, 1-4)")
+    return out
+
+
+def parse(reader: Reader) -> dict[str, Any]:
+    """The ``robot-memory/1`` log of a notation text."""
+    reader.check_keys(("variant", "difficulty", "players", "team1", "team2", "event"))
+    log: dict[str, Any] = {"format": FORMAT}
+    variant = reader.words("variant")
+    if not variant:
+        raise reader.fail(None, "expected a 'variant:' line in the header")
+    log["variant"] = variant[0].text
+    difficulty = reader.words("difficulty")
+    if difficulty:
+        log["difficulty"] = difficulty[0].text
+    players = reader.words("players")
+    if players is not None:
+        log["players"] = [t.text for t in players]
+    for key in ("team1", "team2"):
+        tokens = reader.words(key)
+        if tokens is None:
+            continue
+        texts = [t.text if t.kind == "word" else None for t in tokens]
+        if len(tokens) < 5 or texts[1] != "captain" or texts[3] != "members":
+            raise reader.fail(reader.header[key][1],
+                              f"{key}: expected NAME captain NAME members NAME...")
+        log.setdefault("teams", []).append({"name": tokens[0].text, "captain": tokens[2].text,
+                                            "members": [t.text for t in tokens[4:]]})
+    rounds: list[dict[str, Any]] = []
+    for line in reader.lines:
+        first = line.tokens[0]
+        keyword = first.text if first.kind == "word" else None
+        if keyword == "round":
+            rounds.append(_round(reader, line.tokens))
+            continue
+        if not rounds:
+            raise reader.fail(first, "expected 'round ROWSxCOLUMNS first NAME' first")
+        rnd = rounds[-1]
+        if keyword == "row":
+            if rnd["turns"]:
+                raise reader.fail(first, "the grid comes before the round's first turn")
+            rnd["grid"]["cards"].append([read_features(reader, t, None)
+                                         for t in line.tokens[1:]])
+        elif keyword == "captains":
+            pairs = line.tokens[1:]
+            if len(pairs) % 2:
+                raise reader.fail(first, "expected captains TEAM NAME [TEAM NAME]")
+            rnd["captains"] = {pairs[i].text: pairs[i + 1].text for i in range(0, len(pairs), 2)}
+        else:
+            for turn in turns(line.tokens):
+                rnd["turns"].append(_turn(reader, turn))
+    log["rounds"] = rounds
+    event = reader.text("event")
+    if event is not None:
+        log["event"] = event
+    return log
+
+
+def _round(reader: Reader, tokens: list[Token]) -> dict[str, Any]:
+    size = _SIZE.match(tokens[1].text) if len(tokens) > 1 else None
+    if len(tokens) != 4 or size is None or tokens[2].text != "first":
+        raise reader.fail(tokens[min(1, len(tokens) - 1)],
+                          "expected 'round ROWSxCOLUMNS first NAME', e.g. round 4x4 first Ann")
+    grid = {"rows": int(size.group(1)), "columns": int(size.group(2)), "cards": []}
+    return {"grid": grid, "first": tokens[3].text, "turns": []}
+
+
+def _guess(reader: Reader, tokens: list[Token], i: int, out: dict[str, Any]) -> int:
+    """Read ``rRcC GUESS [=POINTS]`` from ``tokens[i]`` into ``out``; the index after it."""
+    if i + 1 >= len(tokens):
+        raise reader.fail(tokens[-1], "expected a position rRcC and a guess after it")
+    where = _POSITION.match(tokens[i].text)
+    if where is None:
+        raise reader.fail(tokens[i], "expected a position rRcC, e.g. r2c3")
+    out["position"] = {"row": int(where.group(1)), "column": int(where.group(2))}
+    out["guess"] = read_features(reader, tokens[i + 1], {})
+    i += 2
+    if i < len(tokens) and tokens[i].text.startswith("=") and tokens[i].kind == "word":
+        if not tokens[i].text[1:].isdigit():
+            raise reader.fail(tokens[i], "expected the points scored, e.g. =2")
+        out["points"] = int(tokens[i].text[1:])
+        i += 1
+    return i
+
+
+def _turn(reader: Reader, tokens: list[Token]) -> dict[str, Any]:
+    if len(tokens) < 4:
+        raise reader.fail(tokens[-1], "expected CHOOSER GUESSER rRcC GUESS [=POINTS]")
+    turn: dict[str, Any] = {"chooser": tokens[0].text, "guesser": tokens[1].text}
+    i = _guess(reader, tokens, 2, turn)
+    while i < len(tokens):
+        if tokens[i].text != "+" or tokens[i].kind != "word" or i + 1 >= len(tokens):
+            raise reader.fail(tokens[i], "expected '+ CHOOSER rRcC GUESS' (a chained guess) "
+                                         "or the next turn after '·'")
+        link: dict[str, Any] = {"chooser": tokens[i + 1].text}
+        i = _guess(reader, tokens, i + 2, link)
+        turn.setdefault("chain", []).append(link)
+    return turn
+
+
+def _write_guess(item: dict[str, Any]) -> str:
+    pos = item["position"]
+    text = f"r{pos['row']}c{pos['column']} {features(item['guess'])}"
+    return text + (f" ={item['points']}" if "points" in item else "")
+
+
+def write(log: dict[str, Any]) -> str:
+    """The notation of a ``robot-memory/1`` log."""
+    out = ["#! robot-memory/1", f"variant: {log['variant']}"]
+    if "difficulty" in log:
+        out.append(f"difficulty: {log['difficulty']}")
+    if "players" in log:
+        out.append("players: " + " ".join(_name(p) for p in log["players"]))
+    for i, team in enumerate(log.get("teams", ()), 1):
+        out.append(f"team{i}: {_name(team['name'])} captain {_name(team['captain'])} members "
+                   + " ".join(_name(m) for m in team["members"]))
+    if "event" in log:
+        out.append("event: " + text_value(log["event"]))
+    for rnd in log["rounds"]:
+        grid = rnd["grid"]
+        out.append(f"round {grid['rows']}x{grid['columns']} first {_name(rnd['first'])}")
+        for row in grid["cards"]:
+            out.append("row " + " ".join(features(card) for card in row))
+        if "captains" in rnd:
+            out.append("captains " + " ".join(f"{_name(k)} {_name(v)}"
+                                              for k, v in rnd["captains"].items()))
+        for turn in rnd["turns"]:
+            parts = [_name(turn["chooser"]), _name(turn["guesser"]), _write_guess(turn)]
+            parts.extend(f"+ {_name(link['chooser'])} {_write_guess(link)}"
+                         for link in turn.get("chain", ()))
+            out.append(" ".join(parts))
+    return "\n".join(out) + "\n"
