@@ -9,7 +9,8 @@ import click
 
 from pathcheck import games
 from pathcheck.errors import ExitCode, PathcheckError, RecordError
-from pathcheck.reader import Document, iter_json_source
+from pathcheck.notation import iter_source
+from pathcheck.reader import Document
 from pathcheck.ruling import Ruling, render_text
 
 from .options import emit, output_file, output_format, refuse_input_as_output
@@ -40,8 +41,8 @@ def command(
 
     GAME (e.g. dungeon, memoarrr, memo-dice, robot-memory) may be left out: the log's
     "format" field then picks the adjudicator. LOG is a JSON file, a JSON Lines file with one
-    log a line, or - for stdin. Exit code 0: every log legal; 1: a log breaks a rule;
-    3: a log could not be read.
+    log a line, a game notation file (*.pcn, docs/formats.md), or - for stdin.
+    Exit code 0: every log legal; 1: a log breaks a rule; 3: a log could not be read.
     """
     installed = games.available()
     if list_games:
@@ -64,7 +65,7 @@ def command(
     failures: list[RecordError | PathcheckError] = []
     texts: list[str] = []
     for path in paths:
-        for item in iter_json_source(path):
+        for item in iter_source(path):
             if isinstance(item, RecordError):
                 failures.append(item)
                 click.echo(f"pathcheck: invalid: {item}", err=True)

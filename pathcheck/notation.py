@@ -105,8 +105,9 @@ class Reader:
     Errors come from :meth:`fail`, which names the file, line and column.
     """
 
-    def __init__(self, text: str, source: str) -> None:
+    def __init__(self, text: str, source: str, first_line: int = 1) -> None:
         self.source = source
+        self.first_line = first_line
         self.format = ""
         self.header: dict[str, tuple[str, Line]] = {}
         self.lines: list[Line] = []
@@ -121,7 +122,7 @@ class Reader:
 
     def _lex(self, text: str) -> None:
         in_header = True
-        for number, raw in enumerate(text.splitlines(), 1):
+        for number, raw in enumerate(text.splitlines(), self.first_line):
             stripped = raw.strip()
             if not self.format:
                 if not stripped or (stripped.startswith("#") and not stripped.startswith("#!")):
@@ -150,7 +151,8 @@ class Reader:
             in_header = False
             self.lines.append(Line(number, raw, tokens))
         if not self.format:
-            raise NotationError(self.source, 1, 1, "empty: expected the format line, e.g. '#! game/1'")
+            raise NotationError(self.source, 1, 1,
+                                "empty: expected the format line, e.g. '#! game/1'")
 
     def _tokens(self, raw: str, number: int, start: int) -> list[Token]:
         out: list[Token] = []
@@ -294,7 +296,8 @@ class _Module(Protocol):
 
 
 def _module(fmt: str) -> _Module:
-    return importlib.import_module(_MODULES[fmt])  # type: ignore[return-value]
+    module: _Module = importlib.import_module(_MODULES[fmt])
+    return module
 
 
 def formats() -> tuple[str, ...]:
@@ -317,16 +320,104 @@ def is_notation(text: str) -> bool:
     return False
 
 
-def parse(text: str, *, source: str) -> dict[str, Any]:
+def parse(text: str, *, source: str, first_line: int = 1) -> dict[str, Any]:
     """The JSON log value a notation text stands for; NotationError if it cannot be read."""
-    reader = Reader(text, source)
+    reader = Reader(text, source, first_line)
     return _module(reader.format).parse(reader)
+
+
+def split(text: str) -> list[tuple[int, str]]:
+    """The logs of a notation text that holds several, each from its ``#!`` line on.
+
+    >>> [line for line, _ in split("#! solo/1\\nSTART@N\\n\\n#! solo/1\\nSTART@N\\n")]
+    [1, 4]
+    """
+    chunks: list[tuple[int, list[str]]] = []
+    for number, raw in enumerate(text.splitlines(), 1):
+        if raw.lstrip().startswith("#!") or not chunks:
+            chunks.append((number, []))
+        chunks[-1][1].append(raw)
+    return [(line, "\n".join(lines) + "\n") for line, lines in chunks
+            if any((x.strip() and not x.strip().startswith("#")) or x.strip().startswith("#!")
+                   for x in lines)]
+
+
+def read_bytes(name: str) -> bytes:
+    """The bytes of the file ``name`` (``-`` is stdin); IOFailure if it cannot be read."""
+    from pathcheck.reader import open_source
+
+    stream = open_source(name)
+    try:
+        return stream.read()
+    except OSError as exc:
+        from pathcheck.errors import IOFailure
+
+        raise IOFailure(f"{name}: cannot read: {exc.strerror or exc}") from exc
+    finally:
+        if name != "-":
+            stream.close()
+
+
+def holds_notation(name: str, data: bytes) -> bool:
+    """Whether the file ``name`` holding ``data`` is notation (``*.pcn``, or a ``#!`` line
+    first in a file that is not ``*.json``/JSON Lines)."""
+    from pathlib import Path
+
+    suffix = Path(name).suffix.lower()
+    if suffix in (".json", ".jsonl", ".ndjson"):
+        return False
+    return suffix == EXTENSION or is_notation(data[:65536].decode("utf-8", errors="replace"))
+
+
+def iter_data(name: str, data: bytes) -> Iterator[Any]:
+    """The logs in ``data`` (read from ``name``): reader Documents or RecordErrors, in order."""
+    import io
+    from pathlib import Path
+
+    from pathcheck.reader import Document, iter_json_lines, iter_whole_document
+
+    source = "<stdin>" if name == "-" else name
+    if holds_notation(name, data):
+        for line, chunk in split(data.decode("utf-8", errors="replace")):
+            try:
+                yield Document(source, line, parse(chunk, source=source, first_line=line))
+            except RecordError as exc:
+                yield exc
+        return
+    suffix = Path(name).suffix.lower()
+    if suffix in (".jsonl", ".ndjson"):
+        yield from iter_json_lines(io.BytesIO(data), source)
+        return
+    lines = [x for x in data.splitlines() if x.strip()]
+    if suffix != ".json" and len(lines) > 1:
+        import msgspec
+
+        try:
+            msgspec.json.decode(lines[0])
+        except msgspec.DecodeError:
+            yield from iter_whole_document(data, source)
+            return
+        yield from iter_json_lines(io.BytesIO(data), source)
+        return
+    yield from iter_whole_document(data, source)
+
+
+def iter_source(name: str) -> Iterator[Any]:
+    """The logs of a file, notation or JSON, as reader Documents or RecordErrors in order."""
+    from pathlib import Path
+
+    if Path(name).suffix.lower() in (".json", ".jsonl", ".ndjson"):
+        from pathcheck.reader import iter_json_source
+
+        yield from iter_json_source(name)  # streamed
+        return
+    yield from iter_data(name, read_bytes(name))
 
 
 def write(log: dict[str, Any]) -> str:
     """The notation of a JSON log value (a dict with a ``format`` this module knows).
 
-    Raises InputError for a format without notation or a value it cannot express.
+    Raises InputError for a format without notation.
     """
     fmt = log.get("format")
     if fmt not in _MODULES:
@@ -334,3 +425,27 @@ def write(log: dict[str, Any]) -> str:
 
         raise InputError(f"no notation for format {fmt!r} (known: {', '.join(_MODULES)})")
     return _module(str(fmt)).write(log)
+
+
+def pretty_json(value: Any, indent: str = "", width: int = 100) -> str:
+    """JSON with each object or array on one line when it fits in ``width``.
+
+    >>> print(pretty_json({"players": ["Ann", "Bob"], "turns": [{"tile": "R1"}] * 2}, width=30))
+    {
+      "players": ["Ann", "Bob"],
+      "turns": [
+        {"tile": "R1"},
+        {"tile": "R1"}
+      ]
+    }
+    """
+    flat = json.dumps(value, ensure_ascii=False)
+    if len(indent) + len(flat) <= width or not isinstance(value, dict | list) or not value:
+        return flat
+    inner = indent + "  "
+    if isinstance(value, dict):
+        items = [f"{inner}{json.dumps(k, ensure_ascii=False)}: "
+                 f"{pretty_json(v, inner, width).lstrip()}" for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + "\n" + indent + "}"
+    items = [inner + pretty_json(v, inner, width).lstrip() for v in value]
+    return "[\n" + ",\n".join(items) + "\n" + indent + "]"

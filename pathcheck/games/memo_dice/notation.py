@@ -104,6 +104,9 @@ def _turn(reader: Reader, turn: list[Token], rnd: dict[str, Any]) -> None:
         raise reader.fail(turn[-1], "expected PLAYER DIE SYMBOL/COLOUR CUP "
                                     "or PLAYER CUP GUESS")
     player, number = turn[0].text, turn[1]
+    if len(turn) == 3 and turn[2].kind == "word" and "/" in turn[2].text:
+        raise reader.fail(turn[2], "expected the cup colour after the face (a covering turn "
+                                   "is PLAYER DIE SYMBOL/COLOUR CUP)")
     if len(turn) == 3:
         cup = integer(reader, number, 0, 10**6, "a cup number")
         guess = None if turn[2].kind == "word" and turn[2].text == "-" else turn[2].text

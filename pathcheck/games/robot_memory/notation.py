@@ -18,8 +18,8 @@ after a short circuit follows as ``+ CHOOSER rRcC GUESS [=POINTS]``.
 ... Ben Ann r1c1 short-circuit =0 + Ann r1c2 bulb/yellow =2
 ... '''
 >>> log = parse(text, source="r.pcn")
->>> log["rounds"][0]["turns"][0]["chain"]
-[{'chooser': 'Ann', 'position': {'row': 1, 'column': 2}, 'guess': {'type': 'bulb', 'colour': 'yellow'}, 'points': 2}]
+>>> log["rounds"][0]["turns"][0]["chain"][0]["guess"]
+{'type': 'bulb', 'colour': 'yellow'}
 >>> write(log) == text
 True
 """
