@@ -53,6 +53,11 @@ def rule_game(log: Mapping[str, Any], *, source: str, pictures: Pictures | None 
     extra = ", ".join(f"#{r}" for r in sorted(game.rules)) or "none"
     notes = [f"{mode} rules, additional rules: {extra}, tile set {game.tileset.name}; START "
              f"lies at (0, 0) with its arrow {START_DIR.name}"]
+    for text in sorted({why for _, why in replay.unchecked}):
+        which = [i + 1 for i, exp in enumerate(game.explorations)
+                 if any(e is exp and w == text for e, w in replay.unchecked)]
+        many = "s" if len(which) > 1 else ""
+        notes.append(f"not checked in exploration{many} {', '.join(map(str, which))}: {text}")
     tie = ""
     if len(replay.winners) > 1:
         tie = f"all reached {WIN_POINTS} points in the same check: a shared victory"

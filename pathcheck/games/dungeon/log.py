@@ -57,13 +57,19 @@ class Turn:
 
 @dataclass(frozen=True)
 class Exploration:
-    """One exploration as recorded: the start player, the deal and the turns."""
+    """One exploration as recorded: the start player, the deal and the turns.
+
+    A deal nobody saw may be left out of the log: ``hands_recorded`` / ``deck_recorded`` are
+    then False and ``hands`` / ``deck`` empty.
+    """
 
     start_player: str
     hands: Mapping[str, tuple[str, ...]]
     deck: tuple[str, ...]
     turns: tuple[Turn, ...]
     pointer: str
+    hands_recorded: bool = True
+    deck_recorded: bool = True
 
 
 @dataclass(frozen=True)
@@ -124,13 +130,13 @@ def _exploration(
 ) -> Exploration:
     start = _player(value["start_player"], players, where + "/start_player", source)
     hands: dict[str, tuple[str, ...]] = {}
-    for name, tiles in value["hands"].items():
+    for name, tiles in value.get("hands", {}).items():
         at = pointer_join(where, "hands", name)
         _player(name, players, at, source)
         hands[name] = tuple(_tile(t, tileset, pointer_join(at, i), source)
                             for i, t in enumerate(tiles))
     deck = tuple(_tile(t, tileset, pointer_join(where, "deck", i), source)
-                 for i, t in enumerate(value["deck"]))
+                 for i, t in enumerate(value.get("deck", ())))
     turns = []
     for t, turn in enumerate(value["turns"]):
         at = pointer_join(where, "turns", t)
@@ -144,4 +150,5 @@ def _exploration(
             _tile(draw, tileset, at + "/draw", source)
         turns.append(Turn(player, Placement(tile, Direction.parse(turn["dir"])), lost,
                           draw if isinstance(draw, str) else None, recorded, at))
-    return Exploration(start, hands, deck, tuple(turns), where)
+    return Exploration(start, hands, deck, tuple(turns), where,
+                       hands_recorded="hands" in value, deck_recorded="deck" in value)

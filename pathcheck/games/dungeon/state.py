@@ -43,6 +43,8 @@ from pathcheck.games.dungeon.rules import (
 from pathcheck.geometry import Direction
 from pathcheck.ruling import Event, MoveRef, Round, Rule, Violation
 
+UNSEEN = "?"
+"""A tile nobody saw: what a hand or the deck holds when the deal was not recorded."""
 START_DIR = Direction.N
 """**Decision**: the Start tile lies with its arrow north; turns' ``dir`` are read from there."""
 TILES_PER_LINE = 10
@@ -104,6 +106,8 @@ class Replay:
         """The exploration (1-based) whose check ended the game."""
         self.last_player: str | None = None
         self._events: list[Event] = []
+        self.unchecked: list[tuple[Exploration, str]] = []
+        """Explorations whose deal was not (wholly) recorded, and what was not checked."""
         self.stacks: list[tuple[list[Placement], list[int]]] = []
         """Per exploration: the stack as played, and its height after each turn (--at)."""
 
@@ -153,10 +157,13 @@ class Replay:
                           f"the start player is {self.last_player}, who took the last turn "
                           f"of exploration {number - 1}, not {exp.start_player}")
         self._check_deal(number, exp)
+        hands, deck = self._deal(exp)
+        if self.unchecked and self.unchecked[-1][0] is exp:
+            self._event(f"not checked: {self.unchecked[-1][1]}", where, DEAL)
         table = _Table(
             team=list(self.log.players),
-            hands={p: list(exp.hands.get(p, ())) for p in self.log.players},
-            deck=list(exp.deck),
+            hands=hands,
+            deck=deck,
             placements=[Placement(self.log.tileset.start, START_DIR)],
             cards=[],
         )
@@ -185,12 +192,46 @@ class Replay:
 
     # --- the deal -----------------------------------------------------------------------
 
+    def _deal(self, exp: Exploration) -> tuple[dict[str, list[str]], list[str]]:
+        """The hands and deck to replay with; a part not recorded is made of UNSEEN tiles.
+
+        Only the counts of unseen tiles matter: they decide when a hand runs out (the end
+        of an exploration) and when the deck does.
+        """
+        log = self.log
+        size = hand_size(log.advanced)
+        in_play = len(log.tileset.deck_ids(log.advanced))
+        if exp.hands_recorded:
+            hands = {p: list(exp.hands.get(p, ())) for p in log.players}
+        else:
+            hands = {p: [UNSEEN] * size for p in log.players}
+        if exp.deck_recorded:
+            deck = list(exp.deck)
+        else:
+            deck = [UNSEEN] * max(0, in_play - sum(len(h) for h in hands.values()))
+        if not (exp.hands_recorded and exp.deck_recorded):
+            self.unchecked.append((exp, self._unchecked_rules(exp)))
+        return hands, deck
+
+    @staticmethod
+    def _unchecked_rules(exp: Exploration) -> str:
+        if not exp.hands_recorded and not exp.deck_recorded:
+            return ("the deal (hand sizes, every tile dealt once), which tiles a hand holds "
+                    "and the draws from the deck: the deal was not recorded")
+        if not exp.hands_recorded:
+            return ("the hands (their sizes and which tiles they hold, so a tile played from "
+                    "a hand is not checked unless it was drawn): the hands were not recorded")
+        return ("the deck and the draws from it (and that every tile was dealt once): the "
+                "deck was not recorded")
+
     def _check_deal(self, number: int, exp: Exploration) -> None:
         log = self.log
+        if not exp.hands_recorded and not exp.deck_recorded:
+            return
         size = hand_size(log.advanced)
         mode = "advanced" if log.advanced else "basic"
         in_play = log.tileset.deck_ids(log.advanced)
-        for player in log.players:
+        for player in log.players if exp.hands_recorded else ():
             hand = exp.hands.get(player)
             at = pointer_join(exp.pointer, "hands", player)
             if hand is None:
@@ -217,7 +258,7 @@ class Replay:
                 self._violate(DEAL, MoveRef(round=number, pointer=at), message)
             seen.setdefault(tile, at)
         missing = [t for t in in_play if t not in seen]
-        if missing:
+        if missing and exp.hands_recorded and exp.deck_recorded:
             self._violate(DEAL, MoveRef(round=number, pointer=exp.pointer + "/deck"),
                           f"{len(missing)} tile(s) of the {mode} set are in no hand and not in "
                           f"the deck: {', '.join(missing)}")
@@ -269,6 +310,10 @@ class Replay:
                 where = (f"{tile} is still in the deck (position {table.deck.index(tile) + 1} "
                          "from the top)")
                 table.deck.remove(tile)
+            elif UNSEEN in hand:  # not recorded: a tile nobody saw, taken as played
+                hand.remove(UNSEEN)
+                table.placements.append(turn.placement)
+                return
             else:
                 where = f"{tile} was not dealt in this exploration"
             held = ", ".join(hand) or "nothing"
@@ -281,10 +326,13 @@ class Replay:
     def _draw(self, number: int, t: int, turn: Turn, table: _Table) -> None:
         top = table.deck.pop(0) if table.deck else None
         got = top
-        if turn.draw_recorded and turn.draw != top:
+        if top == UNSEEN and turn.draw_recorded and turn.draw is not None:
+            got = turn.draw  # the deck was not recorded: the tile drawn is what was seen
+        elif turn.draw_recorded and turn.draw != top:
+            what = (f"the deck still holds {len(table.deck) + 1} tile(s)" if top == UNSEEN
+                    else f"the top of the deck is {top or 'empty (nothing to draw)'}")
             self._violate(DRAW, MoveRef(t, turn.player, number, turn.pointer + "/draw"),
-                          f"{turn.player} draws {turn.draw or 'nothing'}, but the top of the "
-                          f"deck is {top or 'empty (nothing to draw)'}")
+                          f"{turn.player} draws {turn.draw or 'nothing'}, but {what}")
             if top is not None:
                 table.deck.insert(0, top)
             if turn.draw is not None and turn.draw in table.deck:
