@@ -104,3 +104,41 @@ def test_random_games_without_the_deal_rule_the_same(seed: int, players: int, ad
     assert full.outcome.value == less.outcome.value == "legal"
     assert less.final_scores == full.final_scores and less.winners == full.winners
     assert [r.title for r in less.rounds] == [r.title for r in full.rounds]
+
+
+MEMOARRR = sorted(p for p in (ROOT / "fixtures" / "memoarrr").glob("*.json")
+                  if not p.name.startswith("malformed"))
+
+
+def _memoarrr(log: dict[str, Any]) -> Any:
+    from pathcheck.games import AdjudicateOptions
+    from pathcheck.games.memoarrr.adjudicator import ADJUDICATOR
+
+    return ADJUDICATOR.adjudicate(log, source="m", options=AdjudicateOptions())
+
+
+@pytest.mark.parametrize("path", MEMOARRR, ids=lambda p: p.name)
+def test_memoarrr_with_only_the_cards_seen_rules_the_same(path: Path) -> None:
+    log = json.loads(path.read_text(encoding="utf-8"))
+    text = notation.write(log)
+    seen_only = notation.parse("\n".join(x for x in text.splitlines()
+                                         if not x.startswith("row")), source="seen.pcn")
+    full, less = _memoarrr(log), _memoarrr(seen_only)
+    assert violations(less) == violations(full)
+    assert less.final_scores == full.final_scores and less.winners == full.winners
+    unseen = sum(card is None for row in seen_only["island"] for card in row) - 1
+    notes = [n for n in less.notes if n.startswith("not checked")]
+    assert notes == ([f"not checked: that the island holds each card once, for the {unseen} "
+                      "card(s) never revealed: the log leaves them out (null)"] if unseen else [])
+
+
+def test_memoarrr_a_revealed_card_must_be_named() -> None:
+    from pathcheck.errors import RecordError
+
+    log = json.loads((ROOT / "fixtures" / "memoarrr" / "legal-2p-2023.json").read_text())
+    first = log["rounds"][0]["actions"][0]["reveal"]  # D4
+    log["island"][int(first[1]) - 1]["ABCDE".index(first[0])] = None
+    with pytest.raises(RecordError) as info:
+        _memoarrr(log)
+    assert info.value.pointer == "/island/3/3" and "revealed in round 1, action 1" in str(
+        info.value)

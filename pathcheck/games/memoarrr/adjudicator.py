@@ -49,6 +49,10 @@ class MemoarrrAdjudicator(GameAdjudicator):
             f", {v}" for v, on in (("expert", setup.expert),
                                    ("ordered stack", setup.ordered_stack)) if on)
         notes = [edition, *replay.notes]
+        unseen = 24 - len(setup.island)
+        if unseen:
+            notes.append(f"not checked: that the island holds each card once, for the {unseen} "
+                         "card(s) never revealed: the log leaves them out (null)")
         return Ruling(
             game=self.name,
             format=FORMAT,

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from pathcheck.games.common import Moment
 from pathcheck.games.memoarrr.log import Setup
-from pathcheck.games.memoarrr.rules import SIZE, Pos
+from pathcheck.games.memoarrr.rules import CENTRE, SIZE, Pos
 
 if TYPE_CHECKING:
     from pathcheck.games.memoarrr.state import State
@@ -17,8 +17,8 @@ _ABBREV = 3
 
 def _cell(state: State, pos: Pos, width: int) -> str:
     card = state.grid.get(pos)
-    if card is None:
-        return " " * width
+    if card is None:  # the centre, or a card never revealed (left out of the log)
+        return " " * width if pos == CENTRE else "?".center(width)
     text = f"{card.animal.value[:_ABBREV]} {card.landscape.value[:_ABBREV]}"
     if pos in state.face_up:
         return f"[{text.upper()}]"

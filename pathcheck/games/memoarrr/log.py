@@ -118,13 +118,14 @@ def read_log(log: Mapping[str, Any], *, source: str) -> Setup:
                     raise fail(pointer, "the centre of the island (C3) must be empty (null)")
                 continue
             if text is None:
-                raise fail(pointer, f"no card at {pos}; only the centre C3 is empty")
+                continue  # a card nobody saw; every card revealed must be named (below)
             card = _parse(Card.parse, text, fail, pointer)
             if card in seen:
                 raise fail(pointer, f"{card} is already at {seen[card]}; each card is unique")
             seen[card] = pos
             island[pos] = card
 
+    _check_revealed_known(log, island, fail)
     peeks = dict(log["peeks"])
     for name in peeks:
         check_player(name, players, source=source, pointer=pointer_join("/peeks", name))
@@ -161,6 +162,26 @@ def read_log(log: Mapping[str, Any], *, source: str) -> Setup:
         treasures=treasures,
         rounds=rounds,
     )
+
+
+def _check_revealed_known(log: Mapping[str, Any], island: Mapping[Pos, Card], fail: Any) -> None:
+    """Every card revealed must be in the island as logged (octopus swaps followed back)."""
+    from pathcheck.games.memoarrr.notation import follow
+
+    rounds = log["rounds"]
+    for r, (rnd, origins) in enumerate(zip(rounds, follow(rounds), strict=True)):
+        for a, origin in enumerate(origins):
+            if origin is None or origin == str(CENTRE):
+                continue
+            try:
+                pos = Pos.parse(origin)
+            except ValueError:
+                continue  # reported with the action
+            if pos not in island:
+                where = pointer_join("/island", pos.row, pos.col)
+                raise fail(where, f"no card at {pos} (null), but it is revealed in round "
+                                  f"{r + 1}, action {a + 1}: name every card that was "
+                                  "revealed; only cards never revealed may be left out")
 
 
 def make_volcano(item: object, edition: int) -> Volcano | None:

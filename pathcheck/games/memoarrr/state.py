@@ -292,7 +292,11 @@ class State:
 
     def _swap(self, a: Pos, b: Pos) -> tuple[Pos, Pos]:
         """Swap two cards, each keeping its face."""
-        self.grid[a], self.grid[b] = self.grid[b], self.grid[a]
+        card_a, card_b = self.grid.pop(a, None), self.grid.pop(b, None)
+        if card_b is not None:  # a card nobody saw has no entry
+            self.grid[a] = card_b
+        if card_a is not None:
+            self.grid[b] = card_a
         up_a, up_b = a in self.face_up, b in self.face_up
         for p, up in ((a, up_b), (b, up_a)):
             if up:
@@ -399,8 +403,9 @@ class Replay:
         events: list[Event] = []
         if result.swapped is not None:
             a, b = result.swapped
-            events.append(Event(f"octopus swap: {self.state.grid[b]} {a} -> {b}, "
-                                f"{self.state.grid[a]} {b} -> {a}",
+            grid = self.state.grid
+            events.append(Event(f"octopus swap: {grid.get(b, 'a card never seen')} {a} -> {b}, "
+                                f"{grid.get(a, 'a card never seen')} {b} -> {a}",
                                 move, self.rule(OCTOPUS_ADJACENT)))
         if result.volcano is not None:
             if result.pos is None:
