@@ -56,8 +56,7 @@ def _round_trip(log: dict[str, Any]) -> None:
        rules=st.sets(st.integers(1, 3)))
 def test_random_dungeon_games_round_trip(seed: int, players: int, advanced: bool,
                                          rules: set[int]) -> None:
-    names = ("Ann", "Bob", "Cy", "Dee", "Eve")[:players]
-    log = dungeon_gen.random_game(random.Random(seed), names, advanced=advanced,
+    log = dungeon_gen.random_game(random.Random(seed), players=players, advanced=advanced,
                                   rules=rules | ({4} if advanced and seed % 2 else set()))
     _round_trip(log)
     # without the deal, too
@@ -86,7 +85,7 @@ def test_random_memo_dice_games_round_trip(seed: int, with_dice: bool) -> None:
 @given(seed=st.integers(0, 2**32),
        variant=st.sampled_from(["standard", "solo", "team", "5+", "custom"]))
 def test_random_robot_memory_games_round_trip(seed: int, variant: str) -> None:
-    _round_trip(robot_gen.random_game(random.Random(seed), variant))
+    _round_trip(robot_gen.random_game(random.Random(seed), variant=variant))
 
 
 def test_names_that_need_quotes_round_trip() -> None:
@@ -128,7 +127,7 @@ def test_errors_name_file_line_column(text: str, where: str, expected: str) -> N
 
 def test_convert_both_ways_and_adjudicate_notation(tmp_path: Path) -> None:
     runner = CliRunner()
-    source = ROOT / "fixtures" / "games" / "legal-3p-basic.json"
+    source = ROOT / "fixtures" / "dungeon" / "legal-3p-basic.json"
     text_file = tmp_path / "game.pcn"
     result = runner.invoke(cli, ["convert", str(source), "-o", str(text_file)])
     assert result.exit_code == 0, result.output
@@ -149,7 +148,7 @@ def test_convert_both_ways_and_adjudicate_notation(tmp_path: Path) -> None:
 
 def test_several_logs_in_one_notation_file(tmp_path: Path) -> None:
     texts = [(ROOT / "fixtures" / d).read_text(encoding="utf-8") for d in
-             ("memo-dice/legal-2p.pcn", "robot-memory/solo.pcn")]
+             ("memo-dice/legal-2p.pcn", "robot-memory/legal-solo.pcn")]
     both = tmp_path / "both.pcn"
     both.write_text("\n".join(texts), encoding="utf-8")
     result = CliRunner().invoke(cli, ["adjudicate", str(both), "--format", "jsonl"])

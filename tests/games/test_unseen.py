@@ -18,9 +18,10 @@ from pathcheck.games.dungeon.gen import random_game
 from pathcheck.ruling import render_text
 
 ROOT = Path(__file__).resolve().parents[2]
-GAMES = sorted((ROOT / "fixtures" / "games").glob("legal-*.json")) + sorted(
-    p for p in (ROOT / "fixtures" / "games").glob("illegal-*.json")
-    if "deal" not in p.name and "draw" not in p.name and "from-hand" not in p.name)
+GAMES = sorted(
+    p for p in (ROOT / "fixtures" / "dungeon").glob("*legal-*.json")
+    if "solo" not in p.name and not any(
+        word in p.name for word in ("illegal-deal", "illegal-draw", "illegal-from-hand")))
 
 
 def without_deal(log: dict[str, Any], keep: tuple[str, ...] = ()) -> dict[str, Any]:
@@ -54,7 +55,7 @@ def test_dealless_fixture_rules_the_same(path: Path) -> None:
 
 
 def test_dealless_notation_game_lists_unchecked_rules() -> None:
-    text = (ROOT / "fixtures" / "games" / "legal-3p-basic.pcn").read_text(encoding="utf-8")
+    text = (ROOT / "fixtures" / "dungeon" / "legal-3p-basic.pcn").read_text(encoding="utf-8")
     kept = "\n".join(x for x in text.splitlines() if not x.startswith(("hand ", "deck ")))
     log = notation.parse(kept, source="dealless.pcn")
     assert all("hands" not in e and "deck" not in e for e in log["explorations"])
@@ -66,7 +67,7 @@ def test_dealless_notation_game_lists_unchecked_rules() -> None:
 
 @pytest.mark.parametrize("keep", [("hands",), ("deck",)])
 def test_half_a_deal_checks_what_it_can(keep: tuple[str, ...]) -> None:
-    log = json.loads((ROOT / "fixtures" / "games" / "legal-3p-basic.json").read_text())
+    log = json.loads((ROOT / "fixtures" / "dungeon" / "legal-3p-basic.json").read_text())
     ruling = rule_game(without_deal(log, keep), source="half")
     assert ruling.outcome.value == "legal"
     what = "the deck was not recorded" if keep == ("hands",) else "the hands were not recorded"
@@ -85,7 +86,7 @@ def test_dealless_still_catches_a_tile_placed_twice_and_a_draw_from_an_empty_dec
 
 def test_dealless_exploration_ends_when_the_hands_run_out() -> None:
     # two players, basic: 3 tiles each, 48 - 6 = ... the deck runs out, then the hands
-    log = random_game(random.Random(7), ["Ann", "Bob"], accuracy=1.0)
+    log = random_game(random.Random(7), players=2, accuracy=1.0)
     full = rule_game(log, source="full")
     less = rule_game(without_deal(log), source="less")
     assert [r.title for r in less.rounds] == [r.title for r in full.rounds]
@@ -97,8 +98,7 @@ def test_dealless_exploration_ends_when_the_hands_run_out() -> None:
        accuracy=st.floats(0.5, 1.0))
 def test_random_games_without_the_deal_rule_the_same(seed: int, players: int, advanced: bool,
                                                      accuracy: float) -> None:
-    names = ("Ann", "Bob", "Cy", "Dee", "Eve")[:players]
-    log = random_game(random.Random(seed), names, advanced=advanced, accuracy=accuracy)
+    log = random_game(random.Random(seed), players=players, advanced=advanced, accuracy=accuracy)
     full = rule_game(log, source="full")
     less = rule_game(without_deal(log), source="less")
     assert full.outcome.value == less.outcome.value == "legal"
