@@ -148,17 +148,19 @@ def _moves(session: Any, recording: Any, path: str, echo: Callable[[str], None])
                 return done
             continue
         check = recording.check(line)
-        if check.error is not None:
-            echo(f"  not read: {check.error}")
+        # a line that does not read, or makes the log impossible to rule on (an unknown
+        # player or tile), must be corrected; a move that breaks a rule may be kept
+        if check.error is not None or check.malformed is not None:
+            why = (f"not read: {check.error}" if check.error is not None
+                   else f"the log cannot be ruled on with it: {check.malformed}")
+            echo(f"  {why}")
             echo("  correct the line (it is filled in again), or Ctrl-U to clear it")
             default = line
             continue
         problems = [f"{v.rule.id} ({v.rule.section}): {v.message}"
                     for v in check.new_violations]
-        if check.malformed is not None:
-            problems.append(f"the log cannot be ruled on with it: {check.malformed}")
         if problems:
-            echo("  this breaks a rule:" if check.malformed is None else "  this is not right:")
+            echo("  this breaks a rule:")
             for text in problems:
                 echo(f"    {text}")
             try:
