@@ -120,7 +120,7 @@ def _moves(session: Any, recording: Any, path: str, echo: Callable[[str], None])
     from prompt_toolkit.completion import Completer, Completion
     from prompt_toolkit.document import Document
 
-    class Words(Completer):  # type: ignore[misc]
+    class Words(Completer):
         def get_completions(self, document: Document, event: Any) -> Iterable[Completion]:
             word = document.get_word_before_cursor(WORD=True)
             for candidate in recording.words():
@@ -135,7 +135,7 @@ def _moves(session: Any, recording: Any, path: str, echo: Callable[[str], None])
                                   completer=completer, complete_while_typing=False)
         except KeyboardInterrupt:
             echo(f"stopped; the log is saved: pathcheck record --resume {path}")
-            return int(130)
+            return 130
         except EOFError:
             line = ":done"
         default = ""

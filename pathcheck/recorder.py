@@ -33,8 +33,8 @@ from pathcheck import notation
 from pathcheck.errors import InputError, RecordError
 from pathcheck.ruling import Ruling, Violation
 
-GAMES = {"dungeon": "game/1", "solo": "solo/1", "memoarrr": "memoarrr/1", "memo-dice": "memo-dice/1",
-         "robot-memory": "robot-memory/1"}
+GAMES = {"dungeon": "game/1", "solo": "solo/1", "memoarrr": "memoarrr/1",
+         "memo-dice": "memo-dice/1", "robot-memory": "robot-memory/1"}
 
 
 @dataclass(frozen=True)
@@ -314,8 +314,8 @@ class Recording:
                      for land in ("water", "flowers", "lava", "jungle", "desert")]
             positions = [f"{c}{r}" for r in "12345" for c in "ABCDE" if f"{c}{r}" != "C3"]
             abilities = [f"{k}={p}" for k in ("swap", "mark", "peek") for p in positions]
-            return names + ["round", "volcano", "dark", "light", "1", "3", "7"] + positions \
-                + cards + abilities
+            return [*names, "round", "volcano", "dark", "light", "1", "3", "7", *positions,
+                    *cards, *abilities]
         if fmt == "memo-dice/1":
             symbols = {str(f["symbol"]) for die in log.get("dice", ()) for f in die}
             for rnd in log.get("rounds", ()):

@@ -80,7 +80,7 @@ def test_dealless_still_catches_a_tile_placed_twice_and_a_draw_from_an_empty_dec
             {"player": "Ann", "tile": "R1", "dir": "N", "lost": []},
             {"player": "Bob", "tile": "R1", "dir": "N", "lost": ["Ann"]}]}]}
     ruling = rule_game(log, source="twice")
-    assert [v.rule.id for v in ruling.violations][0] == "dungeon/from-hand"
+    assert ruling.violations[0].rule.id == "dungeon/from-hand"
     assert "already lies in the dungeon" in ruling.violations[0].message
 
 

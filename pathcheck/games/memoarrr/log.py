@@ -169,7 +169,7 @@ def _check_revealed_known(log: Mapping[str, Any], island: Mapping[Pos, Card], fa
     from pathcheck.games.memoarrr.notation import follow
 
     rounds = log["rounds"]
-    for r, (rnd, origins) in enumerate(zip(rounds, follow(rounds), strict=True)):
+    for r, origins in enumerate(follow(rounds)):
         for a, origin in enumerate(origins):
             if origin is None or origin == str(CENTRE):
                 continue
