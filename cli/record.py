@@ -83,6 +83,18 @@ def run(game: str | None, path: str | None, resume: str | None, *,
         raise IOFailure(f"{path}: cannot write: {exc.strerror or exc}") from exc
 
 
+def _ask(session: Any, message: str, **options: Any) -> str:
+    """``session.prompt``; in a thread of its own when an event loop already runs here (a
+    host application, a test runner), since prompt-toolkit runs its own loop."""
+    import asyncio
+
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return str(session.prompt(message, **options))
+    return str(session.prompt(message, in_thread=True, **options))
+
+
 def _save(recording: Any, path: str) -> None:
     recording.save(path)
 
@@ -101,7 +113,7 @@ def _settings(session: Any, game: str, path: str, echo: Callable[[str], None]) -
             suffix = f" [{'/'.join(setting.choices)}]" if len(setting.choices) in (2, 3) \
                 else ""
             try:
-                answer = session.prompt(f"{setting.question}{suffix}: ", default=default,
+                answer = _ask(session, f"{setting.question}{suffix}: ", default=default,
                                         completer=completer)
             except (KeyboardInterrupt, EOFError):
                 echo("stopped before the game began: nothing written")
@@ -131,7 +143,7 @@ def _moves(session: Any, recording: Any, path: str, echo: Callable[[str], None])
     default = ""
     while True:
         try:
-            line = session.prompt(f"{recording.where()} > ", default=default,
+            line = _ask(session, f"{recording.where()} > ", default=default,
                                   completer=completer, complete_while_typing=False)
         except KeyboardInterrupt:
             echo(f"stopped; the log is saved: pathcheck record --resume {path}")
@@ -164,7 +176,7 @@ def _moves(session: Any, recording: Any, path: str, echo: Callable[[str], None])
             for text in problems:
                 echo(f"    {text}")
             try:
-                keep = session.prompt("  keep it as played (k) or correct it (c)? [c] ")
+                keep = _ask(session, "  keep it as played (k) or correct it (c)? [c] ")
             except (KeyboardInterrupt, EOFError):
                 keep = "c"
             if not keep.strip().lower().startswith("k"):
