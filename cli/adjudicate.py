@@ -119,5 +119,7 @@ def _rule_one(
         return adjudicator.adjudicate(doc.value, source=source, options=options)
     except RecordError as exc:
         if exc.line is None:  # adjudicators know pointers, the reader knows lines
-            raise RecordError(exc.source, doc.line, doc.pointer + exc.pointer, exc.message) from exc
+            # notation knows the line of each turn, round and exploration
+            line = doc.line_of(exc.pointer) if hasattr(doc, "line_of") else doc.line
+            raise RecordError(exc.source, line, doc.pointer + exc.pointer, exc.message) from exc
         raise

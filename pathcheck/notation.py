@@ -31,6 +31,7 @@ pathcheck.notation.NotationError: bad.pcn:4:5: 'x': expected a die number
 
 from __future__ import annotations
 
+import functools
 import importlib
 import json
 import re
@@ -111,7 +112,14 @@ class Reader:
         self.format = ""
         self.header: dict[str, tuple[str, Line]] = {}
         self.lines: list[Line] = []
+        self.spots: dict[int, int] = {}
+        """id() of a dict or list of the log -> the line it was written on (see :func:`lines`)."""
         self._lex(text)
+
+    def at(self, value: Any, token: Token | Line) -> Any:
+        """Note that ``value`` (a dict or list of the log) comes from ``token``'s line."""
+        self.spots[id(value)] = token.line if isinstance(token, Token) else token.number
+        return value
 
     def fail(self, where: Token | Line | None, message: str) -> NotationError:
         if isinstance(where, Token):
@@ -322,8 +330,44 @@ def is_notation(text: str) -> bool:
 
 def parse(text: str, *, source: str, first_line: int = 1) -> dict[str, Any]:
     """The JSON log value a notation text stands for; NotationError if it cannot be read."""
+    return parse_lines(text, source=source, first_line=first_line)[0]
+
+
+def parse_lines(text: str, *, source: str, first_line: int = 1
+                ) -> tuple[dict[str, Any], dict[str, int]]:
+    """The JSON log and, for the JSON pointer of each turn, round and exploration, its line.
+
+    >>> log, where = parse_lines("#! solo/1\\nSTART@N\\n\\nI1@N I2@N\\n", source="s")
+    >>> where["/dungeons/1"], line_of(where, "/dungeons/1/0/dir", 1)
+    (4, 4)
+    """
     reader = Reader(text, source, first_line)
-    return _module(reader.format).parse(reader)
+    log = _module(reader.format).parse(reader)
+    where: dict[str, int] = {}
+
+    def walk(value: Any, pointer: str) -> None:
+        if id(value) in reader.spots:
+            where[pointer] = reader.spots[id(value)]
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if isinstance(item, dict | list):
+                    walk(item, pointer + "/" + str(key).replace("~", "~0").replace("/", "~1"))
+        elif isinstance(value, list):
+            for i, item in enumerate(value):
+                if isinstance(item, dict | list):
+                    walk(item, f"{pointer}/{i}")
+
+    walk(log, "")
+    return log, where
+
+
+def line_of(where: dict[str, int], pointer: str, default: int) -> int:
+    """The line of the deepest part of the log that holds ``pointer`` (else ``default``)."""
+    while pointer:
+        if pointer in where:
+            return where[pointer]
+        pointer = pointer.rsplit("/", 1)[0]
+    return default
 
 
 def split(text: str) -> list[tuple[int, str]]:
@@ -374,15 +418,17 @@ def iter_data(name: str, data: bytes) -> Iterator[Any]:
     import io
     from pathlib import Path
 
-    from pathcheck.reader import Document, iter_json_lines, iter_whole_document
+    from pathcheck.reader import iter_json_lines, iter_whole_document
 
     source = "<stdin>" if name == "-" else name
     if holds_notation(name, data):
         for line, chunk in split(data.decode("utf-8", errors="replace")):
             try:
-                yield Document(source, line, parse(chunk, source=source, first_line=line))
+                log, where = parse_lines(chunk, source=source, first_line=line)
             except RecordError as exc:
                 yield exc
+                continue
+            yield _document(source, line, log, where)
         return
     suffix = Path(name).suffix.lower()
     if suffix in (".jsonl", ".ndjson"):
@@ -400,6 +446,26 @@ def iter_data(name: str, data: bytes) -> Iterator[Any]:
         yield from iter_json_lines(io.BytesIO(data), source)
         return
     yield from iter_whole_document(data, source)
+
+
+@functools.cache
+def _document_class() -> Any:
+    from pathcheck.reader import Document
+
+    @dataclass(frozen=True)
+    class NotationDocument(Document):
+        """A reader Document that also knows the line of each part of its log."""
+
+        lines: dict[str, int] = field(default_factory=dict)
+
+        def line_of(self, pointer: str) -> int:
+            return line_of(self.lines, pointer, self.line)
+
+    return NotationDocument
+
+
+def _document(source: str, line: int, log: dict[str, Any], where: dict[str, int]) -> Any:
+    return _document_class()(source, line, log, "", where)
 
 
 def iter_source(name: str) -> Iterator[Any]:

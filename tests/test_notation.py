@@ -164,3 +164,17 @@ def test_bad_notation_is_one_line_exit_3(tmp_path: Path) -> None:
         result = CliRunner().invoke(cli, args)
         assert result.exit_code == 3
         assert f"{bad}:4:12: 'Bob': expected PLAYER TILE@DIR" in result.output
+
+
+@pytest.mark.parametrize(("fixture", "line", "pointer"), [
+    ("dungeon/malformed-dir.pcn", 11, "/explorations/0/turns/2/dir"),
+    ("memoarrr/malformed-unknown-player.pcn", 19, "/rounds/2/actions/1/player"),
+    ("robot-memory/malformed-off-grid.pcn", 29, "/rounds/1/turns/0/position"),
+    ("memo-dice/malformed-cup-range.pcn", 17, "/rounds/0/uncovering/0/cup"),
+])
+def test_a_malformed_notation_log_names_the_line_of_the_move(fixture: str, line: int,
+                                                              pointer: str) -> None:
+    path = ROOT / "fixtures" / fixture
+    result = CliRunner().invoke(cli, ["adjudicate", str(path)])
+    assert result.exit_code == 3
+    assert f"{path}:{line}: {pointer}: " in result.output

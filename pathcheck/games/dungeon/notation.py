@@ -114,7 +114,7 @@ def parse(reader: Reader) -> dict[str, Any]:
                 if token.kind == "note":
                     exploration["note"] = token.text
             exploration["turns"] = []
-            explorations.append(exploration)
+            explorations.append(reader.at(exploration, first))
             continue
         if not explorations:
             raise reader.fail(first, "expected 'exploration START_PLAYER' before the first turn")
@@ -125,17 +125,17 @@ def parse(reader: Reader) -> dict[str, Any]:
             if keyword == "deck":
                 if "deck" in current:
                     raise reader.fail(first, "a second deck line in one exploration")
-                current["deck"] = _tiles(reader, line.tokens[1:])
+                current["deck"] = reader.at(_tiles(reader, line.tokens[1:]), first)
             else:
-                hands = current.setdefault("hands", {})
+                hands = current.setdefault("hands", reader.at({}, first))
                 if keyword == "hands":
                     continue
                 if len(line.tokens) < 2:
                     raise reader.fail(first, "expected 'hand PLAYER TILE...'")
-                hands[line.tokens[1].text] = _tiles(reader, line.tokens[2:])
+                hands[line.tokens[1].text] = reader.at(_tiles(reader, line.tokens[2:]), first)
             continue
         for turn in turns(line.tokens):
-            current["turns"].append(_turn(reader, turn))
+            current["turns"].append(reader.at(_turn(reader, turn), turn[0]))
     log["explorations"] = explorations
     # the deal lines may come in any order; keep the JSON's key order (hands, deck, turns)
     for exploration in explorations:
@@ -186,17 +186,17 @@ def _parse_solo(reader: Reader) -> dict[str, Any]:
     _header(reader, log, keys)
     dungeons: list[list[dict[str, str]]] = []
     for line in reader.lines:
-        current: list[dict[str, str]] = []
+        current: list[dict[str, str]] = reader.at([], line)
         for token in line.tokens:
             if token.kind == "word" and token.text == "|":
                 if current:
                     dungeons.append(current)
-                current = []
+                current = reader.at([], token)
                 continue
             if token.kind == "sep":
                 continue
             tile, direction = _placement(reader, token)
-            current.append({"tile": tile, "dir": direction})
+            current.append(reader.at({"tile": tile, "dir": direction}, token))
         if current:
             dungeons.append(current)
     log["dungeons"] = dungeons

@@ -89,7 +89,7 @@ def parse(reader: Reader) -> dict[str, Any]:
                 if token.kind != "note":
                     raise reader.fail(token, "expected nothing after 'round' but a {comment}")
                 rnd["comment"] = token.text
-            rounds.append(rnd)
+            rounds.append(reader.at(rnd, first))
             continue
         if not rounds:
             raise reader.fail(first, "expected 'round' before the first turn")
@@ -110,7 +110,8 @@ def _turn(reader: Reader, turn: list[Token], rnd: dict[str, Any]) -> None:
     if len(turn) == 3:
         cup = integer(reader, number, 0, 10**6, "a cup number")
         guess = None if turn[2].kind == "word" and turn[2].text == "-" else turn[2].text
-        rnd["uncovering"].append({"player": player, "cup": cup, "guess": guess})
+        rnd["uncovering"].append(reader.at({"player": player, "cup": cup, "guess": guess},
+                                           turn[0]))
         return
     die = integer(reader, number, 0, 10**6, "a die number")
     symbol, colour, i = _face(reader, turn, 2)
@@ -119,8 +120,8 @@ def _turn(reader: Reader, turn: list[Token], rnd: dict[str, Any]) -> None:
     if rnd["uncovering"]:
         raise reader.fail(turn[0], "a covering turn after the uncovering began; "
                                    "start a new 'round'")
-    rnd["covering"].append({"player": player, "die": die, "symbol": symbol, "colour": colour,
-                            "cup": turn[i].text})
+    rnd["covering"].append(reader.at({"player": player, "die": die, "symbol": symbol,
+                                      "colour": colour, "cup": turn[i].text}, turn[0]))
 
 
 def write(log: dict[str, Any]) -> str:

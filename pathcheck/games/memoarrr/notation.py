@@ -151,12 +151,12 @@ def _rounds(reader: Reader) -> list[dict[str, Any]]:
                     rnd["volcanoes"].append(int(token.text) if token.text.isdigit()
                                             else token.text)
             rnd["actions"] = []
-            rounds.append(rnd)
+            rounds.append(reader.at(rnd, first))
             continue
         if not rounds:
             raise reader.fail(first, "expected 'round VOLCANO...' before the first turn")
         for turn in turns(line.tokens):
-            rounds[-1]["actions"].append(_action(reader, turn))
+            rounds[-1]["actions"].append(reader.at(_action(reader, turn), turn[0]))
     for rnd in rounds:
         if "comment" in rnd:
             rnd["comment"] = rnd.pop("comment")

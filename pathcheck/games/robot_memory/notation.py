@@ -124,7 +124,7 @@ def parse(reader: Reader) -> dict[str, Any]:
         first = line.tokens[0]
         keyword = first.text if first.kind == "word" else None
         if keyword == "round":
-            rounds.append(_round(reader, line.tokens))
+            rounds.append(reader.at(_round(reader, line.tokens), first))
             continue
         if not rounds:
             raise reader.fail(first, "expected 'round ROWSxCOLUMNS first NAME' first")
@@ -132,8 +132,8 @@ def parse(reader: Reader) -> dict[str, Any]:
         if keyword == "row":
             if rnd["turns"]:
                 raise reader.fail(first, "the grid comes before the round's first turn")
-            rnd["grid"]["cards"].append([read_features(reader, t, None)
-                                         for t in line.tokens[1:]])
+            rnd["grid"]["cards"].append(reader.at([read_features(reader, t, None)
+                                                   for t in line.tokens[1:]], first))
         elif keyword == "captains":
             pairs = line.tokens[1:]
             if len(pairs) % 2:
@@ -141,7 +141,7 @@ def parse(reader: Reader) -> dict[str, Any]:
             rnd["captains"] = {pairs[i].text: pairs[i + 1].text for i in range(0, len(pairs), 2)}
         else:
             for turn in turns(line.tokens):
-                rnd["turns"].append(_turn(reader, turn))
+                rnd["turns"].append(reader.at(_turn(reader, turn), turn[0]))
     log["rounds"] = rounds
     event = reader.text("event")
     if event is not None:
@@ -187,7 +187,7 @@ def _turn(reader: Reader, tokens: list[Token]) -> dict[str, Any]:
                                          "or the next turn after '·'")
         link: dict[str, Any] = {"chooser": tokens[i + 1].text}
         i = _guess(reader, tokens, i + 2, link)
-        turn.setdefault("chain", []).append(link)
+        turn.setdefault("chain", []).append(reader.at(link, tokens[i - 1]))
     return turn
 
 
