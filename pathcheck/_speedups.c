@@ -630,16 +630,37 @@ error:
 
 /* ---- the JSON Lines scanner ------------------------------------------------------------------ */
 
-/* A strict reader for the plain shape of dungeon/1 lines: an object whose keys are among
- * format, tileset, advanced, rules, tiles (each at most once), strings without escapes or
- * non-ASCII bytes, rules as single digits 1-4, tiles as objects with exactly "tile" and
- * "dir". It accepts only lines that are valid JSON *and* valid records that the Python path
- * would verify without an error; every other line (anything unusual, however valid) is left
- * to the msgspec + Python paths, so it never decides anything differently. */
+/* A strict reader for dungeon/1 lines as people write them: an object whose keys are among
+ * format, tileset, advanced, rules, tiles, players, lost, id and note (each at most once, in
+ * any order); strings with or without escapes (valid UTF-8, surrogate pairs joined); rules as
+ * single digits 1-4; tiles as objects with exactly "tile" and "dir"; LOST cards as objects with
+ * exactly "player" and "after"; id and note any JSON value. It accepts only lines that are
+ * valid JSON *and* valid records that the Python path would verify without an error; every
+ * other line (anything unusual, however valid) is left to the msgspec + Python paths, so it
+ * never decides anything differently. */
+
+#define MAX_PLAYERS 32   /* more players or LOST cards in a record: the Python path */
+#define MAX_DEPTH 32     /* id or note values nested deeper: the Python path */
+#define RULE_BIT(r) (1 << ((r) - 1))   /* rule r's bit (pathcheck.constants.AdditionalRule) */
 
 typedef struct {
     const char *p, *end;
+    char *scratch;       /* unescaped strings: room for the whole line (unescaping never grows) */
+    Py_ssize_t used;
 } Scan;
+
+typedef struct {
+    const char *p;
+    Py_ssize_t n;
+} Str;
+
+/* A record's players and LOST cards, as UTF-8 (pointing into the line or the scratch). */
+typedef struct {
+    int has_players, nplayers, ncards;
+    Str player[MAX_PLAYERS];
+    Str card[MAX_PLAYERS];
+    int after[MAX_PLAYERS];
+} Cards;
 
 static inline void ws(Scan *s) {
     while (s->p < s->end && (*s->p == ' ' || *s->p == '\t' || *s->p == '\r' || *s->p == '\n'))
@@ -655,21 +676,156 @@ static inline int eat(Scan *s, char c) {
     return 0;
 }
 
-/* A plain string: sets *str, *len; 0 if not a plain string. */
-static inline int plain_string(Scan *s, const char **str, Py_ssize_t *len) {
+/* The length of the valid UTF-8 sequence at s (*s >= 0x80), 0 if invalid, as strict as
+ * Python's decoder (no overlong forms, no surrogates, nothing above U+10FFFF). */
+static inline int utf8_seq(const unsigned char *s, const unsigned char *end, uint32_t *cp) {
+    unsigned char c = s[0];
+    if (c < 0xC2) return 0;
+    if (c < 0xE0) {
+        if (end - s < 2 || (s[1] & 0xC0) != 0x80) return 0;
+        *cp = ((uint32_t)(c & 0x1F) << 6) | (s[1] & 0x3F);
+        return 2;
+    }
+    if (c < 0xF0) {
+        if (end - s < 3 || (s[1] & 0xC0) != 0x80 || (s[2] & 0xC0) != 0x80) return 0;
+        uint32_t v = ((uint32_t)(c & 0x0F) << 12) | ((uint32_t)(s[1] & 0x3F) << 6) |
+                     (s[2] & 0x3F);
+        if (v < 0x800 || (v >= 0xD800 && v <= 0xDFFF)) return 0;
+        *cp = v;
+        return 3;
+    }
+    if (c < 0xF5) {
+        if (end - s < 4 || (s[1] & 0xC0) != 0x80 || (s[2] & 0xC0) != 0x80 ||
+            (s[3] & 0xC0) != 0x80)
+            return 0;
+        uint32_t v = ((uint32_t)(c & 0x07) << 18) | ((uint32_t)(s[1] & 0x3F) << 12) |
+                     ((uint32_t)(s[2] & 0x3F) << 6) | (s[3] & 0x3F);
+        if (v < 0x10000 || v > 0x10FFFF) return 0;
+        *cp = v;
+        return 4;
+    }
+    return 0;
+}
+
+static inline int utf8_put(char *w, uint32_t v) {
+    if (v < 0x80) {
+        w[0] = (char)v;
+        return 1;
+    }
+    if (v < 0x800) {
+        w[0] = (char)(0xC0 | v >> 6);
+        w[1] = (char)(0x80 | (v & 0x3F));
+        return 2;
+    }
+    if (v < 0x10000) {
+        w[0] = (char)(0xE0 | v >> 12);
+        w[1] = (char)(0x80 | (v >> 6 & 0x3F));
+        w[2] = (char)(0x80 | (v & 0x3F));
+        return 3;
+    }
+    w[0] = (char)(0xF0 | v >> 18);
+    w[1] = (char)(0x80 | (v >> 12 & 0x3F));
+    w[2] = (char)(0x80 | (v >> 6 & 0x3F));
+    w[3] = (char)(0x80 | (v & 0x3F));
+    return 4;
+}
+
+static inline int hex4(const unsigned char *q, uint32_t *v) {
+    uint32_t x = 0;
+    for (int i = 0; i < 4; i++) {
+        unsigned char c = q[i];
+        x <<= 4;
+        if (c >= '0' && c <= '9') x |= c - '0';
+        else if (c >= 'a' && c <= 'f') x |= c - 'a' + 10;
+        else if (c >= 'A' && c <= 'F') x |= c - 'A' + 10;
+        else return 0;
+    }
+    *v = x;
+    return 1;
+}
+
+/* A JSON string, its value as UTF-8 in *out (in the line itself when it has no escapes, else
+ * unescaped into the scratch); 0 if it is not a valid string msgspec would decode. */
+static int json_string(Scan *s, Str *out) {
     ws(s);
     if (s->p >= s->end || *s->p != '"') return 0;
     const char *start = ++s->p;
-    while (s->p < s->end) {
-        unsigned char c = (unsigned char)*s->p;
+    const unsigned char *q = (const unsigned char *)start, *end = (const unsigned char *)s->end;
+    uint32_t cp;
+    for (;;) {
+        if (q >= end) return 0;
+        unsigned char c = *q;
         if (c == '"') {
-            *str = start;
-            *len = s->p - start;
-            s->p++;
+            out->p = start;
+            out->n = (const char *)q - start;
+            s->p = (const char *)q + 1;
             return 1;
         }
-        if (c == '\\' || c < 0x20 || c >= 0x80) return 0;
-        s->p++;
+        if (c == '\\') break;
+        if (c < 0x20) return 0;
+        if (c < 0x80) {
+            q++;
+        } else {
+            int k = utf8_seq(q, end, &cp);
+            if (!k) return 0;
+            q += k;
+        }
+    }
+    char *dst = s->scratch + s->used, *w = dst;
+    memcpy(w, start, (const char *)q - start);
+    w += (const char *)q - start;
+    while (q < end) {
+        unsigned char c = *q;
+        if (c == '"') {
+            out->p = dst;
+            out->n = w - dst;
+            s->used += out->n;
+            s->p = (const char *)q + 1;
+            return 1;
+        }
+        if (c < 0x20) return 0;
+        if (c >= 0x80) {
+            int k = utf8_seq(q, end, &cp);
+            if (!k) return 0;
+            memcpy(w, q, k);
+            w += k;
+            q += k;
+            continue;
+        }
+        if (c != '\\') {
+            *w++ = (char)c;
+            q++;
+            continue;
+        }
+        if (end - q < 2) return 0;
+        switch (q[1]) {
+            case '"': *w++ = '"'; break;
+            case '\\': *w++ = '\\'; break;
+            case '/': *w++ = '/'; break;
+            case 'b': *w++ = '\b'; break;
+            case 'f': *w++ = '\f'; break;
+            case 'n': *w++ = '\n'; break;
+            case 'r': *w++ = '\r'; break;
+            case 't': *w++ = '\t'; break;
+            case 'u': {
+                uint32_t v, lo;
+                if (end - q < 6 || !hex4(q + 2, &v)) return 0;
+                q += 6;
+                if (v >= 0xD800 && v <= 0xDBFF) {  /* must be the first of a pair */
+                    if (end - q < 6 || q[0] != '\\' || q[1] != 'u' || !hex4(q + 2, &lo) ||
+                        lo < 0xDC00 || lo > 0xDFFF)
+                        return 0;
+                    q += 6;
+                    v = 0x10000 + ((v - 0xD800) << 10) + (lo - 0xDC00);
+                } else if (v >= 0xDC00 && v <= 0xDFFF) {
+                    return 0;
+                }
+                w += utf8_put(w, v);
+                continue;
+            }
+            default: return 0;
+        }
+        q += 2;
     }
     return 0;
 }
@@ -686,103 +842,229 @@ static inline int literal(Scan *s, const char *word, Py_ssize_t n) {
     return 1;
 }
 
+static inline int is_digit(char c) { return c >= '0' && c <= '9'; }
+
+/* A JSON number msgspec decodes (ints of any size; floats with at most two exponent digits
+ * and 40 characters in all, so that none is out of range). The caller checks what follows. */
+static int json_number(Scan *s) {
+    const char *p = s->p, *e = s->end;
+    if (p < e && *p == '-') p++;
+    if (p >= e || !is_digit(*p)) return 0;
+    if (*p == '0') p++;
+    else while (p < e && is_digit(*p)) p++;
+    if (p < e && *p == '.') {
+        if (++p >= e || !is_digit(*p)) return 0;
+        while (p < e && is_digit(*p)) p++;
+    }
+    if (p < e && (*p == 'e' || *p == 'E')) {
+        if (++p < e && (*p == '+' || *p == '-')) p++;
+        const char *digits = p;
+        while (p < e && is_digit(*p)) p++;
+        if (p == digits || p - digits > 2) return 0;
+    }
+    if (p - s->p > 40) return 0;
+    s->p = p;
+    return 1;
+}
+
+/* Any JSON value (for id and note, which nothing reads). */
+static int skip_value(Scan *s, int depth) {
+    Str x;
+    ws(s);
+    if (s->p >= s->end) return 0;
+    switch (*s->p) {
+        case '"': return json_string(s, &x);
+        case 't': return literal(s, "true", 4);
+        case 'f': return literal(s, "false", 5);
+        case 'n': return literal(s, "null", 4);
+        case '[':
+            if (depth >= MAX_DEPTH) return 0;
+            s->p++;
+            if (eat(s, ']')) return 1;
+            for (;;) {
+                if (!skip_value(s, depth + 1)) return 0;
+                if (eat(s, ']')) return 1;
+                if (!eat(s, ',')) return 0;
+            }
+        case '{':
+            if (depth >= MAX_DEPTH) return 0;
+            s->p++;
+            if (eat(s, '}')) return 1;
+            for (;;) {
+                if (!json_string(s, &x) || !eat(s, ':') || !skip_value(s, depth + 1)) return 0;
+                if (eat(s, '}')) return 1;
+                if (!eat(s, ',')) return 0;
+            }
+        default: return json_number(s);
+    }
+}
+
+/* A LOST card's tile index: a plain positive integer (others go to the Python path). */
+static inline int small_int(Scan *s, int *value) {
+    ws(s);
+    const char *p = s->p;
+    int x = 0, digits = 0;
+    if (p >= s->end || *p < '1' || *p > '9') return 0;
+    while (p < s->end && is_digit(*p)) {
+        if (++digits > 6) return 0;
+        x = x * 10 + (*p++ - '0');
+    }
+    if (p < s->end && (*p == '.' || *p == 'e' || *p == 'E')) return 0;
+    s->p = p;
+    *value = x;
+    return 1;
+}
+
 static inline int key_is(const char *k, Py_ssize_t n, const char *word) {
     return (Py_ssize_t)strlen(word) == n && memcmp(k, word, n) == 0;
 }
 
-/* 1: a plain valid record read into tiles/dirs/n/rules (bit r - 1 for rule r)/advanced. */
-static int scan_line(const Tables *t, const char *line, const char *end, int *tiles, int *dirs,
-                     int *n, int *rules, int *advanced) {
-    Scan s = {line, end};
+static inline int str_is(Str s, const char *word) { return key_is(s.p, s.n, word); }
+
+static inline int same_str(Str a, Str b) { return a.n == b.n && memcmp(a.p, b.p, a.n) == 0; }
+
+enum { K_TILES = 1, K_FORMAT = 2, K_ADVANCED = 4, K_RULES = 8, K_TILESET = 16, K_PLAYERS = 32,
+       K_LOST = 64, K_ID = 128, K_NOTE = 256 };
+
+static inline int key_bit(Str k) {
+    switch (k.n) {
+        case 2: return str_is(k, "id") ? K_ID : 0;
+        case 4: return str_is(k, "lost") ? K_LOST : str_is(k, "note") ? K_NOTE : 0;
+        case 5: return str_is(k, "tiles") ? K_TILES : str_is(k, "rules") ? K_RULES : 0;
+        case 6: return str_is(k, "format") ? K_FORMAT : 0;
+        case 7: return str_is(k, "tileset") ? K_TILESET : str_is(k, "players") ? K_PLAYERS : 0;
+        case 8: return str_is(k, "advanced") ? K_ADVANCED : 0;
+        default: return 0;
+    }
+}
+
+/* 1: a valid-looking record read into tiles/dirs/n/rules (RULE_BIT)/advanced and
+ * its players and LOST cards (checked later by cards_ok). */
+static int scan_line(const Tables *t, Scan *s, int *tiles, int *dirs, int *n, int *rules,
+                     int *advanced, Cards *c) {
     int seen_keys = 0, count = 0;
+    Str v;
     *rules = 0;
     *advanced = 0;
-    if (!eat(&s, '{')) return 0;
-    if (eat(&s, '}')) return 0;  /* no tiles */
+    c->has_players = c->nplayers = c->ncards = 0;
+    if (!eat(s, '{')) return 0;
+    if (eat(s, '}')) return 0;  /* no tiles */
     for (;;) {
-        const char *k;
-        Py_ssize_t kn;
-        int bit;
-        if (!plain_string(&s, &k, &kn) || !eat(&s, ':')) return 0;
-        if (key_is(k, kn, "tiles")) bit = 1;
-        else if (key_is(k, kn, "format")) bit = 2;
-        else if (key_is(k, kn, "advanced")) bit = 4;
-        else if (key_is(k, kn, "rules")) bit = 8;
-        else if (key_is(k, kn, "tileset")) bit = 16;
-        else return 0;
-        if (seen_keys & bit) return 0;
+        Str k;
+        if (!json_string(s, &k) || !eat(s, ':')) return 0;
+        int bit = key_bit(k);
+        if (!bit || (seen_keys & bit)) return 0;
         seen_keys |= bit;
-        if (bit == 2) {
-            const char *v;
-            Py_ssize_t vn;
-            if (!plain_string(&s, &v, &vn) || !key_is(v, vn, "dungeon/1")) return 0;
-        } else if (bit == 16) {
-            const char *v;
-            Py_ssize_t vn;
-            if (!literal(&s, "null", 4) &&
-                !(plain_string(&s, &v, &vn) && key_is(v, vn, "standard")))
-                return 0;
-        } else if (bit == 4) {
-            if (literal(&s, "true", 4)) *advanced = 1;
-            else if (!literal(&s, "false", 5)) return 0;
-        } else if (bit == 8) {
-            if (!literal(&s, "null", 4)) {
-                if (!eat(&s, '[')) return 0;
-                if (!eat(&s, ']')) {
-                    for (;;) {
-                        ws(&s);
-                        if (s.p >= s.end || *s.p < '1' || *s.p > '4') return 0;
-                        int rule = *s.p++ - '0';
-                        if (s.p < s.end && ((*s.p >= '0' && *s.p <= '9') || *s.p == '.' ||
-                                            *s.p == 'e' || *s.p == 'E'))
+        switch (bit) {
+            case K_FORMAT:
+                if (!json_string(s, &v) || !str_is(v, "dungeon/1")) return 0;
+                break;
+            case K_TILESET:
+                if (!literal(s, "null", 4) && !(json_string(s, &v) && str_is(v, "standard")))
+                    return 0;
+                break;
+            case K_ADVANCED:
+                if (literal(s, "true", 4)) *advanced = 1;
+                else if (!literal(s, "false", 5)) return 0;
+                break;
+            case K_RULES:
+                if (literal(s, "null", 4)) break;
+                if (!eat(s, '[')) return 0;
+                if (eat(s, ']')) break;
+                for (;;) {
+                    ws(s);
+                    if (s->p >= s->end || *s->p < '1' || *s->p > '4') return 0;
+                    int rule = *s->p++ - '0';
+                    if (s->p < s->end && (is_digit(*s->p) || *s->p == '.' || *s->p == 'e' ||
+                                          *s->p == 'E'))
+                        return 0;
+                    if (*rules & RULE_BIT(rule)) return 0;
+                    *rules |= RULE_BIT(rule);
+                    if (eat(s, ']')) break;
+                    if (!eat(s, ',')) return 0;
+                }
+                break;
+            case K_TILES:
+                if (!eat(s, '[')) return 0;
+                if (eat(s, ']')) return 0;  /* empty */
+                for (;;) {
+                    int tile = -1, dir = -1;
+                    if (count >= MAX_TILES || !eat(s, '{')) return 0;
+                    for (int member = 0; member < 2; member++) {
+                        Str pk;
+                        if (member && !eat(s, ',')) return 0;
+                        if (!json_string(s, &pk) || !eat(s, ':') || !json_string(s, &v))
                             return 0;
-                        if (*rules >> (rule - 1) & 1) return 0;
-                        *rules |= 1 << (rule - 1);
-                        if (eat(&s, ']')) break;
-                        if (!eat(&s, ',')) return 0;
-                    }
-                }
-            }
-        } else {  /* tiles */
-            if (!eat(&s, '[')) return 0;
-            if (eat(&s, ']')) return 0;  /* empty */
-            for (;;) {
-                int tile = -1, dir = -1;
-                if (count >= MAX_TILES || !eat(&s, '{')) return 0;
-                for (int member = 0; member < 2; member++) {
-                    const char *pk, *pv;
-                    Py_ssize_t pkn, pvn;
-                    if (member && !eat(&s, ',')) return 0;
-                    if (!plain_string(&s, &pk, &pkn) || !eat(&s, ':') ||
-                        !plain_string(&s, &pv, &pvn))
-                        return 0;
-                    if (key_is(pk, pkn, "tile") && tile < 0) {
-                        if ((tile = id_lookup(t, pv, pvn)) < 0) return 0;
-                    } else if (key_is(pk, pkn, "dir") && dir < 0 && pvn == 1) {
-                        switch (*pv) {
-                            case 'N': dir = 0; break;
-                            case 'E': dir = 1; break;
-                            case 'S': dir = 2; break;
-                            case 'W': dir = 3; break;
-                            default: return 0;
+                        if (str_is(pk, "tile") && tile < 0) {
+                            if ((tile = id_lookup(t, v.p, v.n)) < 0) return 0;
+                        } else if (str_is(pk, "dir") && dir < 0 && v.n == 1) {
+                            switch (*v.p) {
+                                case 'N': dir = 0; break;
+                                case 'E': dir = 1; break;
+                                case 'S': dir = 2; break;
+                                case 'W': dir = 3; break;
+                                default: return 0;
+                            }
+                        } else {
+                            return 0;
                         }
-                    } else {
-                        return 0;
                     }
+                    if (!eat(s, '}')) return 0;
+                    tiles[count] = tile;
+                    dirs[count] = dir;
+                    count++;
+                    if (eat(s, ']')) break;
+                    if (!eat(s, ',')) return 0;
                 }
-                if (!eat(&s, '}')) return 0;
-                tiles[count] = tile;
-                dirs[count] = dir;
-                count++;
-                if (eat(&s, ']')) break;
-                if (!eat(&s, ',')) return 0;
-            }
+                break;
+            case K_PLAYERS:
+                if (literal(s, "null", 4)) break;
+                if (!eat(s, '[')) return 0;
+                c->has_players = 1;
+                if (eat(s, ']')) break;
+                for (;;) {
+                    if (c->nplayers >= MAX_PLAYERS || !json_string(s, &c->player[c->nplayers]))
+                        return 0;
+                    c->nplayers++;
+                    if (eat(s, ']')) break;
+                    if (!eat(s, ',')) return 0;
+                }
+                break;
+            case K_LOST:
+                if (literal(s, "null", 4)) break;
+                if (!eat(s, '[')) return 0;
+                if (eat(s, ']')) break;
+                for (;;) {
+                    int i = c->ncards, got = 0;
+                    if (i >= MAX_PLAYERS || !eat(s, '{')) return 0;
+                    for (int member = 0; member < 2; member++) {
+                        Str pk;
+                        if (member && !eat(s, ',')) return 0;
+                        if (!json_string(s, &pk) || !eat(s, ':')) return 0;
+                        if (str_is(pk, "player") && !(got & 1)) {
+                            if (!json_string(s, &c->card[i])) return 0;
+                            got |= 1;
+                        } else if (str_is(pk, "after") && !(got & 2)) {
+                            if (!small_int(s, &c->after[i])) return 0;
+                            got |= 2;
+                        } else {
+                            return 0;
+                        }
+                    }
+                    if (!eat(s, '}')) return 0;
+                    c->ncards++;
+                    if (eat(s, ']')) break;
+                    if (!eat(s, ',')) return 0;
+                }
+                break;
+            default:  /* id, note: any value */
+                if (!skip_value(s, 0)) return 0;
         }
-        if (eat(&s, '}')) break;
-        if (!eat(&s, ',')) return 0;
+        if (eat(s, '}')) break;
+        if (!eat(s, ',')) return 0;
     }
-    ws(&s);
-    if (s.p != s.end || !(seen_keys & 1)) return 0;
+    ws(s);
+    if (s->p != s->end || !(seen_keys & K_TILES)) return 0;
     *n = count;
     return 1;
 }
@@ -798,6 +1080,151 @@ static int record_ok(const Tables *t, const int *tiles, int n, int rules, int ad
         if (t->adv_only[number] && !advanced) return 0;
     }
     return 1;
+}
+
+/* ---- the check of LOST cards (pathcheck.records._lost_cards, pathcheck.check) ------------- */
+
+/* 1 if the Python path accepts these players and LOST cards for n tiles. */
+static int cards_ok(const Cards *c, int n, int rules) {
+    for (int i = 0; i < c->nplayers; i++) {
+        if (!c->player[i].n) return 0;
+        for (int j = 0; j < i; j++)
+            if (same_str(c->player[i], c->player[j])) return 0;
+    }
+    for (int i = 0; i < c->ncards; i++) {
+        if (!c->card[i].n || c->after[i] < 1 || c->after[i] > n) return 0;
+        if (c->has_players) {
+            int j = 0;
+            while (j < c->nplayers && !same_str(c->card[i], c->player[j])) j++;
+            if (j == c->nplayers) return 0;
+        }
+        for (int j = 0; j < i; j++) {
+            if (same_str(c->card[i], c->card[j])) return 0;
+            if ((rules & RULE_BIT(1)) && c->after[i] == c->after[j]) return 0;
+        }
+    }
+    return 1;
+}
+
+/* s as msgspec writes a JSON string. */
+static int out_json_str(Out *o, Str s) {
+    static const char HEX[] = "0123456789abcdef";
+    if (out_reserve(o, 6 * s.n + 2) < 0) return -1;
+    char *w = o->buf + o->len;
+    *w++ = '"';
+    for (Py_ssize_t i = 0; i < s.n; i++) {
+        unsigned char c = (unsigned char)s.p[i];
+        if (c >= 0x20 && c != '"' && c != '\\') {
+            *w++ = (char)c;
+            continue;
+        }
+        *w++ = '\\';
+        switch (c) {
+            case '"': *w++ = '"'; break;
+            case '\\': *w++ = '\\'; break;
+            case '\b': *w++ = 'b'; break;
+            case '\f': *w++ = 'f'; break;
+            case '\n': *w++ = 'n'; break;
+            case '\r': *w++ = 'r'; break;
+            case '\t': *w++ = 't'; break;
+            default:
+                memcpy(w, "u00", 3);
+                w[3] = HEX[c >> 4];
+                w[4] = HEX[c & 15];
+                w += 5;
+        }
+    }
+    *w++ = '"';
+    o->len = w - o->buf;
+    return 0;
+}
+
+enum { EARLY, SCORED, TOO_LATE, HELD_ON, STAYED };
+static const char *const OUTCOME_JSON[] = {"\"early\"", "\"scored\"", "\"too-late\"",
+                                           "\"held-on\"", "\"stayed\""};
+
+/* The "points" and "outcomes" of pathcheck.check.score_lost_cards for a dungeon Lost at
+ * lost_at (0: never), written as the Python path writes them. */
+static int write_check(Out *o, const Cards *c, int lost_at) {
+    const Str *names = c->has_players ? c->player : c->card;
+    int nnames = c->has_players ? c->nplayers : c->ncards;
+    int scoring = 0, kind[MAX_PLAYERS], after[MAX_PLAYERS];
+    if (lost_at)
+        for (int i = 0; i < c->ncards; i++)
+            if (c->after[i] >= lost_at && (!scoring || c->after[i] < scoring))
+                scoring = c->after[i];
+    for (int i = 0; i < nnames; i++) {
+        int j = c->has_players ? 0 : i;
+        if (c->has_players)
+            while (j < c->ncards && !same_str(c->card[j], names[i])) j++;
+        if (j >= c->ncards) {
+            after[i] = 0;
+            kind[i] = lost_at ? STAYED : HELD_ON;
+        } else {
+            after[i] = c->after[j];
+            kind[i] = (!lost_at || after[i] < lost_at) ? EARLY
+                      : after[i] == scoring           ? SCORED
+                                                      : TOO_LATE;
+        }
+    }
+    if (OUT_LIT(o, ",\"points\":{") < 0) return -1;
+    for (int i = 0; i < nnames; i++) {
+        if ((i && OUT_LIT(o, ",") < 0) || out_json_str(o, names[i]) < 0) return -1;
+        if (kind[i] == SCORED || kind[i] == HELD_ON ? OUT_LIT(o, ":1") : OUT_LIT(o, ":0")) return -1;
+    }
+    if (OUT_LIT(o, "},\"outcomes\":[") < 0) return -1;
+    for (int i = 0; i < nnames; i++) {
+        int points = kind[i] == SCORED || kind[i] == HELD_ON;
+        if ((i && OUT_LIT(o, ",") < 0) || OUT_LIT(o, "{\"player\":") < 0 ||
+            out_json_str(o, names[i]) < 0 || OUT_LIT(o, ",\"outcome\":") < 0 ||
+            out_put(o, OUTCOME_JSON[kind[i]], (Py_ssize_t)strlen(OUTCOME_JSON[kind[i]])) < 0 ||
+            OUT_LIT(o, ",\"after\":") < 0 ||
+            (after[i] ? out_long(o, after[i]) : OUT_LIT(o, "null")) < 0 ||
+            (points ? OUT_LIT(o, ",\"points\":1}") : OUT_LIT(o, ",\"points\":0}")) < 0)
+            return -1;
+    }
+    return OUT_LIT(o, "]");
+}
+
+/* Check, trace and write one record read by a scanner: 1 done, 0 leave it to the Python
+ * path, -1 out of memory. */
+static int verify_scanned(const Tables *t, Grid *g, Out *o, PyObject *prefix, long line,
+                          const int *tiles, int *dirs, int n, int rules, int advanced,
+                          const Cards *c, long *counts) {
+    int cells[MAX_TILES];
+    int check = c->ncards || c->has_players;
+    if (!record_ok(t, tiles, n, rules, advanced) || (check && !cards_ok(c, n, rules))) return 0;
+    int ncells = 0, lost_at = 0, move = 0;
+    int reason = trace(t, g, tiles, dirs, n, rules, 0, &move, cells, &ncells, &lost_at);
+    counts[reason]++;
+    if (write_result(t, o, prefix, line, tiles, dirs, cells, ncells, lost_at, reason) < 0)
+        return -1;
+    if (check) {  /* the check's fields go before the closing "}\n" */
+        o->len -= 2;
+        if (write_check(o, c, lost_at) < 0 || OUT_LIT(o, "}\n") < 0) return -1;
+    }
+    return 1;
+}
+
+/* Room in *scratch for the unescaped strings of a line of `need` bytes. */
+static int scratch_reserve(char **scratch, Py_ssize_t *cap, Py_ssize_t need) {
+    if (need <= *cap) return 0;
+    char *nb = PyMem_RawRealloc(*scratch, need * 2);
+    if (!nb) return -1;
+    *scratch = nb;
+    *cap = need * 2;
+    return 0;
+}
+
+static PyObject *block_result(const Tables *t, Out *o, long *counts, Py_ssize_t stop,
+                              long line) {
+    PyObject *out = PyBytes_FromStringAndSize(o->buf ? o->buf : "", o->len);
+    PyMem_RawFree(o->buf);
+    if (!out) return NULL;
+    PyObject *c = PyTuple_New(t->nreasons);
+    if (!c) { Py_DECREF(out); return NULL; }
+    for (int r = 0; r < t->nreasons; r++) PyTuple_SET_ITEM(c, r, PyLong_FromLong(counts[r]));
+    return Py_BuildValue("(NnlN)", out, stop, line, c);
 }
 
 /* scan_block(tables, block, offset, line, prefix, rules_override, adv_override)
@@ -822,9 +1249,12 @@ static PyObject *scan_block(PyObject *self, PyObject *args) {
     }
     /* Everything below works on C data only, so other threads run meanwhile (--jobs). */
     Out o = {NULL, 0, 0};
+    char *scratch = NULL;
+    Py_ssize_t scratch_cap = 0;
     int failed = 0;
     long counts[NREASONS] = {0};
-    int tiles[MAX_TILES], dirs[MAX_TILES], cells[MAX_TILES];
+    int tiles[MAX_TILES], dirs[MAX_TILES];
+    Cards cards;
     const char *data = block.buf, *end = data + block.len;
     const char *p = data + (offset < 0 ? 0 : offset > block.len ? block.len : offset);
     Py_BEGIN_ALLOW_THREADS
@@ -839,17 +1269,19 @@ static PyObject *scan_block(PyObject *self, PyObject *args) {
             line++;
             continue;
         }
+        if (scratch_reserve(&scratch, &scratch_cap, line_end - p) < 0) {
+            failed = 1;
+            break;
+        }
+        Scan s = {p, line_end, scratch, 0};
         int n = 0, rules = 0, advanced = 0;
-        if (!scan_line(t, p, line_end, tiles, dirs, &n, &rules, &advanced)) break;
+        if (!scan_line(t, &s, tiles, dirs, &n, &rules, &advanced, &cards)) break;
         if (rules_override >= 0) rules = rules_override;
         if (adv_override >= 0) advanced = adv_override;
-        if (!record_ok(t, tiles, n, rules, advanced)) break;
-        int ncells = 0, lost_at = 0, move = 0;
-        int reason = trace(t, g, tiles, dirs, n, rules, 0, &move, cells, &ncells,
-                           &lost_at);
-        counts[reason]++;
-        if (write_result(t, &o, prefix, line, tiles, dirs, cells, ncells, lost_at, reason) < 0) {
-            failed = 1;
+        int done = verify_scanned(t, g, &o, prefix, line, tiles, dirs, n, rules, advanced, &cards,
+                                  counts);
+        if (done <= 0) {
+            failed = done < 0;
             break;
         }
         p = nl ? nl + 1 : end;
@@ -857,19 +1289,14 @@ static PyObject *scan_block(PyObject *self, PyObject *args) {
     }
     Py_END_ALLOW_THREADS
     PyMem_RawFree(g);
+    PyMem_RawFree(scratch);
     Py_ssize_t stop = p - data;
     PyBuffer_Release(&block);
     if (failed) {
         PyMem_RawFree(o.buf);
         return PyErr_NoMemory();
     }
-    PyObject *out = PyBytes_FromStringAndSize(o.buf ? o.buf : "", o.len);
-    PyMem_RawFree(o.buf);
-    if (!out) return NULL;
-    PyObject *c = PyTuple_New(t->nreasons);
-    if (!c) { Py_DECREF(out); return NULL; }
-    for (int r = 0; r < t->nreasons; r++) PyTuple_SET_ITEM(c, r, PyLong_FromLong(counts[r]));
-    return Py_BuildValue("(NnlN)", out, stop, line, c);
+    return block_result(t, &o, counts, stop, line);
 }
 
 /* ---- perfect solo play of many seeds ------------------------------------------------------ */
