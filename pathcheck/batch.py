@@ -131,7 +131,10 @@ class RunSummary:
 
     def text(self) -> str:
         lost = sum(self.lost.values())
-        detail = ", ".join(f"{r} {n}" for r, n in self.lost.most_common())
+        # Most frequent first; ties in reason-code order (not in order of appearance, which
+        # the fast path, counting per block, does not keep).
+        order = sorted(self.lost.items(), key=lambda rn: (-rn[1], _reason_rank(rn[0])))
+        detail = ", ".join(f"{r} {n}" for r, n in order)
         parts = [f"{self.records} records", f"{self.held} held",
                  f"{lost} Lost" + (f" ({detail})" if detail else "")]
         if self.solo:
@@ -140,6 +143,10 @@ class RunSummary:
         if self.unreadable:
             parts.append(f"{self.unreadable} unreadable file(s)")
         return "Summary: " + ", ".join(parts)
+
+
+def _reason_rank(reason: str) -> int:
+    return REASONS.index(reason) if reason in REASONS else len(REASONS)
 
 
 # --- splitting input into items -------------------------------------------------------------
