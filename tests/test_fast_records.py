@@ -34,21 +34,29 @@ def json_line(record: dict[str, Any]) -> bytes:
     return msgspec.json.encode(record)
 
 
-@st.composite
-def dungeons(draw: st.DrawFn) -> tuple[list[dict[str, str]], bool, list[int]]:
-    """The placements of one dungeon of flawless play of a random deck, its mode, its rules."""
-    advanced = draw(st.booleans())
-    rules = sorted(draw(st.sets(st.sampled_from([1, 2, 3, 4] if advanced else [1, 2, 3]))))
-    deck = draw(st.permutations(TILESET.deck_ids(advanced=advanced)))
-    played = answer_key([TILESET.start, *deck], rules=set(rules) - {1}, tileset=TILESET)
-    dungeon = played[draw(st.integers(0, len(played) - 1))]
-    return ([{"tile": p.tile, "dir": p.dir.name} for p in dungeon.placements], advanced, rules)
+def _dungeon_pool() -> list[tuple[list[dict[str, str]], bool, list[int]]]:
+    """Dungeons of flawless play of random decks, with their mode and rules."""
+    rng = random.Random(12)
+    pool = []
+    for deal in range(60):
+        advanced = deal % 2 == 0
+        rules = sorted(rng.sample([1, 2, 3, 4] if advanced else [1, 2, 3], rng.randint(0, 3)))
+        deck = TILESET.deck_ids(advanced=advanced)
+        rng.shuffle(deck)
+        for dungeon in answer_key([TILESET.start, *deck], rules=set(rules) - {1},
+                                  tileset=TILESET):
+            pool.append(([{"tile": p.tile, "dir": p.dir.name} for p in dungeon.placements],
+                         advanced, rules))
+    return pool
+
+
+dungeons = st.sampled_from(_dungeon_pool())
 
 
 @st.composite
 def records(draw: st.DrawFn, valid: bool = True) -> dict[str, Any]:
     """A dungeon/1 record with players and LOST cards (valid ones unless ``valid`` is False)."""
-    tiles, advanced, rules = draw(dungeons())
+    tiles, advanced, rules = draw(dungeons)
     record: dict[str, Any] = {"tiles": tiles}
     if advanced or draw(st.booleans()):
         record["advanced"] = advanced
@@ -159,7 +167,7 @@ OVERRIDES = st.builds(Overrides, rules=st.sampled_from([None, frozenset(), froze
                       advanced=st.sampled_from([None, None, True]))
 
 
-@settings(max_examples=300)
+@settings(max_examples=200)
 @given(st.data(), st.lists(records(), min_size=1, max_size=6), OVERRIDES)
 def test_records_as_people_write_them_stay_in_c(data: st.DataObject,
                                                  values: list[dict[str, Any]],
@@ -179,7 +187,7 @@ def test_records_as_people_write_them_stay_in_c(data: st.DataObject,
             assert "points" in result
 
 
-@settings(max_examples=300)
+@settings(max_examples=200)
 @given(st.data(), st.lists(records(valid=False), min_size=1, max_size=6), OVERRIDES)
 def test_records_with_mistakes_give_what_python_gives(data: st.DataObject,
                                                       values: list[dict[str, Any]],
