@@ -41,3 +41,13 @@ def scan_block(
     rules_override: int,
     adv_override: int,
 ) -> tuple[bytes, int, int, tuple[int, ...]]: ...
+def scan_dgn(
+    tables: object,
+    block: bytes,
+    offset: int,
+    line: int,
+    prefix: bytes,
+    rules_override: int,
+    adv_override: int,
+    pragma: bytes,
+) -> tuple[bytes, int, int, tuple[int, ...], int, int]: ...

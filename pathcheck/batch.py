@@ -11,6 +11,7 @@ constant however large the input.
 from __future__ import annotations
 
 import contextlib
+import functools
 import gc
 import itertools
 import os
@@ -36,14 +37,18 @@ from pathcheck.reader import (
 )
 from pathcheck.records import (
     Overrides,
+    dgn_blank,
     dgn_lines,
     parse_dgn_bytes,
+    pragma_settings,
     record_from_document,
 )
 from pathcheck.verify import DungeonVerdict, Verdict, error_dict, verify_record
 
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
+
+    from pathcheck import speedups
 
 JSON_LINE, DGN_LINE, VALUE, ERROR = range(4)
 CHUNK = 256
@@ -284,12 +289,14 @@ Result = Rendered | Block
 
 
 class Task(NamedTuple):
-    """A unit of work for a worker: a list of items, or a block of JSON Lines."""
+    """A unit of work for a worker: a list of items, or a block of JSON Lines or ``.dgn``."""
 
     items: list[Item]
     block: bytes = b""
     first_line: int = 0
     source: str = ""
+    pragma: bytes | None = None
+    """.dgn: the raw ``#!`` line in force at the block's start (b"" none); JSON Lines: None."""
 
 
 def process_task(task: Task, settings: Settings) -> list[Result]:
@@ -302,8 +309,13 @@ def process_task(task: Task, settings: Settings) -> list[Result]:
                             settings)
 
     codes = speedups.overrides_codes(settings.overrides.rules, settings.overrides.advanced)
-    pieces, counts = speedups.fast_block(task.block, task.first_line,
-                                         speedups.prefix_for(task.source), codes, fallback)
+    prefix = speedups.prefix_for(task.source)
+    if task.pragma is not None:
+        pieces, counts = speedups.fast_dgn_block(task.block, task.first_line, prefix, codes,
+                                                 task.pragma, _dgn_fallback(task, settings))
+    else:
+        pieces, counts = speedups.fast_block(task.block, task.first_line, prefix, codes,
+                                             fallback)
     # Counts and size go with the first piece only, so that nothing is counted twice.
     results: list[Result] = [Block(b"", counts, len(task.block))]
     for piece in pieces:
@@ -311,15 +323,62 @@ def process_task(task: Task, settings: Settings) -> list[Result]:
     return results
 
 
+def _dgn_fallback(task: Task, settings: Settings) -> speedups.DgnFallback:
+    """The Python path for the .dgn lines the C reader leaves, as :func:`_dgn_items` reads
+    them."""
+
+    def fallback(raw: bytes, line: int, pragma: bytes) -> tuple[Rendered | None, bytes]:
+        if raw.startswith(b"#!"):
+            try:
+                pragma_settings(raw, task.source, line)
+            except RecordError as exc:  # reported; the settings in force stay
+                return process_item(Item(ERROR, task.source, line, exc), settings), pragma
+            return None, raw
+        if dgn_blank(raw):
+            return None, pragma
+        defaults = _settings_of(pragma, task.source)
+        item = Item(DGN_LINE, task.source, line, raw, "", defaults, len(raw))
+        return process_item(item, settings), pragma
+
+    return fallback
+
+
+@functools.lru_cache(maxsize=64)
+def _settings_of(pragma: bytes, source: str) -> dict[str, Any]:
+    """The settings of a ``#!`` line known to be valid (b"": none)."""
+    return pragma_settings(pragma, source, 0) if pragma else {}
+
+
+def _last_pragma(block: bytes, source: str, pragma: bytes) -> bytes:
+    """The ``#!`` line in force after ``block`` if ``pragma`` was before it (a wrong ``#!``
+    line changes nothing)."""
+    end = len(block)
+    while end > 0:
+        at = block.rfind(b"\n#!", 0, end)
+        start = at + 1 if at >= 0 else 0
+        if at < 0 and not block.startswith(b"#!"):
+            break
+        stop = block.find(b"\n", start)
+        raw = block[start:] if stop < 0 else block[start:stop]
+        try:
+            pragma_settings(raw, source, 0)
+        except RecordError:
+            end = at
+            continue
+        return raw
+    return pragma
+
+
 BLOCK_SIZE = 1 << 20
 
 
 def _fast_path_for(path: str, settings: Settings) -> bool:
-    """Whether ``path`` can go through the C fast path (JSON Lines in, JSON Lines out)."""
+    """Whether ``path`` can go through the C fast path (JSON Lines or .dgn in, JSON Lines
+    out)."""
     if (settings.output != "jsonl" or settings.svg_dir or settings.graph_dir
             or settings.inline_pictures or settings.overrides.tileset not in (None, "standard")):
         return False
-    if shape_by_name(path) is not Shape.JSON_LINES:
+    if shape_by_name(path) not in (Shape.JSON_LINES, Shape.DGN):
         return False
     from pathcheck import speedups
 
@@ -327,7 +386,9 @@ def _fast_path_for(path: str, settings: Settings) -> bool:
 
 
 def _block_tasks(path: str) -> Iterator[Task]:
-    """Whole-line blocks of a JSON Lines file with the number of their first line."""
+    """Whole-line blocks of a JSON Lines or .dgn file with the number of their first line
+    (.dgn: and the ``#!`` line in force at its start)."""
+    pragma = b"" if shape_by_name(path) is Shape.DGN else None
     try:
         stream = open_source(path)
     except IOFailure as exc:
@@ -346,10 +407,12 @@ def _block_tasks(path: str) -> Iterator[Task]:
                 carry = data
                 continue
             block, carry = data[:cut], data[cut:]
-            yield Task([], block, line, path)
+            yield Task([], block, line, path, pragma)
             line += block.count(b"\n")
+            if pragma is not None:
+                pragma = _last_pragma(block, path, pragma)
     if carry:
-        yield Task([], carry, line, path)
+        yield Task([], carry, line, path, pragma)
 
 
 def _tasks(paths: Iterable[str], settings: Settings) -> Iterator[Task]:
@@ -370,9 +433,9 @@ def _tasks(paths: Iterable[str], settings: Settings) -> Iterator[Task]:
 def run(paths: Iterable[str], settings: Settings, jobs: int = 1) -> Iterator[Result]:
     """Verify every record of ``paths`` and yield the results in input order.
 
-    JSON Lines files verified to JSON Lines go through the C fast path where it is installed
-    (results then come as :class:`Block` values); everything else as one :class:`Rendered`
-    per record.
+    JSON Lines and .dgn files verified to JSON Lines go through the C fast path where it is
+    installed (results then come as :class:`Block` values); everything else as one
+    :class:`Rendered` per record.
     """
     paths = list(paths)
     gc_was_enabled = gc.isenabled()

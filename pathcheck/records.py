@@ -369,6 +369,21 @@ def parse_pragma(text: str, source: str, line: int) -> dict[str, Any]:
     return settings
 
 
+def dgn_blank(raw: bytes) -> bool:
+    """Whether a raw ``.dgn`` line holds no token (blank, a comment, only whitespace).
+
+    >>> dgn_blank(b"  # a comment"), dgn_blank("\u3000\x1c".encode()), dgn_blank(b"START@N")
+    (True, True, False)
+    """
+    body = raw.split(b"#", 1)[0]
+    return not body.strip() or not body.decode("utf-8", errors="replace").split()
+
+
+def pragma_settings(raw: bytes, source: str, line: int) -> dict[str, Any]:
+    """The settings of a raw ``#!`` line (bytes that are not UTF-8 read as U+FFFD)."""
+    return parse_pragma(raw.decode("utf-8", errors="replace").strip(), source, line)
+
+
 def dgn_lines(
     lines: Iterable[bytes], source: str, start: int = 1
 ) -> Iterator[tuple[int, bytes, dict[str, Any]] | RecordError]:
@@ -378,12 +393,11 @@ def dgn_lines(
     for number, raw in enumerate(lines, start):
         if raw.startswith(b"#!"):
             try:
-                defaults = parse_pragma(raw.decode("utf-8", errors="replace").strip(), source,
-                                        number)
+                defaults = pragma_settings(raw, source, number)
             except RecordError as exc:
                 yield exc
             continue
-        if raw.split(b"#", 1)[0].strip():
+        if not dgn_blank(raw):
             yield number, raw, defaults
 
 

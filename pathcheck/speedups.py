@@ -164,3 +164,44 @@ def _one_line(tables: object, raw: bytes, line: int, prefix: bytes, codes: tuple
     for i, c in enumerate(got):
         counts[i] += c
     return out
+
+
+DgnFallback = Callable[[bytes, int, bytes], tuple[Any, bytes]]
+"""Verifies one raw ``.dgn`` line (bytes, line number, the ``#!`` line in force) with the
+Python path: returns its result (None for none) and the ``#!`` line in force after it."""
+
+
+def fast_dgn_block(
+    block: bytes,
+    first_line: int,
+    prefix: bytes,
+    codes: tuple[int, int],
+    pragma: bytes,
+    fallback: DgnFallback,
+) -> tuple[list[bytes | Any], list[int]]:
+    """:func:`fast_block` for the whole lines of a ``.dgn`` file, ``pragma`` (the raw ``#!``
+    line, b"" for none) in force at its start. The C reader takes every dungeon line under
+    the ``#!`` lines it reads exactly as Python does; any other line goes to ``fallback``."""
+    tables = _tables()
+    counts = [0] * len(REASONS)
+    pieces: list[bytes | Any] = []
+    offset, line = 0, first_line
+    while offset < len(block):
+        out, offset, line, got, start, end = _speedups.scan_dgn(tables, block, offset, line,
+                                                                prefix, *codes, pragma)
+        if start >= 0:
+            pragma = block[start:end]
+        if out:
+            pieces.append(out)
+        for i, c in enumerate(got):
+            counts[i] += c
+        if offset >= len(block):
+            break
+        end = block.find(b"\n", offset)
+        stop = len(block) if end < 0 else end + 1
+        result, pragma = fallback(block[offset:stop], line, pragma)
+        if result is not None:
+            pieces.append(result)
+        offset = stop
+        line += 1
+    return pieces, counts

@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pathcheck import batch, speedups
-from pathcheck.batch import JSON_LINE, Block, Item, Outcome, Settings, Task, process_item
+from pathcheck.batch import JSON_LINE, Block, Item, Rendered, Settings, Task, process_item
 from pathcheck.records import Overrides
 from pathcheck.solo import answer_key
 from pathcheck.tileset import load_tileset
@@ -60,7 +60,7 @@ def records(draw: st.DrawFn, valid: bool = True) -> dict[str, Any]:
     record: dict[str, Any] = {"tiles": tiles}
     if advanced or draw(st.booleans()):
         record["advanced"] = advanced
-    if rules or draw(st.booleans()):
+    if bool(rules) or draw(st.booleans()):
         record["rules"] = rules
     players = draw(st.lists(names, max_size=6, unique=valid))
     if draw(st.integers(0, 4)):
@@ -77,8 +77,8 @@ def records(draw: st.DrawFn, valid: bool = True) -> dict[str, Any]:
         used.add(after)
         card = {"player": name, "after": after}
         cards.append(dict(reversed(card.items())) if draw(st.booleans()) else card)
-    if cards or draw(st.booleans()):
-        record["lost"] = cards if cards or draw(st.booleans()) else None
+    if bool(cards) or draw(st.booleans()):
+        record["lost"] = cards if bool(cards) or draw(st.booleans()) else None
     if draw(st.booleans()):
         record["format"] = "dungeon/1"
     if draw(st.booleans()):
@@ -158,7 +158,7 @@ def fast_path(block: bytes, settings_: Settings) -> tuple[bytes, int]:
             out.append(result.data)
             in_c += sum(result.counts)
         else:
-            assert isinstance(result, Outcome)
+            assert isinstance(result, Rendered)
             out.append(result.text.encode() + b"\n")
     return b"".join(out), in_c
 
@@ -250,7 +250,7 @@ def test_the_check_of_the_spec_example_is_computed_in_c() -> None:
 def mixed_jsonl(seed: int, count: int) -> bytes:
     """JSON Lines as users write them, with a few broken lines among them."""
     rng = random.Random(seed)
-    lines = []
+    lines: list[bytes] = []
     while len(lines) < count:
         deck = TILESET.deck_ids(advanced=True)
         rng.shuffle(deck)
