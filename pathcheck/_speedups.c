@@ -1,12 +1,13 @@
 /*
  * pathcheck._speedups: the fast tracer of pathcheck.fasttrace, in C, for batch work.
  *
- * It reads records that msgspec has already decoded and validated structurally
- * (pathcheck.speedups.RecordStruct), checks what msgspec cannot (known, unrepeated tile ids,
- * the mode, the rules), traces them with the same compiled tables as the Python fast tracer,
- * and writes the JSON Lines results byte for byte as the Python path would.
+ * It reads dungeon/1 JSON Lines (scan_block) and .dgn lines (scan_dgn) itself, or records
+ * that msgspec has already decoded (trace_records); checks what the Python path checks
+ * (known, unrepeated, in-mode tiles; the rules; players and LOST cards), traces them with the
+ * same compiled tables as the Python fast tracer, scores the LOST cards and writes the JSON
+ * Lines results byte for byte as the Python path would.
  *
- * Any record it is not sure about (an invalid one, LOST cards, a custom tile set, ...) stops
+ * Any record it is not sure about (an invalid one, a custom tile set, a solo line, ...) stops
  * the run: the caller verifies that record with the Python path and calls again after it.
  * So this module never decides anything the Python path would decide differently; the
  * tests compare both on random records.
@@ -744,13 +745,28 @@ static inline int hex4(const unsigned char *q, uint32_t *v) {
     return 1;
 }
 
+static int json_string_rest(Scan *s, Str *out, const char *start, const unsigned char *q);
+
 /* A JSON string, its value as UTF-8 in *out (in the line itself when it has no escapes, else
  * unescaped into the scratch); 0 if it is not a valid string msgspec would decode. */
-static int json_string(Scan *s, Str *out) {
+static inline int json_string(Scan *s, Str *out) {
     ws(s);
     if (s->p >= s->end || *s->p != '"') return 0;
     const char *start = ++s->p;
     const unsigned char *q = (const unsigned char *)start, *end = (const unsigned char *)s->end;
+    while (q < end && *q != '"' && *q != '\\' && *q >= 0x20 && *q < 0x80) q++;
+    if (q < end && *q == '"') {
+        out->p = start;
+        out->n = (const char *)q - start;
+        s->p = (const char *)q + 1;
+        return 1;
+    }
+    return json_string_rest(s, out, start, q);
+}
+
+/* The rest of a string from q on: non-ASCII, escapes, or an error. */
+static int json_string_rest(Scan *s, Str *out, const char *start, const unsigned char *q) {
+    const unsigned char *end = (const unsigned char *)s->end;
     uint32_t cp;
     for (;;) {
         if (q >= end) return 0;

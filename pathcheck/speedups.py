@@ -1,12 +1,14 @@
-"""The batch fast path: msgspec decodes JSON Lines into typed structs, C traces them.
+"""The batch fast path: C reads, checks, traces and writes whole blocks of records.
 
-:func:`fast_block` verifies a block of complete JSON Lines and returns the JSON Lines
-results. msgspec checks each record's structure while decoding (in C); the optional extension
-:mod:`pathcheck._speedups` checks the rest, traces with the same compiled tables as
-:mod:`pathcheck.fasttrace` and writes each result exactly as the Python path would. Every
-record the fast path is not sure about (invalid ones, LOST cards, custom tile sets, blank
-lines) is verified by the Python path instead, in its place. Without the extension,
-:func:`available` is False and batch work uses the Python path throughout.
+:func:`fast_block` verifies a block of complete JSON Lines and :func:`fast_dgn_block` one of
+``.dgn`` lines, and return the JSON Lines results. The optional extension
+:mod:`pathcheck._speedups` reads the lines with strict scanners, checks what the Python path
+checks (players and LOST cards too), traces with the same compiled tables as
+:mod:`pathcheck.fasttrace` and writes each result exactly as the Python path would. A JSON
+line the scanner leaves is decoded by msgspec into typed structs and traced in C if it is a
+plain valid record after all; every record the fast path is not sure about (invalid ones,
+custom tile sets, solo lines) is verified by the Python path instead, in its place. Without
+the extension, :func:`available` is False and batch work uses the Python path throughout.
 """
 
 from __future__ import annotations

@@ -29,16 +29,20 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 
 
-def records(count: int, rules: list[int]) -> Any:
-    """tests/bench/gen.py's generator, loaded by path: pathcheck itself must come from the
-    install being measured, not from the source tree."""
+def gen() -> Any:
+    """tests/bench/gen.py, loaded by path: pathcheck itself must come from the install being
+    measured, not from the source tree."""
     import importlib.util
 
     spec = importlib.util.spec_from_file_location("pathcheck_bench_gen", HERE / "gen.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    return module.records(count, rules)
+    return module
+
+
+def records(count: int, rules: list[int]) -> Any:
+    return gen().records(count, rules)
 
 DECODE_ONLY = (
     "import sys, msgspec\n"
@@ -185,6 +189,8 @@ def main() -> None:
         line("   verify --format jsonl --jobs 2 / decode only", f"{verify2 / decode:.2f}x",
              "<= 1.0x", verify2 / decode <= 1.0)
 
+        shapes_figures(pathcheck, work, args.records)
+
         # 2. Fast tracers against the networkx reference, on the same dungeons.
         import msgspec
 
@@ -254,6 +260,38 @@ def main() -> None:
              trace_time < 0.250)
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def shapes_figures(pathcheck: list[str], work: Path, count: int) -> None:
+    """1b. verify on the shapes users feed, against the same dungeons as tidy records."""
+    names = {"tidy": "tidy.jsonl", "players": "players.jsonl", "dgn": "games.dgn",
+             "other": "other.jsonl"}
+    paths = {shape: work / name for shape, name in names.items()}
+    outs = {shape: open(path, "wb") for shape, path in paths.items()}  # noqa: SIM115
+    try:
+        for lines in gen().shapes(count, [2, 3, 4]):
+            for out, text in zip(outs.values(), lines, strict=True):
+                out.write(text)
+    finally:
+        for out in outs.values():
+            out.close()
+    print("\n   The same dungeons as users write them (tests/bench/gen.py shapes): 2-5 players "
+          "a game with\n   real-looking names, 0-5 LOST cards a dungeon; .dgn with a comment "
+          "and a #! line a game;\n   another tool's JSON (json.dumps: spaces, \\u escapes, "
+          "an id and a note, shuffled keys).")
+    timed = wall_side_by_side({shape: [*pathcheck, "verify", "--format", "jsonl", str(path)]
+                               for shape, path in paths.items()})
+    tidy = timed["tidy"]
+    for shape, label in [
+        ("players", "1b. verify, with players and LOST cards / without"),
+        ("dgn", "    the same as hand-written .dgn / tidy JSON Lines"),
+        ("other", "    another tool's JSON (id, note, escapes, keys) / tidy"),
+    ]:
+        ratio = timed[shape] / tidy
+        line(label, f"{ratio:.2f}x", "<= 1.5x", ratio <= 1.5)
+    print()
+    for path in paths.values():
+        path.unlink()
 
 
 if __name__ == "__main__":
