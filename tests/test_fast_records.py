@@ -164,7 +164,7 @@ def fast_path(block: bytes, settings_: Settings) -> tuple[bytes, int]:
 
 
 OVERRIDES = st.builds(Overrides, rules=st.sampled_from([None, frozenset(), frozenset({1, 2})]),
-                      advanced=st.sampled_from([None, None, True]))
+                      advanced=st.sampled_from([None, None, True, False]))
 
 
 @settings(max_examples=200)
