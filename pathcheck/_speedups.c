@@ -661,9 +661,11 @@ typedef struct {
     Str player[MAX_PLAYERS];
     Str card[MAX_PLAYERS];
     int after[MAX_PLAYERS];
+    int card_of[MAX_PLAYERS];   /* with players: each player's card (-1 none), by cards_ok */
 } Cards;
 
 static inline void ws(Scan *s) {
+    if (s->p < s->end && (unsigned char)*s->p > ' ') return;  /* the usual case: no space */
     while (s->p < s->end && (*s->p == ' ' || *s->p == '\t' || *s->p == '\r' || *s->p == '\n'))
         s->p++;
 }
@@ -747,6 +749,13 @@ static inline int hex4(const unsigned char *q, uint32_t *v) {
 
 static int json_string_rest(Scan *s, Str *out, const char *start, const unsigned char *q);
 
+/* 1 for the bytes a string without escapes goes on with: ASCII from space on, but " and \. */
+static unsigned char PLAIN[256];
+
+static void plain_init(void) {
+    for (int c = 0x20; c < 0x80; c++) PLAIN[c] = c != '"' && c != '\\';
+}
+
 /* A JSON string, its value as UTF-8 in *out (in the line itself when it has no escapes, else
  * unescaped into the scratch); 0 if it is not a valid string msgspec would decode. */
 static inline int json_string(Scan *s, Str *out) {
@@ -754,7 +763,8 @@ static inline int json_string(Scan *s, Str *out) {
     if (s->p >= s->end || *s->p != '"') return 0;
     const char *start = ++s->p;
     const unsigned char *q = (const unsigned char *)start, *end = (const unsigned char *)s->end;
-    while (q < end && *q != '"' && *q != '\\' && *q >= 0x20 && *q < 0x80) q++;
+    while (end - q >= 4 && PLAIN[q[0]] && PLAIN[q[1]] && PLAIN[q[2]] && PLAIN[q[3]]) q += 4;
+    while (q < end && PLAIN[*q]) q++;
     if (q < end && *q == '"') {
         out->p = start;
         out->n = (const char *)q - start;
@@ -931,13 +941,13 @@ static inline int small_int(Scan *s, int *value) {
     return 1;
 }
 
-static inline int key_is(const char *k, Py_ssize_t n, const char *word) {
-    return (Py_ssize_t)strlen(word) == n && memcmp(k, word, n) == 0;
+/* Whether the string s is the literal lit (a memcmp of constant size: inlined). */
+#define str_is(s, lit) \
+    ((s).n == (Py_ssize_t)sizeof(lit) - 1 && memcmp((s).p, (lit), sizeof(lit) - 1) == 0)
+
+static inline int same_str(Str a, Str b) {
+    return a.n == b.n && (!a.n || (a.p[0] == b.p[0] && memcmp(a.p, b.p, a.n) == 0));
 }
-
-static inline int str_is(Str s, const char *word) { return key_is(s.p, s.n, word); }
-
-static inline int same_str(Str a, Str b) { return a.n == b.n && memcmp(a.p, b.p, a.n) == 0; }
 
 enum { K_TILES = 1, K_FORMAT = 2, K_ADVANCED = 4, K_RULES = 8, K_TILESET = 16, K_PLAYERS = 32,
        K_LOST = 64, K_ID = 128, K_NOTE = 256 };
@@ -1101,21 +1111,23 @@ static int record_ok(const Tables *t, const int *tiles, int n, int rules, int ad
 /* ---- the check of LOST cards (pathcheck.records._lost_cards, pathcheck.check) ------------- */
 
 /* 1 if the Python path accepts these players and LOST cards for n tiles. */
-static int cards_ok(const Cards *c, int n, int rules) {
+static int cards_ok(Cards *c, int n, int rules) {
     for (int i = 0; i < c->nplayers; i++) {
         if (!c->player[i].n) return 0;
         for (int j = 0; j < i; j++)
             if (same_str(c->player[i], c->player[j])) return 0;
+        c->card_of[i] = -1;
     }
     for (int i = 0; i < c->ncards; i++) {
         if (!c->card[i].n || c->after[i] < 1 || c->after[i] > n) return 0;
-        if (c->has_players) {
+        if (c->has_players) {  /* among the players, one card each */
             int j = 0;
             while (j < c->nplayers && !same_str(c->card[i], c->player[j])) j++;
-            if (j == c->nplayers) return 0;
+            if (j == c->nplayers || c->card_of[j] >= 0) return 0;
+            c->card_of[j] = i;
         }
         for (int j = 0; j < i; j++) {
-            if (same_str(c->card[i], c->card[j])) return 0;
+            if (!c->has_players && same_str(c->card[i], c->card[j])) return 0;
             if ((rules & RULE_BIT(1)) && c->after[i] == c->after[j]) return 0;
         }
     }
@@ -1165,15 +1177,14 @@ static int write_check(Out *o, const Cards *c, int lost_at) {
     const Str *names = c->has_players ? c->player : c->card;
     int nnames = c->has_players ? c->nplayers : c->ncards;
     int scoring = 0, kind[MAX_PLAYERS], after[MAX_PLAYERS];
+    Py_ssize_t at[MAX_PLAYERS], len[MAX_PLAYERS];  /* each name's JSON in the points */
     if (lost_at)
         for (int i = 0; i < c->ncards; i++)
             if (c->after[i] >= lost_at && (!scoring || c->after[i] < scoring))
                 scoring = c->after[i];
     for (int i = 0; i < nnames; i++) {
-        int j = c->has_players ? 0 : i;
-        if (c->has_players)
-            while (j < c->ncards && !same_str(c->card[j], names[i])) j++;
-        if (j >= c->ncards) {
+        int j = c->has_players ? c->card_of[i] : i;
+        if (j < 0) {
             after[i] = 0;
             kind[i] = lost_at ? STAYED : HELD_ON;
         } else {
@@ -1185,14 +1196,22 @@ static int write_check(Out *o, const Cards *c, int lost_at) {
     }
     if (OUT_LIT(o, ",\"points\":{") < 0) return -1;
     for (int i = 0; i < nnames; i++) {
-        if ((i && OUT_LIT(o, ",") < 0) || out_json_str(o, names[i]) < 0) return -1;
-        if (kind[i] == SCORED || kind[i] == HELD_ON ? OUT_LIT(o, ":1") : OUT_LIT(o, ":0")) return -1;
+        if (i && OUT_LIT(o, ",") < 0) return -1;
+        at[i] = o->len;
+        if (out_json_str(o, names[i]) < 0) return -1;
+        len[i] = o->len - at[i];
+        if (kind[i] == SCORED || kind[i] == HELD_ON ? OUT_LIT(o, ":1") : OUT_LIT(o, ":0"))
+            return -1;
     }
     if (OUT_LIT(o, "},\"outcomes\":[") < 0) return -1;
     for (int i = 0; i < nnames; i++) {
         int points = kind[i] == SCORED || kind[i] == HELD_ON;
         if ((i && OUT_LIT(o, ",") < 0) || OUT_LIT(o, "{\"player\":") < 0 ||
-            out_json_str(o, names[i]) < 0 || OUT_LIT(o, ",\"outcome\":") < 0 ||
+            out_reserve(o, len[i]) < 0)
+            return -1;
+        memcpy(o->buf + o->len, o->buf + at[i], len[i]);
+        o->len += len[i];
+        if (OUT_LIT(o, ",\"outcome\":") < 0 ||
             out_put(o, OUTCOME_JSON[kind[i]], (Py_ssize_t)strlen(OUTCOME_JSON[kind[i]])) < 0 ||
             OUT_LIT(o, ",\"after\":") < 0 ||
             (after[i] ? out_long(o, after[i]) : OUT_LIT(o, "null")) < 0 ||
@@ -1206,7 +1225,7 @@ static int write_check(Out *o, const Cards *c, int lost_at) {
  * path, -1 out of memory. */
 static int verify_scanned(const Tables *t, Grid *g, Out *o, PyObject *prefix, long line,
                           const int *tiles, int *dirs, int n, int rules, int advanced,
-                          const Cards *c, long *counts) {
+                          Cards *c, long *counts) {
     int cells[MAX_TILES];
     int check = c->ncards || c->has_players;
     if (!record_ok(t, tiles, n, rules, advanced) || (check && !cards_ok(c, n, rules))) return 0;
@@ -1703,6 +1722,7 @@ static PyMethodDef methods[] = {
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_speedups", NULL, -1, methods};
 
 PyMODINIT_FUNC PyInit__speedups(void) {
+    plain_init();
 #define INTERN(var, text) if (!(var = PyUnicode_InternFromString(text))) return NULL
     INTERN(S_tiles, "tiles");
     INTERN(S_format, "format");
