@@ -1134,11 +1134,9 @@ static int cards_ok(Cards *c, int n, int rules) {
     return 1;
 }
 
-/* s as msgspec writes a JSON string. */
-static int out_json_str(Out *o, Str s) {
+/* s as msgspec writes a JSON string, at w (room for 6 * s.n + 2 bytes); the end. */
+static char *put_json_str(char *w, Str s) {
     static const char HEX[] = "0123456789abcdef";
-    if (out_reserve(o, 6 * s.n + 2) < 0) return -1;
-    char *w = o->buf + o->len;
     *w++ = '"';
     for (Py_ssize_t i = 0; i < s.n; i++) {
         unsigned char c = (unsigned char)s.p[i];
@@ -1163,13 +1161,12 @@ static int out_json_str(Out *o, Str s) {
         }
     }
     *w++ = '"';
-    o->len = w - o->buf;
-    return 0;
+    return w;
 }
 
+#define PUT_LIT(w, s) (memcpy((w), (s), sizeof(s) - 1), (w) += sizeof(s) - 1)
+
 enum { EARLY, SCORED, TOO_LATE, HELD_ON, STAYED };
-static const char *const OUTCOME_JSON[] = {"\"early\"", "\"scored\"", "\"too-late\"",
-                                           "\"held-on\"", "\"stayed\""};
 
 /* The "points" and "outcomes" of pathcheck.check.score_lost_cards for a dungeon Lost at
  * lost_at (0: never), written as the Python path writes them. */
@@ -1177,7 +1174,7 @@ static int write_check(Out *o, const Cards *c, int lost_at) {
     const Str *names = c->has_players ? c->player : c->card;
     int nnames = c->has_players ? c->nplayers : c->ncards;
     int scoring = 0, kind[MAX_PLAYERS], after[MAX_PLAYERS];
-    Py_ssize_t at[MAX_PLAYERS], len[MAX_PLAYERS];  /* each name's JSON in the points */
+    Py_ssize_t room = 48;
     if (lost_at)
         for (int i = 0; i < c->ncards; i++)
             if (c->after[i] >= lost_at && (!scoring || c->after[i] < scoring))
@@ -1193,32 +1190,41 @@ static int write_check(Out *o, const Cards *c, int lost_at) {
                       : after[i] == scoring           ? SCORED
                                                       : TOO_LATE;
         }
+        room += 2 * (6 * names[i].n + 2) + 96;
     }
-    if (OUT_LIT(o, ",\"points\":{") < 0) return -1;
+    if (out_reserve(o, room) < 0) return -1;
+    char *w = o->buf + o->len, *name_at[MAX_PLAYERS];
+    Py_ssize_t name_len[MAX_PLAYERS];
+    PUT_LIT(w, ",\"points\":{");
     for (int i = 0; i < nnames; i++) {
-        if (i && OUT_LIT(o, ",") < 0) return -1;
-        at[i] = o->len;
-        if (out_json_str(o, names[i]) < 0) return -1;
-        len[i] = o->len - at[i];
-        if (kind[i] == SCORED || kind[i] == HELD_ON ? OUT_LIT(o, ":1") : OUT_LIT(o, ":0"))
-            return -1;
+        if (i) *w++ = ',';
+        name_at[i] = w;
+        w = put_json_str(w, names[i]);
+        name_len[i] = w - name_at[i];
+        if (kind[i] == SCORED || kind[i] == HELD_ON) PUT_LIT(w, ":1");
+        else PUT_LIT(w, ":0");
     }
-    if (OUT_LIT(o, "},\"outcomes\":[") < 0) return -1;
+    PUT_LIT(w, "},\"outcomes\":[");
     for (int i = 0; i < nnames; i++) {
-        int points = kind[i] == SCORED || kind[i] == HELD_ON;
-        if ((i && OUT_LIT(o, ",") < 0) || OUT_LIT(o, "{\"player\":") < 0 ||
-            out_reserve(o, len[i]) < 0)
-            return -1;
-        memcpy(o->buf + o->len, o->buf + at[i], len[i]);
-        o->len += len[i];
-        if (OUT_LIT(o, ",\"outcome\":") < 0 ||
-            out_put(o, OUTCOME_JSON[kind[i]], (Py_ssize_t)strlen(OUTCOME_JSON[kind[i]])) < 0 ||
-            OUT_LIT(o, ",\"after\":") < 0 ||
-            (after[i] ? out_long(o, after[i]) : OUT_LIT(o, "null")) < 0 ||
-            (points ? OUT_LIT(o, ",\"points\":1}") : OUT_LIT(o, ",\"points\":0}")) < 0)
-            return -1;
+        if (i) *w++ = ',';
+        PUT_LIT(w, "{\"player\":");
+        memcpy(w, name_at[i], name_len[i]);
+        w += name_len[i];
+        switch (kind[i]) {
+            case EARLY: PUT_LIT(w, ",\"outcome\":\"early\",\"after\":"); break;
+            case SCORED: PUT_LIT(w, ",\"outcome\":\"scored\",\"after\":"); break;
+            case TOO_LATE: PUT_LIT(w, ",\"outcome\":\"too-late\",\"after\":"); break;
+            case HELD_ON: PUT_LIT(w, ",\"outcome\":\"held-on\",\"after\":"); break;
+            default: PUT_LIT(w, ",\"outcome\":\"stayed\",\"after\":");
+        }
+        if (after[i]) w += write_long(w, after[i]);
+        else PUT_LIT(w, "null");
+        if (kind[i] == SCORED || kind[i] == HELD_ON) PUT_LIT(w, ",\"points\":1}");
+        else PUT_LIT(w, ",\"points\":0}");
     }
-    return OUT_LIT(o, "]");
+    *w++ = ']';
+    o->len = w - o->buf;
+    return 0;
 }
 
 /* Check, trace and write one record read by a scanner: 1 done, 0 leave it to the Python
