@@ -24,6 +24,13 @@ from pathcheck.records import Overrides
 from pathcheck.solo import answer_key
 from pathcheck.tileset import load_tileset
 
+from .test_speedups import BUILT, REQUIRED
+
+# They compare the C side with the Python side: skipped only where the extension was not built
+# (and not required), as tests/test_speedups.py explains.
+pytestmark = pytest.mark.skipif(
+    not BUILT and not REQUIRED,
+    reason="pathcheck._speedups was not built (no C compiler at install time)")
 TILESET = load_tileset()
 NAMES = ["Ann", "Bob", "Cy", "Zoë", "José", "Björn", "Łucja", "李雷", "Ærin 😀", 'Q"uote',
          "back\\slash", "tab\tbed", "nul\x00", "del\x7f", "a/b", "\u2028", " ", "😀"]
