@@ -640,6 +640,12 @@ error:
  * other line (anything unusual, however valid) is left to the msgspec + Python paths, so it
  * never decides anything differently. */
 
+#if defined(__GNUC__) || defined(__clang__)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE inline
+#endif
+
 #define MAX_PLAYERS 32   /* more players or LOST cards in a record: the Python path */
 #define MAX_DEPTH 32     /* id or note values nested deeper: the Python path */
 #define RULE_BIT(r) (1 << ((r) - 1))   /* rule r's bit (pathcheck.constants.AdditionalRule) */
@@ -758,12 +764,11 @@ static void plain_init(void) {
 
 /* A JSON string, its value as UTF-8 in *out (in the line itself when it has no escapes, else
  * unescaped into the scratch); 0 if it is not a valid string msgspec would decode. */
-static inline int json_string(Scan *s, Str *out) {
+static ALWAYS_INLINE int json_string(Scan *s, Str *out) {
     ws(s);
     if (s->p >= s->end || *s->p != '"') return 0;
     const char *start = ++s->p;
     const unsigned char *q = (const unsigned char *)start, *end = (const unsigned char *)s->end;
-    while (end - q >= 4 && PLAIN[q[0]] && PLAIN[q[1]] && PLAIN[q[2]] && PLAIN[q[3]]) q += 4;
     while (q < end && PLAIN[*q]) q++;
     if (q < end && *q == '"') {
         out->p = start;
