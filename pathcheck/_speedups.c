@@ -1252,14 +1252,19 @@ static int verify_scanned(const Tables *t, Grid *g, Out *o, PyObject *prefix, lo
     return 1;
 }
 
-/* Room in *scratch for the unescaped strings of a line of `need` bytes. */
-static int scratch_reserve(char **scratch, Py_ssize_t *cap, Py_ssize_t need) {
-    if (need <= *cap) return 0;
-    char *nb = PyMem_RawRealloc(*scratch, need * 2);
-    if (!nb) return -1;
-    *scratch = nb;
-    *cap = need * 2;
-    return 0;
+#define STACK_SCRATCH 8192
+
+/* Room for the unescaped strings of a line of `need` bytes: `local` (STACK_SCRATCH bytes) or,
+ * for a longer line, *heap (grown as needed; freed by the caller). NULL if memory runs out. */
+static char *scratch_for(char *local, char **heap, Py_ssize_t *cap, Py_ssize_t need) {
+    if (need <= STACK_SCRATCH) return local;
+    if (need > *cap) {
+        char *nb = PyMem_RawRealloc(*heap, need * 2);
+        if (!nb) return NULL;
+        *heap = nb;
+        *cap = need * 2;
+    }
+    return *heap;
 }
 
 static PyObject *block_result(const Tables *t, Out *o, long *counts, Py_ssize_t stop,
@@ -1295,7 +1300,7 @@ static PyObject *scan_block(PyObject *self, PyObject *args) {
     }
     /* Everything below works on C data only, so other threads run meanwhile (--jobs). */
     Out o = {NULL, 0, 0};
-    char *scratch = NULL;
+    char local_scratch[STACK_SCRATCH], *heap_scratch = NULL;
     Py_ssize_t scratch_cap = 0;
     int failed = 0;
     long counts[NREASONS] = {0};
@@ -1315,7 +1320,8 @@ static PyObject *scan_block(PyObject *self, PyObject *args) {
             line++;
             continue;
         }
-        if (scratch_reserve(&scratch, &scratch_cap, line_end - p) < 0) {
+        char *scratch = scratch_for(local_scratch, &heap_scratch, &scratch_cap, line_end - p);
+        if (!scratch) {
             failed = 1;
             break;
         }
@@ -1335,7 +1341,7 @@ static PyObject *scan_block(PyObject *self, PyObject *args) {
     }
     Py_END_ALLOW_THREADS
     PyMem_RawFree(g);
-    PyMem_RawFree(scratch);
+    PyMem_RawFree(heap_scratch);
     Py_ssize_t stop = p - data;
     PyBuffer_Release(&block);
     if (failed) {

@@ -158,7 +158,7 @@ def _one_line(tables: object, raw: bytes, line: int, prefix: bytes, codes: tuple
     """A line the scanner left: msgspec + the C tracer if it can, else the Python path."""
     try:
         record = _decoder.decode(raw)
-    except msgspec.DecodeError:
+    except (msgspec.DecodeError, UnicodeDecodeError):  # not UTF-8 inside a string
         return fallback(raw, line)
     out, stop, got = _speedups.trace_records(tables, [record], 0, line, prefix, *codes)
     if stop != 1:

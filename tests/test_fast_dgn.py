@@ -178,3 +178,13 @@ def test_dgn_c_one_job_c_two_jobs_and_python_agree(monkeypatch: pytest.MonkeyPat
     plain = run_cli(args)
     assert one == two == plain
     assert one[0] == 3 and "solo" in one[2]
+
+
+@settings(max_examples=300)
+@given(st.data(), files(mistakes=False))
+def test_mutated_dgn_bytes_give_what_python_gives(data: st.DataObject, block: bytes) -> None:
+    from .test_fast_records import mutated
+
+    broken = data.draw(mutated(block))
+    settings_ = Settings(output="jsonl")
+    assert fast_path(broken, settings_, [])[0] == python_path(broken, settings_)

@@ -236,6 +236,9 @@ def test_records_with_mistakes_give_what_python_gives(data: st.DataObject,
     '{"tiles":[{"tile":"\\u0053TART","dir":"\\u004e"}],"\\u006eote":{"a":[]}}',
     '{"tiles":[{"tile":"START","dir":"N"}],"players":["Ann"],"lost":[]}',
     '{"tiles":[{"tile":"START","dir":"N"}],"players":[],"lost":null}',
+    # a long line: its unescaped strings go to a heap buffer, not the stack one
+    '{"note":"' + "\\u00e9\\n" * 3000 + '","tiles":[{"tile":"START","dir":"N"}],'
+    '"players":["Zo\\u00eb"],"lost":[{"player":"Zo\\u00eb","after":1}]}',
 ])
 def test_edge_cases_give_what_python_gives(line: str) -> None:
     block = line.encode("utf-8", "surrogateescape") + b"\n"
@@ -295,3 +298,34 @@ def test_c_one_job_c_two_jobs_and_python_agree(monkeypatch: pytest.MonkeyPatch, 
     plain = run_cli(args)
     assert one == two == plain
     assert one[0] == 3 and "Summary: " in one[2]
+
+
+INTERESTING = b'"\\{}[],:0123456789-.eE \t\x00\x1f\x7f\x80\xbf\xc3\xed\xf0\xf4\xffu/'
+
+
+@st.composite
+def mutated(draw: st.DrawFn, line: bytes) -> bytes:
+    """``line`` with one to three bytes replaced, inserted or dropped (broken UTF-8, escapes
+    cut short, stray quotes...)."""
+    data = bytearray(line)
+    for _ in range(draw(st.integers(1, 3))):
+        at = draw(st.integers(0, max(len(data) - 1, 0)))
+        byte = draw(st.sampled_from(INTERESTING))
+        action = draw(st.sampled_from(["replace", "insert", "drop"]))
+        if action == "insert" or not data:
+            data.insert(at, byte)
+        elif action == "replace":
+            data[at] = byte
+        else:
+            del data[at]
+    return bytes(data)
+
+
+@settings(max_examples=300)
+@given(st.data(), st.lists(records(), min_size=1, max_size=3))
+def test_mutated_bytes_give_what_python_gives(data: st.DataObject,
+                                              values: list[dict[str, Any]]) -> None:
+    lines = [data.draw(mutated(data.draw(json_text(v)).encode())) for v in values]
+    block = b"\n".join(lines) + b"\n"
+    settings_ = Settings(output="jsonl")
+    assert fast_path(block, settings_)[0] == python_path(block, settings_)
