@@ -180,7 +180,7 @@ def test_dgn_c_one_job_c_two_jobs_and_python_agree(monkeypatch: pytest.MonkeyPat
     assert one[0] == 3 and "solo" in one[2]
 
 
-@settings(max_examples=300)
+@settings(max_examples=150)
 @given(st.data(), files(mistakes=False))
 def test_mutated_dgn_bytes_give_what_python_gives(data: st.DataObject, block: bytes) -> None:
     from .test_fast_records import mutated

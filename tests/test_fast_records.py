@@ -321,7 +321,7 @@ def mutated(draw: st.DrawFn, line: bytes) -> bytes:
     return bytes(data)
 
 
-@settings(max_examples=300)
+@settings(max_examples=150)
 @given(st.data(), st.lists(records(), min_size=1, max_size=3))
 def test_mutated_bytes_give_what_python_gives(data: st.DataObject,
                                               values: list[dict[str, Any]]) -> None:
