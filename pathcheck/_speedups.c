@@ -648,6 +648,8 @@ error:
 
 #define MAX_PLAYERS 32   /* more players or LOST cards in a record: the Python path */
 #define MAX_DEPTH 32     /* id or note values nested deeper: the Python path */
+#define MAX_KEYS 16      /* objects in id or note values with more keys: the Python path */
+#define MAX_NAME 100     /* player names of more bytes: the Python path */
 #define RULE_BIT(r) (1 << ((r) - 1))   /* rule r's bit (pathcheck.constants.AdditionalRule) */
 
 typedef struct {
@@ -669,6 +671,10 @@ typedef struct {
     int after[MAX_PLAYERS];
     int card_of[MAX_PLAYERS];   /* with players: each player's card (-1 none), by cards_ok */
 } Cards;
+
+static inline int same_str(Str a, Str b) {
+    return a.n == b.n && (!a.n || (a.p[0] == b.p[0] && memcmp(a.p, b.p, a.n) == 0));
+}
 
 static inline void ws(Scan *s) {
     if (s->p < s->end && (unsigned char)*s->p > ' ') return;  /* the usual case: no space */
@@ -917,15 +923,23 @@ static int skip_value(Scan *s, int depth) {
                 if (eat(s, ']')) return 1;
                 if (!eat(s, ',')) return 0;
             }
-        case '{':
+        case '{': {
+            /* a key given twice, or more than MAX_KEYS keys: left to Python */
+            Str keys[MAX_KEYS];
+            int nkeys = 0;
             if (depth >= MAX_DEPTH) return 0;
             s->p++;
             if (eat(s, '}')) return 1;
             for (;;) {
-                if (!json_string(s, &x) || !eat(s, ':') || !skip_value(s, depth + 1)) return 0;
+                if (nkeys >= MAX_KEYS || !json_string(s, &x) || !eat(s, ':')) return 0;
+                for (int i = 0; i < nkeys; i++)
+                    if (same_str(keys[i], x)) return 0;
+                keys[nkeys++] = x;
+                if (!skip_value(s, depth + 1)) return 0;
                 if (eat(s, '}')) return 1;
                 if (!eat(s, ',')) return 0;
             }
+        }
         default: return json_number(s);
     }
 }
@@ -950,9 +964,6 @@ static inline int small_int(Scan *s, int *value) {
 #define str_is(s, lit) \
     ((s).n == (Py_ssize_t)sizeof(lit) - 1 && memcmp((s).p, (lit), sizeof(lit) - 1) == 0)
 
-static inline int same_str(Str a, Str b) {
-    return a.n == b.n && (!a.n || (a.p[0] == b.p[0] && memcmp(a.p, b.p, a.n) == 0));
-}
 
 enum { K_TILES = 1, K_FORMAT = 2, K_ADVANCED = 4, K_RULES = 8, K_TILESET = 16, K_PLAYERS = 32,
        K_LOST = 64, K_ID = 128, K_NOTE = 256 };
@@ -1118,13 +1129,14 @@ static int record_ok(const Tables *t, const int *tiles, int n, int rules, int ad
 /* 1 if the Python path accepts these players and LOST cards for n tiles. */
 static int cards_ok(Cards *c, int n, int rules) {
     for (int i = 0; i < c->nplayers; i++) {
-        if (!c->player[i].n) return 0;
+        if (!c->player[i].n || c->player[i].n > MAX_NAME) return 0;
         for (int j = 0; j < i; j++)
             if (same_str(c->player[i], c->player[j])) return 0;
         c->card_of[i] = -1;
     }
     for (int i = 0; i < c->ncards; i++) {
-        if (!c->card[i].n || c->after[i] < 1 || c->after[i] > n) return 0;
+        if (!c->card[i].n || c->card[i].n > MAX_NAME || c->after[i] < 1 || c->after[i] > n)
+            return 0;
         if (c->has_players) {  /* among the players, one card each */
             int j = 0;
             while (j < c->nplayers && !same_str(c->card[i], c->player[j])) j++;
@@ -1574,6 +1586,7 @@ static PyObject *scan_dgn(PyObject *self, PyObject *args) {
             const char *hash = memchr(p, '#', line_end - p), *body_end = hash ? hash : line_end;
             const char *q = p;
             while (q < body_end && (*q == ' ' || (*q >= 9 && *q <= 13))) q++;
+            if (q == hash && line_end - q >= 2 && q[1] == '!') break;  /* an indented #! */
             int n = 0, got = q < body_end ? scan_dgn_line(t, p, body_end, tiles, dirs, &n,
                                                            &cards) : 2;
             if (got != 2) {  /* not a blank or comment line */
