@@ -295,8 +295,9 @@ class Task(NamedTuple):
     block: bytes = b""
     first_line: int = 0
     source: str = ""
-    pragma: bytes | None = None
-    """.dgn: the raw ``#!`` line in force at the block's start (b"" none); JSON Lines: None."""
+    pragma: tuple[bytes, bytes] | None = None
+    """.dgn: the last ``#!`` line before the block and the last valid one (b"": none); JSON
+    Lines: None."""
 
 
 def process_task(task: Task, settings: Settings) -> list[Result]:
@@ -327,18 +328,20 @@ def _dgn_fallback(task: Task, settings: Settings) -> speedups.DgnFallback:
     """The Python path for the .dgn lines the C reader leaves, as :func:`_dgn_items` reads
     them."""
 
-    def fallback(raw: bytes, line: int, pragma: bytes) -> tuple[Rendered | None, bytes]:
+    def fallback(raw: bytes, line: int, state: tuple[bytes, bytes]
+                 ) -> tuple[Rendered | None, tuple[bytes, bytes]]:
         if raw.startswith(b"#!"):
             try:
                 pragma_settings(raw, task.source, line)
             except RecordError as exc:  # reported; the settings in force stay
-                return process_item(Item(ERROR, task.source, line, exc), settings), pragma
-            return None, raw
+                return process_item(Item(ERROR, task.source, line, exc), settings), (raw,
+                                                                                      state[1])
+            return None, (raw, raw)
         if dgn_blank(raw):
-            return None, pragma
-        defaults = _settings_of(pragma, task.source)
+            return None, state
+        defaults = _settings_of(state[1], task.source)
         item = Item(DGN_LINE, task.source, line, raw, "", defaults, len(raw))
-        return process_item(item, settings), pragma
+        return process_item(item, settings), state
 
     return fallback
 
@@ -349,9 +352,10 @@ def _settings_of(pragma: bytes, source: str) -> dict[str, Any]:
     return pragma_settings(pragma, source, 0) if pragma else {}
 
 
-def _last_pragma(block: bytes, source: str, pragma: bytes) -> bytes:
-    """The ``#!`` line in force after ``block`` if ``pragma`` was before it (a wrong ``#!``
-    line changes nothing)."""
+def _last_pragma(block: bytes, source: str, state: tuple[bytes, bytes]) -> tuple[bytes, bytes]:
+    """The state of a .dgn file after ``block`` (see :data:`speedups.DgnState`) if it was
+    ``state`` before: the last ``#!`` line and the last valid one."""
+    last = b""
     end = len(block)
     while end > 0:
         at = block.rfind(b"\n#!", 0, end)
@@ -360,13 +364,14 @@ def _last_pragma(block: bytes, source: str, pragma: bytes) -> bytes:
             break
         stop = block.find(b"\n", start)
         raw = block[start:] if stop < 0 else block[start:stop]
+        last = last or raw
         try:
             pragma_settings(raw, source, 0)
         except RecordError:
             end = at
             continue
-        return raw
-    return pragma
+        return last, raw
+    return (last, state[1]) if last else state
 
 
 BLOCK_SIZE = 1 << 20
@@ -388,7 +393,7 @@ def _fast_path_for(path: str, settings: Settings) -> bool:
 def _block_tasks(path: str) -> Iterator[Task]:
     """Whole-line blocks of a JSON Lines or .dgn file with the number of their first line
     (.dgn: and the ``#!`` line in force at its start)."""
-    pragma = b"" if shape_by_name(path) is Shape.DGN else None
+    pragma = (b"", b"") if shape_by_name(path) is Shape.DGN else None
     try:
         stream = open_source(path)
     except IOFailure as exc:

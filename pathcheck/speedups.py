@@ -168,9 +168,12 @@ def _one_line(tables: object, raw: bytes, line: int, prefix: bytes, codes: tuple
     return out
 
 
-DgnFallback = Callable[[bytes, int, bytes], tuple[Any, bytes]]
-"""Verifies one raw ``.dgn`` line (bytes, line number, the ``#!`` line in force) with the
-Python path: returns its result (None for none) and the ``#!`` line in force after it."""
+DgnState = tuple[bytes, bytes]
+"""Where a ``.dgn`` file stands: the last raw ``#!`` line read and the last valid one (b"":
+none). After a wrong ``#!`` line the C reader leaves every record to the Python path."""
+DgnFallback = Callable[[bytes, int, DgnState], tuple[Any, DgnState]]
+"""Verifies one raw ``.dgn`` line (bytes, line number, the state before it) with the Python
+path: returns its result (None for none) and the state after it."""
 
 
 def fast_dgn_block(
@@ -178,21 +181,21 @@ def fast_dgn_block(
     first_line: int,
     prefix: bytes,
     codes: tuple[int, int],
-    pragma: bytes,
+    state: DgnState,
     fallback: DgnFallback,
 ) -> tuple[list[bytes | Any], list[int]]:
-    """:func:`fast_block` for the whole lines of a ``.dgn`` file, ``pragma`` (the raw ``#!``
-    line, b"" for none) in force at its start. The C reader takes every dungeon line under
-    the ``#!`` lines it reads exactly as Python does; any other line goes to ``fallback``."""
+    """:func:`fast_block` for the whole lines of a ``.dgn`` file, in ``state`` at its start.
+    The C reader takes every dungeon line under the ``#!`` lines it reads exactly as Python
+    does; any other line goes to ``fallback``."""
     tables = _tables()
     counts = [0] * len(REASONS)
     pieces: list[bytes | Any] = []
     offset, line = 0, first_line
     while offset < len(block):
         out, offset, line, got, start, end = _speedups.scan_dgn(tables, block, offset, line,
-                                                                prefix, *codes, pragma)
+                                                                prefix, *codes, state[0])
         if start >= 0:
-            pragma = block[start:end]
+            state = (block[start:end],) * 2
         if out:
             pieces.append(out)
         for i, c in enumerate(got):
@@ -201,7 +204,7 @@ def fast_dgn_block(
             break
         end = block.find(b"\n", offset)
         stop = len(block) if end < 0 else end + 1
-        result, pragma = fallback(block[offset:stop], line, pragma)
+        result, state = fallback(block[offset:stop], line, state)
         if result is not None:
             pieces.append(result)
         offset = stop
