@@ -18,10 +18,26 @@ from pathcheck.errors import ExitCode, InputError, IOFailure
 
 HELP = """\
 Type each move as a line of game notation (several turns may share a line, separated by
-'·', ';' or ' . '); Tab completes names, tiles and positions. Commands:
+'·', ';' or ' . '); Tab completes names, tiles and positions. For example:
+{examples}
+Commands:
   :undo    take back the last line          :show    the game as it stands
   :ruling  the ruling so far                 :help    this text
   :done    finish and print the ruling (also Ctrl-D); Ctrl-C stops (the log is saved)"""
+
+
+def help_text(fmt: str) -> str:
+    """The recorder's ``:help``, with example move lines of the game ``fmt`` being recorded.
+
+    >>> print(help_text("memo-dice/1").splitlines()[3])
+      Ann 2 bell/red red · Bob 7 lemon/red red   covering: PLAYER DIE SYMBOL/COLOUR CUP
+    """
+    from pathcheck.recorder import EXAMPLES
+
+    pairs = EXAMPLES.get(fmt, ())
+    width = max((len(line) for line, _ in pairs), default=0)
+    return HELP.format(examples="\n".join(f"  {line:<{width}}   {what}"
+                                          for line, what in pairs))
 
 
 @click.command(name="record")
@@ -77,7 +93,8 @@ def run(game: str | None, path: str | None, resume: str | None, *,
             if recording is None:
                 return 130
         _save(recording, path)
-        echo(f"recording to {path} (it is saved after every move); :help for help")
+        echo(f"recording to {path} (it is saved after every move); type :help for an "
+             "example move line and the commands")
         return _moves(session, recording, path, echo)
     except OSError as exc:
         raise IOFailure(f"{path}: cannot write: {exc.strerror or exc}") from exc
@@ -105,6 +122,8 @@ def _settings(session: Any, game: str, path: str, echo: Callable[[str], None]) -
     from pathcheck.errors import RecordError
     from pathcheck.recorder import GAMES, SETTINGS, Recording
 
+    echo(f"recording a {game} game: first its settings (Enter keeps what is shown), then "
+         "the moves (:help then shows an example)")
     answers: dict[str, str] = {}
     while True:
         for setting in SETTINGS[GAMES[game]]:
@@ -143,7 +162,8 @@ def _moves(session: Any, recording: Any, path: str, echo: Callable[[str], None])
     default = ""
     while True:
         try:
-            line = _ask(session, f"{recording.where()} > ", default=default,
+            hint = "" if recording.lines else " (:help shows an example)"
+            line = _ask(session, f"{recording.where()}{hint} > ", default=default,
                                   completer=completer, complete_while_typing=False)
         except KeyboardInterrupt:
             echo(f"stopped; the log is saved: pathcheck record --resume {path}")
@@ -165,8 +185,7 @@ def _moves(session: Any, recording: Any, path: str, echo: Callable[[str], None])
         if check.error is not None or check.malformed is not None:
             why = (f"not read: {check.error}" if check.error is not None
                    else f"the log cannot be ruled on with it: {check.malformed}")
-            echo(f"  {why}")
-            echo("  correct the line (it is filled in again), or Ctrl-U to clear it")
+            echo(f"  {why} (correct the line below, Ctrl-U clears it; :help)")
             default = line
             continue
         problems = [f"{v.rule.id} ({v.rule.section}): {v.message}"
@@ -220,5 +239,5 @@ def _command(line: str, recording: Any, path: str, echo: Callable[[str], None]) 
         echo(f"saved {path}")
         return 0
     else:
-        echo(HELP)
+        echo(help_text(recording.format))
     return None

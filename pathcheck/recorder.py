@@ -83,6 +83,36 @@ SETTINGS: Mapping[str, tuple[Setting, ...]] = {
 }
 """The settings asked for at the start of a recording, per log format."""
 
+EXAMPLES: Mapping[str, tuple[tuple[str, str], ...]] = {
+    "game/1": (
+        ("exploration Ann", "opens an exploration: its start player"),
+        ("Ann R1@N · Bob R2@E !Ann", "turns: PLAYER TILE@DIR; !NAME a LOST card laid on it"),
+    ),
+    "solo/1": (
+        ("START@N R1@N R2@E R3@S I4@W R4@W R5@N R6@E", "a dungeon a line, bottom first: TILE@DIR"),
+        ("I1@N I2@N", "the next dungeon (or write | between dungeons on one line)"),
+    ),
+    "memoarrr/1": (
+        ("round dark light", "opens a round: its volcanoes, top first (players - 1)"),
+        ("Ann D2 walrus/jungle · Bob D4 walrus/flowers",
+         "turns: PLAYER POS ANIMAL/LANDSCAPE (or PLAYER volcano)"),
+    ),
+    "memo-dice/1": (
+        ("round", "opens a round"),
+        ("Ann 2 bell/red red · Bob 7 lemon/red red", "covering: PLAYER DIE SYMBOL/COLOUR CUP"),
+        ("Ann 1 bell", "uncovering: PLAYER CUP SYMBOL-NAMED"),
+    ),
+    "robot-memory/1": (
+        ("round 2x2 first Ann", "opens a round: its grid and the first active player"),
+        ("row bulb/red/3 short-circuit", "the grid, a row a line: type/colour/number or"),
+        ("row gear/blue/1 tool/yellow/2", "  short-circuit (- no card)"),
+        ("Bob Ann r1c1 bulb/red =3", "a turn: CHOOSER GUESSER rRcC GUESS [=POINTS]"),
+    ),
+}
+"""A complete example of each kind of move line, per log format, for the recorder's help
+(written for the players Ann, Bob and Cy; the tests type each one)."""
+
+
 INCOMPLETE = frozenset({"explorations", "turns", "hands", "deck", "rounds", "actions",
                         "covering", "uncovering", "cards", "dungeons"})
 STOPS = ("the log stops", "the log ends before", "covering stops before", "were never uncovered",

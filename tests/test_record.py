@@ -96,6 +96,44 @@ def test_record_a_whole_game(tmp_path: Path, game: str, fixture: str, settings: 
     assert recorded == expected(game, fixture, settings)
 
 
+NAMES = {"memoarrr": {"Bob": "Ben", "dark light": "dark"}, "robot-memory": {"Bob": "Ben"},
+         "memo-dice": {"Ann": "Linda", "Bob": "Nora"}}
+"""The examples as GAMES' settings take them: other players than the examples' Ann, Bob
+(and Cy), and 2 players play Memoarrr! with one volcano."""
+
+
+@pytest.mark.parametrize(("game", "settings"), [(g[0], g[2]) for g in GAMES],
+                         ids=[g[0] for g in GAMES])
+def test_help_shows_example_lines_the_game_takes(tmp_path: Path, game: str,
+                                                 settings: list[str]) -> None:
+    from pathcheck.recorder import EXAMPLES
+    from pathcheck.recorder import GAMES as FORMATS
+
+    examples = [line for line, _ in EXAMPLES[FORMATS[game]]]
+    lines = []
+    for line in examples:
+        for name, other in NAMES.get(game, {}).items():
+            line = line.replace(name, other)
+        lines.append(line)
+    keys = "".join(CLEAR + s + "\n" for s in settings) + ":help\n"
+    keys += "".join(x + "\n" for x in lines) + ":done\n"
+    code, shown = run_keys(keys, game, tmp_path / "game.pcn")
+    assert code == 0
+    assert all(line in shown for line in examples)  # :help shows this game's examples
+    for trouble in ("this breaks a rule", "not read", "cannot be ruled on"):
+        assert trouble not in shown, shown
+    recorded = tmp_path.joinpath("game.pcn").read_text(encoding="utf-8").splitlines()
+    assert recorded[-len(lines):] == lines
+
+
+def test_a_line_that_does_not_read_gets_one_line_of_error(tmp_path: Path) -> None:
+    keys = f"{CLEAR}Ann Bob\nround\nAnn 3 cat/blue bleu\n{CLEAR}:done\n"
+    _, shown = run_keys(keys, "memo-dice", tmp_path / "dice.pcn")
+    errors = [x for x in shown.splitlines() if "cannot be ruled on with it" in x]
+    assert len(errors) == 1 and "'bleu' is not one of" in errors[0]
+    assert "Ctrl-U clears it" in errors[0] and "correct" not in shown.replace(errors[0], "")
+
+
 def test_an_illegal_move_kept_stays_in_the_log(tmp_path: Path) -> None:
     log_file = tmp_path / "dungeon.pcn"
     keys = (f"{CLEAR}Ann Bob\n{CLEAR}basic\n{CLEAR}none\nexploration Ann\n"
