@@ -163,6 +163,19 @@ def _button(ident: str, label: str, tip: str, face: str) -> str:
             "</button>")
 
 
+def _head(title: str) -> str:
+    """The start of every page up to ``<body>``: the one stylesheet, the generator mark."""
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+{GENERATOR}
+<title>{escape(title)}</title>
+<style>{CSS}</style>
+</head>"""
+
+
 def render_page(page: Page) -> str:
     """The page as one self-contained HTML document."""
     if not page.frames:
@@ -174,15 +187,7 @@ def render_page(page: Page) -> str:
     back = f'<p class="back"><a href="{escape(page.back)}">all pages</a></p>' if page.back else ""
     legend = f'<p class="legend">{escape(page.legend)}</p>' if page.legend else ""
     first = page.frames[0]
-    return f"""<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-{GENERATOR}
-<title>{escape(page.title)}</title>
-<style>{CSS}</style>
-</head>
+    return f"""{_head(page.title)}
 <body>
 <header>{back}<h1>{escape(page.title)}</h1><div class="summary">{summary}</div></header>
 <nav class="controls" aria-label="step through the game">
@@ -226,15 +231,7 @@ def render_index(title: str, headers: Sequence[str], rows: Sequence[IndexRow],
         body.append("<tr>" + link + "".join(f"<td>{escape(c)}</td>" for c in cells[1:])
                     + "</tr>")
     lines = "".join(f"<p>{escape(line)}</p>" for line in summary)
-    return f"""<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-{GENERATOR}
-<title>{escape(title)}</title>
-<style>{CSS}</style>
-</head>
+    return f"""{_head(title)}
 <body>
 <header><h1>{escape(title)}</h1><div class="summary">{lines}</div></header>
 <main class="index"><table class="listing"><thead><tr>{head}</tr></thead>
