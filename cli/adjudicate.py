@@ -8,7 +8,7 @@ import os
 import click
 
 from pathcheck import games
-from pathcheck.errors import ExitCode, PathcheckError, RecordError
+from pathcheck.errors import ExitCode, InputError, PathcheckError, RecordError
 from pathcheck.notation import iter_source
 from pathcheck.reader import Document
 from pathcheck.ruling import Ruling, render_text
@@ -65,7 +65,9 @@ def command(
     failures: list[RecordError | PathcheckError] = []
     texts: list[str] = []
     for path in paths:
+        found = False
         for item in iter_source(path):
+            found = True
             if isinstance(item, RecordError):
                 failures.append(item)
                 click.echo(f"pathcheck: invalid: {item}", err=True)
@@ -85,6 +87,9 @@ def command(
                 drawn.append((item, ruling))
             if output_format == "text":
                 texts.append(render_text(ruling))
+        if not found:  # an empty file is not a legal game
+            failures.append(InputError(f"{path}: no log in it"))
+            click.echo(f"pathcheck: invalid: {path}: no log in it", err=True)
     if output_format == "text":
         emit("\n\n".join(texts), output) if texts else None
     elif output_format == "json":

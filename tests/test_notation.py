@@ -166,6 +166,17 @@ def test_bad_notation_is_one_line_exit_3(tmp_path: Path) -> None:
         assert f"{bad}:4:12: 'Bob': expected PLAYER TILE@DIR" in result.output
 
 
+@pytest.mark.parametrize("name", ["empty.pcn", "empty.jsonl", "comments.pcn"])
+def test_a_file_with_no_log_is_invalid_not_legal(tmp_path: Path, name: str) -> None:
+    empty = tmp_path / name
+    empty.write_text("# nothing recorded yet\n" if name.startswith("comments") else "")
+    legal = ROOT / "fixtures" / "memo-dice" / "legal-2p.pcn"
+    result = CliRunner().invoke(cli, ["adjudicate", str(legal), str(empty)])
+    assert result.exit_code == 3
+    assert f"pathcheck: invalid: {empty}: no log in it" in result.output
+    assert "Verdict: legal" in result.output  # the other log is still ruled on
+
+
 @pytest.mark.parametrize(("fixture", "line", "pointer"), [
     ("dungeon/malformed-dir.pcn", 11, "/explorations/0/turns/2/dir"),
     ("memoarrr/malformed-unknown-player.pcn", 19, "/rounds/2/actions/1/player"),
