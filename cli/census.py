@@ -9,13 +9,20 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from pathcheck.seeds import SEED_LIMIT, parse_rules
 
 from .options import emit, output_file, output_format, rules_option
+
+CENSUS_RULES = ("The additional rules of the challenges, e.g. '2,3' (default: those of the "
+                "census already in --out, else none).")
+
+
+def _census_rules_option(func: Callable[..., Any]) -> Callable[..., Any]:
+    return rules_option(func, CENSUS_RULES)
 
 if TYPE_CHECKING:
     from pathcheck.census import Census, CensusDir, ChunkResult, Plan
@@ -30,7 +37,7 @@ _WORKERS = {"dask": "Dask worker(s)", "processes": "local process(es)", "none": 
               metavar="CENSUS_DIR", help="Run (or resume) the census stored in CENSUS_DIR.")
 @click.option("--report", "report_dir", type=click.Path(file_okay=False), default=None,
               metavar="CENSUS_DIR", help="Only report what CENSUS_DIR holds (no analysis).")
-@rules_option
+@_census_rules_option
 @click.option("--start", type=click.IntRange(0, SEED_LIMIT - 1), default=None,
               help="First seed (default 0).")
 @click.option("--count", type=click.IntRange(min=1), default=None,

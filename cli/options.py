@@ -44,13 +44,17 @@ def tileset_option(func: F) -> F:
     )(func)
 
 
-def rules_option(func: F) -> F:
-    return click.option(
-        "--rules",
-        default=None,
-        metavar="LIST",
-        help="Additional rules to apply, e.g. '2,3' (overrides what records say; '' for none).",
-    )(func)
+RECORD_RULES = "Additional rules to apply, e.g. '2,3' (overrides what records say; '' for none)."
+SEED_RULES = "The additional rules of the solo challenges, e.g. '2,3' (default: none)."
+
+
+def rules_option(func: F, help: str = RECORD_RULES) -> F:
+    return click.option("--rules", default=None, metavar="LIST", help=help)(func)
+
+
+def seed_rules_option(func: F) -> F:
+    """``--rules`` of the solo commands, which have no records whose rules it could override."""
+    return rules_option(func, SEED_RULES)
 
 
 def advanced_option(func: F) -> F:

@@ -27,7 +27,7 @@ from pathcheck.solo_stats import (
 )
 
 from .census import command as census_command
-from .options import emit, output_file, output_format, refuse_input_as_output, rules_option
+from .options import emit, output_file, output_format, refuse_input_as_output, seed_rules_option
 
 
 @click.group(name="solo")
@@ -56,7 +56,7 @@ command.add_command(census_command)
 
 
 @command.command(name="new")
-@rules_option
+@seed_rules_option
 @click.option("-n", "--count", type=click.IntRange(min=1), default=1, show_default=True,
               help="How many codes to print.")
 @click.option("--start", type=click.IntRange(0, SEED_LIMIT - 1), default=None,
@@ -229,7 +229,7 @@ def check(ctx: click.Context, code: str, record: str, output_format: str,
 @command.command(name="stats")
 @click.option("--deals", type=click.IntRange(min=1), default=10_000, show_default=True,
               help="How many seeds to analyse.")
-@rules_option
+@seed_rules_option
 @click.option("--start", type=click.IntRange(0, SEED_LIMIT - 1), default=0, show_default=True,
               help="First seed.")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
