@@ -83,10 +83,6 @@ class Token:
     column: int
     kind: str = "word"  # word, string (was quoted), note ({...}), sep
 
-    @property
-    def is_word(self) -> bool:
-        return self.kind in ("word", "string")
-
 
 @dataclass
 class Line:
