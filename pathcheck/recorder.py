@@ -115,18 +115,15 @@ EXAMPLES: Mapping[str, tuple[tuple[str, str], ...]] = {
 
 INCOMPLETE = frozenset({"explorations", "turns", "hands", "deck", "rounds", "actions",
                         "covering", "uncovering", "cards", "dungeons"})
-STOPS = ("the log stops", "the log ends before", "covering stops before", "were never uncovered",
-         "the round ends with", "round(s) recorded", "was dealt no hand",
-         "the solo game places all")
 """**Decision**: while a game is being recorded, a violation saying that the last round (or
-exploration) or the game is unfinished, or that a hand of the deal being typed is missing, is
-about where the log stops, not about the move just made: it is not reported then. The same
-violation about an earlier round is reported (when the next round starts), and the final
-ruling reports everything."""
+exploration) or the game is unfinished, or that a hand of the deal being typed is missing (the
+replays mark these ``Violation.unfinished``), is about where the log stops, not about the move
+just made: it is not reported then. The same violation about an earlier round is reported
+(when the next round starts), and the final ruling reports everything."""
 
 
 def _stops(violation: Violation, log: Mapping[str, Any]) -> bool:
-    if not any(words in violation.message for words in STOPS):
+    if not violation.unfinished:
         return False
     key = next((k for k in ("explorations", "dungeons") if k in log), "rounds")
     last = f"/{key}/{len(log.get(key, ())) - 1}"

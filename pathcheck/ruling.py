@@ -81,6 +81,10 @@ class Violation:
     rule: Rule
     move: MoveRef
     message: str
+    unfinished: bool = False
+    """The log stops before the rule could be met (an unfinished round, exploration or game,
+    a hand not yet typed): a log still being recorded is not wrong there. Not in JSON: the
+    message says it."""
 
     def describe(self) -> str:
         return f"{self.move.describe()}: {self.message} [{self.rule.id}]"

@@ -241,3 +241,26 @@ def test_resume_after_the_recorder_is_killed(tmp_path: Path) -> None:
     assert "Verdict: legal" in shown
     recorded = notation.parse(log_file.read_text(encoding="utf-8"), source="resumed")
     assert recorded == expected("memo-dice", fixture, ["Linda Nora"])
+
+
+@pytest.mark.parametrize(("fixture", "unfinished"), [
+    ("dungeon/illegal-exploration-unfinished.json", True),
+    ("dungeon/illegal-game-unfinished.json", True),
+    ("dungeon/illegal-turn-order.json", False),
+    ("memo-dice/illegal-uncover-all.json", True),
+    ("memo-dice/illegal-wrong-guess.json", False),
+    ("robot-memory/illegal-three-rounds.json", True),
+    ("robot-memory/illegal-score-3.json", False),
+])
+def test_violations_say_whether_the_log_only_stops_early(fixture: str, unfinished: bool) -> None:
+    """The recorder keeps quiet about "the log stops here" violations by this mark alone."""
+    import json
+
+    from pathcheck import games
+
+    path = Path(__file__).resolve().parent.parent / "fixtures" / fixture
+    log = json.loads(path.read_text(encoding="utf-8"))
+    ruling = games.for_format(log["format"]).adjudicate(
+        log, source=str(path), options=games.AdjudicateOptions())
+    assert ruling.violations
+    assert any(v.unfinished for v in ruling.violations) is unfinished

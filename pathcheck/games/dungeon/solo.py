@@ -63,7 +63,7 @@ def completeness(record: SoloRecord) -> list[Violation]:
         out.append(Violation(SOLO_ALL_TILES, MoveRef(pointer="/dungeons"),
                              f"{len(ids)} tiles placed; the solo game places all "
                              f"{len(tileset.ids_for(advanced=True))}: missing "
-                             f"{', '.join(missing)}"))
+                             f"{', '.join(missing)}", unfinished=True))
     return out
 
 

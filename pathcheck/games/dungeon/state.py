@@ -113,8 +113,9 @@ class Replay:
 
     # --- helpers ------------------------------------------------------------------------
 
-    def _violate(self, rule: Rule, move: MoveRef, message: str) -> None:
-        self.violations.append(Violation(rule, move, message))
+    def _violate(self, rule: Rule, move: MoveRef, message: str, *,
+                 unfinished: bool = False) -> None:
+        self.violations.append(Violation(rule, move, message, unfinished))
 
     def _event(self, text: str, move: MoveRef | None = None, rule: Rule | None = None,
                points: Mapping[str, int] | None = None) -> None:
@@ -137,7 +138,7 @@ class Replay:
             leaders = [p for p, s in self.scores.items() if s == best]
             self._violate(GAME_END, MoveRef(pointer="/explorations"),
                           f"the log ends before anyone reached {WIN_POINTS} points "
-                          f"(best: {' and '.join(leaders)} with {best})")
+                          f"(best: {' and '.join(leaders)} with {best})", unfinished=True)
         return rounds
 
     def play(self, index: int) -> Round:
@@ -176,7 +177,8 @@ class Replay:
             going = (f"{len(table.team)} players are still in the team"
                      if exp.turns else "no turn is recorded")
             self._violate(EXPLORATION_END, MoveRef(round=number, pointer=exp.pointer + "/turns"),
-                          f"the log stops while the exploration goes on ({going})")
+                          f"the log stops while the exploration goes on ({going})",
+                          unfinished=True)
         else:
             self._event(f"the exploration ends: {table.ended}", rule=EXPLORATION_END)
         self.last_player = table.active or exp.start_player
@@ -237,7 +239,8 @@ class Replay:
             if hand is None:
                 self._violate(DEAL, MoveRef(round=number, player=player,
                                             pointer=exp.pointer + "/hands"),
-                              f"{player} was dealt no hand; the {mode} rules deal {size} tiles")
+                              f"{player} was dealt no hand; the {mode} rules deal {size} tiles",
+                              unfinished=True)
             elif len(hand) != size:
                 self._violate(DEAL, MoveRef(round=number, player=player, pointer=at),
                               f"{player} was dealt {len(hand)} tiles; the {mode} rules deal "

@@ -98,8 +98,9 @@ class Replay:
 
     # -- helpers ---------------------------------------------------------------------------
 
-    def _violate(self, rule: Rule, move: MoveRef, message: str) -> None:
-        self.violations.append(Violation(rule, move, message))
+    def _violate(self, rule: Rule, move: MoveRef, message: str, *,
+                 unfinished: bool = False) -> None:
+        self.violations.append(Violation(rule, move, message, unfinished))
         self._events.append(Event(f"ILLEGAL: {message}", move, rule))
 
     def _event(self, text: str, move: MoveRef | None = None, rule: Rule | None = None,
@@ -218,7 +219,8 @@ class Replay:
             last_roll = rnd.covering[-1]
             self._violate(COVERING_END,
                           MoveRef(len(rnd.covering), last_roll.player, number, last_roll.pointer),
-                          "covering stops before any die was covered with the golden cup")
+                          "covering stops before any die was covered with the golden cup",
+                          unfinished=True)
             self.stopped = True
         return row, golden_by
 
@@ -282,7 +284,7 @@ class Replay:
                 MoveRef(offset + len(rnd.uncovering), None if last is None else last.player,
                         number, rnd.pointer + "/uncovering"),
                 f"cup(s) {', '.join(map(str, covered))} were never uncovered; "
-                "they score for nobody",
+                "they score for nobody", unfinished=True,
             )
 
     def _score(self, number: int, rnd: RoundLog, row: list[CupInRow]) -> None:

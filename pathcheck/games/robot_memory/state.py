@@ -85,8 +85,9 @@ class Replay:
         sides = self.log.sides
         return sides[(sides.index(side) + 1) % len(sides)]
 
-    def _violate(self, rule: Rule, move: MoveRef, message: str) -> None:
-        self.violations.append(Violation(rule, move, message))
+    def _violate(self, rule: Rule, move: MoveRef, message: str, *,
+                 unfinished: bool = False) -> None:
+        self.violations.append(Violation(rule, move, message, unfinished))
 
     def _event(self, text: str, move: MoveRef | None = None, rule: Rule | None = None,
                points: Mapping[str, int] | None = None) -> None:
@@ -116,7 +117,8 @@ class Replay:
         if face_down:
             where = ", ".join(position_name(p) for p in face_down)
             self._violate(ROUND_END, MoveRef(round=number, pointer=rnd.pointer + "/turns"),
-                          f"the round ends with {len(face_down)} card(s) face down: {where}")
+                          f"the round ends with {len(face_down)} card(s) face down: {where}",
+                          unfinished=True)
         title = f"Round {number} (first active: {rnd.first})"
         return Round(number, title, tuple(self._events), dict(self.scores),
                      render_grid(rnd.grid))
@@ -262,7 +264,7 @@ class Replay:
         rounds = [self.play_round(i, rnd) for i, rnd in enumerate(self.log.rounds)]
         if len(self.log.rounds) < ROUNDS:
             self._violate(THREE_ROUNDS, MoveRef(pointer="/rounds"),
-                          f"only {len(self.log.rounds)} round(s) recorded")
+                          f"only {len(self.log.rounds)} round(s) recorded", unfinished=True)
         return rounds
 
     def winners(self) -> tuple[list[str], str]:
