@@ -1,19 +1,26 @@
-"""``pathcheck adjudicate [GAME] LOG...``: rule on recorded games through the plug-ins."""
+"""``pathcheck adjudicate [GAME] LOG...``: rule on recorded games through the plug-ins.
+
+Rulings are streamed: each is written, in input order, as soon as it is made (the ``json``
+array too), so memory stays constant however many logs come in; ``-o`` still writes the file
+atomically. The work itself is :func:`pathcheck.games.stream.rule_logs`.
+"""
 
 from __future__ import annotations
 
-import json
 import os
+import sys
+from contextlib import ExitStack
+from typing import IO
 
 import click
 
 from pathcheck import games
-from pathcheck.errors import ExitCode, InputError, PathcheckError, RecordError
-from pathcheck.notation import iter_source
+from pathcheck.errors import ExitCode
+from pathcheck.output import AtomicWriter
 from pathcheck.reader import Document
-from pathcheck.ruling import Ruling, render_text
+from pathcheck.ruling import Ruling
 
-from .options import emit, output_file, output_format, refuse_input_as_output
+from .options import jobs_option, output_file, output_format, progress_bar, refuse_input_as_output
 
 
 @click.command(name="adjudicate")
@@ -26,6 +33,7 @@ from .options import emit, output_file, output_format, refuse_input_as_output
               metavar="FILE.html|DIR",
               help="Write a replay page (step through the game in a browser) to FILE.html, or "
                    "a page per log and an index.html into the folder DIR.")
+@jobs_option
 @click.option("--list-games", is_flag=True, help="List the installed adjudicators and exit.")
 @click.pass_context
 def command(
@@ -35,6 +43,7 @@ def command(
     output: str | None,
     at: str | None,
     html_target: str | None,
+    jobs: int,
     list_games: bool,
 ) -> None:
     """Replay each LOG and rule on it: rounds, scores, winners, and the first broken rule.
@@ -42,7 +51,8 @@ def command(
     GAME (e.g. dungeon, memoarrr, memo-dice, robot-memory) may be left out: the log's
     "format" field then picks the adjudicator. LOG is a JSON file, a JSON Lines file with one
     log a line, a game notation file (*.pcn, docs/formats.md), or - for stdin.
-    Exit code 0: every log legal; 1: a log breaks a rule; 3: a log could not be read.
+    Exit code 0: every log legal; 1: a log breaks a rule; 3: a log could not be read;
+    4: a file could not be read.
     """
     installed = games.available()
     if list_games:
@@ -57,74 +67,53 @@ def command(
         raise click.UsageError("give at least one LOG file")
     refuse_input_as_output(output, paths)
     refuse_input_as_output(html_target, paths)
-    adjudicator = games.load(game) if game is not None else None
-    options = games.AdjudicateOptions(at=at)
+    if game is not None:
+        games.load(game)  # a broken plug-in named on the command line fails here, once
+    from pathcheck.games.stream import StreamSettings, rule_logs
 
-    rulings: list[Ruling] = []
-    drawn: list[tuple[Document, Ruling]] = []
-    failures: list[RecordError | PathcheckError] = []
-    texts: list[str] = []
-    for path in paths:
-        found = False
-        for item in iter_source(path):
-            found = True
-            if isinstance(item, RecordError):
-                failures.append(item)
-                click.echo(f"pathcheck: invalid: {item}", err=True)
+    settings = StreamSettings(game=game, at=at, output=output_format,
+                              keep=html_target is not None)
+    drawn: list[tuple[Document, Ruling]] = []  # only for --html: the pages need the logs
+    counts = {"legal": 0, "illegal": 0, "invalid": 0, "unreadable": 0}
+    with ExitStack() as stack:
+        out: IO[bytes] | AtomicWriter = sys.stdout.buffer
+        if output is not None:
+            out = stack.enter_context(AtomicWriter(output))
+        bar = progress_bar(stack, paths, "adjudicating")
+        first = True
+        if output_format == "json":
+            out.write(b"[")
+        for ruled in rule_logs(paths, settings, jobs):
+            counts[ruled.status] += 1
+            if bar is not None:
+                bar.update(ruled.size)
+            if ruled.error:
+                click.echo(ruled.error, err=True)
                 continue
-            try:
-                ruling = _rule_one(item, adjudicator, options)
-            except RecordError as exc:
-                failures.append(exc)
-                click.echo(f"pathcheck: invalid: {exc}", err=True)
-                continue
-            except PathcheckError as exc:
-                failures.append(exc)
-                click.echo(f"pathcheck: error: {item.source}:{item.line}: {exc}", err=True)
-                continue
-            rulings.append(ruling)
-            if html_target is not None:
-                drawn.append((item, ruling))
-            if output_format == "text":
-                texts.append(render_text(ruling))
-        if not found:  # an empty file is not a legal game
-            failures.append(InputError(f"{path}: no log in it"))
-            click.echo(f"pathcheck: invalid: {path}: no log in it", err=True)
-    if output_format == "text":
-        emit("\n\n".join(texts), output) if texts else None
-    elif output_format == "json":
-        emit(json.dumps([r.to_dict() for r in rulings], indent=2, ensure_ascii=False), output)
-    else:
-        emit("\n".join(json.dumps(r.to_dict(), ensure_ascii=False) for r in rulings), output)
+            if ruled.kept is not None:
+                drawn.append(ruled.kept)
+            if output_format == "json":
+                out.write((("\n" if first else ",\n") + ruled.text).encode())
+            elif output_format == "jsonl":
+                out.write((ruled.text + "\n").encode())
+            else:
+                out.write((("" if first else "\n\n") + ruled.text).encode())
+            first = False
+            if output is None:
+                sys.stdout.flush()
+        if output_format == "json":
+            out.write(b"]\n" if first else b"\n]\n")
+        elif output_format == "text" and not first:
+            out.write(b"\n")
+        sys.stdout.flush()
     if html_target is not None:
         from .pages import write_adjudicate_pages
 
-        write_adjudicate_pages(drawn, adjudicator, html_target)
-    if failures:
+        write_adjudicate_pages(drawn, games.load(game) if game is not None else None,
+                               html_target)
+    if counts["unreadable"]:
+        ctx.exit(int(ExitCode.IO_ERROR))
+    if counts["invalid"]:
         ctx.exit(int(ExitCode.INVALID_INPUT))
-    if any(r.violations for r in rulings):
+    if counts["illegal"]:
         ctx.exit(int(ExitCode.VIOLATION))
-
-
-def _rule_one(
-    doc: Document, adjudicator: games.Adjudicator | None, options: games.AdjudicateOptions
-) -> Ruling:
-    source = doc.source if not doc.pointer else f"{doc.source}#{doc.pointer}"
-    if not isinstance(doc.value, dict):
-        raise RecordError(doc.source, doc.line, doc.pointer, "expected a JSON object (a log)")
-    if adjudicator is None:
-        fmt = doc.value.get("format")
-        if not isinstance(fmt, str):
-            raise RecordError(
-                doc.source, doc.line, doc.pointer + "/format",
-                "missing \"format\" (e.g. \"game/1\"); name the GAME on the command line",
-            )
-        adjudicator = games.for_format(fmt)
-    try:
-        return adjudicator.adjudicate(doc.value, source=source, options=options)
-    except RecordError as exc:
-        if exc.line is None:  # adjudicators know pointers, the reader knows lines
-            # notation knows the line of each turn, round and exploration
-            line = doc.line_of(exc.pointer) if hasattr(doc, "line_of") else doc.line
-            raise RecordError(exc.source, line, doc.pointer + exc.pointer, exc.message) from exc
-        raise

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from contextlib import ExitStack
 from typing import Any, TypeVar
 
 import click
@@ -84,6 +85,19 @@ def emit(text: str, output: str | None) -> None:
         from pathcheck.output import write_atomic
 
         write_atomic(output, text if text.endswith("\n") else text + "\n")
+
+
+def progress_bar(stack: ExitStack, files: Sequence[str], label: str) -> Any:
+    """A progress bar on stderr (entered on ``stack``) when stderr is a terminal and the
+    input is more than 2 MB of files; None otherwise. Update it with bytes done."""
+    import sys
+
+    from pathcheck.batch import input_size
+
+    total = input_size(files)
+    if total is None or total <= 2_000_000 or not sys.stderr.isatty():
+        return None
+    return stack.enter_context(click.progressbar(length=total, label=label, file=sys.stderr))
 
 
 def refuse_input_as_output(output: str | None, inputs: tuple[str, ...] | list[str]) -> None:

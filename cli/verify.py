@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import sys
 from contextlib import ExitStack
-from typing import IO, Any
+from typing import IO
 
 import click
 
-from pathcheck.batch import Block, Rendered, RunSummary, Settings, input_size, run
+from pathcheck.batch import Block, Rendered, RunSummary, Settings, run
 from pathcheck.errors import ExitCode
 from pathcheck.output import AtomicWriter, write_atomic
 from pathcheck.records import Overrides, parse_rules_option
@@ -18,6 +18,7 @@ from .options import (
     jobs_option,
     output_file,
     output_format,
+    progress_bar,
     refuse_input_as_output,
     rules_option,
     tileset_option,
@@ -90,12 +91,7 @@ def command(
         out: IO[bytes] | AtomicWriter = sys.stdout.buffer
         if output is not None:
             out = stack.enter_context(AtomicWriter(output))
-        total = input_size(files)
-        show_progress = total is not None and total > 2_000_000 and sys.stderr.isatty()
-        bar: Any = None
-        if show_progress:
-            bar = stack.enter_context(click.progressbar(length=total, label="verifying",
-                                                        file=sys.stderr))
+        bar = progress_bar(stack, files, "verifying")
         first = True
         if output_format == "json":
             out.write(b"[")

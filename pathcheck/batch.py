@@ -16,10 +16,10 @@ import gc
 import itertools
 import os
 from collections import Counter, deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 import msgspec
 
@@ -50,6 +50,9 @@ if TYPE_CHECKING:
 
     from pathcheck import speedups
 
+
+T = TypeVar("T")
+R = TypeVar("R")
 JSON_LINE, DGN_LINE, VALUE, ERROR = range(4)
 CHUNK = 256
 
@@ -473,24 +476,32 @@ def _run_threads(tasks: Iterator[Task], settings: Settings, jobs: int) -> Iterat
             yield from pending.popleft().result()
 
 
-def _worker(conn: Connection, settings: Settings) -> None:
-    """A worker process: verify each task it is sent, send the results back; None ends it."""
+def _run_parallel(tasks: Iterator[Task], settings: Settings, jobs: int) -> Iterator[Result]:
+    """The Python path on ``jobs`` processes (see :func:`parallel_map`)."""
+    return parallel_map(tasks, functools.partial(process_task, settings=settings), jobs)
+
+
+def _worker(conn: Connection, work: Callable[[Any], list[Any]]) -> None:
+    """A worker process: do each task it is sent, send the results back; None ends it."""
     gc.disable()
     while True:
         task = conn.recv()
         if task is None:
             return
         try:
-            conn.send((True, process_task(task, settings)))
+            conn.send((True, work(task)))
         except Exception as exc:  # handed to the main process, which raises it
             conn.send((False, exc))
 
 
-def _run_parallel(tasks: Iterator[Task], settings: Settings, jobs: int) -> Iterator[Result]:
-    """Tasks in groups of ``jobs``: jobs-1 go to worker processes, one is done here.
+def parallel_map(tasks: Iterator[T], work: Callable[[T], list[R]], jobs: int) -> Iterator[R]:
+    """``work(task)`` for every task on ``jobs`` processes; the results in input order.
 
-    Plain pipes, no helper threads: the main process holds the GIL while it verifies its own
-    share, so a thread feeding workers would leave them idle.
+    Tasks go in groups of ``jobs``: jobs-1 to worker processes, one is done here. Plain
+    pipes, no helper threads: the main process holds the GIL while it does its own share, so
+    a thread feeding workers would leave them idle. At most ``jobs`` tasks are in flight, so
+    memory stays constant however long the input. ``work`` must pickle (a module-level
+    function, or a :func:`functools.partial` of one). Used by ``verify`` and ``adjudicate``.
     """
     import multiprocessing
 
@@ -498,8 +509,7 @@ def _run_parallel(tasks: Iterator[Task], settings: Settings, jobs: int) -> Itera
     try:
         for _ in range(jobs - 1):
             mine, theirs = multiprocessing.Pipe()
-            process = multiprocessing.Process(target=_worker, args=(theirs, settings),
-                                              daemon=True)
+            process = multiprocessing.Process(target=_worker, args=(theirs, work), daemon=True)
             process.start()
             theirs.close()
             workers.append((process, mine))
@@ -511,7 +521,7 @@ def _run_parallel(tasks: Iterator[Task], settings: Settings, jobs: int) -> Itera
             sent = group[: len(workers)]
             for (_, conn), task in zip(workers, sent, strict=False):
                 conn.send(task)
-            own = [process_task(task, settings) for task in group[len(workers):]]
+            own = [work(task) for task in group[len(workers):]]
             for (_, conn), _task in zip(workers, sent, strict=False):
                 ok, payload = conn.recv()
                 if not ok:
@@ -527,6 +537,14 @@ def _run_parallel(tasks: Iterator[Task], settings: Settings, jobs: int) -> Itera
             process.join(timeout=5)
             if process.is_alive():
                 process.terminate()
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity, else the machine's count)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
 
 
 def input_size(paths: Iterable[str]) -> int | None:

@@ -55,8 +55,19 @@ class CardOutcome(enum.Enum):
 
     @property
     def rule(self) -> Rule | None:
-        return {CardOutcome.EARLY: RULE_I, CardOutcome.SCORED: RULE_II,
-                CardOutcome.TOO_LATE: RULE_II, CardOutcome.HELD_ON: RULE_III}.get(self)
+        return _OUTCOME_RULES.get(self)
+
+
+# Built once: enum members hash slowly, and a game log scores thousands of cards.
+_OUTCOME_RULES = {CardOutcome.EARLY: RULE_I, CardOutcome.SCORED: RULE_II,
+                  CardOutcome.TOO_LATE: RULE_II, CardOutcome.HELD_ON: RULE_III}
+_OUTCOME_TEXTS = {
+    CardOutcome.EARLY: "announced Lost before getting Lost: the announcement fails",
+    CardOutcome.SCORED: "among the first LOST cards after getting Lost: 1 point",
+    CardOutcome.TOO_LATE: "announced after the first group of LOST cards: no point",
+    CardOutcome.HELD_ON: "did not announce, and the path held: 1 point",
+    CardOutcome.STAYED: "did not announce, and the dungeon got Lost: no point",
+}
 
 
 @dataclass(frozen=True)
@@ -69,13 +80,7 @@ class PlayerOutcome:
     def explain(self, lost_at: int | None) -> str:
         where = "" if self.after is None else f" (LOST card after tile {self.after})"
         lost = "never Lost" if lost_at is None else f"Lost at tile {lost_at}"
-        text = {
-            CardOutcome.EARLY: "announced Lost before getting Lost: the announcement fails",
-            CardOutcome.SCORED: "among the first LOST cards after getting Lost: 1 point",
-            CardOutcome.TOO_LATE: "announced after the first group of LOST cards: no point",
-            CardOutcome.HELD_ON: "did not announce, and the path held: 1 point",
-            CardOutcome.STAYED: "did not announce, and the dungeon got Lost: no point",
-        }[self.kind]
+        text = _OUTCOME_TEXTS[self.kind]
         return f"{self.player}{where}: {text} ({lost})"
 
     def to_dict(self) -> dict[str, Any]:

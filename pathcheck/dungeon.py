@@ -94,7 +94,10 @@ class Placement:
             raise InputError(f"{token!r}: {exc}") from None
 
     def __str__(self) -> str:
-        return f"{self.tile}@{self.dir.name}"
+        return f"{self.tile}@{_DIR_NAMES[self.dir]}"  # an enum's .name is slow to look up
+
+
+_DIR_NAMES = tuple(d.name for d in Direction)
 
 
 @dataclass(frozen=True)

@@ -89,8 +89,22 @@ def kind_exit_table(kinds: Sequence[TileKind]) -> tuple[int, ...]:
     return tuple(table)
 
 
-@cache
+_by_identity: dict[int, tuple[TileSet, CompiledTileSet]] = {}
+
+
 def compile_tileset(tileset: TileSet) -> CompiledTileSet:
+    """The tables of ``tileset``, compiled once. Looked up by identity first: hashing a tile
+    set hashes every tile, which costs more than a short trace (game logs trace thousands)."""
+    hit = _by_identity.get(id(tileset))
+    if hit is not None and hit[0] is tileset:
+        return hit[1]
+    compiled = _compile_tileset(tileset)
+    _by_identity[id(tileset)] = (tileset, compiled)  # holding the set keeps its id unique
+    return compiled
+
+
+@cache
+def _compile_tileset(tileset: TileSet) -> CompiledTileSet:
     kinds = tuple(TileKind)
     ghosts: dict[str, int] = {}
     ids = tuple(t.id for t in tileset)

@@ -147,7 +147,7 @@ def _stops_here(exc: RecordError) -> bool:
     wants filled: a game with no exploration yet, a round with no covering yet)."""
     last = exc.pointer.rsplit("/", 1)[-1]
     return last in INCOMPLETE and any(words in exc.message for words in (
-        "non-empty", "too short", "rows of cards for a grid"))
+        "non-empty", "too short", "of length >=", "rows of cards for a grid"))
 
 
 class Recording:

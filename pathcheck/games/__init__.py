@@ -11,12 +11,16 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
-from importlib.metadata import entry_points
-from typing import Any, Protocol, runtime_checkable
+from functools import cache
+from importlib.metadata import EntryPoint, entry_points
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from pathcheck.errors import PluginError
 from pathcheck.games.common import EVERY_MOMENT, Moment, Pictures, wanted
 from pathcheck.ruling import Ruling
+
+if TYPE_CHECKING:
+    from pathcheck.games.logformat import LogFormat
 
 ENTRY_POINT_GROUP = "pathcheck.games"
 
@@ -74,6 +78,16 @@ class GameAdjudicator:
     title: str
     formats: tuple[str, ...]
     schemas: tuple[str, ...]
+    log_formats: tuple[LogFormat[Any], ...] = ()
+    """The formats as typed definitions (:mod:`pathcheck.games.logformat`), in the order of
+    ``schemas``: they read the logs and generate the published JSON Schemas."""
+
+    def json_schema(self, name: str) -> dict[str, Any] | None:
+        """The JSON Schema called ``name`` (one of ``schemas``), generated from its format."""
+        for log_format in self.log_formats:
+            if log_format.name == name:
+                return log_format.json_schema()
+        return None
 
     def rule(self, log: Mapping[str, Any], *, source: str, pictures: Pictures) -> Ruling:
         """Replay ``log`` and rule on it, handing every moment it passes to ``pictures``."""
@@ -97,22 +111,46 @@ class GameAdjudicator:
         raise NotImplementedError
 
 
+@cache
+def _entry_points() -> tuple[EntryPoint, ...]:
+    """The group's entry points, scanned once per process (a scan costs about half a ms)."""
+    return tuple(entry_points(group=ENTRY_POINT_GROUP))
+
+
 def available() -> dict[str, str]:
     """Registered game names and their entry-point targets, without importing any plug-in."""
-    return {ep.name: ep.value for ep in entry_points(group=ENTRY_POINT_GROUP)}
+    return {ep.name: ep.value for ep in _entry_points()}
+
+
+_loaded: dict[str, Adjudicator | PluginError] = {}
 
 
 def load(name: str) -> Adjudicator:
-    """Import and return the adjudicator registered as ``name``."""
-    matches = [ep for ep in entry_points(group=ENTRY_POINT_GROUP) if ep.name == name]
+    """Import and return the adjudicator registered as ``name`` (once per process: a plug-in
+    that failed to load fails the same way again without a second import)."""
+    if name in _loaded:
+        found = _loaded[name]
+        if isinstance(found, PluginError):
+            raise found
+        return found
+    matches = [ep for ep in _entry_points() if ep.name == name]
     if not matches:
         known = ", ".join(sorted(available())) or "none"
         raise PluginError(f"no adjudicator named {name!r} (installed: {known})")
     try:
-        obj = matches[0].load()
+        _loaded[name] = _import(name, matches[0])
+    except PluginError as exc:
+        _loaded[name] = exc
+        raise
+    return _loaded[name]  # type: ignore[return-value]
+
+
+def _import(name: str, entry: EntryPoint) -> Adjudicator:
+    try:
+        obj = entry.load()
     except Exception as exc:  # a plug-in may fail in any way; report it, don't crash
         raise PluginError(
-            f"adjudicator plug-in {name!r} ({matches[0].value}) failed to load: "
+            f"adjudicator plug-in {name!r} ({entry.value}) failed to load: "
             f"{type(exc).__name__}: {exc}"
         ) from exc
     if not isinstance(obj, Adjudicator):
@@ -120,12 +158,25 @@ def load(name: str) -> Adjudicator:
     return obj
 
 
+_by_format: dict[str, Adjudicator] = {}
+
+
+def forget() -> None:
+    """Scan the entry points and import the plug-ins afresh (tests that install a plug-in)."""
+    _entry_points.cache_clear()
+    _loaded.clear()
+    _by_format.clear()
+
+
 def for_format(fmt: str) -> Adjudicator:
     """The adjudicator whose ``formats`` include ``fmt`` (a log's ``format`` field).
 
     Plug-ins are tried by the prefix before ``/`` first (``memo-dice/1`` -> ``memo-dice``),
-    then every other one; broken plug-ins are skipped here.
+    then every other one; broken plug-ins are skipped here. The answer is remembered.
     """
+    found = _by_format.get(fmt)
+    if found is not None:
+        return found
     family = fmt.split("/", 1)[0]
     names = sorted(available(), key=lambda n: n != family)
     for name in names:
@@ -134,5 +185,35 @@ def for_format(fmt: str) -> Adjudicator:
         except PluginError:
             continue
         if fmt in adjudicator.formats:
+            _by_format[fmt] = adjudicator
             return adjudicator
     raise PluginError(f"no installed adjudicator reads format {fmt!r}")
+
+
+def json_schema(name: str) -> dict[str, Any] | None:
+    """The JSON Schema called ``name`` that an installed plug-in generates (None: none does).
+
+    The plug-in whose name is the schema's prefix is asked first; broken ones are skipped.
+    """
+    for game in sorted(available(), key=lambda n: not name.startswith(n)):
+        try:
+            plugin = load(game)
+        except PluginError:
+            continue
+        maker = getattr(plugin, "json_schema", None)
+        if name in plugin.schemas and callable(maker):
+            schema: dict[str, Any] | None = maker(name)
+            if schema is not None:
+                return schema
+    return None
+
+
+def schema_names() -> list[str]:
+    """The schema names the installed plug-ins publish (broken plug-ins skipped)."""
+    out: list[str] = []
+    for game in sorted(available()):
+        try:
+            out.extend(load(game).schemas)
+        except PluginError:
+            continue
+    return out

@@ -84,6 +84,8 @@ class Pictures:
              svg: Callable[[], str] | None = None) -> None:
         """Note that the replay reached ``moment``; draw it if it is wanted (and, for a replay
         page, draw it as SVG with ``svg``)."""
+        if self.want is None:  # no picture asked for: nothing to draw or to word
+            return
         first, last = self._spans.get(moment.round, (moment.turn, moment.turn))
         self._spans[moment.round] = (min(first, moment.turn), max(last, moment.turn))
         if self.want == EVERY_MOMENT or self.want == moment:

@@ -44,6 +44,17 @@ def gen() -> Any:
 def records(count: int, rules: list[int]) -> Any:
     return gen().records(count, rules)
 
+
+def games_bench() -> Any:
+    """tests/bench/games.py (the ``adjudicate`` figures), loaded by path like gen.py."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("pathcheck_bench_games", HERE / "games.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
 DECODE_ONLY = (
     "import sys, msgspec\n"
     "decode = msgspec.json.Decoder().decode\n"
@@ -160,9 +171,13 @@ def main() -> None:
     parser.add_argument("--big-mb", type=int, default=1024, help="size of the memory test file")
     parser.add_argument("--deals", type=int, default=1_000_000)
     parser.add_argument("--census", type=int, default=1 << 24, help="seeds of the census figure")
+    parser.add_argument("--logs", type=int, default=10_000, help="game logs of each format")
+    parser.add_argument("--games-only", action="store_true",
+                        help="only the adjudicate figures (6-9)")
     args = parser.parse_args()
     if args.quick:
         args.records, args.big_mb, args.deals, args.census = 20_000, 64, 200_000, 1 << 22
+        args.logs = 1_000
     # The entry script beside this interpreter: a version manager's shim (pyenv's adds about
     # 100 ms to every command) is not pathcheck's start-up.
     script = Path(sys.executable).parent / "pathcheck"
@@ -170,6 +185,9 @@ def main() -> None:
 
     work = Path(tempfile.mkdtemp(prefix="pathcheck-bench-"))
     try:
+        if args.games_only:
+            games_bench().figures(pathcheck, work, args.logs, args.big_mb, 5, line)
+            return
         data = work / "dungeons.jsonl"
         with open(data, "wb") as out:
             for record in records(args.records, [2, 3, 4]):
@@ -258,6 +276,9 @@ def main() -> None:
         line("   pathcheck trace (one dungeon) / 250 ms",
              f"{trace_time / 0.250:.2f}x ({trace_time * 1000:.0f} ms)", "< 1.0x",
              trace_time < 0.250)
+
+        # 6-9. Whole game logs (tests/bench/games.py).
+        games_bench().figures(pathcheck, work, args.logs, args.big_mb, 5, line)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

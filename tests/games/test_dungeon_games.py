@@ -8,6 +8,7 @@ import importlib
 import importlib.metadata
 import json
 import random
+from collections.abc import Iterator
 from importlib.metadata import EntryPoint
 from pathlib import Path
 from typing import Any
@@ -289,7 +290,7 @@ MALFORMED = {
                                "unknown tile 'Q9' (not in tile set 'standard')"),
     "malformed-unknown-player": ("/explorations/0/turns/2/lost/0",
                                  "unknown player 'Zed' (players: Ann, Bob, Cy)"),
-    "malformed-dir": ("/explorations/0/turns/2/dir", "'NE' is not one of ['N', 'E', 'S', 'W']"),
+    "malformed-dir": ("/explorations/0/turns/2/dir", "'NE' is not one of 'E', 'N', 'S', 'W'"),
 }
 
 
@@ -388,7 +389,7 @@ def test_cli_json_legal_lists_rounds() -> None:
 
 
 @pytest.fixture
-def broken_plugin(monkeypatch: pytest.MonkeyPatch) -> None:
+def broken_plugin(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Register a plug-in whose module does not exist, next to the real ones."""
     real = importlib.metadata.entry_points
     broken = EntryPoint(name="broken", value="pathcheck_no_such_module:ADJUDICATOR",
@@ -401,6 +402,9 @@ def broken_plugin(monkeypatch: pytest.MonkeyPatch) -> None:
         return found
 
     monkeypatch.setattr(pathcheck.games, "entry_points", fake)
+    pathcheck.games.forget()  # the entry points are scanned once per process
+    yield
+    pathcheck.games.forget()
 
 
 @pytest.mark.usefixtures("broken_plugin")

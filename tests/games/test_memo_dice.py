@@ -114,6 +114,9 @@ MALFORMED: dict[str, str] = {
     "malformed-unknown-player.json": "/rounds/0/covering/2/player",
     "malformed-die-range.json": "/rounds/0/covering/0/die",
     "malformed-cup-range.json": "/rounds/0/uncovering/0/cup",
+    "malformed-cup-colour.json": "/rounds/0/covering/0/cup",
+    "malformed-guess-type.json": "/rounds/0/uncovering/0/guess",
+    "malformed-too-many-players.json": "/players",
 }
 
 

@@ -98,6 +98,10 @@ MALFORMED = {
     "malformed-unknown-player.json": "/rounds/0/turns/5/guesser",
     "malformed-off-grid.json": "/rounds/1/turns/0/position",
     "malformed-schema.json": "/rounds/0/turns/0/guess/colour",
+    "malformed-captain-empty.json": "/rounds/0/captains/Bolts",
+    "malformed-grid-rows.json": "/rounds/0/grid/rows",
+    "malformed-solo-two-players.json": "/players",
+    "malformed-team-with-players.json": "",
 }
 
 

@@ -27,6 +27,7 @@ from pathcheck.games.dungeon.at import take_game_pictures
 from pathcheck.games.dungeon.log import (
     FORMATS,
     GAME_FORMAT,
+    LOG_FORMATS,
     SCHEMAS,
     SOLO_FORMAT,
     read_game_log,
@@ -83,6 +84,7 @@ class DungeonAdjudicator(GameAdjudicator):
     title = TITLE
     formats = FORMATS
     schemas = SCHEMAS
+    log_formats = LOG_FORMATS
 
     def rule(self, log: Mapping[str, Any], *, source: str, pictures: Pictures) -> Ruling:
         """Rule on a game log or a solo record; RecordError if it is malformed.

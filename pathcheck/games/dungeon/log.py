@@ -20,14 +20,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any, Literal, NamedTuple
+
+import msgspec
+from msgspec import UNSET, Meta, UnsetType
 
 from pathcheck.dungeon import Placement
 from pathcheck.errors import RecordError, TileSetError, pointer_join
 from pathcheck.games.common import check_player, log_folder
+from pathcheck.games.logformat import LogFormat, unique
 from pathcheck.geometry import Direction
 from pathcheck.records import SoloRecord, parse_solo_record
-from pathcheck.schemas import validate
 from pathcheck.tileset import TileSet, resolve_tileset
 
 GAME_FORMAT = "game/1"
@@ -39,13 +42,115 @@ FORMATS = (GAME_FORMAT, SOLO_FORMAT)
 SCHEMAS = (GAME_SCHEMA, SOLO_SCHEMA)
 """The JSON Schemas it publishes (``pathcheck schema NAME``)."""
 
-_UNSET = object()
+# --- the formats, as typed structures (the JSON Schemas are generated from them) ----------
+
+Name = Annotated[str, Meta(min_length=1)]
+TileId = Annotated[str, Meta(min_length=1, description="A tile id of the tile set, e.g. R4.")]
+Dir = Literal["N", "E", "S", "W"]
+TileSetName = Annotated[str, Meta(
+    min_length=1, description="A built-in tile-set name or a tile-set TOML file path "
+                              "(default: standard).")]
+Note = Annotated[str, Meta(description="Free text, ignored.")]
 
 
-@dataclass(frozen=True)
-class Turn:
+class TurnEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    """One turn: the active player's placement, the draw, the Lost announcements after it."""
+
+    player: Name
+    tile: TileId
+    dir: Dir
+    draw: Annotated[TileId | None, Meta(
+        description="Optional: the tile drawn after placing (null: the deck was empty). When "
+                    "given it must be the top of the deck.")] | UnsetType = UNSET
+    lost: Annotated[tuple[Name, ...], Meta(
+        description="The players who announced Lost after this tile, in the order announced "
+                    "(default none). With rule #1 all who spoke are listed; the adjudicator "
+                    "keeps the one with priority.")] = ()
+    note: Note = ""
+
+
+class ExplorationEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    """One exploration: the start player, the deal and the turns."""
+
+    start_player: Name
+    turns: tuple[TurnEntry, ...]
+    hands: Annotated[dict[str, tuple[TileId, ...]], Meta(
+        description="Optional: each player's hand as dealt, player -> tile ids. Leave it out "
+                    "when the deal was not seen; the rules that need it are then not "
+                    "checked, and the ruling says so.")] | UnsetType = UNSET
+    deck: Annotated[tuple[TileId, ...], Meta(
+        description="Optional: the deck after the deal, top first. Leave it out when it was "
+                    "not seen; draws are then not checked.")] | UnsetType = UNSET
+    note: Note = ""
+
+
+class GameEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    """A ``game/1`` log as written."""
+
+    format: Literal["game/1"]
+    players: Annotated[tuple[Name, ...], Meta(
+        min_length=2, max_length=5, description="Player names in clockwise seat order.")]
+    explorations: Annotated[tuple[ExplorationEntry, ...], Meta(min_length=1)]
+    advanced: Annotated[bool, Meta(
+        description="Advanced rules: Repeat tiles in play, hands of 2 (default false: hands "
+                    "of 3).")] = False
+    rules: Annotated[tuple[Literal[1, 2, 3, 4], ...], Meta(
+        description="Additional rules in play (#4 needs the advanced rules).")] = ()
+    tileset: TileSetName | UnsetType = UNSET
+    id: Annotated[str, Meta(description="Free identifier of the log, ignored.")] = ""
+    note: Note = ""
+
+
+class PlacementEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    """One tile of a solo dungeon: its id and the direction its arrow points."""
+
+    tile: Name
+    dir: Dir
+
+
+class SoloEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    """A ``solo/1`` record as written."""
+
+    format: Literal["solo/1"]
+    dungeons: Annotated[tuple[Annotated[tuple[PlacementEntry, ...], Meta(min_length=1)], ...],
+                        Meta(min_length=1, description="Every dungeon in the order played, "
+                                                       "each bottom tile first.")]
+    rules: Annotated[tuple[Literal[2, 3, 4], ...], Meta(
+        description="Additional rules in play (#1 does not apply to solo play); each adds 4 "
+                    "points with no failure.")] = ()
+    tileset: TileSetName | UnsetType = UNSET
+    seed: Annotated[str, Meta(
+        description="The solo-challenge seed code the deck came from, if any.")] | UnsetType \
+        = UNSET
+    id: Annotated[str, Meta(description="Free identifier, ignored.")] = ""
+    note: Note = ""
+
+
+_UNIQUE = {"uniqueItems": True}
+GAME_LOG = LogFormat(
+    GAME_SCHEMA, GameEntry,
+    title="dungeon in memory game log (game/1)",
+    description="A recorded multiplayer game of dungeon in memory (spec section 6): the players "
+                "in clockwise order, the mode, and every exploration with its deal and turns. "
+                "The Start tile is not dealt: it lies in the middle with its arrow north and is "
+                "tile 1 of every dungeon.",
+    extras={"/properties/players": _UNIQUE, "/properties/rules": _UNIQUE},
+)
+SOLO_RECORD = LogFormat(
+    SOLO_SCHEMA, SoloEntry,
+    title="dungeon in memory solo record (solo/1)",
+    description="A recorded solo game (spec sections 5 and 6): every dungeon in the order "
+                "played, each a list of placements bottom to top. The tiles of all dungeons "
+                "together are the whole tile set, START first.",
+    extras={"/properties/rules": _UNIQUE},
+)
+LOG_FORMATS = (GAME_LOG, SOLO_RECORD)
+"""The formats, in the order of :data:`FORMATS`."""
+
+
+class Turn(NamedTuple):
     """One turn as recorded: the active player's placement, the draw (if recorded) and the
-    announcements after it, in the order announced."""
+    announcements after it, in the order announced. (A named tuple: logs have many turns.)"""
 
     player: str
     placement: Placement
@@ -84,8 +189,9 @@ class GameLog:
 
 
 def read_solo(log: Mapping[str, Any], *, source: str) -> SoloRecord:
-    """Validate and read a ``solo/1`` record; RecordError (with ``line`` None) if malformed."""
-    validate(log, SOLO_SCHEMA, source=source, line=None)
+    """Check and read a ``solo/1`` record; RecordError (with ``line`` None) if malformed."""
+    entry = SOLO_RECORD.read(log, source=source)
+    unique(entry.rules, source=source, pointer="/rules")
     try:
         return parse_solo_record(log, source=source, line=0, base=log_folder(source))
     except RecordError as exc:
@@ -93,24 +199,27 @@ def read_solo(log: Mapping[str, Any], *, source: str) -> SoloRecord:
 
 
 def read_game_log(log: Mapping[str, Any], *, source: str) -> GameLog:
-    """Validate ``log`` against the ``game`` schema and read it; RecordError if malformed."""
-    validate(log, GAME_SCHEMA, source=source, line=None)
-    players = tuple(log["players"])
-    advanced = bool(log.get("advanced", False))
-    rules = frozenset(int(r) for r in log.get("rules", ()))
-    if 4 in rules and not advanced:
+    """Check ``log`` against the ``game/1`` format and read it; RecordError if malformed."""
+    entry = GAME_LOG.read(log, source=source)
+    players = entry.players
+    unique(players, source=source, pointer="/players")
+    unique(entry.rules, source=source, pointer="/rules")
+    rules = frozenset(entry.rules)
+    if 4 in rules and not entry.advanced:
         raise RecordError(source, None, "/rules",
                           "additional rule #4 is for the advanced rules only "
                           "(set \"advanced\": true)")
     try:
-        tileset = resolve_tileset(log.get("tileset"), beside=log_folder(source))
+        tileset = resolve_tileset(None if entry.tileset is UNSET else entry.tileset,
+                                  beside=log_folder(source))
     except TileSetError as exc:
         raise RecordError(source, None, "/tileset", str(exc)) from None
+    known = frozenset(tile.id for tile in tileset)
     explorations = tuple(
-        _exploration(value, pointer_join("/explorations", i), players, tileset, source)
-        for i, value in enumerate(log["explorations"])
+        _exploration(value, f"/explorations/{i}", players, tileset, known, source)
+        for i, value in enumerate(entry.explorations)
     )
-    return GameLog(players, advanced, rules, tileset, explorations)
+    return GameLog(players, entry.advanced, rules, tileset, explorations)
 
 
 def _player(name: str, players: tuple[str, ...], where: str, source: str) -> str:
@@ -125,30 +234,43 @@ def _tile(tile_id: str, tileset: TileSet, where: str, source: str) -> str:
 
 
 def _exploration(
-    value: Mapping[str, Any], where: str, players: tuple[str, ...], tileset: TileSet,
-    source: str,
+    value: ExplorationEntry, where: str, players: tuple[str, ...], tileset: TileSet,
+    known: frozenset[str], source: str,
 ) -> Exploration:
-    start = _player(value["start_player"], players, where + "/start_player", source)
+    start = _player(value.start_player, players, where + "/start_player", source)
     hands: dict[str, tuple[str, ...]] = {}
-    for name, tiles in value.get("hands", {}).items():
-        at = pointer_join(where, "hands", name)
-        _player(name, players, at, source)
-        hands[name] = tuple(_tile(t, tileset, pointer_join(at, i), source)
-                            for i, t in enumerate(tiles))
-    deck = tuple(_tile(t, tileset, pointer_join(where, "deck", i), source)
-                 for i, t in enumerate(value.get("deck", ())))
+    hands_recorded = value.hands is not UNSET
+    deck_recorded = value.deck is not UNSET
+    for name, tiles in (value.hands.items() if isinstance(value.hands, dict) else ()):
+        if name not in players:
+            _player(name, players, pointer_join(where, "hands", name), source)
+        for i, tile_id in enumerate(tiles):
+            if tile_id not in known:
+                _tile(tile_id, tileset, pointer_join(where, "hands", name, i), source)
+        hands[name] = tiles
+    deck: tuple[str, ...] = value.deck if isinstance(value.deck, tuple) else ()
+    for i, tile_id in enumerate(deck):
+        if tile_id not in known:
+            _tile(tile_id, tileset, pointer_join(where, "deck", i), source)
     turns = []
-    for t, turn in enumerate(value["turns"]):
-        at = pointer_join(where, "turns", t)
-        player = _player(turn["player"], players, at + "/player", source)
-        tile = _tile(turn["tile"], tileset, at + "/tile", source)
-        lost = tuple(_player(n, players, pointer_join(at, "lost", i), source)
-                     for i, n in enumerate(turn.get("lost", ())))
-        draw = turn.get("draw", _UNSET)
-        recorded = draw is not _UNSET
+    directions = _DIRECTIONS
+    for t, turn in enumerate(value.turns):
+        at = f"{where}/turns/{t}"
+        if turn.player not in players:
+            _player(turn.player, players, at + "/player", source)
+        if turn.tile not in known:
+            _tile(turn.tile, tileset, at + "/tile", source)
+        for i, name in enumerate(turn.lost):
+            if name not in players:
+                _player(name, players, pointer_join(at, "lost", i), source)
+        draw = turn.draw
+        recorded = draw is not UNSET
         if isinstance(draw, str):
             _tile(draw, tileset, at + "/draw", source)
-        turns.append(Turn(player, Placement(tile, Direction.parse(turn["dir"])), lost,
+        turns.append(Turn(turn.player, Placement(turn.tile, directions[turn.dir]), turn.lost,
                           draw if isinstance(draw, str) else None, recorded, at))
     return Exploration(start, hands, deck, tuple(turns), where,
-                       hands_recorded="hands" in value, deck_recorded="deck" in value)
+                       hands_recorded=hands_recorded, deck_recorded=deck_recorded)
+
+
+_DIRECTIONS = {d.name: d for d in Direction}

@@ -99,6 +99,8 @@ class Replay:
 
     def __init__(self, log: GameLog) -> None:
         self.log = log
+        self._seat = {player: seat for seat, player in enumerate(log.players)}
+        self._in_play = log.tileset.deck_ids(log.advanced)
         self.scores: dict[str, int] = dict.fromkeys(log.players, 0)
         self.violations: list[Violation] = []
         self.winners: list[str] = []
@@ -122,8 +124,14 @@ class Replay:
         self._events.append(Event(text, move, rule, dict(points or {})))
 
     def _next_active(self, table: _Table, after: str) -> str | None:
-        return next((p for p in clockwise_after(self.log.players, after) if p in table.team),
-                    None)
+        """The next player clockwise after ``after`` still in the team (None: nobody)."""
+        players, team = self.log.players, table.team
+        count, seat = len(players), self._seat[after]
+        for step in range(1, count):
+            player = players[(seat + step) % count]
+            if player in team:
+                return player
+        return None
 
     @staticmethod
     def _card_of(table: _Table, player: str) -> int | None:
@@ -232,9 +240,11 @@ class Replay:
             return
         size = hand_size(log.advanced)
         mode = "advanced" if log.advanced else "basic"
-        in_play = log.tileset.deck_ids(log.advanced)
+        in_play = self._in_play
         for player in log.players if exp.hands_recorded else ():
             hand = exp.hands.get(player)
+            if hand is not None and len(hand) == size:
+                continue
             at = pointer_join(exp.pointer, "hands", player)
             if hand is None:
                 self._violate(DEAL, MoveRef(round=number, player=player,
@@ -245,21 +255,30 @@ class Replay:
                 self._violate(DEAL, MoveRef(round=number, player=player, pointer=at),
                               f"{player} was dealt {len(hand)} tiles; the {mode} rules deal "
                               f"{size}")
-        seen: dict[str, str] = {}
-        dealt = [(pointer_join(exp.pointer, "hands", p, i), t)
-                 for p in log.players for i, t in enumerate(exp.hands.get(p, ()))]
-        dealt += [(pointer_join(exp.pointer, "deck", i), t) for i, t in enumerate(exp.deck)]
-        for at, tile in dealt:
-            message = None
-            if tile == log.tileset.start:
-                message = f"{tile} lies in the middle of the table: it is not dealt"
-            elif tile not in in_play:
-                message = f"{tile} is not in play with the {mode} rules"
-            elif tile in seen:
-                message = f"{tile} is dealt twice (also at {seen[tile]})"
-            if message is not None:
-                self._violate(DEAL, MoveRef(round=number, pointer=at), message)
-            seen.setdefault(tile, at)
+        dealt_ids = [t for p in log.players for t in exp.hands.get(p, ())]
+        dealt_ids += exp.deck
+        if len(dealt_ids) == len(in_play) and set(dealt_ids) == set(in_play):
+            return  # every tile of the mode once, START not among them: a right deal
+        # Where each tile lies, as pointer parts: pointers are written only for a message.
+        seen: dict[str, tuple[str | int, ...]] = {}
+        dealt: list[tuple[tuple[str | int, ...], str]] = [
+            (("hands", p, i), t) for p in log.players for i, t in enumerate(exp.hands.get(p, ()))]
+        dealt += [(("deck", i), t) for i, t in enumerate(exp.deck)]
+        playable = set(in_play)
+        start = log.tileset.start
+        for where, tile in dealt:
+            if tile == start or tile not in playable or tile in seen:
+                if tile == start:
+                    message = f"{tile} lies in the middle of the table: it is not dealt"
+                elif tile not in playable:
+                    message = f"{tile} is not in play with the {mode} rules"
+                else:
+                    message = (f"{tile} is dealt twice (also at "
+                               f"{pointer_join(exp.pointer, *seen[tile])})")
+                self._violate(DEAL, MoveRef(round=number, pointer=pointer_join(exp.pointer,
+                                                                                 *where)),
+                              message)
+            seen.setdefault(tile, where)
         missing = [t for t in in_play if t not in seen]
         if missing and exp.hands_recorded and exp.deck_recorded:
             self._violate(DEAL, MoveRef(round=number, pointer=exp.pointer + "/deck"),
@@ -269,9 +288,8 @@ class Replay:
     # --- a turn -------------------------------------------------------------------------
 
     def _turn(self, number: int, t: int, turn: Turn, exp: Exploration, table: _Table) -> None:
-        move = MoveRef(index=t, player=turn.player, round=number, pointer=turn.pointer)
         if table.ended is not None:
-            self._violate(EXPLORATION_END, move,
+            self._violate(EXPLORATION_END, _move(number, t, turn),
                           f"the exploration had already ended ({table.ended}): no turn "
                           f"{t} is played")
         expected = (exp.start_player if table.active is None
@@ -282,10 +300,10 @@ class Replay:
                        f"{self._card_of(table, turn.player)})")
             else:
                 why = f"the turn passes clockwise to {expected}"
-            self._violate(TURN_ORDER, move, f"{turn.player} plays, but it is {expected}'s "
-                                            f"turn: {why}")
+            self._violate(TURN_ORDER, _move(number, t, turn),
+                          f"{turn.player} plays, but it is {expected}'s turn: {why}")
         table.active = turn.player
-        self._place(number, move, turn, table)
+        self._place(number, t, turn, table)
         self._draw(number, t, turn, table)
         self._announce(number, t, turn, table)
         if table.ended is None:
@@ -296,7 +314,7 @@ class Replay:
                 if nxt is not None and not table.hands[nxt]:
                     table.ended = f"{nxt}, the next active player, has no tile in hand"
 
-    def _place(self, number: int, move: MoveRef, turn: Turn, table: _Table) -> None:
+    def _place(self, number: int, t: int, turn: Turn, table: _Table) -> None:
         tile = turn.placement.tile
         hand = table.hands[turn.player]
         if tile in hand:
@@ -320,8 +338,7 @@ class Replay:
             else:
                 where = f"{tile} was not dealt in this exploration"
             held = ", ".join(hand) or "nothing"
-            self._violate(FROM_HAND, MoveRef(move.index, move.player, number,
-                                             turn.pointer + "/tile"),
+            self._violate(FROM_HAND, MoveRef(t, turn.player, number, turn.pointer + "/tile"),
                           f"{turn.player} plays {tile}, which is not in their hand (they hold "
                           f"{held}): {where}")
         table.placements.append(turn.placement)
@@ -345,9 +362,14 @@ class Replay:
             table.hands[turn.player].append(got)
 
     def _announce(self, number: int, t: int, turn: Turn, table: _Table) -> None:
+        if not turn.lost:
+            return
         after = len(table.placements)
         valid: list[str] = []
         for i, name in enumerate(turn.lost):
+            if name != turn.player and name not in valid and name in table.team:
+                valid.append(name)
+                continue
             move = MoveRef(t, name, number, pointer_join(turn.pointer, "lost", i))
             if name == turn.player:
                 self._violate(ANNOUNCE_ACTIVE, move,
@@ -358,8 +380,6 @@ class Replay:
                 self._violate(ANNOUNCE_TEAM, move,
                               f"{name} already left the team (LOST card after tile "
                               f"{self._card_of(table, name)}) and cannot announce again")
-            else:
-                valid.append(name)
         if 1 in self.log.rules and len(valid) > 1:
             order = clockwise_after(self.log.players, turn.player)
             standing = min(valid, key=order.index)
@@ -399,6 +419,11 @@ class Replay:
                 return
             self._event(f"next start player: {self.last_player} (took the last turn)",
                         rule=NEXT_START)
+
+
+def _move(number: int, t: int, turn: Turn) -> MoveRef:
+    """The reference to turn ``t`` of exploration ``number`` (made only for a violation)."""
+    return MoveRef(index=t, player=turn.player, round=number, pointer=turn.pointer)
 
 
 def describe_trace(result: TraceResult, placements: Sequence[Placement]) -> str:

@@ -23,7 +23,13 @@ from typing import Any
 
 from pathcheck.games import GameAdjudicator
 from pathcheck.games.common import Pictures
-from pathcheck.games.memo_dice.log import FORMAT, FORMATS, SCHEMAS, read_log
+from pathcheck.games.memo_dice.log import (
+    FORMAT,
+    FORMATS,
+    LOG_FORMATS,
+    SCHEMAS,
+    read_log,
+)
 from pathcheck.games.memo_dice.rules import GAME, MOST_POINTS, TARGET, TITLE
 from pathcheck.games.memo_dice.state import Replay
 from pathcheck.ruling import Ruling
@@ -36,6 +42,7 @@ class MemoDiceAdjudicator(GameAdjudicator):
     title = TITLE
     formats = FORMATS
     schemas = SCHEMAS
+    log_formats = LOG_FORMATS
 
     def rule(self, log: Mapping[str, Any], *, source: str, pictures: Pictures) -> Ruling:
         """Replay ``log`` and rule on it; RecordError if it is malformed."""

@@ -74,7 +74,7 @@ def same_symbol(a: str, b: str) -> bool:
     >>> same_symbol("Cooling  fan", "cooling fan")
     True
     """
-    return " ".join(a.casefold().split()) == " ".join(b.casefold().split())
+    return a == b or " ".join(a.casefold().split()) == " ".join(b.casefold().split())
 
 
 # --- Rules of play (violations) -------------------------------------------------------------

@@ -114,6 +114,8 @@ class Replay:
         self._events.append(Event(text, move, rule, dict(points or {})))
 
     def _snap(self, number: int, move: int, row: Sequence[CupInRow]) -> None:
+        if self.pictures.want is None:
+            return
         self.pictures.take(Moment(number, move),
                            lambda: picture(number, move, row, self.scores),
                            svg=lambda: _cups_svg(number, move, row, self.scores))

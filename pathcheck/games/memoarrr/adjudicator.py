@@ -23,7 +23,13 @@ from typing import Any
 from pathcheck.games import GameAdjudicator
 from pathcheck.games.common import Pictures
 from pathcheck.games.memoarrr.at import final_table
-from pathcheck.games.memoarrr.log import FORMAT, FORMATS, SCHEMAS, read_log
+from pathcheck.games.memoarrr.log import (
+    FORMAT,
+    FORMATS,
+    LOG_FORMATS,
+    SCHEMAS,
+    read_log,
+)
 from pathcheck.games.memoarrr.rules import EDITIONS, GAME, ROUNDS, TITLE, decide_winners
 from pathcheck.games.memoarrr.state import Replay
 from pathcheck.ruling import Ruling
@@ -36,6 +42,7 @@ class MemoarrrAdjudicator(GameAdjudicator):
     title = TITLE
     formats = FORMATS
     schemas = SCHEMAS
+    log_formats = LOG_FORMATS
 
     def rule(self, log: Mapping[str, Any], *, source: str, pictures: Pictures) -> Ruling:
         """Replay ``log`` and rule on it; RecordError if it is malformed."""

@@ -16,11 +16,16 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any, Literal
+
+import msgspec
+from msgspec import Meta, UnsetType
 
 from pathcheck.errors import RecordError, pointer_join
 from pathcheck.games.common import check_player
+from pathcheck.games.logformat import LogFormat, unique
 from pathcheck.games.memoarrr.rules import (
+    ALL_CARDS,
     BIRDS,
     CENTRE,
     DARK,
@@ -37,6 +42,96 @@ FORMATS = (FORMAT,)
 """The ``format`` values this game reads."""
 SCHEMAS = (SCHEMA,)
 """The JSON Schemas it publishes (``pathcheck schema NAME``)."""
+
+# --- the format, as typed structures (the JSON Schema is generated from them) -------------
+
+Name = Annotated[str, Meta(min_length=1)]
+CardName = Annotated[str, Meta(
+    pattern="^(penguin|octopus|crab|walrus|turtle)/(water|ocean|flowers|lava|jungle|desert)$")]
+Position = Annotated[str, Meta(pattern="^[A-E][1-5]$")]
+Row = Annotated[tuple[CardName | None, ...], Meta(min_length=5, max_length=5)]
+
+
+class Variants(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    """Optional rules in play."""
+
+    expert: Annotated[bool, Meta(description="Animal abilities.")] = False
+    ordered_stack: Annotated[bool, Meta(
+        description="Treasures 1,1,2,2,2,3,4 from the top.")] = False
+
+
+class ActionEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    """A reveal (with the ability used, in the expert game) or taking a volcano without
+    revealing (all 24 cards face up): exactly one of ``reveal`` and ``volcano``."""
+
+    player: Name
+    reveal: Position | UnsetType = msgspec.UNSET
+    swap: Annotated[Position, Meta(description="Octopus: the card swapped with.")] \
+        | UnsetType = msgspec.UNSET
+    mark: Annotated[Position, Meta(
+        description="Walrus: the card the next player may not reveal.")] \
+        | UnsetType = msgspec.UNSET
+    peek: Annotated[Position, Meta(description="Penguin: the card looked at.")] \
+        | UnsetType = msgspec.UNSET
+    volcano: Literal[True] | UnsetType = msgspec.UNSET
+
+
+class RoundEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    """One round: its volcano stack and its actions."""
+
+    volcanoes: Annotated[tuple[Literal["dark", "light"] | Literal[1, 3, 7], ...], Meta(
+        min_length=1, max_length=3,
+        description="This round's volcano stack, top first: 2023 \"dark\"/\"light\", 2018 "
+                    "the number of birds (1, 3, 7); players - 1 of them.")]
+    actions: tuple[ActionEntry, ...]
+    comment: str = ""
+
+
+class MemoarrrEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    """A ``memoarrr/1`` log as written."""
+
+    format: Literal["memoarrr/1"]
+    edition: Annotated[Literal[2018, 2023], Meta(
+        description="2023: Edition Spielwiese v2.0 (dark/light volcanoes); 2018: Stronghold "
+                    "(volcanoes with 1, 3, 7 birds).")]
+    players: Annotated[tuple[Name, ...], Meta(
+        min_length=2, max_length=4, description="Player names in seat (clockwise) order.")]
+    start_player: Annotated[str, Meta(min_length=1, description="Who starts round 1.")]
+    island: Annotated[tuple[Row, ...], Meta(
+        min_length=5, max_length=5,
+        description="The true layout at setup: 5 rows from north to south, each 5 cards from "
+                    "west to east; the centre (row 3, column 3) is null. A card never "
+                    "revealed may be null too (not seen); every card revealed must be "
+                    "named.")]
+    peeks: Annotated[dict[str, Literal["north", "east", "south", "west"]], Meta(
+        description="The outer side each player looked at before round 1 (its 3 middle "
+                    "cards).")]
+    treasures: Annotated[tuple[Annotated[int, Meta(ge=1, le=4)], ...], Meta(
+        min_length=7, max_length=7,
+        description="The treasure stack, top first: a permutation of 1,1,2,2,2,3,4.")]
+    rounds: tuple[RoundEntry, ...]
+    variants: Variants = Variants()
+    comment: str = ""
+
+
+LOG_FORMAT = LogFormat(
+    SCHEMA, MemoarrrEntry,
+    title="Memoarrr! game log, format memoarrr/1",
+    description="One recorded game of Memoarrr! with everything needed to replay it: the true "
+                "island layout, the sides each player peeked at, the treasure stack and each "
+                "round's volcano order. Positions are a column letter A-E (west to east) and a "
+                "row digit 1-5 (north to south); C3 is the empty centre. See "
+                "docs/games/memoarrr.md.",
+    extras={
+        "/properties/players": {"uniqueItems": True},
+        "/$defs/ActionEntry": {"oneOf": [
+            {"required": ["reveal"], "not": {"required": ["volcano"]}},
+            {"required": ["volcano"], "not": {"anyOf": [
+                {"required": [key]} for key in ("reveal", "swap", "mark", "peek")]}},
+        ]},
+    },
+)
+LOG_FORMATS = (LOG_FORMAT,)
 
 
 @dataclass(frozen=True)
@@ -93,12 +188,15 @@ class Setup:
 
 def read_log(log: Mapping[str, Any], *, source: str) -> Setup:
     """Validate ``log`` (schema, then semantics) and return its Setup; RecordError if bad."""
-    from pathcheck.schemas import validate
-
-    validate(log, SCHEMA, source=source, line=None)
+    entry = LOG_FORMAT.read(log, source=source)
+    unique(entry.players, source=source, pointer="/players")
 
     def fail(pointer: str, message: str) -> RecordError:
         return RecordError(source, None, pointer, message)
+
+    for r, entry_round in enumerate(entry.rounds):
+        for i, action in enumerate(entry_round.actions):
+            _one_kind(action, f"/rounds/{r}/actions/{i}", fail)
 
     edition = int(log["edition"])
     variants = log.get("variants", {})
@@ -112,14 +210,14 @@ def read_log(log: Mapping[str, Any], *, source: str) -> Setup:
         for c in range(SIZE):
             pos = Pos(r, c)
             text = log["island"][r][c]
-            pointer = pointer_join("/island", r, c)
+            pointer = f"/island/{r}/{c}"
             if pos == CENTRE:
                 if text is not None:
                     raise fail(pointer, "the centre of the island (C3) must be empty (null)")
                 continue
             if text is None:
                 continue  # a card nobody saw; every card revealed must be named (below)
-            card = _parse(Card.parse, text, fail, pointer)
+            card = _CARDS.get(text) or _parse(Card.parse, text, fail, pointer)
             if card in seen:
                 raise fail(pointer, f"{card} is already at {seen[card]}; each card is unique")
             seen[card] = pos
@@ -184,6 +282,18 @@ def _check_revealed_known(log: Mapping[str, Any], island: Mapping[Pos, Card], fa
                                   "revealed; only cards never revealed may be left out")
 
 
+def _one_kind(action: ActionEntry, pointer: str, fail: Any) -> None:
+    """An action reveals a card or takes a volcano, never both, never neither."""
+    unset = msgspec.UNSET
+    if action.volcano is not unset:
+        extra = [k for k in ("reveal", "swap", "mark", "peek") if getattr(action, k) is not unset]
+        if extra:
+            raise fail(pointer + "/" + extra[0],
+                       "an action takes a volcano or reveals a card, not both")
+    elif action.reveal is unset:
+        raise fail(pointer, "an action needs \"reveal\" (a position) or \"volcano\": true")
+
+
 def make_volcano(item: object, edition: int) -> Volcano | None:
     """The volcano a log names (``"dark"``, ``7``...), or None if ``edition`` has no such card.
 
@@ -195,6 +305,10 @@ def make_volcano(item: object, edition: int) -> Volcano | None:
     if isinstance(item, int | float) and not isinstance(item, bool) and item in BIRDS:
         return Volcano(f"{int(item)}-bird", int(item))
     return None
+
+
+_CARDS = {str(card): card for card in ALL_CARDS}
+_POSITIONS = {str(Pos(r, c)): Pos(r, c) for r in range(SIZE) for c in range(SIZE)}
 
 
 def _parse(parser: Any, text: str, fail: Any, pointer: str) -> Any:
@@ -227,13 +341,18 @@ def _read_round(
 
     actions: list[Action] = []
     for i, item in enumerate(data["actions"]):
-        apointer = pointer_join(pointer + "/actions", i)
-        check_player(item["player"], players, source=source, pointer=apointer + "/player")
+        apointer = f"{pointer}/actions/{i}"
+        if item["player"] not in players:
+            check_player(item["player"], players, source=source, pointer=apointer + "/player")
 
         def pos(key: str, item: Mapping[str, Any] = item, apointer: str = apointer) -> Pos | None:
-            if key not in item:
+            text = item.get(key)
+            if text is None:
                 return None
-            result: Pos = _parse(Pos.parse, item[key], fail, apointer + "/" + key)
+            known = _POSITIONS.get(text)
+            if known is not None:
+                return known
+            result: Pos = _parse(Pos.parse, text, fail, apointer + "/" + key)
             return result
 
         reveal = pos("reveal")

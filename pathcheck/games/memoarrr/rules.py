@@ -19,6 +19,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from pathcheck.ruling import Rule
 
@@ -78,9 +79,12 @@ SIZE = 5
 COLUMNS = "ABCDE"
 
 
-@dataclass(frozen=True, order=True)
-class Pos:
-    """A square of the 5x5 island; ``row`` 0 is the north edge, ``col`` 0 the west edge."""
+class Pos(NamedTuple):
+    """A square of the 5x5 island; ``row`` 0 is the north edge, ``col`` 0 the west edge.
+
+    A named tuple, not a dataclass: a replay hashes positions hundreds of times a log, and a
+    tuple hashes in C.
+    """
 
     row: int
     col: int

@@ -190,10 +190,10 @@ class State:
         self.mark = None
         self.crab = False
         self.turns += 1
-        down = self.face_down()
+        down = len(POSITIONS) - len(self.face_up)  # face_up holds only island positions
         if action.reveal is None:
             if down:
-                faults.append(Fault(MUST_REVEAL, f"took a volcano with {len(down)} "
+                faults.append(Fault(MUST_REVEAL, f"took a volcano with {down} "
                                                  "face-down card(s) left"))
             taken = self._take_volcano(player)
             return self._end_turn(TurnResult(player, volcano=taken, faults=tuple(faults)))
@@ -265,7 +265,9 @@ class State:
         elif earned is Animal.OCTOPUS:
             faults.append(Fault(ABILITY_COMPULSORY, "the octopus swap was not recorded"))
 
-        down = self.face_down()
+        wanted = (action.mark is not None or action.peek is not None
+                  or earned in (Animal.WALRUS, Animal.PENGUIN))
+        down = self.face_down() if wanted else []
         if action.mark is not None:
             target = action.mark
             if earned is not Animal.WALRUS:
@@ -386,6 +388,8 @@ class Replay:
         self.notes.append(f"replay stopped at {where}: the rest of the log was not ruled on")
 
     def maybe_snapshot(self) -> None:
+        if self.pictures.want is None:
+            return
         moment = Moment(self.state.round, self.state.turns)
         self.pictures.take(moment, lambda: render_island(self.state, moment),
                            svg=lambda: _island_svg(self.state, moment))

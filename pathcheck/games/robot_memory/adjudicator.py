@@ -25,7 +25,13 @@ from typing import Any
 from pathcheck.games import GameAdjudicator
 from pathcheck.games.common import Pictures
 from pathcheck.games.robot_memory.at import score_table
-from pathcheck.games.robot_memory.log import FORMAT, FORMATS, SCHEMAS, read_log
+from pathcheck.games.robot_memory.log import (
+    FORMAT,
+    FORMATS,
+    LOG_FORMATS,
+    SCHEMAS,
+    read_log,
+)
 from pathcheck.games.robot_memory.rules import GAME, SOLO_GOAL, TITLE
 from pathcheck.games.robot_memory.state import Replay
 from pathcheck.ruling import Ruling
@@ -38,6 +44,7 @@ class RobotMemoryAdjudicator(GameAdjudicator):
     title = TITLE
     formats = FORMATS
     schemas = SCHEMAS
+    log_formats = LOG_FORMATS
 
     def rule(self, log: Mapping[str, Any], *, source: str, pictures: Pictures) -> Ruling:
         """Replay ``log`` and rule on it; RecordError if it is malformed."""

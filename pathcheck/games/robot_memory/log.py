@@ -15,12 +15,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any, Literal
+
+import msgspec
+from msgspec import UNSET, Meta, UnsetType
 
 from pathcheck.errors import RecordError, pointer_join
 from pathcheck.games.common import check_player
+from pathcheck.games.logformat import LogFormat, unique
 from pathcheck.games.robot_memory.rules import Card, Guess, Variant, card_from_json
-from pathcheck.schemas import validate
 
 FORMAT = "robot-memory/1"
 SCHEMA = "robot-memory"
@@ -28,6 +31,171 @@ FORMATS = (FORMAT,)
 """The ``format`` values this game reads."""
 SCHEMAS = (SCHEMA,)
 """The JSON Schemas it publishes (``pathcheck schema NAME``)."""
+
+# --- the format, as typed structures (the JSON Schema is generated from them) -------------
+
+Name = Annotated[str, Meta(min_length=1, max_length=60)]
+TypeName = Literal["battery", "gear", "tool", "bulb"]
+ColourName = Literal["yellow", "red", "blue", "green"]
+Number = Annotated[int, Meta(ge=1, le=4)]
+ShortCircuit = Literal["short-circuit"]
+
+
+class MemoryCardEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    """A memory card: its type, colour and number."""
+
+    type: TypeName
+    colour: ColourName
+    number: Number
+
+
+CardEntry = Annotated[MemoryCardEntry | ShortCircuit | None, Meta(
+    description="A memory card, the string \"short-circuit\", or null for an empty place of "
+                "the layout.")]
+
+
+class GridEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    """The layout, row by row: rows x columns places (null where a custom layout has no
+    card)."""
+
+    rows: Annotated[int, Meta(ge=1, le=20)]
+    columns: Annotated[int, Meta(ge=1, le=20)]
+    cards: Annotated[tuple[Annotated[tuple[CardEntry, ...], Meta(min_length=1)], ...],
+                     Meta(min_length=1)]
+
+
+class PositionEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    """A place of the grid, 1-based."""
+
+    row: Annotated[int, Meta(ge=1)]
+    column: Annotated[int, Meta(ge=1)]
+
+
+class FeaturesEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    """The features named for a memory card (naming none breaks a rule)."""
+
+    type: TypeName | UnsetType = UNSET
+    colour: ColourName | UnsetType = UNSET
+    number: Number | UnsetType = UNSET
+
+
+GuessEntry = Annotated[ShortCircuit | FeaturesEntry, Meta(
+    description="What the active player named: the string \"short-circuit\", or any of the "
+                "three features (naming none breaks a rule).")]
+Points = Annotated[int, Meta(ge=0, description="Optional: the points the table scored for "
+                                               "this guess; checked against the rules.")]
+
+
+class ChainedEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    """A further guess after a short circuit named correctly: the active player chooses the
+    card."""
+
+    chooser: Name
+    position: PositionEntry
+    guess: GuessEntry
+    points: Points | UnsetType = UNSET
+
+
+class TurnEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    """One turn: who pointed at which card, who guessed what, and any chained guesses."""
+
+    chooser: Annotated[str, Meta(min_length=1, max_length=60,
+                                 description="Who pointed at the card.")]
+    guesser: Annotated[str, Meta(
+        min_length=1, max_length=60,
+        description="The active player (in team play, the team's captain).")]
+    position: PositionEntry
+    guess: GuessEntry
+    points: Points | UnsetType = UNSET
+    chain: tuple[ChainedEntry, ...] = ()
+
+
+class RoundEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    """One round: the layout, the first active player and the turns."""
+
+    grid: GridEntry
+    first: Annotated[str, Meta(min_length=1, max_length=60, description=(
+        "The first active player (a team name in team play)."))]
+    turns: tuple[TurnEntry, ...]
+    captains: Annotated[dict[str, Name], Meta(description=(
+        "Team play: the captains for this round where they changed (team name -> member)."))] \
+        | UnsetType = UNSET
+
+
+class TeamEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    """A team of the team-play variant."""
+
+    name: Name
+    captain: Name
+    members: Annotated[tuple[Name, ...], Meta(min_length=1)]
+
+
+class RobotMemoryEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    """A ``robot-memory/1`` log as written."""
+
+    format: Literal["robot-memory/1"]
+    variant: Annotated[Literal["standard", "solo", "team", "5+", "custom"], Meta(description=(
+        "standard (2+ players, basic setup), solo (1 player), team (two teams with captains), "
+        "5+ (5 or more players, any cards, at least 2 short circuits), custom (the Difficulty "
+        "Level variant: any cards, any layout)."))]
+    rounds: Annotated[tuple[RoundEntry, ...], Meta(min_length=1)]
+    difficulty: Annotated[Literal["basic", "custom"], Meta(description=(
+        "basic (13 memory cards and 3 short circuits in a 4x4 grid) or custom (the Difficulty "
+        "Level variant, for solo and team play too). Default: custom for the 5+ and custom "
+        "variants, basic otherwise."))] | UnsetType = UNSET
+    players: Annotated[tuple[Name, ...], Meta(min_length=1, description="The players, "
+                                                                       "clockwise.")] \
+        | UnsetType = UNSET
+    teams: Annotated[tuple[TeamEntry, ...], Meta(min_length=2, max_length=2, description=(
+        "Team play: exactly two teams; the team named first sits first."))] | UnsetType = UNSET
+    event: Annotated[str, Meta(description="Free text: where and when the game was played.")] \
+        = ""
+
+
+_PLAYER_COUNTS = {"solo": (1, 1), "standard": (2, None), "custom": (2, None), "5+": (5, None)}
+LOG_FORMAT = LogFormat(
+    SCHEMA, RobotMemoryEntry,
+    title="robot-memory/1: a recorded game of the Igrology robot memory game",
+    description="Players are listed clockwise: each player's left neighbour follows them (the "
+                "last player's is the first). Rows and columns of a grid position are 1-based.",
+    extras={
+        "/properties/players": {"uniqueItems": True},
+        "/$defs/TeamEntry/properties/members": {"uniqueItems": True},
+        "": {"allOf": [
+            {"if": {"properties": {"variant": {"const": "team"}}},
+             "then": {"required": ["teams"], "not": {"required": ["players"]}},
+             "else": {"required": ["players"], "not": {"required": ["teams"]}}},
+            {"if": {"properties": {"variant": {"const": "solo"}}},
+             "then": {"properties": {"players": {"maxItems": 1}}}},
+            {"if": {"properties": {"variant": {"enum": ["standard", "custom"]}}},
+             "then": {"properties": {"players": {"minItems": 2}}}},
+            {"if": {"properties": {"variant": {"const": "5+"}}},
+             "then": {"properties": {"players": {"minItems": 5}}}},
+        ]},
+    },
+)
+LOG_FORMATS = (LOG_FORMAT,)
+
+
+def _check_seats(entry: RobotMemoryEntry, source: str) -> None:
+    """Players or teams as the variant wants them (what the types alone cannot say)."""
+    if entry.variant == "team":
+        if entry.teams is UNSET or entry.players is not UNSET:
+            raise RecordError(source, None, "", "team play lists \"teams\" and no \"players\"")
+        for i, team in enumerate(entry.teams):
+            unique(team.members, source=source, pointer=pointer_join("/teams", i, "members"))
+        return
+    if entry.players is UNSET or entry.teams is not UNSET:
+        raise RecordError(source, None, "",
+                          f"the {entry.variant} variant lists \"players\" and no \"teams\"")
+    unique(entry.players, source=source, pointer="/players")
+    low, high = _PLAYER_COUNTS[entry.variant]
+    count = len(entry.players)
+    if count < low or (high is not None and count > high):
+        wanted = f"exactly {low}" if low == high else f"at least {low}"
+        raise RecordError(source, None, "/players",
+                          f"the {entry.variant} variant is played by {wanted} player(s), "
+                          f"not {count}")
 
 
 @dataclass(frozen=True)
@@ -111,7 +279,7 @@ def position_name(position: tuple[int, int]) -> str:
 
 def read_log(log: Mapping[str, Any], *, source: str) -> GameLog:
     """Validate ``log`` and read it; RecordError if it is malformed."""
-    validate(log, SCHEMA, source=source, line=None)
+    _check_seats(LOG_FORMAT.read(log, source=source), source)
     variant = Variant(log["variant"])
     difficulty = log.get("difficulty")
     if difficulty is None:

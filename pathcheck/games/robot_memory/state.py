@@ -124,6 +124,8 @@ class Replay:
                      render_grid(rnd.grid))
 
     def _record_at(self, number: int, turns_done: int, grid: Grid) -> None:
+        if self.pictures.want is None:
+            return
         self.pictures.take(Moment(number, turns_done),
                            lambda: picture(number, turns_done, grid, self._face_up),
                            svg=lambda: _grid_svg(number, turns_done, grid, self._face_up,

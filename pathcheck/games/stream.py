@@ -1,0 +1,242 @@
+"""Ruling on many logs as a stream: in input order, in constant memory, on one or more cores.
+
+The input is split into the same items as ``verify``'s (:func:`pathcheck.batch.iter_items`:
+raw JSON Lines, or the decoded records of a JSON document), in chunks; each chunk is decoded,
+ruled on and rendered in one go (:func:`rule_chunk`), here or in a worker process
+(:func:`pathcheck.batch.parallel_map`), and the rendered rulings come back in input order as
+:class:`Ruled` values, one per log, ready to write. Nothing is kept once it is written.
+
+>>> import json, random, tempfile
+>>> from pathcheck.games.dungeon.gen import random_game
+>>> with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as f:
+...     _ = f.write(json.dumps(random_game(random.Random(1), players=2)) + "\\n{}\\n")
+>>> [(r.status, r.line) for r in rule_logs([f.name], StreamSettings(output="jsonl"))]
+[('legal', 1), ('invalid', 2)]
+"""
+
+from __future__ import annotations
+
+import functools
+import gc
+import itertools
+import sys
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import msgspec
+
+from pathcheck import games
+from pathcheck.batch import (
+    DGN_LINE,
+    ERROR,
+    JSON_LINE,
+    VALUE,
+    Item,
+    iter_items,
+    parallel_map,
+    usable_cores,
+)
+from pathcheck.errors import InputError, IOFailure, PathcheckError, RecordError
+from pathcheck.reader import Document, decode_error
+from pathcheck.ruling import Ruling, render_text
+
+CHUNK = 64
+"""Logs per task: big enough to make a worker round trip cheap, small enough to stream."""
+
+_decoder = msgspec.json.Decoder()
+_encoder = msgspec.json.Encoder()
+
+
+@dataclass(frozen=True)
+class StreamSettings:
+    """How every log is ruled on and rendered: the GAME named on the command line (None: the
+    log's ``format`` picks), the ``--at`` moment, the output format."""
+
+    game: str | None = None
+    at: str | None = None
+    output: str = "text"
+    keep: bool = False
+    """Hand back each log and its ruling too (``--html`` draws pages from them)."""
+
+
+class Ruled(NamedTuple):
+    """One log ruled on and rendered (or the one-line error that stopped it)."""
+
+    status: str
+    """``legal``, ``illegal``, ``invalid`` (exit 3), ``unreadable`` (a whole file, exit 4)."""
+    text: str
+    """The ruling rendered in the output format ("" for an error)."""
+    error: str
+    """The line for stderr ("" for a ruling), e.g. ``pathcheck: invalid: log.jsonl:3: ...``."""
+    line: int
+    size: int
+    """Input bytes this log stood for (for the progress bar)."""
+    kept: tuple[Document, Ruling] | None = None
+    """The log and its ruling, when the settings ask to keep them."""
+
+
+def rule_logs(paths: Iterable[str], settings: StreamSettings, jobs: int = 1) -> Iterator[Ruled]:
+    """Rule on every log of ``paths`` and yield the rendered rulings in input order.
+
+    ``jobs`` is capped at the usable cores and at the work: a second process starts only
+    when there is more than one chunk of logs. With one process each log is ruled on as soon
+    as it is read (a log arriving on a pipe is answered at once).
+    """
+    paths = list(paths)
+    jobs = max(1, min(jobs, usable_cores()))
+    if not all(_is_json(path) and path != "-" for path in paths):
+        jobs = 1  # notation logs (hand-written, small) carry documents that do not pickle
+    gc_was_enabled = gc.isenabled()
+    gc.disable()  # rulings are acyclic: collecting while thousands are made only costs time
+    try:
+        if jobs <= 1:
+            for path in paths:
+                for item in log_items(path):
+                    yield rule_item(item, settings)
+            return
+        tasks = _chunks(paths)
+        head = list(itertools.islice(tasks, 2))
+        work = functools.partial(rule_chunk, settings=settings)
+        if len(head) < 2:
+            for task in head:
+                yield from work(task)
+        else:
+            yield from parallel_map(itertools.chain(head, tasks), work, jobs)
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+
+
+def _chunks(paths: Iterable[str]) -> Iterator[list[Item]]:
+    for path in paths:
+        chunk: list[Item] = []
+        for item in log_items(path):
+            chunk.append(item)
+            if len(chunk) >= CHUNK:
+                yield chunk
+                chunk = []
+        if chunk:
+            yield chunk
+
+
+def log_items(path: str) -> Iterator[Item]:
+    """The logs of one file as items, in order: JSON (a document, an array, JSON Lines)
+    streamed as ``verify`` splits it; game notation (:mod:`pathcheck.notation`) read whole, each
+    log an item carrying its notation Document (which knows the line of every move). A file
+    with no log in it is one error item: an empty file is not a legal game."""
+    found = False
+    for item in _file_items(path):
+        found = True
+        yield item
+    if not found:
+        source = "<stdin>" if path == "-" else path
+        yield Item(ERROR, source, 0, InputError(f"{path}: no log in it"))
+
+
+def _file_items(path: str) -> Iterator[Item]:
+    if _is_json(path):
+        yield from iter_items(path)
+        return
+    from pathcheck.notation import iter_source
+
+    source = "<stdin>" if path == "-" else path
+    try:
+        for entry in iter_source(path):
+            if isinstance(entry, RecordError):
+                yield Item(ERROR, entry.source, entry.line or 0, entry)
+            else:
+                yield Item(VALUE, entry.source, entry.line, entry.value, entry.pointer, entry)
+    except IOFailure as exc:
+        yield Item(ERROR, source, 0, exc)
+
+
+def _is_json(path: str) -> bool:
+    """JSON by its name, or (stdin, other names) by its first byte: ``{`` or ``[``."""
+    suffix = Path(path).suffix.lower()
+    if suffix in (".json", ".jsonl", ".ndjson"):
+        return True
+    if path != "-":
+        return False
+    try:
+        peek = getattr(sys.stdin.buffer, "peek", None)
+        head = peek(1).lstrip()[:1] if peek is not None else b""  # peeked, not consumed
+    except (OSError, ValueError):
+        return False
+    return head in (b"{", b"[")
+
+
+def rule_chunk(items: list[Item], settings: StreamSettings) -> list[Ruled]:
+    """Decode, rule on and render each item (in a worker process or here)."""
+    return [rule_item(item, settings) for item in items]
+
+
+def rule_item(item: Item, settings: StreamSettings) -> Ruled:
+    """One item ruled on and rendered; every error is caught and worded in one line."""
+    if isinstance(item.payload, IOFailure):
+        return Ruled("unreadable", "", f"pathcheck: error: {item.payload}", 0, 0)
+    if item.kind == ERROR and isinstance(item.payload, RecordError | InputError):
+        return Ruled("invalid", "", f"pathcheck: invalid: {item.payload}", item.line,
+                     item.size)
+    try:
+        doc, ruling = _rule(item, settings)
+    except RecordError as exc:
+        return Ruled("invalid", "", f"pathcheck: invalid: {exc}", item.line, item.size)
+    except PathcheckError as exc:
+        return Ruled("invalid", "", f"pathcheck: error: {item.source}:{item.line}: {exc}",
+                     item.line, item.size)
+    status = "illegal" if ruling.violations else "legal"
+    return Ruled(status, render(ruling, settings.output), "", item.line, item.size,
+                 (doc, ruling) if settings.keep else None)
+
+
+def render(ruling: Ruling, output: str) -> str:
+    """A ruling as text, as an indented JSON element of the ``json`` array, or as one line."""
+    if output == "text":
+        return render_text(ruling)
+    encoded = _encoder.encode(ruling.to_dict())
+    if output == "json":
+        return "  " + msgspec.json.format(encoded, indent=2).decode("utf-8").replace("\n", "\n  ")
+    return encoded.decode("utf-8")
+
+
+def _rule(item: Item, settings: StreamSettings) -> tuple[Document, Ruling]:
+    if item.kind == ERROR:
+        raise item.payload
+    pointer = item.pointer
+    if item.kind in (JSON_LINE, DGN_LINE):
+        try:
+            value: Any = _decoder.decode(item.payload)
+        except (msgspec.DecodeError, UnicodeDecodeError) as exc:
+            raise decode_error(item.source, item.payload, exc, item.line) from None
+    else:
+        value = item.payload
+    if not isinstance(value, dict):
+        raise RecordError(item.source, item.line, pointer, "expected a JSON object (a log)")
+    if settings.game is not None:
+        adjudicator = games.load(settings.game)
+    else:
+        fmt = value.get("format")
+        if not isinstance(fmt, str):
+            raise RecordError(
+                item.source, item.line, pointer + "/format",
+                "missing \"format\" (e.g. \"game/1\"); name the GAME on the command line",
+            )
+        adjudicator = games.for_format(fmt)
+    source = item.source if not pointer else f"{item.source}#{pointer}"
+    try:
+        ruling = adjudicator.adjudicate(value, source=source,
+                                        options=games.AdjudicateOptions(at=settings.at))
+    except RecordError as exc:
+        if exc.line is None:  # adjudicators know pointers, the reader knows lines
+            # a notation Document knows the line of each turn, round and exploration
+            line = item.extra.line_of(exc.pointer) if _is_notation(item) else item.line
+            raise RecordError(exc.source, line, pointer + exc.pointer, exc.message) from exc
+        raise
+    doc = item.extra if _is_notation(item) else Document(item.source, item.line, value, pointer)
+    return doc, ruling
+
+
+def _is_notation(item: Item) -> bool:
+    return isinstance(item.extra, Document) and hasattr(item.extra, "line_of")
