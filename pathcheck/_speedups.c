@@ -163,7 +163,7 @@ static int bytes_arg(PyObject *obj, Py_ssize_t want, const char *name) {
  *             rule_ghost_five, rule_ghost_twice, rule_advanced_only) -> capsule
  * reasons: the name of each reason code (None: held), reason_json and rule_json in that order;
  * the rule_* arguments are the bits of pathcheck.constants.AdditionalRule. */
-static PyObject *make_tables(PyObject *self, PyObject *args) {
+static PyObject *make_tables(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *index, *kinds, *ghosts, *adv, *tile_json, *exit_table, *primary, *repeat;
     PyObject *reason_json, *rule_json, *reasons;
     int bound, ghost_limit, rule_bound, rule_ghost_five, rule_ghost_twice, rule_adv;
@@ -226,8 +226,26 @@ static PyObject *make_tables(PyObject *self, PyObject *args) {
     memcpy(t->exit_table, PyBytes_AS_STRING(exit_table), nk * 16);
     memcpy(t->primary_move, PyBytes_AS_STRING(primary), nk);
     memcpy(t->is_repeat, PyBytes_AS_STRING(repeat), nk);
-    Py_INCREF(index);
-    t->index = index;
+    /* Every value indexes a table or shifts a bit mask: check them all here, once. */
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (t->kind[i] >= nk || t->ghost[i] < -1 || t->ghost[i] > 30) {
+            PyErr_SetString(PyExc_ValueError, "make_tables: kind or ghost out of range");
+            goto fail;
+        }
+    for (Py_ssize_t i = 0; i < nk * 16; i++)
+        if (t->exit_table[i] < REPEAT_CODE || t->exit_table[i] > 3) {
+            PyErr_SetString(PyExc_ValueError, "make_tables: exit_table value out of range");
+            goto fail;
+        }
+    for (Py_ssize_t i = 0; i < nk; i++)
+        if (t->primary_move[i] > 3 || t->is_repeat[i] > 1) {
+            PyErr_SetString(PyExc_ValueError, "make_tables: primary_move/is_repeat out of range");
+            goto fail;
+        }
+    /* A private copy: the tile ids' UTF-8 below stays owned by its keys whatever the caller
+     * does with its dict afterwards. */
+    if (!(t->index = PyDict_Copy(index))) goto fail;
+    index = t->index;
     {
         PyObject *key, *value;
         Py_ssize_t pos = 0;
@@ -235,7 +253,7 @@ static PyObject *make_tables(PyObject *self, PyObject *args) {
             long number = PyLong_AsLong(value);
             Py_ssize_t len;
             const char *utf8 = PyUnicode_Check(key) ? PyUnicode_AsUTF8AndSize(key, &len) : NULL;
-            if (!utf8 || number < 0 || number >= n) {
+            if (!utf8 || number < 0 || number >= n || t->id_ptr[number]) {
                 if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "make_tables: index");
                 goto fail;
             }
@@ -415,7 +433,7 @@ static Py_ssize_t member_offset(PyTypeObject *type, PyObject *name) {
 }
 
 /* set_layout(record_type, placement_type): remember where their fields lie. */
-static PyObject *set_layout(PyObject *self, PyObject *args) {
+static PyObject *set_layout(PyObject *Py_UNUSED(self), PyObject *args) {
     PyTypeObject *rt, *pt;
     if (!PyArg_ParseTuple(args, "O!O!", &PyType_Type, &rt, &PyType_Type, &pt)) return NULL;
     PyObject *names[NFIELDS] = {S_tiles, S_format, S_advanced, S_rules, S_tileset, S_players,
@@ -437,7 +455,8 @@ static PyObject *set_layout(PyObject *self, PyObject *args) {
 
 /* A field of a struct of the registered type (a new reference), or NULL: fall back. */
 static inline PyObject *field(PyObject *obj, Py_ssize_t offset) {
-    PyObject *v = *(PyObject **)((char *)obj + offset);
+    PyObject *v;
+    memcpy(&v, (char *)obj + offset, sizeof v);
     Py_XINCREF(v);
     return v;
 }
@@ -585,7 +604,7 @@ static int write_result(const Tables *t, Out *o, PyObject *prefix, long line, co
  * Results for records[start:stop] (line numbers first_line + index); stop < len(records)
  * names the record to verify with the Python path. rules_override: -1 or a mask with bit r - 1
  * for rule r (pathcheck.constants.AdditionalRule); adv_override: -1, 0 or 1. counts: records per reason code. */
-static PyObject *trace_records(PyObject *self, PyObject *args) {
+static PyObject *trace_records(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *capsule, *records, *prefix;
     Py_ssize_t start;
     long first_line;
@@ -595,6 +614,12 @@ static PyObject *trace_records(PyObject *self, PyObject *args) {
         return NULL;
     Tables *t = PyCapsule_GetPointer(capsule, "pathcheck._speedups.Tables");
     if (!t) return NULL;
+    Py_ssize_t total = PyList_GET_SIZE(records);
+    if (start < 0 || start > total || first_line < 0 || first_line > LONG_MAX - total ||
+        rules_override < -1 || rules_override > 31 || adv_override < -1 || adv_override > 1) {
+        PyErr_SetString(PyExc_ValueError, "trace_records: argument out of range");
+        return NULL;
+    }
     /* The grid and the output buffer live as long as the module: fresh ones would cost
      * page faults on every call. The GIL is held throughout, so nothing else uses them. */
     static Grid *g = NULL;
@@ -603,7 +628,7 @@ static PyObject *trace_records(PyObject *self, PyObject *args) {
     o.len = 0;
     long counts[NREASONS] = {0};
     int tiles[MAX_TILES], dirs[MAX_TILES], cells[MAX_TILES];
-    Py_ssize_t i, total = PyList_GET_SIZE(records);
+    Py_ssize_t i;
     for (i = start; i < total; i++) {
         int n = 0, rules = 0;
         int ok = read_record(t, PyList_GET_ITEM(records, i), rules_override, adv_override, tiles,
@@ -1295,7 +1320,7 @@ static PyObject *block_result(const Tables *t, Out *o, long *counts, Py_ssize_t 
  * Verifies the lines of block[offset:] (the first numbered `line`) until one the scanner
  * leaves to Python: stop_offset is where that line starts (len(block) when all were done),
  * stop_line its number. Blank lines are skipped, as the Python path skips them. */
-static PyObject *scan_block(PyObject *self, PyObject *args) {
+static PyObject *scan_block(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *capsule, *prefix;
     Py_buffer block;
     Py_ssize_t offset;
@@ -1305,6 +1330,12 @@ static PyObject *scan_block(PyObject *self, PyObject *args) {
                           &rules_override, &adv_override))
         return NULL;
     Tables *t = PyCapsule_GetPointer(capsule, "pathcheck._speedups.Tables");
+    if (t && (offset < 0 || offset > block.len || line < 0 || line > LONG_MAX - block.len ||
+              rules_override < -1 || rules_override > 31 || adv_override < -1 ||
+              adv_override > 1)) {
+        PyErr_SetString(PyExc_ValueError, "scan_block: argument out of range");
+        t = NULL;
+    }
     Grid *g = t ? grid_new() : NULL;
     if (!g) {
         PyBuffer_Release(&block);
@@ -1319,7 +1350,7 @@ static PyObject *scan_block(PyObject *self, PyObject *args) {
     int tiles[MAX_TILES], dirs[MAX_TILES];
     Cards cards;
     const char *data = block.buf, *end = data + block.len;
-    const char *p = data + (offset < 0 ? 0 : offset > block.len ? block.len : offset);
+    const char *p = data + offset;
     Py_BEGIN_ALLOW_THREADS
     failed = out_reserve(&o, (end - p) + (end - p) / 2 + 4096);
     while (!failed && p < end) {
@@ -1645,7 +1676,7 @@ static PyObject *scan_dgn(PyObject *self, PyObject *args) {
  * rule-Lost << 32, and two bytes per deal: its number of dungeons and a bit mask of the
  * reason codes its dungeons end with (for seed searches). rules_mask and the bites (index: bit) use the bits of
  * pathcheck.constants.AdditionalRule. */
-static PyObject *solo_kernel(PyObject *self, PyObject *args) {
+static PyObject *solo_kernel(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *capsule, *base_obj;
     unsigned long long first_seed;
     Py_ssize_t count;
@@ -1655,7 +1686,7 @@ static PyObject *solo_kernel(PyObject *self, PyObject *args) {
     Tables *t = PyCapsule_GetPointer(capsule, "pathcheck._speedups.Tables");
     if (!t) return NULL;
     Py_ssize_t n = PyBytes_GET_SIZE(base_obj);
-    if (n < 1 || n > MAX_STACK || count < 0) {
+    if (n < 1 || n > MAX_STACK || count < 0 || count > PY_SSIZE_T_MAX / 8) {
         PyErr_SetString(PyExc_ValueError, "solo_kernel: bad stack or count");
         return NULL;
     }
@@ -1669,7 +1700,7 @@ static PyObject *solo_kernel(PyObject *self, PyObject *args) {
     if (!keys) return NULL;
     PyObject *shapes = PyBytes_FromStringAndSize(NULL, count * 2);
     if (!shapes) { Py_DECREF(keys); return NULL; }
-    int64_t *key = (int64_t *)PyBytes_AS_STRING(keys);
+    char *key = PyBytes_AS_STRING(keys);  /* int64 each; bytes data need not be aligned */
     unsigned char *shape = (unsigned char *)PyBytes_AS_STRING(shapes);
     int64_t dungeon_counts[MAX_STACK + 1] = {0}, lengths[MAX_STACK + 1] = {0};
     int64_t reasons[NREASONS] = {0}, bites[8] = {0};
@@ -1724,8 +1755,9 @@ static PyObject *solo_kernel(PyObject *self, PyObject *args) {
         dungeon_counts[ndungeons]++;
         for (int b = 0; b < 8; b++)
             if (bite_mask >> b & 1) bites[b]++;
-        key[d] = sumsq | (int64_t)revisits << 16 | (int64_t)path_lost << 24 |
-                 (int64_t)rule_lost << 32;
+        int64_t packed = sumsq | (int64_t)revisits << 16 | (int64_t)path_lost << 24 |
+                         (int64_t)rule_lost << 32;
+        memcpy(key + 8 * d, &packed, sizeof packed);
         shape[2 * d] = (unsigned char)ndungeons;
         shape[2 * d + 1] = (unsigned char)reason_mask;
     }
@@ -1749,7 +1781,9 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_speedups", NULL, -1, methods};
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_speedups", NULL, -1, methods, NULL, NULL, NULL, NULL,
+};
 
 PyMODINIT_FUNC PyInit__speedups(void) {
     plain_init();
