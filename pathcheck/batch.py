@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 import msgspec
 
+from pathcheck.bounded import Oversized, line_blocks, oversized_message
 from pathcheck.constants import REASONS
 from pathcheck.errors import IOFailure, RecordError
 from pathcheck.reader import (
@@ -377,9 +378,6 @@ def _last_pragma(block: bytes, source: str, state: tuple[bytes, bytes]) -> tuple
     return (last, state[1]) if last else state
 
 
-BLOCK_SIZE = 1 << 20
-
-
 def _fast_path_for(path: str, settings: Settings) -> bool:
     """Whether ``path`` can go through the C fast path (JSON Lines or .dgn in, JSON Lines
     out)."""
@@ -403,24 +401,17 @@ def _block_tasks(path: str) -> Iterator[Task]:
         yield Task([Item(ERROR, path, 0, exc)])
         return
     line = 1
-    carry = b""
     with stream:
-        while True:
-            data = stream.read(BLOCK_SIZE)
-            if not data:
-                break
-            data = carry + data
-            cut = data.rfind(b"\n") + 1
-            if cut == 0:
-                carry = data
+        for block in line_blocks(stream):
+            if isinstance(block, Oversized):
+                error = RecordError(path, line, "", oversized_message(block.size))
+                yield Task([Item(ERROR, path, line, error, size=block.size)])
+                line += 1
                 continue
-            block, carry = data[:cut], data[cut:]
             yield Task([], block, line, path, pragma)
             line += block.count(b"\n")
             if pragma is not None:
                 pragma = _last_pragma(block, path, pragma)
-    if carry:
-        yield Task([], carry, line, path, pragma)
 
 
 def _tasks(paths: Iterable[str], settings: Settings) -> Iterator[Task]:

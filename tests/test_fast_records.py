@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pathcheck import batch, speedups
+from pathcheck import batch, bounded, speedups
 from pathcheck.batch import JSON_LINE, Block, Item, Rendered, Settings, Task, process_item
 from pathcheck.records import Overrides
 from pathcheck.solo import answer_key
@@ -295,7 +295,7 @@ def test_c_one_job_c_two_jobs_and_python_agree(monkeypatch: pytest.MonkeyPatch, 
                                                name: str, data: bytes) -> None:
     path = tmp_path / name
     path.write_bytes(data)
-    monkeypatch.setattr(batch, "BLOCK_SIZE", 4096)  # many blocks, so the threads interleave
+    monkeypatch.setattr(bounded, "BLOCK_SIZE", 4096)  # many blocks, so the threads interleave
     args = ["verify", "--format", "jsonl", str(path)]
     one, two = run_cli(args), run_cli([*args, "--jobs", "2"])
     monkeypatch.setattr(speedups, "_speedups", None)

@@ -1,0 +1,141 @@
+"""The limits on one record, and the readers and checks that enforce them (docs/cli.md, Limits).
+
+Input may be hostile: a batch must go on past any record, in bounded time and memory. Past a
+limit, that record is invalid with a message naming the limit; the other records are verified.
+
+>>> list(line_blocks(io.BytesIO(b"a\\nbb\\nccc"), limit=2, block_size=2))
+[b'a\\n', b'bb\\n', Oversized(size=3)]
+>>> too_deep(b'[[["]]]]]]"]]]', limit=3), too_deep(b"[[[[]]]]", limit=3)
+(False, True)
+>>> cut("abcdefgh", 5)
+"'abcde'... (8 characters)"
+"""
+
+from __future__ import annotations
+
+import io  # noqa: F401  (the doctests use it)
+import re
+from collections.abc import Iterator
+from typing import IO, NamedTuple
+
+MAX_RECORD_BYTES = 16 << 20
+"""One JSON Lines or ``.dgn`` line, one JSON document element, one record."""
+MAX_DEPTH = 64
+"""Nested arrays and objects in one record (a dungeon record needs 3, a game log about 6)."""
+MAX_TOKENS = 1024
+"""Tokens on one ``.dgn`` line."""
+MAX_NAME = 100
+"""Characters in a player name, a tile id or a tile-set name."""
+MAX_PLAYERS = 64
+"""Players of one dungeon record."""
+MAX_TILESET_TILES = 256
+"""Tiles in one tile set (so tiles in one dungeon): coordinates stay well inside the tracer's
+packed cells, and the C tables hold every tile."""
+MAX_TILESET_BYTES = 1 << 20
+"""A tile-set file a record names (``--tileset`` on the command line is not capped)."""
+QUOTE = 80
+"""Characters of a token or value quoted in a message."""
+BLOCK_SIZE = 1 << 20
+
+
+class Oversized(NamedTuple):
+    """A line longer than the record limit (its bytes were read and dropped)."""
+
+    size: int
+
+
+def line_blocks(stream: IO[bytes], limit: int | None = None,
+                block_size: int | None = None) -> Iterator[bytes | Oversized]:
+    """Whole lines of ``stream`` in blocks of about ``block_size`` bytes (the last line may
+    lack its newline), in linear time and bounded memory: a line longer than ``limit``
+    (default :data:`MAX_RECORD_BYTES`, newline not counted;
+    ``block_size`` default :data:`BLOCK_SIZE`) comes as one :class:`Oversized`."""
+    limit = MAX_RECORD_BYTES if limit is None else limit
+    block_size = BLOCK_SIZE if block_size is None else block_size
+    read = getattr(stream, "read1", stream.read)
+    pending: list[bytes] = []  # the start of a line whose end is not read yet
+    size = 0
+    dropping = False
+    while True:
+        data = read(block_size)
+        if not data:
+            break
+        start = 0
+        if pending or dropping:
+            nl = data.find(b"\n")
+            if nl < 0:
+                size += len(data)
+                if not dropping:
+                    pending.append(data)
+                    if size > limit:
+                        pending, dropping = [], True
+                continue
+            size += nl
+            if dropping or size > limit:
+                yield Oversized(size)
+            else:
+                yield b"".join([*pending, data[: nl + 1]])  # one join per line: linear
+            pending, size, dropping = [], 0, False
+            start = nl + 1
+        cut = data.rfind(b"\n", start) + 1
+        if cut > start:
+            yield from _split_long(data, start, cut, limit)
+        else:
+            cut = start
+        if cut < len(data):
+            pending, size = [data[cut:]], len(data) - cut
+            if size > limit:
+                pending, dropping = [], True
+    if dropping:
+        yield Oversized(size)
+    elif pending:
+        yield b"".join(pending)
+
+
+def _split_long(data: bytes, start: int, cut: int, limit: int) -> Iterator[bytes | Oversized]:
+    """``data[start:cut]`` (whole lines); only when a block may exceed the limit (a block size
+    above it, as in tests) is each line measured."""
+    if cut - start <= limit + 1:
+        yield data[start:cut]
+        return
+    for line in data[start:cut].split(b"\n")[:-1]:
+        yield Oversized(len(line)) if len(line) > limit else line + b"\n"
+
+
+def oversized_message(size: int) -> str:
+    return (f"record of {size} bytes is longer than the limit of {MAX_RECORD_BYTES} "
+            "bytes (see Limits in docs/cli.md)")
+
+
+_STRUCTURE = re.compile(rb'"(?:[^"\\]|\\.)*"?|[\[\]{}]', re.DOTALL)
+
+
+def too_deep(data: bytes, limit: int | None = None) -> bool:
+    """Whether arrays and objects nest deeper than ``limit`` (default :data:`MAX_DEPTH`)
+    anywhere in the JSON text ``data`` (strings skipped; text that is not JSON is judged as
+    far as it goes, the decoder reports it)."""
+    limit = MAX_DEPTH if limit is None else limit
+    if data.count(b"[") + data.count(b"{") <= limit:
+        return False  # cannot nest deeper than it has brackets: the usual, cheap answer
+    depth = 0
+    for match in _STRUCTURE.finditer(data):
+        char = match.group()[:1]
+        if char in (b"[", b"{"):
+            depth += 1
+            if depth > limit:
+                return True
+        elif char in (b"]", b"}"):
+            depth -= 1
+    return False
+
+
+def depth_message() -> str:
+    return (f"arrays and objects nested deeper than the limit of {MAX_DEPTH} "
+            "(see Limits in docs/cli.md)")
+
+
+def cut(text: str, width: int = QUOTE) -> str:
+    """``repr(text)``, shortened to about ``width`` characters for a message."""
+    if len(text) <= width:
+        return repr(text)
+    return f"{text[:width]!r}... ({len(text)} characters)"
