@@ -1,4 +1,9 @@
-"""Shared test settings: a CI profile with more examples (selected by CI=true)."""
+"""Shared test settings: a CI profile (selected by CI=true) and a long fuzzing profile.
+
+``python -m pytest tests/test_fuzz_differential.py --hypothesis-profile fuzz`` runs the
+differential fuzz tests with 20,000 examples each (about an hour on one core); set
+``HYPOTHESIS_FUZZ_EXAMPLES`` for another number.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +14,10 @@ from hypothesis import HealthCheck, settings
 
 settings.register_profile("ci", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("dev", deadline=None)
+settings.register_profile(
+    "fuzz", deadline=None, max_examples=int(os.environ.get("HYPOTHESIS_FUZZ_EXAMPLES", 20_000)),
+    suppress_health_check=list(HealthCheck),
+)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from hypothesis import settings
 from hypothesis import strategies as st
 
 
@@ -54,3 +55,8 @@ def mutate(data: st.DataObject, document: Any, values: st.SearchStrategy[Any], *
                 parent[data.draw(st.sampled_from(list(renames)))] = moved
         else:
             del parent[path[-1]]
+
+
+def examples(normal: int) -> int:
+    """``normal`` examples for a fuzz test, or more under ``--hypothesis-profile fuzz``."""
+    return max(normal, settings.default.max_examples)
