@@ -23,7 +23,13 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 import msgspec
 
-from pathcheck.bounded import Oversized, line_blocks, oversized_message
+from pathcheck.bounded import (
+    Oversized,
+    depth_message,
+    line_blocks,
+    oversized_message,
+    too_deep,
+)
 from pathcheck.constants import REASONS
 from pathcheck.errors import IOFailure, RecordError
 from pathcheck.reader import (
@@ -134,16 +140,18 @@ class RunSummary:
         else:
             self.invalid += 1
 
+    def _lost_in_order(self) -> list[tuple[str, int]]:
+        """Most frequent first; ties in reason-code order (not in order of appearance, which
+        the fast path, counting per block, does not keep), for the text and JSON alike."""
+        return sorted(self.lost.items(), key=lambda rn: (-rn[1], _reason_rank(rn[0])))
+
     def to_dict(self) -> dict[str, Any]:
-        return {"records": self.records, "held": self.held, "lost": dict(self.lost),
+        return {"records": self.records, "held": self.held, "lost": dict(self._lost_in_order()),
                 "solo": self.solo, "invalid": self.invalid, "unreadable": self.unreadable}
 
     def text(self) -> str:
         lost = sum(self.lost.values())
-        # Most frequent first; ties in reason-code order (not in order of appearance, which
-        # the fast path, counting per block, does not keep).
-        order = sorted(self.lost.items(), key=lambda rn: (-rn[1], _reason_rank(rn[0])))
-        detail = ", ".join(f"{r} {n}" for r, n in order)
+        detail = ", ".join(f"{r} {n}" for r, n in self._lost_in_order())
         parts = [f"{self.records} records", f"{self.held} held",
                  f"{lost} Lost" + (f" ({detail})" if detail else "")]
         if self.solo:
@@ -177,14 +185,21 @@ def iter_items(name: str) -> Iterator[Item]:
         yield Item(ERROR, source, 0, exc)
 
 
-def _line_items(stream: Iterable[bytes], source: str, start: int, base: str | None
+def _line_items(stream: Iterable[bytes | Oversized], source: str, start: int, base: str | None
                 ) -> Iterator[Item]:
     for number, raw in enumerate(stream, start):
-        if raw.strip():
+        if isinstance(raw, Oversized):
+            yield _oversized_item(source, number, raw)
+        elif raw.strip():
             yield Item(JSON_LINE, source, number, raw, "", base, len(raw))
 
 
-def _dgn_items(stream: Iterable[bytes], source: str, start: int) -> Iterator[Item]:
+def _oversized_item(source: str, line: int, raw: Oversized) -> Item:
+    return Item(ERROR, source, line, RecordError(source, line, "", oversized_message(raw.size)),
+                size=raw.size)
+
+
+def _dgn_items(stream: Iterable[bytes | Oversized], source: str, start: int) -> Iterator[Item]:
     for entry in dgn_lines(stream, source, start):
         if isinstance(entry, RecordError):
             yield Item(ERROR, source, entry.line or 0, entry)
@@ -215,10 +230,14 @@ def _record(item: Item, settings: Settings) -> Any:
         return parse_dgn_bytes(item.payload, source=item.source, line=item.line,
                                overrides=settings.overrides, defaults=item.extra)
     if item.kind == JSON_LINE:
+        # Without its line end, as the fast path hands a line over: one message either way.
+        raw = item.payload.rstrip(b"\r\n")
+        if too_deep(raw):
+            raise RecordError(item.source, item.line, "", depth_message())
         try:
-            value = _decoder.decode(item.payload)
+            value = _decoder.decode(raw)
         except (msgspec.DecodeError, UnicodeDecodeError) as exc:
-            raise decode_error(item.source, item.payload, exc, item.line) from None
+            raise decode_error(item.source, raw, exc, item.line) from None
     else:
         value = item.payload
     doc = Document(item.source, item.line, value, item.pointer)
@@ -309,8 +328,10 @@ def process_task(task: Task, settings: Settings) -> list[Result]:
         return [process_item(item, settings) for item in task.items]
     from pathcheck import speedups
 
+    base = str(Path(task.source).resolve().parent)  # relative tile sets start beside the file
+
     def fallback(raw: bytes, line: int) -> Rendered:
-        return process_item(Item(JSON_LINE, task.source, line, raw, "", None, len(raw)),
+        return process_item(Item(JSON_LINE, task.source, line, raw, "", base, len(raw)),
                             settings)
 
     codes = speedups.overrides_codes(settings.overrides.rules, settings.overrides.advanced)
@@ -404,8 +425,7 @@ def _block_tasks(path: str) -> Iterator[Task]:
     with stream:
         for block in line_blocks(stream):
             if isinstance(block, Oversized):
-                error = RecordError(path, line, "", oversized_message(block.size))
-                yield Task([Item(ERROR, path, line, error, size=block.size)])
+                yield Task([_oversized_item(path, line, block)])
                 line += 1
                 continue
             yield Task([], block, line, path, pragma)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import io  # noqa: F401  (the doctests use it)
 import re
 from collections.abc import Iterator
-from typing import IO, NamedTuple
+from typing import NamedTuple, Protocol
 
 MAX_RECORD_BYTES = 16 << 20
 """One JSON Lines or ``.dgn`` line, one JSON document element, one record."""
@@ -36,6 +36,15 @@ MAX_TILESET_BYTES = 1 << 20
 QUOTE = 80
 """Characters of a token or value quoted in a message."""
 BLOCK_SIZE = 1 << 20
+JSON_SPACE = b" \t\r\n"
+"""What JSON calls whitespace: a JSON Lines line of only these is blank (skipped); a line of
+form feeds or vertical tabs is not JSON, so it is an invalid record on every path."""
+
+
+class Readable(Protocol):
+    """A binary stream (a file, stdin, :class:`Prefixed`)."""
+
+    def read(self, size: int = -1, /) -> bytes: ...
 
 
 class Oversized(NamedTuple):
@@ -44,7 +53,7 @@ class Oversized(NamedTuple):
     size: int
 
 
-def line_blocks(stream: IO[bytes], limit: int | None = None,
+def line_blocks(stream: Readable, limit: int | None = None,
                 block_size: int | None = None) -> Iterator[bytes | Oversized]:
     """Whole lines of ``stream`` in blocks of about ``block_size`` bytes (the last line may
     lack its newline), in linear time and bounded memory: a line longer than ``limit``
@@ -90,6 +99,20 @@ def line_blocks(stream: IO[bytes], limit: int | None = None,
         yield Oversized(size)
     elif pending:
         yield b"".join(pending)
+
+
+def lines(stream: Readable, limit: int | None = None) -> Iterator[bytes | Oversized]:
+    """The lines of ``stream`` one by one (with their newline), as :func:`line_blocks` reads
+    them: a line longer than the limit comes as one :class:`Oversized`."""
+    for block in line_blocks(stream, limit):
+        if isinstance(block, Oversized):
+            yield block
+            continue
+        start = 0
+        while start < len(block):
+            end = block.find(b"\n", start) + 1 or len(block)
+            yield block[start:end]
+            start = end
 
 
 def _split_long(data: bytes, start: int, cut: int, limit: int) -> Iterator[bytes | Oversized]:
@@ -139,3 +162,20 @@ def cut(text: str, width: int = QUOTE) -> str:
     if len(text) <= width:
         return repr(text)
     return f"{text[:width]!r}... ({len(text)} characters)"
+
+
+class Prefixed:
+    """A binary stream with ``head`` put back before it (what a sniffer read already)."""
+
+    def __init__(self, head: bytes, stream: Readable) -> None:
+        self.head, self.stream = head, stream
+
+    def read1(self, size: int = -1) -> bytes:
+        if self.head:
+            head, self.head = self.head, b""
+            return head
+        read = getattr(self.stream, "read1", self.stream.read)
+        data: bytes = read(size)
+        return data
+
+    read = read1

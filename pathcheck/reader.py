@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import contextlib
 import enum
-import itertools
 import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -36,6 +35,8 @@ from typing import IO, Any
 
 import msgspec
 
+from pathcheck import bounded
+from pathcheck.bounded import Oversized, Prefixed, lines, oversized_message
 from pathcheck.errors import IOFailure, RecordError
 
 _decoder = msgspec.json.Decoder()
@@ -66,6 +67,12 @@ def open_source(name: str) -> IO[bytes]:
 
 def decode_error(source: str, data: bytes, exc: Exception, first_line: int = 1) -> RecordError:
     """A RecordError for undecodable JSON, with the line of the byte offset msgspec names."""
+    if isinstance(exc, UnicodeDecodeError):  # msgspec names the position in the string only
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError as bad:
+            line = first_line + data.count(b"\n", 0, bad.start)
+            return RecordError(source, line, "", f"not UTF-8 text (byte {bad.start})")
     message = str(exc)
     line = first_line
     marker = "(byte "
@@ -78,11 +85,13 @@ def decode_error(source: str, data: bytes, exc: Exception, first_line: int = 1) 
     return RecordError(source, line, "", f"not valid JSON: {message}")
 
 
-def iter_json_lines(stream: Iterable[bytes], source: str, start_line: int = 1) -> Iterator[
-    Document | RecordError
-]:
+def iter_json_lines(stream: Iterable[bytes | Oversized], source: str, start_line: int = 1
+                    ) -> Iterator[Document | RecordError]:
     """Yield one Document (or RecordError) per non-blank line, in constant memory."""
     for number, raw in enumerate(stream, start_line):
+        if isinstance(raw, Oversized):
+            yield RecordError(source, number, "", oversized_message(raw.size))
+            continue
         if not raw.strip():
             continue
         try:
@@ -143,9 +152,10 @@ class Sniffed:
     """The number of the first line of :meth:`lines` / :meth:`read`."""
     head: list[bytes] = field(default_factory=list)
 
-    def lines(self) -> Iterator[bytes]:
-        """The input's lines from :attr:`first_line` on."""
-        return itertools.chain(self.head, self.stream)
+    def lines(self) -> Iterator[bytes | Oversized]:
+        """The input's lines from :attr:`first_line` on; a line past the record limit comes
+        as one :class:`~pathcheck.bounded.Oversized`."""
+        return lines(Prefixed(b"".join(self.head), self.stream))
 
     def read(self) -> bytes:
         """The input from :attr:`first_line` on, whole."""
@@ -158,14 +168,17 @@ def sniff(stream: IO[bytes], name: str) -> Sniffed:
     if by_name is not None:
         return Sniffed(by_name, stream)
     skipped: list[bytes] = []
-    for raw in stream:
+    while True:  # lines read at most up to the record limit: a longer one decides by its start
+        raw = stream.readline(bounded.MAX_RECORD_BYTES + 1)
+        if not raw:  # nothing but blank lines and comments
+            return Sniffed(Shape.JSON_LINES, stream, 1, skipped)
         if raw.strip() and not raw.lstrip().startswith(b"#"):
             break
         skipped.append(raw)
-    else:  # nothing but blank lines and comments
-        return Sniffed(Shape.JSON_LINES, stream, 1, skipped)
     if raw.lstrip()[:1] not in (b"{", b"["):
         return Sniffed(Shape.DGN, stream, 1, [*skipped, raw])
+    if len(raw) > bounded.MAX_RECORD_BYTES:  # too long for a record: JSON Lines reports its line
+        return Sniffed(Shape.JSON_LINES, stream, len(skipped) + 1, [raw])
     try:
         _decoder.decode(raw)
     except (msgspec.DecodeError, UnicodeDecodeError):

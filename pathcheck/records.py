@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pathcheck.bounded import Oversized, oversized_message
 from pathcheck.check import LostCard
 from pathcheck.dungeon import Placement
 from pathcheck.errors import InputError, RecordError, TileSetError
@@ -385,12 +386,15 @@ def pragma_settings(raw: bytes, source: str, line: int) -> dict[str, Any]:
 
 
 def dgn_lines(
-    lines: Iterable[bytes], source: str, start: int = 1
+    lines: Iterable[bytes | Oversized], source: str, start: int = 1
 ) -> Iterator[tuple[int, bytes, dict[str, Any]] | RecordError]:
     """The record lines of ``.dgn`` text with their numbers and the ``#!`` settings in force;
     blank and comment lines are skipped, a bad ``#!`` line is a RecordError."""
     defaults: dict[str, Any] = {}
     for number, raw in enumerate(lines, start):
+        if isinstance(raw, Oversized):
+            yield RecordError(source, number, "", oversized_message(raw.size))
+            continue
         if raw.startswith(b"#!"):
             try:
                 defaults = pragma_settings(raw, source, number)
@@ -412,7 +416,7 @@ def parse_dgn_bytes(raw: bytes, *, source: str, line: int, overrides: Overrides,
                           defaults=defaults)
 
 
-def _dgn_records(lines: Iterable[bytes], source: str, overrides: Overrides
+def _dgn_records(lines: Iterable[bytes | Oversized], source: str, overrides: Overrides
                  ) -> Iterator[Record | RecordError]:
     for entry in dgn_lines(lines, source):
         if isinstance(entry, RecordError):

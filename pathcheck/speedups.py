@@ -19,6 +19,7 @@ from typing import Any, Literal
 
 import msgspec
 
+from pathcheck.bounded import too_deep
 from pathcheck.constants import ADVANCED_ONLY, BOUND, GHOST_LIMIT, REASONS, AdditionalRule
 from pathcheck.dungeon import LOST_RULES, LostReason
 from pathcheck.fasttrace import compile_tileset
@@ -156,6 +157,8 @@ def fast_block(
 def _one_line(tables: object, raw: bytes, line: int, prefix: bytes, codes: tuple[int, int],
               fallback: Fallback, counts: list[int]) -> bytes | Any:
     """A line the scanner left: msgspec + the C tracer if it can, else the Python path."""
+    if too_deep(raw):
+        return fallback(raw, line)
     try:
         record = _decoder.decode(raw)
     except (msgspec.DecodeError, UnicodeDecodeError):  # not UTF-8 inside a string

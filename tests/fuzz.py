@@ -59,4 +59,5 @@ def mutate(data: st.DataObject, document: Any, values: st.SearchStrategy[Any], *
 
 def examples(normal: int) -> int:
     """``normal`` examples for a fuzz test, or more under ``--hypothesis-profile fuzz``."""
-    return max(normal, settings.default.max_examples)
+    current = settings.default
+    return max(normal, current.max_examples if current is not None else 0)

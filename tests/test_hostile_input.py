@@ -1,0 +1,154 @@
+"""Hostile records (issue 13): no record stops a run, and every path rules alike.
+
+Each input goes through every path of ``verify``: the C fast path with ``-j 1`` and ``-j 2``,
+and the pure-Python path (the extension switched off); results, summary and exit code must
+be the same, and every other record must still be verified.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from pathcheck import bounded, speedups
+from pathcheck.cli import cli
+
+GOOD = {"tiles": [{"tile": "START", "dir": "N"}, {"tile": "I1", "dir": "N"}]}
+DEAD_END = {"tiles": [{"tile": t, "dir": d} for t, d in [
+    ("START", "N"), ("R1", "N"), ("R2", "E"), ("R3", "S"), ("I4", "W"), ("R4", "W"), ("R5", "N"),
+    ("R6", "E")]]}
+LOOP = {"advanced": True, "tiles": [{"tile": t, "dir": d} for t, d in [
+    ("START", "N"), ("RE1", "N"), ("R1", "N"), ("R2", "E"), ("R3", "S")]]}
+PATHS = ("c -j 1", "c -j 2", "python")
+
+
+def line(value: Any) -> bytes:
+    return json.dumps(value).encode()
+
+
+def every_path(monkeypatch: pytest.MonkeyPatch, args: Sequence[str]) -> dict[str, Any]:
+    """``pathcheck verify ARGS`` on every path: path -> (exit code, stdout, stderr)."""
+    out = {}
+    for path in PATHS:
+        with monkeypatch.context() as patch:
+            jobs = ["--jobs", "2"] if path.endswith("2") else ["--jobs", "1"]
+            if path == "python":
+                patch.setattr(speedups, "_speedups", None)
+            result = CliRunner().invoke(cli, ["verify", *jobs, *args])
+            assert result.exception is None or isinstance(result.exception, SystemExit)
+            out[path] = (result.exit_code, result.stdout, result.stderr)
+    return out
+
+
+def same_everywhere(monkeypatch: pytest.MonkeyPatch, args: Sequence[str]
+                    ) -> tuple[int, list[dict[str, Any]], str]:
+    """Run every path, assert they agree; the exit code, result lines and stderr."""
+    runs = every_path(monkeypatch, args)
+    assert runs["c -j 1"] == runs["c -j 2"] == runs["python"], runs
+    code, stdout, stderr = runs["python"]
+    return code, [json.loads(x) for x in stdout.splitlines()], stderr
+
+
+def jsonl(tmp_path: Path, *lines: bytes, name: str = "in.jsonl") -> str:
+    path = tmp_path / name
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    return str(path)
+
+
+def kinds(results: list[dict[str, Any]]) -> list[str]:
+    return [r["kind"] for r in results]
+
+
+def test_invalid_utf8_in_a_string_is_that_records_error(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    bad = b'{"tiles":[{"tile":"START","dir":"N"}],"note":"caf\xe9"}'
+    path = jsonl(tmp_path, line(GOOD), bad, line(GOOD))
+    code, results, stderr = same_everywhere(monkeypatch, ["--format", "jsonl", path])
+    assert code == 3 and kinds(results) == ["dungeon", "invalid", "dungeon"]
+    assert results[1]["line"] == 2 and "not UTF-8 text (byte 49)" in results[1]["error"]
+    assert "internal error" not in stderr
+
+
+@pytest.mark.parametrize("blank", [b"\x0c", b"\x0b", b" \x0c\t"])
+def test_a_line_of_form_feeds_is_one_verdict_everywhere(tmp_path: Path, blank: bytes,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Blank, as Python's bytes.strip() sees it: skipped on every path.
+    path = jsonl(tmp_path, line(GOOD), blank, b"   ", line(GOOD))
+    code, results, _ = same_everywhere(monkeypatch, ["--format", "jsonl", path])
+    assert code == 0 and kinds(results) == ["dungeon", "dungeon"]
+    assert [r["line"] for r in results] == [1, 4]
+
+
+def test_a_relative_tileset_beside_the_file_is_found_from_another_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    standard = Path(__file__).resolve().parent.parent / "tiles" / "standard.toml"
+    (data / "mine.toml").write_text(standard.read_text().replace('name = "standard"',
+                                                                 'name = "mine"'))
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    jsonl(data, line({**GOOD, "tileset": "mine.toml"}), line(GOOD))
+    code, results, _ = same_everywhere(monkeypatch, ["--format", "jsonl", "../data/in.jsonl"])
+    assert code == 0 and kinds(results) == ["dungeon", "dungeon"]
+
+
+@pytest.mark.parametrize("cut", [b'{"tiles":[{"tile":"STA', b'{"tiles":[{"tile":"\\',
+                                 b'{"tiles":[{"tile":"\\u00', b'{"advanced":1', b'{"advanced":-',
+                                 b'{"advanced":1e', b'{"advanced":tru', b'{"advanced":nul',
+                                 b'{"tiles":[{"tile":"START","dir":"N"}]'])
+@pytest.mark.parametrize("ending", [b"\n", b"\r\n"])
+def test_a_line_cut_anywhere_is_one_message_on_its_own_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cut: bytes, ending: bytes) -> None:
+    path = tmp_path / "in.jsonl"
+    path.write_bytes(ending.join([line(GOOD), cut, line(GOOD), b""]))
+    code, results, stderr = same_everywhere(monkeypatch, ["--format", "jsonl", str(path)])
+    assert code == 3 and kinds(results) == ["dungeon", "invalid", "dungeon"]
+    assert results[1]["line"] == 2 and f"{path}:2: /: not valid JSON" in stderr
+
+
+@pytest.mark.parametrize("field", ["note", "id", "tiles", "rules", "players", "lost", "tileset"])
+@pytest.mark.parametrize("depth", [65, 985, 1000, 100_000])
+def test_deep_nesting_in_any_field_is_that_records_error(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, field: str, depth: int) -> None:
+    deep = b'{"tiles":[{"tile":"START","dir":"N"}],"' + field.encode() + b'":' + \
+        b"[" * depth + b"]" * depth + b"}"
+    path = jsonl(tmp_path, line(GOOD), deep, line(GOOD))
+    code, results, _ = same_everywhere(monkeypatch, ["--format", "jsonl", path])
+    assert code == 3 and kinds(results) == ["dungeon", "invalid", "dungeon"]
+    assert "nested deeper than the limit of 64" in results[1]["error"]
+
+
+def test_nesting_up_to_the_limit_is_judged_on_its_merits(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    ok = b'{"tiles":[{"tile":"START","dir":"N"}],"note":' + b"[" * 63 + b"]" * 63 + b"}"
+    code, results, _ = same_everywhere(monkeypatch, ["--format", "jsonl",
+                                                     jsonl(tmp_path, ok)])
+    assert code == 0 and kinds(results) == ["dungeon"]
+
+
+def test_a_line_past_the_record_limit_is_that_records_error(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bounded, "MAX_RECORD_BYTES", 1000)
+    monkeypatch.setattr(bounded, "BLOCK_SIZE", 300)  # the long line spans many reads
+    long = b'{"tiles":[{"tile":"START","dir":"N"}],"note":"' + b"x" * 5000 + b'"}'
+    path = jsonl(tmp_path, line(GOOD), long, line(GOOD), long[:990])
+    code, results, _ = same_everywhere(monkeypatch, ["--format", "jsonl", path])
+    assert code == 3 and kinds(results) == ["dungeon", "invalid", "dungeon", "invalid"]
+    assert results[1]["error"] == ("record of 5048 bytes is longer than the limit of 1000 bytes "
+                                   "(see Limits in docs/cli.md)")
+    assert "not valid JSON" in results[3]["error"]  # under the limit: judged as it is
+
+
+def test_tied_lost_reasons_are_listed_in_one_order(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    for records in ([LOOP, DEAD_END], [DEAD_END, LOOP]):
+        path = jsonl(tmp_path, *map(line, records))
+        _, _, stderr = same_everywhere(monkeypatch, ["--format", "jsonl", path])
+        assert "2 Lost (dead-end 1, loop 1)" in stderr
