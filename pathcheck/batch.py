@@ -26,6 +26,8 @@ import msgspec
 from pathcheck.bounded import (
     Oversized,
     depth_message,
+    duplicate_keys,
+    duplicate_message,
     line_blocks,
     oversized_message,
     too_deep,
@@ -238,6 +240,9 @@ def _record(item: Item, settings: Settings) -> Any:
             value = _decoder.decode(raw)
         except (msgspec.DecodeError, UnicodeDecodeError) as exc:
             raise decode_error(item.source, raw, exc, item.line) from None
+        twice = duplicate_keys(raw, value)
+        if twice:
+            raise RecordError(item.source, item.line, twice[0], duplicate_message(twice[0]))
     else:
         value = item.payload
     doc = Document(item.source, item.line, value, item.pointer)

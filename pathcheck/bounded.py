@@ -9,14 +9,20 @@ limit, that record is invalid with a message naming the limit; the other records
 (False, True)
 >>> cut("abcdefgh", 5)
 "'abcde'... (8 characters)"
+>>> duplicate_keys(b'[{"a": 1, "b": {"c": 2, "c": 3}}, {"a": 1, "a": 2}]')
+['/0/b/c', '/1/a']
 """
 
 from __future__ import annotations
 
 import io  # noqa: F401  (the doctests use it)
+import json
 import re
+import reprlib
 from collections.abc import Iterator
-from typing import NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol
+
+from pathcheck.errors import pointer_join
 
 MAX_RECORD_BYTES = 16 << 20
 """One JSON Lines or ``.dgn`` line, one JSON document element, one record."""
@@ -179,3 +185,74 @@ class Prefixed:
         return data
 
     read = read1
+
+
+_brief = reprlib.Repr()
+_brief.maxstring = _brief.maxother = QUOTE
+_brief.maxlist = _brief.maxdict = 6
+_brief.maxlevel = 3
+
+
+def brief(value: Any) -> str:
+    """A short ``repr`` of a decoded value for a message (strings cut to ~80 characters,
+    containers to a few items), in time bounded whatever the value's size."""
+    return cut(value) if isinstance(value, str) else _brief.repr(value)
+
+
+class _Object(dict[str, Any]):
+    """A decoded JSON object that remembers the keys it was given more than once."""
+
+    twice: list[str]
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> _Object:
+    obj = _Object(pairs)
+    obj.twice = []
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen and key not in obj.twice:
+                obj.twice.append(key)
+            seen.add(key)
+    return obj
+
+
+def _members(value: Any) -> int:
+    if isinstance(value, dict):
+        return len(value) + sum(_members(v) for v in value.values())
+    if isinstance(value, list):
+        return sum(_members(v) for v in value)
+    return 0
+
+
+def duplicate_keys(data: bytes, value: Any = None) -> list[str]:
+    """JSON pointers to the keys given twice in one object of the JSON text ``data`` (valid
+    JSON, no deeper than :data:`MAX_DEPTH`), in document order: each names the first repeated
+    key of its object. ``value``, ``data`` already decoded, makes the usual answer cheap:
+    when ``data`` has no more colons than ``value`` has members, no key can repeat."""
+    if value is not None and data.count(b":") <= _members(value):
+        return []
+    found: list[str] = []
+
+    def walk(node: Any, at: str) -> None:
+        if isinstance(node, _Object):
+            if node.twice:
+                found.append(pointer_join(at, node.twice[0]))
+            for key, item in node.items():
+                walk(item, pointer_join(at, key))
+        elif isinstance(node, list):
+            for index, item in enumerate(node):
+                walk(item, pointer_join(at, index))
+
+    try:
+        tree = json.loads(data, object_pairs_hook=_pairs)
+    except ValueError:  # not JSON after all: the decoder's own error is the one to report
+        return []
+    walk(tree, "")
+    return found
+
+
+def duplicate_message(pointer: str) -> str:
+    key = pointer.rsplit("/", 1)[-1].replace("~1", "/").replace("~0", "~")
+    return (f"key {cut(key)} appears twice in one object: a record must say each thing once, "
+            "so that it settles a dispute")

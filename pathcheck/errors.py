@@ -59,6 +59,10 @@ class RecordError(InputError):
         self.message = message
         super().__init__(str(self))
 
+    def __reduce__(self) -> tuple[type[RecordError], tuple[str, int | None, str, str]]:
+        # Picklable, so that an error found while reading goes to a worker process (-j N).
+        return type(self), (self.source, self.line, self.pointer, self.message)
+
     def __str__(self) -> str:
         where = self.source if self.line is None else f"{self.source}:{self.line}"
         return f"{where}: {self.detail}"

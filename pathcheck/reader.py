@@ -36,7 +36,17 @@ from typing import IO, Any
 import msgspec
 
 from pathcheck import bounded
-from pathcheck.bounded import Oversized, Prefixed, lines, oversized_message
+from pathcheck.bounded import (
+    MAX_DEPTH,
+    Oversized,
+    Prefixed,
+    depth_message,
+    duplicate_keys,
+    duplicate_message,
+    lines,
+    oversized_message,
+    too_deep,
+)
 from pathcheck.errors import IOFailure, RecordError
 
 _decoder = msgspec.json.Decoder()
@@ -94,10 +104,18 @@ def iter_json_lines(stream: Iterable[bytes | Oversized], source: str, start_line
             continue
         if not raw.strip():
             continue
+        raw = raw.rstrip(b"\r\n")
+        if too_deep(raw):
+            yield RecordError(source, number, "", depth_message())
+            continue
         try:
             value = _decoder.decode(raw)
         except (msgspec.DecodeError, UnicodeDecodeError) as exc:
             yield decode_error(source, raw, exc, number)
+            continue
+        twice = duplicate_keys(raw, value)
+        if twice:
+            yield RecordError(source, number, twice[0], duplicate_message(twice[0]))
             continue
         yield Document(source, number, value)
 
@@ -106,14 +124,25 @@ def iter_whole_document(data: bytes, source: str, first_line: int = 1) -> Iterat
     Document | RecordError
 ]:
     """Yield the records of one JSON document (each element of a top-level array)."""
+    if too_deep(data, MAX_DEPTH + 1):  # + 1: the array that holds the records
+        yield RecordError(source, first_line, "", depth_message())
+        return
     try:
         value = _decoder.decode(data)
     except (msgspec.DecodeError, UnicodeDecodeError) as exc:
         yield decode_error(source, data, exc, first_line)
         return
+    twice = {pointer.split("/", 2)[1] if isinstance(value, list) else "": pointer
+             for pointer in reversed(duplicate_keys(data, value))}
     if isinstance(value, list):
         for index, item in enumerate(value):
-            yield Document(source, first_line, item, f"/{index}")
+            if str(index) in twice:
+                yield RecordError(source, first_line, twice[str(index)],
+                                  duplicate_message(twice[str(index)]))
+            else:
+                yield Document(source, first_line, item, f"/{index}")
+    elif twice:
+        yield RecordError(source, first_line, twice[""], duplicate_message(twice[""]))
     else:
         yield Document(source, first_line, value)
 
@@ -181,7 +210,7 @@ def sniff(stream: IO[bytes], name: str) -> Sniffed:
         return Sniffed(Shape.JSON_LINES, stream, len(skipped) + 1, [raw])
     try:
         _decoder.decode(raw)
-    except (msgspec.DecodeError, UnicodeDecodeError):
+    except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
         return Sniffed(Shape.JSON, stream, len(skipped) + 1, [raw])
     return Sniffed(Shape.JSON_LINES, stream, len(skipped) + 1, [raw])
 

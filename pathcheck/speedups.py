@@ -19,7 +19,7 @@ from typing import Any, Literal
 
 import msgspec
 
-from pathcheck.bounded import too_deep
+from pathcheck.bounded import duplicate_keys, too_deep
 from pathcheck.constants import ADVANCED_ONLY, BOUND, GHOST_LIMIT, REASONS, AdditionalRule
 from pathcheck.dungeon import LOST_RULES, LostReason
 from pathcheck.fasttrace import compile_tileset
@@ -161,6 +161,9 @@ def _one_line(tables: object, raw: bytes, line: int, prefix: bytes, codes: tuple
         return fallback(raw, line)
     try:
         record = _decoder.decode(raw)
+        # A key given twice is that record's error (msgspec keeps the last one).
+        if duplicate_keys(raw, msgspec.json.decode(raw)):
+            return fallback(raw, line)
     except (msgspec.DecodeError, UnicodeDecodeError):  # not UTF-8 inside a string
         return fallback(raw, line)
     out, stop, got = _speedups.trace_records(tables, [record], 0, line, prefix, *codes)

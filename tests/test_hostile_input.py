@@ -152,3 +152,28 @@ def test_tied_lost_reasons_are_listed_in_one_order(tmp_path: Path,
         path = jsonl(tmp_path, *map(line, records))
         _, _, stderr = same_everywhere(monkeypatch, ["--format", "jsonl", path])
         assert "2 Lost (dead-end 1, loop 1)" in stderr
+
+
+@pytest.mark.parametrize("dup", [
+    b'{"rules":[2],"tiles":[{"tile":"START","dir":"N"}],"rules":[]}',
+    b'{"tiles":[{"tile":"START","dir":"N","dir":"S"}]}',
+    b'{"tiles":[{"tile":"START","dir":"N"}],"note":{"a":1,"a":1}}',
+    b'{"tiles":[{"tile":"START","dir":"N"}],"tiles":[{"tile":"START","dir":"N"}]}',
+])
+def test_a_key_given_twice_is_that_records_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                 dup: bytes) -> None:
+    path = jsonl(tmp_path, line(GOOD), dup, line({**GOOD, "note": "a:b:c"}))
+    code, results, _ = same_everywhere(monkeypatch, ["--format", "jsonl", path])
+    assert code == 3 and kinds(results) == ["dungeon", "invalid", "dungeon"]
+    assert "appears twice in one object" in results[1]["error"]
+    assert results[1]["pointer"] in ("/rules", "/tiles/0/dir", "/note/a", "/tiles")
+
+
+def test_a_key_given_twice_in_a_json_array_fails_only_its_element(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "in.json"
+    path.write_bytes(b"[" + line(GOOD) + b',{"rules":[2],"rules":[],"tiles":[]},' + line(GOOD)
+                     + b"]")
+    code, results, stderr = same_everywhere(monkeypatch, ["--format", "jsonl", str(path)])
+    assert code == 3 and kinds(results) == ["dungeon", "invalid", "dungeon"]
+    assert f"{path}:1: /1/rules: key 'rules' appears twice" in stderr

@@ -15,6 +15,7 @@ from functools import cache
 from importlib.metadata import EntryPoint, entry_points
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
+from pathcheck.bounded import brief
 from pathcheck.errors import PluginError
 from pathcheck.games.common import EVERY_MOMENT, Moment, Pictures, wanted
 from pathcheck.ruling import Ruling
@@ -187,7 +188,7 @@ def for_format(fmt: str) -> Adjudicator:
         if fmt in adjudicator.formats:
             _by_format[fmt] = adjudicator
             return adjudicator
-    raise PluginError(f"no installed adjudicator reads format {fmt!r}")
+    raise PluginError(f"no installed adjudicator reads format {brief(fmt)}")
 
 
 def json_schema(name: str) -> dict[str, Any] | None:

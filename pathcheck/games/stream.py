@@ -38,7 +38,7 @@ from pathcheck.batch import (
     parallel_map,
     usable_cores,
 )
-from pathcheck.errors import InputError, IOFailure, PathcheckError, RecordError
+from pathcheck.errors import InputError, IOFailure, PathcheckError, PluginError, RecordError
 from pathcheck.reader import Document, decode_error
 from pathcheck.ruling import Ruling, render_text
 
@@ -223,7 +223,10 @@ def _rule(item: Item, settings: StreamSettings) -> tuple[Document, Ruling]:
                 item.source, item.line, pointer + "/format",
                 "missing \"format\" (e.g. \"game/1\"); name the GAME on the command line",
             )
-        adjudicator = games.for_format(fmt)
+        try:
+            adjudicator = games.for_format(fmt)
+        except PluginError as exc:  # the log's own field is wrong: point at it
+            raise RecordError(item.source, item.line, pointer + "/format", str(exc)) from None
     source = item.source if not pointer else f"{item.source}#{pointer}"
     try:
         ruling = adjudicator.adjudicate(value, source=source,
