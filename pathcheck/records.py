@@ -22,7 +22,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pathcheck.bounded import Oversized, oversized_message
+from pathcheck.bounded import (
+    MAX_NAME,
+    MAX_PLAYERS,
+    MAX_TILESET_TILES,
+    MAX_TOKENS,
+    Oversized,
+    brief,
+    oversized_message,
+)
 from pathcheck.check import LostCard
 from pathcheck.dungeon import Placement
 from pathcheck.errors import InputError, RecordError, TileSetError
@@ -111,12 +119,13 @@ def _rules(ctx: _Ctx, value: Any, allowed: frozenset[int]) -> frozenset[int]:
     if value is None:
         return frozenset()
     if not isinstance(value, list):
-        raise ctx.error("/rules", f"expected a list of rule numbers, got {value!r}")
+        raise ctx.error("/rules", f"expected a list of rule numbers, got {brief(value)}")
     seen: set[int] = set()
     for i, rule in enumerate(value):
         if isinstance(rule, bool) or not isinstance(rule, int) or rule not in allowed:
             numbers = ", ".join(str(r) for r in sorted(allowed))
-            raise ctx.error(f"/rules/{i}", f"expected one of the rules {numbers}, got {rule!r}")
+            raise ctx.error(f"/rules/{i}",
+                            f"expected one of the rules {numbers}, got {brief(rule)}")
         if rule in seen:
             raise ctx.error(f"/rules/{i}", f"rule {rule} is listed twice")
         seen.add(rule)
@@ -128,21 +137,24 @@ def _placements(
 ) -> tuple[Placement, ...]:
     if not isinstance(value, list) or not value:
         raise ctx.error(where, "expected a non-empty list of placements {\"tile\", \"dir\"}")
+    if len(value) > MAX_TILESET_TILES:
+        raise ctx.error(where, f"{len(value)} placements: more than the limit of "
+                               f"{MAX_TILESET_TILES} tiles in a dungeon")
     out: list[Placement] = []
     for i, item in enumerate(value):
         at = f"{where}/{i}"
         if not isinstance(item, dict):
             raise ctx.error(at, f"expected a placement {{\"tile\": ID, \"dir\": N|E|S|W}}, "
-                                f"got {item!r}")
+                                f"got {brief(item)}")
         extra = sorted(str(k) for k in set(item) - {"tile", "dir"})
         if extra:
             raise ctx.error(f"{at}/{extra[0]}", "unknown field (expected tile, dir)")
         tile_id = item.get("tile")
         if not isinstance(tile_id, str):
-            raise ctx.error(f"{at}/tile", f"expected a tile id, got {tile_id!r}")
+            raise ctx.error(f"{at}/tile", f"expected a tile id, got {brief(tile_id)}")
         if tile_id not in tileset:
             raise ctx.error(f"{at}/tile",
-                            f"unknown tile {tile_id!r} (not in tile set {tileset.name!r})")
+                            f"unknown tile {brief(tile_id)} (not in tile set {tileset.name!r})")
         tile = tileset[tile_id]
         if tile.advanced_only and not advanced:
             what = "a Repeat tile" if tile.kind in REPEAT_KINDS else "an advanced-only tile"
@@ -154,7 +166,7 @@ def _placements(
         seen[tile_id] = ctx.pointer + at
         direction = item.get("dir")
         if not isinstance(direction, str) or direction not in _DIRS:
-            raise ctx.error(f"{at}/dir", f"expected N, E, S or W, got {direction!r}")
+            raise ctx.error(f"{at}/dir", f"expected N, E, S or W, got {brief(direction)}")
         out.append(Placement(tile_id, _DIRS[direction]))
     return tuple(out)
 
@@ -184,7 +196,7 @@ def _head(
                             f"{type(value).__name__}")
     found = value.get("format", None if format_required else fmt)
     if found != fmt:
-        raise ctx.error("/format", f"expected \"{fmt}\", got {found!r}")
+        raise ctx.error("/format", f"expected \"{fmt}\", got {brief(found)}")
     _check_keys(ctx, value, keys)
     tileset = (_tileset(ctx, overrides.tileset, None) if overrides.tileset is not None
                else _tileset(ctx, value.get("tileset"), base))
@@ -208,7 +220,7 @@ def parse_dungeon_record(
                            format_required=False)
     advanced = value.get("advanced", False)
     if not isinstance(advanced, bool):
-        raise ctx.error("/advanced", f"expected true or false, got {advanced!r}")
+        raise ctx.error("/advanced", f"expected true or false, got {brief(advanced)}")
     if overrides.advanced is not None:
         advanced = overrides.advanced
     if 4 in rules and not advanced:
@@ -220,11 +232,17 @@ def parse_dungeon_record(
     if raw_players is not None:
         if not isinstance(raw_players, list):
             raise ctx.error("/players", "expected a list of player names")
+        if len(raw_players) > MAX_PLAYERS:
+            raise ctx.error("/players", f"{len(raw_players)} players: more than the limit of "
+                                        f"{MAX_PLAYERS}")
         for i, name in enumerate(raw_players):
             if not isinstance(name, str) or not name:
-                raise ctx.error(f"/players/{i}", f"expected a player name, got {name!r}")
+                raise ctx.error(f"/players/{i}", f"expected a player name, got {brief(name)}")
+            if len(name) > MAX_NAME:
+                raise ctx.error(f"/players/{i}", f"a name of {len(name)} characters: longer "
+                                                 f"than the limit of {MAX_NAME}")
             if raw_players.index(name) != i:
-                raise ctx.error(f"/players/{i}", f"player {name!r} is listed twice")
+                raise ctx.error(f"/players/{i}", f"player {brief(name)} is listed twice")
         players = tuple(raw_players)
     lost = _lost_cards(ctx, value.get("lost"), len(tiles), players, rules)
     return DungeonRecord(tiles, rules, advanced, tileset, players, lost, source, line, pointer)
@@ -237,6 +255,9 @@ def _lost_cards(
         return ()
     if not isinstance(value, list):
         raise ctx.error("/lost", "expected a list of LOST cards {\"player\", \"after\"}")
+    if len(value) > MAX_PLAYERS:
+        raise ctx.error("/lost", f"{len(value)} LOST cards: more than the limit of {MAX_PLAYERS} "
+                                 "players (one card each)")
     cards: list[LostCard] = []
     owners: set[str] = set()
     tiles_with_card: set[int] = set()
@@ -246,15 +267,18 @@ def _lost_cards(
             raise ctx.error(at, "expected a LOST card {\"player\": NAME, \"after\": K}")
         name, after = item["player"], item["after"]
         if not isinstance(name, str) or not name:
-            raise ctx.error(f"{at}/player", f"expected a player name, got {name!r}")
+            raise ctx.error(f"{at}/player", f"expected a player name, got {brief(name)}")
+        if len(name) > MAX_NAME:
+            raise ctx.error(f"{at}/player", f"a name of {len(name)} characters: longer than the "
+                                            f"limit of {MAX_NAME}")
         if players is not None and name not in players:
-            raise ctx.error(f"{at}/player", f"{name!r} is not among the players")
+            raise ctx.error(f"{at}/player", f"{brief(name)} is not among the players")
         if name in owners:
             raise ctx.error(f"{at}/player", f"{name} has two LOST cards")
         owners.add(name)
         if isinstance(after, bool) or not isinstance(after, int) or not 1 <= after <= count:
             raise ctx.error(f"{at}/after", f"expected a tile index from 1 to {count}, "
-                                           f"got {after!r}")
+                                           f"got {brief(after)}")
         if 1 in rules and after in tiles_with_card:
             raise ctx.error(f"{at}/after", f"rule #1 is on and two LOST cards lie on tile "
                                            f"{after}: only a game log knows whose counts")
@@ -283,7 +307,7 @@ def parse_solo_record(
         raise ctx.error("/rules", "additional rule #1 does not apply to solo play")
     seed = value.get("seed")
     if seed is not None and not isinstance(seed, str):
-        raise ctx.error("/seed", f"expected a seed code (a string), got {seed!r}")
+        raise ctx.error("/seed", f"expected a seed code (a string), got {brief(seed)}")
     raw = value.get("dungeons")
     if not isinstance(raw, list) or not raw:
         raise ctx.error("/dungeons", "expected a non-empty list of dungeons (lists of placements)")
@@ -309,9 +333,12 @@ def parse_dgn_line(
     Tokens are turned into the JSON record they stand for, so both notations share one
     validation; pointers then name the token's position (``/tiles/3``).
     """
-    body = text.split("#", 1)[0].split()
+    body = text.split("#", 1)[0].split(maxsplit=MAX_TOKENS)
     if not body:
         return None
+    if len(body) > MAX_TOKENS:
+        raise RecordError(source, line, "", f"more than the limit of {MAX_TOKENS} tokens on a "
+                                            "line")
     dungeons: list[list[dict[str, str]]] = [[]]
     lost: list[dict[str, Any]] = []
     count = 0
@@ -321,14 +348,14 @@ def parse_dgn_line(
             continue
         if token.startswith("!"):
             if count == 0 or not token[1:]:
-                raise RecordError(source, line, "", f"token {position} {token!r}: a LOST card "
+                raise RecordError(source, line, "", f"token {position} {brief(token)}: a LOST card "
                                                     "!NAME must follow a tile")
             lost.append({"player": token[1:], "after": count})
             continue
         tile, sep, direction = token.rpartition("@")
         if not sep or not tile:
-            raise RecordError(source, line, "", f"token {position} {token!r}: expected ID@DIR, "
-                                                "!NAME or |")
+            raise RecordError(source, line, "", f"token {position} {brief(token)}: expected "
+                                                "ID@DIR, !NAME or |")
         dungeons[-1].append({"tile": tile, "dir": direction})
         count += 1
     settings = dict(defaults or {})
@@ -359,13 +386,13 @@ def parse_pragma(text: str, source: str, line: int) -> dict[str, Any]:
                 settings["rules"] = [int(r) for r in val.split(",") if r]
             except ValueError:
                 raise RecordError(source, line, "",
-                                  f"pragma {word!r}: expected rules=N,N") from None
+                                  f"pragma {brief(word)}: expected rules=N,N") from None
         elif key == "players":
             settings["players"] = [p for p in val.split(",") if p]
         elif key == "tileset":
             settings["tileset"] = val
         else:
-            raise RecordError(source, line, "", f"unknown pragma {word!r} (expected advanced, "
+            raise RecordError(source, line, "", f"unknown pragma {brief(word)} (expected advanced, "
                                                 "basic, rules=, players=, tileset=)")
     return settings
 

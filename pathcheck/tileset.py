@@ -21,6 +21,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pathcheck.bounded import MAX_NAME, MAX_TILESET_TILES
 from pathcheck.errors import TileSetError
 from pathcheck.geometry import Direction
 
@@ -191,6 +192,9 @@ def parse_tileset(text: str, source: str) -> TileSet:
     raw_tiles = data.get("tile")
     if not isinstance(raw_tiles, list) or not raw_tiles:
         raise TileSetError(f"{source}: /tile: expected one or more [[tile]] tables")
+    if len(raw_tiles) > MAX_TILESET_TILES:
+        raise TileSetError(f"{source}: /tile: {len(raw_tiles)} tiles: more than the limit of "
+                           f"{MAX_TILESET_TILES} tiles in a tile set")
     tiles: list[Tile] = []
     seen: set[str] = set()
     kinds = ", ".join(k.value for k in TileKind)
@@ -202,6 +206,9 @@ def parse_tileset(text: str, source: str) -> TileSet:
         if unknown:
             raise TileSetError(f"{source}: {where}: unknown key {sorted(unknown)[0]!r}")
         tile_id = _expect(raw, "id", str, source, where)
+        if len(tile_id) > MAX_NAME:
+            raise TileSetError(f"{source}: {where}/id: an id of {len(tile_id)} characters: "
+                               f"longer than the limit of {MAX_NAME}")
         if not tile_id or TILE_ID_FORBIDDEN & set(tile_id):
             raise TileSetError(
                 f"{source}: {where}/id: {tile_id!r} is not a usable id "

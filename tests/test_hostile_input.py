@@ -177,3 +177,74 @@ def test_a_key_given_twice_in_a_json_array_fails_only_its_element(
     code, results, stderr = same_everywhere(monkeypatch, ["--format", "jsonl", str(path)])
     assert code == 3 and kinds(results) == ["dungeon", "invalid", "dungeon"]
     assert f"{path}:1: /1/rules: key 'rules' appears twice" in stderr
+
+
+def custom_tileset(count: int, id_length: int = 2) -> str:
+    tiles = "".join(f'[[tile]]\nid = "{"I" * (id_length - 1)}{n}"\nkind = "straight"\n'
+                    for n in range(count - 1))
+    return f'name = "wide"\n[[tile]]\nid = "START"\nkind = "straight"\n{tiles}'
+
+
+def test_a_tile_set_at_the_limit_traces_straight_without_wrapping(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "wide.toml").write_text(custom_tileset(bounded.MAX_TILESET_TILES))
+    ids = ["START", *(f"I{n}" for n in range(bounded.MAX_TILESET_TILES - 1))]
+    record = {"tileset": "wide.toml", "tiles": [{"tile": i, "dir": "N"} for i in ids]}
+    code, results, _ = same_everywhere(monkeypatch, ["--format", "jsonl",
+                                                     jsonl(tmp_path, line(record))])
+    assert code == 0 and results[0]["reason"] is None
+    assert results[0]["layout"][-1]["y"] == bounded.MAX_TILESET_TILES - 1
+
+
+def test_a_tile_set_past_the_limits_is_refused(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "big.toml").write_text(custom_tileset(bounded.MAX_TILESET_TILES + 1))
+    (tmp_path / "long.toml").write_text(custom_tileset(3, id_length=bounded.MAX_NAME + 1))
+    path = jsonl(tmp_path, *(line({**GOOD, "tileset": name}) for name in ("big.toml",
+                                                                             "long.toml")))
+    code, results, _ = same_everywhere(monkeypatch, ["--format", "jsonl", path])
+    assert code == 3 and kinds(results) == ["invalid", "invalid"]
+    assert "257 tiles: more than the limit of 256 tiles in a tile set" in results[0]["error"]
+    assert "an id of 101 characters: longer than the limit of 100" in results[1]["error"]
+    result = CliRunner().invoke(cli, ["trace", "START@N", "--tileset",
+                                      str(tmp_path / "big.toml")])
+    assert result.exit_code == 3 and "more than the limit of 256" in result.stderr
+
+
+@pytest.mark.parametrize(("record", "pointer", "message"), [
+    ({**GOOD, "players": [f"P{n}" for n in range(65)]}, "/players",
+     "65 players: more than the limit of 64"),
+    ({**GOOD, "players": ["A" * 101]}, "/players/0",
+     "a name of 101 characters: longer than the limit of 100"),
+    ({**GOOD, "lost": [{"player": "A" * 101, "after": 1}]}, "/lost/0/player",
+     "a name of 101 characters: longer than the limit of 100"),
+    ({**GOOD, "lost": [{"player": f"P{n}", "after": 1} for n in range(65)]}, "/lost",
+     "65 LOST cards: more than the limit of 64 players"),
+    ({"tiles": [{"tile": "START", "dir": "N"}] * 300}, "/tiles",
+     "300 placements: more than the limit of 256 tiles in a dungeon"),
+    ({"tiles": [{"tile": "Q" * 10_000, "dir": "N"}]}, "/tiles/0/tile",
+     "unknown tile '" + "Q" * 80 + "'... (10000 characters)"),
+])
+def test_records_past_a_limit_name_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                      record: dict[str, Any], pointer: str, message: str) -> None:
+    code, results, _ = same_everywhere(monkeypatch, ["--format", "jsonl",
+                                                     jsonl(tmp_path, line(record), line(GOOD))])
+    assert code == 3 and kinds(results) == ["invalid", "dungeon"]
+    assert results[0]["pointer"] == pointer and message in results[0]["error"]
+
+
+def test_dgn_lines_are_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bounded, "MAX_RECORD_BYTES", 100_000)
+    path = tmp_path / "in.dgn"
+    path.write_text("\n".join([
+        "START@N I1@N",
+        " ".join(f"I{n % 8 + 1}@N" for n in range(2000)),   # too many tokens
+        "X" * 50_000 + "@N",                                  # a long bad token: quoted briefly
+        "START@N " * 20_000,                                  # past the record limit
+        "START@N I2@N",
+    ]) + "\n")
+    code, results, _ = same_everywhere(monkeypatch, ["--format", "jsonl", str(path)])
+    assert code == 3 and kinds(results) == ["dungeon", "invalid", "invalid", "invalid", "dungeon"]
+    assert "more than the limit of 1024 tokens" in results[1]["error"]
+    assert len(results[2]["error"]) < 200 and "(50000 characters)" in results[2]["error"]
+    assert "longer than the limit of 100000 bytes" in results[3]["error"]
