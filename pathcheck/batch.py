@@ -15,6 +15,7 @@ import functools
 import gc
 import itertools
 import os
+import re
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -45,10 +46,12 @@ from pathcheck.reader import (
     source_name,
 )
 from pathcheck.records import (
+    NOT_RULED,
     Overrides,
     dgn_blank,
     dgn_lines,
     parse_dgn_bytes,
+    pragma_line,
     pragma_settings,
     record_from_document,
 )
@@ -360,15 +363,20 @@ def _dgn_fallback(task: Task, settings: Settings) -> speedups.DgnFallback:
 
     def fallback(raw: bytes, line: int, state: tuple[bytes, bytes]
                  ) -> tuple[Rendered | None, tuple[bytes, bytes]]:
-        if raw.startswith(b"#!"):
+        pragma = pragma_line(raw)
+        if pragma is not None:
+            pragma = pragma.rstrip(b"\r\n")
             try:
-                pragma_settings(raw, task.source, line)
-            except RecordError as exc:  # reported; the settings in force stay
-                return process_item(Item(ERROR, task.source, line, exc), settings), (raw,
+                pragma_settings(pragma, task.source, line)
+            except RecordError as exc:  # reported, and the records after it are not ruled
+                return process_item(Item(ERROR, task.source, line, exc), settings), (pragma,
                                                                                       state[1])
-            return None, (raw, raw)
+            return None, (pragma, pragma)
         if dgn_blank(raw):
             return None, state
+        if state[0] != state[1]:  # the last #! line was wrong (records.dgn_lines)
+            error = RecordError(task.source, line, "", NOT_RULED)
+            return process_item(Item(ERROR, task.source, line, error), settings), state
         defaults = _settings_of(state[1], task.source)
         item = Item(DGN_LINE, task.source, line, raw, "", defaults, len(raw))
         return process_item(item, settings), state
@@ -382,23 +390,23 @@ def _settings_of(pragma: bytes, source: str) -> dict[str, Any]:
     return pragma_settings(pragma, source, 0) if pragma else {}
 
 
+_PRAGMA_LINE = re.compile(rb"^[ \t]*(?:\xef\xbb\xbf)?(#![^\r\n]*)", re.MULTILINE)
+WRONG_PRAGMA = b"#!\0"
+"""The state's last ``#!`` line after one too long to read: wrong, so nothing is ruled under
+the settings before it."""
+
+
 def _last_pragma(block: bytes, source: str, state: tuple[bytes, bytes]) -> tuple[bytes, bytes]:
     """The state of a .dgn file after ``block`` (see :data:`speedups.DgnState`) if it was
-    ``state`` before: the last ``#!`` line and the last valid one."""
+    ``state`` before: the last ``#!`` line and the last valid one (``#!`` lines after spaces
+    or a byte order mark too, as :func:`pathcheck.records.pragma_line` finds them)."""
     last = b""
-    end = len(block)
-    while end > 0:
-        at = block.rfind(b"\n#!", 0, end)
-        start = at + 1 if at >= 0 else 0
-        if at < 0 and not block.startswith(b"#!"):
-            break
-        stop = block.find(b"\n", start)
-        raw = block[start:] if stop < 0 else block[start:stop]
+    for match in reversed(list(_PRAGMA_LINE.finditer(block))):
+        raw = match.group(1)
         last = last or raw
         try:
             pragma_settings(raw, source, 0)
         except RecordError:
-            end = at
             continue
         return last, raw
     return (last, state[1]) if last else state
@@ -432,6 +440,8 @@ def _block_tasks(path: str) -> Iterator[Task]:
             if isinstance(block, Oversized):
                 yield Task([_oversized_item(path, line, block)])
                 line += 1
+                if pragma is not None and pragma_line(block.head) is not None:
+                    pragma = (WRONG_PRAGMA, pragma[1])
                 continue
             yield Task([], block, line, path, pragma)
             line += block.count(b"\n")

@@ -4,7 +4,7 @@ Input may be hostile: a batch must go on past any record, in bounded time and me
 limit, that record is invalid with a message naming the limit; the other records are verified.
 
 >>> list(line_blocks(io.BytesIO(b"a\\nbb\\nccc"), limit=2, block_size=2))
-[b'a\\n', b'bb\\n', Oversized(size=3)]
+[b'a\\n', b'bb\\n', Oversized(size=3, head=b'ccc')]
 >>> too_deep(b'[[["]]]]]]"]]]', limit=3), too_deep(b"[[[[]]]]", limit=3)
 (False, True)
 >>> cut("abcdefgh", 5)
@@ -54,9 +54,10 @@ class Readable(Protocol):
 
 
 class Oversized(NamedTuple):
-    """A line longer than the record limit (its bytes were read and dropped)."""
+    """A line longer than the record limit (its bytes were read and dropped but the first)."""
 
     size: int
+    head: bytes = b""
 
 
 def line_blocks(stream: Readable, limit: int | None = None,
@@ -70,6 +71,7 @@ def line_blocks(stream: Readable, limit: int | None = None,
     read = getattr(stream, "read1", stream.read)
     pending: list[bytes] = []  # the start of a line whose end is not read yet
     size = 0
+    head = b""
     dropping = False
     while True:
         data = read(block_size)
@@ -83,11 +85,11 @@ def line_blocks(stream: Readable, limit: int | None = None,
                 if not dropping:
                     pending.append(data)
                     if size > limit:
-                        pending, dropping = [], True
+                        head, pending, dropping = _head(pending), [], True
                 continue
             size += nl
             if dropping or size > limit:
-                yield Oversized(size)
+                yield Oversized(size, head if dropping else _head([*pending, data]))
             else:
                 yield b"".join([*pending, data[: nl + 1]])  # one join per line: linear
             pending, size, dropping = [], 0, False
@@ -100,9 +102,9 @@ def line_blocks(stream: Readable, limit: int | None = None,
         if cut < len(data):
             pending, size = [data[cut:]], len(data) - cut
             if size > limit:
-                pending, dropping = [], True
+                head, pending, dropping = _head(pending), [], True
     if dropping:
-        yield Oversized(size)
+        yield Oversized(size, head)
     elif pending:
         yield b"".join(pending)
 
@@ -128,7 +130,14 @@ def _split_long(data: bytes, start: int, cut: int, limit: int) -> Iterator[bytes
         yield data[start:cut]
         return
     for line in data[start:cut].split(b"\n")[:-1]:
-        yield Oversized(len(line)) if len(line) > limit else line + b"\n"
+        yield Oversized(len(line), line[:HEAD]) if len(line) > limit else line + b"\n"
+
+
+HEAD = 16
+
+
+def _head(pieces: list[bytes]) -> bytes:
+    return b"".join(pieces[:HEAD])[:HEAD]
 
 
 def oversized_message(size: int) -> str:

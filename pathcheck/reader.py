@@ -66,13 +66,26 @@ class Document:
 
 
 def open_source(name: str) -> IO[bytes]:
-    """Open ``name`` for binary reading (``-`` is stdin); IOFailure if it cannot be read."""
+    """Open ``name`` for binary reading (``-`` is stdin); IOFailure if it cannot be read.
+
+    A UTF-8 byte order mark at the start is skipped, so that a first line (``#! rules=2``,
+    a JSON document) reads as it is written."""
     if name == "-":
-        return sys.stdin.buffer
+        return _skip_bom(sys.stdin.buffer)
     try:
-        return open(name, "rb")
+        return _skip_bom(open(name, "rb"))
     except OSError as exc:
         raise IOFailure(f"{name}: cannot read: {exc.strerror or exc}") from exc
+
+
+BOM = b"\xef\xbb\xbf"
+
+
+def _skip_bom(stream: IO[bytes]) -> IO[bytes]:
+    peek = getattr(stream, "peek", None)
+    if peek is not None and peek(3)[:3] == BOM:  # peek may return fewer bytes: then no BOM
+        stream.read(3)
+    return stream
 
 
 def decode_error(source: str, data: bytes, exc: Exception, first_line: int = 1) -> RecordError:

@@ -36,6 +36,7 @@ from pathcheck.dungeon import Placement
 from pathcheck.errors import InputError, RecordError, TileSetError
 from pathcheck.geometry import Direction
 from pathcheck.reader import (
+    BOM,
     Document,
     Shape,
     iter_documents,
@@ -412,24 +413,48 @@ def pragma_settings(raw: bytes, source: str, line: int) -> dict[str, Any]:
     return parse_pragma(raw.decode("utf-8", errors="replace").strip(), source, line)
 
 
+def pragma_line(raw: bytes) -> bytes | None:
+    """The ``#!`` line ``raw`` holds, without the spaces or byte order mark before it (None:
+    it holds none).
+
+    >>> pragma_line(b"  #! rules=2"), pragma_line(b"START@N # #!")
+    (b'#! rules=2', None)
+    """
+    head = raw.lstrip(b" \t").removeprefix(BOM)
+    return head if head.startswith(b"#!") else None
+
+
+NOT_RULED = "not ruled: the #! line before it could not be read, so its settings are unknown"
+"""The error of a record line after a wrong ``#!`` line (until the next good one): a dropped
+setting (``rules=2``) could change the ruling, so the line is not ruled without it."""
+
+
 def dgn_lines(
     lines: Iterable[bytes | Oversized], source: str, start: int = 1
 ) -> Iterator[tuple[int, bytes, dict[str, Any]] | RecordError]:
     """The record lines of ``.dgn`` text with their numbers and the ``#!`` settings in force;
-    blank and comment lines are skipped, a bad ``#!`` line is a RecordError."""
+    blank and comment lines are skipped, a bad ``#!`` line is a RecordError, and so is every
+    record line after it up to the next good one (:data:`NOT_RULED`)."""
     defaults: dict[str, Any] = {}
+    broken = False  # the last #! line could not be read
     for number, raw in enumerate(lines, start):
         if isinstance(raw, Oversized):
+            broken = broken or pragma_line(raw.head) is not None
             yield RecordError(source, number, "", oversized_message(raw.size))
             continue
-        if raw.startswith(b"#!"):
+        pragma = pragma_line(raw)
+        if pragma is not None:
             try:
-                defaults = pragma_settings(raw, source, number)
+                defaults, broken = pragma_settings(pragma, source, number), False
             except RecordError as exc:
+                broken = True
                 yield exc
             continue
         if not dgn_blank(raw):
-            yield number, raw, defaults
+            if broken:
+                yield RecordError(source, number, "", NOT_RULED)
+            else:
+                yield number, raw, defaults
 
 
 def parse_dgn_bytes(raw: bytes, *, source: str, line: int, overrides: Overrides,

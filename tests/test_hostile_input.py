@@ -7,6 +7,7 @@ be the same, and every other record must still be verified.
 
 from __future__ import annotations
 
+import io
 import json
 from collections.abc import Sequence
 from pathlib import Path
@@ -14,6 +15,8 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
 
 from pathcheck import bounded, speedups
 from pathcheck.cli import cli
@@ -248,3 +251,63 @@ def test_dgn_lines_are_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
     assert "more than the limit of 1024 tokens" in results[1]["error"]
     assert len(results[2]["error"]) < 200 and "(50000 characters)" in results[2]["error"]
     assert "longer than the limit of 100000 bytes" in results[3]["error"]
+
+
+@given(data=st.binary(max_size=80).map(lambda b: b.replace(b"\r", b"\n")),
+       limit=st.integers(0, 20), block_size=st.integers(1, 25))
+def test_line_blocks_split_like_lines_in_any_blocks(data: bytes, limit: int,
+                                                    block_size: int) -> None:
+    def expected() -> list[bytes | bounded.Oversized]:
+        pieces = data.split(b"\n")
+        out: list[bytes | bounded.Oversized] = [
+            bounded.Oversized(len(p)) if len(p) > limit else p + b"\n" for p in pieces[:-1]]
+        if pieces[-1]:
+            last = pieces[-1]
+            out.append(bounded.Oversized(len(last)) if len(last) > limit else last)
+        return out
+
+    got: list[bytes | bounded.Oversized] = []
+    for block in bounded.line_blocks(io.BytesIO(data), limit, block_size):
+        if isinstance(block, bounded.Oversized):
+            got.append(bounded.Oversized(block.size))  # the head only serves #! lines
+        else:
+            got += [p + b"\n" for p in block.split(b"\n")[:-1]] + [
+                p for p in block.split(b"\n")[-1:] if p]
+    assert got == expected()
+
+
+@pytest.mark.parametrize("name", ["in.jsonl", "in.json", "in.dgn"])
+def test_a_byte_order_mark_is_skipped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                      name: str) -> None:
+    path = tmp_path / name
+    if name.endswith(".dgn"):
+        path.write_bytes(b"\xef\xbb\xbf#! rules=2\nSTART@N I4@N I5@N I6@N I7@N I8@N\n")
+    else:
+        path.write_bytes(b"\xef\xbb\xbf" + line({**DEAD_END, "rules": [2]}) + b"\n")
+    code, results, _ = same_everywhere(monkeypatch, ["--format", "jsonl", str(path)])
+    assert code == 0 and len(results) == 1
+    assert results[0]["reason"] == ("out-of-bounds" if name.endswith(".dgn") else "dead-end")
+
+
+def test_lines_after_a_dropped_setting_are_not_ruled(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "in.dgn"
+    path.write_text("#! rules=2\nSTART@N I1@N\n#! rules=two\nSTART@N I1@N\n"
+                    "  \ufeff#! rules=3\nSTART@N I1@N\n")
+    code, results, _ = same_everywhere(monkeypatch, ["--format", "jsonl", str(path)])
+    assert code == 3 and kinds(results) == ["dungeon", "invalid", "invalid", "dungeon"]
+    assert [r["line"] for r in results] == [2, 3, 4, 6]
+    assert "not ruled: the #! line before it could not be read" in results[2]["error"]
+
+
+def test_lines_after_a_settings_line_past_the_limit_are_not_ruled(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bounded, "MAX_RECORD_BYTES", 200)
+    monkeypatch.setattr(bounded, "BLOCK_SIZE", 64)
+    path = tmp_path / "in.dgn"
+    path.write_text("#! rules=2\nSTART@N I1@N\n#! players=" + "A," * 200 + "\nSTART@N I1@N\n"
+                    "#! rules=3\nSTART@N I1@N\n")
+    code, results, _ = same_everywhere(monkeypatch, ["--format", "jsonl", str(path)])
+    assert code == 3 and kinds(results) == ["dungeon", "invalid", "invalid", "dungeon"]
+    assert "longer than the limit of 200 bytes" in results[1]["error"]
+    assert "not ruled" in results[2]["error"] and results[3]["line"] == 6
