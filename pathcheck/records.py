@@ -44,7 +44,7 @@ from pathcheck.reader import (
     shape_by_name,
     source_name,
 )
-from pathcheck.tileset import REPEAT_KINDS, TileSet, resolve_tileset
+from pathcheck.tileset import REPEAT_KINDS, TileSet, load_tileset, resolve_tileset
 
 DUNGEON_FORMAT = "dungeon/1"
 SOLO_FORMAT = "solo/1"
@@ -112,6 +112,14 @@ class _Ctx:
 def _tileset(ctx: _Ctx, value: Any, base: Path | None) -> TileSet:
     try:
         return resolve_tileset(value, beside=base)
+    except TileSetError as exc:
+        raise ctx.error("/tileset", str(exc)) from None
+
+
+def _command_line_tileset(ctx: _Ctx, value: str) -> TileSet:
+    """``--tileset``: any file the user names (not restricted like a record's)."""
+    try:
+        return load_tileset(value)
     except TileSetError as exc:
         raise ctx.error("/tileset", str(exc)) from None
 
@@ -199,7 +207,7 @@ def _head(
     if found != fmt:
         raise ctx.error("/format", f"expected \"{fmt}\", got {brief(found)}")
     _check_keys(ctx, value, keys)
-    tileset = (_tileset(ctx, overrides.tileset, None) if overrides.tileset is not None
+    tileset = (_command_line_tileset(ctx, overrides.tileset) if overrides.tileset is not None
                else _tileset(ctx, value.get("tileset"), base))
     rules = (overrides.rules if overrides.rules is not None
              else _rules(ctx, value.get("rules"), allowed_rules))

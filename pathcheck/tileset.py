@@ -14,6 +14,8 @@ primary path entering through the south edge). Everything else derives from
 from __future__ import annotations
 
 import enum
+import os
+import stat
 import tomllib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -21,7 +23,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pathcheck.bounded import MAX_NAME, MAX_TILESET_TILES
+from pathcheck.bounded import MAX_NAME, MAX_TILESET_BYTES, MAX_TILESET_TILES, brief
 from pathcheck.errors import TileSetError
 from pathcheck.geometry import Direction
 
@@ -152,32 +154,62 @@ def load_tileset(name_or_path: str = "standard") -> TileSet:
 
 
 def resolve_tileset(value: object, *, beside: Path | None = None) -> TileSet:
-    """The tile set a record or log names; TileSetError (with a one-line reason) if unusable.
+    """The tile set a record or game log names: a built-in set, or a TOML file inside the
+    record's own folder ``beside`` (None: the current folder), a regular file of at most
+    :data:`~pathcheck.bounded.MAX_TILESET_BYTES`; TileSetError (one line) otherwise. Every
+    reader of records and logs calls this one function.
 
-    None and ``standard`` (any built-in name) are the built-in sets; anything else is a TOML
-    file path, looked for first ``beside`` the record's file (when the path is relative), then
-    from the current folder. Every reader of records and logs calls this one function.
+    A record may come from anyone: it must not make pathcheck read other files, devices or
+    FIFOs, nor tell whether they exist (``--tileset`` on the command line is not restricted).
 
     >>> resolve_tileset(None).name == resolve_tileset("standard").name
     True
-    >>> resolve_tileset("no-such.toml")
+    >>> resolve_tileset("/etc/passwd")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
       ...
-    pathcheck.errors.TileSetError: no tile set 'no-such.toml' (built-in: standard, or a file path)
+    pathcheck.errors.TileSetError: tile set '/etc/passwd': a record names a built-in set ...
     """
     if value is None:
         return load_tileset()
     if not isinstance(value, str) or not value:
-        raise TileSetError(f"expected a tile-set name or path, got {value!r}")
+        raise TileSetError(f"expected a tile-set name or path, got {brief(value)}")
     if value in BUILTIN:
         return load_tileset(value)
-    candidates = [Path(value)]
-    if beside is not None and not candidates[0].is_absolute():
-        candidates.insert(0, beside / value)
-    for candidate in candidates:
-        if candidate.is_file():
-            return load_tileset(str(candidate))
-    raise TileSetError(f"no tile set {value!r} (built-in: {', '.join(BUILTIN)}, or a file path)")
+    refused = TileSetError(f"tile set {brief(value)}: a record names a built-in set "
+                           f"({', '.join(BUILTIN)}) or a .toml file inside its own folder")
+    if len(value) > MAX_NAME or "\0" in value or not value.endswith(".toml"):
+        raise refused
+    root = (beside or Path.cwd()).resolve()
+    try:
+        path = (root / value).resolve()  # symbolic links followed: they must stay inside too
+    except (OSError, RuntimeError):
+        raise refused from None
+    if root not in path.parents:
+        raise refused
+    return _load_capped(str(path), value)
+
+
+@cache
+def _load_capped(path: str, name: str) -> TileSet:
+    """Read a regular file of at most MAX_TILESET_BYTES (never blocking on a FIFO)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError:
+        raise TileSetError(f"no tile set {brief(name)} beside the record (built-in: "
+                           f"{', '.join(BUILTIN)})") from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise TileSetError(f"tile set {brief(name)}: not a regular file")
+    with os.fdopen(fd, "rb") as stream:
+        data = stream.read(MAX_TILESET_BYTES + 1)
+    if len(data) > MAX_TILESET_BYTES:
+        raise TileSetError(f"tile set {brief(name)}: larger than the limit of "
+                           f"{MAX_TILESET_BYTES} bytes for a tile set a record names")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise TileSetError(f"tile set {brief(name)}: not UTF-8 text") from None
+    return parse_tileset(text, source=name)
 
 
 def parse_tileset(text: str, source: str) -> TileSet:

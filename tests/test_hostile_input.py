@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -311,3 +312,52 @@ def test_lines_after_a_settings_line_past_the_limit_are_not_ruled(
     assert code == 3 and kinds(results) == ["dungeon", "invalid", "invalid", "dungeon"]
     assert "longer than the limit of 200 bytes" in results[1]["error"]
     assert "not ruled" in results[2]["error"] and results[3]["line"] == 6
+
+
+def hostile_tilesets(folder: Path) -> list[str]:
+    os.mkfifo(folder / "fifo.toml")
+    (folder / "link.toml").symlink_to("/etc/passwd")
+    (folder / "huge.toml").write_bytes(b"#" * (bounded.MAX_TILESET_BYTES + 1))
+    (folder / "dir.toml").mkdir()
+    return ["/etc/passwd", "../../..", "/dev/zero", "fifo.toml", "link.toml", "huge.toml",
+            "dir.toml", "x" * 300 + ".toml", "../in.toml", "nothere.toml", "a\x00.toml"]
+
+
+def test_a_record_names_only_builtin_sets_or_files_in_its_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    names = hostile_tilesets(tmp_path)
+    path = jsonl(tmp_path, *(line({**GOOD, "tileset": name}) for name in names), line(GOOD))
+    code, results, stderr = same_everywhere(monkeypatch, ["--format", "jsonl", path])
+    assert code == 3 and kinds(results) == ["invalid"] * len(names) + ["dungeon"]
+    assert all(r["pointer"] == "/tileset" for r in results[:-1])
+    errors = [r["error"] for r in results[:-1]]
+    assert all("inside its own folder" in e for e in errors[:3] + errors[7:9])
+    assert "not a regular file" in errors[3] and "inside its own folder" in errors[4]
+    assert "larger than the limit of 1048576 bytes" in errors[5]
+    assert "not a regular file" in errors[6] and "beside the record" in errors[9]
+    assert "root:" not in stderr  # nothing of another file is shown
+
+
+def test_adjudicate_refuses_the_same_tile_sets_with_the_same_messages(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    names = hostile_tilesets(tmp_path)
+    log = json.loads((Path(__file__).resolve().parent.parent / "fixtures" / "dungeon"
+                      / "legal-2p-basic.json").read_text())
+    jsonl(tmp_path, *(line({**GOOD, "tileset": name}) for name in names))
+    (tmp_path / "logs.jsonl").write_bytes(b"\n".join(line({**log, "tileset": n}) for n in names))
+    verified = CliRunner().invoke(cli, ["verify", "--format", "jsonl", str(tmp_path / "in.jsonl")])
+    judged = CliRunner().invoke(cli, ["adjudicate", str(tmp_path / "logs.jsonl")])
+    assert verified.exit_code == judged.exit_code == 3
+    messages = [json.loads(x)["error"] for x in verified.stdout.splitlines()]
+    assert [e.split("/tileset: ", 1)[1] for e in judged.stderr.splitlines()] == messages
+
+
+def test_the_command_line_tileset_stays_free(tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    standard = Path(__file__).resolve().parent.parent / "tiles" / "standard.toml"
+    elsewhere = tmp_path / "sets" / "any-name.txt"
+    elsewhere.parent.mkdir()
+    elsewhere.write_text(standard.read_text())
+    code, results, _ = same_everywhere(monkeypatch, ["--format", "jsonl", "--tileset",
+                                                     str(elsewhere), jsonl(tmp_path, line(GOOD))])
+    assert code == 0 and kinds(results) == ["dungeon"]

@@ -305,7 +305,10 @@ def test_malformed_fixture(name: str) -> None:
 def test_missing_tileset_file_is_a_record_error() -> None:
     log = load("legal-3p-basic")
     log["tileset"] = "/nonexistent/tiles.toml"
-    with pytest.raises(RecordError, match="no tile set"):
+    with pytest.raises(RecordError, match="inside its own folder"):
+        rule(log)
+    log["tileset"] = "nonexistent-tiles.toml"
+    with pytest.raises(RecordError, match="no tile set 'nonexistent-tiles\\.toml' beside"):
         rule(log)
 
 
