@@ -26,6 +26,7 @@ import msgspec
 
 from pathcheck.bounded import (
     Oversized,
+    Readable,
     depth_message,
     duplicate_keys,
     duplicate_message,
@@ -39,7 +40,7 @@ from pathcheck.reader import (
     Document,
     Shape,
     decode_error,
-    iter_whole_document,
+    iter_document,
     open_input,
     open_source,
     shape_by_name,
@@ -185,7 +186,7 @@ def iter_items(name: str) -> Iterator[Item]:
             elif sniffed.shape is Shape.JSON_LINES:
                 yield from _line_items(sniffed.lines(), source, sniffed.first_line, base)
             else:
-                yield from _document_items(sniffed.read(), source, sniffed.first_line, base)
+                yield from _document_items(sniffed.document(), source, sniffed.first_line, base)
     except IOFailure as exc:
         yield Item(ERROR, source, 0, exc)
 
@@ -213,11 +214,11 @@ def _dgn_items(stream: Iterable[bytes | Oversized], source: str, start: int) -> 
             yield Item(DGN_LINE, source, number, raw, "", defaults, len(raw))
 
 
-def _document_items(data: bytes, source: str, first_line: int, base: str | None
+def _document_items(stream: Readable, source: str, first_line: int, base: str | None
                     ) -> Iterator[Item]:
-    for entry in iter_whole_document(data, source, first_line):
+    for entry in iter_document(stream, source, first_line):
         if isinstance(entry, RecordError):
-            yield Item(ERROR, source, entry.line or first_line, entry, size=len(data))
+            yield Item(ERROR, source, entry.line or first_line, entry)
         else:
             yield Item(VALUE, source, entry.line, entry.value, entry.pointer, base, 0)
 

@@ -265,3 +265,93 @@ def duplicate_message(pointer: str) -> str:
     key = pointer.rsplit("/", 1)[-1].replace("~1", "/").replace("~0", "~")
     return (f"key {cut(key)} appears twice in one object: a record must say each thing once, "
             "so that it settles a dispute")
+
+
+class Element(NamedTuple):
+    """One element of a top-level JSON array: its bytes, or why the array stops there."""
+
+    position: int
+    """Its index in the array."""
+    line: int
+    data: bytes
+    error: str | None = None
+
+
+_TOKEN = re.compile(rb'"(?:[^"\\]|\\.)*"|"|[\[\]{},]')
+_OPEN, _CLOSE = frozenset(b"[{"), frozenset(b"]}")
+
+
+def array_elements(stream: Readable, first_line: int = 1,
+                   limit: int | None = None) -> Iterator[Element]:
+    """The elements of the JSON array ``stream`` holds (its first non-space byte is ``[``),
+    read in blocks: memory stays bounded by the record limit whatever the array's size, and
+    one bad element is that element's error only. Elements are split at the array's own
+    commas (strings skipped), not decoded; an element past the limit, or an array cut short
+    or followed by more text, ends it with an :class:`Element` whose ``error`` says why.
+
+    >>> [(e.position, e.line, e.data) for e in array_elements(io.BytesIO(b'[1,\\n{"a":"]"}]'))]
+    [(0, 1, b'1'), (1, 2, b'{"a":"]"}')]
+    """
+    limit = MAX_RECORD_BYTES if limit is None else limit
+    read = getattr(stream, "read1", stream.read)
+    line = first_line
+    while True:  # spaces before the array: counted, not kept
+        buf = read(BLOCK_SIZE)
+        if not buf:
+            return
+        if buf.strip(JSON_SPACE):
+            break
+        line += buf.count(b"\n")
+    begin = len(buf) - len(buf.lstrip(JSON_SPACE))
+    line += buf.count(b"\n", 0, begin)
+    if buf[begin] != 91:
+        yield Element(0, line, b"", "expected a JSON array")
+        return
+    start = pos = begin + 1  # the current element starts at start; scanning goes on at pos
+    depth, index, eof = 1, 0, False
+    while True:
+        match = _TOKEN.search(buf, pos)
+        if match is None or (match.end() - match.start() == 1 and buf[match.start()] == 34):
+            if eof:  # no more tokens, or a string never closed
+                yield Element(index, line, b"", "the array is cut short (no closing ])")
+                return
+            if len(buf) - start > limit:
+                yield Element(index, line, b"", oversized_message(len(buf) - start))
+                return
+            line += buf.count(b"\n", 0, start)
+            buf, pos = buf[start:], (match.start() if match else len(buf)) - start
+            start = 0
+            more = read(BLOCK_SIZE)
+            eof = not more
+            buf += more
+            continue
+        char = buf[match.start()]
+        pos = match.end()
+        if char in _OPEN:
+            depth += 1
+            if depth > MAX_DEPTH + 1:
+                yield Element(index, line, b"", depth_message())
+                return
+        elif char in _CLOSE:
+            depth -= 1
+        if depth == 0 or (char == 44 and depth == 1):  # the closing ] or an element's comma
+            element = buf[start:match.start()]
+            if len(element) > limit:
+                yield Element(index, line, b"", oversized_message(len(element)))
+                return
+            skipped = len(element) - len(element.lstrip(JSON_SPACE))
+            at = line + buf.count(b"\n", 0, start + skipped)
+            if depth or element.strip(JSON_SPACE) or index:
+                yield Element(index, at, element.strip(JSON_SPACE))
+            index += 1
+            line += buf.count(b"\n", 0, pos)
+            buf, start, pos = buf[pos:], 0, 0
+            if depth == 0:
+                break
+    while True:  # after the closing ]: only whitespace
+        if buf.strip(JSON_SPACE):
+            yield Element(index, line, b"", "text after the closing ] of the array")
+            return
+        buf = read(BLOCK_SIZE)
+        if not buf:
+            return

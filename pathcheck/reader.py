@@ -27,6 +27,9 @@ from __future__ import annotations
 
 import contextlib
 import enum
+import json
+import math
+import re
 import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -37,7 +40,6 @@ import msgspec
 
 from pathcheck import bounded
 from pathcheck.bounded import (
-    MAX_DEPTH,
     Oversized,
     Prefixed,
     depth_message,
@@ -47,7 +49,7 @@ from pathcheck.bounded import (
     oversized_message,
     too_deep,
 )
-from pathcheck.errors import IOFailure, RecordError
+from pathcheck.errors import IOFailure, RecordError, pointer_join
 
 _decoder = msgspec.json.Decoder()
 
@@ -98,6 +100,11 @@ def decode_error(source: str, data: bytes, exc: Exception, first_line: int = 1) 
             return RecordError(source, line, "", f"not UTF-8 text (byte {bad.start})")
     message = str(exc)
     line = first_line
+    path = _MSGSPEC_PATH.search(message)
+    if path is not None:  # "Number out of range - at `$[1].a`": a JSON pointer instead
+        pointer = _out_of_range(data) if "[...]" in path.group(1) else None
+        return RecordError(source, line, msgspec_pointer(path.group(1)) if pointer is None
+                           else pointer, f"not valid JSON: {message[:path.start()].lower()}")
     marker = "(byte "
     if marker in message:
         try:
@@ -131,33 +138,6 @@ def iter_json_lines(stream: Iterable[bytes | Oversized], source: str, start_line
             yield RecordError(source, number, twice[0], duplicate_message(twice[0]))
             continue
         yield Document(source, number, value)
-
-
-def iter_whole_document(data: bytes, source: str, first_line: int = 1) -> Iterator[
-    Document | RecordError
-]:
-    """Yield the records of one JSON document (each element of a top-level array)."""
-    if too_deep(data, MAX_DEPTH + 1):  # + 1: the array that holds the records
-        yield RecordError(source, first_line, "", depth_message())
-        return
-    try:
-        value = _decoder.decode(data)
-    except (msgspec.DecodeError, UnicodeDecodeError) as exc:
-        yield decode_error(source, data, exc, first_line)
-        return
-    twice = {pointer.split("/", 2)[1] if isinstance(value, list) else "": pointer
-             for pointer in reversed(duplicate_keys(data, value))}
-    if isinstance(value, list):
-        for index, item in enumerate(value):
-            if str(index) in twice:
-                yield RecordError(source, first_line, twice[str(index)],
-                                  duplicate_message(twice[str(index)]))
-            else:
-                yield Document(source, first_line, item, f"/{index}")
-    elif twice:
-        yield RecordError(source, first_line, twice[""], duplicate_message(twice[""]))
-    else:
-        yield Document(source, first_line, value)
 
 
 class Shape(enum.Enum):
@@ -199,9 +179,9 @@ class Sniffed:
         as one :class:`~pathcheck.bounded.Oversized`."""
         return lines(Prefixed(b"".join(self.head), self.stream))
 
-    def read(self) -> bytes:
-        """The input from :attr:`first_line` on, whole."""
-        return b"".join(self.head) + self.stream.read()
+    def document(self) -> Prefixed:
+        """The input from :attr:`first_line` on, as a stream (for :func:`iter_document`)."""
+        return Prefixed(b"".join(self.head), self.stream)
 
 
 def sniff(stream: IO[bytes], name: str) -> Sniffed:
@@ -251,10 +231,102 @@ def iter_documents(sniffed: Sniffed, source: str) -> Iterator[Document | RecordE
     if sniffed.shape is Shape.JSON_LINES:
         yield from iter_json_lines(sniffed.lines(), source, sniffed.first_line)
     else:
-        yield from iter_whole_document(sniffed.read(), source, sniffed.first_line)
+        yield from iter_document(sniffed.document(), source, sniffed.first_line)
 
 
 def iter_json_source(name: str) -> Iterator[Document | RecordError]:
     """Yield the JSON records of the file ``name`` (see the module doc for the shapes)."""
     with open_input(name) as sniffed:
         yield from iter_documents(sniffed, source_name(name))
+
+
+_MSGSPEC_PATH = re.compile(r" - at `\$([^`]*)`$")
+_MSGSPEC_STEP = re.compile(r"\.([^.\[]+)|\[(\d+)\]")
+
+
+def msgspec_pointer(path: str) -> str:
+    """A msgspec error path (after its ``$``) as a JSON pointer, as far as it names keys.
+
+    >>> msgspec_pointer("[1].rules[0]"), msgspec_pointer("[2][...]")
+    ('/1/rules/0', '/2')
+    """
+    parts: list[str | int] = []
+    for step in _MSGSPEC_STEP.finditer(path):
+        if step.start() != sum(len(str(p)) + (1 if isinstance(p, str) else 2) for p in parts):
+            break
+        parts.append(step.group(1) if step.group(1) is not None else int(step.group(2)))
+    return pointer_join("", *parts)
+
+
+def _out_of_range(data: bytes) -> str | None:
+    """The pointer to the first number msgspec cannot hold (it names no object keys)."""
+    try:
+        tree = json.loads(data)
+    except ValueError:
+        return None
+
+    def walk(node: Any, at: str) -> str | None:
+        if isinstance(node, float) and math.isinf(node):
+            return at
+        if isinstance(node, int) and not -(1 << 63) <= node < 1 << 64:
+            return at
+        items = node.items() if isinstance(node, dict) else enumerate(node) \
+            if isinstance(node, list) else ()
+        for key, item in items:
+            found = walk(item, pointer_join(at, key))
+            if found is not None:
+                return found
+        return None
+
+    return walk(tree, "")
+
+
+def iter_document(stream: bounded.Readable, source: str, first_line: int = 1) -> Iterator[
+    Document | RecordError
+]:
+    """The records of one JSON document on ``stream``: a top-level array is read element by
+    element (streamed: memory bounded by the record limit, one bad element is that element's
+    error); any other document is one record, read whole up to the record limit."""
+    read = getattr(stream, "read1", stream.read)
+    while True:  # spaces before the document: counted, not kept
+        head = read(bounded.BLOCK_SIZE)
+        if not head:
+            return
+        if head.strip(bounded.JSON_SPACE):
+            break
+        first_line += head.count(b"\n")
+    if head.lstrip(bounded.JSON_SPACE)[:1] == b"[":
+        for element in bounded.array_elements(bounded.Prefixed(head, stream), first_line):
+            pointer = f"/{element.position}"
+            if element.error is not None:
+                yield RecordError(source, element.line, pointer, element.error)
+            else:
+                yield decode_value(element.data, source, element.line, pointer)
+        return
+    parts = [head]
+    size = len(head)
+    while size <= bounded.MAX_RECORD_BYTES:
+        more = read(bounded.BLOCK_SIZE)
+        if not more:
+            break
+        parts.append(more)
+        size += len(more)
+    if size > bounded.MAX_RECORD_BYTES:
+        yield RecordError(source, first_line, "", bounded.oversized_message(size))
+        return
+    yield decode_value(b"".join(parts), source, first_line, "")
+
+
+def decode_value(data: bytes, source: str, line: int, pointer: str) -> Document | RecordError:
+    """One JSON record: its Document, or the RecordError (depth, syntax, a key given twice)."""
+    if too_deep(data):
+        return RecordError(source, line, pointer, depth_message())
+    try:
+        value = _decoder.decode(data)
+    except (msgspec.DecodeError, UnicodeDecodeError) as exc:
+        error = decode_error(source, data, exc, line)
+        return RecordError(source, error.line, pointer + error.pointer, error.message)
+    twice = duplicate_keys(data, value)
+    if twice:
+        return RecordError(source, line, pointer + twice[0], duplicate_message(twice[0]))
+    return Document(source, line, value, pointer)

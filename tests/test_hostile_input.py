@@ -361,3 +361,63 @@ def test_the_command_line_tileset_stays_free(tmp_path: Path,
     code, results, _ = same_everywhere(monkeypatch, ["--format", "jsonl", "--tileset",
                                                      str(elsewhere), jsonl(tmp_path, line(GOOD))])
     assert code == 0 and kinds(results) == ["dungeon"]
+
+
+def test_a_huge_number_fails_only_its_element_with_a_json_pointer(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "in.json"
+    path.write_bytes(b"[\n" + line(GOOD) + b",\n" + b'{"tiles":[{"tile":"START","dir":"N"}],'
+                     b'"note":{"a":[1, 1e400]}},\n' + line(GOOD) + b"\n]\n")
+    code, results, stderr = same_everywhere(monkeypatch, ["--format", "jsonl", str(path)])
+    assert code == 3 and kinds(results) == ["dungeon", "invalid", "dungeon"]
+    assert [r["line"] for r in results] == [2, 3, 4]
+    assert f"{path}:3: /1/note/a/1: not valid JSON: number out of range" in stderr
+
+
+def test_a_json_array_is_read_element_by_element(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bounded, "BLOCK_SIZE", 16)  # elements cut across many reads
+    monkeypatch.setattr(bounded, "MAX_RECORD_BYTES", 2000)
+    big = {**GOOD, "note": "x" * 3000}
+    path = tmp_path / "in.json"
+    path.write_bytes(b"[" + b",".join([line(GOOD), line(DEAD_END), line(big), line(GOOD)])
+                     + b"]")
+    code, results, _ = same_everywhere(monkeypatch, ["--format", "jsonl", str(path)])
+    # Past the limit the array stops there: what comes after is not read.
+    assert code == 3 and kinds(results) == ["dungeon", "dungeon", "invalid"]
+    assert "longer than the limit of 2000 bytes" in results[2]["error"]
+    assert results[2]["pointer"] == "/2"
+
+
+@pytest.mark.parametrize(("document", "message"), [
+    (b"[" + line(GOOD) + b",", "the array is cut short"),
+    (b"[" + line(GOOD) + b"] []", "text after the closing ]"),
+    (b"[" + line(GOOD) + b',"\\', "the array is cut short"),
+])
+def test_a_broken_array_keeps_the_elements_before_the_break(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, document: bytes, message: str) -> None:
+    path = tmp_path / "in.json"
+    path.write_bytes(document)
+    code, results, _ = same_everywhere(monkeypatch, ["--format", "jsonl", str(path)])
+    assert code == 3 and kinds(results) == ["dungeon", "invalid"]
+    assert message in results[1]["error"]
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(alphabet='ab,[]{}"\\\n :'),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner,
+                                                                max_size=3),
+    max_leaves=10)
+
+
+@given(values=st.lists(json_values, max_size=5), indent=st.sampled_from([None, 0, 2]),
+       block_size=st.integers(1, 40))
+def test_array_elements_match_a_whole_decode(values: list[Any], indent: int | None,
+                                             block_size: int) -> None:
+    text = json.dumps(values, indent=indent).encode()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(bounded, "BLOCK_SIZE", block_size)
+        elements = list(bounded.array_elements(io.BytesIO(b"  " + text + b"\n")))
+    assert [json.loads(e.data) for e in elements] == values
+    assert all(e.error is None for e in elements)
+    assert [e.position for e in elements] == list(range(len(values)))
