@@ -123,8 +123,13 @@ def test_no_mutated_game_log_breaks_an_adjudicator(folder: Path, log: Path,
     raw = bytearray(log.read_bytes())
     for _ in range(data.draw(st.integers(1, 3))):
         at = data.draw(st.integers(0, len(raw)))
-        op = data.draw(st.sampled_from(["flip", "insert", "cut"]))
-        if op == "flip" and at < len(raw):
+        op = data.draw(st.sampled_from(["flip", "insert", "cut", "nest", "twice"]))
+        if op == "nest":
+            depth = data.draw(st.sampled_from([3, 64, 66, 1200]))
+            raw[1:1] = b'"note":' + b"[" * depth + b"]" * depth + b","
+        elif op == "twice":
+            raw[1:1] = b'"format":"x",'
+        elif op == "flip" and at < len(raw):
             raw[at:at + 1] = data.draw(st.sampled_from(SPICE))
         elif op == "insert":
             raw[at:at] = data.draw(st.sampled_from(SPICE) | st.binary(max_size=4))
