@@ -43,8 +43,7 @@ QUOTE = 80
 """Characters of a token or value quoted in a message."""
 BLOCK_SIZE = 1 << 20
 JSON_SPACE = b" \t\r\n"
-"""What JSON calls whitespace: a JSON Lines line of only these is blank (skipped); a line of
-form feeds or vertical tabs is not JSON, so it is an invalid record on every path."""
+"""What JSON calls whitespace (around array elements and documents)."""
 
 
 class Readable(Protocol):
