@@ -27,19 +27,15 @@ import msgspec
 from pathcheck.bounded import (
     Oversized,
     Readable,
-    depth_message,
-    duplicate_keys,
-    duplicate_message,
     line_blocks,
     oversized_message,
-    too_deep,
 )
 from pathcheck.constants import REASONS
 from pathcheck.errors import IOFailure, RecordError
 from pathcheck.reader import (
     Document,
     Shape,
-    decode_error,
+    decode_value,
     iter_document,
     open_input,
     open_source,
@@ -225,7 +221,6 @@ def _document_items(stream: Readable, source: str, first_line: int, base: str | 
 
 # --- processing ---------------------------------------------------------------------------
 
-_decoder = msgspec.json.Decoder()
 _encoder = msgspec.json.Encoder()
 
 
@@ -237,16 +232,10 @@ def _record(item: Item, settings: Settings) -> Any:
                                overrides=settings.overrides, defaults=item.extra)
     if item.kind == JSON_LINE:
         # Without its line end, as the fast path hands a line over: one message either way.
-        raw = item.payload.rstrip(b"\r\n")
-        if too_deep(raw):
-            raise RecordError(item.source, item.line, "", depth_message())
-        try:
-            value = _decoder.decode(raw)
-        except (msgspec.DecodeError, UnicodeDecodeError) as exc:
-            raise decode_error(item.source, raw, exc, item.line) from None
-        twice = duplicate_keys(raw, value)
-        if twice:
-            raise RecordError(item.source, item.line, twice[0], duplicate_message(twice[0]))
+        decoded = decode_value(item.payload.rstrip(b"\r\n"), item.source, item.line, "")
+        if isinstance(decoded, RecordError):
+            raise decoded
+        value = decoded.value
     else:
         value = item.payload
     doc = Document(item.source, item.line, value, item.pointer)

@@ -124,20 +124,7 @@ def iter_json_lines(stream: Iterable[bytes | Oversized], source: str, start_line
             continue
         if not raw.strip():
             continue
-        raw = raw.rstrip(b"\r\n")
-        if too_deep(raw):
-            yield RecordError(source, number, "", depth_message())
-            continue
-        try:
-            value = _decoder.decode(raw)
-        except (msgspec.DecodeError, UnicodeDecodeError) as exc:
-            yield decode_error(source, raw, exc, number)
-            continue
-        twice = duplicate_keys(raw, value)
-        if twice:
-            yield RecordError(source, number, twice[0], duplicate_message(twice[0]))
-            continue
-        yield Document(source, number, value)
+        yield decode_value(raw.rstrip(b"\r\n"), source, number, "")
 
 
 class Shape(enum.Enum):
@@ -171,7 +158,7 @@ class Sniffed:
     shape: Shape
     stream: IO[bytes]
     first_line: int = 1
-    """The number of the first line of :meth:`lines` / :meth:`read`."""
+    """The number of the first line of :meth:`lines` / :meth:`document`."""
     head: list[bytes] = field(default_factory=list)
 
     def lines(self) -> Iterator[bytes | Oversized]:
