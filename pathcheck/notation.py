@@ -414,7 +414,7 @@ def iter_data(name: str, data: bytes) -> Iterator[Any]:
     import io
     from pathlib import Path
 
-    from pathcheck.reader import iter_json_lines, iter_whole_document
+    from pathcheck.reader import iter_document, iter_json_lines
 
     source = "<stdin>" if name == "-" else name
     if holds_notation(name, data):
@@ -437,11 +437,11 @@ def iter_data(name: str, data: bytes) -> Iterator[Any]:
         try:
             msgspec.json.decode(lines[0])
         except msgspec.DecodeError:
-            yield from iter_whole_document(data, source)
+            yield from iter_document(io.BytesIO(data), source)
             return
         yield from iter_json_lines(io.BytesIO(data), source)
         return
-    yield from iter_whole_document(data, source)
+    yield from iter_document(io.BytesIO(data), source)
 
 
 @functools.cache
