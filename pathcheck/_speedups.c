@@ -1567,7 +1567,7 @@ static int utf8_ok(const char *p, const char *end) {
  * `pragma` (b"": none) until a line it leaves to Python, as scan_block does. pragma_start and
  * pragma_end locate in the block the last `#!` line it read (-1, -1: none), which is in force
  * from there on. */
-static PyObject *scan_dgn(PyObject *self, PyObject *args) {
+static PyObject *scan_dgn(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *capsule, *prefix;
     Py_buffer block, pragma_text;
     Py_ssize_t offset, pragma_start = -1, pragma_end = -1;
