@@ -39,13 +39,12 @@ from pathcheck.batch import (
     usable_cores,
 )
 from pathcheck.errors import InputError, IOFailure, PathcheckError, PluginError, RecordError
-from pathcheck.reader import Document, decode_error
+from pathcheck.reader import Document, decode_value
 from pathcheck.ruling import Ruling, render_text
 
 CHUNK = 64
 """Logs per task: big enough to make a worker round trip cheap, small enough to stream."""
 
-_decoder = msgspec.json.Decoder()
 _encoder = msgspec.json.Encoder()
 
 
@@ -206,10 +205,11 @@ def _rule(item: Item, settings: StreamSettings) -> tuple[Document, Ruling]:
         raise item.payload
     pointer = item.pointer
     if item.kind in (JSON_LINE, DGN_LINE):
-        try:
-            value: Any = _decoder.decode(item.payload)
-        except (msgspec.DecodeError, UnicodeDecodeError) as exc:
-            raise decode_error(item.source, item.payload, exc, item.line) from None
+        # One decoder for a record, as verify's (depth, syntax, keys given twice).
+        decoded = decode_value(item.payload.rstrip(b"\r\n"), item.source, item.line, pointer)
+        if isinstance(decoded, RecordError):
+            raise decoded
+        value: Any = decoded.value
     else:
         value = item.payload
     if not isinstance(value, dict):
