@@ -1,0 +1,133 @@
+"""Hostile command lines (issue 13): output files, pictures, jobs, names, odd arguments.
+
+Each input goes through every path that applies (the C fast path with ``-j 1`` and ``-j 2``,
+the pure-Python path) and every path must give the same results, summary and exit code.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pathcheck import speedups
+from pathcheck.cli import cli
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "fixtures" / "dungeons" / "examples.dgn"
+PATHS = [("c", 1), ("c", 2), ("python", 1), ("python", 2)]
+
+Result = tuple[int, str, str]
+
+
+def run(*args: str, stdin: str | None = None) -> Result:
+    result = CliRunner().invoke(cli, list(args), input=stdin)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def every_path(monkeypatch: pytest.MonkeyPatch, args: list[str],
+               after: Callable[[], object] = lambda: None) -> tuple[Result, object]:
+    """Run ``pathcheck verify ARGS`` on every path; all must agree. Returns the one result
+    and what ``after`` saw after each run (the same on every path)."""
+    seen = []
+    for path, jobs in PATHS:
+        with monkeypatch.context() as patch:
+            if path == "python":
+                patch.setattr(speedups, "_speedups", None)
+            seen.append((run("verify", "-j", str(jobs), *args), after()))
+    assert all(one == seen[0] for one in seen), seen
+    return seen[0]
+
+
+def jsonl(tmp_path: Path, *records: dict[str, object], name: str = "in.jsonl") -> Path:
+    path = tmp_path / name
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    return path
+
+
+def dungeon(*tiles: str, **extra: object) -> dict[str, object]:
+    return {"format": "dungeon/1",
+            "tiles": [{"tile": t.split("@")[0], "dir": t.split("@")[1]} for t in tiles],
+            **extra}
+
+
+GOOD = dungeon("START@N", "I1@N", "L4@E")
+
+
+# --- -o: devices, FIFOs, symlinks, the umask --------------------------------------------------
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "text"])
+def test_output_into_a_fifo_writes_into_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                           fmt: str) -> None:
+    source = jsonl(tmp_path, GOOD, GOOD)
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    results = []
+    for path, jobs in PATHS:
+        got: list[bytes] = []
+        reader = threading.Thread(target=lambda g=got: g.append(fifo.read_bytes()))
+        reader.start()
+        with monkeypatch.context() as patch:
+            if path == "python":
+                patch.setattr(speedups, "_speedups", None)
+            result = run("verify", "-j", str(jobs), "--format", fmt, "-o", str(fifo),
+                         str(source))
+        reader.join(timeout=30)
+        results.append((result, got))
+    assert all(r == results[0] for r in results)
+    (code, out, _), data = results[0]
+    assert code == 0 and out == "" and data[0].count(b"\n") >= 2
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)  # still a FIFO, not replaced
+    assert sorted(os.listdir(tmp_path)) == ["in.jsonl", "pipe"]
+
+
+def test_output_through_a_symlink_replaces_its_target(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    source = jsonl(tmp_path, GOOD)
+    target = tmp_path / "real.jsonl"
+    target.write_text("old\n")
+    target.chmod(0o640)
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(target.name)
+
+    def look() -> tuple[bool, str, int]:
+        return link.is_symlink(), target.read_text(), stat.S_IMODE(target.stat().st_mode)
+
+    (code, _, _), seen = every_path(monkeypatch, ["--format", "jsonl", "-o", str(link),
+                                                  str(source)], look)
+    assert code == 0
+    assert isinstance(seen, tuple) and seen[0] is True
+    assert json.loads(seen[1])["kind"] == "dungeon"
+    assert seen[2] == 0o640  # an existing file keeps its mode
+    assert sorted(os.listdir(tmp_path)) == ["in.jsonl", "link.jsonl", "real.jsonl"]
+
+
+def test_output_honours_the_umask(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    source = jsonl(tmp_path, GOOD)
+    out = tmp_path / "out.jsonl"
+    old = os.umask(0o002)
+    try:
+        def look() -> int:
+            mode = stat.S_IMODE(out.stat().st_mode)
+            out.unlink()
+            return mode
+
+        (code, _, _), mode = every_path(monkeypatch, ["--format", "jsonl", "-o", str(out),
+                                                      str(source)], look)
+    finally:
+        os.umask(old)
+    assert code == 0 and mode == 0o664
+
+
+def test_output_into_dev_null_keeps_it_a_device(tmp_path: Path) -> None:
+    # The only use of the real /dev/null: writing into it (as any program may).
+    code, out, _ = run("verify", "-o", os.devnull, str(jsonl(tmp_path, GOOD)))
+    assert code == 0 and out == ""
+    assert stat.S_ISCHR(os.stat(os.devnull).st_mode)
