@@ -100,8 +100,10 @@ def progress_bar(stack: ExitStack, files: Sequence[str], label: str) -> Any:
     return stack.enter_context(click.progressbar(length=total, label=label, file=sys.stderr))
 
 
-def refuse_input_as_output(output: str | None, inputs: tuple[str, ...] | list[str]) -> None:
-    """``-o`` may not name one of the input files: the report would replace the user's data."""
+def refuse_input_as_output(output: str | None, inputs: tuple[str, ...] | list[str],
+                           option: str = "--output") -> None:
+    """``-o`` (``--svg``, ``--graph``) may not name one of the input files: the report would
+    replace the user's data."""
     if output is None:
         return
     import os
@@ -110,5 +112,5 @@ def refuse_input_as_output(output: str | None, inputs: tuple[str, ...] | list[st
         if name == "-" or not os.path.exists(name) or not os.path.exists(output):
             continue
         if os.path.samefile(name, output):
-            raise click.UsageError(f"--output {output} is one of the input files; "
+            raise click.UsageError(f"{option} {output} is one of the input files; "
                                    "name another file")

@@ -83,6 +83,8 @@ class Settings:
     """Return the SVG and graph of each record in its :class:`Rendered` (for ``--svg FILE.svg``)."""
     inline_graph: str = ".graphml"
     """The file the inline graph is for: its suffix picks GraphML or node-link JSON."""
+    picture_stems: tuple[tuple[str, str], ...] = ()
+    """Input name -> stem of its pictures' names (see ``render.pictures.picture_stems``)."""
 
 
 class Rendered(NamedTuple):
@@ -244,7 +246,8 @@ def process_item(item: Item, settings: Settings) -> Rendered:
             svg = pictures.verdict_svg(verdict)
             graph = pictures.verdict_graph(verdict, settings.inline_graph)
         else:
-            pictures.write_pictures(verdict, settings.svg_dir, settings.graph_dir)
+            pictures.write_pictures(verdict, settings.svg_dir, settings.graph_dir,
+                                    settings.picture_stems)
     if isinstance(verdict, DungeonVerdict):
         reason = verdict.trace.reason
         status, why = ("held", None) if reason is None else ("lost", reason.value)

@@ -131,3 +131,36 @@ def test_output_into_dev_null_keeps_it_a_device(tmp_path: Path) -> None:
     code, out, _ = run("verify", "-o", os.devnull, str(jsonl(tmp_path, GOOD)))
     assert code == 0 and out == ""
     assert stat.S_ISCHR(os.stat(os.devnull).st_mode)
+
+
+# --- --svg / --graph --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("option", "name"), [("--graph", "game.json"), ("--svg", "game.svg"),
+                                              ("--output", "game.json")])
+def test_pictures_may_not_replace_an_input_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                option: str, name: str) -> None:
+    source = tmp_path / name
+    source.write_text(json.dumps(GOOD))
+    (code, _, err), _ = every_path(monkeypatch, [str(source), option, str(source)])
+    assert code == 2 and f"{option} {source} is one of the input files" in err
+    assert json.loads(source.read_text()) == GOOD
+
+
+def test_inputs_of_one_name_in_two_folders_get_distinct_pictures(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    first = jsonl(tmp_path, GOOD, name="a/game.jsonl")
+    second = jsonl(tmp_path, dungeon("START@N", "R1@N"), name="b/game.jsonl")
+    svg, graphs = tmp_path / "svg", tmp_path / "graphs"
+
+    def look() -> dict[str, str]:
+        return {p.name: p.read_text() for folder in (svg, graphs) for p in folder.iterdir()}
+
+    (code, _, _), seen = every_path(monkeypatch, ["-q", "--svg", str(svg), "--graph", str(graphs),
+                                                  str(first), str(second)], look)
+    assert code == 0 and isinstance(seen, dict)
+    assert sorted(seen) == ["game-1.graphml", "game-1.svg", "game.2-1.graphml", "game.2-1.svg"]
+    assert seen["game-1.svg"] != seen["game.2-1.svg"]
+    assert "a/game.jsonl:1" in seen["game-1.svg"] and "b/game.jsonl:1" in seen["game.2-1.svg"]
