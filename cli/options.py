@@ -66,6 +66,15 @@ def advanced_option(func: F) -> F:
     )(func)
 
 
+def cap_jobs(ctx: click.Context, param: click.Parameter, value: int | None) -> int | None:
+    """``--jobs N``: never more workers than cores (more would only cost memory)."""
+    if value is None:
+        return None
+    from pathcheck.lifeline import cap_jobs as cap
+
+    return cap(value)
+
+
 def jobs_option(func: F) -> F:
     return click.option(
         "-j",
@@ -73,7 +82,8 @@ def jobs_option(func: F) -> F:
         type=click.IntRange(min=1),
         default=1,
         show_default=True,
-        help="Worker processes for batch work.",
+        callback=cap_jobs,
+        help="Worker processes for batch work (at most one per core).",
     )(func)
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -13,6 +12,7 @@ from pathlib import Path
 import click
 
 from pathcheck.errors import ExitCode, RecordError
+from pathcheck.lifeline import usable_cores
 from pathcheck.render.solo import render_check, render_deal, render_key
 from pathcheck.seeds import SEED_LIMIT, SeedCode, parse_rules
 from pathcheck.solo_check import AnswerKey, Challenge, SeedCheck, check_record, rules_text
@@ -27,7 +27,14 @@ from pathcheck.solo_stats import (
 )
 
 from .census import command as census_command
-from .options import emit, output_file, output_format, refuse_input_as_output, seed_rules_option
+from .options import (
+    cap_jobs,
+    emit,
+    output_file,
+    output_format,
+    refuse_input_as_output,
+    seed_rules_option,
+)
 
 
 @click.group(name="solo")
@@ -71,8 +78,8 @@ command.add_command(census_command)
               help="Only seeds of this difficulty grade (docs/seeds.md).")
 @click.option("--limit", type=click.IntRange(min=1), default=1_000_000, show_default=True,
               help="Give up after trying this many seeds.")
-@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
-              help="Worker processes for the search (default: all cores).")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None, callback=cap_jobs,
+              help="Worker processes for the search (default and most: all cores).")
 @click.option("--census", "census_dir", type=click.Path(file_okay=False), default=None,
               metavar="CENSUS_DIR", help="Pick from a census (solo census) instead of searching.")
 @output_format
@@ -99,7 +106,7 @@ def new(ctx: click.Context, rules: str | None, count: int, start: int | None,
         found = [analyse_deal((first + k) % SEED_LIMIT, rule_set) for k in range(count)]
         tried = count
     else:
-        workers = jobs or os.cpu_count() or 1
+        workers = jobs or usable_cores()
         with _progress(limit, "searching seeds") as progress:
             found, tried = search(first, rule_set, wanted, count=count, limit=limit,
                                   modulo=SEED_LIMIT, jobs=workers, progress=progress)
@@ -232,8 +239,8 @@ def check(ctx: click.Context, code: str, record: str, output_format: str,
 @seed_rules_option
 @click.option("--start", type=click.IntRange(0, SEED_LIMIT - 1), default=0, show_default=True,
               help="First seed.")
-@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
-              help="Worker processes (default: all cores).")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None, callback=cap_jobs,
+              help="Worker processes (default and most: all cores).")
 @click.option("--chart", type=click.Path(dir_okay=False), default=None,
               help="Also draw the statistics as a chart: FILE.svg, or FILE.png (needs "
                    "rsvg-convert).")
@@ -245,7 +252,7 @@ def stats(deals: int, rules: str | None, start: int, jobs: int | None, chart: st
     each rule bites, and the difficulty score with its factors (docs/seeds.md).
     """
     rule_set = parse_rules(rules)
-    workers = jobs or os.cpu_count() or 1
+    workers = jobs or usable_cores()
     began = time.perf_counter()
     with _progress(deals, "analysing deals") as progress:
         summary = summarise(start, min(deals, SEED_LIMIT - start), rule_set, jobs=workers,

@@ -484,11 +484,17 @@ def _run_parallel(tasks: Iterator[Task], settings: Settings, jobs: int) -> Itera
     return parallel_map(tasks, functools.partial(process_task, settings=settings), jobs)
 
 
-def _worker(conn: Connection, work: Callable[[Any], list[Any]]) -> None:
+def _worker(conn: Connection, work: Callable[[Any], list[Any]], parent: int) -> None:
     """A worker process: do each task it is sent, send the results back; None ends it."""
+    from pathcheck.lifeline import bind_to_parent
+
+    bind_to_parent(parent)
     gc.disable()
     while True:
-        task = conn.recv()
+        try:
+            task = conn.recv()
+        except EOFError:  # the parent went away
+            return
         if task is None:
             return
         try:
@@ -505,21 +511,26 @@ def parallel_map(tasks: Iterator[T], work: Callable[[T], list[R]], jobs: int) ->
     a thread feeding workers would leave them idle. At most ``jobs`` tasks are in flight, so
     memory stays constant however long the input. ``work`` must pickle (a module-level
     function, or a :func:`functools.partial` of one). Used by ``verify`` and ``adjudicate``.
+    Workers start only when there is work for them (10 records never start 99 workers),
+    and die with the main process.
     """
     import multiprocessing
 
     workers: list[tuple[Any, Connection]] = []
+    finished = False
     try:
-        for _ in range(jobs - 1):
-            mine, theirs = multiprocessing.Pipe()
-            process = multiprocessing.Process(target=_worker, args=(theirs, work), daemon=True)
-            process.start()
-            theirs.close()
-            workers.append((process, mine))
         while True:
             group = list(itertools.islice(tasks, jobs))
             if not group:
                 break
+            while len(workers) < len(group) - 1:
+                mine, theirs = multiprocessing.Pipe()
+                process = multiprocessing.Process(target=_worker,
+                                                  args=(theirs, work, os.getpid()),
+                                                  daemon=True)
+                process.start()
+                theirs.close()
+                workers.append((process, mine))
             # The first jobs-1 tasks go to the workers, the last (if any) is done here.
             sent = group[: len(workers)]
             for (_, conn), task in zip(workers, sent, strict=False):
@@ -532,10 +543,14 @@ def parallel_map(tasks: Iterator[T], work: Callable[[T], list[R]], jobs: int) ->
                 yield from payload
             for results in own:
                 yield from results
+        finished = True
     finally:
         for process, conn in workers:
-            with contextlib.suppress(OSError):
-                conn.send(None)
+            if finished:
+                with contextlib.suppress(OSError):
+                    conn.send(None)
+            else:  # interrupted (Ctrl-C, an error): the workers' results are not wanted
+                process.kill()
             conn.close()
             process.join(timeout=5)
             if process.is_alive():

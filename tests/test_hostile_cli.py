@@ -164,3 +164,33 @@ def test_inputs_of_one_name_in_two_folders_get_distinct_pictures(
     assert sorted(seen) == ["game-1.graphml", "game-1.svg", "game.2-1.graphml", "game.2-1.svg"]
     assert seen["game-1.svg"] != seen["game.2-1.svg"]
     assert "a/game.jsonl:1" in seen["game-1.svg"] and "b/game.jsonl:1" in seen["game.2-1.svg"]
+
+
+# --- --jobs -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("jobs", ["1000", str(10**30)])
+def test_huge_jobs_is_capped_at_the_cores_and_the_work(tmp_path: Path, jobs: str,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    import multiprocessing
+
+    from pathcheck.lifeline import usable_cores
+
+    started: list[object] = []
+    real_start = multiprocessing.Process.start
+
+    def counting_start(self: multiprocessing.Process) -> None:
+        started.append(self)
+        real_start(self)
+
+    monkeypatch.setattr(multiprocessing.Process, "start", counting_start)
+    few = tmp_path / "few.dgn"
+    few.write_text("START@N R1@N\n" * 10)
+    many = tmp_path / "many.dgn"
+    many.write_text("START@N R1@N\n" * 600)  # three tasks of 256 records
+    expected = run("verify", "--format", "jsonl", str(few))
+    assert run("verify", "--format", "jsonl", "-j", jobs, str(few)) == expected
+    assert started == []  # one task: no worker at all
+    expected = run("verify", "--format", "jsonl", str(many))
+    assert run("verify", "--format", "jsonl", "-j", jobs, str(many)) == expected
+    assert len(started) == min(usable_cores(), 3) - 1
