@@ -50,8 +50,14 @@ class LazyGroup(click.Group):
         except PathcheckError as exc:
             click.echo(f"pathcheck: error: {exc}", err=True)
             ctx.exit(int(exc.exit_code))
-        except (click.exceptions.Exit, click.ClickException, click.Abort, KeyboardInterrupt,
-                BrokenPipeError):
+        except KeyboardInterrupt:
+            raise Interrupted(130) from None  # past click, which would print a blank line
+        except BrokenPipeError:
+            # The reader of our output went away (e.g. `| head -1`): not an error of ours,
+            # and caught here because click would turn it into exit code 1.
+            _silence_stdout()
+            ctx.exit(0)
+        except (click.exceptions.Exit, click.ClickException, click.Abort):
             raise
         except Exception as exc:  # never show a traceback to a user
             ctx.exit(_internal_error(exc))
@@ -72,8 +78,47 @@ def cli() -> None:
     """
 
 
+class Interrupted(BaseException):
+    """SIGINT or SIGTERM: stop quietly with exit code 128 + the signal's number.
+
+    A BaseException, so that no ``except Exception`` on the way takes it for an error.
+    """
+
+    def __init__(self, code: int) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+def _on_signal(signum: int, frame: object) -> None:
+    from pathcheck.output import remove_temporaries
+
+    remove_temporaries()  # first: nothing on the way out may leave a half-written file
+    raise Interrupted(128 + signum)
+
+
+def _install_signal_handlers() -> dict[int, Any]:
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return {}
+    return {number: signal.signal(number, _on_signal)
+            for number in (signal.SIGINT, signal.SIGTERM)}
+
+
 def main(argv: list[str] | None = None) -> Any:
     """Run the CLI; the only place where errors become exit codes."""
+    import signal
+
+    previous = _install_signal_handlers()
+    try:
+        return _main(argv)
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
+def _main(argv: list[str] | None) -> Any:
     try:
         code = cli.main(args=argv, prog_name="pathcheck", standalone_mode=False)
     except click.exceptions.Exit as exc:
@@ -81,19 +126,20 @@ def main(argv: list[str] | None = None) -> Any:
     except click.ClickException as exc:
         exc.show()
         code = exc.exit_code
-    except click.Abort:
-        click.echo("pathcheck: aborted", err=True)
+    except Interrupted as exc:  # SIGINT (Ctrl-C) or SIGTERM: quiet, like a killed program
+        from pathcheck.output import remove_temporaries
+
+        remove_temporaries()
+        code = exc.code
+    except click.Abort:  # Ctrl-C while click itself was busy (e.g. at a prompt)
         code = 130
     except PathcheckError as exc:  # raised outside a command (e.g. while loading one)
         click.echo(f"pathcheck: error: {exc}", err=True)
         code = int(exc.exit_code)
     except BrokenPipeError:
-        # The reader of our output went away (e.g. `| head`): not an error of ours.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        _silence_stdout()
         code = 0
     except KeyboardInterrupt:
-        click.echo("pathcheck: interrupted", err=True)
         code = 130
     except Exception as exc:  # raised outside a command, e.g. while loading one
         code = _internal_error(exc)
@@ -112,5 +158,21 @@ def _internal_error(exc: Exception) -> int:
     return int(ExitCode.INTERNAL)
 
 
+def _silence_stdout() -> None:
+    """After a broken pipe: send what is still buffered for stdout nowhere, quietly."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # no stdout at all
+        pass
+
+
 def entry() -> None:
-    sys.exit(main())
+    code = main()
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _silence_stdout()
+    except (OSError, ValueError, AttributeError):
+        pass
+    sys.exit(code)
