@@ -57,6 +57,8 @@ class Document:
 def open_source(name: str) -> IO[bytes]:
     """Open ``name`` for binary reading (``-`` is stdin); IOFailure if it cannot be read."""
     if name == "-":
+        if sys.stdin is None:  # started with stdin closed (`<&-`)
+            raise IOFailure("<stdin>: cannot read: standard input is closed")
         return sys.stdin.buffer
     try:
         return open(name, "rb")
@@ -187,7 +189,7 @@ def open_input(name: str) -> Iterator[Sniffed]:
     except OSError as exc:
         raise IOFailure(f"{name}: cannot read: {exc.strerror or exc}") from exc
     finally:
-        if stream is not sys.stdin.buffer:
+        if name != "-":
             stream.close()
 
 

@@ -185,6 +185,9 @@ def parse_tileset(text: str, source: str) -> TileSet:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise TileSetError(f"{source}: not valid TOML: {exc}") from exc
+    except RecursionError:  # tomllib recurses once per level of nested arrays or tables
+        raise TileSetError(f"{source}: not a tile set: arrays or tables nested too "
+                           "deeply") from None
     name = _expect(data, "name", str, source, "", default=Path(source).stem)
     start = _expect(data, "start", str, source, "", default="START")
     description = _expect(data, "description", str, source, "", default="")

@@ -194,3 +194,32 @@ def test_huge_jobs_is_capped_at_the_cores_and_the_work(tmp_path: Path, jobs: str
     expected = run("verify", "--format", "jsonl", str(many))
     assert run("verify", "--format", "jsonl", "-j", jobs, str(many)) == expected
     assert len(started) == min(usable_cores(), 3) - 1
+
+
+# --- odd arguments: one-line errors with the documented exit codes -------------------------
+
+
+@pytest.mark.parametrize("text", ["", "   ", "# only a comment"])
+def test_trace_of_nothing_is_one_line_error(text: str) -> None:
+    code, out, err = run("trace", text)
+    assert code == 3 and out == ""
+    assert err == "pathcheck: error: no tiles to trace (the argument is blank or a comment)\n"
+
+
+@pytest.mark.parametrize("nest", ["a = {}[]{}", "[[tile]]\nid = \"X\"\nx = {}1{}"])
+def test_a_deeply_nested_tile_set_is_one_line_error(tmp_path: Path, nest: str,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    deep = tmp_path / "deep.toml"
+    if nest.startswith("a"):
+        deep.write_text(nest.format("[" * 500, "]" * 500).replace("[]", "", 1))
+    else:
+        deep.write_text(nest.format("{a=" * 500, "}" * 500))
+    code, _, err = run("tiles", "--tileset", str(deep))
+    assert code == 3
+    assert err == f"pathcheck: error: {deep}: not a tile set: arrays or tables nested too " \
+                  "deeply\n"
+    (code, out, err), _ = every_path(monkeypatch, ["--format", "jsonl", "--tileset", str(deep),
+                                                   str(jsonl(tmp_path, GOOD, GOOD))])
+    assert code == 3 and "Traceback" not in err
+    assert [json.loads(line)["kind"] for line in out.splitlines()] == ["invalid", "invalid"]
+    assert "nested too deeply" in err

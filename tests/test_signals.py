@@ -162,3 +162,17 @@ def test_a_closed_pipe_is_a_quiet_exit_0(tmp_path: Path, path: str, jobs: int,
     proc.stdout.close()
     err = proc.stderr.read()
     assert proc.wait(timeout=60) == 0 and err == b""
+
+
+CLOSED_STDIN = [(path, ["verify", "-j", str(jobs)]) for path, jobs in PATHS] + [
+    ("c", ["adjudicate"]), ("c", ["solo", "check", "1303N-QK8NC"])]
+
+
+@pytest.mark.parametrize(("path", "command"), CLOSED_STDIN)
+def test_a_closed_stdin_is_one_line_error_exit_4(path: str, command: list[str]) -> None:
+    done = subprocess.run(pathcheck(path, *command, "-"), stdin=subprocess.PIPE,
+                          capture_output=True, preexec_fn=lambda: os.close(0), check=False)
+    assert done.returncode == 4
+    assert done.stderr.decode().splitlines()[0] == (
+        "pathcheck: error: <stdin>: cannot read: standard input is closed")
+    assert b"Traceback" not in done.stderr
