@@ -48,7 +48,7 @@ class LazyGroup(click.Group):
         try:
             return super().invoke(ctx)
         except PathcheckError as exc:
-            click.echo(f"pathcheck: error: {exc}", err=True)
+            _error(exc)
             ctx.exit(int(exc.exit_code))
         except KeyboardInterrupt:
             raise Interrupted(130) from None  # past click, which would print a blank line
@@ -96,26 +96,67 @@ def _on_signal(signum: int, frame: object) -> None:
     raise Interrupted(128 + signum)
 
 
-def _install_signal_handlers() -> dict[int, Any]:
+GRACE_SECONDS = 3.0
+"""After SIGINT/SIGTERM, how long the main thread has to stop cleanly before the process is
+ended from the watchdog thread (a signal that lands between two reads of a pipe that stays
+silent is otherwise only seen when more input comes)."""
+
+
+def _install_signal_handlers() -> Any:
+    """Handlers for SIGINT and SIGTERM, and a watchdog thread woken by the same signals;
+    returns what :func:`_restore_signal_handlers` needs."""
     import signal
     import threading
 
     if threading.current_thread() is not threading.main_thread():
-        return {}
-    return {number: signal.signal(number, _on_signal)
-            for number in (signal.SIGINT, signal.SIGTERM)}
+        return None
+    previous = {number: signal.signal(number, _on_signal)
+                for number in (signal.SIGINT, signal.SIGTERM)}
+    read_end, write_end = os.pipe()
+    os.set_blocking(write_end, False)
+    old_fd = signal.set_wakeup_fd(write_end, warn_on_full_buffer=False)
+    threading.Thread(target=_watchdog, args=(read_end,), daemon=True,
+                     name="pathcheck-signals").start()
+    return previous, old_fd, write_end
+
+
+def _restore_signal_handlers(saved: Any) -> None:
+    import signal
+
+    if saved is None:
+        return
+    previous, old_fd, write_end = saved
+    signal.set_wakeup_fd(old_fd)
+    os.close(write_end)  # the watchdog reads end-of-file and ends
+    for number, handler in previous.items():
+        signal.signal(number, handler)
+
+
+def _watchdog(read_end: int) -> None:
+    """Woken by the C-level signal handler itself (``signal.set_wakeup_fd``), even while the
+    main thread sits in a read that the signal did not interrupt."""
+    import signal
+    import time
+
+    from pathcheck.output import remove_temporaries
+
+    try:
+        while data := os.read(read_end, 1):
+            if data[0] in (signal.SIGINT, signal.SIGTERM):
+                remove_temporaries()
+                time.sleep(GRACE_SECONDS)  # the main thread normally exits well before
+                os._exit(128 + data[0])
+    finally:
+        os.close(read_end)
 
 
 def main(argv: list[str] | None = None) -> Any:
     """Run the CLI; the only place where errors become exit codes."""
-    import signal
-
-    previous = _install_signal_handlers()
+    saved = _install_signal_handlers()
     try:
         return _main(argv)
     finally:
-        for number, handler in previous.items():
-            signal.signal(number, handler)
+        _restore_signal_handlers(saved)
 
 
 def _main(argv: list[str] | None) -> Any:
@@ -134,7 +175,7 @@ def _main(argv: list[str] | None) -> Any:
     except click.Abort:  # Ctrl-C while click itself was busy (e.g. at a prompt)
         code = 130
     except PathcheckError as exc:  # raised outside a command (e.g. while loading one)
-        click.echo(f"pathcheck: error: {exc}", err=True)
+        _error(exc)
         code = int(exc.exit_code)
     except BrokenPipeError:
         _silence_stdout()
@@ -144,6 +185,13 @@ def _main(argv: list[str] | None) -> Any:
     except Exception as exc:  # raised outside a command, e.g. while loading one
         code = _internal_error(exc)
     return code if isinstance(code, int) else 0
+
+
+def _error(exc: PathcheckError) -> None:
+    """One line on stderr; control and bidi characters from the input escaped."""
+    from pathcheck.render.safe import one_line
+
+    click.echo(one_line(f"pathcheck: error: {exc}"), err=True)
 
 
 def _internal_error(exc: Exception) -> int:

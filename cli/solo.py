@@ -13,6 +13,7 @@ import click
 
 from pathcheck.errors import ExitCode, RecordError
 from pathcheck.lifeline import usable_cores
+from pathcheck.render.safe import one_line
 from pathcheck.render.solo import render_check, render_deal, render_key
 from pathcheck.seeds import SEED_LIMIT, SeedCode, parse_rules
 from pathcheck.solo_check import AnswerKey, Challenge, SeedCheck, check_record, rules_text
@@ -209,14 +210,14 @@ def check(ctx: click.Context, code: str, record: str, output_format: str,
     exit_code = ExitCode.OK
     for item in iter_solo_records(record):
         if isinstance(item, RecordError):
-            click.echo(f"pathcheck: invalid: {item}", err=True)
+            click.echo(one_line(f"pathcheck: invalid: {item}"), err=True)
             exit_code = ExitCode.INVALID_INPUT
             continue
         checked = check_record(answer, item)
         checks.append(checked)
         if not checked.match:
-            click.echo(f"pathcheck: {checked.source}: does not match {answer.seed}: "
-                       f"{checked.mismatch}", err=True)
+            click.echo(one_line(f"pathcheck: {checked.source}: does not match {answer.seed}: "
+                                f"{checked.mismatch}"), err=True)
             if exit_code is ExitCode.OK:
                 exit_code = ExitCode.VIOLATION
     if output_format == "text":

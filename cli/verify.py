@@ -13,6 +13,7 @@ from pathcheck.errors import ExitCode
 from pathcheck.output import AtomicWriter, write_atomic
 from pathcheck.records import Overrides, parse_rules_option
 from pathcheck.render.pictures import picture_stems
+from pathcheck.render.safe import one_line
 
 from .options import (
     advanced_option,
@@ -110,7 +111,7 @@ def command(
             pictures.take(outcome)
             if outcome.error is not None:
                 kind = "error" if outcome.status == "unreadable" else "invalid"
-                click.echo(f"pathcheck: {kind}: {outcome.error}", err=True)
+                click.echo(one_line(f"pathcheck: {kind}: {outcome.error}"), err=True)
             if quiet:
                 continue
             if output_format == "json":

@@ -268,7 +268,10 @@ def render_verdict(verdict: Verdict, output: str, *, show_map: bool = True) -> s
 
 def _render_error(error: RecordError, settings: Settings) -> str:
     if settings.output == "text":
-        return f"== {error.source}:{error.line}: INVALID: {error.pointer or '/'}: {error.message}"
+        from pathcheck.render.safe import one_line
+
+        return one_line(f"== {error.source}:{error.line}: INVALID: {error.pointer or '/'}: "
+                        f"{error.message}")
     return _encoder.encode(error_dict(error)).decode("utf-8")
 
 

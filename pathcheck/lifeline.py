@@ -42,6 +42,7 @@ def bind_to_parent(parent_pid: int, *, ignore_interrupt: bool = True) -> None:
     if ignore_interrupt:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the parent's clean-up handler
+    signal.set_wakeup_fd(-1)  # nor the parent's signal watchdog
     direct = os.getppid() == parent_pid  # False under the spawn/forkserver start methods
     if direct and sys.platform.startswith("linux") and _set_parent_death_signal():
         if os.getppid() != parent_pid:  # the parent died before prctl took effect

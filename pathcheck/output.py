@@ -23,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import os
 import stat
+from collections.abc import Iterator
 from pathlib import Path
 
 from pathcheck.errors import IOFailure
@@ -37,6 +38,21 @@ def remove_temporaries() -> None:
         with contextlib.suppress(OSError):
             os.unlink(name)
         LIVE_TEMPORARIES.discard(name)
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """Hold SIGINT and SIGTERM back (they are delivered when the block ends)."""
+    import signal
+
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 def _umask() -> int:
@@ -74,8 +90,10 @@ class AtomicWriter:
                 self.handle = open(real, "wb")  # noqa: SIM115 - closed in __exit__
                 return
             real.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=f".{real.name}.", suffix=".tmp", dir=real.parent)
-            LIVE_TEMPORARIES.add(tmp)
+            with _signals_held():  # no signal between creating the file and listing it
+                fd, tmp = tempfile.mkstemp(prefix=f".{real.name}.", suffix=".tmp",
+                                           dir=real.parent)
+                LIVE_TEMPORARIES.add(tmp)
             self.tmp, self.real = tmp, real
             mode = stat.S_IMODE(info.st_mode) if info is not None else 0o666 & ~_umask()
             os.fchmod(fd, mode)

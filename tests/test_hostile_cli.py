@@ -223,3 +223,68 @@ def test_a_deeply_nested_tile_set_is_one_line_error(tmp_path: Path, nest: str,
     assert code == 3 and "Traceback" not in err
     assert [json.loads(line)["kind"] for line in out.splitlines()] == ["invalid", "invalid"]
     assert "nested too deeply" in err
+
+
+# --- names that would drive the terminal or forge a line --------------------------------------
+
+HOSTILE = {  # name -> how text output shows it
+    "Ann\nPoints: Ann 99": "Ann\\nPoints: Ann 99",
+    "\x1b[2J\x1b[31mEve": "\\x1b[2J\\x1b[31mEve",
+    "Ann\u202eevE": "Ann\\u202eevE",
+    "Nul\x00l": "Nul\\x00l",
+}
+RAW = ("\x1b", "\x00", "\u202e")
+
+
+def renamed(value: object, old: str, new: str) -> object:
+    """``value`` with every string (and key) equal to ``old`` replaced by ``new``."""
+    if isinstance(value, dict):
+        return {(new if k == old else k): renamed(v, old, new) for k, v in value.items()}
+    if isinstance(value, list):
+        return [renamed(v, old, new) for v in value]
+    return new if value == old else value
+
+
+def assert_escaped(text: str, name: str) -> None:
+    assert not any(raw in text for raw in RAW)
+    assert HOSTILE[name] in text
+    assert not any(line.startswith("Points: Ann 99") for line in text.splitlines())
+
+
+@pytest.mark.parametrize("name", HOSTILE)
+def test_hostile_player_names_are_escaped_in_verify_text(tmp_path: Path, name: str,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    record = dungeon("START@N", "I1@N", "L4@E", "R1@N", players=[name, "Bob"],
+                     lost=[{"player": name, "after": 2}])
+    source = jsonl(tmp_path, record, record)
+    (code, out, err), _ = every_path(monkeypatch, [str(source)])
+    assert code == 0, err
+    assert_escaped(out, name)
+    assert sum(line.startswith("Points:") for line in out.splitlines()) == 2
+    (code, out, _), _ = every_path(monkeypatch, ["--format", "jsonl", str(source)])
+    assert code == 0
+    assert name in json.loads(out.splitlines()[0])["points"]  # JSON stays exact
+
+
+GAME_FIXTURES = {
+    "dungeon": ("games/legal-2p-basic.json", "Ann"),
+    "memo-dice": ("memo-dice/legal-2p.json", None),
+    "memoarrr": ("memoarrr/legal-2p-2023.json", None),
+    "robot-memory": ("robot-memory/standard-2p.json", None),
+}
+
+
+@pytest.mark.parametrize("game", sorted(GAME_FIXTURES))
+@pytest.mark.parametrize("name", HOSTILE)
+def test_hostile_player_names_are_escaped_in_every_ruling(tmp_path: Path, game: str,
+                                                          name: str) -> None:
+    fixture, first = GAME_FIXTURES[game]
+    doc = json.loads((ROOT / "fixtures" / fixture).read_text())
+    old = first or doc["players"][0]
+    log = tmp_path / "log.json"
+    log.write_text(json.dumps(renamed(doc, old, name)))
+    code, out, err = run("adjudicate", str(log))
+    assert code == 0, err
+    assert_escaped(out, name)
+    code, out, _ = run("adjudicate", "--format", "jsonl", str(log))
+    assert code == 0 and name in json.loads(out)["players"]  # JSON stays exact
