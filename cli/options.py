@@ -49,8 +49,27 @@ RECORD_RULES = "Additional rules to apply, e.g. '2,3' (overrides what records sa
 SEED_RULES = "The additional rules of the solo challenges, e.g. '2,3' (default: none)."
 
 
+def bad_value(exc: Exception, option: str) -> click.BadParameter:
+    """An option value the engine refused, as a usage error (exit code 2)."""
+    message = str(exc).removeprefix(f"{option}: ")
+    return click.BadParameter(message, param_hint=f"'{option}'")
+
+
+def _check_rules(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    from pathcheck.errors import InputError
+    from pathcheck.records import parse_rules_option
+
+    try:
+        parse_rules_option(value)
+    except InputError as exc:
+        raise bad_value(exc, "--rules") from None
+    return value
+
+
 def rules_option(func: F, help: str = RECORD_RULES) -> F:
-    return click.option("--rules", default=None, metavar="LIST", help=help)(func)
+    """``--rules LIST``; a value that is no list of rules is a usage error (exit code 2)."""
+    return click.option("--rules", default=None, metavar="LIST", callback=_check_rules,
+                        help=help)(func)
 
 
 def seed_rules_option(func: F) -> F:

@@ -15,7 +15,7 @@ from pathcheck.errors import ExitCode, RecordError
 from pathcheck.lifeline import usable_cores
 from pathcheck.render.safe import one_line
 from pathcheck.render.solo import render_check, render_deal, render_key
-from pathcheck.seeds import SEED_LIMIT, SeedCode, parse_rules
+from pathcheck.seeds import SEED_LIMIT, SeedCode, SeedCodeError, parse_rules
 from pathcheck.solo_check import AnswerKey, Challenge, SeedCheck, check_record, rules_text
 from pathcheck.solo_stats import (
     GRADES,
@@ -29,6 +29,7 @@ from pathcheck.solo_stats import (
 
 from .census import command as census_command
 from .options import (
+    bad_value,
     cap_jobs,
     emit,
     output_file,
@@ -36,6 +37,26 @@ from .options import (
     refuse_input_as_output,
     seed_rules_option,
 )
+
+MAX_DEALS = 100_000_000
+"""``solo stats --deals`` at most: about two minutes on two cores with the C kernel (hours
+without it); the whole space of seeds is the census's work."""
+
+
+def _cap_deals(deals: int) -> int:
+    if deals > MAX_DEALS:
+        raise click.BadParameter(
+            f"{deals:,} is more than {MAX_DEALS:,} deals; for all {SEED_LIMIT:,} seeds use "
+            "`pathcheck solo census`", param_hint="--deals")
+    return deals
+
+
+def _solo_rules(rules: str | None) -> frozenset[int]:
+    """``--rules`` of a solo command: only #2, #3, #4 (a usage error otherwise)."""
+    try:
+        return parse_rules(rules)
+    except SeedCodeError as exc:
+        raise bad_value(exc, "--rules") from None
 
 
 @click.group(name="solo")
@@ -96,7 +117,7 @@ def new(ctx: click.Context, rules: str | None, count: int, start: int | None,
     Seeds are tried in order from --start (or a random seed); exit code 1 when fewer than
     COUNT match within --limit seeds.
     """
-    rule_set = parse_rules(rules)
+    rule_set = _solo_rules(rules)
     wanted = Constraints(min_dungeons, max_dungeons, frozenset(lost_by), difficulty)
     first = SeedCode.random().seed if start is None else start
     if census_dir is not None:
@@ -236,7 +257,8 @@ def check(ctx: click.Context, code: str, record: str, output_format: str,
 
 @command.command(name="stats")
 @click.option("--deals", type=click.IntRange(min=1), default=10_000, show_default=True,
-              help="How many seeds to analyse.")
+              callback=lambda ctx, param, value: _cap_deals(value),
+              help=f"How many seeds to analyse (at most {MAX_DEALS:,}).")
 @seed_rules_option
 @click.option("--start", type=click.IntRange(0, SEED_LIMIT - 1), default=0, show_default=True,
               help="First seed.")
@@ -252,7 +274,7 @@ def stats(deals: int, rules: str | None, start: int, jobs: int | None, chart: st
     """Analyse DEALS seeds' answer keys: dungeon counts and lengths, Lost reasons, how often
     each rule bites, and the difficulty score with its factors (docs/seeds.md).
     """
-    rule_set = parse_rules(rules)
+    rule_set = _solo_rules(rules)
     workers = jobs or usable_cores()
     began = time.perf_counter()
     with _progress(deals, "analysing deals") as progress:

@@ -239,8 +239,8 @@ def test_stats_rejects_other_chart_formats(tmp_path: Path) -> None:
     assert ".svg or .png" in result.output
 
 
-def test_bad_rules_exit_3(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["solo", "stats", "--deals", "10", "--rules", "1"]) == 3
+def test_bad_rules_are_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solo", "stats", "--deals", "10", "--rules", "1"]) == 2
     assert "rule #1 is not a solo rule" in capsys.readouterr().err
 
 
