@@ -176,3 +176,19 @@ def test_a_closed_stdin_is_one_line_error_exit_4(path: str, command: list[str]) 
     assert done.stderr.decode().splitlines()[0] == (
         "pathcheck: error: <stdin>: cannot read: standard input is closed")
     assert b"Traceback" not in done.stderr
+
+
+def test_python_m_pathcheck_in_a_checkout_shadowing_the_install_gives_a_hint() -> None:
+    # As after a plain `pip install .`: nothing maps pathcheck.cli to the checkout's cli/.
+    script = ("import runpy, sys; sys.meta_path[:] = [f for f in sys.meta_path "
+              "if 'editable' not in repr(f).lower()]; sys.argv = ['pathcheck', '--help']; "
+              "runpy.run_module('pathcheck', run_name='__main__', alter_sys=True)")
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run([sys.executable, "-c", script], cwd=root, capture_output=True,
+                          check=False)
+    assert done.returncode == 2 and done.stdout == b""
+    err = done.stderr.decode()
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert err.startswith(f"pathcheck: error: the folder {root / 'pathcheck'} hides the "
+                          "installed pathcheck")
+    assert "pip install -e ." in err
