@@ -16,7 +16,7 @@ from pathcheck.lifeline import usable_cores
 from pathcheck.render.safe import one_line
 from pathcheck.render.solo import render_check, render_deal, render_key
 from pathcheck.seeds import SEED_LIMIT, SeedCode, SeedCodeError, parse_rules
-from pathcheck.solo_check import AnswerKey, Challenge, SeedCheck, check_record, rules_text
+from pathcheck.solo_check import AnswerKey, Challenge, SeedCheck, check_record
 from pathcheck.solo_stats import (
     GRADES,
     LOST_REASONS,
@@ -175,13 +175,27 @@ def key(code: str, reveal: bool, svg_dir: str | None, html_file: str | None,
         written = _write_svgs(answer, Path(svg_dir))
         click.echo(f"wrote {len(written)} SVG files to {svg_dir}", err=True)
     if not reveal:
-        click.echo(f"The answer key of {seed} (rules {rules_text(seed.rules)}) is a spoiler: "
-                   "add --reveal to print it.", err=True)
+        _key_facts(seed, output_format, output)
         return
     if output_format == "text":
         emit(render_key(answer), output)
         return
     doc = answer.to_dict()
+    emit(json.dumps(doc, indent=2) if output_format == "json" else json.dumps(doc), output)
+
+
+REVEAL_HINT = ("The answer key (each dungeon's tiles, directions and where it gets Lost) is a "
+               "spoiler: add --reveal to print it.")
+
+
+def _key_facts(seed: SeedCode, output_format: str, output: str | None) -> None:
+    """What may be said of a code without giving its answer away: what `solo new` says."""
+    deal = Challenge(analyse_deal(seed.seed, seed.rules))
+    if output_format == "text":
+        emit(f"{render_deal(deal)}\nAnswer key: {deal.stats.dungeons} dungeons.\n"
+             f"{REVEAL_HINT}", output)
+        return
+    doc = {**deal.to_dict(), "revealed": False, "hint": REVEAL_HINT}
     emit(json.dumps(doc, indent=2) if output_format == "json" else json.dumps(doc), output)
 
 
