@@ -266,21 +266,29 @@ def test_hostile_player_names_are_escaped_in_verify_text(tmp_path: Path, name: s
     assert name in json.loads(out.splitlines()[0])["points"]  # JSON stays exact
 
 
-GAME_FIXTURES = {
-    "dungeon": ("games/legal-2p-basic.json", "Ann"),
-    "memo-dice": ("memo-dice/legal-2p.json", None),
-    "memoarrr": ("memoarrr/legal-2p-2023.json", None),
-    "robot-memory": ("robot-memory/standard-2p.json", None),
-}
+def _legal_game_logs() -> dict[str, Path]:
+    """One legal log with players for each game with fixtures (fixtures/<game>/legal-*)."""
+    found: dict[str, Path] = {}
+    for path in sorted((ROOT / "fixtures").glob("*/legal-*.json")):
+        if path.parent.name not in found and json.loads(path.read_text()).get("players"):
+            found[path.parent.name] = path
+    return found
+
+
+GAME_FIXTURES = _legal_game_logs()
+
+
+def test_every_game_has_a_legal_log_with_players() -> None:
+    assert {"dungeon", "memo-dice", "memoarrr", "robot-memory"} <= set(GAME_FIXTURES)
 
 
 @pytest.mark.parametrize("game", sorted(GAME_FIXTURES))
 @pytest.mark.parametrize("name", HOSTILE)
 def test_hostile_player_names_are_escaped_in_every_ruling(tmp_path: Path, game: str,
                                                           name: str) -> None:
-    fixture, first = GAME_FIXTURES[game]
-    doc = json.loads((ROOT / "fixtures" / fixture).read_text())
-    old = first or doc["players"][0]
+    doc = json.loads(GAME_FIXTURES[game].read_text())
+    old = doc["players"][0]
+    old = old if isinstance(old, str) else old["name"]
     log = tmp_path / "log.json"
     log.write_text(json.dumps(renamed(doc, old, name)))
     code, out, err = run("adjudicate", str(log))
