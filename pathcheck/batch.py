@@ -145,7 +145,7 @@ class RunSummary:
         # the fast path, counting per block, does not keep).
         order = sorted(self.lost.items(), key=lambda rn: (-rn[1], _reason_rank(rn[0])))
         detail = ", ".join(f"{r} {n}" for r, n in order)
-        parts = [f"{self.records} records", f"{self.held} held",
+        parts = [f"{self.records} record{'' if self.records == 1 else 's'}", f"{self.held} held",
                  f"{lost} Lost" + (f" ({detail})" if detail else "")]
         if self.solo:
             parts.append(f"{self.solo} solo")

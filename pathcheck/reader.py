@@ -99,6 +99,10 @@ def iter_whole_document(data: bytes, source: str, first_line: int = 1) -> Iterat
     Document | RecordError
 ]:
     """Yield the records of one JSON document (each element of a top-level array)."""
+    if not data.strip():  # msgspec would say "Input data was truncated"
+        yield RecordError(source, first_line, "", "the file is empty: expected a JSON document "
+                                                  "(or one JSON record a line)")
+        return
     try:
         value = _decoder.decode(data)
     except (msgspec.DecodeError, UnicodeDecodeError) as exc:

@@ -21,7 +21,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pathcheck.errors import TileSetError
+from pathcheck.errors import TileSetError, json_value
 from pathcheck.geometry import Direction
 
 if TYPE_CHECKING:
@@ -167,7 +167,7 @@ def resolve_tileset(value: object, *, beside: Path | None = None) -> TileSet:
     if value is None:
         return load_tileset()
     if not isinstance(value, str) or not value:
-        raise TileSetError(f"expected a tile-set name or path, got {value!r}")
+        raise TileSetError(f"expected a tile-set name or path, got {json_value(value)}")
     if value in BUILTIN:
         return load_tileset(value)
     candidates = [Path(value)]
@@ -242,6 +242,6 @@ def _expect(
     value = table[key]
     if not isinstance(value, kind):
         raise TileSetError(
-            f"{source}: {where}/{key}: expected a {kind.__name__}, got {value!r}"
+            f"{source}: {where}/{key}: expected a {kind.__name__}, got {json_value(value)}"
         )
     return value

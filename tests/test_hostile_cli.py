@@ -321,3 +321,38 @@ def test_the_deals_cap_is_named() -> None:
 
     code, _, err = run("solo", "stats", "--deals", str(solo.MAX_DEALS + 1))
     assert code == 2 and f"more than {solo.MAX_DEALS:,} deals" in err
+
+
+# --- messages ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("field", "value", "message"), [
+    ("rules", [True], "/rules/0: expected one of the rules 1, 2, 3, 4, got a boolean (true)"),
+    ("advanced", 2.0, "/advanced: expected true or false, got a number 2.0"),
+    ("advanced", None, "/advanced: expected true or false, got null"),
+    ("rules", {"a": 1}, "/rules: expected a list of rule numbers, got an object"),
+])
+def test_errors_name_the_json_type(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, field: str,
+                                   value: object, message: str) -> None:
+    source = jsonl(tmp_path, {**GOOD, field: value}, GOOD)
+    (code, out, err), _ = every_path(monkeypatch, ["--format", "jsonl", str(source)])
+    assert code == 3 and message.endswith(json.loads(out.splitlines()[0])["error"])
+    assert err.splitlines()[0] == f"pathcheck: invalid: {source}:1: {message}"
+    assert err.splitlines()[1] == "Summary: 2 records, 0 held, 1 Lost (misplaced 1), 1 invalid"
+
+
+def test_one_record_is_one_record(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (code, out, _), _ = every_path(monkeypatch, [str(jsonl(tmp_path, GOOD))])
+    assert code == 0 and out.splitlines()[-1].startswith("Summary: 1 record, 0 held")
+
+
+@pytest.mark.parametrize("content", ["", "\n \n"])
+def test_an_empty_json_file_is_named_empty(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                           content: str) -> None:
+    source = tmp_path / "empty.json"
+    source.write_text(content)
+    (code, _, err), _ = every_path(monkeypatch, [str(source)])
+    assert code == 3 and "truncated" not in err
+    assert err.startswith(f"pathcheck: invalid: {source}:1: /: the file is empty")
+    code, _, err = run("adjudicate", str(source))
+    assert code == 3 and "the file is empty" in err
