@@ -80,6 +80,9 @@ class SoloRecord:
     source: str = "<memory>"
     line: int = 1
     pointer: str = ""
+    rules_stated: bool = True
+    """False when neither the record (``"rules"``, a ``#! rules=`` line) nor the command line
+    gave the rules: a seed code then sets them (its own ``seed``, or ``solo check CODE``)."""
 
     @property
     def tile_ids(self) -> list[str]:
@@ -284,13 +287,26 @@ def parse_solo_record(
     seed = value.get("seed")
     if seed is not None and not isinstance(seed, str):
         raise ctx.error("/seed", f"expected a seed code (a string), got {json_value(seed)}")
+    stated = overrides.rules is not None or "rules" in value
+    if not stated and seed is not None:
+        rules = _seed_rules(seed, rules)
     raw = value.get("dungeons")
     if not isinstance(raw, list) or not raw:
         raise ctx.error("/dungeons", "expected a non-empty list of dungeons (lists of placements)")
     seen: dict[str, str] = {}
     dungeons = tuple(_placements(ctx, d, f"/dungeons/{i}", tileset, True, seen)
                      for i, d in enumerate(raw))
-    return SoloRecord(dungeons, rules, seed, tileset, source, line, pointer)
+    return SoloRecord(dungeons, rules, seed, tileset, source, line, pointer, stated)
+
+
+def _seed_rules(seed: str, rules: frozenset[int]) -> frozenset[int]:
+    """The rules a seed code sets (``rules`` if it is no code: the seed check says why)."""
+    from pathcheck.seeds import SeedCode, SeedCodeError
+
+    try:
+        return SeedCode.parse(seed).rules
+    except SeedCodeError:
+        return rules
 
 
 # --- compact notation --------------------------------------------------------------------

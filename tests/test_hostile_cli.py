@@ -10,7 +10,7 @@ import json
 import os
 import stat
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import pytest
@@ -45,7 +45,7 @@ def every_path(monkeypatch: pytest.MonkeyPatch, args: list[str],
     return seen[0]
 
 
-def jsonl(tmp_path: Path, *records: dict[str, object], name: str = "in.jsonl") -> Path:
+def jsonl(tmp_path: Path, *records: Mapping[str, object], name: str = "in.jsonl") -> Path:
     path = tmp_path / name
     path.write_text("".join(json.dumps(r) + "\n" for r in records))
     return path
@@ -356,3 +356,46 @@ def test_an_empty_json_file_is_named_empty(tmp_path: Path, monkeypatch: pytest.M
     assert err.startswith(f"pathcheck: invalid: {source}:1: /: the file is empty")
     code, _, err = run("adjudicate", str(source))
     assert code == 3 and "the file is empty" in err
+
+
+# --- a seed code fixes a solo record's rules -------------------------------------------------
+
+CODE = "1303N-QK8NC"  # rules #2 and #3
+
+
+def perfect_solo_line() -> str:
+    code, out, _ = run("solo", "key", CODE, "--reveal", "--format", "json")
+    assert code == 0
+    return " | ".join(" ".join(f"{p['tile']}@{p['dir']}" for p in d["tiles"])
+                      for d in json.loads(out)["dungeons"])
+
+
+def test_solo_check_takes_the_rules_from_the_code(tmp_path: Path) -> None:
+    bare = tmp_path / "game.dgn"
+    bare.write_text(perfect_solo_line() + "\n")
+    code, out, err = run("solo", "check", CODE, str(bare))
+    assert code == 0, err
+    assert f"{CODE}: score 46 of 46, no failure" in out
+    stated = tmp_path / "stated.dgn"
+    stated.write_text("#! rules=2,3\n" + perfect_solo_line() + "\n")
+    assert run("solo", "check", CODE, str(stated))[0] == 0
+    wrong = tmp_path / "wrong.dgn"
+    wrong.write_text("#! rules=2\n" + perfect_solo_line() + "\n")
+    code, _, err = run("solo", "check", CODE, str(wrong))
+    assert code == 1
+    assert "the record was played with rules #2, the code sets #2 #3" in err.replace(
+        "#2, #3", "#2 #3")
+
+
+def test_a_solo_record_with_a_seed_takes_its_rules(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    _, out, _ = run("solo", "key", CODE, "--reveal", "--format", "json")
+    record = {"format": "solo/1", "seed": CODE,
+              "dungeons": [d["tiles"] for d in json.loads(out)["dungeons"]]}
+    source = jsonl(tmp_path, record)
+    (code, out, _), _ = every_path(monkeypatch, ["--format", "jsonl", str(source)])
+    assert code == 0
+    result = json.loads(out)
+    assert result["score"] == result["max_score"] == 46  # 38 tiles + 4 per rule: #2, #3
+    code, out, err = run("adjudicate", str(source))
+    assert code == 0 and "Verdict: legal" in out, err
