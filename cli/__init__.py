@@ -50,8 +50,11 @@ class LazyGroup(click.Group):
         except PathcheckError as exc:
             _error(exc)
             ctx.exit(int(exc.exit_code))
-        except KeyboardInterrupt:
-            raise Interrupted(130) from None  # past click, which would print a blank line
+        except KeyboardInterrupt as exc:  # here, not in click, which prints a blank line
+            from pathcheck.output import remove_temporaries
+
+            remove_temporaries()
+            ctx.exit(exc.code if isinstance(exc, Interrupted) else 130)
         except BrokenPipeError:
             # The reader of our output went away (e.g. `| head -1`): not an error of ours,
             # and caught here because click would turn it into exit code 1.
@@ -78,10 +81,11 @@ def cli() -> None:
     """
 
 
-class Interrupted(BaseException):
+class Interrupted(KeyboardInterrupt):
     """SIGINT or SIGTERM: stop quietly with exit code 128 + the signal's number.
 
-    A BaseException, so that no ``except Exception`` on the way takes it for an error.
+    A KeyboardInterrupt, so that no ``except Exception`` on the way takes it for an error and
+    a command that tidies up after Ctrl-C (``solo census``) does so after SIGTERM too.
     """
 
     def __init__(self, code: int) -> None:
@@ -96,7 +100,7 @@ def _on_signal(signum: int, frame: object) -> None:
     raise Interrupted(128 + signum)
 
 
-GRACE_SECONDS = 3.0
+GRACE_SECONDS = 10.0
 """After SIGINT/SIGTERM, how long the main thread has to stop cleanly before the process is
 ended from the watchdog thread (a signal that lands between two reads of a pipe that stays
 silent is otherwise only seen when more input comes)."""
@@ -172,8 +176,9 @@ def _main(argv: list[str] | None) -> Any:
 
         remove_temporaries()
         code = exc.code
-    except click.Abort:  # Ctrl-C while click itself was busy (e.g. at a prompt)
-        code = 130
+    except click.Abort as exc:  # a signal while click itself was busy (parsing, a prompt)
+        cause = exc.__context__
+        code = cause.code if isinstance(cause, Interrupted) else 130
     except PathcheckError as exc:  # raised outside a command (e.g. while loading one)
         _error(exc)
         code = int(exc.exit_code)
