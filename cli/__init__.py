@@ -142,13 +142,16 @@ def _watchdog(read_end: int) -> None:
     import signal
     import time
 
+    from pathcheck.lifeline import leave_signals_to_main_thread
     from pathcheck.output import remove_temporaries
 
+    leave_signals_to_main_thread()
     try:
         while data := os.read(read_end, 1):
             if data[0] in (signal.SIGINT, signal.SIGTERM):
                 remove_temporaries()
                 time.sleep(GRACE_SECONDS)  # the main thread normally exits well before
+                remove_temporaries()  # any made meanwhile
                 os._exit(128 + data[0])
     finally:
         os.close(read_end)

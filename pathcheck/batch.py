@@ -399,6 +399,21 @@ def _fast_path_for(path: str, settings: Settings) -> bool:
     return speedups.available()
 
 
+def _read_up_to(stream: Any, size: int) -> bytes:
+    """Up to ``size`` bytes (fewer only at the end), one system call at a time: between two
+    calls Python runs its signal handlers, so Ctrl-C or SIGTERM stops a read from a pipe
+    even when the writer has gone quiet (``read(size)`` would loop inside C until it has all)."""
+    parts = []
+    left = size
+    while left > 0:
+        part = stream.read1(left)
+        if not part:
+            break
+        parts.append(part)
+        left -= len(part)
+    return b"".join(parts)
+
+
 def _block_tasks(path: str) -> Iterator[Task]:
     """Whole-line blocks of a JSON Lines or .dgn file with the number of their first line
     (.dgn: and the ``#!`` line in force at its start)."""
@@ -412,7 +427,7 @@ def _block_tasks(path: str) -> Iterator[Task]:
     carry = b""
     with stream:
         while True:
-            data = stream.read(BLOCK_SIZE)
+            data = _read_up_to(stream, BLOCK_SIZE)
             if not data:
                 break
             data = carry + data
@@ -473,7 +488,9 @@ def _run_threads(tasks: Iterator[Task], settings: Settings, jobs: int) -> Iterat
     from concurrent.futures import Future, ThreadPoolExecutor
 
     pending: deque[Future[list[Result]]] = deque()
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
+    from pathcheck.lifeline import leave_signals_to_main_thread
+
+    with ThreadPoolExecutor(max_workers=jobs, initializer=leave_signals_to_main_thread) as pool:
         for task in tasks:
             pending.append(pool.submit(process_task, task, settings))
             if len(pending) >= 2 * jobs:

@@ -52,6 +52,14 @@ def bind_to_parent(parent_pid: int, *, ignore_interrupt: bool = True) -> None:
                      name="pathcheck-lifeline").start()
 
 
+def leave_signals_to_main_thread() -> None:
+    """Block SIGINT and SIGTERM in the calling (helper) thread, so that the kernel delivers
+    them to the main thread: only there does a signal interrupt a blocking read and let
+    Python run its handler at once."""
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+
+
 def _set_parent_death_signal() -> bool:
     try:
         import ctypes

@@ -23,7 +23,6 @@ from __future__ import annotations
 import contextlib
 import os
 import stat
-from collections.abc import Iterator
 from pathlib import Path
 
 from pathcheck.errors import IOFailure
@@ -40,19 +39,21 @@ def remove_temporaries() -> None:
         LIVE_TEMPORARIES.discard(name)
 
 
-@contextlib.contextmanager
-def _signals_held() -> Iterator[None]:
-    """Hold SIGINT and SIGTERM back (they are delivered when the block ends)."""
-    import signal
+def _create_temporary(real: Path) -> tuple[int, str]:
+    """A new hidden file beside ``real``, listed in LIVE_TEMPORARIES *before* it exists: a
+    signal handler that runs at any moment either removes it or stops its creation."""
+    import secrets
 
-    if not hasattr(signal, "pthread_sigmask"):
-        yield
-        return
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+    for _ in range(100):
+        name = str(real.parent / f".{real.name}.{secrets.token_hex(4)}.tmp")
+        LIVE_TEMPORARIES.add(name)
+        try:
+            return os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600), name
+        except FileExistsError:
+            LIVE_TEMPORARIES.discard(name)
+        # Any other exception (an OSError, a signal's) leaves the name listed: the file may
+        # exist by then, and removing a listed name that does not is harmless.
+    raise FileExistsError(17, "no free temporary name")
 
 
 def _umask() -> int:
@@ -73,8 +74,6 @@ class AtomicWriter:
     """
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
-        import tempfile
-
         self.target = Path(path)
         self.tmp: str | None = None
         # A symlink (or a chain of them) is followed: the link stays, its target is written.
@@ -90,10 +89,7 @@ class AtomicWriter:
                 self.handle = open(real, "wb")  # noqa: SIM115 - closed in __exit__
                 return
             real.parent.mkdir(parents=True, exist_ok=True)
-            with _signals_held():  # no signal between creating the file and listing it
-                fd, tmp = tempfile.mkstemp(prefix=f".{real.name}.", suffix=".tmp",
-                                           dir=real.parent)
-                LIVE_TEMPORARIES.add(tmp)
+            fd, tmp = _create_temporary(real)
             self.tmp, self.real = tmp, real
             mode = stat.S_IMODE(info.st_mode) if info is not None else 0o666 & ~_umask()
             os.fchmod(fd, mode)
