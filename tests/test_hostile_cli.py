@@ -184,6 +184,7 @@ def test_huge_jobs_is_capped_at_the_cores_and_the_work(tmp_path: Path, jobs: str
         real_start(self)
 
     monkeypatch.setattr(multiprocessing.Process, "start", counting_start)
+    monkeypatch.setattr(speedups, "_speedups", None)  # the path that starts processes
     few = tmp_path / "few.dgn"
     few.write_text("START@N R1@N\n" * 10)
     many = tmp_path / "many.dgn"
