@@ -48,10 +48,19 @@ class LazyGroup(click.Group):
         try:
             return super().invoke(ctx)
         except PathcheckError as exc:
-            click.echo(f"pathcheck: error: {exc}", err=True)
+            _error(exc)
             ctx.exit(int(exc.exit_code))
-        except (click.exceptions.Exit, click.ClickException, click.Abort, KeyboardInterrupt,
-                BrokenPipeError):
+        except KeyboardInterrupt as exc:  # here, not in click, which prints a blank line
+            from pathcheck.output import remove_temporaries
+
+            remove_temporaries()
+            ctx.exit(exc.code if isinstance(exc, Interrupted) else 130)
+        except BrokenPipeError:
+            # The reader of our output went away (e.g. `| head -1`): not an error of ours,
+            # and caught here because click would turn it into exit code 1.
+            _silence_stdout()
+            ctx.exit(0)
+        except (click.exceptions.Exit, click.ClickException, click.Abort):
             raise
         except Exception as exc:  # never show a traceback to a user
             ctx.exit(_internal_error(exc))
@@ -72,8 +81,92 @@ def cli() -> None:
     """
 
 
+class Interrupted(KeyboardInterrupt):
+    """SIGINT or SIGTERM: stop quietly with exit code 128 + the signal's number.
+
+    A KeyboardInterrupt, so that no ``except Exception`` on the way takes it for an error and
+    a command that tidies up after Ctrl-C (``solo census``) does so after SIGTERM too.
+    """
+
+    def __init__(self, code: int) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+def _on_signal(signum: int, frame: object) -> None:
+    from pathcheck.output import remove_temporaries
+
+    remove_temporaries()  # first: nothing on the way out may leave a half-written file
+    raise Interrupted(128 + signum)
+
+
+GRACE_SECONDS = 10.0
+"""After SIGINT/SIGTERM, how long the main thread has to stop cleanly before the process is
+ended from the watchdog thread (a signal that lands between two reads of a pipe that stays
+silent is otherwise only seen when more input comes)."""
+
+
+def _install_signal_handlers() -> Any:
+    """Handlers for SIGINT and SIGTERM, and a watchdog thread woken by the same signals;
+    returns what :func:`_restore_signal_handlers` needs."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    previous = {number: signal.signal(number, _on_signal)
+                for number in (signal.SIGINT, signal.SIGTERM)}
+    read_end, write_end = os.pipe()
+    os.set_blocking(write_end, False)
+    old_fd = signal.set_wakeup_fd(write_end, warn_on_full_buffer=False)
+    threading.Thread(target=_watchdog, args=(read_end,), daemon=True,
+                     name="pathcheck-signals").start()
+    return previous, old_fd, write_end
+
+
+def _restore_signal_handlers(saved: Any) -> None:
+    import signal
+
+    if saved is None:
+        return
+    previous, old_fd, write_end = saved
+    signal.set_wakeup_fd(old_fd)
+    os.close(write_end)  # the watchdog reads end-of-file and ends
+    for number, handler in previous.items():
+        signal.signal(number, handler)
+
+
+def _watchdog(read_end: int) -> None:
+    """Woken by the C-level signal handler itself (``signal.set_wakeup_fd``), even while the
+    main thread sits in a read that the signal did not interrupt."""
+    import signal
+    import time
+
+    from pathcheck.lifeline import leave_signals_to_main_thread
+    from pathcheck.output import remove_temporaries
+
+    leave_signals_to_main_thread()
+    try:
+        while data := os.read(read_end, 1):
+            if data[0] in (signal.SIGINT, signal.SIGTERM):
+                remove_temporaries()
+                time.sleep(GRACE_SECONDS)  # the main thread normally exits well before
+                remove_temporaries()  # any made meanwhile
+                os._exit(128 + data[0])
+    finally:
+        os.close(read_end)
+
+
 def main(argv: list[str] | None = None) -> Any:
     """Run the CLI; the only place where errors become exit codes."""
+    saved = _install_signal_handlers()
+    try:
+        return _main(argv)
+    finally:
+        _restore_signal_handlers(saved)
+
+
+def _main(argv: list[str] | None) -> Any:
     try:
         code = cli.main(args=argv, prog_name="pathcheck", standalone_mode=False)
     except click.exceptions.Exit as exc:
@@ -81,23 +174,32 @@ def main(argv: list[str] | None = None) -> Any:
     except click.ClickException as exc:
         exc.show()
         code = exc.exit_code
-    except click.Abort:
-        click.echo("pathcheck: aborted", err=True)
-        code = 130
+    except Interrupted as exc:  # SIGINT (Ctrl-C) or SIGTERM: quiet, like a killed program
+        from pathcheck.output import remove_temporaries
+
+        remove_temporaries()
+        code = exc.code
+    except click.Abort as exc:  # a signal while click itself was busy (parsing, a prompt)
+        cause = exc.__context__
+        code = cause.code if isinstance(cause, Interrupted) else 130
     except PathcheckError as exc:  # raised outside a command (e.g. while loading one)
-        click.echo(f"pathcheck: error: {exc}", err=True)
+        _error(exc)
         code = int(exc.exit_code)
     except BrokenPipeError:
-        # The reader of our output went away (e.g. `| head`): not an error of ours.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        _silence_stdout()
         code = 0
     except KeyboardInterrupt:
-        click.echo("pathcheck: interrupted", err=True)
         code = 130
     except Exception as exc:  # raised outside a command, e.g. while loading one
         code = _internal_error(exc)
     return code if isinstance(code, int) else 0
+
+
+def _error(exc: PathcheckError) -> None:
+    """One line on stderr; control and bidi characters from the input escaped."""
+    from pathcheck.render.safe import one_line
+
+    click.echo(one_line(f"pathcheck: error: {exc}"), err=True)
 
 
 def _internal_error(exc: Exception) -> int:
@@ -112,5 +214,21 @@ def _internal_error(exc: Exception) -> int:
     return int(ExitCode.INTERNAL)
 
 
+def _silence_stdout() -> None:
+    """After a broken pipe: send what is still buffered for stdout nowhere, quietly."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # no stdout at all
+        pass
+
+
 def entry() -> None:
-    sys.exit(main())
+    code = main()
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _silence_stdout()
+    except (OSError, ValueError, AttributeError):
+        pass
+    sys.exit(code)

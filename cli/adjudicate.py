@@ -18,6 +18,7 @@ from pathcheck import games
 from pathcheck.errors import ExitCode
 from pathcheck.output import AtomicWriter
 from pathcheck.reader import Document
+from pathcheck.render.safe import one_line
 from pathcheck.ruling import Ruling
 
 from .options import jobs_option, output_file, output_format, progress_bar, refuse_input_as_output
@@ -88,7 +89,7 @@ def command(
             if bar is not None:
                 bar.update(ruled.size)
             if ruled.error:
-                click.echo(ruled.error, err=True)
+                click.echo(one_line(ruled.error), err=True)
                 continue
             if ruled.kept is not None:
                 drawn.append(ruled.kept)

@@ -49,8 +49,27 @@ RECORD_RULES = "Additional rules to apply, e.g. '2,3' (overrides what records sa
 SEED_RULES = "The additional rules of the solo challenges, e.g. '2,3' (default: none)."
 
 
+def bad_value(exc: Exception, option: str) -> click.BadParameter:
+    """An option value the engine refused, as a usage error (exit code 2)."""
+    message = str(exc).removeprefix(f"{option}: ")
+    return click.BadParameter(message, param_hint=f"'{option}'")
+
+
+def _check_rules(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    from pathcheck.errors import InputError
+    from pathcheck.records import parse_rules_option
+
+    try:
+        parse_rules_option(value)
+    except InputError as exc:
+        raise bad_value(exc, "--rules") from None
+    return value
+
+
 def rules_option(func: F, help: str = RECORD_RULES) -> F:
-    return click.option("--rules", default=None, metavar="LIST", help=help)(func)
+    """``--rules LIST``; a value that is no list of rules is a usage error (exit code 2)."""
+    return click.option("--rules", default=None, metavar="LIST", callback=_check_rules,
+                        help=help)(func)
 
 
 def seed_rules_option(func: F) -> F:
@@ -66,6 +85,15 @@ def advanced_option(func: F) -> F:
     )(func)
 
 
+def cap_jobs(ctx: click.Context, param: click.Parameter, value: int | None) -> int | None:
+    """``--jobs N``: never more workers than cores (more would only cost memory)."""
+    if value is None:
+        return None
+    from pathcheck.lifeline import cap_jobs as cap
+
+    return cap(value)
+
+
 def jobs_option(func: F) -> F:
     return click.option(
         "-j",
@@ -73,7 +101,8 @@ def jobs_option(func: F) -> F:
         type=click.IntRange(min=1),
         default=1,
         show_default=True,
-        help="Worker processes for batch work.",
+        callback=cap_jobs,
+        help="Worker processes for batch work (at most one per core).",
     )(func)
 
 
@@ -100,8 +129,10 @@ def progress_bar(stack: ExitStack, files: Sequence[str], label: str) -> Any:
     return stack.enter_context(click.progressbar(length=total, label=label, file=sys.stderr))
 
 
-def refuse_input_as_output(output: str | None, inputs: tuple[str, ...] | list[str]) -> None:
-    """``-o`` may not name one of the input files: the report would replace the user's data."""
+def refuse_input_as_output(output: str | None, inputs: tuple[str, ...] | list[str],
+                           option: str = "--output") -> None:
+    """``-o`` (``--svg``, ``--graph``) may not name one of the input files: the report would
+    replace the user's data."""
     if output is None:
         return
     import os
@@ -110,5 +141,5 @@ def refuse_input_as_output(output: str | None, inputs: tuple[str, ...] | list[st
         if name == "-" or not os.path.exists(name) or not os.path.exists(output):
             continue
         if os.path.samefile(name, output):
-            raise click.UsageError(f"--output {output} is one of the input files; "
+            raise click.UsageError(f"{option} {output} is one of the input files; "
                                    "name another file")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -13,9 +12,11 @@ from pathlib import Path
 import click
 
 from pathcheck.errors import ExitCode, RecordError
+from pathcheck.lifeline import usable_cores
+from pathcheck.render.safe import one_line
 from pathcheck.render.solo import render_check, render_deal, render_key
-from pathcheck.seeds import SEED_LIMIT, SeedCode, parse_rules
-from pathcheck.solo_check import AnswerKey, Challenge, SeedCheck, check_record, rules_text
+from pathcheck.seeds import SEED_LIMIT, SeedCode, SeedCodeError, parse_rules
+from pathcheck.solo_check import AnswerKey, Challenge, SeedCheck, check_record
 from pathcheck.solo_stats import (
     GRADES,
     LOST_REASONS,
@@ -27,7 +28,35 @@ from pathcheck.solo_stats import (
 )
 
 from .census import command as census_command
-from .options import emit, output_file, output_format, refuse_input_as_output, seed_rules_option
+from .options import (
+    bad_value,
+    cap_jobs,
+    emit,
+    output_file,
+    output_format,
+    refuse_input_as_output,
+    seed_rules_option,
+)
+
+MAX_DEALS = 100_000_000
+"""``solo stats --deals`` at most: about two minutes on two cores with the C kernel (hours
+without it); the whole space of seeds is the census's work."""
+
+
+def _cap_deals(deals: int) -> int:
+    if deals > MAX_DEALS:
+        raise click.BadParameter(
+            f"{deals:,} is more than {MAX_DEALS:,} deals; for all {SEED_LIMIT:,} seeds use "
+            "`pathcheck solo census`", param_hint="--deals")
+    return deals
+
+
+def _solo_rules(rules: str | None) -> frozenset[int]:
+    """``--rules`` of a solo command: only #2, #3, #4 (a usage error otherwise)."""
+    try:
+        return parse_rules(rules)
+    except SeedCodeError as exc:
+        raise bad_value(exc, "--rules") from None
 
 
 @click.group(name="solo")
@@ -71,8 +100,8 @@ command.add_command(census_command)
               help="Only seeds of this difficulty grade (docs/seeds.md).")
 @click.option("--limit", type=click.IntRange(min=1), default=1_000_000, show_default=True,
               help="Give up after trying this many seeds.")
-@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
-              help="Worker processes for the search (default: all cores).")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None, callback=cap_jobs,
+              help="Worker processes for the search (default and most: all cores).")
 @click.option("--census", "census_dir", type=click.Path(file_okay=False), default=None,
               metavar="CENSUS_DIR", help="Pick from a census (solo census) instead of searching.")
 @output_format
@@ -88,7 +117,7 @@ def new(ctx: click.Context, rules: str | None, count: int, start: int | None,
     Seeds are tried in order from --start (or a random seed); exit code 1 when fewer than
     COUNT match within --limit seeds.
     """
-    rule_set = parse_rules(rules)
+    rule_set = _solo_rules(rules)
     wanted = Constraints(min_dungeons, max_dungeons, frozenset(lost_by), difficulty)
     first = SeedCode.random().seed if start is None else start
     if census_dir is not None:
@@ -99,7 +128,7 @@ def new(ctx: click.Context, rules: str | None, count: int, start: int | None,
         found = [analyse_deal((first + k) % SEED_LIMIT, rule_set) for k in range(count)]
         tried = count
     else:
-        workers = jobs or os.cpu_count() or 1
+        workers = jobs or usable_cores()
         with _progress(limit, "searching seeds") as progress:
             found, tried = search(first, rule_set, wanted, count=count, limit=limit,
                                   modulo=SEED_LIMIT, jobs=workers, progress=progress)
@@ -146,13 +175,27 @@ def key(code: str, reveal: bool, svg_dir: str | None, html_file: str | None,
         written = _write_svgs(answer, Path(svg_dir))
         click.echo(f"wrote {len(written)} SVG files to {svg_dir}", err=True)
     if not reveal:
-        click.echo(f"The answer key of {seed} (rules {rules_text(seed.rules)}) is a spoiler: "
-                   "add --reveal to print it.", err=True)
+        _key_facts(seed, output_format, output)
         return
     if output_format == "text":
         emit(render_key(answer), output)
         return
     doc = answer.to_dict()
+    emit(json.dumps(doc, indent=2) if output_format == "json" else json.dumps(doc), output)
+
+
+REVEAL_HINT = ("The answer key (each dungeon's tiles, directions and where it gets Lost) is a "
+               "spoiler: add --reveal to print it.")
+
+
+def _key_facts(seed: SeedCode, output_format: str, output: str | None) -> None:
+    """What may be said of a code without giving its answer away: what `solo new` says."""
+    deal = Challenge(analyse_deal(seed.seed, seed.rules))
+    if output_format == "text":
+        emit(f"{render_deal(deal)}\nAnswer key: {deal.stats.dungeons} dungeons.\n"
+             f"{REVEAL_HINT}", output)
+        return
+    doc = {**deal.to_dict(), "revealed": False, "hint": REVEAL_HINT}
     emit(json.dumps(doc, indent=2) if output_format == "json" else json.dumps(doc), output)
 
 
@@ -202,14 +245,14 @@ def check(ctx: click.Context, code: str, record: str, output_format: str,
     exit_code = ExitCode.OK
     for item in iter_solo_records(record):
         if isinstance(item, RecordError):
-            click.echo(f"pathcheck: invalid: {item}", err=True)
+            click.echo(one_line(f"pathcheck: invalid: {item}"), err=True)
             exit_code = ExitCode.INVALID_INPUT
             continue
         checked = check_record(answer, item)
         checks.append(checked)
         if not checked.match:
-            click.echo(f"pathcheck: {checked.source}: does not match {answer.seed}: "
-                       f"{checked.mismatch}", err=True)
+            click.echo(one_line(f"pathcheck: {checked.source}: does not match {answer.seed}: "
+                                f"{checked.mismatch}"), err=True)
             if exit_code is ExitCode.OK:
                 exit_code = ExitCode.VIOLATION
     if output_format == "text":
@@ -228,12 +271,13 @@ def check(ctx: click.Context, code: str, record: str, output_format: str,
 
 @command.command(name="stats")
 @click.option("--deals", type=click.IntRange(min=1), default=10_000, show_default=True,
-              help="How many seeds to analyse.")
+              callback=lambda ctx, param, value: _cap_deals(value),
+              help=f"How many seeds to analyse (at most {MAX_DEALS:,}).")
 @seed_rules_option
 @click.option("--start", type=click.IntRange(0, SEED_LIMIT - 1), default=0, show_default=True,
               help="First seed.")
-@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
-              help="Worker processes (default: all cores).")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None, callback=cap_jobs,
+              help="Worker processes (default and most: all cores).")
 @click.option("--chart", type=click.Path(dir_okay=False), default=None,
               help="Also draw the statistics as a chart: FILE.svg, or FILE.png (needs "
                    "rsvg-convert).")
@@ -244,8 +288,8 @@ def stats(deals: int, rules: str | None, start: int, jobs: int | None, chart: st
     """Analyse DEALS seeds' answer keys: dungeon counts and lengths, Lost reasons, how often
     each rule bites, and the difficulty score with its factors (docs/seeds.md).
     """
-    rule_set = parse_rules(rules)
-    workers = jobs or os.cpu_count() or 1
+    rule_set = _solo_rules(rules)
+    workers = jobs or usable_cores()
     began = time.perf_counter()
     with _progress(deals, "analysing deals") as progress:
         summary = summarise(start, min(deals, SEED_LIMIT - start), rule_set, jobs=workers,

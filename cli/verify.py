@@ -12,6 +12,8 @@ from pathcheck.batch import Block, Rendered, RunSummary, Settings, run
 from pathcheck.errors import ExitCode
 from pathcheck.output import AtomicWriter, write_atomic
 from pathcheck.records import Overrides, parse_rules_option
+from pathcheck.render.pictures import picture_stems
+from pathcheck.render.safe import one_line
 
 from .options import (
     advanced_option,
@@ -75,6 +77,8 @@ def command(
     if html_target is not None and "-" in files:
         raise click.UsageError("--html reads the records twice: give files, not - (stdin)")
     refuse_input_as_output(html_target, files)
+    refuse_input_as_output(svg_dir, files, "--svg")
+    refuse_input_as_output(graph_dir, files, "--graph")
     svg_file = svg_dir if svg_dir is not None and svg_dir.lower().endswith(".svg") else None
     graph_file = graph_dir if graph_dir is not None and graph_dir.lower().endswith(
         (".graphml", ".json")) else None
@@ -84,6 +88,7 @@ def command(
         output=output_format, show_map=show_map,
         svg_dir=None if single else svg_dir, graph_dir=None if single else graph_dir,
         inline_pictures=single, inline_graph=graph_file or ".graphml",
+        picture_stems=picture_stems(list(files)) if svg_dir or graph_dir else (),
     )
     pictures = PictureFiles(svg_file, graph_file)
     summary = RunSummary()
@@ -106,7 +111,7 @@ def command(
             pictures.take(outcome)
             if outcome.error is not None:
                 kind = "error" if outcome.status == "unreadable" else "invalid"
-                click.echo(f"pathcheck: {kind}: {outcome.error}", err=True)
+                click.echo(one_line(f"pathcheck: {kind}: {outcome.error}"), err=True)
             if quiet:
                 continue
             if output_format == "json":

@@ -92,6 +92,8 @@ class Settings:
     """Return the SVG and graph of each record in its :class:`Rendered` (for ``--svg FILE.svg``)."""
     inline_graph: str = ".graphml"
     """The file the inline graph is for: its suffix picks GraphML or node-link JSON."""
+    picture_stems: tuple[tuple[str, str], ...] = ()
+    """Input name -> stem of its pictures' names (see ``render.pictures.picture_stems``)."""
 
 
 class Rendered(NamedTuple):
@@ -154,7 +156,7 @@ class RunSummary:
     def text(self) -> str:
         lost = sum(self.lost.values())
         detail = ", ".join(f"{r} {n}" for r, n in self._lost_in_order())
-        parts = [f"{self.records} records", f"{self.held} held",
+        parts = [f"{self.records} record{'' if self.records == 1 else 's'}", f"{self.held} held",
                  f"{lost} Lost" + (f" ({detail})" if detail else "")]
         if self.solo:
             parts.append(f"{self.solo} solo")
@@ -262,7 +264,8 @@ def process_item(item: Item, settings: Settings) -> Rendered:
             svg = pictures.verdict_svg(verdict)
             graph = pictures.verdict_graph(verdict, settings.inline_graph)
         else:
-            pictures.write_pictures(verdict, settings.svg_dir, settings.graph_dir)
+            pictures.write_pictures(verdict, settings.svg_dir, settings.graph_dir,
+                                    settings.picture_stems)
     if isinstance(verdict, DungeonVerdict):
         reason = verdict.trace.reason
         status, why = ("held", None) if reason is None else ("lost", reason.value)
@@ -283,7 +286,10 @@ def render_verdict(verdict: Verdict, output: str, *, show_map: bool = True) -> s
 
 def _render_error(error: RecordError, settings: Settings) -> str:
     if settings.output == "text":
-        return f"== {error.source}:{error.line}: INVALID: {error.pointer or '/'}: {error.message}"
+        from pathcheck.render.safe import one_line
+
+        return one_line(f"== {error.source}:{error.line}: INVALID: {error.pointer or '/'}: "
+                        f"{error.message}")
     return _encoder.encode(error_dict(error)).decode("utf-8")
 
 
@@ -483,7 +489,9 @@ def _run_threads(tasks: Iterator[Task], settings: Settings, jobs: int) -> Iterat
     from concurrent.futures import Future, ThreadPoolExecutor
 
     pending: deque[Future[list[Result]]] = deque()
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
+    from pathcheck.lifeline import leave_signals_to_main_thread
+
+    with ThreadPoolExecutor(max_workers=jobs, initializer=leave_signals_to_main_thread) as pool:
         for task in tasks:
             pending.append(pool.submit(process_task, task, settings))
             if len(pending) >= 2 * jobs:
@@ -497,11 +505,17 @@ def _run_parallel(tasks: Iterator[Task], settings: Settings, jobs: int) -> Itera
     return parallel_map(tasks, functools.partial(process_task, settings=settings), jobs)
 
 
-def _worker(conn: Connection, work: Callable[[Any], list[Any]]) -> None:
+def _worker(conn: Connection, work: Callable[[Any], list[Any]], parent: int) -> None:
     """A worker process: do each task it is sent, send the results back; None ends it."""
+    from pathcheck.lifeline import bind_to_parent
+
+    bind_to_parent(parent)
     gc.disable()
     while True:
-        task = conn.recv()
+        try:
+            task = conn.recv()
+        except EOFError:  # the parent went away
+            return
         if task is None:
             return
         try:
@@ -518,21 +532,26 @@ def parallel_map(tasks: Iterator[T], work: Callable[[T], list[R]], jobs: int) ->
     a thread feeding workers would leave them idle. At most ``jobs`` tasks are in flight, so
     memory stays constant however long the input. ``work`` must pickle (a module-level
     function, or a :func:`functools.partial` of one). Used by ``verify`` and ``adjudicate``.
+    Workers start only when there is work for them (10 records never start 99 workers),
+    and die with the main process.
     """
     import multiprocessing
 
     workers: list[tuple[Any, Connection]] = []
+    finished = False
     try:
-        for _ in range(jobs - 1):
-            mine, theirs = multiprocessing.Pipe()
-            process = multiprocessing.Process(target=_worker, args=(theirs, work), daemon=True)
-            process.start()
-            theirs.close()
-            workers.append((process, mine))
         while True:
             group = list(itertools.islice(tasks, jobs))
             if not group:
                 break
+            while len(workers) < len(group) - 1:
+                mine, theirs = multiprocessing.Pipe()
+                process = multiprocessing.Process(target=_worker,
+                                                  args=(theirs, work, os.getpid()),
+                                                  daemon=True)
+                process.start()
+                theirs.close()
+                workers.append((process, mine))
             # The first jobs-1 tasks go to the workers, the last (if any) is done here.
             sent = group[: len(workers)]
             for (_, conn), task in zip(workers, sent, strict=False):
@@ -545,10 +564,14 @@ def parallel_map(tasks: Iterator[T], work: Callable[[T], list[R]], jobs: int) ->
                 yield from payload
             for results in own:
                 yield from results
+        finished = True
     finally:
         for process, conn in workers:
-            with contextlib.suppress(OSError):
-                conn.send(None)
+            if finished:
+                with contextlib.suppress(OSError):
+                    conn.send(None)
+            else:  # interrupted (Ctrl-C, an error): the workers' results are not wanted
+                process.kill()
             conn.close()
             process.join(timeout=5)
             if process.is_alive():

@@ -107,3 +107,30 @@ def pointer_join(base: str, *parts: str | int) -> str:
     for part in parts:
         out += "/" + str(part).replace("~", "~0").replace("/", "~1")
     return out
+
+
+def json_value(value: object) -> str:
+    """A JSON value as an error message names it: its JSON type, and the value if short.
+
+    >>> [json_value(v) for v in (True, None, 2.0, 5, "Q9", [1, 2], {"a": 1})]
+    ['a boolean (true)', 'null', 'a number 2.0', 'a number 5', "'Q9'", 'an array', 'an object']
+    >>> json_value("x" * 100)
+    "a string of 100 characters ('xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...')"
+    """
+    if isinstance(value, bool):
+        return f"a boolean ({'true' if value else 'false'})"
+    if value is None:
+        return "null"
+    if isinstance(value, int | float):
+        text = repr(value)
+        return f"a number {text if len(text) <= 30 else text[:30] + '...'}"
+    if isinstance(value, str):
+        if len(value) <= 40:
+            return repr(value)
+        return f"a string of {len(value)} characters ({value[:30]!r}...)".replace("'...)",
+                                                                                 "...')")
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__

@@ -1,73 +1,144 @@
-"""Writing output files atomically: a user's file is either the old one or the new one."""
+"""Writing output files safely: a user's file is either the old one or the new one.
+
+A regular file (or a name not yet taken) is written through a temporary file in the same
+folder, renamed over it when complete. A symbolic link is followed: its target is replaced
+that way, the link stays. A file that is not a regular one (a device such as ``/dev/null``,
+a FIFO) is written straight into: it cannot be replaced, only fed. New files get the mode
+``0666`` less the umask (an existing file keeps its mode), as the shell's ``>`` would.
+
+Temporary files still being written are listed in :data:`LIVE_TEMPORARIES`, so that a signal
+handler can remove them (see :func:`remove_temporaries`).
+
+>>> import os, tempfile
+>>> folder = tempfile.mkdtemp()
+>>> write_atomic(os.path.join(folder, "report.txt"), "held\\n")
+>>> open(os.path.join(folder, "report.txt")).read()
+'held\\n'
+>>> os.listdir(folder)
+['report.txt']
+"""
 
 from __future__ import annotations
 
 import contextlib
 import os
+import stat
 from pathlib import Path
 
 from pathcheck.errors import IOFailure
 
+LIVE_TEMPORARIES: set[str] = set()
+"""Temporary files being written right now (removed by :func:`remove_temporaries`)."""
 
-def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file in the same folder and a rename."""
-    import tempfile
 
-    target = Path(path)
-    payload = data.encode("utf-8") if isinstance(data, str) else data
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    except OSError as exc:
-        raise IOFailure(f"{target}: cannot write: {exc.strerror or exc}") from exc
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(payload)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, target)
-    except OSError as exc:
+def remove_temporaries() -> None:
+    """Remove every temporary file still being written (for a signal handler: no locks)."""
+    for name in list(LIVE_TEMPORARIES):
         with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise IOFailure(f"{target}: cannot write: {exc.strerror or exc}") from exc
+            os.unlink(name)
+        LIVE_TEMPORARIES.discard(name)
+
+
+def _create_temporary(real: Path) -> tuple[int, str]:
+    """A new hidden file beside ``real``, listed in LIVE_TEMPORARIES *before* it exists: a
+    signal handler that runs at any moment either removes it or stops its creation."""
+    import secrets
+
+    for _ in range(100):
+        name = str(real.parent / f".{real.name}.{secrets.token_hex(4)}.tmp")
+        LIVE_TEMPORARIES.add(name)
+        try:
+            return os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600), name
+        except FileExistsError:
+            LIVE_TEMPORARIES.discard(name)
+        # Any other exception (an OSError, a signal's) leaves the name listed: the file may
+        # exist by then, and removing a listed name that does not is harmless.
+    raise FileExistsError(17, "no free temporary name")
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def _fail(target: Path, exc: OSError) -> IOFailure:
+    return IOFailure(f"{target}: cannot write: {exc.strerror or exc}")
 
 
 class AtomicWriter:
-    """A binary stream written to a temporary file and renamed over ``path`` on success.
+    """A binary stream for ``path``: on success the whole new file appears at once.
 
-    On an exception the temporary file is removed and ``path`` is left as it was.
+    On an exception the temporary file is removed and ``path`` is left as it was. A
+    non-regular ``path`` (device, FIFO) is written straight into instead.
     """
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
-        import tempfile
-
         self.target = Path(path)
+        self.tmp: str | None = None
+        # A symlink (or a chain of them) is followed: the link stays, its target is written.
+        real = Path(os.path.realpath(self.target))
         try:
-            self.target.parent.mkdir(parents=True, exist_ok=True)
-            fd, self.tmp = tempfile.mkstemp(prefix=f".{self.target.name}.", suffix=".tmp",
-                                            dir=self.target.parent)
+            info: os.stat_result | None = os.stat(real)
+        except OSError:
+            info = None
+        try:
+            if info is not None and stat.S_ISDIR(info.st_mode):
+                raise IsADirectoryError(21, "Is a directory")
+            if info is not None and not stat.S_ISREG(info.st_mode):
+                self.handle = open(real, "wb")  # noqa: SIM115 - closed in __exit__
+                return
+            real.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = _create_temporary(real)
+            self.tmp, self.real = tmp, real
+            mode = stat.S_IMODE(info.st_mode) if info is not None else 0o666 & ~_umask()
+            os.fchmod(fd, mode)
         except OSError as exc:
-            raise IOFailure(f"{self.target}: cannot write: {exc.strerror or exc}") from exc
+            if self.tmp is not None:
+                self._discard()
+            raise _fail(self.target, exc) from exc
         self.handle = os.fdopen(fd, "wb")
 
     def write(self, data: bytes) -> int:
-        return self.handle.write(data)
+        try:
+            return self.handle.write(data)
+        except BrokenPipeError:
+            raise  # a FIFO whose reader went away: like a closed stdout
+        except OSError as exc:  # e.g. the disk is full
+            raise _fail(self.target, exc) from exc
 
     def __enter__(self) -> AtomicWriter:
         return self
 
+    def _discard(self) -> None:
+        assert self.tmp is not None
+        with contextlib.suppress(OSError):
+            os.unlink(self.tmp)
+        LIVE_TEMPORARIES.discard(self.tmp)
+
     def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
-        if exc_type is None:
-            try:
-                self.handle.flush()
-                os.fsync(self.handle.fileno())
-                self.handle.close()
-                os.replace(self.tmp, self.target)
-            except OSError as err:
-                with contextlib.suppress(OSError):
-                    os.unlink(self.tmp)
-                raise IOFailure(f"{self.target}: cannot write: {err.strerror or err}") from err
-        else:
-            self.handle.close()
+        if exc_type is not None:
             with contextlib.suppress(OSError):
-                os.unlink(self.tmp)
+                self.handle.close()
+            if self.tmp is not None:
+                self._discard()
+            return
+        try:
+            self.handle.flush()
+            if self.tmp is not None:
+                os.fsync(self.handle.fileno())
+            self.handle.close()
+            if self.tmp is not None:
+                os.replace(self.tmp, self.real)
+                LIVE_TEMPORARIES.discard(self.tmp)
+        except OSError as err:
+            if self.tmp is not None:
+                self._discard()
+            raise _fail(self.target, err) from err
+
+
+def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
+    """Write ``data`` to ``path`` safely (see the module doc: temp file and rename)."""
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    with AtomicWriter(path) as out:
+        out.write(payload)

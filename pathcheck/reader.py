@@ -73,6 +73,8 @@ def open_source(name: str) -> IO[bytes]:
     A UTF-8 byte order mark at the start is skipped, so that a first line (``#! rules=2``,
     a JSON document) reads as it is written."""
     if name == "-":
+        if sys.stdin is None:  # started with stdin closed (`<&-`)
+            raise IOFailure("<stdin>: cannot read: standard input is closed")
         return _skip_bom(sys.stdin.buffer)
     try:
         return _skip_bom(open(name, "rb"))
@@ -209,7 +211,7 @@ def open_input(name: str) -> Iterator[Sniffed]:
     except OSError as exc:
         raise IOFailure(f"{name}: cannot read: {exc.strerror or exc}") from exc
     finally:
-        if stream is not sys.stdin.buffer:
+        if name != "-":
             stream.close()
 
 
@@ -275,9 +277,12 @@ def iter_document(stream: bounded.Readable, source: str, first_line: int = 1) ->
     element (streamed: memory bounded by the record limit, one bad element is that element's
     error); any other document is one record, read whole up to the record limit."""
     read = getattr(stream, "read1", stream.read)
+    start = first_line
     while True:  # spaces before the document: counted, not kept
         head = read(bounded.BLOCK_SIZE)
-        if not head:
+        if not head:  # msgspec would say "Input data was truncated"
+            yield RecordError(source, start, "", "the file is empty: expected a JSON document "
+                                                 "(or one JSON record a line)")
             return
         if head.strip(bounded.JSON_SPACE):
             break

@@ -33,7 +33,7 @@ from pathcheck.bounded import (
 )
 from pathcheck.check import LostCard
 from pathcheck.dungeon import Placement
-from pathcheck.errors import InputError, RecordError, TileSetError
+from pathcheck.errors import InputError, RecordError, TileSetError, json_value
 from pathcheck.geometry import Direction
 from pathcheck.reader import (
     BOM,
@@ -90,6 +90,9 @@ class SoloRecord:
     source: str = "<memory>"
     line: int = 1
     pointer: str = ""
+    rules_stated: bool = True
+    """False when neither the record (``"rules"``, a ``#! rules=`` line) nor the command line
+    gave the rules: a seed code then sets them (its own ``seed``, or ``solo check CODE``)."""
 
     @property
     def tile_ids(self) -> list[str]:
@@ -128,13 +131,13 @@ def _rules(ctx: _Ctx, value: Any, allowed: frozenset[int]) -> frozenset[int]:
     if value is None:
         return frozenset()
     if not isinstance(value, list):
-        raise ctx.error("/rules", f"expected a list of rule numbers, got {brief(value)}")
+        raise ctx.error("/rules", f"expected a list of rule numbers, got {json_value(value)}")
     seen: set[int] = set()
     for i, rule in enumerate(value):
         if isinstance(rule, bool) or not isinstance(rule, int) or rule not in allowed:
             numbers = ", ".join(str(r) for r in sorted(allowed))
             raise ctx.error(f"/rules/{i}",
-                            f"expected one of the rules {numbers}, got {brief(rule)}")
+                            f"expected one of the rules {numbers}, got {json_value(rule)}")
         if rule in seen:
             raise ctx.error(f"/rules/{i}", f"rule {rule} is listed twice")
         seen.add(rule)
@@ -154,13 +157,13 @@ def _placements(
         at = f"{where}/{i}"
         if not isinstance(item, dict):
             raise ctx.error(at, f"expected a placement {{\"tile\": ID, \"dir\": N|E|S|W}}, "
-                                f"got {brief(item)}")
+                                f"got {json_value(item)}")
         extra = sorted(str(k) for k in set(item) - {"tile", "dir"})
         if extra:
             raise ctx.error(f"{at}/{extra[0]}", "unknown field (expected tile, dir)")
         tile_id = item.get("tile")
         if not isinstance(tile_id, str):
-            raise ctx.error(f"{at}/tile", f"expected a tile id, got {brief(tile_id)}")
+            raise ctx.error(f"{at}/tile", f"expected a tile id, got {json_value(tile_id)}")
         if tile_id not in tileset:
             raise ctx.error(f"{at}/tile",
                             f"unknown tile {brief(tile_id)} (not in tile set {tileset.name!r})")
@@ -175,7 +178,7 @@ def _placements(
         seen[tile_id] = ctx.pointer + at
         direction = item.get("dir")
         if not isinstance(direction, str) or direction not in _DIRS:
-            raise ctx.error(f"{at}/dir", f"expected N, E, S or W, got {brief(direction)}")
+            raise ctx.error(f"{at}/dir", f"expected N, E, S or W, got {json_value(direction)}")
         out.append(Placement(tile_id, _DIRS[direction]))
     return tuple(out)
 
@@ -202,10 +205,10 @@ def _head(
     what = fmt.split("/", 1)[0]
     if not isinstance(value, dict):
         raise ctx.error("", f"expected a {what} record (a JSON object), got "
-                            f"{type(value).__name__}")
+                            f"{json_value(value)}")
     found = value.get("format", None if format_required else fmt)
     if found != fmt:
-        raise ctx.error("/format", f"expected \"{fmt}\", got {brief(found)}")
+        raise ctx.error("/format", f"expected \"{fmt}\", got {json_value(found)}")
     _check_keys(ctx, value, keys)
     tileset = (_command_line_tileset(ctx, overrides.tileset) if overrides.tileset is not None
                else _tileset(ctx, value.get("tileset"), base))
@@ -229,7 +232,7 @@ def parse_dungeon_record(
                            format_required=False)
     advanced = value.get("advanced", False)
     if not isinstance(advanced, bool):
-        raise ctx.error("/advanced", f"expected true or false, got {brief(advanced)}")
+        raise ctx.error("/advanced", f"expected true or false, got {json_value(advanced)}")
     if overrides.advanced is not None:
         advanced = overrides.advanced
     if 4 in rules and not advanced:
@@ -246,7 +249,7 @@ def parse_dungeon_record(
                                         f"{MAX_PLAYERS}")
         for i, name in enumerate(raw_players):
             if not isinstance(name, str) or not name:
-                raise ctx.error(f"/players/{i}", f"expected a player name, got {brief(name)}")
+                raise ctx.error(f"/players/{i}", f"expected a player name, got {json_value(name)}")
             if len(name) > MAX_NAME:
                 raise ctx.error(f"/players/{i}", f"a name of {len(name)} characters: longer "
                                                  f"than the limit of {MAX_NAME}")
@@ -276,7 +279,7 @@ def _lost_cards(
             raise ctx.error(at, "expected a LOST card {\"player\": NAME, \"after\": K}")
         name, after = item["player"], item["after"]
         if not isinstance(name, str) or not name:
-            raise ctx.error(f"{at}/player", f"expected a player name, got {brief(name)}")
+            raise ctx.error(f"{at}/player", f"expected a player name, got {json_value(name)}")
         if len(name) > MAX_NAME:
             raise ctx.error(f"{at}/player", f"a name of {len(name)} characters: longer than the "
                                             f"limit of {MAX_NAME}")
@@ -287,7 +290,7 @@ def _lost_cards(
         owners.add(name)
         if isinstance(after, bool) or not isinstance(after, int) or not 1 <= after <= count:
             raise ctx.error(f"{at}/after", f"expected a tile index from 1 to {count}, "
-                                           f"got {brief(after)}")
+                                           f"got {json_value(after)}")
         if 1 in rules and after in tiles_with_card:
             raise ctx.error(f"{at}/after", f"rule #1 is on and two LOST cards lie on tile "
                                            f"{after}: only a game log knows whose counts")
@@ -316,14 +319,27 @@ def parse_solo_record(
         raise ctx.error("/rules", "additional rule #1 does not apply to solo play")
     seed = value.get("seed")
     if seed is not None and not isinstance(seed, str):
-        raise ctx.error("/seed", f"expected a seed code (a string), got {brief(seed)}")
+        raise ctx.error("/seed", f"expected a seed code (a string), got {json_value(seed)}")
+    stated = overrides.rules is not None or "rules" in value
+    if not stated and seed is not None:
+        rules = _seed_rules(seed, rules)
     raw = value.get("dungeons")
     if not isinstance(raw, list) or not raw:
         raise ctx.error("/dungeons", "expected a non-empty list of dungeons (lists of placements)")
     seen: dict[str, str] = {}
     dungeons = tuple(_placements(ctx, d, f"/dungeons/{i}", tileset, True, seen)
                      for i, d in enumerate(raw))
-    return SoloRecord(dungeons, rules, seed, tileset, source, line, pointer)
+    return SoloRecord(dungeons, rules, seed, tileset, source, line, pointer, stated)
+
+
+def _seed_rules(seed: str, rules: frozenset[int]) -> frozenset[int]:
+    """The rules a seed code sets (``rules`` if it is no code: the seed check says why)."""
+    from pathcheck.seeds import SeedCode, SeedCodeError
+
+    try:
+        return SeedCode.parse(seed).rules
+    except SeedCodeError:
+        return rules
 
 
 # --- compact notation --------------------------------------------------------------------

@@ -188,14 +188,31 @@ def _score_line(scores: Mapping[str, int]) -> str:
 
 
 def render_text(ruling: Ruling) -> str:
-    """The ruling as a table would read it."""
+    """The ruling as a table would read it.
+
+    Names and other text from the log may hold control or bidi characters: each line is
+    escaped (see :mod:`pathcheck.render.safe`), so no name can forge a line or drive the
+    terminal; the grids and maps keep their own line breaks.
+    """
+    from pathcheck.render.safe import keep_lines, one_line
+
     lines = [f"{ruling.source}: {ruling.game} ({ruling.format}), players: "
              + ", ".join(ruling.players)]
+    shown: set[int] = set()  # indexes of preformatted displays, escaped line by line
+
+    unsafe = [name for name in ruling.players if one_line(name) != name]
+
+    def show(display: str) -> None:
+        for name in unsafe:  # a grid shows names too: there a newline in one is escaped
+            display = display.replace(name, one_line(name))
+        shown.add(len(lines))
+        lines.append(keep_lines(display))
+
     for rnd in ruling.rounds:
         lines.append("")
         lines.append(f"{rnd.title}")
         if rnd.display:
-            lines.append(_indent(rnd.display))
+            show(_indent(rnd.display))
         quoted: set[str] = set()  # each rule is quoted once a round, then named
         for event in rnd.events:
             where = f"{event.move.describe()}: " if event.move is not None else ""
@@ -208,7 +225,7 @@ def render_text(ruling: Ruling) -> str:
         lines.append(f"  score: {_score_line(rnd.scores)}")
     if ruling.display:
         lines.append("")
-        lines.append(ruling.display)
+        show(ruling.display)
     lines.append("")
     lines.append(f"Final: {_score_line(ruling.final_scores)}")
     if ruling.winners:
@@ -233,4 +250,5 @@ def render_text(ruling: Ruling) -> str:
         lines.append("  The scores above take the log as played.")
     else:
         lines.append("Verdict: legal")
-    return "\n".join(lines)
+    return "\n".join(line if index in shown else one_line(line)
+                     for index, line in enumerate(lines))

@@ -90,7 +90,7 @@ def mismatch(seed: SeedCode, record: SoloRecord) -> str | None:
             return f"its \"seed\" is not a usable code ({exc})"
         if other != seed:
             return f"the record names seed code {other}"
-    if record.rules != seed.rules:
+    if record.rules_stated and record.rules != seed.rules:
         return (f"the record was played with rules {rules_text(record.rules)}, the code sets "
                 f"{rules_text(seed.rules)}")
     difference = first_deck_difference(seed.deck, record)

@@ -11,6 +11,7 @@ the Python references; :func:`summarise` and :func:`search` spread them over pro
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -69,6 +70,13 @@ def chunks(start: int, count: int, size: int) -> list[tuple[int, int]]:
     return [(s, min(s + size, start + count)) for s in range(start, start + count, size)]
 
 
+def _bind_worker(parent: int) -> None:
+    """A worker dies with the process that started it (even after ``kill -9``)."""
+    from pathcheck.lifeline import bind_to_parent
+
+    bind_to_parent(parent, ignore_interrupt=False)
+
+
 def summarise(
     start: int,
     count: int,
@@ -90,7 +98,8 @@ def summarise(
         return total
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    with ProcessPoolExecutor(max_workers=jobs, initializer=_bind_worker,
+                             initargs=(os.getpid(),)) as pool:
         futures = {pool.submit(summarise_range, a, b, rules): b - a for a, b in parts}
         for future in as_completed(futures):
             total.merge(future.result())
@@ -154,7 +163,8 @@ def search(
         return found[:count], tried
     from concurrent.futures import Future, ProcessPoolExecutor
 
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    with ProcessPoolExecutor(max_workers=jobs, initializer=_bind_worker,
+                             initargs=(os.getpid(),)) as pool:
         pending: list[tuple[Future[list[DealStats]], int]] = []
         queue = iter(parts)
         for a, b in queue:  # a window of chunks in flight, consumed in seed order

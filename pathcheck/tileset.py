@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pathcheck.bounded import MAX_NAME, MAX_TILESET_BYTES, MAX_TILESET_TILES, brief
-from pathcheck.errors import TileSetError
+from pathcheck.errors import TileSetError, json_value
 from pathcheck.geometry import Direction
 
 if TYPE_CHECKING:
@@ -172,7 +172,7 @@ def resolve_tileset(value: object, *, beside: Path | None = None) -> TileSet:
     if value is None:
         return load_tileset()
     if not isinstance(value, str) or not value:
-        raise TileSetError(f"expected a tile-set name or path, got {brief(value)}")
+        raise TileSetError(f"expected a tile-set name or path, got {json_value(value)}")
     if value in BUILTIN:
         return load_tileset(value)
     refused = TileSetError(f"tile set {brief(value)}: a record names a built-in set "
@@ -218,6 +218,9 @@ def parse_tileset(text: str, source: str) -> TileSet:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise TileSetError(f"{source}: not valid TOML: {exc}") from exc
+    except RecursionError:  # tomllib recurses once per level of nested arrays or tables
+        raise TileSetError(f"{source}: not a tile set: arrays or tables nested too "
+                           "deeply") from None
     name = _expect(data, "name", str, source, "", default=Path(source).stem)
     start = _expect(data, "start", str, source, "", default="START")
     description = _expect(data, "description", str, source, "", default="")
@@ -278,6 +281,6 @@ def _expect(
     value = table[key]
     if not isinstance(value, kind):
         raise TileSetError(
-            f"{source}: {where}/{key}: expected a {kind.__name__}, got {value!r}"
+            f"{source}: {where}/{key}: expected a {kind.__name__}, got {json_value(value)}"
         )
     return value

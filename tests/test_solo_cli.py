@@ -95,7 +95,21 @@ def test_key_is_spoiler_guarded() -> None:
     result = CliRunner().invoke(cli, ["solo", "key", "10000-0000T"])
     assert result.exit_code == 0
     assert "Dungeon 1" not in result.stdout
-    assert "--reveal" in result.stderr
+    assert "Seed code 10000-0000T" in result.stdout and "Answer key: " in result.stdout
+    assert "add --reveal to print it" in result.stdout
+
+
+def test_key_without_reveal_gives_the_facts_of_solo_new_in_json() -> None:
+    result = CliRunner().invoke(cli, ["solo", "key", "1303N-QK8NC", "--format", "json"])
+    doc = json.loads(result.stdout)
+    assert result.exit_code == 0 and doc["revealed"] is False and "--reveal" in doc["hint"]
+    new = CliRunner().invoke(cli, ["solo", "new", "--start", str(doc["seed"]), "--rules",
+                                   ",".join(map(str, doc["rules"])), "--format", "json"])
+    assert json.loads(new.stdout) == [{k: v for k, v in doc.items()
+                                       if k not in ("revealed", "hint")}]
+    revealed = json.loads(CliRunner().invoke(cli, ["solo", "key", "1303N-QK8NC", "--reveal",
+                                                   "--format", "json"]).stdout)
+    assert len(revealed["dungeons"]) == doc["dungeons"]
 
 
 def test_key_reveal_text_and_json() -> None:
@@ -239,8 +253,8 @@ def test_stats_rejects_other_chart_formats(tmp_path: Path) -> None:
     assert ".svg or .png" in result.output
 
 
-def test_bad_rules_exit_3(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["solo", "stats", "--deals", "10", "--rules", "1"]) == 3
+def test_bad_rules_are_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solo", "stats", "--deals", "10", "--rules", "1"]) == 2
     assert "rule #1 is not a solo rule" in capsys.readouterr().err
 
 

@@ -156,7 +156,7 @@ def _is_json(path: str) -> bool:
     suffix = Path(path).suffix.lower()
     if suffix in (".json", ".jsonl", ".ndjson"):
         return True
-    if path != "-":
+    if path != "-" or sys.stdin is None:  # a closed stdin is reported when it is read
         return False
     try:
         peek = getattr(sys.stdin.buffer, "peek", None)

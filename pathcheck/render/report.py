@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathcheck.dungeon import TraceResult
 from pathcheck.records import DungeonRecord, SoloRecord
 from pathcheck.render.model import build_view
+from pathcheck.render.safe import keep_lines, one_line
 from pathcheck.render.text import render_map
 from pathcheck.verify import DungeonVerdict, SoloVerdict, Verdict
 
@@ -26,6 +27,8 @@ def lost_sentence(result: TraceResult, offset: int = 0) -> str:
 
 
 def verdict_text(verdict: Verdict, *, show_map: bool = True) -> str:
+    """A verdict for people. Text from the record (names, file names, tile ids of a custom
+    set) has its control and bidi characters escaped (:mod:`pathcheck.render.safe`)."""
     if isinstance(verdict, SoloVerdict):
         return solo_text(verdict, show_map=show_map)
     return dungeon_text(verdict, show_map=show_map)
@@ -42,35 +45,38 @@ def _rules_label(rules: frozenset[int], advanced: bool | None) -> str:
 
 def dungeon_text(verdict: DungeonVerdict, *, show_map: bool = True) -> str:
     record = verdict.record
-    lines = [f"== {_where(record)}: {len(record.tiles)} tiles, "
-             f"{_rules_label(record.rules, record.advanced)}"]
-    lines.append("   " + " ".join(str(p) for p in record.tiles))
+    lines = [one_line(f"== {_where(record)}: {len(record.tiles)} tiles, "
+                      f"{_rules_label(record.rules, record.advanced)}")]
+    lines.append(one_line("   " + " ".join(str(p) for p in record.tiles)))
     if show_map:
-        lines.append(render_map(build_view(verdict.trace, record.tileset, record.rules)))
-    lines.append(lost_sentence(verdict.trace))
+        lines.append(keep_lines(render_map(build_view(verdict.trace, record.tileset,
+                                                      record.rules))))
+    lines.append(keep_lines(lost_sentence(verdict.trace)))
     check = verdict.check
     if check is not None:
         lines.append("Check (3. Checking the Memorized Path):")
         for outcome in check.outcomes:
             rule = outcome.kind.rule
             tag = f" [rule {rule.section.rsplit(', ', 1)[-1]}]" if rule else ""
-            lines.append(f"  {outcome.explain(verdict.trace.lost_at)}{tag}")
-        lines.append("Points: " + ", ".join(f"{p} {n}" for p, n in check.points.items()))
+            lines.append(one_line(f"  {outcome.explain(verdict.trace.lost_at)}{tag}"))
+        lines.append(one_line("Points: " + ", ".join(f"{p} {n}"
+                                                     for p, n in check.points.items())))
     return "\n".join(lines)
 
 
 def solo_text(verdict: SoloVerdict, *, show_map: bool = True) -> str:
     record, result = verdict.record, verdict.result
-    lines = [f"== {_where(record)}: solo, {len(record.dungeons)} dungeons, "
-             f"{result.tiles_played} tiles, {_rules_label(record.rules, None)}"]
+    lines = [one_line(f"== {_where(record)}: solo, {len(record.dungeons)} dungeons, "
+                      f"{result.tiles_played} tiles, {_rules_label(record.rules, None)}")]
     offset = 0
     for number, (dungeon, traced) in enumerate(zip(record.dungeons, result.traces, strict=False),
                                                start=1):
-        lines.append(f"Dungeon {number} (tiles {offset + 1}-{offset + len(dungeon)}): "
-                     + " ".join(str(p) for p in dungeon))
+        lines.append(one_line(f"Dungeon {number} (tiles {offset + 1}-{offset + len(dungeon)}): "
+                              + " ".join(str(p) for p in dungeon)))
         if show_map:
-            lines.append(render_map(build_view(traced, record.tileset, record.rules)))
-        lines.append(lost_sentence(traced, offset))
+            lines.append(keep_lines(render_map(build_view(traced, record.tileset,
+                                                          record.rules))))
+        lines.append(keep_lines(lost_sentence(traced, offset)))
         offset += len(dungeon)
     if result.failure is None:
         lines.append(f"No failure: score {result.score} of {result.max_score} "

@@ -53,8 +53,11 @@ def render_check(check: SeedCheck) -> str:
         head = (f"{check.source}: {check.seed}: {score}, failed: {result.failure.value} "
                 f"at stack tile {result.failing_tile} (dungeon {result.failing_dungeon}, "
                 f"tile {result.failing_index})")
+    from pathcheck.render.safe import one_line
+
+    head = one_line(head)  # the file name may hold control characters
     divergence = check.divergence
     if divergence is None:
         return head + "\nThe record follows the answer key."
     return (f"{head}\nFirst divergence from the answer key ({divergence.kind}): "
-            f"{divergence.describe()}")
+            + one_line(divergence.describe()))

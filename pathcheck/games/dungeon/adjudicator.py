@@ -20,7 +20,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from pathcheck.errors import RecordError
+from pathcheck.errors import RecordError, json_value
 from pathcheck.games import AdjudicateOptions, GameAdjudicator
 from pathcheck.games.common import Pictures
 from pathcheck.games.dungeon.at import take_game_pictures
@@ -100,7 +100,8 @@ class DungeonAdjudicator(GameAdjudicator):
             return rule_solo(log, source=source, pictures=pictures)
         if fmt != GAME_FORMAT:
             raise RecordError(source, None, "/format",
-                              f"expected \"{GAME_FORMAT}\" or \"{SOLO_FORMAT}\", got {fmt!r}")
+                              f"expected \"{GAME_FORMAT}\" or \"{SOLO_FORMAT}\", "
+                              f"got {json_value(fmt)}")
         return rule_game(log, source=source, pictures=pictures)
 
     def random_game(self, rng: random.Random) -> dict[str, Any]:
