@@ -5,6 +5,7 @@ compiler), the install still succeeds and pathcheck uses its pure-Python fast tr
 """
 
 import sys
+from pathlib import Path
 
 from setuptools import Extension, setup
 
@@ -16,6 +17,8 @@ setup(
         Extension(
             "pathcheck._speedups",
             ["pathcheck/_speedups.c"],
+            # One translation unit: _speedups.c includes these parts (rebuild when they change).
+            depends=sorted(str(p) for p in Path("pathcheck/csrc").glob("*.c")),
             optional=True,
             extra_compile_args=FLAGS,
         )
