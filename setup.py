@@ -18,7 +18,7 @@ setup(
             "pathcheck._speedups",
             ["pathcheck/_speedups.c"],
             # One translation unit: _speedups.c includes these parts (rebuild when they change).
-            depends=sorted(str(p) for p in Path("pathcheck/csrc").glob("*.c")),
+            depends=sorted(str(p) for p in Path("pathcheck/speedups-c").glob("*.c")),
             optional=True,
             extra_compile_args=FLAGS,
         )

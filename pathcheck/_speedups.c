@@ -44,15 +44,15 @@ static const int SIGN[4] = {1, 1, -1, -1};
 
 /* The parts below are one translation unit (so the compiler inlines the scanners into the
  * tracer as before); each file holds one job. They are included in dependency order. */
-#include "csrc/buffer.c"
-#include "csrc/tables.c"
-#include "csrc/trace.c"
-#include "csrc/records.c"
-#include "csrc/scan_json.c"
-#include "csrc/check.c"
-#include "csrc/block.c"
-#include "csrc/scan_dgn.c"
-#include "csrc/solo.c"
+#include "speedups-c/buffer.c"
+#include "speedups-c/tables.c"
+#include "speedups-c/trace.c"
+#include "speedups-c/records.c"
+#include "speedups-c/scan_json.c"
+#include "speedups-c/check.c"
+#include "speedups-c/block.c"
+#include "speedups-c/scan_dgn.c"
+#include "speedups-c/solo.c"
 
 static PyMethodDef methods[] = {
     {"solo_kernel", solo_kernel, METH_VARARGS, "Perfect solo play of many seeds."},
