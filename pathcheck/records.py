@@ -352,11 +352,13 @@ def parse_dgn_line(
     line: int,
     overrides: Overrides = Overrides(),
     defaults: Mapping[str, Any] | None = None,
+    base: Path | None = None,
 ) -> Record | None:
     """Parse one line of ``.dgn`` compact notation (None for a blank or comment line).
 
     Tokens are turned into the JSON record they stand for, so both notations share one
-    validation; pointers then name the token's position (``/tiles/3``).
+    validation; pointers then name the token's position (``/tiles/3``). A ``#! tileset=``
+    path is found beside the file, in ``base`` (as a JSON record's).
     """
     body = text.split("#", 1)[0].split(maxsplit=MAX_TOKENS)
     if not body:
@@ -390,11 +392,13 @@ def parse_dgn_line(
         value: dict[str, Any] = {"format": SOLO_FORMAT, "dungeons": dungeons}
         if "rules" in settings:
             value["rules"] = sorted(set(settings["rules"]) - {1})
-        return parse_solo_record(value, source=source, line=line, overrides=overrides)
+        return parse_solo_record(value, source=source, line=line, overrides=overrides,
+                                 base=base)
     record: dict[str, Any] = {"format": DUNGEON_FORMAT, "tiles": dungeons[0], **settings}
     if lost:
         record["lost"] = lost
-    return parse_dungeon_record(record, source=source, line=line, overrides=overrides)
+    return parse_dungeon_record(record, source=source, line=line, overrides=overrides,
+                                base=base)
 
 
 def parse_pragma(text: str, source: str, line: int) -> dict[str, Any]:
@@ -483,13 +487,15 @@ def dgn_lines(
 
 def parse_dgn_bytes(raw: bytes, *, source: str, line: int, overrides: Overrides,
                     defaults: Mapping[str, Any]) -> Record | None:
-    """:func:`parse_dgn_line` for a raw line, which must be UTF-8."""
+    """:func:`parse_dgn_line` for a raw line of the file ``source`` names, which must be
+    UTF-8 (a tile set it names is found beside that file)."""
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise RecordError(source, line, "", "not UTF-8 text") from None
+    base = None if source == source_name("-") else Path(source).resolve().parent
     return parse_dgn_line(text, source=source, line=line, overrides=overrides,
-                          defaults=defaults)
+                          defaults=defaults, base=base)
 
 
 def _dgn_records(lines: Iterable[bytes | Oversized], source: str, overrides: Overrides

@@ -103,6 +103,24 @@ def test_a_relative_tileset_beside_the_file_is_found_from_another_folder(
     assert code == 0 and kinds(results) == ["dungeon", "dungeon"]
 
 
+def test_a_dgn_tileset_setting_is_found_beside_the_file_from_another_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    standard = Path(__file__).resolve().parent.parent / "tiles" / "standard.toml"
+    (data / "mine.toml").write_text(standard.read_text().replace('name = "standard"',
+                                                                 'name = "mine"'))
+    (data / "in.dgn").write_text("#! tileset=mine.toml\nSTART@N R1@N R2@E\n")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    code, results, _ = same_everywhere(monkeypatch, ["--format", "jsonl", "../data/in.dgn"])
+    assert code == 0 and kinds(results) == ["dungeon"]
+    (elsewhere / "out.dgn").write_text("#! tileset=../data/mine.toml\nSTART@N R1@N\n")
+    code, results, _ = same_everywhere(monkeypatch, ["--format", "jsonl", "out.dgn"])
+    assert code == 3 and kinds(results) == ["invalid"]
+
+
 @pytest.mark.parametrize("cut", [b'{"tiles":[{"tile":"STA', b'{"tiles":[{"tile":"\\',
                                  b'{"tiles":[{"tile":"\\u00', b'{"advanced":1', b'{"advanced":-',
                                  b'{"advanced":1e', b'{"advanced":tru', b'{"advanced":nul',
