@@ -37,6 +37,8 @@ DECODE_ONLY = (
     "    for line in f:\n"
     "        decode(line)\n"
 )
+# Commands run as a user's would: with Python's bytecode cache (some sandboxes switch it off
+# with PYTHONDONTWRITEBYTECODE, which makes every start-up compile pathcheck anew).
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 Line = Callable[[str, str, str, bool], None]
 

@@ -29,16 +29,21 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 
 
-def gen() -> Any:
-    """tests/bench/gen.py, loaded by path: pathcheck itself must come from the install being
+def _sibling(name: str) -> Any:
+    """tests/bench/NAME.py, loaded by path: pathcheck itself must come from the install being
     measured, not from the source tree."""
     import importlib.util
 
-    spec = importlib.util.spec_from_file_location("pathcheck_bench_gen", HERE / "gen.py")
+    spec = importlib.util.spec_from_file_location(f"pathcheck_bench_{name}", HERE / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def gen() -> Any:
+    """tests/bench/gen.py: the generated records."""
+    return _sibling("gen")
 
 
 def records(count: int, rules: list[int]) -> Any:
@@ -46,27 +51,15 @@ def records(count: int, rules: list[int]) -> Any:
 
 
 def games_bench() -> Any:
-    """tests/bench/games.py (the ``adjudicate`` figures), loaded by path like gen.py."""
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("pathcheck_bench_games", HERE / "games.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-DECODE_ONLY = (
-    "import sys, msgspec\n"
-    "decode = msgspec.json.Decoder().decode\n"
-    "with open(sys.argv[1], 'rb') as f:\n"
-    "    for line in f:\n"
-    "        decode(line)\n"
-)
+    """tests/bench/games.py (the ``adjudicate`` figures)."""
+    return _sibling("games")
 
 
-# Commands run as a user's would: with Python's bytecode cache (some sandboxes switch it off
-# with PYTHONDONTWRITEBYTECODE, which makes every start-up compile pathcheck anew).
-ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+# The msgspec decode the figures are measured against, and the environment commands run in,
+# are games.py's (one definition for both files).
+_GAMES = games_bench()
+DECODE_ONLY: str = _GAMES.DECODE_ONLY
+ENV: dict[str, str] = _GAMES.ENV
 
 
 def wall(command: Sequence[str], repeat: int = 5) -> float:
