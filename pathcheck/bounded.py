@@ -15,6 +15,7 @@ limit, that record is invalid with a message naming the limit; the other records
 
 from __future__ import annotations
 
+import enum
 import io  # noqa: F401  (the doctests use it)
 import json
 import re
@@ -23,6 +24,11 @@ from collections.abc import Iterator
 from typing import Any, NamedTuple, Protocol
 
 from pathcheck.errors import pointer_join
+
+try:  # the one-pass scan of guard(); without a C compiler the Python functions below do it
+    from pathcheck._speedups import json_guard as _json_guard
+except ImportError:
+    _json_guard = None
 
 MAX_RECORD_BYTES = 16 << 20
 """One JSON Lines or ``.dgn`` line, one JSON document element, one record."""
@@ -164,6 +170,34 @@ def too_deep(data: bytes, limit: int | None = None) -> bool:
         elif char in (b"]", b"}"):
             depth -= 1
     return False
+
+
+class Guard(enum.IntEnum):
+    """What one scan of a JSON text says before it is decoded (:func:`guard`)."""
+
+    CLEAR = 0
+    """No deeper than :data:`MAX_DEPTH`, and no key can repeat in a valid JSON text."""
+    TOO_DEEP = 1
+    """Nested deeper than :data:`MAX_DEPTH` (:func:`too_deep`)."""
+    MAY_REPEAT = 2
+    """A key may be given twice: :func:`duplicate_keys` decides once the text is decoded."""
+
+
+def guard(data: bytes) -> Guard:
+    """Depth and repeated keys of the JSON text ``data`` in one scan: with the C extension
+    a single pass over the bytes; without it :func:`too_deep`, and MAY_REPEAT whenever the
+    text has a key at all (so :func:`duplicate_keys` always decides then).
+
+    >>> guard(b'{"a": [1, {"b": 2}], "c": 3}'), guard(b'{"a": 1, "a": 2}')
+    (<Guard.CLEAR: 0>, <Guard.MAY_REPEAT: 2>)
+    >>> guard(b"[" * (MAX_DEPTH + 1))
+    <Guard.TOO_DEEP: 1>
+    """
+    if _json_guard is not None:
+        return Guard(_json_guard(data, MAX_DEPTH))
+    if too_deep(data):
+        return Guard.TOO_DEEP
+    return Guard.MAY_REPEAT if b":" in data else Guard.CLEAR
 
 
 def depth_message() -> str:

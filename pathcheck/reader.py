@@ -40,14 +40,15 @@ import msgspec
 
 from pathcheck import bounded
 from pathcheck.bounded import (
+    Guard,
     Oversized,
     Prefixed,
     depth_message,
     duplicate_keys,
     duplicate_message,
+    guard,
     lines,
     oversized_message,
-    too_deep,
 )
 from pathcheck.errors import IOFailure, RecordError, pointer_join
 
@@ -311,14 +312,15 @@ def iter_document(stream: bounded.Readable, source: str, first_line: int = 1) ->
 
 def decode_value(data: bytes, source: str, line: int, pointer: str) -> Document | RecordError:
     """One JSON record: its Document, or the RecordError (depth, syntax, a key given twice)."""
-    if too_deep(data):
+    checked = guard(data)
+    if checked is Guard.TOO_DEEP:
         return RecordError(source, line, pointer, depth_message())
     try:
         value = _decoder.decode(data)
     except (msgspec.DecodeError, UnicodeDecodeError) as exc:
         error = decode_error(source, data, exc, line)
         return RecordError(source, error.line, pointer + error.pointer, error.message)
-    twice = duplicate_keys(data, value)
+    twice = duplicate_keys(data, value) if checked is Guard.MAY_REPEAT else []
     if twice:
         return RecordError(source, line, pointer + twice[0], duplicate_message(twice[0]))
     return Document(source, line, value, pointer)

@@ -19,7 +19,7 @@ from typing import Any, Literal
 
 import msgspec
 
-from pathcheck.bounded import duplicate_keys, too_deep
+from pathcheck.bounded import Guard, duplicate_keys, guard
 from pathcheck.constants import ADVANCED_ONLY, BOUND, GHOST_LIMIT, REASONS, AdditionalRule
 from pathcheck.dungeon import LOST_RULES, LostReason
 from pathcheck.fasttrace import compile_tileset
@@ -157,12 +157,13 @@ def fast_block(
 def _one_line(tables: object, raw: bytes, line: int, prefix: bytes, codes: tuple[int, int],
               fallback: Fallback, counts: list[int]) -> bytes | Any:
     """A line the scanner left: msgspec + the C tracer if it can, else the Python path."""
-    if too_deep(raw):
+    checked = guard(raw)
+    if checked is Guard.TOO_DEEP:
         return fallback(raw, line)
     try:
         record = _decoder.decode(raw)
         # A key given twice is that record's error (msgspec keeps the last one).
-        if duplicate_keys(raw, msgspec.json.decode(raw)):
+        if checked is Guard.MAY_REPEAT and duplicate_keys(raw, msgspec.json.decode(raw)):
             return fallback(raw, line)
     except (msgspec.DecodeError, UnicodeDecodeError):  # not UTF-8 inside a string
         return fallback(raw, line)
