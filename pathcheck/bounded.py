@@ -28,7 +28,7 @@ from pathcheck.errors import pointer_join
 try:  # the one-pass scan of guard(); without a C compiler the Python functions below do it
     from pathcheck._speedups import json_guard as _json_guard
 except ImportError:
-    _json_guard = None
+    _json_guard = None  # type: ignore[assignment]
 
 MAX_RECORD_BYTES = 16 << 20
 """One JSON Lines or ``.dgn`` line, one JSON document element, one record."""

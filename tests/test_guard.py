@@ -20,7 +20,7 @@ from pathcheck import bounded
 from pathcheck.bounded import MAX_DEPTH, Guard, duplicate_keys, guard, too_deep
 from pathcheck.reader import decode_value
 
-_c: Any = bounded._json_guard
+_c: Any = getattr(bounded, "_json_guard")  # noqa: B009  (private, not exported)
 needs_c = pytest.mark.skipif(_c is None, reason="the C extension is not built")
 
 KEYS = st.sampled_from(["a", "b", "tile", "dir", "é", "a\\u0062", "\\u0061", "a\\\"", ""])
