@@ -169,7 +169,21 @@ class Ruling:
             "source": self.source,
             "outcome": self.outcome.value,
             "players": list(self.players),
-            "rounds": [r.to_dict() for r in self.rounds],
+            "rounds": [{
+                "number": r.number,
+                "title": r.title,
+                "events": [{
+                    "text": e.text,
+                    "move": None if (m := e.move) is None else {
+                        "round": m.round, "index": m.index, "player": m.player,
+                        "pointer": m.pointer},
+                    "rule": None if (u := e.rule) is None else {
+                        "id": u.id, "section": u.section, "quote": u.quote},
+                    "points": dict(e.points),
+                } for e in r.events],
+                "scores": dict(r.scores),
+                "display": r.display,
+            } for r in self.rounds],  # Round.to_dict() inlined: thousands of events a second
             "final_scores": dict(self.final_scores),
             "winners": list(self.winners),
             "tie_break": self.tie_break,

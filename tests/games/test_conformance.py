@@ -104,6 +104,8 @@ def test_fixture_rules_as_its_name_says(game: str, path: Path) -> None:
     ruling = adjudicator(game).adjudicate(log, source=path.name, options=OPTIONS)
     assert ruling.game == game and ruling.format in adjudicator(game).formats
     assert ruling.outcome is Outcome(kind)
+    # the JSON ruling inlines each part's own to_dict (for speed): they must agree
+    assert ruling.to_dict()["rounds"] == [r.to_dict() for r in ruling.rounds]
     if kind == "illegal":
         assert ruling.violations
         for violation in ruling.violations:
