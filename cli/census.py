@@ -15,14 +15,14 @@ import click
 
 from pathcheck.seeds import SEED_LIMIT, parse_rules
 
-from .options import emit, output_file, output_format, rules_option
+from .options import cap_jobs, emit, output_file, output_format, seed_rules_option
 
 CENSUS_RULES = ("The additional rules of the challenges, e.g. '2,3' (default: those of the "
                 "census already in --out, else none).")
 
 
 def _census_rules_option(func: Callable[..., Any]) -> Callable[..., Any]:
-    return rules_option(func, CENSUS_RULES)
+    return seed_rules_option(func, CENSUS_RULES)
 
 if TYPE_CHECKING:
     from pathcheck.census import Census, CensusDir, ChunkResult, Plan
@@ -54,8 +54,8 @@ _WORKERS = {"dask": "Dask worker(s)", "processes": "local process(es)", "none": 
               help="Run on this Dask cluster (default: a LocalCluster on this machine).")
 @click.option("--local", "local", is_flag=True,
               help="Run on local processes without Dask.")
-@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
-              help="Local workers or processes (default: all cores).")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None, callback=cap_jobs,
+              help="Local workers or processes (default and most: all cores).")
 @click.option("--chart", type=click.Path(dir_okay=False), default=None,
               help="Also draw the statistics as a chart: FILE.svg or FILE.png.")
 @output_format

@@ -66,15 +66,28 @@ def _check_rules(ctx: click.Context, param: click.Parameter, value: str | None) 
     return value
 
 
+def _check_solo_rules(ctx: click.Context, param: click.Parameter,
+                      value: str | None) -> str | None:
+    from pathcheck.seeds import SeedCodeError, parse_rules
+
+    try:
+        parse_rules(value)
+    except SeedCodeError as exc:
+        raise bad_value(exc, "--rules") from None
+    return value
+
+
 def rules_option(func: F, help: str = RECORD_RULES) -> F:
     """``--rules LIST``; a value that is no list of rules is a usage error (exit code 2)."""
     return click.option("--rules", default=None, metavar="LIST", callback=_check_rules,
                         help=help)(func)
 
 
-def seed_rules_option(func: F) -> F:
-    """``--rules`` of the solo commands, which have no records whose rules it could override."""
-    return rules_option(func, SEED_RULES)
+def seed_rules_option(func: F, help: str = SEED_RULES) -> F:
+    """``--rules`` of the solo commands, which have no records whose rules it could override:
+    only solo rules (#2, #3, #4); anything else is a usage error (exit code 2)."""
+    return click.option("--rules", default=None, metavar="LIST", callback=_check_solo_rules,
+                        help=help)(func)
 
 
 def advanced_option(func: F) -> F:

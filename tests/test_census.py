@@ -310,3 +310,20 @@ def test_solo_new_picks_from_the_census(tmp_path: Path) -> None:
     assert other.exit_code == 2 and "the census counts rules #2 #3 #4, not #2" in other.stderr
     with pytest.raises(CensusMismatch):
         census.pick(frozenset(), Constraints(min_dungeons=8), 1, 0)
+
+
+@pytest.mark.parametrize("rules", ["1", "2,5", "x"])
+def test_cli_census_refuses_rules_that_are_not_solo_rules(tmp_path: Path, rules: str) -> None:
+    done = run("census", "--out", str(tmp_path / "c"), "--rules", rules, "--count", "10",
+               "--local")
+    assert done.exit_code == 2 and "Invalid value for '--rules'" in done.stderr
+    assert not (tmp_path / "c").exists()
+
+
+def test_cli_census_runs_at_most_one_process_a_core(tmp_path: Path) -> None:
+    from pathcheck.lifeline import cap_jobs
+
+    done = run("census", "--out", str(tmp_path / "c"), "--count", "10", "--local", "-j", "999",
+               "--format", "json")
+    assert done.exit_code == 0, done.stderr
+    assert f"on {cap_jobs(999)} local process(es)" in done.stderr
