@@ -30,6 +30,7 @@ from pathcheck.games.memoarrr.log import (
     SCHEMAS,
     read_log,
 )
+from pathcheck.games.memoarrr.plain import read_plain
 from pathcheck.games.memoarrr.rules import EDITIONS, GAME, ROUNDS, TITLE, decide_winners
 from pathcheck.games.memoarrr.state import Replay
 from pathcheck.ruling import Ruling
@@ -46,7 +47,7 @@ class MemoarrrAdjudicator(GameAdjudicator):
 
     def rule(self, log: Mapping[str, Any], *, source: str, pictures: Pictures) -> Ruling:
         """Replay ``log`` and rule on it; RecordError if it is malformed."""
-        setup = read_log(log, source=source)
+        setup = read_plain(log) or read_log(log, source=source)  # read_log words errors
         replay = Replay(setup, pictures)
         replay.run()
         state = replay.state

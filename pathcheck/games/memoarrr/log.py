@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, NamedTuple
 
 import msgspec
 from msgspec import Meta, UnsetType
@@ -145,11 +145,11 @@ class Volcano:
         return self.label
 
 
-@dataclass(frozen=True)
-class Action:
+class Action(NamedTuple):
     """One turn as logged: a reveal (with the ability used) or, with ``reveal`` None, a volcano.
 
-    ``index`` is the 1-based number of the action within its round.
+    ``number`` is the 1-based number of the action within its round (its ``MoveRef.index``).
+    A named tuple, not a dataclass: a log has about 60 of them, and a tuple is built in C.
     """
 
     player: str
@@ -157,7 +157,7 @@ class Action:
     swap: Pos | None
     mark: Pos | None
     peek: Pos | None
-    index: int
+    number: int
     pointer: str
 
 
@@ -187,7 +187,11 @@ class Setup:
 
 
 def read_log(log: Mapping[str, Any], *, source: str) -> Setup:
-    """Validate ``log`` (schema, then semantics) and return its Setup; RecordError if bad."""
+    """Validate ``log`` (schema, then semantics) and return its Setup; RecordError if bad.
+
+    This is the reference reader, which words every error;
+    :func:`~pathcheck.games.memoarrr.plain.read_plain` is the fast one for well-formed logs.
+    """
     entry = LOG_FORMAT.read(log, source=source)
     unique(entry.players, source=source, pointer="/players")
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from pathcheck.ruling import Rule
@@ -57,6 +57,11 @@ class Card:
 
     animal: Animal
     landscape: Landscape
+    text: str = field(init=False, repr=False, compare=False)
+    """``str(card)``, made once: a replay names cards often, and enum values are slow."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "text", f"{self.animal.value}/{self.landscape.value}")
 
     @classmethod
     def parse(cls, text: str) -> Card:
@@ -70,7 +75,7 @@ class Card:
         return self.animal == other.animal or self.landscape == other.landscape
 
     def __str__(self) -> str:
-        return f"{self.animal.value}/{self.landscape.value}"
+        return self.text
 
 
 ALL_CARDS = tuple(Card(a, s) for a in Animal for s in Landscape)

@@ -18,8 +18,8 @@ move that cannot be played at all comes back ``fatal``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
 
 from pathcheck.errors import pointer_join
 from pathcheck.games.common import Moment, Pictures
@@ -61,6 +61,10 @@ from pathcheck.games.memoarrr.rules import (
 )
 from pathcheck.ruling import Event, MoveRef, Round, Violation
 
+_CRAB = Animal.CRAB
+_ABILITY_ANIMALS = (Animal.OCTOPUS, Animal.WALRUS, Animal.PENGUIN)
+"""The animals whose ability a success calls for (the crab's is the extra turn)."""
+
 
 def _island_svg(state: State, at: Moment) -> str:
     from pathcheck.games.memoarrr.frames import island_svg  # drawn only for replay pages
@@ -68,17 +72,15 @@ def _island_svg(state: State, at: Moment) -> str:
     return island_svg(state, at)
 
 
-@dataclass(frozen=True)
-class Fault:
+class Fault(NamedTuple):
     """A rule the action broke, and how."""
 
     rule: EditionRule
     message: str
 
 
-@dataclass(frozen=True)
-class TurnResult:
-    """What one action did."""
+class TurnResult(NamedTuple):
+    """What one action did (a named tuple: one is made per action, and a tuple is cheap)."""
 
     player: str
     pos: Pos | None = None
@@ -114,12 +116,18 @@ class State:
     treasure_stack: list[int] = field(init=False)
     treasures: dict[str, list[int]] = field(init=False)
     peeked: frozenset[Pos] = field(init=False)
+    expert: bool = field(init=False)
+    after: dict[str, str] = field(init=False)
+    """Each player's left-hand neighbour (clockwise)."""
 
     def __post_init__(self) -> None:
         self.grid = dict(self.setup.island)
         self.treasure_stack = list(self.setup.treasures)
         self.treasures = {p: [] for p in self.setup.players}
         self.peeked = frozenset(p for side in self.setup.peeks.values() for p in SIDES[side])
+        self.expert = self.setup.expert
+        players = self.setup.players
+        self.after = {p: players[(i + 1) % len(players)] for i, p in enumerate(players)}
 
     # --- queries -------------------------------------------------------------------------
 
@@ -142,13 +150,14 @@ class State:
         return max(self.out.items(), key=lambda item: item[1].rank)[0]
 
     def next_clockwise(self, player: str) -> str:
-        players = self.setup.players
-        seat = players.index(player)
-        for step in range(1, len(players) + 1):
-            candidate = players[(seat + step) % len(players)]
-            if candidate not in self.out:
-                return candidate
-        return player
+        """The next player clockwise without a volcano (``player`` again if none is left)."""
+        after, out = self.after, self.out
+        candidate = after[player]
+        while candidate in out:
+            if candidate == player:
+                return player
+            candidate = after[candidate]
+        return candidate
 
     # --- changes -------------------------------------------------------------------------
 
@@ -169,6 +178,8 @@ class State:
         """Play ``action`` as logged; see the module doc."""
         faults: list[Fault] = []
         player = action.player
+        # The common turn (a reveal of a face-down card by the player to move) is kept short:
+        # a log has about 60 of them.
         if self.round_over:
             fault = Fault(ROUND_END, "the round was already over: the last volcano was taken")
             return TurnResult(player, faults=(fault,), fatal="an action after the round ended")
@@ -200,26 +211,32 @@ class State:
 
         pos = action.reveal
         card = self.grid[pos]
-        if pos in self.face_up:
+        face_up = self.face_up
+        if pos in face_up:
             rule = FACE_DOWN if down else ALL_REVEALED
             extra = "" if down else "; all 24 are face up, so a volcano was due"
             faults.append(Fault(rule, f"{pos} ({card}) is already face up{extra}"))
         elif pos == blocked:
             faults.append(Fault(WALRUS_BLOCK, f"{pos} was marked by the walrus for this turn"))
-        elif self.round == 1 and first and pos in self.peeked:
+        elif first and self.round == 1 and pos in self.peeked:
             faults.append(Fault(PEEK_EXCEPTION, f"{pos} is one of the cards peeked at before "
                                                 "round 1"))
-        self.face_up.add(pos)
+        face_up.add(pos)
         previous = self.last
-        success = previous is None or card.connects(previous)
+        success = (previous is None or card.animal is previous.animal
+                   or card.landscape is previous.landscape)  # Card.connects, inlined
         self.last = card
         volcano = None if success else self._take_volcano(player)
-        swapped = self._abilities(action, pos, card, success, faults)
-        if success and self.setup.expert and card.animal is Animal.CRAB:
+        earned = card.animal if success and self.expert else None
+        swapped = None
+        if (earned in _ABILITY_ANIMALS or action.swap is not None or action.mark is not None
+                or action.peek is not None):
+            swapped = self._abilities(action, pos, card, success, faults)
+        if earned is _CRAB:
             self.crab = True
         return self._end_turn(TurnResult(
-            player, pos=pos, card=card, previous=previous, success=success, volcano=volcano,
-            swapped=swapped, faults=tuple(faults),
+            player, pos, card, previous, success, volcano, swapped,
+            tuple(faults) if faults else (),
         ))
 
     def _take_volcano(self, player: str) -> Volcano:
@@ -238,7 +255,7 @@ class State:
         treasure = self.treasure_stack.pop(0) if self.treasure_stack else None
         if treasure is not None:
             self.treasures[winner].append(treasure)
-        return replace(result, winner=winner, treasure=treasure)
+        return result._replace(winner=winner, treasure=treasure)
 
     def _abilities(
         self, action: Action, pos: Pos, card: Card, success: bool, faults: list[Fault]
@@ -334,6 +351,8 @@ class Replay:
     def run(self) -> None:
         self.check_setup()
         starter = self.setup.start_player
+        apply = self.state.apply
+        snapshots = self.pictures.want is not None
         for rnd in self.setup.rounds:
             ref = MoveRef(round=rnd.number, pointer=rnd.pointer)
             if rnd.number > ROUNDS:
@@ -350,13 +369,18 @@ class Replay:
             self.state.start_round(rnd, starter)
             self.maybe_snapshot()
             for action in rnd.actions:
-                result = self.state.apply(action)
-                move = MoveRef(action.index, action.player, rnd.number, action.pointer)
+                result = apply(action)
+                if (not result.faults and result.swapped is None and result.volcano is None
+                        and not result.fatal):  # a quiet turn: nothing to report
+                    if snapshots:
+                        self.maybe_snapshot()
+                    continue
+                move = MoveRef(action.number, action.player, rnd.number, action.pointer)
                 for fault in result.faults:
                     self.violate(fault.rule, move, fault.message)
                 if result.fatal:
                     self.close_round(rnd.number, starter, events)
-                    self.stop(f"round {rnd.number}, move {action.index} ({result.fatal})")
+                    self.stop(f"round {rnd.number}, move {action.number} ({result.fatal})")
                     return
                 self.maybe_snapshot()
                 events.extend(self.turn_events(action, result, move))
