@@ -23,6 +23,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from pathcheck.games.memoarrr.log import (
@@ -169,7 +170,9 @@ def _rounds(
         return None
     volcano_of, volcano_type = _VOLCANOES[edition], _VOLCANO_TYPE[edition]
     positions = _POSITIONS
-    origin: dict[Pos, Pos] = {}  # where the card now at a position lay at setup (swapped)
+    new = tuple.__new__  # Action(...) without its Python-level __new__: a third of the time
+    known = {str(pos) for pos in island}  # names hash once; a Pos hashes at every look-up
+    origin: dict[str, str] = {}  # where the card now at a position lay at setup (swapped)
     first_set: frozenset[Any] | None = None
     out: list[RoundLog] = []
     for r, data in enumerate(rounds):
@@ -179,8 +182,9 @@ def _rounds(
         if (type(raw) is not list or len(raw) != len(players) - 1 or type(entries) is not list
                 or type(data.get("comment", "")) is not str):
             return None
-        if any(type(v) is not volcano_type or v not in volcano_of for v in raw):
-            return None
+        for v in raw:
+            if type(v) is not volcano_type or v not in volcano_of:
+                return None
         this_set = frozenset(raw)
         # 2023: one dark and the rest light; 2018: each bird count once (so a set of them).
         if (raw.count(DARK) != 1 if edition == 2023 else len(this_set) != len(raw)):
@@ -189,9 +193,9 @@ def _rounds(
             first_set = this_set
         elif this_set != first_set:
             return None
-        pointer = f"/rounds/{r}"
+        pointers = _pointers(r, len(entries))
         actions: list[Action] = []
-        for i, item in enumerate(entries, 1):
+        for i, item in enumerate(entries):
             if type(item) is not dict or not item.keys() <= _ACTION_KEYS:
                 return None
             player = item.get("player")
@@ -200,26 +204,30 @@ def _rounds(
             if "volcano" in item:
                 if item["volcano"] is not True or len(item) != 2:
                     return None
-                actions.append(Action(player, None, None, None, None, i,
-                                      f"{pointer}/actions/{i - 1}"))
+                actions.append(new(Action, (player, None, None, None, None, i + 1, pointers[i])))
                 continue
             text = item.get("reveal")
-            reveal = positions.get(text) if type(text) is str else None
-            if reveal is None or reveal == CENTRE:
+            # A named card where it lay at setup: so a position, and not the empty centre.
+            if type(text) is not str or (origin.get(text, text) if origin else text) not in known:
                 return None
             swap = mark = peek = None
             if len(item) > 2:  # an ability used: each key given must name a position
-                swap, mark, peek = (_position(item, key) for key in ("swap", "mark", "peek"))
-                if _BAD in (swap, mark, peek):
+                swap, mark, peek = (
+                    _position(item, "swap"), _position(item, "mark"), _position(item, "peek"))
+                if swap is _BAD or mark is _BAD or peek is _BAD:
                     return None
-            if origin:
-                if origin.get(reveal, reveal) not in island:
-                    return None
-            elif reveal not in island:
-                return None
-            if swap is not None and swap != CENTRE and swap != reveal:
-                origin[reveal], origin[swap] = origin.get(swap, swap), origin.get(reveal, reveal)
-            actions.append(Action(player, reveal, swap, mark, peek, i,
-                                  f"{pointer}/actions/{i - 1}"))
-        out.append(RoundLog(r + 1, tuple(volcano_of[v] for v in raw), tuple(actions), pointer))
+                target: str = item.get("swap", text)
+                if target != text and swap != CENTRE:
+                    origin[text], origin[target] = (origin.get(target, target),
+                                                    origin.get(text, text))
+            actions.append(new(Action, (player, positions[text], swap, mark, peek, i + 1,
+                                        pointers[i])))
+        out.append(RoundLog(r + 1, tuple([volcano_of[v] for v in raw]), tuple(actions),
+                            f"/rounds/{r}"))
     return tuple(out)
+
+
+@lru_cache(maxsize=512)
+def _pointers(r: int, count: int) -> tuple[str, ...]:
+    """The JSON pointers of round ``r``'s actions (the same few rounds and lengths recur)."""
+    return tuple(f"/rounds/{r}/actions/{i}" for i in range(count))

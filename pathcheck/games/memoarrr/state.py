@@ -62,8 +62,17 @@ from pathcheck.games.memoarrr.rules import (
 from pathcheck.ruling import Event, MoveRef, Round, Violation
 
 _CRAB = Animal.CRAB
+_ISLAND = frozenset(POSITIONS)
+_NEIGHBOURS = {pos: pos.neighbours() for pos in POSITIONS}
+_new = tuple.__new__
+"""``_new(TurnResult, (...))``: a named tuple without its Python-level ``__new__`` (every
+field given, in order), for the one made per turn."""
 _ABILITY_ANIMALS = (Animal.OCTOPUS, Animal.WALRUS, Animal.PENGUIN)
 """The animals whose ability a success calls for (the crab's is the extra turn)."""
+
+
+def _neighbours(pos: Pos) -> tuple[Pos, ...]:
+    return _NEIGHBOURS.get(pos) or pos.neighbours()
 
 
 def _island_svg(state: State, at: Moment) -> str:
@@ -232,12 +241,14 @@ class State:
         if (earned in _ABILITY_ANIMALS or action.swap is not None or action.mark is not None
                 or action.peek is not None):
             swapped = self._abilities(action, pos, card, success, faults)
+        result = _new(TurnResult, (player, pos, card, previous, success, volcano, swapped,
+                                   tuple(faults) if faults else (), "", None, None))
         if earned is _CRAB:
             self.crab = True
-        return self._end_turn(TurnResult(
-            player, pos, card, previous, success, volcano, swapped,
-            tuple(faults) if faults else (),
-        ))
+        elif self.stack:  # _end_turn's common case, inlined
+            self.to_move = self.next_clockwise(player)
+            return result
+        return self._end_turn(result)
 
     def _take_volcano(self, player: str) -> Volcano:
         volcano = self.stack.pop(0)
@@ -261,19 +272,21 @@ class State:
         self, action: Action, pos: Pos, card: Card, success: bool, faults: list[Fault]
     ) -> tuple[Pos, Pos] | None:
         """Check and apply the expert abilities recorded with a reveal."""
-        earned = card.animal if success and self.setup.expert else None
-        why_not = (
-            "the basic game has no animal abilities" if not self.setup.expert
-            else "the reveal failed" if not success
-            else f"the revealed card is a {card.animal.value}"
-        )
+        expert = self.expert
+        earned = card.animal if success and expert else None
+
+        def why_not() -> str:  # worded only for a fault
+            return ("the basic game has no animal abilities" if not expert
+                    else "the reveal failed" if not success
+                    else f"the revealed card is a {card.animal.value}")
+
         swapped: tuple[Pos, Pos] | None = None
         if action.swap is not None:
             target = action.swap
             if earned is not Animal.OCTOPUS:
                 faults.append(Fault(FIXED_POSITIONS, f"swapped {pos} with {target}, but "
-                                                     f"{why_not}"))
-            elif target not in pos.neighbours() or target == CENTRE:
+                                                     f"{why_not()}"))
+            elif target not in _neighbours(pos) or target == CENTRE:
                 what = "the empty centre" if target == CENTRE else "not orthogonally adjacent"
                 faults.append(Fault(OCTOPUS_ADJACENT, f"{target} is {what} to the octopus at "
                                                       f"{pos}"))
@@ -282,28 +295,28 @@ class State:
         elif earned is Animal.OCTOPUS:
             faults.append(Fault(ABILITY_COMPULSORY, "the octopus swap was not recorded"))
 
-        wanted = (action.mark is not None or action.peek is not None
-                  or earned in (Animal.WALRUS, Animal.PENGUIN))
-        down = self.face_down() if wanted else []
+        # The face-down cards (after the swap), counted and tested without listing them.
+        face_up = self.face_up
+        down = len(POSITIONS) - len(face_up)  # face_up holds only island positions
         if action.mark is not None:
             target = action.mark
             if earned is not Animal.WALRUS:
-                faults.append(Fault(ABILITY_NOT_EARNED, f"marked {target}, but {why_not}"))
-            elif len(down) <= 1:
-                faults.append(Fault(WALRUS_LAST_CARD, f"marked {target} with {len(down)} "
+                faults.append(Fault(ABILITY_NOT_EARNED, f"marked {target}, but {why_not()}"))
+            elif down <= 1:
+                faults.append(Fault(WALRUS_LAST_CARD, f"marked {target} with {down} "
                                                       "face-down card(s) left"))
-            elif target not in down:
+            elif target in face_up or target not in _ISLAND:
                 faults.append(Fault(WALRUS_FACE_DOWN, f"{target} is not a face-down card"))
             else:
                 self.mark = target
-        elif earned is Animal.WALRUS and len(down) > 1:
+        elif earned is Animal.WALRUS and down > 1:
             faults.append(Fault(ABILITY_COMPULSORY, "the walrus mark was not recorded"))
 
         if action.peek is not None:
             target = action.peek
             if earned is not Animal.PENGUIN:
-                faults.append(Fault(ABILITY_NOT_EARNED, f"peeked at {target}, but {why_not}"))
-            elif target not in down:
+                faults.append(Fault(ABILITY_NOT_EARNED, f"peeked at {target}, but {why_not()}"))
+            elif target in face_up or target not in _ISLAND:
                 faults.append(Fault(PENGUIN_FACE_DOWN, f"{target} is not a face-down card"))
         elif earned is Animal.PENGUIN and down:
             faults.append(Fault(ABILITY_COMPULSORY, "the penguin peek was not recorded"))
