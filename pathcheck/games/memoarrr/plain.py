@@ -61,6 +61,7 @@ _SORTED_TREASURES = sorted(TREASURES)
 
 _SQUARES = tuple(Pos(r, c) for r in range(SIZE) for c in range(SIZE))
 _POSITIONS: dict[str, Pos] = {str(pos): pos for pos in _SQUARES}
+_NAMES = {pos: name for name, pos in _POSITIONS.items()}
 """Every position by its name, the centre included (an octopus may name it)."""
 _BAD = Pos(-1, -1)
 """What :func:`_position` gives for a value that names no position."""
@@ -171,7 +172,7 @@ def _rounds(
     volcano_of, volcano_type = _VOLCANOES[edition], _VOLCANO_TYPE[edition]
     positions = _POSITIONS
     new = tuple.__new__  # Action(...) without its Python-level __new__: a third of the time
-    known = {str(pos) for pos in island}  # names hash once; a Pos hashes at every look-up
+    known = {_NAMES[pos] for pos in island}  # a name hashes once; a Pos at every look-up
     origin: dict[str, str] = {}  # where the card now at a position lay at setup (swapped)
     first_set: frozenset[Any] | None = None
     out: list[RoundLog] = []

@@ -102,7 +102,8 @@ class Pos(NamedTuple):
         return cls(int(text[1]) - 1, COLUMNS.index(text[0]))
 
     def __str__(self) -> str:
-        return f"{COLUMNS[self.col]}{self.row + 1}"
+        name = _POS_NAMES.get(self)
+        return f"{COLUMNS[self.col]}{self.row + 1}" if name is None else name
 
     def neighbours(self) -> tuple[Pos, ...]:
         """Orthogonal neighbours on the grid (the empty centre included)."""
@@ -114,6 +115,7 @@ class Pos(NamedTuple):
         )
 
 
+_POS_NAMES = {Pos(r, c): f"{COLUMNS[c]}{r + 1}" for r in range(SIZE) for c in range(SIZE)}
 CENTRE = Pos(2, 2)
 POSITIONS = tuple(Pos(r, c) for r in range(SIZE) for c in range(SIZE) if Pos(r, c) != CENTRE)
 

@@ -367,15 +367,16 @@ class Replay:
         apply = self.state.apply
         snapshots = self.pictures.want is not None
         for rnd in self.setup.rounds:
-            ref = MoveRef(round=rnd.number, pointer=rnd.pointer)
             if rnd.number > ROUNDS:
-                self.violate(GAME_END, ref, f"round {rnd.number} was played after the game "
-                                            f"ended with round {ROUNDS}")
+                self.violate(GAME_END, MoveRef(round=rnd.number, pointer=rnd.pointer),
+                             f"round {rnd.number} was played after the game ended with round "
+                             f"{ROUNDS}")
                 self.stop(f"round {rnd.number}")
                 return
             if rnd.number > 1 and not self.state.round_over:
-                self.violate(ROUND_END, ref, f"round {rnd.number} began before round "
-                                             f"{rnd.number - 1}'s last volcano was taken")
+                self.violate(ROUND_END, MoveRef(round=rnd.number, pointer=rnd.pointer),
+                             f"round {rnd.number} began before round {rnd.number - 1}'s last "
+                             "volcano was taken")
                 self.stop(f"round {rnd.number}")
                 return
             events = [self.start_event(rnd.number, starter)]
@@ -476,5 +477,6 @@ class Replay:
         else:
             still = ", ".join(p for p in self.setup.players if p not in state.out)
             events.append(Event(f"the round is unfinished in the log (still in: {still})"))
-        scores = {p: state.rubies(p) for p in self.setup.players}
+        treasures = state.treasures
+        scores = {p: sum(treasures[p]) for p in self.setup.players}
         self.rounds.append(Round(number, title, events, scores))
