@@ -210,8 +210,8 @@ class State:
         self.mark = None
         self.crab = False
         self.turns += 1
-        down = len(POSITIONS) - len(self.face_up)  # face_up holds only island positions
         if action.reveal is None:
+            down = len(POSITIONS) - len(self.face_up)  # face_up holds only island positions
             if down:
                 faults.append(Fault(MUST_REVEAL, f"took a volcano with {down} "
                                                  "face-down card(s) left"))
@@ -222,10 +222,11 @@ class State:
         card = self.grid[pos]
         face_up = self.face_up
         if pos in face_up:
+            down = len(POSITIONS) - len(face_up)
             rule = FACE_DOWN if down else ALL_REVEALED
             extra = "" if down else "; all 24 are face up, so a volcano was due"
             faults.append(Fault(rule, f"{pos} ({card}) is already face up{extra}"))
-        elif pos == blocked:
+        elif blocked is not None and pos == blocked:
             faults.append(Fault(WALRUS_BLOCK, f"{pos} was marked by the walrus for this turn"))
         elif first and self.round == 1 and pos in self.peeked:
             faults.append(Fault(PEEK_EXCEPTION, f"{pos} is one of the cards peeked at before "
@@ -246,7 +247,8 @@ class State:
         if earned is _CRAB:
             self.crab = True
         elif self.stack:  # _end_turn's common case, inlined
-            self.to_move = self.next_clockwise(player)
+            after = self.after[player]
+            self.to_move = after if after not in self.out else self.next_clockwise(player)
             return result
         return self._end_turn(result)
 
