@@ -19,7 +19,7 @@ move that cannot be played at all comes back ``fatal``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from pathcheck.errors import pointer_join
 from pathcheck.games.common import Moment, Pictures
@@ -57,9 +57,8 @@ from pathcheck.games.memoarrr.rules import (
     EditionRule,
     Pos,
     rubies,
-    rule_for,
 )
-from pathcheck.ruling import Event, MoveRef, Round, Violation
+from pathcheck.ruling import Event, MoveRef, Round, Rule, Violation
 
 _CRAB = Animal.CRAB
 _ISLAND = frozenset(POSITIONS)
@@ -357,8 +356,8 @@ class Replay:
     def __post_init__(self) -> None:
         self.state = State(self.setup)
 
-    def rule(self, rule: EditionRule) -> Any:
-        return rule_for(rule, self.setup.edition)
+    def rule(self, rule: EditionRule) -> Rule:
+        return rule.r2018 if self.setup.edition == 2018 else rule.r2023  # rule_for, inlined
 
     def violate(self, rule: EditionRule, move: MoveRef, message: str) -> None:
         self.violations.append(Violation(self.rule(rule), move, message))
@@ -399,7 +398,7 @@ class Replay:
                     self.stop(f"round {rnd.number}, move {action.number} ({result.fatal})")
                     return
                 self.maybe_snapshot()
-                events.extend(self.turn_events(action, result, move))
+                self.turn_events(result, move, events)
             self.close_round(rnd.number, starter, events)
             if self.state.round_over:
                 starter = self.state.next_start_player()
@@ -443,8 +442,8 @@ class Replay:
         return Event(f"{starter} starts: {why} in round {number - 1}",
                      rule=self.rule(START_PLAYER))
 
-    def turn_events(self, action: Action, result: TurnResult, move: MoveRef) -> list[Event]:
-        events: list[Event] = []
+    def turn_events(self, result: TurnResult, move: MoveRef, events: list[Event]) -> None:
+        """Add to ``events`` what a turn did that the ruling tells (a swap, a player out)."""
         if result.swapped is not None:
             a, b = result.swapped
             grid = self.state.grid
@@ -462,7 +461,6 @@ class Replay:
                         f"{result.volcano} volcano, out")
                 rule = CONNECT
             events.append(Event(text, move, self.rule(rule)))
-        return events
 
     def close_round(self, number: int, starter: str, events: list[Event]) -> None:
         state = self.state
