@@ -128,3 +128,13 @@ def test_mutated_logs(data: st.DataObject) -> None:
 
 def test_bases_are_read_plainly() -> None:
     assert all(agree(log) is not None for log in _BASE)
+
+
+def test_ocean_is_water() -> None:
+    """The 2018 name of water is read plainly too, as the same card."""
+    log = copy.deepcopy(_BASE[2])
+    row, col = next((r, c) for r, cards in enumerate(log["island"])
+                    for c, card in enumerate(cards) if card and card.endswith("/water"))
+    log["island"][row][col] = log["island"][row][col].replace("/water", "/ocean")
+    plain = agree(log)
+    assert plain is not None and plain == read_plain(_BASE[2])

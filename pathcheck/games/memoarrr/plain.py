@@ -7,8 +7,8 @@ the same conditions as plain tests while it builds the :class:`~pathcheck.games.
 Setup`, and gives up (None) at the first thing it does not take; ``read_log`` then reads the
 log again and words the error. It is conservative: what it accepts, ``read_log`` accepts with
 the same Setup (tests/games/test_memoarrr_plain.py checks it on fixtures, random and mutated
-logs); what it refuses may still be well formed (a tuple for a list, a card called
-``crab/ocean`` twice under two names...), and is simply read the slow way.
+logs); what it refuses may still be well formed (a log built in Python with tuples for
+lists, say), and is then simply read the slow way.
 
 >>> import random
 >>> from pathcheck.games.memoarrr.gen import random_game
