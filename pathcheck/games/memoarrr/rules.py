@@ -346,21 +346,18 @@ def decide_winners(treasures: Mapping[str, list[int]]) -> tuple[list[str], str]:
     >>> decide_winners({"Ann": [2, 2], "Ben": [4], "Cy": [1, 1, 2]})
     (['Cy'], 'Ann, Ben and Cy tied on 4 rubies: Cy has the most treasure cards (3)')
     """
-    def key(player: str) -> tuple[int, int, int]:
-        cards = treasures[player]
-        return sum(cards), len(cards), max(cards, default=0)
-
-    best_rubies = max(key(p)[0] for p in treasures)
-    tied = [p for p in treasures if key(p)[0] == best_rubies]
+    rubies_of = {p: sum(cards) for p, cards in treasures.items()}
+    best_rubies = max(rubies_of.values())
+    tied = [p for p, n in rubies_of.items() if n == best_rubies]
     if len(tied) == 1:
         return tied, ""
     head = f"{_names(tied)} tied on {best_rubies} rubies"
-    best_count = max(key(p)[1] for p in tied)
-    by_count = [p for p in tied if key(p)[1] == best_count]
+    best_count = max(len(treasures[p]) for p in tied)
+    by_count = [p for p in tied if len(treasures[p]) == best_count]
     if len(by_count) == 1:
         return by_count, f"{head}: {by_count[0]} has the most treasure cards ({best_count})"
-    best_single = max(key(p)[2] for p in by_count)
-    by_single = [p for p in by_count if key(p)[2] == best_single]
+    best_single = max(max(treasures[p], default=0) for p in by_count)
+    by_single = [p for p in by_count if max(treasures[p], default=0) == best_single]
     head += f" and {best_count} treasure cards"
     if len(by_single) == 1:
         return by_single, (f"{head}: {by_single[0]} has the largest treasure "
