@@ -161,8 +161,7 @@ class Action(NamedTuple):
     pointer: str
 
 
-@dataclass(frozen=True)
-class RoundLog:
+class RoundLog(NamedTuple):
     """One logged round: its volcano stack (top first) and its actions."""
 
     number: int

@@ -205,7 +205,6 @@ class State:
                     fatal=f"{player} already has a volcano and is out of this round",
                 )
         blocked = self.mark
-        first = self.turns == 0
         self.mark = None
         self.crab = False
         self.turns += 1
@@ -227,7 +226,7 @@ class State:
             faults.append(Fault(rule, f"{pos} ({card}) is already face up{extra}"))
         elif blocked is not None and pos == blocked:
             faults.append(Fault(WALRUS_BLOCK, f"{pos} was marked by the walrus for this turn"))
-        elif first and self.round == 1 and pos in self.peeked:
+        elif self.turns == 1 and self.round == 1 and pos in self.peeked:
             faults.append(Fault(PEEK_EXCEPTION, f"{pos} is one of the cards peeked at before "
                                                 "round 1"))
         face_up.add(pos)
