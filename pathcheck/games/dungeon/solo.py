@@ -1,10 +1,13 @@
 """Ruling on a ``solo/1`` record of dungeon in memory (spec section 5).
 
-The record is read by :func:`pathcheck.records.parse_solo_record`; this module checks that the
-dungeons together are the whole tile set with START first, runs the solo check
-(:func:`pathcheck.solo.check_solo`) and turns it into a :class:`~pathcheck.ruling.Ruling`: one
-round per dungeon, the first failure (``misplaced``, ``late``, ``premature``) as a violation
-pointing at its tile, and the score with the +4 per additional rule.
+A record in the standard tile set is read here in one pass over its typed form; any other
+(and every malformed one) by :func:`pathcheck.records.parse_solo_record`, which words the
+errors. This module checks that the dungeons together are the whole tile set with START first,
+runs the solo check (the decisions of :func:`pathcheck.solo.check_solo`, on the fast tracer's
+tables, without the layouts a ruling never shows) and turns it into a
+:class:`~pathcheck.ruling.Ruling`: one round per dungeon, the first failure (``misplaced``,
+``late``, ``premature``) as a violation pointing at its tile, and the score with the +4 per
+additional rule.
 
 >>> from pathcheck.solo import answer_key
 >>> from pathcheck.tileset import load_tileset
@@ -20,22 +23,101 @@ pointing at its tile, and the score with the +4 per additional rule.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from functools import cache
+from typing import Any, NamedTuple
 
-from pathcheck.dungeon import trace
+from msgspec import UNSET
+
+from pathcheck.bounded import MAX_TILESET_TILES
+from pathcheck.constants import MISPLACED, REASONS, tracing_mask
+from pathcheck.dungeon import LostReason, Placement, trace
 from pathcheck.errors import InputError, RecordError, pointer_join
+from pathcheck.fasttrace import compile_tileset, trace_indices
 from pathcheck.games.common import Pictures
 from pathcheck.games.dungeon.at import take_solo_pictures
-from pathcheck.games.dungeon.log import SOLO_FORMAT, read_solo
+from pathcheck.games.dungeon.log import SOLO_FORMAT, SOLO_RECORD, read_solo
 from pathcheck.games.dungeon.rules import GAME, SOLO_ALL_TILES, SOLO_SEED
-from pathcheck.geometry import Move
+from pathcheck.geometry import Direction, Move
 from pathcheck.records import SoloRecord
-from pathcheck.ruling import Event, MoveRef, Round, Ruling, Violation
-from pathcheck.solo import RULE_SOLO_SCORE, SoloFailure, SoloResult, check_solo
-from pathcheck.tileset import load_tileset
+from pathcheck.ruling import Event, MoveRef, Round, Rule, Ruling, Violation
+from pathcheck.solo import RULE_SOLO_SCORE, SoloFailure, dungeon_failure, max_score
+from pathcheck.tileset import TileSet, load_tileset
 
 SOLO_PLAYER = "solo"
 """The one name in a solo ruling's scores."""
+
+
+class _Read(NamedTuple):
+    """A record as read, with what the ruling takes of each placement by dungeon: its tile
+    index in the compiled tile set, its direction and its token ``ID@DIR``."""
+
+    record: SoloRecord
+    tiles: list[tuple[int, ...]]
+    dirs: list[tuple[int, ...]]
+    tokens: list[tuple[str, ...]]
+
+
+_Known = tuple[Placement, int, int, str]
+
+
+@cache
+def _standard_placements() -> dict[str, dict[str, _Known]]:
+    """Every placement of the standard tile set by tile id and direction letter: the
+    placement (a value: one instance serves every record), its tile index, its direction and
+    its token ``ID@DIR``."""
+    tileset = load_tileset()
+    index = compile_tileset(tileset).index
+    return {tile.id: {d.name: (Placement(tile.id, d), index[tile.id], int(d), f"{tile.id}@{d.name}")
+                      for d in Direction} for tile in tileset}
+
+
+def _read_standard(log: Mapping[str, Any], source: str) -> _Read | None:
+    """The common case in one pass over the typed record: the standard tile set, every tile
+    known and placed once, rules given once each and stated (or no seed to take them from).
+    None for anything else: :func:`~pathcheck.games.dungeon.log.read_solo` reads it (and
+    words every error) as before."""
+    entry = SOLO_RECORD.read(log, source=source)
+    stated = "rules" in log
+    if entry.tileset is not UNSET or not (stated or entry.seed is UNSET) \
+            or len(set(entry.rules)) != len(entry.rules):
+        return None
+    known = _standard_placements()
+    seen: set[int] = set()
+    dungeons: list[tuple[Placement, ...]] = []
+    tiles: list[tuple[int, ...]] = []
+    dirs: list[tuple[int, ...]] = []
+    tokens: list[tuple[str, ...]] = []
+    for raw in entry.dungeons:
+        if len(raw) > MAX_TILESET_TILES:
+            return None
+        try:
+            placements, indices, directions, names = zip(
+                *[known[item.tile][item.dir] for item in raw], strict=True)
+        except KeyError:
+            return None
+        seen.update(indices)
+        dungeons.append(placements)
+        tiles.append(indices)
+        dirs.append(directions)
+        tokens.append(names)
+    if len(seen) != sum(map(len, tiles)):  # a tile placed twice
+        return None
+    record = SoloRecord(tuple(dungeons), frozenset(entry.rules),
+                        None if entry.seed is UNSET else entry.seed, load_tileset(), source, 0,
+                        "", stated)
+    return _Read(record, tiles, dirs, tokens)
+
+
+def _read(log: Mapping[str, Any], source: str) -> _Read:
+    """Read a ``solo/1`` record; RecordError (line None) if malformed."""
+    fast = _read_standard(log, source)
+    if fast is not None:
+        return fast
+    record = read_solo(log, source=source)
+    index = compile_tileset(record.tileset or load_tileset()).index
+    return _Read(record, [tuple(index[p.tile] for p in d) for d in record.dungeons],
+                 [tuple(int(p.dir) for p in d) for d in record.dungeons],
+                 [tuple(str(p) for p in d) for d in record.dungeons])
 
 
 def _tile_pointer(record: SoloRecord, tile: int) -> tuple[int, int, str]:
@@ -49,6 +131,18 @@ def _tile_pointer(record: SoloRecord, tile: int) -> tuple[int, int, str]:
     return len(record.dungeons), 0, "/dungeons"
 
 
+_EVERY_TILE: dict[int, tuple[TileSet, list[str]]] = {}
+
+
+def _every_tile(tileset: TileSet) -> list[str]:
+    """The ids a solo game stacks (the whole set), listed once per tile set; looked up by
+    identity (hashing a tile set hashes every tile)."""
+    hit = _EVERY_TILE.get(id(tileset))
+    if hit is None or hit[0] is not tileset:
+        hit = _EVERY_TILE[id(tileset)] = (tileset, tileset.ids_for(advanced=True))
+    return hit[1]
+
+
 def completeness(record: SoloRecord) -> list[Violation]:
     """Violations of "all the tiles, START first": the solo game stacks the whole set."""
     tileset = record.tileset or load_tileset()
@@ -58,11 +152,13 @@ def completeness(record: SoloRecord) -> list[Violation]:
         out.append(Violation(SOLO_ALL_TILES, MoveRef(1, None, 1, "/dungeons/0/0/tile"),
                              f"the first tile is {ids[0]}; the solo game starts with "
                              f"{tileset.start}"))
-    missing = [t for t in tileset.ids_for(advanced=True) if t not in set(ids)]
+    every = _every_tile(tileset)
+    placed = set(ids)
+    missing = [t for t in every if t not in placed]
     if missing:
         out.append(Violation(SOLO_ALL_TILES, MoveRef(pointer="/dungeons"),
                              f"{len(ids)} tiles placed; the solo game places all "
-                             f"{len(tileset.ids_for(advanced=True))}: missing "
+                             f"{len(every)}: missing "
                              f"{', '.join(missing)}", unfinished=True))
     return out
 
@@ -103,7 +199,61 @@ def _stack_order(violation: Violation) -> tuple[int, int]:
     return move.round, move.index or 0
 
 
-def _failure_violation(record: SoloRecord, result: SoloResult) -> Violation | None:
+class _Traced(NamedTuple):
+    """What a ruling needs of one traced dungeon: where and why it got Lost (None: it held)
+    and the last movement (a first Repeat tile of the next dungeon repeats it)."""
+
+    lost_at: int | None
+    reason: LostReason | None
+    rule: Rule | None
+    last_movement: int
+
+
+class _Check(NamedTuple):
+    """:func:`pathcheck.solo.check_solo`'s result without the layouts a ruling never shows
+    (the tests compare both)."""
+
+    traces: list[_Traced]
+    failure: SoloFailure | None
+    failing_tile: int | None
+    failing_dungeon: int | None
+    score: int
+    max_score: int
+
+
+_TRACED = tuple(None if name is None else LostReason(name) for name in REASONS)
+_MASKS: dict[frozenset[int], int] = {}
+
+
+def _check(read: _Read, tileset: TileSet) -> _Check:
+    """The solo check of a record (spec section 5): its dungeons traced in order up to the
+    first failure, with the fast tracer's tables."""
+    compiled = compile_tileset(tileset)
+    rules = read.record.rules
+    mask = _MASKS.get(rules)
+    if mask is None:
+        mask = _MASKS[rules] = tracing_mask(rules)
+    count = len(read.tiles)
+    best = max_score(sum(map(len, read.tiles)), rules)
+    traces: list[_Traced] = []
+    before = movement = 0
+    for number, (tiles, dirs) in enumerate(zip(read.tiles, read.dirs, strict=True), start=1):
+        lost_at, code, _, movement = trace_indices(compiled, tiles, dirs, mask, movement)
+        reason = _TRACED[code]
+        traces.append(_Traced(lost_at or None, reason, None if reason is None else reason.rule,
+                              movement))
+        failure = dungeon_failure(number, count, len(tiles), lost_at or None, code == MISPLACED)
+        if failure is not None:
+            kind, at = failure
+            failing = before + at
+            return _Check(traces, kind, failing,
+                          number + 1 if kind is SoloFailure.PREMATURE else number,
+                          failing - 1, best)
+        before += len(tiles)
+    return _Check(traces, None, None, None, best, best)
+
+
+def _failure_violation(record: SoloRecord, result: _Check) -> Violation | None:
     if result.failure is None or result.failing_tile is None:
         return None
     d, index, pointer = _tile_pointer(record, result.failing_tile)
@@ -123,11 +273,12 @@ def _failure_violation(record: SoloRecord, result: SoloResult) -> Violation | No
 def rule_solo(log: Mapping[str, Any], *, source: str, pictures: Pictures | None = None) -> Ruling:
     """Check a ``solo/1`` record and rule on it; ``pictures`` collects dungeon R after its
     tile T for the moments it wants."""
-    record = read_solo(log, source=source)
+    read = _read(log, source)
+    record = read.record
     tileset = record.tileset or load_tileset()
-    result = check_solo(record.dungeons, rules=record.rules, tileset=tileset)
+    result = _check(read, tileset)
     if pictures is not None and pictures.want is not None:
-        movements = [Move.STRAIGHT, *(t.last_movement for t in result.traces)]
+        movements = [Move.STRAIGHT, *(Move(t.last_movement) for t in result.traces)]
         # Dungeons after a failing one were not traced by the check: trace them for the map.
         while len(movements) < len(record.dungeons):
             previous = trace(record.dungeons[len(movements) - 1], tileset=tileset,
@@ -138,27 +289,26 @@ def rule_solo(log: Mapping[str, Any], *, source: str, pictures: Pictures | None 
     failure = _failure_violation(record, result)
     if failure is not None:
         violations.append(failure)
-    violations.sort(key=_stack_order)
+    if len(violations) > 1:
+        violations.sort(key=_stack_order)
     rounds: list[Round] = []
     first = 1
-    for d, (dungeon, traced) in enumerate(zip(record.dungeons, result.traces, strict=False), 1):
+    failing_dungeon = min(result.failing_dungeon or 0, len(result.traces))
+    for d, (dungeon, traced) in enumerate(zip(read.tokens, result.traces, strict=False), 1):
         last = first + len(dungeon) - 1
-        events: list[Event] = []
-        if traced.lost_at is None:
-            events.append(Event(f"dungeon {d} ({len(dungeon)} tiles) is never Lost"))
+        lost_at = traced.lost_at
+        if lost_at is None:
+            event = Event(f"dungeon {d} ({len(dungeon)} tiles) is never Lost")
         else:
             reason = "" if traced.reason is None else traced.reason.value
-            events.append(Event(
-                f"dungeon {d} is Lost at its tile {traced.lost_at} "
-                f"({dungeon[traced.lost_at - 1]}, tile {first + traced.lost_at - 1} of the "
-                f"stack): {reason}", rule=traced.rule))
+            event = Event(f"dungeon {d} is Lost at its tile {lost_at} ({dungeon[lost_at - 1]}, "
+                          f"tile {first + lost_at - 1} of the stack): {reason}", rule=traced.rule)
         counted = last if result.failure is None or d < (result.failing_dungeon or 0) \
             else result.score
-        if failure is not None and d == min(result.failing_dungeon or 0, len(result.traces)):
-            events.append(Event(failure.message, failure.move, failure.rule))
-        rounds.append(Round(d, f"Dungeon {d} (tiles {first}-{last})", tuple(events),
-                            {SOLO_PLAYER: counted},
-                            " ".join(str(p) for p in dungeon)))
+        events = (event,) if failure is None or d != failing_dungeon else \
+            (event, Event(failure.message, failure.move, failure.rule))
+        rounds.append(Round(d, f"Dungeon {d} (tiles {first}-{last})", events,
+                            {SOLO_PLAYER: counted}, " ".join(dungeon)))
         first = last + 1
     bonus = "" if not record.rules else \
         f", +4 for each additional rule ({', '.join(f'#{r}' for r in sorted(record.rules))})"
