@@ -8,6 +8,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
@@ -45,17 +46,19 @@ def same_as_the_engine(log: Any) -> None:
     read = _read(log, "solo")
     assert read.record == want
     tileset = want.tileset or TILESET
-    assert [[tileset.tiles[i].id for i in d] for d in read.tiles] == \
-        [[p.tile for p in d] for d in want.dungeons]
-    assert [list(d) for d in read.dirs] == [[int(p.dir) for p in d] for d in want.dungeons]
-    assert [list(d) for d in read.tokens] == [[str(p) for p in d] for d in want.dungeons]
+    every = [p for d in want.dungeons for p in d]
+    assert read.starts == [0, *accumulate(len(d) for d in want.dungeons)]
+    assert [tileset.tiles[i].id for i in read.tiles] == [p.tile for p in every]
+    assert list(read.dirs) == [int(p.dir) for p in every]
+    assert list(read.tokens) == [str(p) for p in every]
     got = _check(read, tileset)
     result = check_solo(want.dungeons, rules=want.rules, tileset=tileset)
     assert (got.failure, got.failing_tile, got.failing_dungeon, got.score, got.max_score) == \
         (result.failure, result.failing_tile, result.failing_dungeon, result.score,
          result.max_score)
-    assert [(t.lost_at, t.reason, t.rule, t.last_movement) for t in got.traces] == \
-        [(t.lost_at, t.reason, t.rule, int(t.last_movement)) for t in result.traces]
+    assert [(t.lost_at, t.reason, t.why, t.rule, t.last_movement) for t in got.traces] == \
+        [(t.lost_at, t.reason, "" if t.reason is None else t.reason.value, t.rule,
+          int(t.last_movement)) for t in result.traces]
 
 
 @pytest.mark.parametrize("name", SOLO_FIXTURES)

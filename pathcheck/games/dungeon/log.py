@@ -101,14 +101,16 @@ class GameEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     note: Note = ""
 
 
-class PlacementEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
-    """One tile of a solo dungeon: its id and the direction its arrow points."""
+class PlacementEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True, gc=False):
+    """One tile of a solo dungeon: its id and the direction its arrow points. (Not tracked by
+    the garbage collector, as :class:`SoloEntry`: they hold only strings and tuples, and a
+    record makes dozens of them.)"""
 
     tile: Name
     dir: Dir
 
 
-class SoloEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+class SoloEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True, gc=False):
     """A ``solo/1`` record as written."""
 
     format: Literal["solo/1"]

@@ -22,9 +22,10 @@ additional rule.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import cache
-from typing import Any, NamedTuple
+from itertools import accumulate, chain, pairwise
+from typing import Any, Literal, NamedTuple
 
 from msgspec import UNSET
 
@@ -35,7 +36,7 @@ from pathcheck.errors import InputError, RecordError, pointer_join
 from pathcheck.fasttrace import compile_tileset, trace_indices
 from pathcheck.games.common import Pictures
 from pathcheck.games.dungeon.at import take_solo_pictures
-from pathcheck.games.dungeon.log import SOLO_FORMAT, SOLO_RECORD, read_solo
+from pathcheck.games.dungeon.log import SOLO_FORMAT, SOLO_RECORD, PlacementEntry, read_solo
 from pathcheck.games.dungeon.rules import GAME, SOLO_ALL_TILES, SOLO_SEED
 from pathcheck.geometry import Direction, Move
 from pathcheck.records import SoloRecord
@@ -48,27 +49,37 @@ SOLO_PLAYER = "solo"
 
 
 class _Read(NamedTuple):
-    """A record as read, with what the ruling takes of each placement by dungeon: its tile
-    index in the compiled tile set, its direction and its token ``ID@DIR``."""
+    """A record as read, with what the ruling takes of its placements, all dungeons in one
+    run (dungeon ``d`` is ``[starts[d]:starts[d + 1]]``): tile indices in the compiled tile
+    set, directions and tokens ``ID@DIR``."""
 
     record: SoloRecord
-    tiles: list[tuple[int, ...]]
-    dirs: list[tuple[int, ...]]
-    tokens: list[tuple[str, ...]]
+    starts: list[int]
+    tiles: tuple[int, ...]
+    dirs: tuple[int, ...]
+    tokens: tuple[str, ...]
 
 
 _Known = tuple[Placement, int, int, str]
 
 
 @cache
-def _standard_placements() -> dict[str, dict[str, _Known]]:
-    """Every placement of the standard tile set by tile id and direction letter: the
-    placement (a value: one instance serves every record), its tile index, its direction and
-    its token ``ID@DIR``."""
+def _standard_placements() -> dict[PlacementEntry, _Known]:
+    """Every placement of the standard tile set as read (frozen structs hash by value): the
+    placement (a value too: one instance serves every record), its tile index, its direction
+    and its token ``ID@DIR``."""
     tileset = load_tileset()
     index = compile_tileset(tileset).index
-    return {tile.id: {d.name: (Placement(tile.id, d), index[tile.id], int(d), f"{tile.id}@{d.name}")
-                      for d in Direction} for tile in tileset}
+    letters: tuple[Literal["N", "E", "S", "W"], ...] = ("N", "E", "S", "W")
+    return {PlacementEntry(tile.id, letter):
+            (Placement(tile.id, Direction[letter]), index[tile.id], int(Direction[letter]),
+             f"{tile.id}@{letter}")
+            for tile in tileset for letter in letters}
+
+
+def _starts(lengths: Iterable[int]) -> list[int]:
+    """Where each dungeon starts in the run of all placements, and where the run ends."""
+    return [0, *accumulate(lengths)]
 
 
 def _read_standard(log: Mapping[str, Any], source: str) -> _Read | None:
@@ -81,31 +92,22 @@ def _read_standard(log: Mapping[str, Any], source: str) -> _Read | None:
     if entry.tileset is not UNSET or not (stated or entry.seed is UNSET) \
             or len(set(entry.rules)) != len(entry.rules):
         return None
-    known = _standard_placements()
-    seen: set[int] = set()
-    dungeons: list[tuple[Placement, ...]] = []
-    tiles: list[tuple[int, ...]] = []
-    dirs: list[tuple[int, ...]] = []
-    tokens: list[tuple[str, ...]] = []
-    for raw in entry.dungeons:
-        if len(raw) > MAX_TILESET_TILES:
-            return None
-        try:
-            placements, indices, directions, names = zip(
-                *[known[item.tile][item.dir] for item in raw], strict=True)
-        except KeyError:
-            return None
-        seen.update(indices)
-        dungeons.append(placements)
-        tiles.append(indices)
-        dirs.append(directions)
-        tokens.append(names)
-    if len(seen) != sum(map(len, tiles)):  # a tile placed twice
+    starts = _starts(map(len, entry.dungeons))
+    if max(b - a for a, b in pairwise(starts)) > MAX_TILESET_TILES:
         return None
-    record = SoloRecord(tuple(dungeons), frozenset(entry.rules),
+    try:
+        placements, tiles, dirs, tokens = zip(
+            *map(_standard_placements().__getitem__, chain.from_iterable(entry.dungeons)),
+            strict=True)
+    except KeyError:  # not a tile of the standard set
+        return None
+    if len(set(tiles)) != len(tiles):  # a tile placed twice
+        return None
+    dungeons = tuple(placements[a:b] for a, b in pairwise(starts))
+    record = SoloRecord(dungeons, frozenset(entry.rules),
                         None if entry.seed is UNSET else entry.seed, load_tileset(), source, 0,
                         "", stated)
-    return _Read(record, tiles, dirs, tokens)
+    return _Read(record, starts, tiles, dirs, tokens)
 
 
 def _read(log: Mapping[str, Any], source: str) -> _Read:
@@ -115,9 +117,10 @@ def _read(log: Mapping[str, Any], source: str) -> _Read:
         return fast
     record = read_solo(log, source=source)
     index = compile_tileset(record.tileset or load_tileset()).index
-    return _Read(record, [tuple(index[p.tile] for p in d) for d in record.dungeons],
-                 [tuple(int(p.dir) for p in d) for d in record.dungeons],
-                 [tuple(str(p) for p in d) for d in record.dungeons])
+    every = tuple(chain.from_iterable(record.dungeons))
+    return _Read(record, _starts(map(len, record.dungeons)),
+                 tuple(index[p.tile] for p in every), tuple(int(p.dir) for p in every),
+                 tuple(str(p) for p in every))
 
 
 def _tile_pointer(record: SoloRecord, tile: int) -> tuple[int, int, str]:
@@ -146,18 +149,20 @@ def _every_tile(tileset: TileSet) -> list[str]:
 def completeness(record: SoloRecord) -> list[Violation]:
     """Violations of "all the tiles, START first": the solo game stacks the whole set."""
     tileset = record.tileset or load_tileset()
-    ids = record.tile_ids
+    first = record.dungeons[0][0].tile
     out: list[Violation] = []
-    if ids[0] != tileset.start:
+    if first != tileset.start:
         out.append(Violation(SOLO_ALL_TILES, MoveRef(1, None, 1, "/dungeons/0/0/tile"),
-                             f"the first tile is {ids[0]}; the solo game starts with "
+                             f"the first tile is {first}; the solo game starts with "
                              f"{tileset.start}"))
     every = _every_tile(tileset)
-    placed = set(ids)
-    missing = [t for t in every if t not in placed]
-    if missing:
+    count = sum(map(len, record.dungeons))
+    # A read record places known tiles once each: only fewer tiles than the set miss some.
+    if count < len(every):
+        placed = set(record.tile_ids)
+        missing = [t for t in every if t not in placed]
         out.append(Violation(SOLO_ALL_TILES, MoveRef(pointer="/dungeons"),
-                             f"{len(ids)} tiles placed; the solo game places all "
+                             f"{count} tiles placed; the solo game places all "
                              f"{len(every)}: missing "
                              f"{', '.join(missing)}", unfinished=True))
     return out
@@ -205,6 +210,8 @@ class _Traced(NamedTuple):
 
     lost_at: int | None
     reason: LostReason | None
+    why: str
+    """The reason's value ("" if it held)."""
     rule: Rule | None
     last_movement: int
 
@@ -222,34 +229,56 @@ class _Check(NamedTuple):
 
 
 _TRACED = tuple(None if name is None else LostReason(name) for name in REASONS)
+_WHY = tuple("" if reason is None else reason.value for reason in _TRACED)
+_RULES = tuple(None if reason is None else reason.rule for reason in _TRACED)
 _MASKS: dict[frozenset[int], int] = {}
+
+CTrace = Callable[[object, tuple[int, ...], tuple[int, ...], int, int, int, int],
+                  tuple[int, int, int] | None]
+
+
+@cache
+def _c_tracer() -> tuple[CTrace, object] | None:
+    """The C tracer of one dungeon and its tables of the standard tile set, or None without
+    the extension (:mod:`pathcheck._speedups` is optional)."""
+    from pathcheck import speedups
+
+    if not speedups.available():
+        return None
+    return speedups._speedups.trace_dungeon, speedups._tables()
 
 
 def _check(read: _Read, tileset: TileSet) -> _Check:
     """The solo check of a record (spec section 5): its dungeons traced in order up to the
-    first failure, with the fast tracer's tables."""
-    compiled = compile_tileset(tileset)
+    first failure, in C for the standard tile set when the extension is there (it answers as
+    :func:`~pathcheck.fasttrace.trace_indices`), else with the fast tracer."""
+    c = _c_tracer() if tileset is load_tileset() else None
     rules = read.record.rules
     mask = _MASKS.get(rules)
     if mask is None:
         mask = _MASKS[rules] = tracing_mask(rules)
-    count = len(read.tiles)
-    best = max_score(sum(map(len, read.tiles)), rules)
+    tiles, dirs, starts = read.tiles, read.dirs, read.starts
+    count = len(starts) - 1
+    best = max_score(len(tiles), rules)
     traces: list[_Traced] = []
-    before = movement = 0
-    for number, (tiles, dirs) in enumerate(zip(read.tiles, read.dirs, strict=True), start=1):
-        lost_at, code, _, movement = trace_indices(compiled, tiles, dirs, mask, movement)
-        reason = _TRACED[code]
-        traces.append(_Traced(lost_at or None, reason, None if reason is None else reason.rule,
-                              movement))
-        failure = dungeon_failure(number, count, len(tiles), lost_at or None, code == MISPLACED)
+    movement = 0
+    for number in range(1, count + 1):
+        start, stop = starts[number - 1], starts[number]
+        traced = None if c is None else c[0](c[1], tiles, dirs, start, stop, mask, movement)
+        if traced is None:
+            lost_at, code, _, movement = trace_indices(
+                compile_tileset(tileset), tiles[start:stop], dirs[start:stop], mask, movement)
+        else:
+            lost_at, code, movement = traced
+        traces.append(_Traced(lost_at or None, _TRACED[code], _WHY[code], _RULES[code], movement))
+        failure = dungeon_failure(number, count, stop - start, lost_at or None,
+                                  code == MISPLACED)
         if failure is not None:
             kind, at = failure
-            failing = before + at
+            failing = start + at
             return _Check(traces, kind, failing,
                           number + 1 if kind is SoloFailure.PREMATURE else number,
                           failing - 1, best)
-        before += len(tiles)
     return _Check(traces, None, None, None, best, best)
 
 
@@ -292,24 +321,23 @@ def rule_solo(log: Mapping[str, Any], *, source: str, pictures: Pictures | None 
     if len(violations) > 1:
         violations.sort(key=_stack_order)
     rounds: list[Round] = []
-    first = 1
+    tokens, starts = read.tokens, read.starts
     failing_dungeon = min(result.failing_dungeon or 0, len(result.traces))
-    for d, (dungeon, traced) in enumerate(zip(read.tokens, result.traces, strict=False), 1):
-        last = first + len(dungeon) - 1
+    for d, traced in enumerate(result.traces, 1):
+        start, last = starts[d - 1], starts[d]  # tiles start+1 .. last of the stack
         lost_at = traced.lost_at
         if lost_at is None:
-            event = Event(f"dungeon {d} ({len(dungeon)} tiles) is never Lost")
+            event = Event(f"dungeon {d} ({last - start} tiles) is never Lost")
         else:
-            reason = "" if traced.reason is None else traced.reason.value
-            event = Event(f"dungeon {d} is Lost at its tile {lost_at} ({dungeon[lost_at - 1]}, "
-                          f"tile {first + lost_at - 1} of the stack): {reason}", rule=traced.rule)
+            event = Event(f"dungeon {d} is Lost at its tile {lost_at} "
+                          f"({tokens[start + lost_at - 1]}, tile {start + lost_at} of the "
+                          f"stack): {traced.why}", rule=traced.rule)
         counted = last if result.failure is None or d < (result.failing_dungeon or 0) \
             else result.score
         events = (event,) if failure is None or d != failing_dungeon else \
             (event, Event(failure.message, failure.move, failure.rule))
-        rounds.append(Round(d, f"Dungeon {d} (tiles {first}-{last})", events,
-                            {SOLO_PLAYER: counted}, " ".join(dungeon)))
-        first = last + 1
+        rounds.append(Round(d, f"Dungeon {d} (tiles {start + 1}-{last})", events,
+                            {SOLO_PLAYER: counted}, " ".join(tokens[start:last])))
     bonus = "" if not record.rules else \
         f", +4 for each additional rule ({', '.join(f'#{r}' for r in sorted(record.rules))})"
     if result.failure is None:
