@@ -79,15 +79,13 @@ def test_other_tile_set_and_rules_from_the_seed() -> None:
     same_as_the_engine({**record, "rules": [2, 2]})
 
 
-@settings(max_examples=60, deadline=None)
-@given(st.randoms(use_true_random=False), st.sets(st.sampled_from([2, 3, 4])),
-       st.lists(st.tuples(st.integers(0, 37), st.sampled_from(["turn", "split", "join", "swap"])),
-                max_size=3))
-def test_random_play(rng: random.Random, rules: set[int], spoil: list[tuple[int, str]]) -> None:
+def spoilt_play(rng: random.Random, rules: set[int], spoil: list[tuple[int, str]]) -> Any:
+    """A solo record of perfect play of a random deck, with some tiles turned, dungeons split
+    or joined and tiles swapped (misplaced, premature, late and out-of-order tiles)."""
     deck = ["START", *rng.sample(TILESET.deck_ids(advanced=True), 37)]
     flat = [(p.tile, p.dir.name, k) for k, d in enumerate(answer_key(deck, rules=rules))
             for p in d.placements]
-    for at, how in spoil:  # misplaced, premature, late and out-of-order tiles
+    for at, how in spoil:
         tile, direction, dungeon = flat[at]
         if how == "turn":
             flat[at] = (tile, DIRS[(DIRS.index(direction) + 1) % 4], dungeon)
@@ -104,12 +102,15 @@ def test_random_play(rng: random.Random, rules: set[int], spoil: list[tuple[int,
             dungeons.append([])
             last = dungeon
         dungeons[-1].append({"tile": tile, "dir": direction})
-    same_as_the_engine({"format": "solo/1", "rules": sorted(rules), "dungeons": dungeons})
+    return {"format": "solo/1", "rules": sorted(rules), "dungeons": dungeons}
 
 
-@settings(max_examples=120, deadline=None)
-@given(st.data())
-def test_mutated_records(data: st.DataObject) -> None:
+SPOILS = st.lists(st.tuples(st.integers(0, 37), st.sampled_from(["turn", "split", "join",
+                                                                 "swap"])), max_size=3)
+
+
+def mutated(data: st.DataObject) -> Any:
+    """A solo fixture (legal, illegal or malformed) mutated a few times, often malformed."""
     record = copy.deepcopy(load(data.draw(st.sampled_from(SOLO_FIXTURES))))
     dungeons = record.get("dungeons")
     for _ in range(data.draw(st.integers(1, 3))):
@@ -141,4 +142,16 @@ def test_mutated_records(data: st.DataObject) -> None:
             del dungeons[d][i:]
         else:
             dungeons[d][i] = data.draw(st.none() | st.integers() | st.text(max_size=3))
-    same_as_the_engine(record)
+    return record
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.randoms(use_true_random=False), st.sets(st.sampled_from([2, 3, 4])), SPOILS)
+def test_random_play(rng: random.Random, rules: set[int], spoil: list[tuple[int, str]]) -> None:
+    same_as_the_engine(spoilt_play(rng, rules, spoil))
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.data())
+def test_mutated_records(data: st.DataObject) -> None:
+    same_as_the_engine(mutated(data))

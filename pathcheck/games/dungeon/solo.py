@@ -23,7 +23,7 @@ additional rule.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from functools import cache
+from functools import cache, lru_cache
 from itertools import accumulate, chain, pairwise
 from typing import Any, Literal, NamedTuple
 
@@ -92,9 +92,9 @@ def _read_standard(log: Mapping[str, Any], source: str) -> _Read | None:
     if entry.tileset is not UNSET or not (stated or entry.seed is UNSET) \
             or len(set(entry.rules)) != len(entry.rules):
         return None
-    starts = _starts(map(len, entry.dungeons))
-    if max(b - a for a, b in pairwise(starts)) > MAX_TILESET_TILES:
+    if max(map(len, entry.dungeons)) > MAX_TILESET_TILES:
         return None
+    starts = _starts(map(len, entry.dungeons))
     try:
         placements, tiles, dirs, tokens = zip(
             *map(_standard_placements().__getitem__, chain.from_iterable(entry.dungeons)),
@@ -103,7 +103,7 @@ def _read_standard(log: Mapping[str, Any], source: str) -> _Read | None:
         return None
     if len(set(tiles)) != len(tiles):  # a tile placed twice
         return None
-    dungeons = tuple(placements[a:b] for a, b in pairwise(starts))
+    dungeons = tuple([placements[a:b] for a, b in pairwise(starts)])
     record = SoloRecord(dungeons, frozenset(entry.rules),
                         None if entry.seed is UNSET else entry.seed, load_tileset(), source, 0,
                         "", stated)
@@ -168,6 +168,16 @@ def completeness(record: SoloRecord) -> list[Violation]:
     return out
 
 
+@lru_cache(maxsize=256)
+def _seed_deal(seed: str) -> tuple[frozenset[int], tuple[str, ...]]:
+    """The rules and the stack (START first) of a seed code, dealt once per code (a batch of
+    records often plays the same challenge); InputError if it cannot be read."""
+    from pathcheck.seeds import SeedCode
+
+    code = SeedCode.parse(seed)
+    return code.rules, tuple(code.deck)
+
+
 def seed_check(record: SoloRecord) -> list[Violation]:
     """Violations of the record's seed code: its rules and its deck order (START first).
 
@@ -175,19 +185,18 @@ def seed_check(record: SoloRecord) -> list[Violation]:
     """
     if record.seed is None:
         return []
-    from pathcheck.seeds import SeedCode
     from pathcheck.solo_check import first_deck_difference
 
     try:
-        code = SeedCode.parse(record.seed)
+        rules, deck = _seed_deal(record.seed)
     except InputError as exc:
         raise RecordError(record.source, None, "/seed", str(exc)) from None
     out: list[Violation] = []
-    if code.rules != record.rules:
-        wanted = ", ".join(f"#{r}" for r in sorted(code.rules)) or "none"
+    if rules != record.rules:
+        wanted = ", ".join(f"#{r}" for r in sorted(rules)) or "none"
         out.append(Violation(SOLO_SEED, MoveRef(pointer="/rules"),
                              f"seed {record.seed} plays with additional rules {wanted}"))
-    diff = first_deck_difference(code.deck, record)
+    diff = first_deck_difference(list(deck), record)
     if diff is not None and diff.want is not None and diff.got is not None:
         pointer = pointer_join("/dungeons", diff.dungeon - 1, diff.index - 1, "tile")
         out.append(Violation(SOLO_SEED, MoveRef(diff.index, None, diff.dungeon, pointer),
@@ -231,7 +240,18 @@ class _Check(NamedTuple):
 _TRACED = tuple(None if name is None else LostReason(name) for name in REASONS)
 _WHY = tuple("" if reason is None else reason.value for reason in _TRACED)
 _RULES = tuple(None if reason is None else reason.rule for reason in _TRACED)
-_MASKS: dict[frozenset[int], int] = {}
+_BY_RULES: dict[frozenset[int], tuple[int, int, str]] = {}
+
+
+def _by_rules(rules: frozenset[int]) -> tuple[int, int, str]:
+    """The tracer's mask of ``rules``, their bonus points and the score note's words on them
+    (made once per rule set)."""
+    found = _BY_RULES.get(rules)
+    if found is None:
+        bonus = "" if not rules else \
+            f", +4 for each additional rule ({', '.join(f'#{r}' for r in sorted(rules))})"
+        found = _BY_RULES[rules] = (tracing_mask(rules), max_score(0, rules), bonus)
+    return found
 
 CTrace = Callable[[object, tuple[int, ...], tuple[int, ...], int, int, int, int],
                   tuple[int, int, int] | None]
@@ -253,13 +273,10 @@ def _check(read: _Read, tileset: TileSet) -> _Check:
     first failure, in C for the standard tile set when the extension is there (it answers as
     :func:`~pathcheck.fasttrace.trace_indices`), else with the fast tracer."""
     c = _c_tracer() if tileset is load_tileset() else None
-    rules = read.record.rules
-    mask = _MASKS.get(rules)
-    if mask is None:
-        mask = _MASKS[rules] = tracing_mask(rules)
+    mask, points, _ = _by_rules(read.record.rules)
     tiles, dirs, starts = read.tiles, read.dirs, read.starts
     count = len(starts) - 1
-    best = max_score(len(tiles), rules)
+    best = len(tiles) + points  # pathcheck.solo.max_score
     traces: list[_Traced] = []
     movement = 0
     for number in range(1, count + 1):
@@ -338,8 +355,7 @@ def rule_solo(log: Mapping[str, Any], *, source: str, pictures: Pictures | None 
             (event, Event(failure.message, failure.move, failure.rule))
         rounds.append(Round(d, f"Dungeon {d} (tiles {start + 1}-{last})", events,
                             {SOLO_PLAYER: counted}, " ".join(tokens[start:last])))
-    bonus = "" if not record.rules else \
-        f", +4 for each additional rule ({', '.join(f'#{r}' for r in sorted(record.rules))})"
+    bonus = _by_rules(record.rules)[2]
     if result.failure is None:
         score_note = (f"score {result.score} of {result.max_score}: every tile counts"
                       f"{bonus} ({RULE_SOLO_SCORE.id})")
