@@ -253,6 +253,7 @@ def _by_rules(rules: frozenset[int]) -> tuple[int, int, str]:
         found = _BY_RULES[rules] = (tracing_mask(rules), max_score(0, rules), bonus)
     return found
 
+
 CTrace = Callable[[object, tuple[int, ...], tuple[int, ...], int, int, int, int],
                   tuple[int, int, int] | None]
 
@@ -273,6 +274,7 @@ def _check(read: _Read, tileset: TileSet) -> _Check:
     first failure, in C for the standard tile set when the extension is there (it answers as
     :func:`~pathcheck.fasttrace.trace_indices`), else with the fast tracer."""
     c = _c_tracer() if tileset is load_tileset() else None
+    trace_c, tables = c if c is not None else (None, None)
     mask, points, _ = _by_rules(read.record.rules)
     tiles, dirs, starts = read.tiles, read.dirs, read.starts
     count = len(starts) - 1
@@ -281,7 +283,8 @@ def _check(read: _Read, tileset: TileSet) -> _Check:
     movement = 0
     for number in range(1, count + 1):
         start, stop = starts[number - 1], starts[number]
-        traced = None if c is None else c[0](c[1], tiles, dirs, start, stop, mask, movement)
+        traced = None if trace_c is None else \
+            trace_c(tables, tiles, dirs, start, stop, mask, movement)
         if traced is None:
             lost_at, code, _, movement = trace_indices(
                 compile_tileset(tileset), tiles[start:stop], dirs[start:stop], mask, movement)
