@@ -101,10 +101,10 @@ class GameEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     note: Note = ""
 
 
+# The solo structs are not tracked by the garbage collector (gc=False): they hold only strings
+# and tuples, never a cycle, and a record makes dozens of them.
 class PlacementEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True, gc=False):
-    """One tile of a solo dungeon: its id and the direction its arrow points. (Not tracked by
-    the garbage collector, as :class:`SoloEntry`: they hold only strings and tuples, and a
-    record makes dozens of them.)"""
+    """One tile of a solo dungeon: its id and the direction its arrow points."""
 
     tile: Name
     dir: Dir
