@@ -4,10 +4,10 @@ A record in the standard tile set is read here in one pass over its typed form; 
 (and every malformed one) by :func:`pathcheck.records.parse_solo_record`, which words the
 errors. This module checks that the dungeons together are the whole tile set with START first,
 runs the solo check (the decisions of :func:`pathcheck.solo.check_solo`, on the fast tracer's
-tables, without the layouts a ruling never shows) and turns it into a
-:class:`~pathcheck.ruling.Ruling`: one round per dungeon, the first failure (``misplaced``,
-``late``, ``premature``) as a violation pointing at its tile, and the score with the +4 per
-additional rule.
+tables, in C when the extension is built, without the layouts a ruling never shows) and turns
+it into a :class:`~pathcheck.ruling.Ruling`: one round per dungeon, the first failure
+(``misplaced``, ``late``, ``premature``) as a violation pointing at its tile, and the score
+with the +4 per additional rule.
 
 >>> from pathcheck.solo import answer_key
 >>> from pathcheck.tileset import load_tileset
