@@ -54,6 +54,7 @@ static const int SIGN[4] = {1, 1, -1, -1};
 #include "speedups-c/scan_dgn.c"
 #include "speedups-c/solo.c"
 #include "speedups-c/guard.c"
+#include "speedups-c/dungeon_solo.c"
 
 static PyMethodDef methods[] = {
     {"solo_kernel", solo_kernel, METH_VARARGS, "Perfect solo play of many seeds."},
@@ -65,6 +66,7 @@ static PyMethodDef methods[] = {
     {"scan_dgn", scan_dgn, METH_VARARGS, "Verify .dgn lines of a block."},
     {"trace_records", trace_records, METH_VARARGS,
      "Trace decoded dungeon records and write their JSON Lines results."},
+    {"trace_dungeon", trace_dungeon, METH_VARARGS, "Trace one dungeon of a solo record."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -31,6 +31,15 @@ def trace_records(
 def solo_kernel(
     tables: object, base: bytes, first_seed: int, count: int, rules_mask: int
 ) -> tuple[bytes, bytes, bytes, bytes, bytes, bytes]: ...
+def trace_dungeon(
+    tables: object,
+    tiles: tuple[int, ...],
+    dirs: tuple[int, ...],
+    start: int,
+    stop: int,
+    rules: int,
+    initial_move: int,
+) -> tuple[int, int, int] | None: ...
 def set_layout(record_type: type, placement_type: type) -> None: ...
 def scan_block(
     tables: object,

@@ -93,6 +93,28 @@ def max_score(tile_count: int, rules: Iterable[int]) -> int:
     return tile_count + RULE_BONUS * len(set(rules) & SOLO_RULES)
 
 
+def dungeon_failure(
+    number: int, count: int, length: int, lost_at: int | None, misplaced: bool
+) -> tuple[SoloFailure, int] | None:
+    """The failure of dungeon ``number`` of ``count`` (``length`` tiles, Lost at its tile
+    ``lost_at``, ``misplaced`` if that is why) and the 1-based index of the failing tile
+    counted from the dungeon's first tile; None if it is played right.
+
+    >>> dungeon_failure(1, 2, 5, None, False)  # held, yet a new dungeon was started
+    (<SoloFailure.PREMATURE: 'premature'>, 6)
+    >>> dungeon_failure(2, 2, 5, 3, False)  # Lost at its tile 3, tiles 4 and 5 placed on it
+    (<SoloFailure.LATE: 'late'>, 4)
+    """
+    if misplaced:
+        return SoloFailure.MISPLACED, lost_at or 0
+    if lost_at is not None and lost_at < length:
+        return SoloFailure.LATE, lost_at + 1
+    if lost_at is None and number < count:
+        # The next dungeon's first tile started a dungeon while this one still held.
+        return SoloFailure.PREMATURE, length + 1
+    return None
+
+
 def check_solo(
     dungeons: Sequence[Sequence[Placement]],
     *,
@@ -111,14 +133,8 @@ def check_solo(
         result = trace(dungeon, tileset=tileset, rules=rule_set, initial_movement=movement,
                        with_passes=with_passes)
         traces.append(result)
-        failure: tuple[SoloFailure, int] | None = None
-        if result.reason is LostReason.MISPLACED:
-            failure = (SoloFailure.MISPLACED, result.lost_at or 0)
-        elif result.lost_at is not None and result.lost_at < len(dungeon):
-            failure = (SoloFailure.LATE, result.lost_at + 1)
-        elif result.lost_at is None and number < len(dungeons):
-            # The next dungeon's first tile started a dungeon while this one still held.
-            failure = (SoloFailure.PREMATURE, len(dungeon) + 1)
+        failure = dungeon_failure(number, len(dungeons), len(dungeon), result.lost_at,
+                                  result.reason is LostReason.MISPLACED)
         if failure is not None:
             kind, index = failure
             if kind is SoloFailure.PREMATURE:

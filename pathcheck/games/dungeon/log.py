@@ -101,14 +101,16 @@ class GameEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     note: Note = ""
 
 
-class PlacementEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+# The solo structs are not tracked by the garbage collector (gc=False): they hold only strings
+# and tuples, never a cycle, and a record makes dozens of them.
+class PlacementEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True, gc=False):
     """One tile of a solo dungeon: its id and the direction its arrow points."""
 
     tile: Name
     dir: Dir
 
 
-class SoloEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+class SoloEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True, gc=False):
     """A ``solo/1`` record as written."""
 
     format: Literal["solo/1"]

@@ -1,10 +1,13 @@
 """Ruling on a ``solo/1`` record of dungeon in memory (spec section 5).
 
-The record is read by :func:`pathcheck.records.parse_solo_record`; this module checks that the
-dungeons together are the whole tile set with START first, runs the solo check
-(:func:`pathcheck.solo.check_solo`) and turns it into a :class:`~pathcheck.ruling.Ruling`: one
-round per dungeon, the first failure (``misplaced``, ``late``, ``premature``) as a violation
-pointing at its tile, and the score with the +4 per additional rule.
+A record in the standard tile set is read here in one pass over its typed form; any other
+(and every malformed one) by :func:`pathcheck.records.parse_solo_record`, which words the
+errors. This module checks that the dungeons together are the whole tile set with START first,
+runs the solo check (the decisions of :func:`pathcheck.solo.check_solo`, on the fast tracer's
+tables, in C when the extension is built, without the layouts a ruling never shows) and turns
+it into a :class:`~pathcheck.ruling.Ruling`: one round per dungeon, the first failure
+(``misplaced``, ``late``, ``premature``) as a violation pointing at its tile, and the score
+with the +4 per additional rule.
 
 >>> from pathcheck.solo import answer_key
 >>> from pathcheck.tileset import load_tileset
@@ -19,23 +22,105 @@ pointing at its tile, and the score with the +4 per additional rule.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping
+from functools import cache, lru_cache
+from itertools import accumulate, chain, pairwise
+from typing import Any, Literal, NamedTuple
 
-from pathcheck.dungeon import trace
+from msgspec import UNSET
+
+from pathcheck.bounded import MAX_TILESET_TILES
+from pathcheck.constants import MISPLACED, REASONS, tracing_mask
+from pathcheck.dungeon import LostReason, Placement, trace
 from pathcheck.errors import InputError, RecordError, pointer_join
+from pathcheck.fasttrace import compile_tileset, trace_indices
 from pathcheck.games.common import Pictures
 from pathcheck.games.dungeon.at import take_solo_pictures
-from pathcheck.games.dungeon.log import SOLO_FORMAT, read_solo
+from pathcheck.games.dungeon.log import SOLO_FORMAT, SOLO_RECORD, PlacementEntry, read_solo
 from pathcheck.games.dungeon.rules import GAME, SOLO_ALL_TILES, SOLO_SEED
-from pathcheck.geometry import Move
+from pathcheck.geometry import Direction, Move
 from pathcheck.records import SoloRecord
-from pathcheck.ruling import Event, MoveRef, Round, Ruling, Violation
-from pathcheck.solo import RULE_SOLO_SCORE, SoloFailure, SoloResult, check_solo
-from pathcheck.tileset import load_tileset
+from pathcheck.ruling import Event, MoveRef, Round, Rule, Ruling, Violation
+from pathcheck.solo import RULE_SOLO_SCORE, SoloFailure, dungeon_failure, max_score
+from pathcheck.tileset import TileSet, load_tileset
 
 SOLO_PLAYER = "solo"
 """The one name in a solo ruling's scores."""
+
+
+class _Read(NamedTuple):
+    """A record as read, with what the ruling takes of its placements, all dungeons in one
+    run (dungeon ``d`` is ``[starts[d]:starts[d + 1]]``): tile indices in the compiled tile
+    set, directions and tokens ``ID@DIR``."""
+
+    record: SoloRecord
+    starts: list[int]
+    tiles: tuple[int, ...]
+    dirs: tuple[int, ...]
+    tokens: tuple[str, ...]
+
+
+_Known = tuple[Placement, int, int, str]
+
+
+@cache
+def _standard_placements() -> dict[PlacementEntry, _Known]:
+    """Every placement of the standard tile set as read (frozen structs hash by value): the
+    placement (a value too: one instance serves every record), its tile index, its direction
+    and its token ``ID@DIR``."""
+    tileset = load_tileset()
+    index = compile_tileset(tileset).index
+    letters: tuple[Literal["N", "E", "S", "W"], ...] = ("N", "E", "S", "W")
+    return {PlacementEntry(tile.id, letter):
+            (Placement(tile.id, Direction[letter]), index[tile.id], int(Direction[letter]),
+             f"{tile.id}@{letter}")
+            for tile in tileset for letter in letters}
+
+
+def _starts(lengths: Iterable[int]) -> list[int]:
+    """Where each dungeon starts in the run of all placements, and where the run ends."""
+    return [0, *accumulate(lengths)]
+
+
+def _read_standard(log: Mapping[str, Any], source: str) -> _Read | None:
+    """The common case in one pass over the typed record: the standard tile set, every tile
+    known and placed once, rules given once each and stated (or no seed to take them from).
+    None for anything else: :func:`~pathcheck.games.dungeon.log.read_solo` reads it (and
+    words every error) as before."""
+    entry = SOLO_RECORD.read(log, source=source)
+    stated = "rules" in log
+    if entry.tileset is not UNSET or not (stated or entry.seed is UNSET) \
+            or len(set(entry.rules)) != len(entry.rules):
+        return None
+    if max(map(len, entry.dungeons)) > MAX_TILESET_TILES:
+        return None
+    starts = _starts(map(len, entry.dungeons))
+    try:
+        placements, tiles, dirs, tokens = zip(
+            *map(_standard_placements().__getitem__, chain.from_iterable(entry.dungeons)),
+            strict=True)
+    except KeyError:  # not a tile of the standard set
+        return None
+    if len(set(tiles)) != len(tiles):  # a tile placed twice
+        return None
+    dungeons = tuple([placements[a:b] for a, b in pairwise(starts)])
+    record = SoloRecord(dungeons, frozenset(entry.rules),
+                        None if entry.seed is UNSET else entry.seed, load_tileset(), source, 0,
+                        "", stated)
+    return _Read(record, starts, tiles, dirs, tokens)
+
+
+def _read(log: Mapping[str, Any], source: str) -> _Read:
+    """Read a ``solo/1`` record; RecordError (line None) if malformed."""
+    fast = _read_standard(log, source)
+    if fast is not None:
+        return fast
+    record = read_solo(log, source=source)
+    index = compile_tileset(record.tileset or load_tileset()).index
+    every = tuple(chain.from_iterable(record.dungeons))
+    return _Read(record, _starts(map(len, record.dungeons)),
+                 tuple(index[p.tile] for p in every), tuple(int(p.dir) for p in every),
+                 tuple(str(p) for p in every))
 
 
 def _tile_pointer(record: SoloRecord, tile: int) -> tuple[int, int, str]:
@@ -49,22 +134,48 @@ def _tile_pointer(record: SoloRecord, tile: int) -> tuple[int, int, str]:
     return len(record.dungeons), 0, "/dungeons"
 
 
+_EVERY_TILE: dict[int, tuple[TileSet, list[str]]] = {}
+
+
+def _every_tile(tileset: TileSet) -> list[str]:
+    """The ids a solo game stacks (the whole set), listed once per tile set; looked up by
+    identity (hashing a tile set hashes every tile)."""
+    hit = _EVERY_TILE.get(id(tileset))
+    if hit is None or hit[0] is not tileset:
+        hit = _EVERY_TILE[id(tileset)] = (tileset, tileset.ids_for(advanced=True))
+    return hit[1]
+
+
 def completeness(record: SoloRecord) -> list[Violation]:
     """Violations of "all the tiles, START first": the solo game stacks the whole set."""
     tileset = record.tileset or load_tileset()
-    ids = record.tile_ids
+    first = record.dungeons[0][0].tile
     out: list[Violation] = []
-    if ids[0] != tileset.start:
+    if first != tileset.start:
         out.append(Violation(SOLO_ALL_TILES, MoveRef(1, None, 1, "/dungeons/0/0/tile"),
-                             f"the first tile is {ids[0]}; the solo game starts with "
+                             f"the first tile is {first}; the solo game starts with "
                              f"{tileset.start}"))
-    missing = [t for t in tileset.ids_for(advanced=True) if t not in set(ids)]
-    if missing:
+    every = _every_tile(tileset)
+    count = sum(map(len, record.dungeons))
+    # A read record places known tiles once each: only fewer tiles than the set miss some.
+    if count < len(every):
+        placed = set(record.tile_ids)
+        missing = [t for t in every if t not in placed]
         out.append(Violation(SOLO_ALL_TILES, MoveRef(pointer="/dungeons"),
-                             f"{len(ids)} tiles placed; the solo game places all "
-                             f"{len(tileset.ids_for(advanced=True))}: missing "
+                             f"{count} tiles placed; the solo game places all "
+                             f"{len(every)}: missing "
                              f"{', '.join(missing)}", unfinished=True))
     return out
+
+
+@lru_cache(maxsize=256)
+def _seed_deal(seed: str) -> tuple[frozenset[int], tuple[str, ...]]:
+    """The rules and the stack (START first) of a seed code, dealt once per code (a batch of
+    records often plays the same challenge); InputError if it cannot be read."""
+    from pathcheck.seeds import SeedCode
+
+    code = SeedCode.parse(seed)
+    return code.rules, tuple(code.deck)
 
 
 def seed_check(record: SoloRecord) -> list[Violation]:
@@ -74,19 +185,18 @@ def seed_check(record: SoloRecord) -> list[Violation]:
     """
     if record.seed is None:
         return []
-    from pathcheck.seeds import SeedCode
     from pathcheck.solo_check import first_deck_difference
 
     try:
-        code = SeedCode.parse(record.seed)
+        rules, deck = _seed_deal(record.seed)
     except InputError as exc:
         raise RecordError(record.source, None, "/seed", str(exc)) from None
     out: list[Violation] = []
-    if code.rules != record.rules:
-        wanted = ", ".join(f"#{r}" for r in sorted(code.rules)) or "none"
+    if rules != record.rules:
+        wanted = ", ".join(f"#{r}" for r in sorted(rules)) or "none"
         out.append(Violation(SOLO_SEED, MoveRef(pointer="/rules"),
                              f"seed {record.seed} plays with additional rules {wanted}"))
-    diff = first_deck_difference(code.deck, record)
+    diff = first_deck_difference(list(deck), record)
     if diff is not None and diff.want is not None and diff.got is not None:
         pointer = pointer_join("/dungeons", diff.dungeon - 1, diff.index - 1, "tile")
         out.append(Violation(SOLO_SEED, MoveRef(diff.index, None, diff.dungeon, pointer),
@@ -103,7 +213,96 @@ def _stack_order(violation: Violation) -> tuple[int, int]:
     return move.round, move.index or 0
 
 
-def _failure_violation(record: SoloRecord, result: SoloResult) -> Violation | None:
+class _Traced(NamedTuple):
+    """What a ruling needs of one traced dungeon: where and why it got Lost (None: it held)
+    and the last movement (a first Repeat tile of the next dungeon repeats it)."""
+
+    lost_at: int | None
+    reason: LostReason | None
+    why: str
+    """The reason's value ("" if it held)."""
+    rule: Rule | None
+    last_movement: int
+
+
+class _Check(NamedTuple):
+    """:func:`pathcheck.solo.check_solo`'s result without the layouts a ruling never shows
+    (the tests compare both)."""
+
+    traces: list[_Traced]
+    failure: SoloFailure | None
+    failing_tile: int | None
+    failing_dungeon: int | None
+    score: int
+    max_score: int
+
+
+_TRACED = tuple(None if name is None else LostReason(name) for name in REASONS)
+_WHY = tuple("" if reason is None else reason.value for reason in _TRACED)
+_RULES = tuple(None if reason is None else reason.rule for reason in _TRACED)
+_BY_RULES: dict[frozenset[int], tuple[int, int, str]] = {}
+
+
+def _by_rules(rules: frozenset[int]) -> tuple[int, int, str]:
+    """The tracer's mask of ``rules``, their bonus points and the score note's words on them
+    (made once per rule set)."""
+    found = _BY_RULES.get(rules)
+    if found is None:
+        bonus = "" if not rules else \
+            f", +4 for each additional rule ({', '.join(f'#{r}' for r in sorted(rules))})"
+        found = _BY_RULES[rules] = (tracing_mask(rules), max_score(0, rules), bonus)
+    return found
+
+
+CTrace = Callable[[object, tuple[int, ...], tuple[int, ...], int, int, int, int],
+                  tuple[int, int, int] | None]
+
+
+@cache
+def _c_tracer() -> tuple[CTrace, object] | None:
+    """The C tracer of one dungeon and its tables of the standard tile set, or None without
+    the extension (:mod:`pathcheck._speedups` is optional)."""
+    from pathcheck import speedups
+
+    if not speedups.available():
+        return None
+    return speedups._speedups.trace_dungeon, speedups._tables()
+
+
+def _check(read: _Read, tileset: TileSet) -> _Check:
+    """The solo check of a record (spec section 5): its dungeons traced in order up to the
+    first failure, in C for the standard tile set when the extension is there (it answers as
+    :func:`~pathcheck.fasttrace.trace_indices`), else with the fast tracer."""
+    c = _c_tracer() if tileset is load_tileset() else None
+    trace_c, tables = c if c is not None else (None, None)
+    mask, points, _ = _by_rules(read.record.rules)
+    tiles, dirs, starts = read.tiles, read.dirs, read.starts
+    count = len(starts) - 1
+    best = len(tiles) + points  # pathcheck.solo.max_score
+    traces: list[_Traced] = []
+    movement = 0
+    for number in range(1, count + 1):
+        start, stop = starts[number - 1], starts[number]
+        traced = None if trace_c is None else \
+            trace_c(tables, tiles, dirs, start, stop, mask, movement)
+        if traced is None:
+            lost_at, code, _, movement = trace_indices(
+                compile_tileset(tileset), tiles[start:stop], dirs[start:stop], mask, movement)
+        else:
+            lost_at, code, movement = traced
+        traces.append(_Traced(lost_at or None, _TRACED[code], _WHY[code], _RULES[code], movement))
+        failure = dungeon_failure(number, count, stop - start, lost_at or None,
+                                  code == MISPLACED)
+        if failure is not None:
+            kind, at = failure
+            failing = start + at
+            return _Check(traces, kind, failing,
+                          number + 1 if kind is SoloFailure.PREMATURE else number,
+                          failing - 1, best)
+    return _Check(traces, None, None, None, best, best)
+
+
+def _failure_violation(record: SoloRecord, result: _Check) -> Violation | None:
     if result.failure is None or result.failing_tile is None:
         return None
     d, index, pointer = _tile_pointer(record, result.failing_tile)
@@ -123,11 +322,12 @@ def _failure_violation(record: SoloRecord, result: SoloResult) -> Violation | No
 def rule_solo(log: Mapping[str, Any], *, source: str, pictures: Pictures | None = None) -> Ruling:
     """Check a ``solo/1`` record and rule on it; ``pictures`` collects dungeon R after its
     tile T for the moments it wants."""
-    record = read_solo(log, source=source)
+    read = _read(log, source)
+    record = read.record
     tileset = record.tileset or load_tileset()
-    result = check_solo(record.dungeons, rules=record.rules, tileset=tileset)
+    result = _check(read, tileset)
     if pictures is not None and pictures.want is not None:
-        movements = [Move.STRAIGHT, *(t.last_movement for t in result.traces)]
+        movements = [Move.STRAIGHT, *(Move(t.last_movement) for t in result.traces)]
         # Dungeons after a failing one were not traced by the check: trace them for the map.
         while len(movements) < len(record.dungeons):
             previous = trace(record.dungeons[len(movements) - 1], tileset=tileset,
@@ -138,30 +338,27 @@ def rule_solo(log: Mapping[str, Any], *, source: str, pictures: Pictures | None 
     failure = _failure_violation(record, result)
     if failure is not None:
         violations.append(failure)
-    violations.sort(key=_stack_order)
+    if len(violations) > 1:
+        violations.sort(key=_stack_order)
     rounds: list[Round] = []
-    first = 1
-    for d, (dungeon, traced) in enumerate(zip(record.dungeons, result.traces, strict=False), 1):
-        last = first + len(dungeon) - 1
-        events: list[Event] = []
-        if traced.lost_at is None:
-            events.append(Event(f"dungeon {d} ({len(dungeon)} tiles) is never Lost"))
+    tokens, starts = read.tokens, read.starts
+    failing_dungeon = min(result.failing_dungeon or 0, len(result.traces))
+    for d, traced in enumerate(result.traces, 1):
+        start, last = starts[d - 1], starts[d]  # tiles start+1 .. last of the stack
+        lost_at = traced.lost_at
+        if lost_at is None:
+            event = Event(f"dungeon {d} ({last - start} tiles) is never Lost")
         else:
-            reason = "" if traced.reason is None else traced.reason.value
-            events.append(Event(
-                f"dungeon {d} is Lost at its tile {traced.lost_at} "
-                f"({dungeon[traced.lost_at - 1]}, tile {first + traced.lost_at - 1} of the "
-                f"stack): {reason}", rule=traced.rule))
+            event = Event(f"dungeon {d} is Lost at its tile {lost_at} "
+                          f"({tokens[start + lost_at - 1]}, tile {start + lost_at} of the "
+                          f"stack): {traced.why}", rule=traced.rule)
         counted = last if result.failure is None or d < (result.failing_dungeon or 0) \
             else result.score
-        if failure is not None and d == min(result.failing_dungeon or 0, len(result.traces)):
-            events.append(Event(failure.message, failure.move, failure.rule))
-        rounds.append(Round(d, f"Dungeon {d} (tiles {first}-{last})", tuple(events),
-                            {SOLO_PLAYER: counted},
-                            " ".join(str(p) for p in dungeon)))
-        first = last + 1
-    bonus = "" if not record.rules else \
-        f", +4 for each additional rule ({', '.join(f'#{r}' for r in sorted(record.rules))})"
+        events = (event,) if failure is None or d != failing_dungeon else \
+            (event, Event(failure.message, failure.move, failure.rule))
+        rounds.append(Round(d, f"Dungeon {d} (tiles {start + 1}-{last})", events,
+                            {SOLO_PLAYER: counted}, " ".join(tokens[start:last])))
+    bonus = _by_rules(record.rules)[2]
     if result.failure is None:
         score_note = (f"score {result.score} of {result.max_score}: every tile counts"
                       f"{bonus} ({RULE_SOLO_SCORE.id})")
