@@ -19,24 +19,24 @@ if TYPE_CHECKING:
 def draw_row(row: Sequence[CupInRow]) -> str:
     """The row of cups as a small table: cup, symbol under it, who rolled it, who got it.
 
-    >>> from pathcheck.games.memo_dice.rules import Colour, Cup
     >>> from pathcheck.games.memo_dice.state import CupInRow
-    >>> cup = CupInRow(1, Cup.GOLDEN, "turtle", Colour.RED, "Ann", "Bob", "Ann was wrong")
+    >>> cup = CupInRow(1, "golden", "turtle", "red", "Ann", "Bob", "Ann was wrong")
     >>> print(draw_row([cup]))
     cup  colour  symbol        rolled by  goes to
       1  golden  turtle (red)  Ann        Bob (Ann was wrong)
     """
     if not row:
         return "(no cups in the row)"
-    symbols = [f"{c.symbol} ({c.colour.value})" for c in row]
-    sym_w = max(len("symbol"), *(len(s) for s in symbols))
-    by_w = max(len("rolled by"), *(len(c.coverer) for c in row))
-    lines = [f"cup  colour  {'symbol':<{sym_w}}  {'rolled by':<{by_w}}  goes to"]
+    # str.ljust rather than format specs: this is drawn for every round ruled on.
+    symbols = [f"{c.symbol} ({c.colour})" for c in row]
+    sym_w = max(len("symbol"), max(map(len, symbols)))
+    by_w = max(len("rolled by"), max([len(c.coverer) for c in row]))
+    lines = [f"cup  colour  {'symbol'.ljust(sym_w)}  {'rolled by'.ljust(by_w)}  goes to"]
     for c, sym in zip(row, symbols, strict=True):
         to = "(covered)" if c.holder is None else f"{c.holder} ({c.how})"
-        lines.append(f"{c.number:>3}  {c.cup.value:<6}  {sym:<{sym_w}}  {c.coverer:<{by_w}}  {to}")
+        lines.append(f"{str(c.number).rjust(3)}  {c.cup.ljust(6)}  {sym.ljust(sym_w)}  "
+                     f"{c.coverer.ljust(by_w)}  {to}")
     return "\n".join(lines)
-
 
 
 def picture(number: int, move: int, row: Sequence[CupInRow], scores: Mapping[str, int]) -> str:
@@ -52,9 +52,9 @@ def final_table(players: Sequence[str], per_round: Mapping[str, Sequence[int]],
     """Points per round and in total, best first."""
     n = max((len(v) for v in per_round.values()), default=0)
     name_w = max(len("player"), *(len(p) for p in players))
-    head = f"{'player':<{name_w}}" + "".join(f" {'r' + str(i + 1):>3}" for i in range(n))
+    head = "player".ljust(name_w) + "".join(f" {'r' + str(i + 1):>3}" for i in range(n))
     lines = ["Final table", head + "  total"]
     for p in sorted(players, key=lambda p: -scores[p]):
-        cells = "".join(f" {v:>3}" for v in per_round[p])
-        lines.append(f"{p:<{name_w}}{cells}  {scores[p]:>5}")
+        cells = "".join([" " + str(v).rjust(3) for v in per_round[p]])
+        lines.append(f"{p.ljust(name_w)}{cells}  {str(scores[p]).rjust(5)}")
     return "\n".join(lines)

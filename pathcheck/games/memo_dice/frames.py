@@ -28,13 +28,13 @@ def cups_svg(number: int, move: int, row: Sequence[CupInRow],
     current = max(uncovered) if uncovered else (row[-1].number if row else None)
     cards: list[Card | None] = []
     for cup in row:
-        lines = [f"cup {cup.number}: {cup.cup.value}", f"{cup.symbol} ({cup.colour.value})",
+        lines = [f"cup {cup.number}: {cup.cup}", f"{cup.symbol} ({cup.colour})",
                  f"rolled by {cup.coverer}"]
         if cup.holder is not None:
             lines.append(f"to {cup.holder}")
         cards.append(Card(tuple(lines), Look.DOWN if cup.holder is None else Look.UP,
                           current=cup.number == current and move > 0,
-                          glyph="★" if cup.cup is Cup.GOLDEN else ""))
+                          glyph="★" if cup.cup == Cup.GOLDEN.value else ""))
     rows = [cards[i:i + PER_ROW] for i in range(0, len(cards), PER_ROW)] or [[]]
     where = "the start" if move == 0 else f"move {move}"
     notes = [f"Round {number}, {where}: {len(row)} cup(s) in the row, "

@@ -9,15 +9,15 @@ The log is checked against the ``memo-dice`` JSON Schema first; what the schema 
 ...     "rounds": [{"covering": [{"player": "Ann", "die": 4, "symbol": "umbrella",
 ...                               "colour": "red", "cup": "red"}], "uncovering": []}],
 ... }, source="example")
->>> roll = log.rounds[0].covering[0]
->>> roll.player, roll.die, roll.cup, roll.pointer
-('Ann', 4, <Cup.RED: 'red'>, '/rounds/0/covering/0')
+>>> log.rounds[0].covering[0]
+RollEntry(player='Ann', die=4, symbol='umbrella', colour='red', cup='red')
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Annotated, Any, Literal
 
 import msgspec
@@ -26,7 +26,7 @@ from msgspec import Meta
 from pathcheck.errors import RecordError
 from pathcheck.games.common import check_player
 from pathcheck.games.logformat import LogFormat, unique
-from pathcheck.games.memo_dice.rules import Colour, Cup
+from pathcheck.games.memo_dice.rules import symbol_key
 
 FORMAT = "memo-dice/1"
 SCHEMA = "memo-dice"
@@ -39,6 +39,7 @@ SCHEMAS = (SCHEMA,)
 
 Name = Annotated[str, Meta(min_length=1)]
 ColourName = Literal["red", "blue", "black"]
+CupName = Literal["red", "blue", "black", "golden"]
 
 
 class FaceEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
@@ -56,7 +57,7 @@ class RollEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     die: Annotated[int, Meta(ge=1, le=9)]
     symbol: Name
     colour: ColourName
-    cup: Literal["red", "blue", "black", "golden"]
+    cup: CupName
 
 
 class GuessEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
@@ -104,112 +105,79 @@ LOG_FORMAT = LogFormat(
 LOG_FORMATS = (LOG_FORMAT,)
 
 
-@dataclass(frozen=True)
-class Face:
-    """One face of a symbol die."""
+class DieFaces(msgspec.Struct, frozen=True):
+    """The faces of one die, found by symbol (:func:`~pathcheck.games.memo_dice.rules.
+    same_symbol`'s sense: case and spacing do not count)."""
 
-    symbol: str
-    colour: Colour
+    faces: tuple[FaceEntry, ...]
+    exact: Mapping[str, FaceEntry]
+    """Each face under its symbol as written."""
+    by_key: Mapping[str, FaceEntry]
+    """Each face under :func:`~pathcheck.games.memo_dice.rules.symbol_key` of its symbol."""
 
+    def find(self, symbol: str) -> FaceEntry | None:
+        """The face showing ``symbol``, None if the die has none.
 
-@dataclass(frozen=True)
-class Roll:
-    """A covering turn: ``player`` rolled ``die`` (1-9), showing ``symbol``, covered by ``cup``."""
-
-    player: str
-    die: int
-    symbol: str
-    colour: Colour
-    cup: Cup
-    pointer: str
-
-
-@dataclass(frozen=True)
-class Guess:
-    """An uncovering turn: ``player`` names ``guess`` (None: no answer) for cup ``cup``."""
-
-    player: str
-    cup: int
-    guess: str | None
-    pointer: str
-
-
-@dataclass(frozen=True)
-class RoundLog:
-    """One recorded round: the covering rolls, then the uncovering guesses."""
-
-    covering: tuple[Roll, ...]
-    uncovering: tuple[Guess, ...]
-    pointer: str
+        >>> die = _die_faces((FaceEntry("Cooling fan", "red"),))
+        >>> die.find("cooling  FAN").colour, die.find("fan")
+        ('red', None)
+        """
+        face = self.exact.get(symbol)
+        return self.by_key.get(symbol_key(symbol)) if face is None else face
 
 
 @dataclass(frozen=True)
 class MemoDiceLog:
-    """A whole recorded game. ``dice`` is None when the log does not give the faces."""
+    """A whole recorded game, checked: every player named is at the table, the symbols of
+    ``dice`` (None when the log does not give the faces) are all different. The rolls and
+    guesses are the format's own structures; the JSON pointer of roll ``i`` of round ``r``
+    (from 0) is ``/rounds/r/covering/i``."""
 
     players: tuple[str, ...]
-    dice: tuple[tuple[Face, ...], ...] | None
-    rounds: tuple[RoundLog, ...]
+    dice: tuple[DieFaces, ...] | None
+    rounds: tuple[RoundEntry, ...]
 
 
 def read_log(log: Mapping[str, Any], *, source: str) -> MemoDiceLog:
     """Validate ``log`` and return it typed; RecordError (with a pointer) if it is malformed."""
     entry = LOG_FORMAT.read(log, source=source)
-    unique(entry.players, source=source, pointer="/players")
-    players = tuple(str(p) for p in log["players"])
-    dice = _read_dice(log["dice"], source) if "dice" in log else None
-    rounds = []
-    for r, rnd in enumerate(log["rounds"]):
-        base = f"/rounds/{r}"
-        covering = tuple(
-            Roll(
-                player=_player(players, roll["player"], source, f"{base}/covering/{i}"),
-                die=int(roll["die"]),
-                symbol=roll["symbol"],
-                colour=_COLOURS[roll["colour"]],
-                cup=_CUPS[roll["cup"]],
-                pointer=f"{base}/covering/{i}",
-            )
-            for i, roll in enumerate(rnd["covering"])
-        )
-        uncovering = tuple(
-            Guess(
-                player=_player(players, g["player"], source, f"{base}/uncovering/{i}"),
-                cup=int(g["cup"]),
-                guess=g["guess"],
-                pointer=f"{base}/uncovering/{i}",
-            )
-            for i, g in enumerate(rnd["uncovering"])
-        )
-        rounds.append(RoundLog(covering, uncovering, base))
-    return MemoDiceLog(players, dice, tuple(rounds))
+    players = entry.players
+    unique(players, source=source, pointer="/players")
+    dice = None
+    if entry.dice is not msgspec.UNSET:
+        dice, duplicate = _read_dice(entry.dice)
+        if duplicate is not None:
+            raise RecordError(source, None, *duplicate)
+    for r, rnd in enumerate(entry.rounds):
+        for i, roll in enumerate(rnd.covering):
+            if roll.player not in players:
+                check_player(roll.player, players, source=source,
+                             pointer=f"/rounds/{r}/covering/{i}/player")
+        for i, guess in enumerate(rnd.uncovering):
+            if guess.player not in players:
+                check_player(guess.player, players, source=source,
+                             pointer=f"/rounds/{r}/uncovering/{i}/player")
+    return MemoDiceLog(players, dice, entry.rounds)
 
 
-_COLOURS = {colour.value: colour for colour in Colour}
-_CUPS = {cup.value: cup for cup in Cup}
+def _die_faces(faces: tuple[FaceEntry, ...]) -> DieFaces:
+    return DieFaces(faces, {face.symbol: face for face in faces},
+                    {symbol_key(face.symbol): face for face in faces})
 
 
-def _player(players: tuple[str, ...], name: str, source: str, pointer: str) -> str:
-    if name in players:
-        return name
-    return check_player(name, players, source=source, pointer=pointer + "/player")
-
-
-def _read_dice(raw: list[list[dict[str, str]]], source: str) -> tuple[tuple[Face, ...], ...]:
+# Most logs roll the same few sets of dice: each set is indexed once.
+@lru_cache(maxsize=64)
+def _read_dice(raw: tuple[tuple[FaceEntry, ...], ...],
+               ) -> tuple[tuple[DieFaces, ...], tuple[str, str] | None]:
+    """The dice indexed by symbol, and (pointer, message) of the first symbol that is on a
+    die already (None if they are all different)."""
     seen: dict[str, str] = {}
-    dice = []
     for d, die in enumerate(raw):
-        faces = []
         for f, face in enumerate(die):
-            pointer = f"/dice/{d}/{f}/symbol"
-            key = " ".join(face["symbol"].casefold().split())
+            key = symbol_key(face.symbol)
             if key in seen:
-                raise RecordError(
-                    source, None, pointer,
-                    f"symbol {face['symbol']!r} is already on {seen[key]}: "
-                    "the 54 symbols are all different",
-                )
+                return (), (f"/dice/{d}/{f}/symbol",
+                            f"symbol {face.symbol!r} is already on {seen[key]}: "
+                            "the 54 symbols are all different")
             seen[key] = f"die {d + 1}"
-            faces.append(Face(face["symbol"], Colour(face["colour"])))
-        dice.append(tuple(faces))
-    return tuple(dice)
+    return tuple(_die_faces(die) for die in raw), None

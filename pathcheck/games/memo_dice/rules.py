@@ -68,13 +68,22 @@ def left_of(players: Sequence[str], player: str) -> str:
     return players[(players.index(player) + 1) % len(players)]
 
 
+def symbol_key(symbol: str) -> str:
+    """What counts of a symbol name: its words, case left out.
+
+    >>> symbol_key(" Cooling  FAN ")
+    'cooling fan'
+    """
+    return " ".join(symbol.casefold().split())
+
+
 def same_symbol(a: str, b: str) -> bool:
     """Whether two symbol names name the same symbol (case and spacing do not count).
 
     >>> same_symbol("Cooling  fan", "cooling fan")
     True
     """
-    return a == b or " ".join(a.casefold().split()) == " ".join(b.casefold().split())
+    return a == b or symbol_key(a) == symbol_key(b)
 
 
 # --- Rules of play (violations) -------------------------------------------------------------

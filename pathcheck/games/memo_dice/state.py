@@ -18,12 +18,19 @@ its move T (covering moves first, then uncovering ones; ``R.0``: the start of th
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+
+import msgspec
 
 from pathcheck.errors import RecordError
 from pathcheck.games.common import Moment, Pictures
 from pathcheck.games.memo_dice.at import draw_row, final_table, picture
-from pathcheck.games.memo_dice.log import MemoDiceLog, RoundLog
+from pathcheck.games.memo_dice.log import (
+    ColourName,
+    CupName,
+    FaceEntry,
+    MemoDiceLog,
+    RoundEntry,
+)
 from pathcheck.games.memo_dice.rules import (
     COVERING_END,
     CUP_COLOUR,
@@ -45,23 +52,29 @@ from pathcheck.games.memo_dice.rules import (
     WRONG_GUESS,
     Colour,
     Cup,
-    left_of,
     same_symbol,
 )
 from pathcheck.ruling import Event, MoveRef, Round, Rule, Violation
 
 
-@dataclass
-class CupInRow:
-    """A cup of this round's row (replay state): what it covers and who ends up with it."""
+class CupInRow(msgspec.Struct):
+    """A cup of this round's row (replay state): what it covers and who ends up with it.
+
+    ``cup`` and ``colour`` are the names (:class:`~pathcheck.games.memo_dice.rules.Cup` and
+    :class:`~pathcheck.games.memo_dice.rules.Colour` values) as the log writes them."""
 
     number: int
-    cup: Cup
+    cup: CupName
     symbol: str
-    colour: Colour
+    colour: ColourName
     coverer: str
     holder: str | None = None
     how: str = ""
+
+
+GOLDEN = Cup.GOLDEN.value
+_POINTS = {cup.value: cup.points for cup in Cup}
+_CUPS_LEFT = dict.fromkeys((colour.value for colour in Colour), CUPS_PER_COLOUR)
 
 
 def _cups_svg(number: int, move: int, row: Sequence[CupInRow],
@@ -94,7 +107,11 @@ class Replay:
         self.ended_in: int | None = None
         self.stopped = False
         self._events: list[Event] = []
-        self._cited: set[Rule] = set()
+        self._cited: set[str] = set()
+        n = len(self.players)
+        # The player on each one's left: the next in (clockwise) seat order, as rules.left_of.
+        self._left = {p: self.players[(i + 1) % n] for i, p in enumerate(self.players)}
+        self._drawing = self.pictures.want is not None
 
     # -- helpers ---------------------------------------------------------------------------
 
@@ -104,18 +121,17 @@ class Replay:
         self._events.append(Event(f"ILLEGAL: {message}", move, rule))
 
     def _event(self, text: str, move: MoveRef | None = None, rule: Rule | None = None,
-               points: Mapping[str, int] | None = None) -> None:
+               points: dict[str, int] | None = None) -> None:
         # A rule that decides an event is quoted once a round, at its first use, so that the
         # text report stays readable; violations always quote theirs.
-        if rule is not None and rule in self._cited:
-            rule = None
-        elif rule is not None:
-            self._cited.add(rule)
-        self._events.append(Event(text, move, rule, dict(points or {})))
+        if rule is not None:
+            if rule.id in self._cited:
+                rule = None
+            else:
+                self._cited.add(rule.id)
+        self._events.append(Event(text, move, rule, {} if points is None else points))
 
     def _snap(self, number: int, move: int, row: Sequence[CupInRow]) -> None:
-        if self.pictures.want is None:
-            return
         self.pictures.take(Moment(number, move),
                            lambda: picture(number, move, row, self.scores),
                            svg=lambda: _cups_svg(number, move, row, self.scores))
@@ -128,7 +144,8 @@ class Replay:
             if self.ended_in is not None:
                 # Like memoarrr: the game's result stands; later rounds are not replayed.
                 self.violations.append(Violation(
-                    GAME_END, MoveRef(1, rnd.covering[0].player, number, rnd.covering[0].pointer),
+                    GAME_END,
+                    MoveRef(1, rnd.covering[0].player, number, f"/rounds/{number - 1}/covering/0"),
                     f"round {number} is played after the game ended in round {self.ended_in}",
                 ))
                 self.stopped = True
@@ -139,11 +156,12 @@ class Replay:
                 break
             self._play_round(number, rnd)
 
-    def _play_round(self, number: int, rnd: RoundLog) -> None:
+    def _play_round(self, number: int, rnd: RoundEntry) -> None:
         self._events = []
         self._cited = set()
         first = rnd.covering[0].player
-        self._snap(number, 0, [])
+        if self._drawing:
+            self._snap(number, 0, [])
         row, golden_by = self._cover(number, rnd)
         if golden_by is not None:
             self._uncover(number, rnd, row, golden_by)
@@ -151,154 +169,169 @@ class Replay:
             self.rounds.append(Round(number, f"Round {number}: {first} begins (not finished)",
                                      tuple(self._events), dict(self.scores), draw_row(row)))
             return
-        self._score(number, rnd, row)
+        self._score(number, row)
         self.rounds.append(Round(number, f"Round {number}: {first} begins", tuple(self._events),
                                  dict(self.scores), draw_row(row)))
 
-    def _cover(self, number: int, rnd: RoundLog) -> tuple[list[CupInRow], str | None]:
-        left = dict.fromkeys(Colour, CUPS_PER_COLOUR)
+    def _cover(self, number: int, rnd: RoundEntry) -> tuple[list[CupInRow], str | None]:
+        left = _CUPS_LEFT.copy()
         rolled: set[int] = set()
         row: list[CupInRow] = []
         golden_by: str | None = None
         expected = self.next_first
+        at = f"/rounds/{number - 1}/covering/"
+        dice, events, left_of, drawing = self.log.dice, self._events, self._left, self._drawing
         for k, roll in enumerate(rnd.covering, 1):
-            move = MoveRef(k, roll.player, number, roll.pointer)
+            player, die, symbol, colour, cup = (roll.player, roll.die, roll.symbol, roll.colour,
+                                                roll.cup)
+            move = MoveRef(k, player, number, f"{at}{k - 1}")
             if golden_by is not None:
                 self._violate(COVERING_END, move,
-                              f"{roll.player} rolls die {roll.die} after {golden_by} covered a "
+                              f"{player} rolls die {die} after {golden_by} covered a "
                               "die with the golden cup, which ended covering")
                 self.stopped = True
                 return row, None
-            if expected is not None and roll.player != expected:
+            if expected is not None and player != expected:
                 if k == 1:
                     self._violate(FIRST_PLAYER, move,
-                                  f"{roll.player} begins round {number}, but {expected} had the "
+                                  f"{player} begins round {number}, but {expected} had the "
                                   "golden cup")
                 else:
                     self._violate(TURN_ORDER, move,
-                                  f"{roll.player} rolls, but it is {expected}'s turn")
-            if roll.die in rolled:
+                                  f"{player} rolls, but it is {expected}'s turn")
+            if die in rolled:
                 self._violate(DIE_ONCE, move,
-                              f"die {roll.die} was already rolled and covered this round")
-            colour = self._face_colour(move, roll.die, roll.symbol, roll.colour)
-            rolled.add(roll.die)
+                              f"die {die} was already rolled and covered this round")
+            if dice is not None:
+                face = dice[die - 1].find(symbol)
+                if face is None or face.colour != colour:
+                    self._wrong_face(move, die, symbol, colour, face)
+                if face is not None:
+                    colour = face.colour
+            rolled.add(die)
             last = len(rolled) == NUM_DICE
-            what = f"rolls die {roll.die}: {colour.value} {roll.symbol}"
-            if roll.cup is Cup.GOLDEN:
-                golden_by = roll.player
+            if cup == GOLDEN:
+                what = f"rolls die {die}: {colour} {symbol}"
+                golden_by = player
                 if last:
-                    also = f" (and no {colour.value} cup is left)" if left[colour] <= 0 else ""
+                    also = f" (and no {colour} cup is left)" if left[colour] <= 0 else ""
                     self._event(f"{what}; the last die{also}: covers it with the golden cup, "
                                 "covering ends", move, GOLDEN_LAST_DIE)
                 elif left[colour] <= 0:
-                    self._event(f"{what}; no {colour.value} cup left: covers it with the golden "
+                    self._event(f"{what}; no {colour} cup left: covers it with the golden "
                                 "cup, covering ends", move, GOLDEN_NO_CUP)
                 else:
                     self._violate(CUP_COLOUR, move,
-                                  f"{colour.value} {roll.symbol} covered with the golden cup "
-                                  f"while {left[colour]} {colour.value} cup(s) were left")
+                                  f"{colour} {symbol} covered with the golden cup "
+                                  f"while {left[colour]} {colour} cup(s) were left")
             else:
                 if last:
                     self._violate(GOLDEN_LAST_DIE, move,
-                                  f"the last die ({roll.symbol}) covered with a {roll.cup.value} "
+                                  f"the last die ({symbol}) covered with a {cup} "
                                   "cup instead of the golden cup")
                 elif left[colour] <= 0:
                     self._violate(GOLDEN_NO_CUP, move,
-                                  f"{colour.value} {roll.symbol} covered with a "
-                                  f"{roll.cup.value} cup, but no {colour.value} cup was left: "
+                                  f"{colour} {symbol} covered with a "
+                                  f"{cup} cup, but no {colour} cup was left: "
                                   "the golden cup was due")
-                elif roll.cup is not Cup.of(colour):
-                    self._violate(CUP_COLOUR, move,
-                                  f"{colour.value} {roll.symbol} covered with a "
-                                  f"{roll.cup.value} cup")
+                elif cup != colour:
+                    self._violate(CUP_COLOUR, move, f"{colour} {symbol} covered with a {cup} cup")
                 else:
-                    self._event(f"{what}; covers it with a {roll.cup.value} cup", move)
-                left[Colour(roll.cup.value)] -= 1
-            row.append(CupInRow(k, roll.cup, roll.symbol, colour, roll.player))
-            expected = left_of(self.players, roll.player)
-            self._snap(number, k, row)
+                    events.append(Event(f"rolls die {die}: {colour} {symbol}; covers it with a "
+                                        f"{cup} cup", move, None, {}))
+                left[cup] -= 1
+            row.append(CupInRow(k, cup, symbol, colour, player))
+            expected = left_of[player]
+            if drawing:
+                self._snap(number, k, row)
         if golden_by is None:
             last_roll = rnd.covering[-1]
             self._violate(COVERING_END,
-                          MoveRef(len(rnd.covering), last_roll.player, number, last_roll.pointer),
+                          MoveRef(len(rnd.covering), last_roll.player, number,
+                                  f"{at}{len(rnd.covering) - 1}"),
                           "covering stops before any die was covered with the golden cup",
                           unfinished=True)
             self.stopped = True
         return row, golden_by
 
-    def _face_colour(self, move: MoveRef, die: int, symbol: str, colour: Colour) -> Colour:
-        """The colour of the rolled symbol, checked against the dice faces when the log has them."""
-        if self.log.dice is None:
-            return colour
-        for face in self.log.dice[die - 1]:
-            if same_symbol(face.symbol, symbol):
-                if face.colour is not colour:
-                    self._violate(ROLL_FACE, move,
-                                  f"{symbol} is {face.colour.value} on die {die}, "
-                                  f"not {colour.value}")
-                return face.colour
-        self._violate(ROLL_FACE, move, f"die {die} has no {symbol!r} face")
-        return colour
+    def _wrong_face(self, move: MoveRef, die: int, symbol: str, colour: ColourName,
+                    face: FaceEntry | None) -> None:
+        """The roll of ``symbol`` in ``colour`` is not what ``face``, the face of die ``die``
+        with that symbol (None: it has none), shows. The replay goes on with the face's colour
+        (the roll's if there is no such face)."""
+        if face is None:
+            self._violate(ROLL_FACE, move, f"die {die} has no {symbol!r} face")
+        else:
+            self._violate(ROLL_FACE, move, f"{symbol} is {face.colour} on die {die}, not {colour}")
 
-    def _uncover(self, number: int, rnd: RoundLog, row: list[CupInRow], golden_by: str) -> None:
+    def _uncover(self, number: int, rnd: RoundEntry, row: list[CupInRow],
+                 golden_by: str) -> None:
         expected, why = golden_by, UNCOVER_START
         offset = len(rnd.covering)
+        at = f"/rounds/{number - 1}/uncovering"
+        first_covered = 0  # row[first_covered] is the first cup still covered, if any
+        cups, left_of, drawing = len(row), self._left, self._drawing
         for j, guess in enumerate(rnd.uncovering, 1):
-            move = MoveRef(offset + j, guess.player, number, guess.pointer)
-            if guess.cup > len(row):
-                raise RecordError(self.source, None, guess.pointer + "/cup",
+            player = guess.player
+            pointer = f"{at}/{j - 1}"
+            move = MoveRef(offset + j, player, number, pointer)
+            if guess.cup > cups:
+                raise RecordError(self.source, None, pointer + "/cup",
                                   f"cup {guess.cup} does not exist: round {number} has "
-                                  f"{len(row)} cups")
+                                  f"{cups} cups")
             cup = row[guess.cup - 1]
             if cup.holder is not None:
                 # Taken as played is impossible: the cup is no longer on the table. Skip it.
                 self._violate(UNCOVER_ORDER, move,
                               f"cup {guess.cup} was already uncovered (it went to {cup.holder})")
                 continue
-            if guess.player != expected:
+            if player != expected:
                 turn = {UNCOVER_START: f"{expected} used the golden cup and starts uncovering",
                         RIGHT_GUESS: f"{expected} was right and goes on",
                         WRONG_GUESS: f"the cup went to {expected}, whose turn it is"}[why]
-                self._violate(why, move, f"{guess.player} names a symbol, but {turn}")
-            due = min(c.number for c in row if c.holder is None)
-            if guess.cup != due:
+                self._violate(why, move, f"{player} names a symbol, but {turn}")
+            while row[first_covered].holder is not None:
+                first_covered += 1
+            if guess.cup != first_covered + 1:
                 self._violate(UNCOVER_ORDER, move,
-                              f"cup {guess.cup} is uncovered before cup {due}")
-            said = "gives no answer" if guess.guess is None else f"names {guess.guess!r}"
-            if guess.guess is not None and same_symbol(guess.guess, cup.symbol):
-                cup.holder, cup.how = guess.player, "right guess"
-                expected, why = guess.player, RIGHT_GUESS
-                self._event(f"{said} for cup {cup.number}: right, keeps the {cup.cup.value} cup",
+                              f"cup {guess.cup} is uncovered before cup {first_covered + 1}")
+            named = guess.guess
+            said = "gives no answer" if named is None else f"names {named!r}"
+            if named is not None and same_symbol(named, cup.symbol):
+                cup.holder, cup.how = player, "right guess"
+                expected, why = player, RIGHT_GUESS
+                self._event(f"{said} for cup {cup.number}: right, keeps the {cup.cup} cup",
                             move, RIGHT_GUESS)
             else:
-                receiver = left_of(self.players, guess.player)
-                cup.holder, cup.how = receiver, f"{guess.player} was wrong"
+                receiver = left_of[player]
+                cup.holder, cup.how = receiver, f"{player} was wrong"
                 expected, why = receiver, WRONG_GUESS
                 self._event(f"{said} for cup {cup.number} (it is {cup.symbol!r}): the "
-                            f"{cup.cup.value} cup goes to {receiver}, who goes on",
+                            f"{cup.cup} cup goes to {receiver}, who goes on",
                             move, WRONG_GUESS)
-            self._snap(number, offset + j, row)
+            if drawing:
+                self._snap(number, offset + j, row)
         covered = [c.number for c in row if c.holder is None]
         if covered:
             last = rnd.uncovering[-1] if rnd.uncovering else None
             self._violate(
                 UNCOVER_ALL,
                 MoveRef(offset + len(rnd.uncovering), None if last is None else last.player,
-                        number, rnd.pointer + "/uncovering"),
+                        number, at),
                 f"cup(s) {', '.join(map(str, covered))} were never uncovered; "
                 "they score for nobody", unfinished=True,
             )
 
-    def _score(self, number: int, rnd: RoundLog, row: list[CupInRow]) -> None:
+    def _score(self, number: int, row: list[CupInRow]) -> None:
         gained = dict.fromkeys(self.players, 0)
         cups: dict[str, list[str]] = {p: [] for p in self.players}
         golden_holder: str | None = None
         for cup in row:
             if cup.holder is None:
                 continue
-            gained[cup.holder] += cup.cup.points
-            cups[cup.holder].append(cup.cup.value)
-            if cup.cup is Cup.GOLDEN:
+            gained[cup.holder] += _POINTS[cup.cup]
+            cups[cup.holder].append(cup.cup)
+            if cup.cup == GOLDEN:
                 golden_holder = cup.holder
         for p in self.players:
             self.scores[p] += gained[p]
