@@ -148,16 +148,23 @@ def read_log(log: Mapping[str, Any], *, source: str) -> MemoDiceLog:
         dice, duplicate = _read_dice(entry.dice)
         if duplicate is not None:
             raise RecordError(source, None, *duplicate)
-    for r, rnd in enumerate(entry.rounds):
-        for i, roll in enumerate(rnd.covering):
-            if roll.player not in players:
-                check_player(roll.player, players, source=source,
-                             pointer=f"/rounds/{r}/covering/{i}/player")
-        for i, guess in enumerate(rnd.uncovering):
-            if guess.player not in players:
-                check_player(guess.player, players, source=source,
-                             pointer=f"/rounds/{r}/uncovering/{i}/player")
+    named = {roll.player for rnd in entry.rounds for roll in rnd.covering}
+    named.update(guess.player for rnd in entry.rounds for guess in rnd.uncovering)
+    if not named.issubset(players):
+        _unknown_player(entry.rounds, players, source)
     return MemoDiceLog(players, dice, entry.rounds)
+
+
+def _unknown_player(rounds: tuple[RoundEntry, ...], players: tuple[str, ...],
+                    source: str) -> None:
+    """RecordError at the first move made by someone not at the table."""
+    for r, rnd in enumerate(rounds):
+        for i, roll in enumerate(rnd.covering):
+            check_player(roll.player, players, source=source,
+                         pointer=f"/rounds/{r}/covering/{i}/player")
+        for i, guess in enumerate(rnd.uncovering):
+            check_player(guess.player, players, source=source,
+                         pointer=f"/rounds/{r}/uncovering/{i}/player")
 
 
 def _die_faces(faces: tuple[FaceEntry, ...]) -> DieFaces:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Sequence
+from functools import lru_cache
 
 from pathcheck.ruling import Rule
 
@@ -68,6 +69,7 @@ def left_of(players: Sequence[str], player: str) -> str:
     return players[(players.index(player) + 1) % len(players)]
 
 
+@lru_cache(maxsize=4096)  # a game names the same few dozen symbols again and again
 def symbol_key(symbol: str) -> str:
     """What counts of a symbol name: its words, case left out.
 

@@ -18,6 +18,7 @@ its move T (covering moves first, then uncovering ones; ``R.0``: the start of th
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 
 import msgspec
 
@@ -75,6 +76,13 @@ class CupInRow(msgspec.Struct):
 GOLDEN = Cup.GOLDEN.value
 _POINTS = {cup.value: cup.points for cup in Cup}
 _CUPS_LEFT = dict.fromkeys((colour.value for colour in Colour), CUPS_PER_COLOUR)
+
+
+@lru_cache(maxsize=1024)
+def _pointers(round_index: int, part: str, moves: int) -> tuple[str, ...]:
+    """The JSON pointers of the ``moves`` moves of ``part`` (covering, uncovering) of a round,
+    made once for all logs (most rounds have 6 to 10 moves of each)."""
+    return tuple(f"/rounds/{round_index}/{part}/{i}" for i in range(moves))
 
 
 def _cups_svg(number: int, move: int, row: Sequence[CupInRow],
@@ -179,12 +187,12 @@ class Replay:
         row: list[CupInRow] = []
         golden_by: str | None = None
         expected = self.next_first
-        at = f"/rounds/{number - 1}/covering/"
+        pointers = _pointers(number - 1, "covering", len(rnd.covering))
         dice, events, left_of, drawing = self.log.dice, self._events, self._left, self._drawing
         for k, roll in enumerate(rnd.covering, 1):
             player, die, symbol, colour, cup = (roll.player, roll.die, roll.symbol, roll.colour,
                                                 roll.cup)
-            move = MoveRef(k, player, number, f"{at}{k - 1}")
+            move = MoveRef(k, player, number, pointers[k - 1])
             if golden_by is not None:
                 self._violate(COVERING_END, move,
                               f"{player} rolls die {die} after {golden_by} covered a "
@@ -203,7 +211,10 @@ class Replay:
                 self._violate(DIE_ONCE, move,
                               f"die {die} was already rolled and covered this round")
             if dice is not None:
-                face = dice[die - 1].find(symbol)
+                faces = dice[die - 1]
+                face = faces.exact.get(symbol)
+                if face is None:
+                    face = faces.find(symbol)
                 if face is None or face.colour != colour:
                     self._wrong_face(move, die, symbol, colour, face)
                 if face is not None:
@@ -248,7 +259,7 @@ class Replay:
             last_roll = rnd.covering[-1]
             self._violate(COVERING_END,
                           MoveRef(len(rnd.covering), last_roll.player, number,
-                                  f"{at}{len(rnd.covering) - 1}"),
+                                  pointers[-1]),
                           "covering stops before any die was covered with the golden cup",
                           unfinished=True)
             self.stopped = True
@@ -269,11 +280,13 @@ class Replay:
         expected, why = golden_by, UNCOVER_START
         offset = len(rnd.covering)
         at = f"/rounds/{number - 1}/uncovering"
+        pointers = _pointers(number - 1, "uncovering", len(rnd.uncovering))
         first_covered = 0  # row[first_covered] is the first cup still covered, if any
         cups, left_of, drawing = len(row), self._left, self._drawing
+        events, cited = self._events, self._cited
         for j, guess in enumerate(rnd.uncovering, 1):
             player = guess.player
-            pointer = f"{at}/{j - 1}"
+            pointer = pointers[j - 1]
             move = MoveRef(offset + j, player, number, pointer)
             if guess.cup > cups:
                 raise RecordError(self.source, None, pointer + "/cup",
@@ -297,18 +310,24 @@ class Replay:
                               f"cup {guess.cup} is uncovered before cup {first_covered + 1}")
             named = guess.guess
             said = "gives no answer" if named is None else f"names {named!r}"
-            if named is not None and same_symbol(named, cup.symbol):
+            # As _event does (inlined: this runs for every guess): the rule is quoted at its
+            # first use in the round.
+            if named is not None and (named == cup.symbol or same_symbol(named, cup.symbol)):
                 cup.holder, cup.how = player, "right guess"
                 expected, why = player, RIGHT_GUESS
-                self._event(f"{said} for cup {cup.number}: right, keeps the {cup.cup} cup",
-                            move, RIGHT_GUESS)
+                events.append(Event(
+                    f"{said} for cup {cup.number}: right, keeps the {cup.cup} cup", move,
+                    None if RIGHT_GUESS.id in cited else RIGHT_GUESS, {}))
+                cited.add(RIGHT_GUESS.id)
             else:
                 receiver = left_of[player]
                 cup.holder, cup.how = receiver, f"{player} was wrong"
                 expected, why = receiver, WRONG_GUESS
-                self._event(f"{said} for cup {cup.number} (it is {cup.symbol!r}): the "
-                            f"{cup.cup} cup goes to {receiver}, who goes on",
-                            move, WRONG_GUESS)
+                events.append(Event(
+                    f"{said} for cup {cup.number} (it is {cup.symbol!r}): the {cup.cup} cup "
+                    f"goes to {receiver}, who goes on", move,
+                    None if WRONG_GUESS.id in cited else WRONG_GUESS, {}))
+                cited.add(WRONG_GUESS.id)
             if drawing:
                 self._snap(number, offset + j, row)
         covered = [c.number for c in row if c.holder is None]
