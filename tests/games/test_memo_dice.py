@@ -282,6 +282,37 @@ def test_duplicate_symbol_on_the_dice_is_malformed() -> None:
     assert "die 1" in info.value.message
 
 
+def test_rolls_match_the_faces_ignoring_case_and_spacing() -> None:
+    log = load("legal-2p.json")
+    for rnd in log["rounds"]:
+        for roll in rnd["covering"]:
+            roll["symbol"] = " " + roll["symbol"].upper().replace(" ", "  ")
+    ruling = ADJUDICATOR.adjudicate(log, source="upper", options=OPTIONS)
+    assert ruling.violations == ()
+    assert dict(ruling.final_scores) == LEGAL["legal-2p.json"][0]
+
+
+def test_same_dice_read_again_fail_the_same_way() -> None:
+    # The dice of a log are checked once and remembered: a second log with the same faces
+    # gets the same error, under its own name.
+    log = load("legal-2p.json")
+    log["dice"][3][2]["symbol"] = log["dice"][1][4]["symbol"]
+    for source in ("first", "second"):
+        with pytest.raises(RecordError) as info:
+            ADJUDICATOR.adjudicate(log, source=source, options=OPTIONS)
+        assert (info.value.source, info.value.pointer) == (source, "/dice/3/2/symbol")
+        assert "die 2" in info.value.message
+
+
+def test_unknown_player_in_the_uncovering_is_malformed() -> None:
+    log = load("legal-3p.json")
+    log["rounds"][1]["uncovering"][2]["player"] = "Zed"
+    with pytest.raises(RecordError) as info:
+        ADJUDICATOR.adjudicate(log, source="zed", options=OPTIONS)
+    assert info.value.pointer == "/rounds/1/uncovering/2/player"
+    assert info.value.message.startswith("unknown player 'Zed'")
+
+
 def test_wrong_format_is_malformed() -> None:
     log = load("legal-2p.json")
     log["format"] = "memoarrr/1"
