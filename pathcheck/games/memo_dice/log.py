@@ -16,7 +16,6 @@ RollEntry(player='Ann', die=4, symbol='umbrella', colour='red', cup='red')
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Annotated, Any, Literal
 
@@ -126,8 +125,7 @@ class DieFaces(msgspec.Struct, frozen=True):
         return self.by_key.get(symbol_key(symbol)) if face is None else face
 
 
-@dataclass(frozen=True)
-class MemoDiceLog:
+class MemoDiceLog(msgspec.Struct, frozen=True):
     """A whole recorded game, checked: every player named is at the table, the symbols of
     ``dice`` (None when the log does not give the faces) are all different. The rolls and
     guesses are the format's own structures; the JSON pointer of roll ``i`` of round ``r``
