@@ -342,23 +342,30 @@ class Replay:
             )
 
     def _score(self, number: int, row: list[CupInRow]) -> None:
-        gained = dict.fromkeys(self.players, 0)
-        cups: dict[str, list[str]] = {p: [] for p in self.players}
+        players, scores = self.players, self.scores
+        gained = dict.fromkeys(players, 0)
+        cups: dict[str, list[str]] = {p: [] for p in players}
         golden_holder: str | None = None
         for cup in row:
-            if cup.holder is None:
+            holder = cup.holder
+            if holder is None:
                 continue
-            gained[cup.holder] += _POINTS[cup.cup]
-            cups[cup.holder].append(cup.cup)
+            gained[holder] += _POINTS[cup.cup]
+            cups[holder].append(cup.cup)
             if cup.cup == GOLDEN:
-                golden_holder = cup.holder
-        for p in self.players:
-            self.scores[p] += gained[p]
-            self.per_round[p].append(gained[p])
-        parts = [f"{p} +{gained[p]} ({', '.join(cups[p])})" for p in self.players if cups[p]]
-        self._event("points: " + ("; ".join(parts) or "nobody scores"), None, POINTS,
-                    {p: n for p, n in gained.items() if n})
-        reached = [p for p, s in self.scores.items() if s >= TARGET]
+                golden_holder = holder
+        parts: list[str] = []  # who scores what, in seat order
+        points: dict[str, int] = {}
+        for p in players:
+            n = gained[p]
+            scores[p] += n
+            self.per_round[p].append(n)
+            if cups[p]:
+                parts.append(f"{p} +{n} ({', '.join(cups[p])})")
+            if n:
+                points[p] = n
+        self._event("points: " + ("; ".join(parts) or "nobody scores"), None, POINTS, points)
+        reached = [p for p in players if scores[p] >= TARGET]
         if reached:
             self.ended_in = number
             self._event(f"{' and '.join(reached)} reached {TARGET} points: the game ends",
