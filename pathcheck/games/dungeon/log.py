@@ -31,7 +31,7 @@ from pathcheck.games.common import check_player, log_folder
 from pathcheck.games.logformat import LogFormat, unique
 from pathcheck.geometry import Direction
 from pathcheck.records import SoloRecord, parse_solo_record
-from pathcheck.tileset import TileSet, resolve_tileset
+from pathcheck.tileset import BUILTIN, TileSet, resolve_tileset
 
 GAME_FORMAT = "game/1"
 SOLO_FORMAT = "solo/1"
@@ -211,17 +211,41 @@ def read_game_log(log: Mapping[str, Any], *, source: str) -> GameLog:
         raise RecordError(source, None, "/rules",
                           "additional rule #4 is for the advanced rules only "
                           "(set \"advanced\": true)")
+    name = None if entry.tileset is UNSET else entry.tileset
     try:
-        tileset = resolve_tileset(None if entry.tileset is UNSET else entry.tileset,
-                                  beside=log_folder(source))
+        # Only a file is looked for beside the log: a built-in name needs no folder (whose
+        # look-up is a system call per log).
+        tileset = resolve_tileset(name, beside=None if name is None or name in BUILTIN
+                                  else log_folder(source))
     except TileSetError as exc:
         raise RecordError(source, None, "/tileset", str(exc)) from None
-    known = frozenset(tile.id for tile in tileset)
+    placements = _placements(tileset)
     explorations = tuple(
-        _exploration(value, f"/explorations/{i}", players, tileset, known, source)
+        _exploration(value, f"/explorations/{i}", players, tileset, placements, source)
         for i, value in enumerate(entry.explorations)
     )
     return GameLog(players, entry.advanced, rules, tileset, explorations)
+
+
+_Placements = Mapping[str, Mapping[str, Placement]]
+"""Every placement of a tile set: direction letter -> tile id -> the one Placement."""
+_by_tileset: dict[int, tuple[TileSet, _Placements]] = {}
+
+
+def _placements(tileset: TileSet) -> _Placements:
+    """The placements of ``tileset``, made once (a turn then looks its placement up instead
+    of building one: logs have many turns). Found by identity, as the compiled tracer tables
+    are (:func:`pathcheck.fasttrace.compile_tileset`).
+
+    >>> _placements(resolve_tileset(None))["E"]["R1"]
+    Placement(tile='R1', dir=<Direction.E: 1>)
+    """
+    hit = _by_tileset.get(id(tileset))
+    if hit is not None and hit[0] is tileset:
+        return hit[1]
+    table = {d.name: {t.id: Placement(t.id, d) for t in tileset} for d in Direction}
+    _by_tileset[id(tileset)] = (tileset, table)  # holding the set keeps its id unique
+    return table
 
 
 def _player(name: str, players: tuple[str, ...], where: str, source: str) -> str:
@@ -230,16 +254,21 @@ def _player(name: str, players: tuple[str, ...], where: str, source: str) -> str
 
 def _tile(tile_id: str, tileset: TileSet, where: str, source: str) -> str:
     if tile_id not in tileset:
-        raise RecordError(source, None, where,
-                          f"unknown tile {tile_id!r} (not in tile set {tileset.name!r})")
+        raise _unknown_tile(tile_id, tileset, where, source)
     return tile_id
+
+
+def _unknown_tile(tile_id: str, tileset: TileSet, where: str, source: str) -> RecordError:
+    return RecordError(source, None, where,
+                       f"unknown tile {tile_id!r} (not in tile set {tileset.name!r})")
 
 
 def _exploration(
     value: ExplorationEntry, where: str, players: tuple[str, ...], tileset: TileSet,
-    known: frozenset[str], source: str,
+    placements: _Placements, source: str,
 ) -> Exploration:
     start = _player(value.start_player, players, where + "/start_player", source)
+    known = placements["N"]
     hands: dict[str, tuple[str, ...]] = {}
     hands_recorded = value.hands is not UNSET
     deck_recorded = value.deck is not UNSET
@@ -255,24 +284,26 @@ def _exploration(
         if tile_id not in known:
             _tile(tile_id, tileset, pointer_join(where, "deck", i), source)
     turns = []
-    directions = _DIRECTIONS
+    prefix = where + "/turns/"
     for t, turn in enumerate(value.turns):
-        at = f"{where}/turns/{t}"
-        if turn.player not in players:
-            _player(turn.player, players, at + "/player", source)
-        if turn.tile not in known:
-            _tile(turn.tile, tileset, at + "/tile", source)
-        for i, name in enumerate(turn.lost):
-            if name not in players:
-                _player(name, players, pointer_join(at, "lost", i), source)
+        at = prefix + str(t)
+        player = turn.player
+        if player not in players:
+            _player(player, players, at + "/player", source)
+        placement = placements[turn.dir].get(turn.tile)
+        if placement is None:
+            raise _unknown_tile(turn.tile, tileset, at + "/tile", source)
+        lost = turn.lost
+        if lost:
+            for i, name in enumerate(lost):
+                if name not in players:
+                    _player(name, players, pointer_join(at, "lost", i), source)
         draw = turn.draw
-        recorded = draw is not UNSET
-        if isinstance(draw, str):
+        if draw is UNSET:
+            turns.append(Turn(player, placement, lost, None, False, at))
+            continue
+        if draw is not None and draw not in known:
             _tile(draw, tileset, at + "/draw", source)
-        turns.append(Turn(turn.player, Placement(turn.tile, directions[turn.dir]), turn.lost,
-                          draw if isinstance(draw, str) else None, recorded, at))
+        turns.append(Turn(player, placement, lost, draw, True, at))
     return Exploration(start, hands, deck, tuple(turns), where,
                        hands_recorded=hands_recorded, deck_recorded=deck_recorded)
-
-
-_DIRECTIONS = {d.name: d for d in Direction}

@@ -23,8 +23,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from pathcheck.check import LostCard, score_lost_cards
-from pathcheck.dungeon import Placement, TraceResult, trace
+from pathcheck.constants import REASONS, tracing_mask
+from pathcheck.dungeon import LOST_RULES, LostReason, Placement, TraceResult
 from pathcheck.errors import pointer_join
+from pathcheck.fasttrace import compile_tileset, trace_indices
 from pathcheck.games.dungeon.log import Exploration, GameLog, Turn
 from pathcheck.games.dungeon.rules import (
     ANNOUNCE_ACTIVE,
@@ -68,22 +70,21 @@ def stack_notation(placements: Sequence[Placement], cards: Sequence[LostCard]) -
     ...                [LostCard("Bob", 2)])
     'START@N L4@E !Bob'
     """
-    lines: list[str] = []
-    tokens: list[str] = []
-    for k, placement in enumerate(placements, start=1):
-        tokens.append(str(placement))
-        tokens.extend(f"!{c.player}" for c in cards if c.after == k)
-        if k % TILES_PER_LINE == 0:
-            lines.append(" ".join(tokens))
-            tokens = []
-    if tokens:
-        lines.append(" ".join(tokens))
-    return "\n".join(lines)
+    tokens = [str(placement) for placement in placements]
+    for card in cards:  # a card's tokens follow its tile's, in the order the cards were laid
+        if 1 <= card.after <= len(tokens):
+            tokens[card.after - 1] += f" !{card.player}"
+    return "\n".join(" ".join(tokens[k:k + TILES_PER_LINE])
+                     for k in range(0, len(tokens), TILES_PER_LINE))
 
 
-@dataclass
+@dataclass(slots=True)
 class _Table:
-    """The state of one exploration while it is replayed."""
+    """The state of one exploration while it is replayed.
+
+    ``following`` is the next active player found at the end of a turn, kept for the start of
+    the next one (None: not known, find it again).
+    """
 
     team: list[str]
     hands: dict[str, list[str]]
@@ -92,6 +93,12 @@ class _Table:
     cards: list[LostCard]
     ended: str | None = None
     active: str | None = None
+    following: str | None = None
+
+
+_LOST_AT: tuple[tuple[str, Rule] | None, ...] = tuple(
+    None if name is None else (name, LOST_RULES[LostReason(name)]) for name in REASONS)
+"""Per reason code of the tracer: the reason's name and the rule behind it."""
 
 
 class Replay:
@@ -99,8 +106,13 @@ class Replay:
 
     def __init__(self, log: GameLog) -> None:
         self.log = log
-        self._seat = {player: seat for seat, player in enumerate(log.players)}
+        self._clockwise = {player: tuple(clockwise_after(log.players, player))
+                           for player in log.players}
         self._in_play = log.tileset.deck_ids(log.advanced)
+        self._in_play_set = frozenset(self._in_play)
+        self._start = Placement(log.tileset.start, START_DIR)
+        self._compiled = compile_tileset(log.tileset)
+        self._mask = tracing_mask(log.rules)
         self.scores: dict[str, int] = dict.fromkeys(log.players, 0)
         self.violations: list[Violation] = []
         self.winners: list[str] = []
@@ -125,10 +137,8 @@ class Replay:
 
     def _next_active(self, table: _Table, after: str) -> str | None:
         """The next player clockwise after ``after`` still in the team (None: nobody)."""
-        players, team = self.log.players, table.team
-        count, seat = len(players), self._seat[after]
-        for step in range(1, count):
-            player = players[(seat + step) % count]
+        team = table.team
+        for player in self._clockwise[after]:
             if player in team:
                 return player
         return None
@@ -169,18 +179,11 @@ class Replay:
         hands, deck = self._deal(exp)
         if self.unchecked and self.unchecked[-1][0] is exp:
             self._event(f"not checked: {self.unchecked[-1][1]}", where, DEAL)
-        table = _Table(
-            team=list(self.log.players),
-            hands=hands,
-            deck=deck,
-            placements=[Placement(self.log.tileset.start, START_DIR)],
-            cards=[],
-        )
-        heights: list[int] = []
+        table = _Table(list(self.log.players), hands, deck, [self._start], [])
         for t, turn in enumerate(exp.turns, start=1):
             self._turn(number, t, turn, exp, table)
-            heights.append(len(table.placements))
-        self.stacks.append((list(table.placements), heights))
+        # Every turn lays one tile on the START tile: the stack is t + 1 tiles after turn t.
+        self.stacks.append((list(table.placements), list(range(2, len(exp.turns) + 2))))
         if table.ended is None:
             going = (f"{len(table.team)} players are still in the team"
                      if exp.turns else "no turn is recorded")
@@ -210,7 +213,7 @@ class Replay:
         """
         log = self.log
         size = hand_size(log.advanced)
-        in_play = len(log.tileset.deck_ids(log.advanced))
+        in_play = len(self._in_play)
         if exp.hands_recorded:
             hands = {p: list(exp.hands.get(p, ())) for p in log.players}
         else:
@@ -257,7 +260,7 @@ class Replay:
                               f"{size}")
         dealt_ids = [t for p in log.players for t in exp.hands.get(p, ())]
         dealt_ids += exp.deck
-        if len(dealt_ids) == len(in_play) and set(dealt_ids) == set(in_play):
+        if len(dealt_ids) == len(in_play) and set(dealt_ids) == self._in_play_set:
             return  # every tile of the mode once, START not among them: a right deal
         # Where each tile lies, as pointer parts: pointers are written only for a message.
         seen: dict[str, tuple[str | int, ...]] = {}
@@ -288,67 +291,83 @@ class Replay:
     # --- a turn -------------------------------------------------------------------------
 
     def _turn(self, number: int, t: int, turn: Turn, exp: Exploration, table: _Table) -> None:
-        if table.ended is not None:
+        player, ended = turn.player, table.ended
+        if ended is not None:
             self._violate(EXPLORATION_END, _move(number, t, turn),
-                          f"the exploration had already ended ({table.ended}): no turn "
+                          f"the exploration had already ended ({ended}): no turn "
                           f"{t} is played")
-        expected = (exp.start_player if table.active is None
-                    else self._next_active(table, table.active))
-        if turn.player != expected and table.ended is None:
-            if turn.player not in table.team:
-                why = (f"{turn.player} left the team (LOST card after tile "
-                       f"{self._card_of(table, turn.player)})")
+        if table.active is None:
+            expected = exp.start_player
+        elif table.following is not None:
+            expected = table.following
+        else:
+            expected = self._next_active(table, table.active)
+        if player != expected and ended is None:
+            if player not in table.team:
+                why = (f"{player} left the team (LOST card after tile "
+                       f"{self._card_of(table, player)})")
             else:
                 why = f"the turn passes clockwise to {expected}"
             self._violate(TURN_ORDER, _move(number, t, turn),
-                          f"{turn.player} plays, but it is {expected}'s turn: {why}")
-        table.active = turn.player
-        self._place(number, t, turn, table)
-        self._draw(number, t, turn, table)
-        self._announce(number, t, turn, table)
-        if table.ended is None:
+                          f"{player} plays, but it is {expected}'s turn: {why}")
+        table.active, table.following = player, None
+        hands = table.hands
+        hand = hands[player]
+        placement = turn.placement
+        if placement.tile in hand:
+            hand.remove(placement.tile)
+            table.placements.append(placement)
+        else:
+            self._place_unheld(number, t, turn, table)
+        deck = table.deck
+        top = deck.pop(0) if deck else None
+        if not turn.draw_recorded or turn.draw == top:
+            if top is not None:
+                hand.append(top)
+        else:
+            self._draw_other(number, t, turn, table, top)
+        if turn.lost:
+            self._announce(number, t, turn, table)
+        if ended is None:
             if len(table.team) <= 1:
-                table.ended = f"only {turn.player} is left in the team"
+                table.ended = f"only {player} is left in the team"
             else:
-                nxt = self._next_active(table, turn.player)
-                if nxt is not None and not table.hands[nxt]:
+                nxt = table.following = self._next_active(table, player)
+                if nxt is not None and not hands[nxt]:
                     table.ended = f"{nxt}, the next active player, has no tile in hand"
 
-    def _place(self, number: int, t: int, turn: Turn, table: _Table) -> None:
+    def _place_unheld(self, number: int, t: int, turn: Turn, table: _Table) -> None:
+        """The active player lays a tile that is not in their hand."""
         tile = turn.placement.tile
         hand = table.hands[turn.player]
-        if tile in hand:
-            hand.remove(tile)
+        holder = next((p for p, h in table.hands.items() if tile in h), None)
+        placed = next((k for k, p in enumerate(table.placements, 1) if p.tile == tile), None)
+        if placed is not None:
+            where = f"{tile} already lies in the dungeon as tile {placed}"
+        elif holder is not None:
+            where = f"{tile} is in {holder}'s hand"
+            table.hands[holder].remove(tile)
+        elif tile in table.deck:
+            where = (f"{tile} is still in the deck (position {table.deck.index(tile) + 1} "
+                     "from the top)")
+            table.deck.remove(tile)
+        elif UNSEEN in hand:  # not recorded: a tile nobody saw, taken as played
+            hand.remove(UNSEEN)
+            table.placements.append(turn.placement)
+            return
         else:
-            holder = next((p for p, h in table.hands.items() if tile in h), None)
-            placed = next((k for k, p in enumerate(table.placements, 1) if p.tile == tile), None)
-            if placed is not None:
-                where = f"{tile} already lies in the dungeon as tile {placed}"
-            elif holder is not None:
-                where = f"{tile} is in {holder}'s hand"
-                table.hands[holder].remove(tile)
-            elif tile in table.deck:
-                where = (f"{tile} is still in the deck (position {table.deck.index(tile) + 1} "
-                         "from the top)")
-                table.deck.remove(tile)
-            elif UNSEEN in hand:  # not recorded: a tile nobody saw, taken as played
-                hand.remove(UNSEEN)
-                table.placements.append(turn.placement)
-                return
-            else:
-                where = f"{tile} was not dealt in this exploration"
-            held = ", ".join(hand) or "nothing"
-            self._violate(FROM_HAND, MoveRef(t, turn.player, number, turn.pointer + "/tile"),
-                          f"{turn.player} plays {tile}, which is not in their hand (they hold "
-                          f"{held}): {where}")
+            where = f"{tile} was not dealt in this exploration"
+        held = ", ".join(hand) or "nothing"
+        self._violate(FROM_HAND, MoveRef(t, turn.player, number, turn.pointer + "/tile"),
+                      f"{turn.player} plays {tile}, which is not in their hand (they hold "
+                      f"{held}): {where}")
         table.placements.append(turn.placement)
 
-    def _draw(self, number: int, t: int, turn: Turn, table: _Table) -> None:
-        top = table.deck.pop(0) if table.deck else None
-        got = top
-        if top == UNSEEN and turn.draw_recorded and turn.draw is not None:
-            got = turn.draw  # the deck was not recorded: the tile drawn is what was seen
-        elif turn.draw_recorded and turn.draw != top:
+    def _draw_other(self, number: int, t: int, turn: Turn, table: _Table,
+                    top: str | None) -> None:
+        """The log records a draw that is not ``top``, the tile taken off the deck."""
+        got = turn.draw
+        if top != UNSEEN or turn.draw is None:
             what = (f"the deck still holds {len(table.deck) + 1} tile(s)" if top == UNSEEN
                     else f"the top of the deck is {top or 'empty (nothing to draw)'}")
             self._violate(DRAW, MoveRef(t, turn.player, number, turn.pointer + "/draw"),
@@ -357,13 +376,11 @@ class Replay:
                 table.deck.insert(0, top)
             if turn.draw is not None and turn.draw in table.deck:
                 table.deck.remove(turn.draw)
-            got = turn.draw
+        # else the deck was not recorded: the tile drawn is what was seen
         if got is not None:
             table.hands[turn.player].append(got)
 
     def _announce(self, number: int, t: int, turn: Turn, table: _Table) -> None:
-        if not turn.lost:
-            return
         after = len(table.placements)
         valid: list[str] = []
         for i, name in enumerate(turn.lost):
@@ -398,16 +415,23 @@ class Replay:
 
     def _check(self, number: int, table: _Table) -> None:
         log = self.log
-        result = trace(table.placements, tileset=log.tileset, rules=log.rules)
-        self._event(describe_trace(result, table.placements),
-                    rule=None if result.reason is None else result.reason.rule)
-        check = score_lost_cards(result.lost_at, table.cards, log.players)
-        for outcome in check.outcomes:
-            self._event(outcome.explain(result.lost_at), rule=outcome.kind.rule,
-                        points={outcome.player: outcome.points})
-            self.scores[outcome.player] += outcome.points
+        placements = table.placements
+        index = self._compiled.index
+        lost_at, code, _, _ = trace_indices(self._compiled, [index[p.tile] for p in placements],
+                                            [p.dir for p in placements], self._mask)
+        lost = _LOST_AT[code]
+        if lost is None:
+            self._events.append(Event(_describe(placements, None, ""), None, None, {}))
+        else:
+            self._events.append(Event(_describe(placements, lost_at, lost[0]), None, lost[1], {}))
+        at = lost_at or None
+        scores = self.scores
+        for outcome in score_lost_cards(at, table.cards, log.players).outcomes:
+            self._events.append(Event(outcome.explain(at), None, outcome.kind.rule,
+                                      {outcome.player: outcome.points}))
+            scores[outcome.player] += outcome.points
         if self.ended_after is None:
-            reached = [p for p, s in self.scores.items() if s >= WIN_POINTS]
+            reached = [p for p, s in scores.items() if s >= WIN_POINTS]
             if reached:
                 self.ended_after = number
                 self.winners = reached
@@ -429,15 +453,18 @@ def _move(number: int, t: int, turn: Turn) -> MoveRef:
 def describe_trace(result: TraceResult, placements: Sequence[Placement]) -> str:
     """One line on the laid-out dungeon: its size and its Lost point and reason.
 
-    >>> from pathcheck.dungeon import parse_notation
+    >>> from pathcheck.dungeon import parse_notation, trace
     >>> tiles = parse_notation("START@N L4@E I4@N")
     >>> describe_trace(trace(tiles), tiles)
     'the dungeon of 3 tiles is Lost at tile 2 (L4@E, placed in turn 1): misplaced'
     """
+    return _describe(placements, result.lost_at,
+                     "" if result.reason is None else result.reason.value)
+
+
+def _describe(placements: Sequence[Placement], lost_at: int | None, reason: str) -> str:
     size = f"the dungeon of {len(placements)} tiles"
-    if result.lost_at is None:
+    if lost_at is None:
         return f"{size} is never Lost: the path holds to the last tile"
-    tile = placements[result.lost_at - 1]
-    reason = "" if result.reason is None else result.reason.value
-    return (f"{size} is Lost at tile {result.lost_at} ({tile}, placed in turn "
-            f"{result.lost_at - 1}): {reason}")
+    return (f"{size} is Lost at tile {lost_at} ({placements[lost_at - 1]}, placed in turn "
+            f"{lost_at - 1}): {reason}")
