@@ -107,25 +107,30 @@ def score_lost_cards(
     announcers are known. Points list every player named, in order of first mention.
     """
     names: list[str] = list(players or ())
+    by_player: dict[str, LostCard] = {}
     for lost_card in cards:
         if lost_card.player not in names:
             names.append(lost_card.player)
+        by_player[lost_card.player] = lost_card  # a player's last card counts
     scoring_tile: int | None = None
     if lost_at is not None:
-        later = [c.after for c in cards if c.after >= lost_at]
-        scoring_tile = min(later) if later else None
-    by_player: dict[str, LostCard] = {c.player: c for c in cards}
+        scoring_tile = min((c.after for c in cards if c.after >= lost_at), default=None)
     outcomes: list[PlayerOutcome] = []
     for name in names:
-        card: LostCard | None = by_player.get(name)
+        card = by_player.get(name)
         if card is None:
-            kind = CardOutcome.HELD_ON if lost_at is None else CardOutcome.STAYED
+            outcomes.append(PlayerOutcome(name, _HELD_ON, None, 1) if lost_at is None
+                            else PlayerOutcome(name, _STAYED, None, 0))
         elif lost_at is None or card.after < lost_at:
-            kind = CardOutcome.EARLY
+            outcomes.append(PlayerOutcome(name, _EARLY, card.after, 0))
         elif card.after == scoring_tile:
-            kind = CardOutcome.SCORED
+            outcomes.append(PlayerOutcome(name, _SCORED, card.after, 1))
         else:
-            kind = CardOutcome.TOO_LATE
-        points = 1 if kind in (CardOutcome.SCORED, CardOutcome.HELD_ON) else 0
-        outcomes.append(PlayerOutcome(name, kind, None if card is None else card.after, points))
+            outcomes.append(PlayerOutcome(name, _TOO_LATE, card.after, 0))
     return CheckResult({o.player: o.points for o in outcomes}, tuple(outcomes), scoring_tile)
+
+
+# Looked up once: an enum member is an attribute look-up on its class each time it is named.
+_EARLY, _SCORED, _TOO_LATE, _HELD_ON, _STAYED = (
+    CardOutcome.EARLY, CardOutcome.SCORED, CardOutcome.TOO_LATE, CardOutcome.HELD_ON,
+    CardOutcome.STAYED)

@@ -80,11 +80,7 @@ def stack_notation(placements: Sequence[Placement], cards: Sequence[LostCard]) -
 
 @dataclass(slots=True)
 class _Table:
-    """The state of one exploration while it is replayed.
-
-    ``following`` is the next active player found at the end of a turn, kept for the start of
-    the next one (None: not known, find it again).
-    """
+    """The state of one exploration while it is replayed."""
 
     team: list[str]
     hands: dict[str, list[str]]
@@ -93,7 +89,6 @@ class _Table:
     cards: list[LostCard]
     ended: str | None = None
     active: str | None = None
-    following: str | None = None
 
 
 _LOST_AT: tuple[tuple[str, Rule] | None, ...] = tuple(
@@ -164,9 +159,8 @@ class Replay:
         exp = self.log.explorations[index]
         number = index + 1
         self._events = []
-        where = MoveRef(round=number, pointer=exp.pointer)
         if self.ended_after is not None and self.ended_after == number - 1:
-            self._violate(GAME_END, where,
+            self._violate(GAME_END, MoveRef(round=number, pointer=exp.pointer),
                           f"the game ended after exploration {self.ended_after} "
                           f"({' and '.join(self.winners)} reached {WIN_POINTS} points); no "
                           "further exploration is played")
@@ -178,10 +172,10 @@ class Replay:
         self._check_deal(number, exp)
         hands, deck = self._deal(exp)
         if self.unchecked and self.unchecked[-1][0] is exp:
-            self._event(f"not checked: {self.unchecked[-1][1]}", where, DEAL)
+            self._event(f"not checked: {self.unchecked[-1][1]}",
+                        MoveRef(round=number, pointer=exp.pointer), DEAL)
         table = _Table(list(self.log.players), hands, deck, [self._start], [])
-        for t, turn in enumerate(exp.turns, start=1):
-            self._turn(number, t, turn, exp, table)
+        self._explore(number, exp, table)
         # Every turn lays one tile on the START tile: the stack is t + 1 tiles after turn t.
         self.stacks.append((list(table.placements), list(range(2, len(exp.turns) + 2))))
         if table.ended is None:
@@ -290,51 +284,61 @@ class Replay:
 
     # --- a turn -------------------------------------------------------------------------
 
-    def _turn(self, number: int, t: int, turn: Turn, exp: Exploration, table: _Table) -> None:
-        player, ended = turn.player, table.ended
-        if ended is not None:
-            self._violate(EXPLORATION_END, _move(number, t, turn),
-                          f"the exploration had already ended ({ended}): no turn "
-                          f"{t} is played")
-        if table.active is None:
-            expected = exp.start_player
-        elif table.following is not None:
-            expected = table.following
-        else:
-            expected = self._next_active(table, table.active)
-        if player != expected and ended is None:
-            if player not in table.team:
-                why = (f"{player} left the team (LOST card after tile "
-                       f"{self._card_of(table, player)})")
+    def _explore(self, number: int, exp: Exploration, table: _Table) -> None:
+        """Replay the turns of an exploration on ``table`` (the common case inline: a turn
+        costs little; what breaks a rule is worded by the methods below)."""
+        team, hands, deck, placements = table.team, table.hands, table.deck, table.placements
+        clockwise = self._clockwise
+        ended: str | None = None
+        active: str | None = None
+        following: str | None = None  # the next active player, found at the end of a turn
+        for t, turn in enumerate(exp.turns, start=1):
+            player, placement, lost, draw, draw_recorded, _ = turn
+            if ended is not None:
+                self._violate(EXPLORATION_END, _move(number, t, turn),
+                              f"the exploration had already ended ({ended}): no turn "
+                              f"{t} is played")
+            if active is None:
+                expected = exp.start_player
+            elif following is not None:
+                expected = following
             else:
-                why = f"the turn passes clockwise to {expected}"
-            self._violate(TURN_ORDER, _move(number, t, turn),
-                          f"{player} plays, but it is {expected}'s turn: {why}")
-        table.active, table.following = player, None
-        hands = table.hands
-        hand = hands[player]
-        placement = turn.placement
-        if placement.tile in hand:
-            hand.remove(placement.tile)
-            table.placements.append(placement)
-        else:
-            self._place_unheld(number, t, turn, table)
-        deck = table.deck
-        top = deck.pop(0) if deck else None
-        if not turn.draw_recorded or turn.draw == top:
-            if top is not None:
-                hand.append(top)
-        else:
-            self._draw_other(number, t, turn, table, top)
-        if turn.lost:
-            self._announce(number, t, turn, table)
-        if ended is None:
-            if len(table.team) <= 1:
-                table.ended = f"only {player} is left in the team"
+                expected = self._next_active(table, active)
+            if player != expected and ended is None:
+                if player not in team:
+                    why = (f"{player} left the team (LOST card after tile "
+                           f"{self._card_of(table, player)})")
+                else:
+                    why = f"the turn passes clockwise to {expected}"
+                self._violate(TURN_ORDER, _move(number, t, turn),
+                              f"{player} plays, but it is {expected}'s turn: {why}")
+            active, following = player, None
+            hand = hands[player]
+            if placement.tile in hand:
+                hand.remove(placement.tile)
+                placements.append(placement)
             else:
-                nxt = table.following = self._next_active(table, player)
-                if nxt is not None and not hands[nxt]:
-                    table.ended = f"{nxt}, the next active player, has no tile in hand"
+                self._place_unheld(number, t, turn, table)
+            top = deck.pop(0) if deck else None
+            if not draw_recorded or draw == top:
+                if top is not None:
+                    hand.append(top)
+            else:
+                self._draw_other(number, t, turn, table, top)
+            if lost:
+                self._announce(number, t, turn, table)
+            if ended is None:
+                if len(team) <= 1:
+                    ended = f"only {player} is left in the team"
+                    continue
+                for following in clockwise[player]:
+                    if following in team:
+                        if not hands[following]:
+                            ended = f"{following}, the next active player, has no tile in hand"
+                        break
+                else:
+                    following = None
+        table.ended, table.active = ended, active
 
     def _place_unheld(self, number: int, t: int, turn: Turn, table: _Table) -> None:
         """The active player lays a tile that is not in their hand."""
