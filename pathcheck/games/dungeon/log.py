@@ -227,8 +227,14 @@ def read_game_log(log: Mapping[str, Any], *, source: str) -> GameLog:
     return GameLog(players, entry.advanced, rules, tileset, explorations)
 
 
-_Placements = Mapping[str, Mapping[str, Placement]]
-"""Every placement of a tile set: direction letter -> tile id -> the one Placement."""
+class _Placements(NamedTuple):
+    """Every placement of a tile set (direction letter -> tile id -> the one Placement) and
+    its tile ids."""
+
+    by_dir: Mapping[str, Mapping[str, Placement]]
+    ids: frozenset[str]
+
+
 _by_tileset: dict[int, tuple[TileSet, _Placements]] = {}
 
 
@@ -237,13 +243,14 @@ def _placements(tileset: TileSet) -> _Placements:
     of building one: logs have many turns). Found by identity, as the compiled tracer tables
     are (:func:`pathcheck.fasttrace.compile_tileset`).
 
-    >>> _placements(resolve_tileset(None))["E"]["R1"]
+    >>> _placements(resolve_tileset(None)).by_dir["E"]["R1"]
     Placement(tile='R1', dir=<Direction.E: 1>)
     """
     hit = _by_tileset.get(id(tileset))
     if hit is not None and hit[0] is tileset:
         return hit[1]
-    table = {d.name: {t.id: Placement(t.id, d) for t in tileset} for d in Direction}
+    table = _Placements({d.name: {t.id: Placement(t.id, d) for t in tileset} for d in Direction},
+                        frozenset(t.id for t in tileset))
     _by_tileset[id(tileset)] = (tileset, table)  # holding the set keeps its id unique
     return table
 
@@ -268,29 +275,30 @@ def _exploration(
     placements: _Placements, source: str,
 ) -> Exploration:
     start = _player(value.start_player, players, where + "/start_player", source)
-    known = placements["N"]
+    known = placements.ids
     hands: dict[str, tuple[str, ...]] = {}
     hands_recorded = value.hands is not UNSET
     deck_recorded = value.deck is not UNSET
     for name, tiles in (value.hands.items() if isinstance(value.hands, dict) else ()):
         if name not in players:
             _player(name, players, pointer_join(where, "hands", name), source)
-        for i, tile_id in enumerate(tiles):
-            if tile_id not in known:
+        if not known.issuperset(tiles):  # then find the first unknown tile
+            for i, tile_id in enumerate(tiles):
                 _tile(tile_id, tileset, pointer_join(where, "hands", name, i), source)
         hands[name] = tiles
     deck: tuple[str, ...] = value.deck if isinstance(value.deck, tuple) else ()
-    for i, tile_id in enumerate(deck):
-        if tile_id not in known:
+    if not known.issuperset(deck):
+        for i, tile_id in enumerate(deck):
             _tile(tile_id, tileset, pointer_join(where, "deck", i), source)
     turns = []
     prefix = where + "/turns/"
+    by_dir = placements.by_dir
     for t, turn in enumerate(value.turns):
         at = prefix + str(t)
         player = turn.player
         if player not in players:
             _player(player, players, at + "/player", source)
-        placement = placements[turn.dir].get(turn.tile)
+        placement = by_dir[turn.dir].get(turn.tile)
         if placement is None:
             raise _unknown_tile(turn.tile, tileset, at + "/tile", source)
         lost = turn.lost

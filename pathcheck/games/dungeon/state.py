@@ -51,6 +51,7 @@ START_DIR = Direction.N
 """**Decision**: the Start tile lies with its arrow north; turns' ``dir`` are read from there."""
 TILES_PER_LINE = 10
 """Placements a line in a round's display of the stack."""
+_DIR_NAMES = tuple(d.name for d in Direction)
 
 
 def clockwise_after(players: Sequence[str], player: str) -> list[str]:
@@ -70,7 +71,7 @@ def stack_notation(placements: Sequence[Placement], cards: Sequence[LostCard]) -
     ...                [LostCard("Bob", 2)])
     'START@N L4@E !Bob'
     """
-    tokens = [str(placement) for placement in placements]
+    tokens = [f"{p.tile}@{_DIR_NAMES[p.dir]}" for p in placements]  # str(p), without a call
     for card in cards:  # a card's tokens follow its tile's, in the order the cards were laid
         if 1 <= card.after <= len(tokens):
             tokens[card.after - 1] += f" !{card.player}"
@@ -185,7 +186,8 @@ class Replay:
                           f"the log stops while the exploration goes on ({going})",
                           unfinished=True)
         else:
-            self._event(f"the exploration ends: {table.ended}", rule=EXPLORATION_END)
+            self._events.append(Event(f"the exploration ends: {table.ended}", None,
+                                      EXPLORATION_END, {}))
         self.last_player = table.active or exp.start_player
         self._check(number, table)
         return Round(
@@ -442,11 +444,11 @@ class Replay:
                 verb = "share the victory" if len(reached) > 1 else "wins"
                 who = " and ".join(reached)
                 reach = "reaches" if len(reached) == 1 else "reach"
-                self._event(f"{who} {reach} {WIN_POINTS} points: the game ends; {who} {verb}",
-                            rule=GAME_END)
+                self._events.append(Event(f"{who} {reach} {WIN_POINTS} points: the game ends; "
+                                          f"{who} {verb}", None, GAME_END, {}))
                 return
-            self._event(f"next start player: {self.last_player} (took the last turn)",
-                        rule=NEXT_START)
+            self._events.append(Event(f"next start player: {self.last_player} (took the last "
+                                      "turn)", None, NEXT_START, {}))
 
 
 def _move(number: int, t: int, turn: Turn) -> MoveRef:
