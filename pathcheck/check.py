@@ -78,10 +78,7 @@ class PlayerOutcome:
     points: int
 
     def explain(self, lost_at: int | None) -> str:
-        where = "" if self.after is None else f" (LOST card after tile {self.after})"
-        lost = "never Lost" if lost_at is None else f"Lost at tile {lost_at}"
-        text = _OUTCOME_TEXTS[self.kind]
-        return f"{self.player}{where}: {text} ({lost})"
+        return explain_outcome(self.player, self.kind, self.after, lost_at)
 
     def to_dict(self) -> dict[str, Any]:
         return {"player": self.player, "outcome": self.kind.value, "after": self.after,
@@ -106,6 +103,26 @@ def score_lost_cards(
     ``players`` is everyone in the exploration (needed for rule III); when None, only the
     announcers are known. Points list every player named, in order of first mention.
     """
+    outcomes = [PlayerOutcome(*o) for o in card_outcomes(lost_at, cards, players)]
+    scoring_tile: int | None = None
+    if lost_at is not None:
+        scoring_tile = min((c.after for c in cards if c.after >= lost_at), default=None)
+    return CheckResult({o.player: o.points for o in outcomes}, tuple(outcomes), scoring_tile)
+
+
+Outcome = tuple[str, CardOutcome, int | None, int]
+"""A player's outcome as plain values: the fields of a :class:`PlayerOutcome`."""
+
+
+def card_outcomes(lost_at: int | None, cards: Sequence[LostCard],
+                  players: Sequence[str] | None) -> list[Outcome]:
+    """What :func:`score_lost_cards` decides, as tuples (a game log's replay scores thousands
+    of checks and needs no objects).
+
+    >>> [(p, kind.value, after, n)
+    ...  for p, kind, after, n in card_outcomes(None, [LostCard("Bob", 3)], ["Ann", "Bob"])]
+    [('Ann', 'held-on', None, 1), ('Bob', 'early', 3, 0)]
+    """
     names: list[str] = list(players or ())
     by_player: dict[str, LostCard] = {}
     for lost_card in cards:
@@ -115,19 +132,32 @@ def score_lost_cards(
     scoring_tile: int | None = None
     if lost_at is not None:
         scoring_tile = min((c.after for c in cards if c.after >= lost_at), default=None)
-    outcomes: list[PlayerOutcome] = []
+    outcomes: list[Outcome] = []
     for name in names:
         card = by_player.get(name)
         if card is None:
-            outcomes.append(PlayerOutcome(name, _HELD_ON, None, 1) if lost_at is None
-                            else PlayerOutcome(name, _STAYED, None, 0))
+            outcomes.append((name, _HELD_ON, None, 1) if lost_at is None
+                            else (name, _STAYED, None, 0))
         elif lost_at is None or card.after < lost_at:
-            outcomes.append(PlayerOutcome(name, _EARLY, card.after, 0))
+            outcomes.append((name, _EARLY, card.after, 0))
         elif card.after == scoring_tile:
-            outcomes.append(PlayerOutcome(name, _SCORED, card.after, 1))
+            outcomes.append((name, _SCORED, card.after, 1))
         else:
-            outcomes.append(PlayerOutcome(name, _TOO_LATE, card.after, 0))
-    return CheckResult({o.player: o.points for o in outcomes}, tuple(outcomes), scoring_tile)
+            outcomes.append((name, _TOO_LATE, card.after, 0))
+    return outcomes
+
+
+def explain_outcome(player: str, kind: CardOutcome, after: int | None,
+                    lost_at: int | None) -> str:
+    """The sentence on one player's outcome (:meth:`PlayerOutcome.explain`).
+
+    >>> explain_outcome("Bob", CardOutcome.EARLY, 3, 5)
+    'Bob (LOST card after tile 3): announced Lost before getting Lost: the announcement fails \
+(Lost at tile 5)'
+    """
+    where = "" if after is None else f" (LOST card after tile {after})"
+    lost = "never Lost" if lost_at is None else f"Lost at tile {lost_at}"
+    return f"{player}{where}: {_OUTCOME_TEXTS[kind]} ({lost})"
 
 
 # Looked up once: an enum member is an attribute look-up on its class each time it is named.

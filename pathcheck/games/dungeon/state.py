@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from pathcheck.check import LostCard, score_lost_cards
+from pathcheck.check import LostCard, card_outcomes, explain_outcome
 from pathcheck.constants import REASONS, tracing_mask
 from pathcheck.dungeon import LOST_RULES, LostReason, Placement, TraceResult
 from pathcheck.errors import pointer_join
@@ -432,10 +432,10 @@ class Replay:
             self._events.append(Event(_describe(placements, lost_at, lost[0]), None, lost[1], {}))
         at = lost_at or None
         scores = self.scores
-        for outcome in score_lost_cards(at, table.cards, log.players).outcomes:
-            self._events.append(Event(outcome.explain(at), None, outcome.kind.rule,
-                                      {outcome.player: outcome.points}))
-            scores[outcome.player] += outcome.points
+        for player, kind, after, points in card_outcomes(at, table.cards, log.players):
+            self._events.append(Event(explain_outcome(player, kind, after, at), None, kind.rule,
+                                      {player: points}))
+            scores[player] += points
         if self.ended_after is None:
             reached = [p for p, s in scores.items() if s >= WIN_POINTS]
             if reached:
