@@ -55,6 +55,7 @@ static const int SIGN[4] = {1, 1, -1, -1};
 #include "speedups-c/solo.c"
 #include "speedups-c/guard.c"
 #include "speedups-c/dungeon_solo.c"
+#include "speedups-c/dungeon_game.c"
 
 static PyMethodDef methods[] = {
     {"solo_kernel", solo_kernel, METH_VARARGS, "Perfect solo play of many seeds."},
@@ -67,6 +68,8 @@ static PyMethodDef methods[] = {
     {"trace_records", trace_records, METH_VARARGS,
      "Trace decoded dungeon records and write their JSON Lines results."},
     {"trace_dungeon", trace_dungeon, METH_VARARGS, "Trace one dungeon of a solo record."},
+    {"trace_stack", trace_stack, METH_VARARGS,
+     "The Lost point and reason code of one game/1 exploration's stack."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -92,7 +92,7 @@ class DungeonAdjudicator(GameAdjudicator):
         Moment ``R.T`` is exploration R after its turn T (a solo record: dungeon R after its
         tile T).
         """
-        if not isinstance(log, Mapping):
+        if type(log) is not dict and not isinstance(log, Mapping):  # (a dict skips the ABC)
             raise RecordError(source, None, "", "expected a JSON object (a game log or a solo "
                                                 "record)")
         fmt = log.get("format", GAME_FORMAT)

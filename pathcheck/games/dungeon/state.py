@@ -19,14 +19,15 @@ ruling also says what the outcome would be.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache, lru_cache, partial
 
 from pathcheck.check import LostCard, card_outcomes, explain_outcome
 from pathcheck.constants import REASONS, tracing_mask
 from pathcheck.dungeon import LOST_RULES, LostReason, Placement, TraceResult
 from pathcheck.errors import pointer_join
-from pathcheck.fasttrace import compile_tileset, trace_indices
+from pathcheck.fasttrace import CompiledTileSet, compile_tileset, trace_indices
 from pathcheck.games.dungeon.log import Exploration, GameLog, Turn
 from pathcheck.games.dungeon.rules import (
     ANNOUNCE_ACTIVE,
@@ -44,6 +45,7 @@ from pathcheck.games.dungeon.rules import (
 )
 from pathcheck.geometry import Direction
 from pathcheck.ruling import Event, MoveRef, Round, Rule, Violation
+from pathcheck.tileset import TileSet, load_tileset
 
 UNSEEN = "?"
 """A tile nobody saw: what a hand or the deck holds when the deal was not recorded."""
@@ -97,17 +99,51 @@ _LOST_AT: tuple[tuple[str, Rule] | None, ...] = tuple(
 """Per reason code of the tracer: the reason's name and the rule behind it."""
 
 
+@lru_cache(maxsize=256)
+def _clockwise(players: tuple[str, ...]) -> Mapping[str, tuple[str, ...]]:
+    """Each player's :func:`clockwise_after` (worked out once for a table)."""
+    return {player: tuple(clockwise_after(players, player)) for player in players}
+
+
+@dataclass(frozen=True)
+class _Setup:
+    """What a replay needs of its tile set in a mode (worked out once)."""
+
+    in_play: tuple[str, ...]
+    in_play_set: frozenset[str]
+    start: Placement
+    compiled: CompiledTileSet
+    c_tracer: CTracer | None
+
+
+_setups: dict[tuple[int, bool], tuple[TileSet, _Setup]] = {}
+
+
+def _setup(tileset: TileSet, advanced: bool) -> _Setup:
+    """The setup of ``tileset`` in a mode, found by identity (holding the set keeps its id
+    unique) as :func:`pathcheck.fasttrace.compile_tileset` finds its tables."""
+    hit = _setups.get((id(tileset), advanced))
+    if hit is not None and hit[0] is tileset:
+        return hit[1]
+    in_play = tuple(tileset.deck_ids(advanced))
+    compiled = compile_tileset(tileset)
+    # Equal tile sets share their compiled tables: the C tables are those of the standard set.
+    tracer = c_tracer() if compiled is compile_tileset(load_tileset()) else None
+    setup = _Setup(in_play, frozenset(in_play), Placement(tileset.start, START_DIR), compiled,
+                   tracer)
+    _setups[(id(tileset), advanced)] = (tileset, setup)
+    return setup
+
+
 class Replay:
     """The replay of a whole log: running scores, rounds, violations."""
 
     def __init__(self, log: GameLog) -> None:
         self.log = log
-        self._clockwise = {player: tuple(clockwise_after(log.players, player))
-                           for player in log.players}
-        self._in_play = log.tileset.deck_ids(log.advanced)
-        self._in_play_set = frozenset(self._in_play)
-        self._start = Placement(log.tileset.start, START_DIR)
-        self._compiled = compile_tileset(log.tileset)
+        self._clockwise = _clockwise(log.players)
+        setup = _setup(log.tileset, log.advanced)
+        self._in_play, self._in_play_set = setup.in_play, setup.in_play_set
+        self._start, self._compiled, self._c_tracer = setup.start, setup.compiled, setup.c_tracer
         self._mask = tracing_mask(log.rules)
         self.scores: dict[str, int] = dict.fromkeys(log.players, 0)
         self.violations: list[Violation] = []
@@ -300,6 +336,7 @@ class Replay:
                 self._violate(EXPLORATION_END, _move(number, t, turn),
                               f"the exploration had already ended ({ended}): no turn "
                               f"{t} is played")
+            expected: str | None
             if active is None:
                 expected = exp.start_player
             elif following is not None:
@@ -422,9 +459,7 @@ class Replay:
     def _check(self, number: int, table: _Table) -> None:
         log = self.log
         placements = table.placements
-        index = self._compiled.index
-        lost_at, code, _, _ = trace_indices(self._compiled, [index[p.tile] for p in placements],
-                                            [p.dir for p in placements], self._mask)
+        lost_at, code = lost_point(placements, self._compiled, self._mask, self._c_tracer)
         lost = _LOST_AT[code]
         if lost is None:
             self._events.append(Event(_describe(placements, None, ""), None, None, {}))
@@ -449,6 +484,45 @@ class Replay:
                 return
             self._events.append(Event(f"next start player: {self.last_player} (took the last "
                                       "turn)", None, NEXT_START, {}))
+
+
+CTracer = Callable[[list[Placement], int], "tuple[int, int] | None"]
+"""The C tracer of a stack of the standard tile set: (placements, rules) -> (lost_at, reason
+code), or None for a stack it does not take (longer than it traces)."""
+
+
+def lost_point(placements: list[Placement], compiled: CompiledTileSet, rules: int,
+               c_tracer: CTracer | None = None) -> tuple[int, int]:
+    """Where the stack got Lost (its 1-based tile, 0: never) and the reason code, as
+    :func:`~pathcheck.fasttrace.trace_indices` gives them (``rules``: its mask).
+
+    ``c_tracer`` (:func:`c_tracer`, for a stack of the standard tile set) traces it in C
+    when it takes the stack; the result is the same (the tests compare both).
+
+    >>> from pathcheck.dungeon import parse_notation
+    >>> tiles = parse_notation("START@N L4@E I4@N")
+    >>> lost_point(tiles, compile_tileset(load_tileset()), 0)
+    (2, 1)
+    """
+    if c_tracer is not None:
+        got = c_tracer(placements, rules)
+        if got is not None:
+            return got
+    index = compiled.index
+    lost_at, code, _, _ = trace_indices(compiled, [index[p.tile] for p in placements],
+                                        [p.dir for p in placements], rules)
+    return lost_at, code
+
+
+@cache
+def c_tracer() -> CTracer | None:
+    """The C tracer of the standard tile set's stacks; None without the C extension (a
+    clone built without a C compiler traces in Python)."""
+    from pathcheck import speedups  # not imported before a replay needs it
+
+    if not speedups.available():
+        return None
+    return partial(speedups._speedups.trace_stack, speedups.make_tables(load_tileset()))
 
 
 def _move(number: int, t: int, turn: Turn) -> MoveRef:
