@@ -36,9 +36,11 @@ COMPILED = compile_tileset(load_tileset())
 
 
 @contextmanager
-def python_only() -> Iterator[None]:
+def tracing_with(tracer: Any) -> Iterator[None]:
+    """Replays made inside trace with ``tracer`` (None: in Python)."""
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(state, "c_tracer", lambda: None)
+        patch.setattr(state, "_setups", {})  # the setups hold the tracer
+        patch.setattr(state, "c_tracer", lambda: tracer)
         yield
 
 
@@ -51,8 +53,9 @@ def ruling(log: Any) -> Any:
 
 
 def assert_same(log: Any) -> None:
-    with_c = ruling(log)
-    with python_only():
+    with tracing_with(TRACER):
+        with_c = ruling(log)
+    with tracing_with(None):
         assert ruling(log) == with_c
 
 
@@ -74,8 +77,7 @@ def test_the_replay_uses_the_c_tracer() -> None:
         calls.append(got)
         return got
 
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(state, "c_tracer", lambda: counting)
+    with tracing_with(counting):
         rule_game(ADJUDICATOR.random_game(random.Random(1)), source="log")
     assert calls and all(got is not None for got in calls)
 
