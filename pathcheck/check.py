@@ -53,6 +53,10 @@ class CardOutcome(enum.Enum):
     STAYED = "stayed"
     """Never announced, and the dungeon got Lost: no point."""
 
+    # Members are singletons compared by identity: hashing them so is right, and spares the
+    # Python call of Enum's hash (a game log's replay looks up thousands of outcomes).
+    __hash__ = object.__hash__
+
     @property
     def rule(self) -> Rule | None:
         return _OUTCOME_RULES.get(self)

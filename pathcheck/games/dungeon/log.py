@@ -150,9 +150,10 @@ LOG_FORMATS = (GAME_LOG, SOLO_RECORD)
 """The formats, in the order of :data:`FORMATS`."""
 
 
-class Turn(NamedTuple):
+class Turn(msgspec.Struct, frozen=True, gc=False):
     """One turn as recorded: the active player's placement, the draw (if recorded) and the
-    announcements after it, in the order announced. (A named tuple: logs have many turns.)"""
+    announcements after it, in the order announced. (A frozen msgspec Struct, the cheapest
+    value to make: logs have many turns. It holds no cycle, so the GC need not track it.)"""
 
     player: str
     placement: Placement

@@ -290,9 +290,9 @@ class Replay:
                 self._violate(DEAL, MoveRef(round=number, player=player, pointer=at),
                               f"{player} was dealt {len(hand)} tiles; the {mode} rules deal "
                               f"{size}")
-        dealt_ids = [t for p in log.players for t in exp.hands.get(p, ())]
-        dealt_ids += exp.deck
-        if len(dealt_ids) == len(in_play) and set(dealt_ids) == self._in_play_set:
+        hands = exp.hands.values()  # (the reader let only the players' hands in)
+        if len(exp.deck) + sum(map(len, hands)) == len(in_play) and \
+                self._in_play_set == set(exp.deck).union(*hands):
             return  # every tile of the mode once, START not among them: a right deal
         # Where each tile lies, as pointer parts: pointers are written only for a message.
         seen: dict[str, tuple[str | int, ...]] = {}
@@ -331,7 +331,7 @@ class Replay:
         active: str | None = None
         following: str | None = None  # the next active player, found at the end of a turn
         for t, turn in enumerate(exp.turns, start=1):
-            player, placement, lost, draw, draw_recorded, _ = turn
+            player, placement = turn.player, turn.placement
             if ended is not None:
                 self._violate(EXPLORATION_END, _move(number, t, turn),
                               f"the exploration had already ended ({ended}): no turn "
@@ -359,12 +359,12 @@ class Replay:
             else:
                 self._place_unheld(number, t, turn, table)
             top = deck.pop(0) if deck else None
-            if not draw_recorded or draw == top:
+            if not turn.draw_recorded or turn.draw == top:
                 if top is not None:
                     hand.append(top)
             else:
                 self._draw_other(number, t, turn, table, top)
-            if lost:
+            if turn.lost:
                 self._announce(number, t, turn, table)
             if ended is None:
                 if len(team) <= 1:
