@@ -54,7 +54,7 @@ def rule_game(log: Mapping[str, Any], *, source: str, pictures: Pictures | None 
     extra = ", ".join(f"#{r}" for r in sorted(game.rules)) or "none"
     notes = [f"{mode} rules, additional rules: {extra}, tile set {game.tileset.name}; START "
              f"lies at (0, 0) with its arrow {START_DIR.name}"]
-    for text in sorted({why for _, why in replay.unchecked}):
+    for text in sorted({why for _, why in replay.unchecked}) if replay.unchecked else ():
         which = [i + 1 for i, exp in enumerate(game.explorations)
                  if any(e is exp and w == text for e, w in replay.unchecked)]
         many = "s" if len(which) > 1 else ""

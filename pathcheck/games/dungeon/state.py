@@ -77,6 +77,8 @@ def stack_notation(placements: Sequence[Placement], cards: Sequence[LostCard]) -
     for card in cards:  # a card's tokens follow its tile's, in the order the cards were laid
         if 1 <= card.after <= len(tokens):
             tokens[card.after - 1] += f" !{card.player}"
+    if len(tokens) <= TILES_PER_LINE:
+        return " ".join(tokens)
     return "\n".join(" ".join(tokens[k:k + TILES_PER_LINE])
                      for k in range(0, len(tokens), TILES_PER_LINE))
 
