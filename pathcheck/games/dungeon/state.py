@@ -216,7 +216,8 @@ class Replay:
         table = _Table(list(self.log.players), hands, deck, [self._start], [])
         self._explore(number, exp, table)
         # Every turn lays one tile on the START tile: the stack is t + 1 tiles after turn t.
-        self.stacks.append((list(table.placements), list(range(2, len(exp.turns) + 2))))
+        # (The stack is complete: it is kept as it is.)
+        self.stacks.append((table.placements, list(range(2, len(exp.turns) + 2))))
         if table.ended is None:
             going = (f"{len(table.team)} players are still in the team"
                      if exp.turns else "no turn is recorded")
