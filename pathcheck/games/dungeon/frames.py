@@ -239,7 +239,7 @@ def _hands(exp: Exploration) -> list[dict[str, list[str]]]:
 
     >>> from pathcheck.games.dungeon.log import Turn
     >>> exp = Exploration("Ann", {"Ann": ("R1", "I4")}, ("L2",),
-    ...                   (Turn("Ann", Placement.parse("R1@N"), (), None, False, ""),), "")
+    ...                   (Turn("Ann", Placement.parse("R1@N"), (), None, False, "", 0),), "")
     >>> _hands(exp)
     [{'Ann': ['R1', 'I4']}, {'Ann': ['I4', 'L2']}]
     """

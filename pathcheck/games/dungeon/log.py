@@ -53,7 +53,9 @@ TileSetName = Annotated[str, Meta(
 Note = Annotated[str, Meta(description="Free text, ignored.")]
 
 
-class TurnEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+# The game/1 structs are not tracked by the garbage collector either (gc=False, as the solo
+# ones below): decoded JSON holds no cycle, and a log makes dozens of them.
+class TurnEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True, gc=False):
     """One turn: the active player's placement, the draw, the Lost announcements after it."""
 
     player: Name
@@ -69,7 +71,7 @@ class TurnEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     note: Note = ""
 
 
-class ExplorationEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+class ExplorationEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True, gc=False):
     """One exploration: the start player, the deal and the turns."""
 
     start_player: Name
@@ -84,7 +86,7 @@ class ExplorationEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     note: Note = ""
 
 
-class GameEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+class GameEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True, gc=False):
     """A ``game/1`` log as written."""
 
     format: Literal["game/1"]
@@ -160,7 +162,15 @@ class Turn(msgspec.Struct, frozen=True, gc=False):
     lost: tuple[str, ...]
     draw: str | None
     draw_recorded: bool
-    pointer: str
+    turns_at: str
+    """The JSON pointer of the exploration's turns and a slash, ``/explorations/0/turns/``."""
+    index: int
+    """The turn's 0-based index in them."""
+
+    @property
+    def pointer(self) -> str:
+        """The turn's JSON pointer (made only when a message needs it)."""
+        return f"{self.turns_at}{self.index}"
 
 
 @dataclass(frozen=True)
@@ -295,24 +305,23 @@ def _exploration(
     prefix = where + "/turns/"
     by_dir = placements.by_dir
     for t, turn in enumerate(value.turns):
-        at = prefix + str(t)
         player = turn.player
         if player not in players:
-            _player(player, players, at + "/player", source)
+            _player(player, players, f"{prefix}{t}/player", source)
         placement = by_dir[turn.dir].get(turn.tile)
         if placement is None:
-            raise _unknown_tile(turn.tile, tileset, at + "/tile", source)
+            raise _unknown_tile(turn.tile, tileset, f"{prefix}{t}/tile", source)
         lost = turn.lost
         if lost:
             for i, name in enumerate(lost):
                 if name not in players:
-                    _player(name, players, pointer_join(at, "lost", i), source)
+                    _player(name, players, pointer_join(f"{prefix}{t}", "lost", i), source)
         draw = turn.draw
         if draw is UNSET:
-            turns.append(Turn(player, placement, lost, None, False, at))
+            turns.append(Turn(player, placement, lost, None, False, prefix, t))
             continue
         if draw is not None and draw not in known:
-            _tile(draw, tileset, at + "/draw", source)
-        turns.append(Turn(player, placement, lost, draw, True, at))
+            _tile(draw, tileset, f"{prefix}{t}/draw", source)
+        turns.append(Turn(player, placement, lost, draw, True, prefix, t))
     return Exploration(start, hands, deck, tuple(turns), where,
                        hands_recorded=hands_recorded, deck_recorded=deck_recorded)
