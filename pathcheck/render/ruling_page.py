@@ -9,7 +9,8 @@ the final scores, the winners and the verdict. The picture of a moment comes fro
 
 >>> from pathcheck.ruling import Event, MoveRef, Round, Ruling
 >>> r = Ruling("demo", "demo/1", "x.json", ["Ann"], [Round(1, "Round 1", [
-...     Event("Ann starts"), Event("Ann scores", MoveRef(1, "Ann", 1), points={"Ann": 1})],
+...     Event("Ann starts"),
+...     Event("Ann scores", MoveRef(round=1, index=1, player="Ann"), points={"Ann": 1})],
 ...     {"Ann": 1})], {"Ann": 1}, ["Ann"])
 >>> [f.key for f in ruling_page(r).frames]
 ['1.0', '1.1', 'end']

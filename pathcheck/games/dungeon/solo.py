@@ -152,7 +152,8 @@ def completeness(record: SoloRecord) -> list[Violation]:
     first = record.dungeons[0][0].tile
     out: list[Violation] = []
     if first != tileset.start:
-        out.append(Violation(SOLO_ALL_TILES, MoveRef(1, None, 1, "/dungeons/0/0/tile"),
+        out.append(Violation(SOLO_ALL_TILES, MoveRef(round=1, index=1,
+                                                     pointer="/dungeons/0/0/tile"),
                              f"the first tile is {first}; the solo game starts with "
                              f"{tileset.start}"))
     every = _every_tile(tileset)
@@ -199,7 +200,8 @@ def seed_check(record: SoloRecord) -> list[Violation]:
     diff = first_deck_difference(list(deck), record)
     if diff is not None and diff.want is not None and diff.got is not None:
         pointer = pointer_join("/dungeons", diff.dungeon - 1, diff.index - 1, "tile")
-        out.append(Violation(SOLO_SEED, MoveRef(diff.index, None, diff.dungeon, pointer),
+        out.append(Violation(SOLO_SEED, MoveRef(round=diff.dungeon, index=diff.index,
+                                                pointer=pointer),
                              f"tile {diff.position} of seed {record.seed} is {diff.want}, "
                              f"not {diff.got}"))
     return out
@@ -314,7 +316,7 @@ def _failure_violation(record: SoloRecord, result: _Check) -> Violation | None:
         SoloFailure.PREMATURE: (f"{placement} starts dungeon {d} while dungeon {d - 1} was not "
                                 "Lost (premature)"),
     }[result.failure]
-    return Violation(result.failure.rule, MoveRef(index, None, d, pointer),
+    return Violation(result.failure.rule, MoveRef(round=d, index=index, pointer=pointer),
                      f"tile {result.failing_tile} of the stack: {text}; the score counts the "
                      f"{result.score} tile{'' if result.score == 1 else 's'} before it")
 

@@ -404,7 +404,8 @@ class Replay:
         else:
             where = f"{tile} was not dealt in this exploration"
         held = ", ".join(hand) or "nothing"
-        self._violate(FROM_HAND, MoveRef(t, turn.player, number, turn.pointer + "/tile"),
+        self._violate(FROM_HAND, MoveRef(round=number, index=t, player=turn.player,
+                                         pointer=turn.pointer + "/tile"),
                       f"{turn.player} plays {tile}, which is not in their hand (they hold "
                       f"{held}): {where}")
         table.placements.append(turn.placement)
@@ -416,7 +417,8 @@ class Replay:
         if top != UNSEEN or turn.draw is None:
             what = (f"the deck still holds {len(table.deck) + 1} tile(s)" if top == UNSEEN
                     else f"the top of the deck is {top or 'empty (nothing to draw)'}")
-            self._violate(DRAW, MoveRef(t, turn.player, number, turn.pointer + "/draw"),
+            self._violate(DRAW, MoveRef(round=number, index=t, player=turn.player,
+                                            pointer=turn.pointer + "/draw"),
                           f"{turn.player} draws {turn.draw or 'nothing'}, but {what}")
             if top is not None:
                 table.deck.insert(0, top)
@@ -433,7 +435,8 @@ class Replay:
             if name != turn.player and name not in valid and name in table.team:
                 valid.append(name)
                 continue
-            move = MoveRef(t, name, number, pointer_join(turn.pointer, "lost", i))
+            move = MoveRef(round=number, index=t, player=name,
+                           pointer=pointer_join(turn.pointer, "lost", i))
             if name == turn.player:
                 self._violate(ANNOUNCE_ACTIVE, move,
                               f"{name} is the active player and cannot announce Lost")
@@ -451,7 +454,8 @@ class Replay:
             self._event(f"{who} also announced Lost: void, {standing} is the earliest in turn "
                         f"order after {turn.player}; {who} stay{'s' if len(void) == 1 else ''} "
                         "in the team",
-                        MoveRef(t, turn.player, number, turn.pointer + "/lost"), PRIORITY)
+                        MoveRef(round=number, index=t, player=turn.player,
+                                pointer=turn.pointer + "/lost"), PRIORITY)
             valid = [standing]
         for name in valid:
             table.cards.append(LostCard(name, after))

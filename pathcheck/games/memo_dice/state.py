@@ -153,7 +153,8 @@ class Replay:
                 # Like memoarrr: the game's result stands; later rounds are not replayed.
                 self.violations.append(Violation(
                     GAME_END,
-                    MoveRef(1, rnd.covering[0].player, number, f"/rounds/{number - 1}/covering/0"),
+                    MoveRef(round=number, index=1, player=rnd.covering[0].player,
+                            pointer=f"/rounds/{number - 1}/covering/0"),
                     f"round {number} is played after the game ended in round {self.ended_in}",
                 ))
                 self.stopped = True
@@ -192,7 +193,7 @@ class Replay:
         for k, roll in enumerate(rnd.covering, 1):
             player, die, symbol, colour, cup = (roll.player, roll.die, roll.symbol, roll.colour,
                                                 roll.cup)
-            move = MoveRef(k, player, number, pointers[k - 1])
+            move = MoveRef(index=k, player=player, round=number, pointer=pointers[k - 1])
             if golden_by is not None:
                 self._violate(COVERING_END, move,
                               f"{player} rolls die {die} after {golden_by} covered a "
@@ -258,8 +259,8 @@ class Replay:
         if golden_by is None:
             last_roll = rnd.covering[-1]
             self._violate(COVERING_END,
-                          MoveRef(len(rnd.covering), last_roll.player, number,
-                                  pointers[-1]),
+                          MoveRef(index=len(rnd.covering), player=last_roll.player, round=number,
+                                  pointer=pointers[-1]),
                           "covering stops before any die was covered with the golden cup",
                           unfinished=True)
             self.stopped = True
@@ -287,7 +288,7 @@ class Replay:
         for j, guess in enumerate(rnd.uncovering, 1):
             player = guess.player
             pointer = pointers[j - 1]
-            move = MoveRef(offset + j, player, number, pointer)
+            move = MoveRef(index=offset + j, player=player, round=number, pointer=pointer)
             if guess.cup > cups:
                 raise RecordError(self.source, None, pointer + "/cup",
                                   f"cup {guess.cup} does not exist: round {number} has "
@@ -335,8 +336,8 @@ class Replay:
             last = rnd.uncovering[-1] if rnd.uncovering else None
             self._violate(
                 UNCOVER_ALL,
-                MoveRef(offset + len(rnd.uncovering), None if last is None else last.player,
-                        number, at),
+                MoveRef(round=number, index=offset + len(rnd.uncovering),
+                        player=None if last is None else last.player, pointer=at),
                 f"cup(s) {', '.join(map(str, covered))} were never uncovered; "
                 "they score for nobody", unfinished=True,
             )

@@ -389,7 +389,8 @@ class Replay:
                     if snapshots:
                         self.maybe_snapshot()
                     continue
-                move = MoveRef(action.number, action.player, rnd.number, action.pointer)
+                move = MoveRef(round=rnd.number, index=action.number, player=action.player,
+                               pointer=action.pointer)
                 for fault in result.faults:
                     self.violate(fault.rule, move, fault.message)
                 if result.fatal:

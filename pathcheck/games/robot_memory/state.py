@@ -187,7 +187,8 @@ class Replay:
         """Replay one turn; return who is expected to be active next."""
         side = self.log.side_of(turn.guesser)
         assert side is not None  # read_log checked every name
-        move = MoveRef(t, turn.guesser, number, turn.pointer + "/guesser")
+        move = MoveRef(round=number, index=t, player=turn.guesser,
+                       pointer=turn.pointer + "/guesser")
         if side != expected:
             if t == 1:
                 why = "the round's first active player"
@@ -213,7 +214,7 @@ class Replay:
         return score(previous.guess, card, solo=self.solo).short_circuit_named
 
     def _move(self, number: int, t: int, turn: Turn, pick: Pick, field: str) -> MoveRef:
-        return MoveRef(t, turn.guesser, number, pick.pointer + field)
+        return MoveRef(index=t, player=turn.guesser, round=number, pointer=pick.pointer + field)
 
     def _check_chooser(self, number: int, t: int, turn: Turn, side: str, pick: Pick,
                        chained: bool) -> None:
