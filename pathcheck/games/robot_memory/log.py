@@ -279,29 +279,27 @@ def position_name(position: tuple[int, int]) -> str:
 
 def read_log(log: Mapping[str, Any], *, source: str) -> GameLog:
     """Validate ``log`` and read it; RecordError if it is malformed."""
-    _check_seats(LOG_FORMAT.read(log, source=source), source)
-    variant = Variant(log["variant"])
-    difficulty = log.get("difficulty")
-    if difficulty is None:
-        basic = variant not in (Variant.FIVE_PLUS, Variant.CUSTOM)
+    entry = LOG_FORMAT.read(log, source=source)
+    _check_seats(entry, source)
+    variant = Variant(entry.variant)
+    if entry.difficulty is UNSET:
+        basic = variant is not Variant.FIVE_PLUS and variant is not Variant.CUSTOM
     else:
-        basic = difficulty == "basic"
-    teams = _read_teams(log, source) if variant is Variant.TEAM else ()
-    sides = tuple(t.name for t in teams) if teams else tuple(log["players"])
+        basic = entry.difficulty == "basic"
+    teams = _read_teams(entry, source) if variant is Variant.TEAM else ()
+    sides = tuple(t.name for t in teams) if teams else tuple(entry.players or ())
     game = GameLog(variant, basic, sides, teams, ())
-    rounds = tuple(
-        _read_round(game, value, pointer_join("/rounds", i), source)
-        for i, value in enumerate(log["rounds"])
-    )
+    reader = _RoundReader(game, source)
+    rounds = tuple(reader.read(value, f"/rounds/{i}") for i, value in enumerate(entry.rounds))
     return GameLog(variant, basic, sides, teams, rounds)
 
 
-def _read_teams(log: Mapping[str, Any], source: str) -> tuple[Team, ...]:
+def _read_teams(entry: RobotMemoryEntry, source: str) -> tuple[Team, ...]:
     teams: list[Team] = []
     seen: dict[str, str] = {}
-    for i, value in enumerate(log["teams"]):
+    for i, value in enumerate(entry.teams or ()):
         where = pointer_join("/teams", i)
-        team = Team(value["name"], value["captain"], tuple(value["members"]))
+        team = Team(value.name, value.captain, value.members)
         if any(t.name == team.name for t in teams):
             raise RecordError(source, None, where + "/name", f"two teams named {team.name!r}")
         if team.captain not in team.members:
@@ -316,62 +314,96 @@ def _read_teams(log: Mapping[str, Any], source: str) -> tuple[Team, ...]:
     return tuple(teams)
 
 
-def _read_round(game: GameLog, value: Mapping[str, Any], where: str, source: str) -> RoundLog:
-    grid = value["grid"]
-    rows, columns, cards = int(grid["rows"]), int(grid["columns"]), grid["cards"]
-    if len(cards) != rows:
-        raise RecordError(source, None, where + "/grid/cards",
-                          f"{len(cards)} rows of cards for a grid of {rows} rows")
-    for r, row in enumerate(cards):
-        if len(row) != columns:
-            raise RecordError(source, None, pointer_join(where, "grid", "cards", r),
-                              f"{len(row)} cards in a row of a grid of {columns} columns")
-    layout = tuple(tuple(card_from_json(c) for c in row) for row in cards)
-
-    first = value["first"]
-    if first not in game.sides:
-        kind = "team" if game.variant is Variant.TEAM else "player"
-        raise RecordError(source, None, where + "/first", f"unknown {kind} {first!r}")
-    captains: dict[str, str] = dict(value.get("captains", {}))
-    if captains and game.variant is not Variant.TEAM:
-        raise RecordError(source, None, where + "/captains", "captains are for team play only")
-    for team_name, captain in captains.items():
-        at = pointer_join(where, "captains", team_name)
-        if team_name not in game.sides:
-            raise RecordError(source, None, at, f"unknown team {team_name!r}")
-        if game.side_of(captain) != team_name:
-            raise RecordError(source, None, at, f"{captain!r} is not a member of {team_name!r}")
-
-    turns = []
-    for t, turn in enumerate(value["turns"]):
-        at = pointer_join(where, "turns", t)
-        guesser = _player(game, turn["guesser"], at + "/guesser", source)
-        picks = [_pick(game, layout, turn, at, source)]
-        for c, chained in enumerate(turn.get("chain", ())):
-            picks.append(_pick(game, layout, chained, pointer_join(at, "chain", c), source))
-        turns.append(Turn(guesser, tuple(picks), at))
-    return RoundLog(layout, first, captains, tuple(turns), where)
+# Cards and guesses of a schema-valid log come from small finite sets (64 cards, 126
+# guesses): each is read once per process and shared, so the replay can key its tables on them.
+_CARDS: dict[CardEntry, Card | None] = {}
+_GUESSES: dict[GuessEntry, Guess] = {}
 
 
-def _player(game: GameLog, name: str, where: str, source: str) -> str:
-    return check_player(name, game.people, source=source, pointer=where)
+def _card(value: CardEntry) -> Card | None:
+    card = _CARDS.get(value)
+    if card is None and value is not None:
+        card = _CARDS[value] = card_from_json(
+            value if isinstance(value, str) else msgspec.structs.asdict(value))
+    return card
 
 
-def _pick(
-    game: GameLog,
-    layout: tuple[tuple[Card | None, ...], ...],
-    value: Mapping[str, Any],
-    where: str,
-    source: str,
-) -> Pick:
-    chooser = _player(game, value["chooser"], where + "/chooser", source)
-    # int(): JSON Schema counts 2.0 as an integer.
-    row, column = int(value["position"]["row"]), int(value["position"]["column"])
-    if row > len(layout) or column > len(layout[0]):
-        raise RecordError(source, None, where + "/position",
-                          f"r{row}c{column} is off the {len(layout)}x{len(layout[0])} grid")
-    if layout[row - 1][column - 1] is None:
-        raise RecordError(source, None, where + "/position", f"no card at r{row}c{column}")
-    points = value.get("points")
-    points = None if points is None else int(points)
-    return Pick(chooser, (row, column), Guess.from_json(value["guess"]), points, where)
+def _guess(value: GuessEntry) -> Guess:
+    guess = _GUESSES.get(value)
+    if guess is None:
+        guess = _GUESSES[value] = Guess.from_json(
+            value if isinstance(value, str) else {
+                k: v for k, v in msgspec.structs.asdict(value).items() if v is not UNSET})
+    return guess
+
+
+class _RoundReader:
+    """Reads the rounds of one log (the names at the table looked up once)."""
+
+    def __init__(self, game: GameLog, source: str) -> None:
+        self.game = game
+        self.source = source
+        self.people = game.people
+        self.known = frozenset(self.people)
+
+    def read(self, value: RoundEntry, where: str) -> RoundLog:
+        game, source = self.game, self.source
+        grid = value.grid
+        rows, columns, cards = grid.rows, grid.columns, grid.cards
+        if len(cards) != rows:
+            raise RecordError(source, None, where + "/grid/cards",
+                              f"{len(cards)} rows of cards for a grid of {rows} rows")
+        for r, row in enumerate(cards):
+            if len(row) != columns:
+                raise RecordError(source, None, f"{where}/grid/cards/{r}",
+                                  f"{len(row)} cards in a row of a grid of {columns} columns")
+        layout = tuple(tuple(_card(c) for c in row) for row in cards)
+
+        first = value.first
+        if first not in game.sides:
+            kind = "team" if game.variant is Variant.TEAM else "player"
+            raise RecordError(source, None, where + "/first", f"unknown {kind} {first!r}")
+        captains: dict[str, str] = {} if value.captains is UNSET else dict(value.captains)
+        if captains and game.variant is not Variant.TEAM:
+            raise RecordError(source, None, where + "/captains",
+                              "captains are for team play only")
+        for team_name, captain in captains.items():
+            at = pointer_join(where, "captains", team_name)
+            if team_name not in game.sides:
+                raise RecordError(source, None, at, f"unknown team {team_name!r}")
+            if game.side_of(captain) != team_name:
+                raise RecordError(source, None, at,
+                                  f"{captain!r} is not a member of {team_name!r}")
+
+        turns = []
+        known = self.known
+        for t, turn in enumerate(value.turns):
+            at = f"{where}/turns/{t}"
+            guesser = turn.guesser
+            if guesser not in known:
+                self._unknown(guesser, at + "/guesser")
+            picks = [self._pick(layout, turn, at)]
+            for c, chained in enumerate(turn.chain):
+                picks.append(self._pick(layout, chained, f"{at}/chain/{c}"))
+            turns.append(Turn(guesser, tuple(picks), at))
+        return RoundLog(layout, first, captains, tuple(turns), where)
+
+    def _unknown(self, name: str, where: str) -> None:
+        check_player(name, self.people, source=self.source, pointer=where)
+
+    def _pick(self, layout: tuple[tuple[Card | None, ...], ...],
+              value: TurnEntry | ChainedEntry, where: str) -> Pick:
+        chooser = value.chooser
+        if chooser not in self.known:
+            self._unknown(chooser, where + "/chooser")
+        position = value.position
+        row, column = position.row, position.column
+        if row > len(layout) or column > len(layout[0]):
+            raise RecordError(self.source, None, where + "/position",
+                              f"r{row}c{column} is off the {len(layout)}x{len(layout[0])} grid")
+        if layout[row - 1][column - 1] is None:
+            raise RecordError(self.source, None, where + "/position",
+                              f"no card at r{row}c{column}")
+        points = value.points
+        return Pick(chooser, (row, column), _guess(value.guess),
+                    None if points is UNSET else points, where)
