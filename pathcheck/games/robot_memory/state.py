@@ -53,20 +53,21 @@ def _grid_svg(number: int, turns_done: int, grid: Grid, face_up: set[tuple[int, 
 
 
 _SCORED_MAX = 1 << 15
-_scored: dict[tuple[Guess, Card, bool], tuple[Score, str]] = {}
-"""(guess, card, solo) -> the score and the end of the event's text, ``" names ...; it is
-...: reason"``. The log reader shares its guesses and cards, which come from small finite sets
-(126 and 65), so the table stays small; the cap only guards against hand-built logs."""
+_scored: dict[tuple[int, int, bool], tuple[Guess, Card, Score, str]] = {}
+"""(guess, card, solo), by identity -> the guess and card themselves (kept, so that their ids
+stay theirs), the score and the end of the event's text, ``" names ...; it is ...: reason"``.
+The log reader shares its guesses and cards, which come from small finite sets (126 and 65),
+so the table stays small; the cap only guards against hand-built logs."""
 
 
-def _score(guess: Guess, card: Card, solo: bool) -> tuple[Score, str]:
-    key = (guess, card, solo)
-    found = _scored.get(key)
+def _score(guess: Guess, card: Card, solo: bool) -> tuple[Guess, Card, Score, str]:
+    found = _scored.get((id(guess), id(card), solo))
     if found is None:
         result = score(guess, card, solo=solo)
-        found = (result, f" names {guess.describe()}; it is {card.describe()}: {result.reason}")
+        found = (guess, card, result,
+                 f" names {guess.describe()}; it is {card.describe()}: {result.reason}")
         if len(_scored) < _SCORED_MAX:
-            _scored[key] = found
+            _scored[id(guess), id(card), solo] = found
     return found
 
 
@@ -231,21 +232,28 @@ class Replay:
             self._violate(TEAM_CAPTAINS, MoveRef(t, guesser, number, turn.pointer + "/guesser"),
                           f"{guesser} guesses for {side}, whose captain is "
                           f"{self.captains[side]}")
-        chained = named = False
+        left = self._left[side]
+        # Who chooses: first the player on the left (the other team's captain in team play;
+        # in solo play the one player, whom read_log checked), then, after a short circuit
+        # named, the active player.
+        chooser = self.captains[left] if self._team else left
+        chained, named = False, True
         for pick in turn.picks:
-            if chained and not named:
+            if not named:
                 self._violate(CHAIN, self._move(number, t, turn, pick, "/position"),
                               "a further card is chosen though no short circuit was named")
-            self._check_chooser(number, t, turn, side, pick, chained)
-            named = self._play_pick(number, t, turn, side, pick, chained, grid)
-            chained = True
-        return self._left[side]
+            if pick.chooser != chooser:
+                self._check_chooser(number, t, turn, side, pick, chained)
+            named = self._play_pick(number, t, guesser, side, pick, chained, grid)
+            chained, chooser = True, guesser
+        return left
 
     def _move(self, number: int, t: int, turn: Turn, pick: Pick, field: str) -> MoveRef:
         return MoveRef(t, turn.guesser, number, pick.pointer + field)
 
     def _check_chooser(self, number: int, t: int, turn: Turn, side: str, pick: Pick,
                        chained: bool) -> None:
+        """Word the violation of a pick chosen by the wrong player."""
         if chained:
             if pick.chooser != turn.guesser:
                 self._violate(CHAIN, self._move(number, t, turn, pick, "/chooser"),
@@ -264,7 +272,7 @@ class Replay:
                           f"{pick.chooser} points; {self._left[side]}, on the left of {side}, "
                           f"should")
 
-    def _play_pick(self, number: int, t: int, turn: Turn, side: str, pick: Pick,
+    def _play_pick(self, number: int, t: int, guesser: str, side: str, pick: Pick,
                    chained: bool, grid: Grid) -> bool:
         """Turn the card over and score it; whether a short circuit was named on it (the
         active player may then choose another card)."""
@@ -274,27 +282,26 @@ class Replay:
         assert card is not None  # read_log checked every position
         where = f"r{row}c{column}"
         if position in self._face_up:
-            self._violate(FACE_DOWN, self._move(number, t, turn, pick, "/position"),
+            self._violate(FACE_DOWN, MoveRef(t, guesser, number, pick.pointer + "/position"),
                           f"{where} is already face up")
         self._face_up.add(position)
         if self.pictures.want is not None:
             self._picked.append(position)
-        result, words = _score(pick.guess, card, self._solo)
-        if result.rule is GUESS_FEATURE:
-            self._violate(GUESS_FEATURE, self._move(number, t, turn, pick, "/guess"),
+        _, _, result, words = _score(pick.guess, card, self._solo)
+        rule, points = result.rule, result.points
+        if rule is GUESS_FEATURE:
+            self._violate(GUESS_FEATURE, MoveRef(t, guesser, number, pick.pointer + "/guess"),
                           "no feature named")
-        if pick.points is not None and pick.points != result.points:
-            self._violate(result.rule, self._move(number, t, turn, pick, "/points"),
+        if pick.points is not None and pick.points != points:
+            self._violate(rule, MoveRef(t, guesser, number, pick.pointer + "/points"),
                           f"{pick.points} point{'' if pick.points == 1 else 's'} recorded; "
                           f"{result.reason}")
-        points = result.points
         self.scores[side] += points
-        guesser = turn.guesser
         if chained:
             text = f"{guesser} chooses {where} (after a short circuit); {guesser}{words}"
         else:
             text = f"{pick.chooser} points at {where} for {guesser}; {guesser}{words}"
-        self._events.append(Event(text, MoveRef(t, guesser, number, pick.pointer), result.rule,
+        self._events.append(Event(text, MoveRef(t, guesser, number, pick.pointer), rule,
                                   {side: points}))
         return result.short_circuit_named
 
