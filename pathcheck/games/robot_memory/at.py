@@ -19,20 +19,24 @@ def render_grid(grid: Grid, face_up: set[tuple[int, int]] | None = None) -> str:
          c1         c2
     r1   (3R bulb)  SHORT
     """
-    cells = []
-    for r, row in enumerate(grid, 1):
-        line = []
-        for c, card in enumerate(row, 1):
-            text = "." if card is None else card.code()
-            if card is not None and face_up is not None and (r, c) not in face_up:
-                text = f"({text})"
-            line.append(text)
-        cells.append(line)
-    width = max(len(t) for line in cells for t in line)
-    head = "     " + "  ".join(f"c{c}".ljust(width) for c in range(1, len(grid[0]) + 1))
-    body = [f"r{r:<3} " + "  ".join(t.ljust(width) for t in line)
-            for r, line in enumerate(cells, 1)]
-    return "\n".join(s.rstrip() for s in [head, *body])
+    if face_up is None:
+        cells = [["." if card is None else card.code() for card in row] for row in grid]
+    else:
+        cells = []
+        for r, row in enumerate(grid, 1):
+            line = []
+            for c, card in enumerate(row, 1):
+                text = "." if card is None else card.code()
+                if card is not None and (r, c) not in face_up:
+                    text = f"({text})"
+                line.append(text)
+            cells.append(line)
+    # a column: the widest text, then two spaces (trailing ones stripped)
+    pad = max([len(t) for line in cells for t in line]) + 2
+    lines = ["     " + "".join([f"c{c}".ljust(pad) for c in range(1, len(grid[0]) + 1)])]
+    lines += [f"r{r:<3} " + "".join([t.ljust(pad) for t in line])
+              for r, line in enumerate(cells, 1)]
+    return "\n".join([s.rstrip() for s in lines])
 
 
 def score_table(sides: tuple[str, ...], rounds: list[Round]) -> str:

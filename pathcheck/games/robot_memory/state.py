@@ -133,7 +133,7 @@ class Replay:
         if number == ROUNDS + 1:
             self._violate(THREE_ROUNDS, MoveRef(round=number, pointer=rnd.pointer),
                           f"a round {number} is recorded")
-        self._check_setup(number, rnd)
+        cards = self._check_setup(number, rnd)
         self._check_first(number, rnd)
         expected = rnd.first
         grid = rnd.grid
@@ -142,11 +142,13 @@ class Replay:
             if drawing:
                 self._record_at(number, t - 1, grid)
             expected = self._play_turn(number, t, turn, expected, grid)
-        self._record_at(number, len(rnd.turns), grid)
+        if drawing:
+            self._record_at(number, len(rnd.turns), grid)
         face_up = self._face_up
         face_down = [(r, c) for r, row in enumerate(grid, 1)
                      for c, card in enumerate(row, 1)
-                     if card is not None and (r, c) not in face_up]
+                     if card is not None and (r, c) not in face_up] \
+            if len(face_up) < cards else []  # read_log: every pick is of a card
         if face_down:
             where = ", ".join(position_name(p) for p in face_down)
             self._violate(ROUND_END, MoveRef(round=number, pointer=rnd.pointer + "/turns"),
@@ -164,25 +166,17 @@ class Replay:
                                                  self._picked, self.scores))
         self._picked = []
 
-    def _check_setup(self, number: int, rnd: RoundLog) -> None:
+    def _check_setup(self, number: int, rnd: RoundLog) -> int:
+        """Check the layout; the number of cards laid out."""
         where = rnd.pointer + "/grid"
         move = MoveRef(round=number, pointer=where)
-        seen: set[MemoryCard] = set()
-        short = holes = places = 0
-        for r, row in enumerate(rnd.grid):
-            places += len(row)
-            for c, card in enumerate(row):
-                if card is None:
-                    holes += 1
-                elif isinstance(card, ShortCircuit):
-                    short += 1
-                elif card in seen:
-                    at = pointer_join(where, "cards", r, c)
-                    self._violate(DISTINCT_CARDS, MoveRef(round=number, pointer=at),
-                                  f"{card.describe()} is laid out twice")
-                else:
-                    seen.add(card)
-        memory = places - holes - short
+        places = [card for row in rnd.grid for card in row]
+        holes = places.count(None)
+        memory_cards = [card for card in places if isinstance(card, MemoryCard)]
+        memory = len(memory_cards)
+        short = len(places) - holes - memory
+        if len(set(memory_cards)) < memory:
+            self._check_distinct(number, where, rnd)
         if short > SHORT_CIRCUITS_IN_BOX:
             self._violate(SHORT_CIRCUIT_SUPPLY, move,
                           f"{short} short circuits; the box has {SHORT_CIRCUITS_IN_BOX}")
@@ -199,6 +193,20 @@ class Replay:
                           f"{self._head_count} players")
         self._event(f"{memory} memory card{'' if memory == 1 else 's'} and {short} short "
                     f"circuit{'' if short == 1 else 's'}, {rows}x{columns}")
+        return memory + short
+
+    def _check_distinct(self, number: int, where: str, rnd: RoundLog) -> None:
+        """A violation for every memory card laid out a second time."""
+        seen: set[MemoryCard] = set()
+        for r, row in enumerate(rnd.grid):
+            for c, card in enumerate(row):
+                if not isinstance(card, MemoryCard):
+                    continue
+                if card in seen:
+                    at = pointer_join(where, "cards", r, c)
+                    self._violate(DISTINCT_CARDS, MoveRef(round=number, pointer=at),
+                                  f"{card.describe()} is laid out twice")
+                seen.add(card)
 
     def _check_first(self, number: int, rnd: RoundLog) -> None:
         if number == 1:
