@@ -3,11 +3,32 @@
 from __future__ import annotations
 
 from collections.abc import Set
+from functools import lru_cache
+from itertools import chain
 
 from pathcheck.games.robot_memory.rules import Card
 from pathcheck.ruling import Round
 
 Grid = tuple[tuple[Card | None, ...], ...]
+
+
+_coded: dict[int, tuple[Card, str]] = {}
+"""id(card) -> the card (kept, so that the id stays its own) and its code. The log reader shares
+its cards (65 of them), so each is coded once; the cap only guards against hand-built grids."""
+_ROW_NAMES = tuple(f"r{r:<3} " for r in range(1, 21))
+"""Row names, padded, of the largest grid a log may have."""
+
+
+def _coded_card(card: Card) -> tuple[Card, str]:
+    found = (card, card.code())
+    if len(_coded) < 4096:
+        _coded[id(card)] = found
+    return found
+
+
+@lru_cache(maxsize=1024)
+def _head(columns: int, pad: int) -> str:
+    return ("     " + "".join([f"c{c}".ljust(pad) for c in range(1, columns + 1)])).rstrip()
 
 
 def render_grid(grid: Grid, face_up: set[tuple[int, int]] | None = None) -> str:
@@ -20,7 +41,9 @@ def render_grid(grid: Grid, face_up: set[tuple[int, int]] | None = None) -> str:
     r1   (3R bulb)  SHORT
     """
     if face_up is None:
-        cells = [["." if card is None else card.code() for card in row] for row in grid]
+        coded = _coded
+        cells = [["." if card is None else (coded.get(id(card)) or _coded_card(card))[1]
+                  for card in row] for row in grid]
     else:
         cells = []
         for r, row in enumerate(grid, 1):
@@ -32,11 +55,12 @@ def render_grid(grid: Grid, face_up: set[tuple[int, int]] | None = None) -> str:
                 line.append(text)
             cells.append(line)
     # a column: the widest text, then two spaces (trailing ones stripped)
-    pad = max([len(t) for line in cells for t in line]) + 2
-    lines = ["     " + "".join([f"c{c}".ljust(pad) for c in range(1, len(grid[0]) + 1)])]
-    lines += [f"r{r:<3} " + "".join([t.ljust(pad) for t in line])
-              for r, line in enumerate(cells, 1)]
-    return "\n".join([s.rstrip() for s in lines])
+    pad = max(map(len, chain.from_iterable(cells))) + 2
+    lines = [_head(len(grid[0]), pad)]
+    for r, line in enumerate(cells):
+        name = _ROW_NAMES[r] if r < len(_ROW_NAMES) else f"r{r + 1:<3} "
+        lines.append((name + "".join([t.ljust(pad) for t in line])).rstrip())
+    return "\n".join(lines)
 
 
 def score_table(sides: tuple[str, ...], rounds: list[Round]) -> str:

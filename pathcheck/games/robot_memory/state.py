@@ -38,7 +38,6 @@ from pathcheck.games.robot_memory.rules import (
     Guess,
     MemoryCard,
     Score,
-    ShortCircuit,
     Variant,
     score,
 )
