@@ -168,28 +168,29 @@ class Replay:
     def _check_setup(self, number: int, rnd: RoundLog) -> int:
         """Check the layout; the number of cards laid out."""
         where = rnd.pointer + "/grid"
-        move = MoveRef(round=number, pointer=where)
         places = [card for row in rnd.grid for card in row]
         holes = places.count(None)
         memory_cards = [card for card in places if isinstance(card, MemoryCard)]
         memory = len(memory_cards)
         short = len(places) - holes - memory
-        if len(set(memory_cards)) < memory:
+        # two equal cards? (a set of their features: cheaper than hashing the cards)
+        if len({(card.type, card.colour, card.number) for card in memory_cards}) < memory:
             self._check_distinct(number, where, rnd)
         if short > SHORT_CIRCUITS_IN_BOX:
-            self._violate(SHORT_CIRCUIT_SUPPLY, move,
+            self._violate(SHORT_CIRCUIT_SUPPLY, MoveRef(round=number, pointer=where),
                           f"{short} short circuits; the box has {SHORT_CIRCUITS_IN_BOX}")
         rows, columns = len(rnd.grid), len(rnd.grid[0])
         if self.log.basic_setup and (
             (rows, columns) != (BASIC_ROWS, BASIC_COLUMNS) or holes
             or (memory, short) != (BASIC_MEMORY_CARDS, BASIC_SHORT_CIRCUITS)
         ):
-            self._violate(SETUP, move, f"{memory} memory cards and {short} short circuits in "
+            self._violate(SETUP, MoveRef(round=number, pointer=where),
+                          f"{memory} memory cards and {short} short circuits in "
                           f"{rows}x{columns} places ({holes} empty); the basic setup is "
                           f"13 and 3 in a full 4x4 grid")
         if self._head_count >= FIVE_PLUS_PLAYERS and short < FIVE_PLUS_MIN_SHORT_CIRCUITS:
-            self._violate(FIVE_PLUS_SHORT_CIRCUITS, move, f"{short} short circuit(s) with "
-                          f"{self._head_count} players")
+            self._violate(FIVE_PLUS_SHORT_CIRCUITS, MoveRef(round=number, pointer=where),
+                          f"{short} short circuit(s) with {self._head_count} players")
         self._event(f"{memory} memory card{'' if memory == 1 else 's'} and {short} short "
                     f"circuit{'' if short == 1 else 's'}, {rows}x{columns}")
         return memory + short
