@@ -40,8 +40,11 @@ ColourName = Literal["yellow", "red", "blue", "green"]
 Number = Annotated[int, Meta(ge=1, le=4)]
 ShortCircuit = Literal["short-circuit"]
 
+# gc=False on every Struct: values decoded from JSON cannot form reference cycles, so the
+# collector need not track them (they are built faster and never walked).
 
-class MemoryCardEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+
+class MemoryCardEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True, gc=False):
     """A memory card: its type, colour and number."""
 
     type: TypeName
@@ -54,7 +57,7 @@ CardEntry = Annotated[MemoryCardEntry | ShortCircuit | None, Meta(
                 "the layout.")]
 
 
-class GridEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+class GridEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True, gc=False):
     """The layout, row by row: rows x columns places (null where a custom layout has no
     card)."""
 
@@ -64,14 +67,14 @@ class GridEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
                      Meta(min_length=1)]
 
 
-class PositionEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+class PositionEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True, gc=False):
     """A place of the grid, 1-based."""
 
     row: Annotated[int, Meta(ge=1)]
     column: Annotated[int, Meta(ge=1)]
 
 
-class FeaturesEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+class FeaturesEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True, gc=False):
     """The features named for a memory card (naming none breaks a rule)."""
 
     type: TypeName | UnsetType = UNSET
@@ -86,7 +89,7 @@ Points = Annotated[int, Meta(ge=0, description="Optional: the points the table s
                                                "this guess; checked against the rules.")]
 
 
-class ChainedEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+class ChainedEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True, gc=False):
     """A further guess after a short circuit named correctly: the active player chooses the
     card."""
 
@@ -96,7 +99,7 @@ class ChainedEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     points: Points | UnsetType = UNSET
 
 
-class TurnEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+class TurnEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True, gc=False):
     """One turn: who pointed at which card, who guessed what, and any chained guesses."""
 
     chooser: Annotated[str, Meta(min_length=1, max_length=60,
@@ -110,7 +113,7 @@ class TurnEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     chain: tuple[ChainedEntry, ...] = ()
 
 
-class RoundEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+class RoundEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True, gc=False):
     """One round: the layout, the first active player and the turns."""
 
     grid: GridEntry
@@ -122,7 +125,7 @@ class RoundEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
         | UnsetType = UNSET
 
 
-class TeamEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+class TeamEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True, gc=False):
     """A team of the team-play variant."""
 
     name: Name
@@ -130,7 +133,7 @@ class TeamEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     members: Annotated[tuple[Name, ...], Meta(min_length=1)]
 
 
-class RobotMemoryEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+class RobotMemoryEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True, gc=False):
     """A ``robot-memory/1`` log as written."""
 
     format: Literal["robot-memory/1"]
