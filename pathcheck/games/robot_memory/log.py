@@ -344,6 +344,11 @@ def _guess(value: GuessEntry) -> Guess:
     return guess
 
 
+_new = tuple.__new__
+"""Builds a named tuple from a tuple of its fields, skipping its generated ``__new__`` (a Python
+call less for each of the dozens of picks and turns of a log)."""
+
+
 class _RoundReader:
     """Reads the rounds of one log (the names at the table looked up once)."""
 
@@ -396,9 +401,9 @@ class _RoundReader:
                 picks = [pick(layout, turn, at)]
                 for c, chained in enumerate(turn.chain):
                     picks.append(pick(layout, chained, f"{at}/chain/{c}"))
-                turns.append(Turn(guesser, tuple(picks), at))
+                turns.append(_new(Turn, (guesser, tuple(picks), at)))
             else:
-                turns.append(Turn(guesser, (pick(layout, turn, at),), at))
+                turns.append(_new(Turn, (guesser, (pick(layout, turn, at),), at)))
         return RoundLog(layout, first, captains, tuple(turns), where)
 
     def _unknown(self, name: str, where: str) -> None:
@@ -419,5 +424,5 @@ class _RoundReader:
                               f"no card at r{row}c{column}")
         points = value.points
         guess = value.guess
-        return Pick(chooser, (row, column), _GUESSES.get(guess) or _guess(guess),
-                    None if points is UNSET else points, where)
+        return _new(Pick, (chooser, (row, column), _GUESSES.get(guess) or _guess(guess),
+                           None if points is UNSET else points, where))
