@@ -277,9 +277,20 @@ class GameLog:
         return None
 
 
+_POSITION_NAMES = [[f"r{row}c{column}" for column in range(21)] for row in range(21)]
+"""The names of the places of the largest grid a log may have (20x20), made once."""
+
+
 def position_name(position: tuple[int, int]) -> str:
-    """``r2c3`` for row 2, column 3."""
-    return f"r{position[0]}c{position[1]}"
+    """``r2c3`` for row 2, column 3.
+
+    >>> position_name((2, 3)), position_name((30, 1))
+    ('r2c3', 'r30c1')
+    """
+    row, column = position
+    if row < len(_POSITION_NAMES) and column < len(_POSITION_NAMES):
+        return _POSITION_NAMES[row][column]
+    return f"r{row}c{column}"
 
 
 def read_log(log: Mapping[str, Any], *, source: str) -> GameLog:

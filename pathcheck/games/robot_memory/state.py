@@ -92,6 +92,7 @@ class Replay:
         self.violations: list[Violation] = []
         self.captains: dict[str, str] = {t.name: t.captain for t in log.teams}
         self.pictures = pictures or Pictures(None)
+        self._drawing = self.pictures.want is not None
         self._events: list[Event] = []
         self._face_up: set[tuple[int, int]] = set()
         self._picked: list[tuple[int, int]] = []
@@ -136,7 +137,7 @@ class Replay:
         self._check_first(number, rnd)
         expected = rnd.first
         grid = rnd.grid
-        drawing = self.pictures.want is not None
+        drawing = self._drawing
         for t, turn in enumerate(rnd.turns, 1):
             if drawing:
                 self._record_at(number, t - 1, grid)
@@ -288,12 +289,12 @@ class Replay:
         row, column = position
         card = grid[row - 1][column - 1]
         assert card is not None  # read_log checked every position
-        where = f"r{row}c{column}"
+        where = position_name(position)
         if position in self._face_up:
             self._violate(FACE_DOWN, MoveRef(t, guesser, number, pick.pointer + "/position"),
                           f"{where} is already face up")
         self._face_up.add(position)
-        if self.pictures.want is not None:
+        if self._drawing:
             self._picked.append(position)
         _, _, result, words = _score(pick.guess, card, self._solo)
         rule, points = result.rule, result.points
