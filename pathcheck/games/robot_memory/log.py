@@ -284,11 +284,11 @@ _POSITION_NAMES = [[f"r{row}c{column}" for column in range(21)] for row in range
 def position_name(position: tuple[int, int]) -> str:
     """``r2c3`` for row 2, column 3.
 
-    >>> position_name((2, 3)), position_name((30, 1))
-    ('r2c3', 'r30c1')
+    >>> position_name((2, 3)), position_name((30, 1)), position_name((-1, 2))
+    ('r2c3', 'r30c1', 'r-1c2')
     """
     row, column = position
-    if row < len(_POSITION_NAMES) and column < len(_POSITION_NAMES):
+    if 0 <= row < len(_POSITION_NAMES) and 0 <= column < len(_POSITION_NAMES):
         return _POSITION_NAMES[row][column]
     return f"r{row}c{column}"
 
