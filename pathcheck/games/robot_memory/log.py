@@ -427,10 +427,13 @@ class _RoundReader:
             self._unknown(chooser, where + "/chooser")
         position = value.position
         row, column = position.row, position.column
-        if row > len(layout) or column > len(layout[0]):
+        try:
+            card = layout[row - 1][column - 1]  # row, column >= 1: the schema says so
+        except IndexError:
             raise RecordError(self.source, None, where + "/position",
-                              f"r{row}c{column} is off the {len(layout)}x{len(layout[0])} grid")
-        if layout[row - 1][column - 1] is None:
+                              f"r{row}c{column} is off the {len(layout)}x{len(layout[0])} grid"
+                              ) from None
+        if card is None:
             raise RecordError(self.source, None, where + "/position",
                               f"no card at r{row}c{column}")
         points = value.points
