@@ -3,11 +3,32 @@
 from __future__ import annotations
 
 from collections.abc import Set
+from functools import lru_cache
+from itertools import chain
 
 from pathcheck.games.robot_memory.rules import Card
 from pathcheck.ruling import Round
 
 Grid = tuple[tuple[Card | None, ...], ...]
+
+
+_coded: dict[int, tuple[Card, str]] = {}
+"""id(card) -> the card (kept, so that the id stays its own) and its code. The log reader shares
+its cards (65 of them), so each is coded once; the cap only guards against hand-built grids."""
+_ROW_NAMES = tuple(f"r{r:<3} " for r in range(1, 21))
+"""Row names, padded, of the largest grid a log may have."""
+
+
+def _coded_card(card: Card) -> tuple[Card, str]:
+    found = (card, card.code())
+    if len(_coded) < 4096:
+        _coded[id(card)] = found
+    return found
+
+
+@lru_cache(maxsize=1024)
+def _head(columns: int, pad: int) -> str:
+    return ("     " + "".join([f"c{c}".ljust(pad) for c in range(1, columns + 1)])).rstrip()
 
 
 def render_grid(grid: Grid, face_up: set[tuple[int, int]] | None = None) -> str:
@@ -19,20 +40,27 @@ def render_grid(grid: Grid, face_up: set[tuple[int, int]] | None = None) -> str:
          c1         c2
     r1   (3R bulb)  SHORT
     """
-    cells = []
-    for r, row in enumerate(grid, 1):
-        line = []
-        for c, card in enumerate(row, 1):
-            text = "." if card is None else card.code()
-            if card is not None and face_up is not None and (r, c) not in face_up:
-                text = f"({text})"
-            line.append(text)
-        cells.append(line)
-    width = max(len(t) for line in cells for t in line)
-    head = "     " + "  ".join(f"c{c}".ljust(width) for c in range(1, len(grid[0]) + 1))
-    body = [f"r{r:<3} " + "  ".join(t.ljust(width) for t in line)
-            for r, line in enumerate(cells, 1)]
-    return "\n".join(s.rstrip() for s in [head, *body])
+    if face_up is None:
+        coded = _coded
+        cells = [["." if card is None else (coded.get(id(card)) or _coded_card(card))[1]
+                  for card in row] for row in grid]
+    else:
+        cells = []
+        for r, row in enumerate(grid, 1):
+            line = []
+            for c, card in enumerate(row, 1):
+                text = "." if card is None else card.code()
+                if card is not None and (r, c) not in face_up:
+                    text = f"({text})"
+                line.append(text)
+            cells.append(line)
+    # a column: the widest text, then two spaces (trailing ones stripped)
+    pad = max(map(len, chain.from_iterable(cells))) + 2
+    lines = [_head(len(grid[0]), pad)]
+    for r, line in enumerate(cells):
+        name = _ROW_NAMES[r] if r < len(_ROW_NAMES) else f"r{r + 1:<3} "
+        lines.append((name + "".join([t.ljust(pad) for t in line])).rstrip())
+    return "\n".join(lines)
 
 
 def score_table(sides: tuple[str, ...], rounds: list[Round]) -> str:

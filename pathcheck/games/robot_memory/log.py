@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, NamedTuple
 
 import msgspec
 from msgspec import UNSET, Meta, UnsetType
@@ -40,8 +40,11 @@ ColourName = Literal["yellow", "red", "blue", "green"]
 Number = Annotated[int, Meta(ge=1, le=4)]
 ShortCircuit = Literal["short-circuit"]
 
+# gc=False on every Struct: values decoded from JSON cannot form reference cycles, so the
+# collector need not track them (they are built faster and never walked).
 
-class MemoryCardEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+
+class MemoryCardEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True, gc=False):
     """A memory card: its type, colour and number."""
 
     type: TypeName
@@ -54,7 +57,7 @@ CardEntry = Annotated[MemoryCardEntry | ShortCircuit | None, Meta(
                 "the layout.")]
 
 
-class GridEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+class GridEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True, gc=False):
     """The layout, row by row: rows x columns places (null where a custom layout has no
     card)."""
 
@@ -64,14 +67,14 @@ class GridEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
                      Meta(min_length=1)]
 
 
-class PositionEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+class PositionEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True, gc=False):
     """A place of the grid, 1-based."""
 
     row: Annotated[int, Meta(ge=1)]
     column: Annotated[int, Meta(ge=1)]
 
 
-class FeaturesEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+class FeaturesEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True, gc=False):
     """The features named for a memory card (naming none breaks a rule)."""
 
     type: TypeName | UnsetType = UNSET
@@ -86,7 +89,7 @@ Points = Annotated[int, Meta(ge=0, description="Optional: the points the table s
                                                "this guess; checked against the rules.")]
 
 
-class ChainedEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+class ChainedEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True, gc=False):
     """A further guess after a short circuit named correctly: the active player chooses the
     card."""
 
@@ -96,7 +99,7 @@ class ChainedEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     points: Points | UnsetType = UNSET
 
 
-class TurnEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+class TurnEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True, gc=False):
     """One turn: who pointed at which card, who guessed what, and any chained guesses."""
 
     chooser: Annotated[str, Meta(min_length=1, max_length=60,
@@ -110,7 +113,7 @@ class TurnEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     chain: tuple[ChainedEntry, ...] = ()
 
 
-class RoundEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+class RoundEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True, gc=False):
     """One round: the layout, the first active player and the turns."""
 
     grid: GridEntry
@@ -122,7 +125,7 @@ class RoundEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
         | UnsetType = UNSET
 
 
-class TeamEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+class TeamEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True, gc=False):
     """A team of the team-play variant."""
 
     name: Name
@@ -130,7 +133,7 @@ class TeamEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     members: Annotated[tuple[Name, ...], Meta(min_length=1)]
 
 
-class RobotMemoryEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+class RobotMemoryEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True, gc=False):
     """A ``robot-memory/1`` log as written."""
 
     format: Literal["robot-memory/1"]
@@ -207,9 +210,12 @@ class Team:
     members: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class Pick:
-    """One card chosen and guessed: the pointing (or, after a short circuit, the choice)."""
+class Pick(NamedTuple):
+    """One card chosen and guessed: the pointing (or, after a short circuit, the choice).
+
+    Picks and turns are named tuples, not frozen dataclasses: a log has dozens of them, and a
+    tuple is built about three times faster.
+    """
 
     chooser: str
     position: tuple[int, int]
@@ -220,8 +226,7 @@ class Pick:
     pointer: str
 
 
-@dataclass(frozen=True)
-class Turn:
+class Turn(NamedTuple):
     """One active player's turn: the pointed card, then any chained choices."""
 
     guesser: str
@@ -272,36 +277,45 @@ class GameLog:
         return None
 
 
+_POSITION_NAMES = [[f"r{row}c{column}" for column in range(21)] for row in range(21)]
+"""The names of the places of the largest grid a log may have (20x20), made once."""
+
+
 def position_name(position: tuple[int, int]) -> str:
-    """``r2c3`` for row 2, column 3."""
-    return f"r{position[0]}c{position[1]}"
+    """``r2c3`` for row 2, column 3.
+
+    >>> position_name((2, 3)), position_name((30, 1)), position_name((-1, 2))
+    ('r2c3', 'r30c1', 'r-1c2')
+    """
+    row, column = position
+    if 0 <= row < len(_POSITION_NAMES) and 0 <= column < len(_POSITION_NAMES):
+        return _POSITION_NAMES[row][column]
+    return f"r{row}c{column}"
 
 
 def read_log(log: Mapping[str, Any], *, source: str) -> GameLog:
     """Validate ``log`` and read it; RecordError if it is malformed."""
-    _check_seats(LOG_FORMAT.read(log, source=source), source)
-    variant = Variant(log["variant"])
-    difficulty = log.get("difficulty")
-    if difficulty is None:
-        basic = variant not in (Variant.FIVE_PLUS, Variant.CUSTOM)
+    entry = LOG_FORMAT.read(log, source=source)
+    _check_seats(entry, source)
+    variant = Variant(entry.variant)
+    if entry.difficulty is UNSET:
+        basic = variant is not Variant.FIVE_PLUS and variant is not Variant.CUSTOM
     else:
-        basic = difficulty == "basic"
-    teams = _read_teams(log, source) if variant is Variant.TEAM else ()
-    sides = tuple(t.name for t in teams) if teams else tuple(log["players"])
+        basic = entry.difficulty == "basic"
+    teams = _read_teams(entry, source) if variant is Variant.TEAM else ()
+    sides = tuple(t.name for t in teams) if teams else tuple(entry.players or ())
     game = GameLog(variant, basic, sides, teams, ())
-    rounds = tuple(
-        _read_round(game, value, pointer_join("/rounds", i), source)
-        for i, value in enumerate(log["rounds"])
-    )
+    reader = _RoundReader(game, source)
+    rounds = tuple(reader.read(value, f"/rounds/{i}") for i, value in enumerate(entry.rounds))
     return GameLog(variant, basic, sides, teams, rounds)
 
 
-def _read_teams(log: Mapping[str, Any], source: str) -> tuple[Team, ...]:
+def _read_teams(entry: RobotMemoryEntry, source: str) -> tuple[Team, ...]:
     teams: list[Team] = []
     seen: dict[str, str] = {}
-    for i, value in enumerate(log["teams"]):
+    for i, value in enumerate(entry.teams or ()):
         where = pointer_join("/teams", i)
-        team = Team(value["name"], value["captain"], tuple(value["members"]))
+        team = Team(value.name, value.captain, value.members)
         if any(t.name == team.name for t in teams):
             raise RecordError(source, None, where + "/name", f"two teams named {team.name!r}")
         if team.captain not in team.members:
@@ -316,62 +330,113 @@ def _read_teams(log: Mapping[str, Any], source: str) -> tuple[Team, ...]:
     return tuple(teams)
 
 
-def _read_round(game: GameLog, value: Mapping[str, Any], where: str, source: str) -> RoundLog:
-    grid = value["grid"]
-    rows, columns, cards = int(grid["rows"]), int(grid["columns"]), grid["cards"]
-    if len(cards) != rows:
-        raise RecordError(source, None, where + "/grid/cards",
-                          f"{len(cards)} rows of cards for a grid of {rows} rows")
-    for r, row in enumerate(cards):
-        if len(row) != columns:
-            raise RecordError(source, None, pointer_join(where, "grid", "cards", r),
-                              f"{len(row)} cards in a row of a grid of {columns} columns")
-    layout = tuple(tuple(card_from_json(c) for c in row) for row in cards)
-
-    first = value["first"]
-    if first not in game.sides:
-        kind = "team" if game.variant is Variant.TEAM else "player"
-        raise RecordError(source, None, where + "/first", f"unknown {kind} {first!r}")
-    captains: dict[str, str] = dict(value.get("captains", {}))
-    if captains and game.variant is not Variant.TEAM:
-        raise RecordError(source, None, where + "/captains", "captains are for team play only")
-    for team_name, captain in captains.items():
-        at = pointer_join(where, "captains", team_name)
-        if team_name not in game.sides:
-            raise RecordError(source, None, at, f"unknown team {team_name!r}")
-        if game.side_of(captain) != team_name:
-            raise RecordError(source, None, at, f"{captain!r} is not a member of {team_name!r}")
-
-    turns = []
-    for t, turn in enumerate(value["turns"]):
-        at = pointer_join(where, "turns", t)
-        guesser = _player(game, turn["guesser"], at + "/guesser", source)
-        picks = [_pick(game, layout, turn, at, source)]
-        for c, chained in enumerate(turn.get("chain", ())):
-            picks.append(_pick(game, layout, chained, pointer_join(at, "chain", c), source))
-        turns.append(Turn(guesser, tuple(picks), at))
-    return RoundLog(layout, first, captains, tuple(turns), where)
+# Cards and guesses of a schema-valid log come from small finite sets (64 cards and a short
+# circuit, 126 guesses): each is read once per process and shared, so the replay can key its
+# tables on them.
+_CARDS: dict[MemoryCardEntry | str, Card] = {}
+_GUESSES: dict[GuessEntry, Guess] = {}
 
 
-def _player(game: GameLog, name: str, where: str, source: str) -> str:
-    return check_player(name, game.people, source=source, pointer=where)
+def _card(value: MemoryCardEntry | str) -> Card:
+    card = _CARDS.get(value)
+    if card is None:
+        found = card_from_json(value if isinstance(value, str) else msgspec.structs.asdict(value))
+        assert found is not None
+        card = _CARDS[value] = found
+    return card
 
 
-def _pick(
-    game: GameLog,
-    layout: tuple[tuple[Card | None, ...], ...],
-    value: Mapping[str, Any],
-    where: str,
-    source: str,
-) -> Pick:
-    chooser = _player(game, value["chooser"], where + "/chooser", source)
-    # int(): JSON Schema counts 2.0 as an integer.
-    row, column = int(value["position"]["row"]), int(value["position"]["column"])
-    if row > len(layout) or column > len(layout[0]):
-        raise RecordError(source, None, where + "/position",
-                          f"r{row}c{column} is off the {len(layout)}x{len(layout[0])} grid")
-    if layout[row - 1][column - 1] is None:
-        raise RecordError(source, None, where + "/position", f"no card at r{row}c{column}")
-    points = value.get("points")
-    points = None if points is None else int(points)
-    return Pick(chooser, (row, column), Guess.from_json(value["guess"]), points, where)
+def _guess(value: GuessEntry) -> Guess:
+    guess = _GUESSES.get(value)
+    if guess is None:
+        guess = _GUESSES[value] = Guess.from_json(
+            value if isinstance(value, str) else {
+                k: v for k, v in msgspec.structs.asdict(value).items() if v is not UNSET})
+    return guess
+
+
+_new = tuple.__new__
+"""Builds a named tuple from a tuple of its fields, skipping its generated ``__new__`` (a Python
+call less for each of the dozens of picks and turns of a log)."""
+
+
+class _RoundReader:
+    """Reads the rounds of one log (the names at the table looked up once)."""
+
+    def __init__(self, game: GameLog, source: str) -> None:
+        self.game = game
+        self.source = source
+        self.people = game.people
+        self.known = frozenset(self.people)
+
+    def read(self, value: RoundEntry, where: str) -> RoundLog:
+        game, source = self.game, self.source
+        grid = value.grid
+        rows, columns, cards = grid.rows, grid.columns, grid.cards
+        if len(cards) != rows:
+            raise RecordError(source, None, where + "/grid/cards",
+                              f"{len(cards)} rows of cards for a grid of {rows} rows")
+        for r, row in enumerate(cards):
+            if len(row) != columns:
+                raise RecordError(source, None, f"{where}/grid/cards/{r}",
+                                  f"{len(row)} cards in a row of a grid of {columns} columns")
+        known_cards = _CARDS
+        layout = tuple([tuple([None if c is None else known_cards.get(c) or _card(c)
+                               for c in row]) for row in cards])
+
+        first = value.first
+        if first not in game.sides:
+            kind = "team" if game.variant is Variant.TEAM else "player"
+            raise RecordError(source, None, where + "/first", f"unknown {kind} {first!r}")
+        captains: dict[str, str] = {} if value.captains is UNSET else dict(value.captains)
+        if captains and game.variant is not Variant.TEAM:
+            raise RecordError(source, None, where + "/captains",
+                              "captains are for team play only")
+        for team_name, captain in captains.items():
+            at = pointer_join(where, "captains", team_name)
+            if team_name not in game.sides:
+                raise RecordError(source, None, at, f"unknown team {team_name!r}")
+            if game.side_of(captain) != team_name:
+                raise RecordError(source, None, at,
+                                  f"{captain!r} is not a member of {team_name!r}")
+
+        turns = []
+        known = self.known
+        pick = self._pick
+        for t, turn in enumerate(value.turns):
+            at = f"{where}/turns/{t}"
+            guesser = turn.guesser
+            if guesser not in known:
+                self._unknown(guesser, at + "/guesser")
+            if turn.chain:
+                picks = [pick(layout, turn, at)]
+                for c, chained in enumerate(turn.chain):
+                    picks.append(pick(layout, chained, f"{at}/chain/{c}"))
+                turns.append(_new(Turn, (guesser, tuple(picks), at)))
+            else:
+                turns.append(_new(Turn, (guesser, (pick(layout, turn, at),), at)))
+        return RoundLog(layout, first, captains, tuple(turns), where)
+
+    def _unknown(self, name: str, where: str) -> None:
+        check_player(name, self.people, source=self.source, pointer=where)
+
+    def _pick(self, layout: tuple[tuple[Card | None, ...], ...],
+              value: TurnEntry | ChainedEntry, where: str) -> Pick:
+        chooser = value.chooser
+        if chooser not in self.known:
+            self._unknown(chooser, where + "/chooser")
+        position = value.position
+        row, column = position.row, position.column
+        try:
+            card = layout[row - 1][column - 1]  # row, column >= 1: the schema says so
+        except IndexError:
+            raise RecordError(self.source, None, where + "/position",
+                              f"r{row}c{column} is off the {len(layout)}x{len(layout[0])} grid"
+                              ) from None
+        if card is None:
+            raise RecordError(self.source, None, where + "/position",
+                              f"no card at r{row}c{column}")
+        points = value.points
+        guess = value.guess
+        return _new(Pick, (chooser, (row, column), _GUESSES.get(guess) or _guess(guess),
+                           None if points is UNSET else points, where))

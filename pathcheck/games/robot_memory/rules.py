@@ -237,10 +237,12 @@ class Guess:
     def named(self) -> dict[str, str | int]:
         """The features named, by feature name."""
         out: dict[str, str | int] = {}
-        for name in FEATURES:
-            value = getattr(self, name)
-            if value is not None:
-                out[name] = value
+        if self.type is not None:
+            out["type"] = self.type
+        if self.colour is not None:
+            out["colour"] = self.colour
+        if self.number is not None:
+            out["number"] = self.number
         return out
 
     def describe(self) -> str:

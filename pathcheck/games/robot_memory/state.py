@@ -34,8 +34,10 @@ from pathcheck.games.robot_memory.rules import (
     TEAM_CAPTAINS,
     THREE_ROUNDS,
     WINNER,
+    Card,
+    Guess,
     MemoryCard,
-    ShortCircuit,
+    Score,
     Variant,
     score,
 )
@@ -47,6 +49,25 @@ def _grid_svg(number: int, turns_done: int, grid: Grid, face_up: set[tuple[int, 
     from pathcheck.games.robot_memory.frames import grid_svg  # drawn only for replay pages
 
     return grid_svg(number, turns_done, grid, face_up, picked, scores)
+
+
+_SCORED_MAX = 1 << 15
+_scored: dict[tuple[int, int, bool], tuple[Guess, Card, Score, str]] = {}
+"""(guess, card, solo), by identity -> the guess and card themselves (kept, so that their ids
+stay theirs), the score and the end of the event's text, ``" names ...; it is ...: reason"``.
+The log reader shares its guesses and cards, which come from small finite sets (126 and 65),
+so the table stays small; the cap only guards against hand-built logs."""
+
+
+def _score(guess: Guess, card: Card, solo: bool) -> tuple[Guess, Card, Score, str]:
+    found = _scored.get((id(guess), id(card), solo))
+    if found is None:
+        result = score(guess, card, solo=solo)
+        found = (guess, card, result,
+                 f" names {guess.describe()}; it is {card.describe()}: {result.reason}")
+        if len(_scored) < _SCORED_MAX:
+            _scored[id(guess), id(card), solo] = found
+    return found
 
 
 class Replay:
@@ -71,19 +92,27 @@ class Replay:
         self.violations: list[Violation] = []
         self.captains: dict[str, str] = {t.name: t.captain for t in log.teams}
         self.pictures = pictures or Pictures(None)
+        self._drawing = self.pictures.want is not None
         self._events: list[Event] = []
         self._face_up: set[tuple[int, int]] = set()
         self._picked: list[tuple[int, int]] = []
         """The cards turned since the last moment (the replay page marks them)."""
+        self._team = log.variant is Variant.TEAM
+        self._solo = log.variant is Variant.SOLO
+        self._head_count = log.head_count
+        sides = log.sides
+        # read_log made sure that no side and no team member is named twice
+        self._left = {side: sides[(i + 1) % len(sides)] for i, side in enumerate(sides)}
+        self._side_of = ({m: t.name for t in log.teams for m in t.members}
+                         if self._team else {p: p for p in sides})
 
     @property
     def solo(self) -> bool:
-        return self.log.variant is Variant.SOLO
+        return self._solo
 
     def left_of(self, side: str) -> str:
         """The next active side: the player on the left (the other team in team play)."""
-        sides = self.log.sides
-        return sides[(sides.index(side) + 1) % len(sides)]
+        return self._left[side]
 
     def _violate(self, rule: Rule, move: MoveRef, message: str, *,
                  unfinished: bool = False) -> None:
@@ -104,24 +133,29 @@ class Replay:
         if number == ROUNDS + 1:
             self._violate(THREE_ROUNDS, MoveRef(round=number, pointer=rnd.pointer),
                           f"a round {number} is recorded")
-        self._check_setup(number, rnd)
+        cards = self._check_setup(number, rnd)
         self._check_first(number, rnd)
         expected = rnd.first
+        grid = rnd.grid
+        drawing = self._drawing
         for t, turn in enumerate(rnd.turns, 1):
-            self._record_at(number, t - 1, rnd.grid)
-            expected = self._play_turn(number, t, turn, expected, rnd.grid)
-        self._record_at(number, len(rnd.turns), rnd.grid)
-        face_down = [(r, c) for r, row in enumerate(rnd.grid, 1)
+            if drawing:
+                self._record_at(number, t - 1, grid)
+            expected = self._play_turn(number, t, turn, expected, grid)
+        if drawing:
+            self._record_at(number, len(rnd.turns), grid)
+        face_up = self._face_up
+        face_down = [(r, c) for r, row in enumerate(grid, 1)
                      for c, card in enumerate(row, 1)
-                     if card is not None and (r, c) not in self._face_up]
+                     if card is not None and (r, c) not in face_up] \
+            if len(face_up) < cards else []  # read_log: every pick is of a card
         if face_down:
             where = ", ".join(position_name(p) for p in face_down)
             self._violate(ROUND_END, MoveRef(round=number, pointer=rnd.pointer + "/turns"),
                           f"the round ends with {len(face_down)} card(s) face down: {where}",
                           unfinished=True)
         title = f"Round {number} (first active: {rnd.first})"
-        return Round(number, title, tuple(self._events), dict(self.scores),
-                     render_grid(rnd.grid))
+        return Round(number, title, tuple(self._events), dict(self.scores), render_grid(grid))
 
     def _record_at(self, number: int, turns_done: int, grid: Grid) -> None:
         if self.pictures.want is None:
@@ -132,40 +166,48 @@ class Replay:
                                                  self._picked, self.scores))
         self._picked = []
 
-    def _check_setup(self, number: int, rnd: RoundLog) -> None:
+    def _check_setup(self, number: int, rnd: RoundLog) -> int:
+        """Check the layout; the number of cards laid out."""
         where = rnd.pointer + "/grid"
-        move = MoveRef(round=number, pointer=where)
-        seen: set[MemoryCard] = set()
-        memory = short = holes = 0
-        for r, row in enumerate(rnd.grid):
-            for c, card in enumerate(row):
-                if card is None:
-                    holes += 1
-                elif isinstance(card, ShortCircuit):
-                    short += 1
-                elif card in seen:
-                    at = pointer_join(where, "cards", r, c)
-                    self._violate(DISTINCT_CARDS, MoveRef(round=number, pointer=at),
-                                  f"{card.describe()} is laid out twice")
-                else:
-                    seen.add(card)
-                memory += isinstance(card, MemoryCard)
+        places = [card for row in rnd.grid for card in row]
+        holes = places.count(None)
+        memory_cards = [card for card in places if isinstance(card, MemoryCard)]
+        memory = len(memory_cards)
+        short = len(places) - holes - memory
+        # two equal cards? (a set of their features: cheaper than hashing the cards)
+        if len({(card.type, card.colour, card.number) for card in memory_cards}) < memory:
+            self._check_distinct(number, where, rnd)
         if short > SHORT_CIRCUITS_IN_BOX:
-            self._violate(SHORT_CIRCUIT_SUPPLY, move,
+            self._violate(SHORT_CIRCUIT_SUPPLY, MoveRef(round=number, pointer=where),
                           f"{short} short circuits; the box has {SHORT_CIRCUITS_IN_BOX}")
         rows, columns = len(rnd.grid), len(rnd.grid[0])
         if self.log.basic_setup and (
             (rows, columns) != (BASIC_ROWS, BASIC_COLUMNS) or holes
             or (memory, short) != (BASIC_MEMORY_CARDS, BASIC_SHORT_CIRCUITS)
         ):
-            self._violate(SETUP, move, f"{memory} memory cards and {short} short circuits in "
+            self._violate(SETUP, MoveRef(round=number, pointer=where),
+                          f"{memory} memory cards and {short} short circuits in "
                           f"{rows}x{columns} places ({holes} empty); the basic setup is "
                           f"13 and 3 in a full 4x4 grid")
-        if self.log.head_count >= FIVE_PLUS_PLAYERS and short < FIVE_PLUS_MIN_SHORT_CIRCUITS:
-            self._violate(FIVE_PLUS_SHORT_CIRCUITS, move, f"{short} short circuit(s) with "
-                          f"{self.log.head_count} players")
+        if self._head_count >= FIVE_PLUS_PLAYERS and short < FIVE_PLUS_MIN_SHORT_CIRCUITS:
+            self._violate(FIVE_PLUS_SHORT_CIRCUITS, MoveRef(round=number, pointer=where),
+                          f"{short} short circuit(s) with {self._head_count} players")
         self._event(f"{memory} memory card{'' if memory == 1 else 's'} and {short} short "
                     f"circuit{'' if short == 1 else 's'}, {rows}x{columns}")
+        return memory + short
+
+    def _check_distinct(self, number: int, where: str, rnd: RoundLog) -> None:
+        """A violation for every memory card laid out a second time."""
+        seen: set[MemoryCard] = set()
+        for r, row in enumerate(rnd.grid):
+            for c, card in enumerate(row):
+                if not isinstance(card, MemoryCard):
+                    continue
+                if card in seen:
+                    at = pointer_join(where, "cards", r, c)
+                    self._violate(DISTINCT_CARDS, MoveRef(round=number, pointer=at),
+                                  f"{card.describe()} is laid out twice")
+                seen.add(card)
 
     def _check_first(self, number: int, rnd: RoundLog) -> None:
         if number == 1:
@@ -185,81 +227,98 @@ class Replay:
 
     def _play_turn(self, number: int, t: int, turn: Turn, expected: str, grid: Grid) -> str:
         """Replay one turn; return who is expected to be active next."""
-        side = self.log.side_of(turn.guesser)
-        assert side is not None  # read_log checked every name
-        move = MoveRef(round=number, index=t, player=turn.guesser,
-                       pointer=turn.pointer + "/guesser")
+        guesser = turn.guesser
+        side = self._side_of[guesser]  # read_log checked every name
         if side != expected:
             if t == 1:
                 why = "the round's first active player"
             else:
-                why = "the other team" if self.log.variant is Variant.TEAM else "next on the left"
-            who = f"{turn.guesser} ({side})" if side != turn.guesser else turn.guesser
-            self._violate(NEXT_ACTIVE, move, f"{who} guesses; {expected} is {why}")
-        if self.log.variant is Variant.TEAM and turn.guesser != self.captains[side]:
-            self._violate(TEAM_CAPTAINS, move, f"{turn.guesser} guesses for {side}, whose "
-                          f"captain is {self.captains[side]}")
-        for k, pick in enumerate(turn.picks):
-            chained = k > 0
-            if chained and not self._chain_allowed(turn.picks[k - 1], grid):
+                why = "the other team" if self._team else "next on the left"
+            who = f"{guesser} ({side})" if side != guesser else guesser
+            self._violate(NEXT_ACTIVE, MoveRef(round=number, index=t, player=guesser,
+                                               pointer=turn.pointer + "/guesser"),
+                          f"{who} guesses; {expected} is {why}")
+        if self._team and guesser != self.captains[side]:
+            self._violate(TEAM_CAPTAINS, MoveRef(round=number, index=t, player=guesser,
+                                                 pointer=turn.pointer + "/guesser"),
+                          f"{guesser} guesses for {side}, whose captain is "
+                          f"{self.captains[side]}")
+        left = self._left[side]
+        # Who chooses: first the player on the left (the other team's captain in team play;
+        # in solo play the one player, whom read_log checked), then, after a short circuit
+        # named, the active player.
+        chooser = self.captains[left] if self._team else left
+        chained, named = False, True
+        for pick in turn.picks:
+            if not named:
                 self._violate(CHAIN, self._move(number, t, turn, pick, "/position"),
                               "a further card is chosen though no short circuit was named")
-            self._check_chooser(number, t, turn, side, pick, chained)
-            self._play_pick(number, t, turn, side, pick, chained, grid)
-        return self.left_of(side)
-
-    def _chain_allowed(self, previous: Pick, grid: Grid) -> bool:
-        card = grid[previous.position[0] - 1][previous.position[1] - 1]
-        assert card is not None
-        return score(previous.guess, card, solo=self.solo).short_circuit_named
+            if pick.chooser != chooser:
+                self._check_chooser(number, t, turn, side, pick, chained)
+            named = self._play_pick(number, t, guesser, side, pick, chained, grid)
+            chained, chooser = True, guesser
+        return left
 
     def _move(self, number: int, t: int, turn: Turn, pick: Pick, field: str) -> MoveRef:
         return MoveRef(index=t, player=turn.guesser, round=number, pointer=pick.pointer + field)
 
     def _check_chooser(self, number: int, t: int, turn: Turn, side: str, pick: Pick,
                        chained: bool) -> None:
-        move = self._move(number, t, turn, pick, "/chooser")
+        """Word the violation of a pick chosen by the wrong player."""
         if chained:
             if pick.chooser != turn.guesser:
-                self._violate(CHAIN, move, f"{pick.chooser} chooses the card after a short "
-                              f"circuit; the active player, {turn.guesser}, should")
-        elif self.solo:
+                self._violate(CHAIN, self._move(number, t, turn, pick, "/chooser"),
+                              f"{pick.chooser} chooses the card after a short circuit; the "
+                              f"active player, {turn.guesser}, should")
+        elif self._solo:
             pass  # one player: read_log already made sure the chooser is that player
-        elif self.log.variant is Variant.TEAM:
-            other = self.left_of(side)
+        elif self._team:
+            other = self._left[side]
             if pick.chooser != self.captains[other]:
-                self._violate(TEAM_CAPTAINS, move, f"{pick.chooser} points; the captain of "
-                              f"{other}, {self.captains[other]}, should")
-        elif pick.chooser != self.left_of(side):
-            self._violate(POINTING_PLAYER, move, f"{pick.chooser} points; "
-                          f"{self.left_of(side)}, on the left of {side}, should")
+                self._violate(TEAM_CAPTAINS, self._move(number, t, turn, pick, "/chooser"),
+                              f"{pick.chooser} points; the captain of {other}, "
+                              f"{self.captains[other]}, should")
+        elif pick.chooser != self._left[side]:
+            self._violate(POINTING_PLAYER, self._move(number, t, turn, pick, "/chooser"),
+                          f"{pick.chooser} points; {self._left[side]}, on the left of {side}, "
+                          f"should")
 
-    def _play_pick(self, number: int, t: int, turn: Turn, side: str, pick: Pick,
-                   chained: bool, grid: Grid) -> None:
-        row, column = pick.position
+    def _play_pick(self, number: int, t: int, guesser: str, side: str, pick: Pick,
+                   chained: bool, grid: Grid) -> bool:
+        """Turn the card over and score it; whether a short circuit was named on it (the
+        active player may then choose another card)."""
+        position = pick.position
+        row, column = position
         card = grid[row - 1][column - 1]
         assert card is not None  # read_log checked every position
-        where = position_name(pick.position)
-        if pick.position in self._face_up:
-            self._violate(FACE_DOWN, self._move(number, t, turn, pick, "/position"),
+        where = position_name(position)
+        if position in self._face_up:
+            self._violate(FACE_DOWN, MoveRef(round=number, index=t, player=guesser,
+                                             pointer=pick.pointer + "/position"),
                           f"{where} is already face up")
-        self._face_up.add(pick.position)
-        self._picked.append(pick.position)
-        result = score(pick.guess, card, solo=self.solo)
-        if result.rule is GUESS_FEATURE:
-            self._violate(GUESS_FEATURE, self._move(number, t, turn, pick, "/guess"),
+        self._face_up.add(position)
+        if self._drawing:
+            self._picked.append(position)
+        _, _, result, words = _score(pick.guess, card, self._solo)
+        rule, points = result.rule, result.points
+        if rule is GUESS_FEATURE:
+            self._violate(GUESS_FEATURE, MoveRef(round=number, index=t, player=guesser,
+                                                 pointer=pick.pointer + "/guess"),
                           "no feature named")
-        if pick.points is not None and pick.points != result.points:
-            self._violate(result.rule, self._move(number, t, turn, pick, "/points"),
+        if pick.points is not None and pick.points != points:
+            self._violate(rule, MoveRef(round=number, index=t, player=guesser,
+                                        pointer=pick.pointer + "/points"),
                           f"{pick.points} point{'' if pick.points == 1 else 's'} recorded; "
                           f"{result.reason}")
-        self.scores[side] += result.points
-        verb = f"chooses {where} (after a short circuit)" if chained else \
-            f"{pick.chooser} points at {where} for {turn.guesser}"
-        lead = f"{turn.guesser} {verb}" if chained else verb
-        self._event(f"{lead}; {turn.guesser} names {pick.guess.describe()}; it is "
-                    f"{card.describe()}: {result.reason}",
-                    self._move(number, t, turn, pick, ""), result.rule, {side: result.points})
+        self.scores[side] += points
+        if chained:
+            text = f"{guesser} chooses {where} (after a short circuit); {guesser}{words}"
+        else:
+            text = f"{pick.chooser} points at {where} for {guesser}; {guesser}{words}"
+        self._events.append(Event(text, MoveRef(round=number, index=t, player=guesser,
+                                                pointer=pick.pointer), rule,
+                                  {side: points}))
+        return result.short_circuit_named
 
     # --- the game -------------------------------------------------------------------
 
@@ -271,7 +330,7 @@ class Replay:
         return rounds
 
     def winners(self) -> tuple[list[str], str]:
-        if self.solo:
+        if self._solo:
             return [], ""
         best = max(self.scores.values())
         winners = [s for s, p in self.scores.items() if p == best]
