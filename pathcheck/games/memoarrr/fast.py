@@ -81,13 +81,12 @@ and a MoveRef is a frozen value."""
 
 
 def _move(number: int, index: int, player: str) -> MoveRef:
-    key = (number, index, player)
-    move = _moves.get(key)
-    if move is None:
-        if len(_moves) > 4096:  # many distinct names: keep the cache small
-            _moves.clear()
-        move = _moves[key] = MoveRef(index=index, player=player, round=number,
-                                     pointer=f"/rounds/{number - 1}/actions/{index - 1}")
+    """A new MoveRef, kept in ``_moves``."""
+    if len(_moves) > 4096:  # many distinct names: keep the cache small
+        _moves.clear()
+    move = _moves[number, index, player] = MoveRef(
+        index=index, player=player, round=number,
+        pointer=f"/rounds/{number - 1}/actions/{index - 1}")
     return move
 
 
@@ -106,8 +105,9 @@ def fast_ruling(log: Mapping[str, Any], *, source: str) -> Ruling | None:
     treasure_rule = TREASURE.r2018 if r2018 else TREASURE.r2023
     start_rule = START_PLAYER.r2018 if r2018 else START_PLAYER.r2023
     volcano_names = _VOLCANO_TEXT[edition]
-    cards, names = _CARD_TEXT, _POS_TEXT
+    cards, names, moves = _CARD_TEXT, _POS_TEXT, _moves
     treasures: dict[str, list[int]] = {p: [] for p in players}
+    totals = dict.fromkeys(players, 0)  # the running score, copied into each Round
     rounds: list[Round] = []
     for number, (starter_seat, held, turns, face_up, winner_seat, treasure,
                  trace_events) in enumerate(trace_rounds, 1):
@@ -115,7 +115,8 @@ def fast_ruling(log: Mapping[str, Any], *, source: str) -> Ruling | None:
         events = [Event(start_text(number, starter, edition, held)) if number == 1 else
                   Event(start_text(number, starter, edition, held), rule=start_rule)]
         for kind, index, seat, a, b, c, d in trace_events:
-            move = _move(number, index, players[seat])
+            move = moves.get((number, index, players[seat])) or _move(number, index,
+                                                                       players[seat])
             if kind == _FAIL:
                 text = volcano_text(names[a], cards[b], cards[c], volcano_names[d])
                 events.append(Event(text, move, connect))
@@ -129,14 +130,14 @@ def fast_ruling(log: Mapping[str, Any], *, source: str) -> Ruling | None:
         if winner_seat >= 0:
             winner = players[winner_seat]
             treasures[winner].append(treasure)
+            totals[winner] += treasure
             events.append(Event(treasure_text(winner, treasure), rule=treasure_rule,
                                 points={winner: treasure}))
         else:  # the log's last round, unfinished: who has no volcano yet
             still = [p for i, p in enumerate(players) if i not in _seats_out(trace_events)]
             events.append(Event(unfinished_text(still)))
-        scores = {p: sum(treasures[p]) for p in players}
         rounds.append(Round(number, round_title(number, starter, turns, face_up), events,
-                            scores))
+                            totals.copy()))
     notes = [edition_note(edition, expert=variants.get("expert", False),
                           ordered_stack=variants.get("ordered_stack", False))]
     if not complete:
@@ -150,7 +151,7 @@ def fast_ruling(log: Mapping[str, Any], *, source: str) -> Ruling | None:
         source=source,
         players=players,
         rounds=rounds,
-        final_scores={p: sum(treasures[p]) for p in players},
+        final_scores=totals,
         winners=winners,
         violations=[],
         tie_break=tie_break,
