@@ -56,11 +56,14 @@ static const int SIGN[4] = {1, 1, -1, -1};
 #include "speedups-c/guard.c"
 #include "speedups-c/dungeon_solo.c"
 #include "speedups-c/dungeon_game.c"
+#include "speedups-c/memoarrr.c"
 
 static PyMethodDef methods[] = {
     {"solo_kernel", solo_kernel, METH_VARARGS, "Perfect solo play of many seeds."},
     {"json_guard", json_guard, METH_VARARGS,
      "Nesting deeper than a limit (1), a key that may repeat (2), or neither (0)."},
+    {"memoarrr_replay", memoarrr_replay, METH_VARARGS,
+     "The trace of a clean memoarrr/1 log, or None (pathcheck.games.memoarrr.fast)."},
     {"make_tables", make_tables, METH_VARARGS, "Compile tile tables into a capsule."},
     {"set_layout", set_layout, METH_VARARGS, "Register the record and placement struct types."},
     {"scan_block", scan_block, METH_VARARGS, "Verify dungeon/1 JSON Lines of a block."},

@@ -23,6 +23,7 @@ from typing import Any
 from pathcheck.games import GameAdjudicator
 from pathcheck.games.common import Pictures
 from pathcheck.games.memoarrr.at import final_table
+from pathcheck.games.memoarrr.fast import fast_ruling
 from pathcheck.games.memoarrr.log import (
     FORMAT,
     FORMATS,
@@ -33,6 +34,7 @@ from pathcheck.games.memoarrr.log import (
 from pathcheck.games.memoarrr.plain import read_plain
 from pathcheck.games.memoarrr.rules import EDITIONS, GAME, ROUNDS, TITLE, decide_winners
 from pathcheck.games.memoarrr.state import Replay
+from pathcheck.games.memoarrr.texts import edition_note, unseen_note
 from pathcheck.ruling import Ruling
 
 
@@ -46,21 +48,35 @@ class MemoarrrAdjudicator(GameAdjudicator):
     log_formats = LOG_FORMATS
 
     def rule(self, log: Mapping[str, Any], *, source: str, pictures: Pictures) -> Ruling:
-        """Replay ``log`` and rule on it; RecordError if it is malformed."""
+        """Replay ``log`` and rule on it; RecordError if it is malformed.
+
+        A clean log is ruled on by the C fast path when the extension is built and no
+        picture is asked for; the Python path (:meth:`rule_python`) rules on the others.
+        """
+        if pictures.want is None:
+            ruling = fast_ruling(log, source=source)
+            if ruling is not None:
+                return ruling
+        return self.rule_python(log, source=source, pictures=pictures)
+
+    def rule_python(self, log: Mapping[str, Any], *, source: str,
+                    pictures: Pictures | None = None) -> Ruling:
+        """The reference path: read ``log`` (the plain reader, else ``read_log``, which words
+        the errors), replay it in Python and rule on it."""
+        if pictures is None:
+            pictures = Pictures(None)
         setup = read_plain(log) or read_log(log, source=source)  # read_log words errors
         replay = Replay(setup, pictures)
         replay.run()
         state = replay.state
         complete = state.round == ROUNDS and state.round_over
         winners, tie_break = decide_winners(state.treasures) if complete else ([], "")
-        edition = f"{setup.edition} edition" + "".join(
-            f", {v}" for v, on in (("expert", setup.expert),
-                                   ("ordered stack", setup.ordered_stack)) if on)
+        edition = edition_note(setup.edition, expert=setup.expert,
+                               ordered_stack=setup.ordered_stack)
         notes = [edition, *replay.notes]
         unseen = 24 - len(setup.island)
         if unseen:
-            notes.append(f"not checked: that the island holds each card once, for the {unseen} "
-                         "card(s) never revealed: the log leaves them out (null)")
+            notes.append(unseen_note(unseen))
         return Ruling(
             game=self.name,
             format=FORMAT,

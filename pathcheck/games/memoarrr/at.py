@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from pathcheck.games.common import Moment
@@ -53,10 +54,22 @@ def render_island(state: State, at: Moment) -> str:
 
 def final_table(setup: Setup, state: State) -> str:
     """The treasures each player took, with the tie-break keys."""
-    width = max(len("player"), *(len(p) for p in setup.players))
+    return treasure_table(setup.players, state.treasures)
+
+
+def treasure_table(players: Sequence[str], treasures: Mapping[str, Sequence[int]]) -> str:
+    """The final table of ``players`` who took ``treasures``.
+
+    >>> print(treasure_table(("Ann", "Ben"), {"Ann": [2, 4], "Ben": []}))
+    Final table:
+      player  rubies  cards  largest  treasures
+      Ann          6      2        4  2 + 4
+      Ben          0      0        0  -
+    """
+    width = max(len("player"), *(len(p) for p in players))
     lines = ["Final table:", f"  {'player'.ljust(width)}  rubies  cards  largest  treasures"]
-    for p in setup.players:
-        cards = state.treasures[p]
+    for p in players:
+        cards = treasures[p]
         lines.append(
             f"  {p.ljust(width)}  {sum(cards):>6}  {len(cards):>5}  {max(cards, default=0):>7}"
             f"  {' + '.join(map(str, cards)) or '-'}"

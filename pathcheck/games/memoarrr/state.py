@@ -56,7 +56,16 @@ from pathcheck.games.memoarrr.rules import (
     Card,
     EditionRule,
     Pos,
-    rubies,
+)
+from pathcheck.games.memoarrr.texts import (
+    LOG_ENDS_EARLY,
+    NEVER_SEEN,
+    round_title,
+    start_text,
+    swap_text,
+    treasure_text,
+    unfinished_text,
+    volcano_text,
 )
 from pathcheck.ruling import Event, MoveRef, Round, Rule, Violation
 
@@ -403,10 +412,7 @@ class Replay:
             if self.state.round_over:
                 starter = self.state.next_start_player()
         if self.state.round < ROUNDS or not self.state.round_over:
-            self.notes.append(
-                f"the log ends before the game does ({ROUNDS} rounds, the last treasure "
-                "claimed): standings so far, no winner"
-            )
+            self.notes.append(LOG_ENDS_EARLY)
 
     def check_setup(self) -> None:
         taken: dict[str, str] = {}
@@ -435,11 +441,9 @@ class Replay:
 
     def start_event(self, number: int, starter: str) -> Event:
         if number == 1:
-            return Event(f"{starter} starts (the log's start player)")
+            return Event(start_text(1, starter, self.setup.edition, 0))
         held = self.state.out[starter]
-        why = "took the dark volcano" if self.setup.edition == 2023 else (
-            f"took the volcano with the most birds ({held.rank})")
-        return Event(f"{starter} starts: {why} in round {number - 1}",
+        return Event(start_text(number, starter, self.setup.edition, held.rank),
                      rule=self.rule(START_PLAYER))
 
     def turn_events(self, result: TurnResult, move: MoveRef, events: list[Event]) -> None:
@@ -447,36 +451,27 @@ class Replay:
         if result.swapped is not None:
             a, b = result.swapped
             grid = self.state.grid
-            events.append(Event(f"octopus swap: {grid.get(b, 'a card never seen')} {a} -> {b}, "
-                                f"{grid.get(a, 'a card never seen')} {b} -> {a}",
+            events.append(Event(swap_text(str(a), str(b), grid.get(b, NEVER_SEEN),
+                                          grid.get(a, NEVER_SEEN)),
                                 move, self.rule(OCTOPUS_ADJACENT)))
         if result.volcano is not None:
-            if result.pos is None:
-                text = (f"takes the {result.volcano} volcano without revealing "
-                        "(all 24 cards face up): out")
-                rule = ALL_REVEALED
-            else:
-                text = (f"reveals {result.pos} {result.card}, which connects with neither the "
-                        f"animal nor the landscape of {result.previous}: takes the "
-                        f"{result.volcano} volcano, out")
-                rule = CONNECT
-            events.append(Event(text, move, self.rule(rule)))
+            pos = None if result.pos is None else str(result.pos)
+            text = volcano_text(pos, result.card, result.previous, result.volcano)
+            events.append(Event(text, move, self.rule(ALL_REVEALED if pos is None else CONNECT)))
 
     def close_round(self, number: int, starter: str, events: list[Event]) -> None:
         state = self.state
         turns = state.turns
         reveals = len(state.face_up)
-        title = f"Round {number} (start: {starter}; {turns} turn(s), {reveals} card(s) face up)"
+        title = round_title(number, starter, turns, reveals)
         if state.round_over:
             winner = next(p for p in self.setup.players if p not in state.out)
             treasure = state.treasures[winner][-1] if len(state.treasures[winner]) else 0
-            events.append(Event(
-                f"{winner} is the last without a volcano and takes the top treasure "
-                f"({rubies(treasure)})", rule=self.rule(TREASURE), points={winner: treasure},
-            ))
+            events.append(Event(treasure_text(winner, treasure), rule=self.rule(TREASURE),
+                                points={winner: treasure}))
         else:
-            still = ", ".join(p for p in self.setup.players if p not in state.out)
-            events.append(Event(f"the round is unfinished in the log (still in: {still})"))
+            still = [p for p in self.setup.players if p not in state.out]
+            events.append(Event(unfinished_text(still)))
         treasures = state.treasures
         scores = {p: sum(treasures[p]) for p in self.setup.players}
         self.rounds.append(Round(number, title, events, scores))

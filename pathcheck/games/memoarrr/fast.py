@@ -1,0 +1,165 @@
+"""The C fast path of the Memoarrr! adjudicator, for clean logs.
+
+``pathcheck._speedups.memoarrr_replay`` (pathcheck/speedups-c/memoarrr.c) reads a decoded
+log and replays it as :mod:`~pathcheck.games.memoarrr.plain` and
+:meth:`~pathcheck.games.memoarrr.state.State.apply` would, and hands back a compact trace
+(per round: the start player, the counts of the title, the winner and treasure, and the turns
+the ruling tells: failed reveals, volcanoes, octopus swaps). :func:`fast_ruling` builds the
+Ruling from it with the replay's own words (:mod:`~pathcheck.games.memoarrr.texts`).
+
+The C side takes only logs the Python path rules legal without a word of doubt: at the first
+fault of a move, at anything :func:`~pathcheck.games.memoarrr.plain.read_plain` would refuse
+(and for a log it reads as Python would not: a str subclass, a tuple for a list), it answers
+None, and :func:`fast_ruling` too; the Python path then rules on the whole log and words
+every error. Without the extension (no C compiler at install time) it is always None.
+tests/games/test_memoarrr_fast.py checks that both paths give the same Ruling.
+
+>>> import random
+>>> from pathcheck.games import AdjudicateOptions
+>>> from pathcheck.games.memoarrr.adjudicator import ADJUDICATOR
+>>> from pathcheck.games.memoarrr.gen import random_game
+>>> log = random_game(random.Random(5), players=3)
+>>> ruling = fast_ruling(log, source="demo")
+>>> ruling is None or ruling == ADJUDICATOR.rule_python(log, source="demo")
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from pathcheck.games.memoarrr.at import treasure_table
+from pathcheck.games.memoarrr.log import FORMAT
+from pathcheck.games.memoarrr.plain import _CARD_NAMES
+from pathcheck.games.memoarrr.rules import (
+    ALL_CARDS,
+    ALL_REVEALED,
+    CONNECT,
+    GAME,
+    OCTOPUS_ADJACENT,
+    SIZE,
+    START_PLAYER,
+    TREASURE,
+    Pos,
+    decide_winners,
+)
+from pathcheck.games.memoarrr.texts import (
+    LOG_ENDS_EARLY,
+    NEVER_SEEN,
+    edition_note,
+    round_title,
+    start_text,
+    swap_text,
+    treasure_text,
+    unfinished_text,
+    unseen_note,
+    volcano_text,
+)
+from pathcheck.ruling import Event, MoveRef, Round, Ruling
+
+try:
+    from pathcheck import _speedups
+
+    _replay: Callable[[Any, dict[str, int]], Any] | None = _speedups.memoarrr_replay
+except ImportError:  # no C compiler at install time: the Python path rules on every log
+    _replay = None
+
+_CARD_NUMBERS = {name: number for name, (_, number) in _CARD_NAMES.items()}
+"""Each card name (aliases too) -> its number in ALL_CARDS: animal * 5 + landscape, which is
+how the C side tells animals and landscapes apart (test_memoarrr_fast checks the order)."""
+_CARD_TEXT = tuple(str(card) for card in ALL_CARDS)
+_POS_TEXT = tuple(str(Pos(r, c)) for r in range(SIZE) for c in range(SIZE))
+_SWAP, _FAIL, _TAKE = 0, 1, 2
+"""The kinds of event in a trace (M_SWAP, M_FAIL, M_TAKE in memoarrr.c)."""
+_VOLCANO_TEXT = {2023: {1: "dark", 0: "light"}, 2018: {n: f"{n}-bird" for n in (1, 3, 7)}}
+"""A volcano's name (``str(Volcano)``) by edition and rank."""
+
+_moves: dict[tuple[int, int, str], MoveRef] = {}
+"""MoveRefs made so far: the same few rounds, move numbers and names recur from log to log,
+and a MoveRef is a frozen value."""
+
+
+def _move(number: int, index: int, player: str) -> MoveRef:
+    """A new MoveRef, kept in ``_moves``."""
+    if len(_moves) > 4096:  # many distinct names: keep the cache small
+        _moves.clear()
+    move = _moves[number, index, player] = MoveRef(
+        index=index, player=player, round=number,
+        pointer=f"/rounds/{number - 1}/actions/{index - 1}")
+    return move
+
+
+def fast_ruling(log: Mapping[str, Any], *, source: str) -> Ruling | None:
+    """The ruling on ``log`` as the Python path gives it, or None if the C side declines."""
+    trace = None if _replay is None else _replay(log, _CARD_NUMBERS)
+    if trace is None:
+        return None
+    unseen, complete, trace_rounds = trace
+    players: tuple[str, ...] = tuple(log["players"])
+    edition: int = log["edition"]
+    variants = log.get("variants", {})
+    r2018 = edition == 2018
+    connect = CONNECT.r2018 if r2018 else CONNECT.r2023
+    swap_rule = OCTOPUS_ADJACENT.r2018 if r2018 else OCTOPUS_ADJACENT.r2023
+    treasure_rule = TREASURE.r2018 if r2018 else TREASURE.r2023
+    start_rule = START_PLAYER.r2018 if r2018 else START_PLAYER.r2023
+    volcano_names = _VOLCANO_TEXT[edition]
+    cards, names, moves = _CARD_TEXT, _POS_TEXT, _moves
+    treasures: dict[str, list[int]] = {p: [] for p in players}
+    totals = dict.fromkeys(players, 0)  # the running score, copied into each Round
+    rounds: list[Round] = []
+    for number, (starter_seat, held, turns, face_up, winner_seat, treasure,
+                 trace_events) in enumerate(trace_rounds, 1):
+        starter = players[starter_seat]
+        events = [Event(start_text(number, starter, edition, held)) if number == 1 else
+                  Event(start_text(number, starter, edition, held), rule=start_rule)]
+        for kind, index, seat, a, b, c, d in trace_events:
+            move = moves.get((number, index, players[seat])) or _move(number, index,
+                                                                       players[seat])
+            if kind == _FAIL:
+                text = volcano_text(names[a], cards[b], cards[c], volcano_names[d])
+                events.append(Event(text, move, connect))
+            elif kind == _SWAP:
+                text = swap_text(names[a], names[b], NEVER_SEEN if c < 0 else cards[c],
+                                 NEVER_SEEN if d < 0 else cards[d])
+                events.append(Event(text, move, swap_rule))
+            else:
+                rule = ALL_REVEALED.r2018 if r2018 else ALL_REVEALED.r2023
+                events.append(Event(volcano_text(None, None, None, volcano_names[d]), move, rule))
+        if winner_seat >= 0:
+            winner = players[winner_seat]
+            treasures[winner].append(treasure)
+            totals[winner] += treasure
+            events.append(Event(treasure_text(winner, treasure), rule=treasure_rule,
+                                points={winner: treasure}))
+        else:  # the log's last round, unfinished: who has no volcano yet
+            still = [p for i, p in enumerate(players) if i not in _seats_out(trace_events)]
+            events.append(Event(unfinished_text(still)))
+        rounds.append(Round(number, round_title(number, starter, turns, face_up), events,
+                            totals.copy()))
+    notes = [edition_note(edition, expert=variants.get("expert", False),
+                          ordered_stack=variants.get("ordered_stack", False))]
+    if not complete:
+        notes.append(LOG_ENDS_EARLY)
+    if unseen:
+        notes.append(unseen_note(unseen))
+    winners, tie_break = decide_winners(treasures) if complete else ([], "")
+    return Ruling(
+        game=GAME,
+        format=FORMAT,
+        source=source,
+        players=players,
+        rounds=rounds,
+        final_scores=totals,
+        winners=winners,
+        violations=[],
+        tie_break=tie_break,
+        notes=notes,
+        display=treasure_table(players, treasures),
+    )
+
+
+def _seats_out(trace_events: tuple[tuple[int, ...], ...]) -> set[int]:
+    """The players who took a volcano this round (each out is a failed reveal or a take)."""
+    return {seat for kind, _, seat, *_ in trace_events if kind != _SWAP}

@@ -1,0 +1,454 @@
+/* pathcheck._speedups, part of the one translation unit _speedups.c: the reading and replay
+ * of a clean Memoarrr! log (pathcheck.games.memoarrr.fast).
+ *
+ * memoarrr_replay(log, cards) takes a decoded memoarrr/1 log (dicts, lists, str, int, bool,
+ * None as msgspec gives them) and `cards`, each card name -> its number in rules.ALL_CARDS
+ * (animal * 5 + landscape, Animal and Landscape in their enum order). It checks what
+ * plain.read_plain checks and replays the log as state.State.apply does, and gives up (None)
+ * at the first thing it does not take: anything read_plain refuses, any fault of a move, a
+ * second peek at one side, a disordered ordered stack. What it accepts, the Python path rules
+ * legal; the trace it hands back is what fast.py needs to build the same Ruling:
+ *
+ *   (unseen, complete, rounds), each round
+ *   (starter, held_rank, turns, face_up, winner, treasure, events), each event
+ *   (kind, index, player, a, b, c, d):
+ *     M_SWAP  octopus swap of positions a and b; c the card now at b, d the card now at a
+ *             (-1: a card never seen)
+ *     M_FAIL  reveal of a (card b) that connects with neither of c: takes volcano d (rank)
+ *     M_TAKE  takes volcano d (rank) without revealing
+ * Players are seat numbers, positions row * 5 + col, volcanoes by rank (2023: dark 1, light
+ * 0; 2018: the birds); winner -1 for a round unfinished in the log. */
+
+#define M_SIZE 5
+#define M_CENTRE 12
+#define M_CARDS 25
+#define M_ISLAND 24
+#define M_ROUNDS 7
+#define M_MAX_PLAYERS 4
+enum { M_PENGUIN, M_OCTOPUS, M_CRAB, M_WALRUS, M_TURTLE };
+enum { M_SWAP, M_FAIL, M_TAKE };
+
+/* Key names, with the bit each sets in a "seen" mask. */
+static const char *const M_TOP_KEYS[] = {
+    "format", "edition", "players", "start_player", "island", "peeks", "treasures", "rounds",
+    "variants", "comment", NULL};
+#define M_TOP_REQUIRED 0xFF
+static const char *const M_VARIANT_KEYS[] = {"expert", "ordered_stack", NULL};
+static const char *const M_ROUND_KEYS[] = {"volcanoes", "actions", "comment", NULL};
+#define M_ROUND_REQUIRED 0x3
+static const char *const M_ACTION_KEYS[] = {
+    "player", "reveal", "swap", "mark", "peek", "volcano", NULL};
+static const char *const M_SIDE_NAMES[] = {"north", "east", "south", "west", NULL};
+/* The 3 middle cards of each outer side (rules.SIDES), as position masks. */
+static const uint32_t M_SIDE_MASK[4] = {
+    (1u << 1) | (1u << 2) | (1u << 3),
+    (1u << 9) | (1u << 14) | (1u << 19),
+    (1u << 21) | (1u << 22) | (1u << 23),
+    (1u << 5) | (1u << 10) | (1u << 15),
+};
+
+/* The index of `key` in the NULL-ended `names`, or -1 (also for a key that is no str). */
+static int m_key(PyObject *key, const char *const *names) {
+    if (!PyUnicode_CheckExact(key)) return -1;
+    for (int i = 0; names[i]; i++)
+        if (PyUnicode_CompareWithASCIIString(key, names[i]) == 0) return i;
+    return -1;
+}
+
+/* Fill `values` (one slot per name) from a dict whose keys must all be among `names`; the
+ * mask of the keys given, or -1 if the dict has another key. */
+static int m_fields(PyObject *dict, const char *const *names, PyObject **values) {
+    Py_ssize_t pos = 0;
+    PyObject *key, *value;
+    int seen = 0;
+    while (PyDict_Next(dict, &pos, &key, &value)) {
+        int i = m_key(key, names);
+        if (i < 0) return -1;
+        values[i] = value;
+        seen |= 1 << i;
+    }
+    return seen;
+}
+
+/* A position name "A1".."E5" (column, row) -> row * 5 + col; -1 for anything else. */
+static int m_position(PyObject *text) {
+    if (!PyUnicode_CheckExact(text) || PyUnicode_GET_LENGTH(text) != 2) return -1;
+    Py_UCS4 col = PyUnicode_READ_CHAR(text, 0), row = PyUnicode_READ_CHAR(text, 1);
+    if (col < 'A' || col > 'E' || row < '1' || row > '5') return -1;
+    return (int)(row - '1') * M_SIZE + (int)(col - 'A');
+}
+
+/* The seat of `name` among the players, or -1 (also for a name that is no str). */
+static int m_seat(PyObject *name, PyObject *const *players, int n) {
+    if (!name || !PyUnicode_CheckExact(name)) return -1;
+    for (int i = 0; i < n; i++)
+        if (players[i] == name || PyUnicode_Compare(players[i], name) == 0) return i;
+    return -1;
+}
+
+/* A small exact int in [lo, hi], or -1 (bools and big ints are refused). */
+static long m_small(PyObject *value, long lo, long hi) {
+    if (!PyLong_CheckExact(value)) return -1;
+    int overflow;
+    long v = PyLong_AsLongAndOverflow(value, &overflow);
+    if (overflow || v < lo || v > hi) return -1;
+    return v;
+}
+
+static int m_adjacent(int a, int b) {
+    int ra = a / M_SIZE, ca = a % M_SIZE, rb = b / M_SIZE, cb = b % M_SIZE;
+    return (ra == rb && (ca - cb == 1 || cb - ca == 1)) ||
+           (ca == cb && (ra - rb == 1 || rb - ra == 1));
+}
+
+static int m_popcount(uint32_t x) {
+    int n = 0;
+    for (; x; x &= x - 1) n++;
+    return n;
+}
+
+typedef struct {
+    int n, edition, expert;
+    int grid[M_CARDS];          /* card number by position; -1: none (the centre, unseen) */
+    uint32_t up, peeked;
+    int stack[M_MAX_PLAYERS], stack_len, stack_top;
+    int out[M_MAX_PLAYERS];     /* the rank of the volcano each player took, -1: still in */
+    int last, mark, crab, to_move, turns, round_over, round;
+    int treasures[M_ROUNDS], treasure_top;
+} MState;
+
+static int m_next_clockwise(const MState *s, int player) {
+    int candidate = (player + 1) % s->n;
+    while (s->out[candidate] >= 0) {
+        if (candidate == player) return player;
+        candidate = (candidate + 1) % s->n;
+    }
+    return candidate;
+}
+
+/* Append (kind, index, player, a, b, c, d) to `events`; -1 on a Python error. */
+static int m_event(PyObject *events, int kind, int index, int player, int a, int b, int c,
+                   int d) {
+    PyObject *event = Py_BuildValue("(iiiiiii)", kind, index, player, a, b, c, d);
+    if (!event) return -1;
+    int rc = PyList_Append(events, event);
+    Py_DECREF(event);
+    return rc;
+}
+
+/* The card number `cards` gives `text`: 0..24, -2 for a name it lacks, -1 on an error
+ * (a value that is no card number is a ValueError: the table is broken, not the log). */
+static int m_card(PyObject *cards, PyObject *text) {
+    if (!PyUnicode_CheckExact(text)) return -2;
+    PyObject *value = PyDict_GetItemWithError(cards, text);
+    if (!value) return PyErr_Occurred() ? -1 : -2;
+    long card = m_small(value, 0, M_CARDS - 1);
+    if (card < 0) {
+        PyErr_SetString(PyExc_ValueError, "memoarrr_replay: a card number out of range");
+        return -1;
+    }
+    return (int)card;
+}
+
+/* Read the top of the log into `s`: 1 taken, 0 refused, -1 on an error. */
+static int m_read_setup(MState *s, PyObject *log, PyObject *cards, PyObject **players,
+                        PyObject **rounds, int *unseen) {
+    PyObject *top[10] = {0};
+    if (!PyDict_CheckExact(log)) return 0;
+    int seen = m_fields(log, M_TOP_KEYS, top);
+    if (seen < 0 || (seen & M_TOP_REQUIRED) != M_TOP_REQUIRED) return 0;
+    if (!PyUnicode_CheckExact(top[0]) ||
+        PyUnicode_CompareWithASCIIString(top[0], "memoarrr/1") != 0)
+        return 0;
+    s->edition = (int)m_small(top[1], 2018, 2023);
+    if (s->edition != 2018 && s->edition != 2023) return 0;
+    int ordered = 0;
+    s->expert = 0;
+    if (top[8]) {
+        PyObject *variants[2] = {0};
+        if (!PyDict_CheckExact(top[8]) || m_fields(top[8], M_VARIANT_KEYS, variants) < 0)
+            return 0;
+        for (int i = 0; i < 2; i++)
+            if (variants[i] && !PyBool_Check(variants[i])) return 0;
+        s->expert = variants[0] == Py_True;
+        ordered = variants[1] == Py_True;
+    }
+    if (top[9] && !PyUnicode_CheckExact(top[9])) return 0;
+
+    PyObject *list = top[2];
+    if (!PyList_CheckExact(list) || PyList_GET_SIZE(list) < 2 ||
+        PyList_GET_SIZE(list) > M_MAX_PLAYERS)
+        return 0;
+    s->n = (int)PyList_GET_SIZE(list);
+    for (int i = 0; i < s->n; i++) {
+        PyObject *name = PyList_GET_ITEM(list, i);
+        if (!PyUnicode_CheckExact(name) || PyUnicode_GET_LENGTH(name) == 0) return 0;
+        if (m_seat(name, players, i) >= 0) return 0;  /* a name twice */
+        players[i] = name;
+    }
+    s->to_move = m_seat(top[3], players, s->n);
+    if (s->to_move < 0) return 0;
+
+    /* The island: 5 rows of 5, the centre null, no card twice. */
+    PyObject *rows = top[4];
+    if (!PyList_CheckExact(rows) || PyList_GET_SIZE(rows) != M_SIZE) return 0;
+    uint32_t named = 0;
+    *unseen = M_ISLAND;
+    for (int r = 0; r < M_SIZE; r++) {
+        PyObject *row = PyList_GET_ITEM(rows, r);
+        if (!PyList_CheckExact(row) || PyList_GET_SIZE(row) != M_SIZE) return 0;
+        for (int c = 0; c < M_SIZE; c++) {
+            PyObject *text = PyList_GET_ITEM(row, c);
+            int pos = r * M_SIZE + c;
+            s->grid[pos] = -1;
+            if (text == Py_None) continue;
+            if (pos == M_CENTRE) return 0;
+            int card = m_card(cards, text);
+            if (card < 0) return card == -1 ? -1 : 0;
+            if (named >> card & 1) return 0;
+            named |= 1u << card;
+            s->grid[pos] = card;
+            --*unseen;
+        }
+    }
+
+    /* The peeks: one side each, every player, no side twice (else a fault). */
+    PyObject *peeks = top[5], *key, *value;
+    if (!PyDict_CheckExact(peeks) || PyDict_GET_SIZE(peeks) != s->n) return 0;
+    for (Py_ssize_t at = 0; PyDict_Next(peeks, &at, &key, &value);)
+        if (!PyUnicode_CheckExact(key)) return 0;  /* so looking up a name runs no code */
+    s->peeked = 0;
+    int sides = 0;
+    for (int i = 0; i < s->n; i++) {
+        PyObject *side = PyDict_GetItemWithError(peeks, players[i]);
+        if (!side) return PyErr_Occurred() ? -1 : 0;
+        int k = m_key(side, M_SIDE_NAMES);
+        if (k < 0 || (sides >> k & 1)) return 0;
+        sides |= 1 << k;
+        s->peeked |= M_SIDE_MASK[k];
+    }
+
+    /* The treasures: 1,1,2,2,2,3,4 in any order (top first), in order for the variant. */
+    static const int WANT[M_ROUNDS] = {1, 1, 2, 2, 2, 3, 4};
+    PyObject *treasures = top[6];
+    if (!PyList_CheckExact(treasures) || PyList_GET_SIZE(treasures) != M_ROUNDS) return 0;
+    int count[5] = {0}, in_order = 1;
+    for (int i = 0; i < M_ROUNDS; i++) {
+        long t = m_small(PyList_GET_ITEM(treasures, i), 1, 4);
+        if (t < 0) return 0;
+        count[t]++;
+        s->treasures[i] = (int)t;
+        in_order &= t == WANT[i];
+    }
+    if (count[1] != 2 || count[2] != 3 || count[3] != 1 || count[4] != 1) return 0;
+    if (ordered && !in_order) return 0;
+    s->treasure_top = 0;
+    if (!PyList_CheckExact(top[7])) return 0;
+    *rounds = top[7];
+    return 1;
+}
+
+/* The volcano ranks of one round into s->stack; the set's mask, or -1 if refused. */
+static int m_volcanoes(MState *s, PyObject *raw) {
+    if (!PyList_CheckExact(raw) || PyList_GET_SIZE(raw) != s->n - 1) return -1;
+    int set = 0, dark = 0;
+    for (int i = 0; i < s->n - 1; i++) {
+        PyObject *v = PyList_GET_ITEM(raw, i);
+        int rank;
+        if (s->edition == 2023) {
+            if (!PyUnicode_CheckExact(v)) return -1;
+            if (PyUnicode_CompareWithASCIIString(v, "dark") == 0) rank = 1, dark++;
+            else if (PyUnicode_CompareWithASCIIString(v, "light") == 0) rank = 0;
+            else return -1;
+        } else {
+            rank = (int)m_small(v, 1, 7);
+            if (rank != 1 && rank != 3 && rank != 7) return -1;
+            if (set >> rank & 1) return -1;  /* each 2018 volcano exists once */
+        }
+        set |= 1 << rank;
+        s->stack[i] = rank;
+    }
+    if (s->edition == 2023 && dark != 1) return -1;
+    s->stack_len = s->n - 1;
+    return set;
+}
+
+/* The player takes the top volcano of the stack. */
+static void m_take(MState *s, int player) { s->out[player] = s->stack[s->stack_top++]; }
+
+/* Replay one action (a dict) of the round; 1 played cleanly, 0 refused, -1 on an error. */
+static int m_action(MState *s, PyObject *item, int index, PyObject *const *players,
+                    PyObject *events) {
+    PyObject *f[6] = {0};
+    if (!PyDict_CheckExact(item)) return 0;
+    int keys = m_fields(item, M_ACTION_KEYS, f);
+    if (keys < 0 || s->round_over) return 0;
+    int player = m_seat(f[0], players, s->n);
+    if (player < 0 || player != s->to_move) return 0;
+    int blocked = s->mark;
+    s->mark = -1;
+    s->crab = 0;
+    s->turns++;
+    if (f[5]) {  /* a volcano taken without revealing: only once all 24 are face up */
+        if (f[5] != Py_True || keys != (1 | 1 << 5) || s->up != ((1u << M_CARDS) - 1) -
+                                                                 (1u << M_CENTRE))
+            return 0;
+        m_take(s, player);
+        if (m_event(events, M_TAKE, index, player, 0, 0, 0, s->out[player]) < 0) return -1;
+    } else {
+        int pos = f[1] ? m_position(f[1]) : -1;
+        if (pos < 0 || pos == M_CENTRE) return 0;
+        int at[3];  /* swap, mark, peek: -2 not given, -1 no position */
+        for (int k = 0; k < 3; k++) at[k] = f[2 + k] ? m_position(f[2 + k]) : -2;
+        if (at[0] == -1 || at[1] == -1 || at[2] == -1) return 0;
+        int card = s->grid[pos];
+        if (card < 0 || (s->up >> pos & 1) || pos == blocked) return 0;
+        if (s->turns == 1 && s->round == 1 && (s->peeked >> pos & 1)) return 0;
+        s->up |= 1u << pos;
+        int previous = s->last;
+        int success = previous < 0 || card / 5 == previous / 5 || card % 5 == previous % 5;
+        s->last = card;
+        if (!success) m_take(s, player);
+        int earned = success && s->expert ? card / 5 : -1;
+        if (at[0] >= 0) {  /* the octopus swap, only when earned, with a neighbour */
+            int target = at[0];
+            if (earned != M_OCTOPUS || target == M_CENTRE || !m_adjacent(pos, target)) return 0;
+            int ca = s->grid[pos];
+            s->grid[pos] = s->grid[target];
+            s->grid[target] = ca;
+            uint32_t a_up = s->up >> pos & 1, b_up = s->up >> target & 1;
+            s->up &= ~((1u << pos) | (1u << target));
+            s->up |= (b_up << pos) | (a_up << target);
+            if (m_event(events, M_SWAP, index, player, pos, target, s->grid[target],
+                        s->grid[pos]) < 0)
+                return -1;
+        } else if (earned == M_OCTOPUS) {
+            return 0;
+        }
+        int down = M_ISLAND - m_popcount(s->up);
+        if (at[1] >= 0) {  /* the walrus mark */
+            int target = at[1];
+            if (earned != M_WALRUS || down <= 1 || target == M_CENTRE || (s->up >> target & 1))
+                return 0;
+            s->mark = target;
+        } else if (earned == M_WALRUS && down > 1) {
+            return 0;
+        }
+        if (at[2] >= 0) {  /* the penguin peek */
+            int target = at[2];
+            if (earned != M_PENGUIN || target == M_CENTRE || (s->up >> target & 1)) return 0;
+        } else if (earned == M_PENGUIN && down) {
+            return 0;
+        }
+        if (!success &&
+            m_event(events, M_FAIL, index, player, pos, card, previous, s->out[player]) < 0)
+            return -1;
+        if (earned == M_CRAB) s->crab = 1;
+    }
+    if (s->stack_top < s->stack_len) {
+        s->to_move = s->crab ? player : m_next_clockwise(s, player);
+    } else {
+        s->round_over = 1;
+    }
+    return 1;
+}
+
+static PyObject *m_replay(MState *sp, PyObject *rounds, PyObject *const *players, int unseen);
+
+static PyObject *memoarrr_replay(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *log, *cards;
+    if (!PyArg_ParseTuple(args, "OO!", &log, &PyDict_Type, &cards)) return NULL;
+    /* Card names must be str: a look-up then compares strings only and runs no Python code
+     * that could change the log while it is read (the log's own keys are checked as read). */
+    PyObject *key, *value;
+    for (Py_ssize_t at = 0; PyDict_Next(cards, &at, &key, &value);) {
+        if (!PyUnicode_CheckExact(key)) {
+            PyErr_SetString(PyExc_ValueError, "memoarrr_replay: a card name that is no str");
+            return NULL;
+        }
+    }
+    MState s;
+    memset(&s, 0, sizeof s);
+    PyObject *players[M_MAX_PLAYERS] = {0}, *rounds = NULL;
+    int unseen = 0;
+    int rc = m_read_setup(&s, log, cards, players, &rounds, &unseen);
+    if (rc <= 0) return rc < 0 ? NULL : Py_NewRef(Py_None);
+    /* Held while the trace is built: making it allocates, and a collection then may run a
+     * finalizer that changes the log. */
+    PyObject *held_refs = PyTuple_Pack(5, rounds, players[0], players[1],
+                                       players[2] ? players[2] : Py_None,
+                                       players[3] ? players[3] : Py_None);
+    if (!held_refs) return NULL;
+    PyObject *result = m_replay(&s, rounds, players, unseen);
+    Py_DECREF(held_refs);
+    return result;
+}
+
+/* Replay the rounds of a log whose setup is read; the trace, None, or NULL on an error. */
+static PyObject *m_replay(MState *sp, PyObject *rounds, PyObject *const *players, int unseen) {
+    MState s = *sp;
+    int rc;
+
+    Py_ssize_t count = PyList_GET_SIZE(rounds);
+    if (count > M_ROUNDS) Py_RETURN_NONE;  /* a round after the game ended: a fault */
+    PyObject *out = PyTuple_New(count);
+    if (!out) return NULL;
+    int first_set = -1, starter = s.to_move, held = -1;
+    s.mark = -1;
+    for (Py_ssize_t r = 0; r < count; r++) {
+        PyObject *data = PyList_GET_ITEM(rounds, r), *f[3] = {0};
+        if (!PyDict_CheckExact(data)) goto refuse;
+        int keys = m_fields(data, M_ROUND_KEYS, f);
+        if (keys < 0 || (keys & M_ROUND_REQUIRED) != M_ROUND_REQUIRED) goto refuse;
+        if (!PyList_CheckExact(f[1]) || (f[2] && !PyUnicode_CheckExact(f[2]))) goto refuse;
+        if (r > 0 && !s.round_over) goto refuse;  /* a round begun before the last ended */
+        int set = m_volcanoes(&s, f[0]);
+        if (set < 0 || (first_set >= 0 && set != first_set)) goto refuse;
+        first_set = set;
+        /* start_round */
+        s.round = (int)r + 1;
+        s.up = 0;
+        s.stack_top = 0;
+        for (int i = 0; i < M_MAX_PLAYERS; i++) s.out[i] = -1;
+        s.last = -1, s.mark = -1, s.crab = 0, s.to_move = starter, s.turns = 0;
+        s.round_over = 0;
+        PyObject *events = PyList_New(0);
+        if (!events) goto fail;
+        PyObject *actions = Py_NewRef(f[1]);
+        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(actions); i++) {
+            rc = m_action(&s, PyList_GET_ITEM(actions, i), (int)i + 1, players, events);
+            if (rc <= 0) {
+                Py_DECREF(actions);
+                Py_DECREF(events);
+                if (rc < 0) goto fail;
+                goto refuse;
+            }
+        }
+        Py_DECREF(actions);
+        int winner = -1, treasure = 0;
+        if (s.round_over) {
+            for (winner = 0; s.out[winner] >= 0; winner++) {}
+            treasure = s.treasures[s.treasure_top++];
+        }
+        PyObject *events_tuple = PyList_AsTuple(events);
+        Py_DECREF(events);
+        if (!events_tuple) goto fail;
+        PyObject *item = Py_BuildValue("(iiiiiiN)", starter, held, s.turns, m_popcount(s.up),
+                                       winner, treasure, events_tuple);
+        if (!item) goto fail;
+        PyTuple_SET_ITEM(out, r, item);
+        if (s.round_over) {  /* the holder of the highest volcano starts the next round */
+            held = -1;
+            for (int i = 0; i < s.n; i++)
+                if (s.out[i] > held) held = s.out[i], starter = i;
+        }
+    }
+    return Py_BuildValue("(iiN)", unseen, s.round == M_ROUNDS && s.round_over, out);
+refuse:
+    Py_DECREF(out);
+    Py_RETURN_NONE;
+fail:
+    Py_DECREF(out);
+    return NULL;
+}
