@@ -45,8 +45,6 @@ from pathcheck.ruling import Ruling, render_text
 CHUNK = 64
 """Logs per task: big enough to make a worker round trip cheap, small enough to stream."""
 
-_encoder = msgspec.json.Encoder()
-
 
 @dataclass(frozen=True)
 class StreamSettings:
@@ -194,7 +192,7 @@ def render(ruling: Ruling, output: str) -> str:
     """A ruling as text, as an indented JSON element of the ``json`` array, or as one line."""
     if output == "text":
         return render_text(ruling)
-    encoded = _encoder.encode(ruling.to_dict())
+    encoded = ruling.to_json()
     if output == "json":
         return "  " + msgspec.json.format(encoded, indent=2).decode("utf-8").replace("\n", "\n  ")
     return encoded.decode("utf-8")
