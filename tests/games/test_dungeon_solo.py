@@ -4,7 +4,6 @@ test_conformance.py."""
 
 from __future__ import annotations
 
-import copy
 import importlib
 import json
 import random
@@ -22,6 +21,7 @@ from pathcheck.games.dungeon.adjudicator import ADJUDICATOR
 from pathcheck.ruling import Outcome, Ruling
 from pathcheck.solo import answer_key
 from pathcheck.tileset import TileKind, load_tileset
+from tests.games.test_dungeon_solo_fast import mutated
 
 # pathcheck.cli lives in cli/ (setuptools package-dir), which mypy cannot resolve statically;
 # this is `from pathcheck.cli import cli`.
@@ -192,29 +192,7 @@ def test_malformed_solo_record(case: str) -> None:
 @settings(max_examples=120, deadline=None)
 @given(st.data())
 def test_mutated_solo_records_give_a_ruling_or_a_record_error(data: st.DataObject) -> None:
-    record = copy.deepcopy(load("illegal-solo-late"))
-    dungeons = record["dungeons"]
-    for _ in range(data.draw(st.integers(1, 3))):
-        d = data.draw(st.integers(0, len(dungeons) - 1))
-        action = data.draw(st.sampled_from(["dir", "tile", "drop", "split", "rules", "value"]))
-        if not dungeons[d]:
-            continue
-        i = data.draw(st.integers(0, len(dungeons[d]) - 1))
-        if action in ("dir", "tile") and not isinstance(dungeons[d][i], dict):
-            continue
-        if action == "dir":
-            dungeons[d][i]["dir"] = data.draw(st.sampled_from(["N", "E", "S", "W", "Q", 3]))
-        elif action == "tile":
-            dungeons[d][i]["tile"] = data.draw(st.sampled_from(["START", "RE1", "Q9", "", 7]))
-        elif action == "drop":
-            dungeons[d].pop(i)
-        elif action == "split":
-            dungeons.insert(d + 1, dungeons[d][i:])
-            del dungeons[d][i:]
-        elif action == "rules":
-            record["rules"] = data.draw(st.lists(st.integers(0, 5), max_size=3))
-        else:
-            dungeons[d][i] = data.draw(st.none() | st.integers() | st.text(max_size=3))
+    record = mutated(data)  # a solo fixture mutated a few times (the fast path's tests)
     try:
         result = rule(record)
     except RecordError:
