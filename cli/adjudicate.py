@@ -81,6 +81,10 @@ def command(
         if output is not None:
             out = stack.enter_context(AtomicWriter(output))
         bar = progress_bar(stack, paths, "adjudicating")
+        # Logs arriving on a pipe (a game being recorded), or rulings read on a terminal, are
+        # written one by one, at once; rulings on files go out in the usual buffered blocks.
+        live = output is None and (sys.stdout.isatty()
+                                   or any(not os.path.isfile(path) for path in paths))
         first = True
         if output_format == "json":
             out.write(b"[")
@@ -94,13 +98,15 @@ def command(
             if ruled.kept is not None:
                 drawn.append(ruled.kept)
             if output_format == "json":
-                out.write((("\n" if first else ",\n") + ruled.text).encode())
+                out.write(b"\n" if first else b",\n")
+                out.write(ruled.text)
             elif output_format == "jsonl":
-                out.write((ruled.text + "\n").encode())
+                out.write(ruled.text)
+                out.write(b"\n")
             else:
-                out.write((("" if first else "\n\n") + ruled.text).encode())
+                out.write(ruled.text if first else b"\n\n" + ruled.text)
             first = False
-            if output is None:
+            if live:
                 sys.stdout.flush()
         if output_format == "json":
             out.write(b"]\n" if first else b"\n]\n")

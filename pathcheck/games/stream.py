@@ -63,8 +63,9 @@ class Ruled(NamedTuple):
 
     status: str
     """``legal``, ``illegal``, ``invalid`` (exit 3), ``unreadable`` (a whole file, exit 4)."""
-    text: str
-    """The ruling rendered in the output format ("" for an error)."""
+    text: bytes
+    """The ruling rendered in the output format, UTF-8 (b"" for an error): bytes, as they are
+    written (and sent back from a worker process at the cost of a copy)."""
     error: str
     """The line for stderr ("" for a ruling), e.g. ``pathcheck: invalid: log.jsonl:3: ...``."""
     line: int
@@ -172,30 +173,31 @@ def rule_chunk(items: list[Item], settings: StreamSettings) -> list[Ruled]:
 def rule_item(item: Item, settings: StreamSettings) -> Ruled:
     """One item ruled on and rendered; every error is caught and worded in one line."""
     if isinstance(item.payload, IOFailure):
-        return Ruled("unreadable", "", f"pathcheck: error: {item.payload}", 0, 0)
+        return Ruled("unreadable", b"", f"pathcheck: error: {item.payload}", 0, 0)
     if item.kind == ERROR and isinstance(item.payload, RecordError | InputError):
-        return Ruled("invalid", "", f"pathcheck: invalid: {item.payload}", item.line,
+        return Ruled("invalid", b"", f"pathcheck: invalid: {item.payload}", item.line,
                      item.size)
     try:
         doc, ruling = _rule(item, settings)
     except RecordError as exc:
-        return Ruled("invalid", "", f"pathcheck: invalid: {exc}", item.line, item.size)
+        return Ruled("invalid", b"", f"pathcheck: invalid: {exc}", item.line, item.size)
     except PathcheckError as exc:
-        return Ruled("invalid", "", f"pathcheck: error: {item.source}:{item.line}: {exc}",
+        return Ruled("invalid", b"", f"pathcheck: error: {item.source}:{item.line}: {exc}",
                      item.line, item.size)
     status = "illegal" if ruling.violations else "legal"
     return Ruled(status, render(ruling, settings.output), "", item.line, item.size,
                  (doc, ruling) if settings.keep else None)
 
 
-def render(ruling: Ruling, output: str) -> str:
-    """A ruling as text, as an indented JSON element of the ``json`` array, or as one line."""
+def render(ruling: Ruling, output: str) -> bytes:
+    """A ruling as text, as an indented JSON element of the ``json`` array, or as one line
+    (UTF-8)."""
     if output == "text":
-        return render_text(ruling)
+        return render_text(ruling).encode("utf-8")
     encoded = ruling.to_json()
     if output == "json":
-        return "  " + msgspec.json.format(encoded, indent=2).decode("utf-8").replace("\n", "\n  ")
-    return encoded.decode("utf-8")
+        return b"  " + msgspec.json.format(encoded, indent=2).replace(b"\n", b"\n  ")
+    return encoded
 
 
 def _rule(item: Item, settings: StreamSettings) -> tuple[Document, Ruling]:
