@@ -22,6 +22,8 @@ not the tile set) stays in the game's reader as code; :func:`unique` words the c
 Traceback (most recent call last):
   ...
 pathcheck.errors.RecordError: d: /turns/Bob/0/tile: Expected `str`, got `int`
+>>> DEMO.decode(b'{"format": "demo/1", "turns": {"Ann": []}}').turns, DEMO.decode(b'{}')
+({'Ann': []}, None)
 >>> DEMO.json_schema()["title"], DEMO.json_schema()["required"]
 ('A demo log', ['format', 'turns'])
 """
@@ -29,6 +31,7 @@ pathcheck.errors.RecordError: d: /turns/Bob/0/tile: Expected `str`, got `int`
 from __future__ import annotations
 
 import copy
+import functools
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -66,6 +69,22 @@ class LogFormat(Generic[S]):
         except msgspec.ValidationError as exc:
             pointer, message = locate(log, self.struct, str(exc))
             raise RecordError(source, None, pointer, message) from None
+
+    def decode(self, data: bytes) -> S | None:
+        """The JSON text ``data`` decoded straight into the typed structure (no dict is made
+        on the way), or None if it does not fit: the caller then reads the text the usual way
+        (:meth:`read`), which words the error. The text must have passed the reader's guard
+        (:func:`pathcheck.bounded.guard`: no key given twice, not too deep). See the module's
+        example."""
+        try:
+            value: S = self._decoder.decode(data)
+        except (msgspec.DecodeError, UnicodeDecodeError):  # ValidationError is a DecodeError
+            return None
+        return value
+
+    @functools.cached_property
+    def _decoder(self) -> msgspec.json.Decoder[S]:
+        return msgspec.json.Decoder(self.struct)
 
     def json_schema(self) -> dict[str, Any]:
         """The published JSON Schema: msgspec's, flattened to the top struct, plus extras."""

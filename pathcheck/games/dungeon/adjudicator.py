@@ -27,9 +27,12 @@ from pathcheck.games.dungeon.at import take_game_pictures
 from pathcheck.games.dungeon.log import (
     FORMATS,
     GAME_FORMAT,
+    GAME_LOG,
     LOG_FORMATS,
     SCHEMAS,
     SOLO_FORMAT,
+    GameLog,
+    read_game_entry,
     read_game_log,
 )
 from pathcheck.games.dungeon.rules import GAME, MAX_PLAYERS, MIN_PLAYERS, TITLE, WIN_POINTS
@@ -45,7 +48,10 @@ def rule_game(log: Mapping[str, Any], *, source: str, pictures: Pictures | None 
 
     ``pictures`` collects the map of exploration R after turn T for the moments it wants.
     """
-    game = read_game_log(log, source=source)
+    return _rule(read_game_log(log, source=source), source, pictures)
+
+
+def _rule(game: GameLog, source: str, pictures: Pictures | None) -> Ruling:
     replay = Replay(game)
     rounds = replay.run()
     if pictures is not None and pictures.want is not None:
@@ -103,6 +109,15 @@ class DungeonAdjudicator(GameAdjudicator):
                               f"expected \"{GAME_FORMAT}\" or \"{SOLO_FORMAT}\", "
                               f"got {json_value(fmt)}")
         return rule_game(log, source=source, pictures=pictures)
+
+    def rule_decoded(self, data: bytes, fmt: str, *, source: str) -> Ruling | None:
+        """A ``game/1`` log's JSON text read straight into its typed form and ruled on, as
+        :meth:`rule` rules on it decoded (no picture); None for any other format or a text
+        that does not fit the format (:meth:`rule` then words the error)."""
+        entry = GAME_LOG.decode(data) if fmt == GAME_FORMAT else None
+        if entry is None:
+            return None
+        return _rule(read_game_entry(entry, source=source), source, None)
 
     def random_game(self, rng: random.Random) -> dict[str, Any]:
         """A random legal ``game/1`` log: 2-5 players, basic or advanced, any additional rules."""

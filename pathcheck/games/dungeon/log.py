@@ -213,7 +213,12 @@ def read_solo(log: Mapping[str, Any], *, source: str) -> SoloRecord:
 
 def read_game_log(log: Mapping[str, Any], *, source: str) -> GameLog:
     """Check ``log`` against the ``game/1`` format and read it; RecordError if malformed."""
-    entry = GAME_LOG.read(log, source=source)
+    return read_game_entry(GAME_LOG.read(log, source=source), source=source)
+
+
+def read_game_entry(entry: GameEntry, *, source: str) -> GameLog:
+    """A ``game/1`` log already in its typed form (:data:`GAME_LOG`), checked and read as
+    :func:`read_game_log` reads it."""
     players = entry.players
     unique(players, source=source, pointer="/players")
     unique(entry.rules, source=source, pointer="/rules")

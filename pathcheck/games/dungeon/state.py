@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache, partial
 
-from pathcheck.check import LostCard, card_outcomes, explain_outcome
+from pathcheck.check import OUTCOME_RULES, LostCard, card_outcomes, explain_outcome
 from pathcheck.constants import REASONS, tracing_mask
 from pathcheck.dungeon import LOST_RULES, LostReason, Placement, TraceResult
 from pathcheck.errors import pointer_join
@@ -430,6 +430,11 @@ class Replay:
 
     def _announce(self, number: int, t: int, turn: Turn, table: _Table) -> None:
         after = len(table.placements)
+        lost, team = turn.lost, table.team
+        if len(lost) == 1 and lost[0] != turn.player and lost[0] in team:
+            table.cards.append(LostCard(lost[0], after))  # the usual announcement: one player
+            team.remove(lost[0])
+            return
         valid: list[str] = []
         for i, name in enumerate(turn.lost):
             if name != turn.player and name not in valid and name in table.team:
@@ -475,8 +480,8 @@ class Replay:
         at = lost_at or None
         scores = self.scores
         for player, kind, after, points in card_outcomes(at, table.cards, log.players):
-            self._events.append(Event(explain_outcome(player, kind, after, at), None, kind.rule,
-                                      {player: points}))
+            self._events.append(Event(explain_outcome(player, kind, after, at), None,
+                                      OUTCOME_RULES.get(kind), {player: points}))
             scores[player] += points
         if self.ended_after is None:
             reached = [p for p, s in scores.items() if s >= WIN_POINTS]
