@@ -527,41 +527,51 @@ def _worker(conn: Connection, work: Callable[[Any], list[Any]], parent: int) -> 
 def parallel_map(tasks: Iterator[T], work: Callable[[T], list[R]], jobs: int) -> Iterator[R]:
     """``work(task)`` for every task on ``jobs`` processes; the results in input order.
 
-    Tasks go in groups of ``jobs``: jobs-1 to worker processes, one is done here. Plain
-    pipes, no helper threads: the main process holds the GIL while it does its own share, so
-    a thread feeding workers would leave them idle. At most ``jobs`` tasks are in flight, so
-    memory stays constant however long the input. ``work`` must pickle (a module-level
-    function, or a :func:`functools.partial` of one). Used by ``verify`` and ``adjudicate``.
-    Workers start only when there is work for them (10 records never start 99 workers),
-    and die with the main process.
+    Tasks go in groups of ``jobs``: jobs-1 to worker processes, one is done here; a group's
+    worker tasks are sent before the results of the group before it are handed back, so the
+    workers compute while this process writes. Plain pipes, no helper threads: the main
+    process holds the GIL while it does its own share, so a thread feeding workers would
+    leave them idle. At most two groups of tasks are held, so memory stays constant however
+    long the input. ``work`` must pickle (a module-level function, or a
+    :func:`functools.partial` of one). Used by ``verify`` and ``adjudicate``. Workers start
+    only when there is work for them (10 records never start 99 workers), and die with the
+    main process.
     """
     import multiprocessing
 
     workers: list[tuple[Any, Connection]] = []
     finished = False
+
+    def start(group: list[T]) -> int:
+        """Send the first tasks of ``group`` to workers (started as needed): how many."""
+        while len(workers) < len(group) - 1:
+            mine, theirs = multiprocessing.Pipe()
+            process = multiprocessing.Process(target=_worker,
+                                              args=(theirs, work, os.getpid()),
+                                              daemon=True)
+            process.start()
+            theirs.close()
+            workers.append((process, mine))
+        sent = group[: len(workers)]
+        for (_, conn), task in zip(workers, sent, strict=False):
+            conn.send(task)
+        return len(sent)
+
     try:
-        while True:
-            group = list(itertools.islice(tasks, jobs))
-            if not group:
-                break
-            while len(workers) < len(group) - 1:
-                mine, theirs = multiprocessing.Pipe()
-                process = multiprocessing.Process(target=_worker,
-                                                  args=(theirs, work, os.getpid()),
-                                                  daemon=True)
-                process.start()
-                theirs.close()
-                workers.append((process, mine))
-            # The first jobs-1 tasks go to the workers, the last (if any) is done here.
-            sent = group[: len(workers)]
-            for (_, conn), task in zip(workers, sent, strict=False):
-                conn.send(task)
-            own = [work(task) for task in group[len(workers):]]
-            for (_, conn), _task in zip(workers, sent, strict=False):
+        group = list(itertools.islice(tasks, jobs))
+        sent = start(group)
+        while group:
+            own = [work(task) for task in group[sent:]]
+            theirs: list[list[R]] = []
+            for _, conn in workers[:sent]:
                 ok, payload = conn.recv()
                 if not ok:
                     raise payload
-                yield from payload
+                theirs.append(payload)
+            group = list(itertools.islice(tasks, jobs))
+            sent = start(group)  # the workers go on while these results are written
+            for results in theirs:
+                yield from results
             for results in own:
                 yield from results
         finished = True

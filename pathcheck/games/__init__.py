@@ -56,14 +56,6 @@ class Adjudicator(Protocol):
         """Replay ``log`` and rule on it; raise RecordError for a malformed log."""
         ...
 
-    def rule_decoded(self, data: bytes, fmt: str, *, source: str) -> Ruling | None:
-        """Rule on a log of format ``fmt`` given as its JSON text (passed by the reader's
-        guard), with no picture, reading the text straight into the game's typed values: a
-        game may offer this to skip making the log's dicts. None (the default): not offered,
-        or the text does not fit; the caller decodes the text and calls :meth:`adjudicate`,
-        which rules (or words the error) exactly as this would have."""
-        return None
-
     def pictures(self, log: Mapping[str, Any], *, source: str) -> list[tuple[Moment, str]]:
         """The state drawn at every moment of ``log``, in order (what ``--at`` shows)."""
         ...
@@ -108,6 +100,14 @@ class GameAdjudicator:
         """Replay ``log`` and rule on it; RecordError for a malformed log, InputError for an
         ``--at`` moment the log does not have."""
         return self.rule(log, source=source, pictures=wanted(options.at))
+
+    def rule_decoded(self, data: bytes, fmt: str, *, source: str) -> Ruling | None:
+        """Rule on a log of format ``fmt`` given as its JSON text (passed by the reader's
+        guard), with no picture, reading the text straight into the game's typed values: a
+        game may offer this to skip making the log's dicts. None (the default): not offered,
+        or the text does not fit; the caller decodes the text and calls :meth:`adjudicate`,
+        which rules (or words the error) exactly as this would have."""
+        return None
 
     def pictures(self, log: Mapping[str, Any], *, source: str) -> list[tuple[Moment, str]]:
         """The state drawn at every moment of ``log``, in order."""
