@@ -1,7 +1,8 @@
-"""A ``game/1`` line read straight into its typed values (``rule_decoded``, taken by
-``adjudicate`` when no picture or page is asked for) is ruled exactly as the same line decoded
-and read the usual way: the same ruling bytes, the same one-line error, the same status, on
-random, mutated and hostile logs, as JSON Lines, with and without the GAME named."""
+"""A log line read straight into its game's typed values (``rule_decoded``: ``game/1``,
+``memo-dice/1``, ``robot-memory/1``; taken by ``adjudicate`` when no picture or page is asked
+for) is ruled exactly as the same line decoded and read the usual way: the same ruling bytes,
+the same one-line error, the same status, on random, mutated and hostile logs, as JSON Lines,
+with and without the GAME named."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from unittest import mock
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pathcheck import games
 from pathcheck.games.dungeon.adjudicator import ADJUDICATOR
 from pathcheck.games.stream import StreamSettings, rule_logs
 from tests.games.test_dungeon_c_trace import mutate
@@ -38,22 +40,40 @@ def spiced(text: str, rng: random.Random) -> str:
     return text[:at] + rng.choice(['"', "1", "}", "é", "\\", " "]) + text[at + 1:]
 
 
+def shaken(value: Any, rng: random.Random) -> Any:
+    """``value`` with one member or item somewhere deleted, emptied or given another type."""
+    if isinstance(value, dict) and value:
+        key = rng.choice(sorted(value))
+        if rng.random() < 0.3:
+            return {k: v for k, v in value.items() if k != key}
+        return {**value, key: shaken(value[key], rng)}
+    if isinstance(value, list) and value:
+        i = rng.randrange(len(value))
+        return [*value[:i], shaken(value[i], rng), *value[i + 1:]]
+    return rng.choice([None, 0, -1, 2.5, "", "Ann", [], {}, True, "r9c9"])
+
+
+OFFERED = ["dungeon", "memo-dice", "robot-memory"]
+"""The games that offer ``rule_decoded``."""
+
+
 @settings(max_examples=40, deadline=None)
-@given(st.integers(0, 2**32 - 1), st.sampled_from([None, "dungeon"]),
+@given(st.integers(0, 2**32 - 1), st.sampled_from(OFFERED), st.booleans(),
        st.sampled_from(["jsonl", "json", "text"]))
-def test_typed_lines_rule_as_decoded_ones(tmp_path_factory: Any, seed: int, game: str | None,
-                                          output: str) -> None:
+def test_typed_lines_rule_as_decoded_ones(tmp_path_factory: Any, seed: int, name: str,
+                                          named: bool, output: str) -> None:
     rng = random.Random(seed)
+    plugin = games.load(name)
     lines = []
     for _ in range(6):
-        log: dict[str, Any] = ADJUDICATOR.random_game(rng)
+        log: dict[str, Any] = plugin.random_game(rng)
         if rng.random() < 0.5:
-            log = mutate(log, rng)
+            log = mutate(log, rng) if name == "dungeon" else shaken(log, rng)
         text = json.dumps(log, separators=(",", ":"))
         lines.append(spiced(text, rng) if rng.random() < 0.3 else text)
     path = tmp_path_factory.mktemp("logs") / "logs.jsonl"
     path.write_text("\n".join(lines) + "\n", "utf-8")
-    both_ways(path, game, output)
+    both_ways(path, name if named else None, output)
 
 
 def test_every_game_fixture_rules_as_decoded(tmp_path: Path) -> None:

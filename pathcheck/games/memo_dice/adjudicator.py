@@ -26,8 +26,11 @@ from pathcheck.games.common import Pictures
 from pathcheck.games.memo_dice.log import (
     FORMAT,
     FORMATS,
+    LOG_FORMAT,
     LOG_FORMATS,
     SCHEMAS,
+    MemoDiceLog,
+    read_entry,
     read_log,
 )
 from pathcheck.games.memo_dice.rules import GAME, MOST_POINTS, TARGET, TITLE
@@ -46,7 +49,18 @@ class MemoDiceAdjudicator(GameAdjudicator):
 
     def rule(self, log: Mapping[str, Any], *, source: str, pictures: Pictures) -> Ruling:
         """Replay ``log`` and rule on it; RecordError if it is malformed."""
-        replay = Replay(read_log(log, source=source), pictures, source=source)
+        return self._rule(read_log(log, source=source), source, pictures)
+
+    def rule_decoded(self, data: bytes, fmt: str, *, source: str) -> Ruling | None:
+        """The log's JSON text read straight into its typed form and ruled on (no picture);
+        None if it is not a ``memo-dice/1`` log that fits the format."""
+        entry = LOG_FORMAT.decode(data) if fmt == FORMAT else None
+        if entry is None:
+            return None
+        return self._rule(read_entry(entry, source=source), source, Pictures(None))
+
+    def _rule(self, game: MemoDiceLog, source: str, pictures: Pictures) -> Ruling:
+        replay = Replay(game, pictures, source=source)
         replay.play()
         winners = replay.winners()
         notes = list(replay.notes)

@@ -138,7 +138,12 @@ class MemoDiceLog(msgspec.Struct, frozen=True):
 
 def read_log(log: Mapping[str, Any], *, source: str) -> MemoDiceLog:
     """Validate ``log`` and return it typed; RecordError (with a pointer) if it is malformed."""
-    entry = LOG_FORMAT.read(log, source=source)
+    return read_entry(LOG_FORMAT.read(log, source=source), source=source)
+
+
+def read_entry(entry: MemoDiceEntry, *, source: str) -> MemoDiceLog:
+    """A log already in its typed form (:data:`LOG_FORMAT`), checked and read as
+    :func:`read_log` reads it."""
     players = entry.players
     unique(players, source=source, pointer="/players")
     dice = None

@@ -28,8 +28,11 @@ from pathcheck.games.robot_memory.at import score_table
 from pathcheck.games.robot_memory.log import (
     FORMAT,
     FORMATS,
+    LOG_FORMAT,
     LOG_FORMATS,
     SCHEMAS,
+    GameLog,
+    read_entry,
     read_log,
 )
 from pathcheck.games.robot_memory.rules import GAME, SOLO_GOAL, TITLE
@@ -48,7 +51,17 @@ class RobotMemoryAdjudicator(GameAdjudicator):
 
     def rule(self, log: Mapping[str, Any], *, source: str, pictures: Pictures) -> Ruling:
         """Replay ``log`` and rule on it; RecordError if it is malformed."""
-        game = read_log(log, source=source)
+        return self._rule(read_log(log, source=source), source, pictures)
+
+    def rule_decoded(self, data: bytes, fmt: str, *, source: str) -> Ruling | None:
+        """The log's JSON text read straight into its typed form and ruled on (no picture);
+        None if it is not a ``robot-memory/1`` log that fits the format."""
+        entry = LOG_FORMAT.decode(data) if fmt == FORMAT else None
+        if entry is None:
+            return None
+        return self._rule(read_entry(entry, source=source), source, Pictures(None))
+
+    def _rule(self, game: GameLog, source: str, pictures: Pictures) -> Ruling:
         replay = Replay(game, pictures)
         rounds = replay.run()
         display = score_table(game.sides, rounds) if rounds else ""

@@ -295,7 +295,12 @@ def position_name(position: tuple[int, int]) -> str:
 
 def read_log(log: Mapping[str, Any], *, source: str) -> GameLog:
     """Validate ``log`` and read it; RecordError if it is malformed."""
-    entry = LOG_FORMAT.read(log, source=source)
+    return read_entry(LOG_FORMAT.read(log, source=source), source=source)
+
+
+def read_entry(entry: RobotMemoryEntry, *, source: str) -> GameLog:
+    """A log already in its typed form (:data:`LOG_FORMAT`), checked and read as
+    :func:`read_log` reads it."""
     _check_seats(entry, source)
     variant = Variant(entry.variant)
     if entry.difficulty is UNSET:
