@@ -9,7 +9,7 @@ Plug-ins are loaded lazily, one at a time, and a broken plug-in is reported as a
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from importlib.metadata import EntryPoint, entry_points
@@ -101,12 +101,28 @@ class GameAdjudicator:
         ``--at`` moment the log does not have."""
         return self.rule(log, source=source, pictures=wanted(options.at))
 
+    typed_readers: tuple[tuple[str, LogFormat[Any], Callable[..., Any]], ...] = ()
+    """The formats whose logs :meth:`rule_decoded` reads from their JSON text: (the format,
+    its LogFormat, ``read_entry(entry, *, source)``: the part of the game's ``read_log``
+    after msgspec's reading). A game that lists any implements :meth:`rule_read` too."""
+
+    def rule_read(self, game: Any, *, source: str, pictures: Pictures) -> Ruling:
+        """Replay a log already read by the game (what ``read_log`` returns) and rule on it."""
+        raise NotImplementedError
+
     def rule_decoded(self, data: bytes, fmt: str, *, source: str) -> Ruling | None:
         """Rule on a log of format ``fmt`` given as its JSON text (passed by the reader's
-        guard), with no picture, reading the text straight into the game's typed values: a
-        game may offer this to skip making the log's dicts. None (the default): not offered,
-        or the text does not fit; the caller decodes the text and calls :meth:`adjudicate`,
-        which rules (or words the error) exactly as this would have."""
+        guard), with no picture, reading the text straight into the game's typed values (no
+        dict is made: :attr:`typed_readers`). None when the game does not read ``fmt`` so or
+        the text does not fit the format: the caller then decodes the text and calls
+        :meth:`adjudicate`, which rules (or words the error) exactly as this would have."""
+        for name, log_format, read_entry in self.typed_readers:
+            if name == fmt:
+                entry = log_format.decode(data)
+                if entry is None:
+                    return None
+                return self.rule_read(read_entry(entry, source=source), source=source,
+                                      pictures=Pictures(None))
         return None
 
     def pictures(self, log: Mapping[str, Any], *, source: str) -> list[tuple[Moment, str]]:

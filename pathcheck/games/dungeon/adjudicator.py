@@ -110,14 +110,11 @@ class DungeonAdjudicator(GameAdjudicator):
                               f"got {json_value(fmt)}")
         return rule_game(log, source=source, pictures=pictures)
 
-    def rule_decoded(self, data: bytes, fmt: str, *, source: str) -> Ruling | None:
-        """A ``game/1`` log's JSON text read straight into its typed form and ruled on, as
-        :meth:`rule` rules on it decoded (no picture); None for any other format or a text
-        that does not fit the format (:meth:`rule` then words the error)."""
-        entry = GAME_LOG.decode(data) if fmt == GAME_FORMAT else None
-        if entry is None:
-            return None
-        return _rule(read_game_entry(entry, source=source), source, None)
+    typed_readers = ((GAME_FORMAT, GAME_LOG, read_game_entry),)
+
+    def rule_read(self, game: GameLog, *, source: str, pictures: Pictures) -> Ruling:
+        """Replay a ``game/1`` log :func:`read_game_log` has read and rule on it."""
+        return _rule(game, source, pictures)
 
     def random_game(self, rng: random.Random) -> dict[str, Any]:
         """A random legal ``game/1`` log: 2-5 players, basic or advanced, any additional rules."""

@@ -47,19 +47,14 @@ class MemoDiceAdjudicator(GameAdjudicator):
     schemas = SCHEMAS
     log_formats = LOG_FORMATS
 
+    typed_readers = ((FORMAT, LOG_FORMAT, read_entry),)
+
     def rule(self, log: Mapping[str, Any], *, source: str, pictures: Pictures) -> Ruling:
         """Replay ``log`` and rule on it; RecordError if it is malformed."""
-        return self._rule(read_log(log, source=source), source, pictures)
+        return self.rule_read(read_log(log, source=source), source=source, pictures=pictures)
 
-    def rule_decoded(self, data: bytes, fmt: str, *, source: str) -> Ruling | None:
-        """The log's JSON text read straight into its typed form and ruled on (no picture);
-        None if it is not a ``memo-dice/1`` log that fits the format."""
-        entry = LOG_FORMAT.decode(data) if fmt == FORMAT else None
-        if entry is None:
-            return None
-        return self._rule(read_entry(entry, source=source), source, Pictures(None))
-
-    def _rule(self, game: MemoDiceLog, source: str, pictures: Pictures) -> Ruling:
+    def rule_read(self, game: MemoDiceLog, *, source: str, pictures: Pictures) -> Ruling:
+        """Replay a log :func:`read_log` has read and rule on it."""
         replay = Replay(game, pictures, source=source)
         replay.play()
         winners = replay.winners()
