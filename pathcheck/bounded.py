@@ -188,7 +188,7 @@ def guard(data: bytes) -> Guard:
     a single pass over the bytes; without it :func:`too_deep`, and MAY_REPEAT whenever the
     text has a key at all (so :func:`duplicate_keys` always decides then).
 
-    >>> guard(b'{"a": [1, {"b": 2}], "c": 3}'), guard(b'{"a": 1, "a": 2}')
+    >>> guard(b'[1, [2, "x"]]'), guard(b'{"a": 1, "a": 2}')
     (<Guard.CLEAR: 0>, <Guard.MAY_REPEAT: 2>)
     >>> guard(b"[" * (MAX_DEPTH + 1))
     <Guard.TOO_DEEP: 1>
