@@ -310,9 +310,13 @@ def iter_document(stream: bounded.Readable, source: str, first_line: int = 1) ->
     yield decode_value(b"".join(parts), source, first_line, "")
 
 
-def decode_value(data: bytes, source: str, line: int, pointer: str) -> Document | RecordError:
-    """One JSON record: its Document, or the RecordError (depth, syntax, a key given twice)."""
-    checked = guard(data)
+def decode_value(data: bytes, source: str, line: int, pointer: str,
+                 checked: Guard | None = None) -> Document | RecordError:
+    """One JSON record: its Document, or the RecordError (depth, syntax, a key given twice).
+    ``checked``: what :func:`~pathcheck.bounded.guard` said of ``data``, if the caller asked
+    already."""
+    if checked is None:
+        checked = guard(data)
     if checked is Guard.TOO_DEEP:
         return RecordError(source, line, pointer, depth_message())
     try:

@@ -211,12 +211,11 @@ _head = msgspec.json.Decoder(_Head)
 
 
 def _rule_decoded(raw: bytes, item: Item, settings: StreamSettings) -> Ruling | None:
-    """The ruling on a JSON line read straight into its game's typed values, when the game
-    offers it (:meth:`pathcheck.games.GameAdjudicator.rule_decoded`) and the line is a clean
-    log of its format; None otherwise: the line is then decoded and ruled on as usual, which
-    gives the same ruling or words the error (the tests compare both ways)."""
-    if guard(raw) is not Guard.CLEAR:
-        return None
+    """The ruling on a JSON line (passed by the reader's guard) read straight into its game's
+    typed values, when the game offers it
+    (:meth:`pathcheck.games.GameAdjudicator.rule_decoded`) and the line is a clean log of its
+    format; None otherwise: the line is then decoded and ruled on as usual, which gives the
+    same ruling or words the error (the tests compare both ways)."""
     try:
         fmt = _head.decode(raw).format
         if not isinstance(fmt, str):
@@ -226,11 +225,15 @@ def _rule_decoded(raw: bytes, item: Item, settings: StreamSettings) -> Ruling | 
         rule = getattr(adjudicator, "rule_decoded", None)
         if rule is None:
             return None
-        source = item.source if not item.pointer else f"{item.source}#{item.pointer}"
-        ruled: Ruling | None = rule(raw, fmt, source=source)
+        ruled: Ruling | None = rule(raw, fmt, source=_source(item))
     except (msgspec.DecodeError, UnicodeDecodeError, PathcheckError):
         return None  # the usual way words it
     return ruled
+
+
+def _source(item: Item) -> str:
+    """The log's name in its ruling: the file, and ``#/N`` for an element of an array."""
+    return item.source if not item.pointer else f"{item.source}#{item.pointer}"
 
 
 def _rule(item: Item, settings: StreamSettings) -> tuple[Document | None, Ruling]:
@@ -239,12 +242,13 @@ def _rule(item: Item, settings: StreamSettings) -> tuple[Document | None, Ruling
     pointer = item.pointer
     if item.kind in (JSON_LINE, DGN_LINE):
         raw = item.payload.rstrip(b"\r\n")
-        if settings.at is None and not settings.keep:
+        checked = guard(raw)  # once: the typed path needs it, and so does decode_value
+        if checked is Guard.CLEAR and settings.at is None and not settings.keep:
             fast = _rule_decoded(raw, item, settings)
             if fast is not None:
                 return None, fast
         # One decoder for a record, as verify's (depth, syntax, keys given twice).
-        decoded = decode_value(raw, item.source, item.line, pointer)
+        decoded = decode_value(raw, item.source, item.line, pointer, checked)
         if isinstance(decoded, RecordError):
             raise decoded
         value: Any = decoded.value
@@ -265,9 +269,8 @@ def _rule(item: Item, settings: StreamSettings) -> tuple[Document | None, Ruling
             adjudicator = games.for_format(fmt)
         except PluginError as exc:  # the log's own field is wrong: point at it
             raise RecordError(item.source, item.line, pointer + "/format", str(exc)) from None
-    source = item.source if not pointer else f"{item.source}#{pointer}"
     try:
-        ruling = adjudicator.adjudicate(value, source=source,
+        ruling = adjudicator.adjudicate(value, source=_source(item),
                                         options=games.AdjudicateOptions(at=settings.at))
     except RecordError as exc:
         if exc.line is None:  # adjudicators know pointers, the reader knows lines
