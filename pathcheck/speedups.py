@@ -134,11 +134,35 @@ def fast_block(
     ``fallback``.
     """
     tables = _tables()
+
+    def scan(offset: int, line: int) -> tuple[bytes, int, int, tuple[int, ...]]:
+        return _speedups.scan_block(tables, block, offset, line, prefix, *codes)
+
+    def leftover(text: bytes, line: int, counts: list[int]) -> bytes | Any:
+        raw = text[:-1] if text.endswith(b"\n") else text
+        if not raw.strip():  # the C scanner's blanks are fewer (no \v, \f): skip as Python does
+            return None
+        return _one_line(tables, raw, line, prefix, codes, fallback, counts)
+
+    return _blocks(block, first_line, scan, leftover)
+
+
+Scan = Callable[[int, int], tuple[bytes, int, int, tuple[int, ...]]]
+"""A C reader from (offset, line): (results, the offset and line it stopped at, counts)."""
+Leftover = Callable[[bytes, int, list[int]], Any]
+"""The Python path for one line a C reader left (with its newline), its line number and the
+counts to add to; its result, None for none."""
+
+
+def _blocks(block: bytes, first_line: int, scan: Scan,
+            leftover: Leftover) -> tuple[list[bytes | Any], list[int]]:
+    """The loop of both fast paths: C reads lines until one it leaves, which ``leftover``
+    takes; then C goes on after it."""
     counts = [0] * len(REASONS)
     pieces: list[bytes | Any] = []
     offset, line = 0, first_line
     while offset < len(block):
-        out, offset, line, got = _speedups.scan_block(tables, block, offset, line, prefix, *codes)
+        out, offset, line, got = scan(offset, line)
         if out:
             pieces.append(out)
         for i, c in enumerate(got):
@@ -146,10 +170,11 @@ def fast_block(
         if offset >= len(block):
             break
         end = block.find(b"\n", offset)
-        raw = block[offset:] if end < 0 else block[offset:end]
-        if raw.strip():  # the C scanner's blanks are fewer (no \v, \f): skip as Python does
-            pieces.append(_one_line(tables, raw, line, prefix, codes, fallback, counts))
-        offset = len(block) if end < 0 else end + 1
+        stop = len(block) if end < 0 else end + 1
+        result = leftover(block[offset:stop], line, counts)
+        if result is not None:
+            pieces.append(result)
+        offset = stop
         line += 1
     return pieces, counts
 
@@ -195,25 +220,18 @@ def fast_dgn_block(
     The C reader takes every dungeon line under the ``#!`` lines it reads exactly as Python
     does; any other line goes to ``fallback``."""
     tables = _tables()
-    counts = [0] * len(REASONS)
-    pieces: list[bytes | Any] = []
-    offset, line = 0, first_line
-    while offset < len(block):
+
+    def scan(offset: int, line: int) -> tuple[bytes, int, int, tuple[int, ...]]:
+        nonlocal state
         out, offset, line, got, start, end = _speedups.scan_dgn(tables, block, offset, line,
                                                                 prefix, *codes, state[0])
         if start >= 0:
             state = (block[start:end],) * 2
-        if out:
-            pieces.append(out)
-        for i, c in enumerate(got):
-            counts[i] += c
-        if offset >= len(block):
-            break
-        end = block.find(b"\n", offset)
-        stop = len(block) if end < 0 else end + 1
-        result, state = fallback(block[offset:stop], line, state)
-        if result is not None:
-            pieces.append(result)
-        offset = stop
-        line += 1
-    return pieces, counts
+        return out, offset, line, got
+
+    def leftover(text: bytes, line: int, counts: list[int]) -> Any:
+        nonlocal state
+        result, state = fallback(text, line, state)
+        return result
+
+    return _blocks(block, first_line, scan, leftover)
