@@ -136,14 +136,19 @@ def free_cores(seconds: float = 0.5) -> float:
     return min(2.0, 2 * seconds / (time.perf_counter() - began))
 
 
-def peak_rss_mb(command: Sequence[str]) -> float:
-    """Peak resident memory of a command (its largest process), in MB."""
+def peak_rss_mb(command: Sequence[str], exits: Sequence[int] = (0,)) -> float:
+    """Peak resident memory of a command (its largest process), in MB; RuntimeError if it
+    exits otherwise than ``exits`` say (``adjudicate`` exits 1 when a log is illegal)."""
     code = ("import resource, subprocess, sys\n"
-            "subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n"
-            "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n")
+            "done = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL,\n"
+            "                      stderr=subprocess.DEVNULL)\n"
+            "print(done.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n")
     out = subprocess.run([sys.executable, "-c", code, *command], capture_output=True,
                          text=True, check=True, env=ENV)
-    return int(out.stdout.strip()) / 1024
+    status, peak = out.stdout.split()
+    if int(status) not in exits:
+        raise RuntimeError(f"{' '.join(command)} exited with {status}")
+    return int(peak) / 1024
 
 
 def figures(pathcheck: Sequence[str], work: Path, logs: int, big_mb: int, rounds: int,
@@ -189,7 +194,7 @@ def figures(pathcheck: Sequence[str], work: Path, logs: int, big_mb: int, rounds
         while written < big_mb * 1_000_000:
             out.write(chunk)
             written += len(chunk)
-    peak = peak_rss_mb([*pathcheck, "adjudicate", "--format", "jsonl", str(big)])
+    peak = peak_rss_mb([*pathcheck, "adjudicate", "--format", "jsonl", str(big)], exits=(0, 1))
     line(f"8. peak memory adjudicating {written / 1e9:.2f} GB / 200 MB",
          f"{peak / 200:.2f}x ({peak:.0f} MB)", "< 1.0x", peak < 200)
     big.unlink()

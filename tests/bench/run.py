@@ -60,6 +60,7 @@ def games_bench() -> Any:
 _GAMES = games_bench()
 DECODE_ONLY: str = _GAMES.DECODE_ONLY
 ENV: dict[str, str] = _GAMES.ENV
+peak_rss_mb: Callable[..., float] = _GAMES.peak_rss_mb
 
 
 def wall(command: Sequence[str], repeat: int = 5) -> float:
@@ -86,16 +87,6 @@ def wall_side_by_side(commands: dict[str, Sequence[str]], repeat: int = 7) -> di
             if run:
                 times[name].append(time.perf_counter() - began)
     return {name: statistics.median(values) for name, values in times.items()}
-
-
-def peak_rss_mb(command: Sequence[str]) -> float:
-    """Peak resident memory of a command (its largest process), in MB."""
-    code = ("import resource, subprocess, sys\n"
-            "subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=True)\n"
-            "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n")
-    out = subprocess.run([sys.executable, "-c", code, *command], capture_output=True,
-                         text=True, check=True, env=ENV)
-    return int(out.stdout.strip()) / 1024
 
 
 def best_of(func: Callable[[], object], repeat: int = 3) -> float:
