@@ -17,12 +17,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pathcheck import batch, bounded, speedups
+from pathcheck import batch
 from pathcheck.batch import Block, Rendered, Settings, Task, process_item
 from pathcheck.records import Overrides
 
 from . import test_fast_records
-from .test_fast_records import NAMES, OVERRIDES, dungeons, run_cli
+from .test_fast_records import NAMES, OVERRIDES, dungeons, verify_three_ways
 
 pytestmark = test_fast_records.pytestmark  # skipped only where the extension was not built
 
@@ -176,12 +176,7 @@ def test_dgn_c_one_job_c_two_jobs_and_python_agree(monkeypatch: pytest.MonkeyPat
                                                    data: bytes) -> None:
     path = tmp_path / name
     path.write_bytes(data)
-    monkeypatch.setattr(bounded, "BLOCK_SIZE", 512)  # many blocks, so the threads interleave
-    args = ["verify", "--format", "jsonl", str(path)]
-    one, two = run_cli(args), run_cli([*args, "--jobs", "2"])
-    monkeypatch.setattr(speedups, "_speedups", None)
-    plain = run_cli(args)
-    assert one == two == plain
+    one = verify_three_ways(monkeypatch, path, block_size=512)
     assert one[0] == 3 and "solo" in one[2]
 
 

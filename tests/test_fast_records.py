@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -170,6 +171,13 @@ def fast_path(block: bytes, settings_: Settings) -> tuple[bytes, int]:
     return b"".join(out), in_c
 
 
+def as_written(data: st.DataObject, values: list[dict[str, Any]]) -> bytes:
+    """``values`` as a block of JSON Lines, each tidy or as another tool writes it."""
+    lines = [data.draw(json_text(v)).encode() if data.draw(st.booleans()) else json_line(v)
+             for v in values]
+    return b"\n".join(lines) + b"\n"
+
+
 OVERRIDES = st.builds(Overrides, rules=st.sampled_from([None, frozenset(), frozenset({1, 2})]),
                       advanced=st.sampled_from([None, None, True, False]))
 
@@ -179,9 +187,7 @@ OVERRIDES = st.builds(Overrides, rules=st.sampled_from([None, frozenset(), froze
 def test_records_as_people_write_them_stay_in_c(data: st.DataObject,
                                                  values: list[dict[str, Any]],
                                                  overrides: Overrides) -> None:
-    lines = [data.draw(json_text(v)).encode() if data.draw(st.booleans()) else json_line(v)
-             for v in values]
-    block = b"\n".join(lines) + b"\n"
+    block = as_written(data, values)
     settings_ = Settings(overrides=overrides, output="jsonl")
     fast, in_c = fast_path(block, settings_)
     slow = python_path(block, settings_)
@@ -199,9 +205,7 @@ def test_records_as_people_write_them_stay_in_c(data: st.DataObject,
 def test_records_with_mistakes_give_what_python_gives(data: st.DataObject,
                                                       values: list[dict[str, Any]],
                                                       overrides: Overrides) -> None:
-    lines = [data.draw(json_text(v)).encode() if data.draw(st.booleans()) else json_line(v)
-             for v in values]
-    block = b"\n".join(lines) + b"\n"
+    block = as_written(data, values)
     settings_ = Settings(overrides=overrides, output="jsonl")
     assert fast_path(block, settings_)[0] == python_path(block, settings_)
 
@@ -295,13 +299,21 @@ def test_c_one_job_c_two_jobs_and_python_agree(monkeypatch: pytest.MonkeyPatch, 
                                                name: str, data: bytes) -> None:
     path = tmp_path / name
     path.write_bytes(data)
-    monkeypatch.setattr(bounded, "BLOCK_SIZE", 4096)  # many blocks, so the threads interleave
+    one = verify_three_ways(monkeypatch, path, block_size=4096)
+    assert one[0] == 3 and "Summary: " in one[2]
+
+
+def verify_three_ways(monkeypatch: pytest.MonkeyPatch, path: Path,
+                      block_size: int) -> tuple[int, bytes, str]:
+    """``verify`` of ``path`` in C on one job, in C on two and in Python: the same exit code,
+    output and messages (returned). Small blocks, so the threads interleave."""
+    monkeypatch.setattr(bounded, "BLOCK_SIZE", block_size)
     args = ["verify", "--format", "jsonl", str(path)]
     one, two = run_cli(args), run_cli([*args, "--jobs", "2"])
     monkeypatch.setattr(speedups, "_speedups", None)
     plain = run_cli(args)
     assert one == two == plain
-    assert one[0] == 3 and "Summary: " in one[2]
+    return one
 
 
 INTERESTING = b'"\\{}[],:0123456789-.eE \t\x00\x1f\x7f\x80\xbf\xc3\xed\xf0\xf4\xffu/'
