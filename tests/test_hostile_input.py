@@ -88,13 +88,19 @@ def test_a_line_of_form_feeds_is_one_verdict_everywhere(tmp_path: Path, blank: b
     assert [r["line"] for r in results] == [1, 4]
 
 
-def test_a_relative_tileset_beside_the_file_is_found_from_another_folder(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def folder_with_own_tileset(tmp_path: Path) -> Path:
+    """``tmp_path/data`` holding ``mine.toml``: the standard tile set under another name."""
     data = tmp_path / "data"
     data.mkdir()
     standard = Path(__file__).resolve().parent.parent / "tiles" / "standard.toml"
     (data / "mine.toml").write_text(standard.read_text().replace('name = "standard"',
                                                                  'name = "mine"'))
+    return data
+
+
+def test_a_relative_tileset_beside_the_file_is_found_from_another_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    data = folder_with_own_tileset(tmp_path)
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     monkeypatch.chdir(elsewhere)
@@ -105,11 +111,7 @@ def test_a_relative_tileset_beside_the_file_is_found_from_another_folder(
 
 def test_a_dgn_tileset_setting_is_found_beside_the_file_from_another_folder(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    data = tmp_path / "data"
-    data.mkdir()
-    standard = Path(__file__).resolve().parent.parent / "tiles" / "standard.toml"
-    (data / "mine.toml").write_text(standard.read_text().replace('name = "standard"',
-                                                                 'name = "mine"'))
+    data = folder_with_own_tileset(tmp_path)
     (data / "in.dgn").write_text("#! tileset=mine.toml\nSTART@N R1@N R2@E\n")
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
