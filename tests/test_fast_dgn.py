@@ -18,11 +18,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pathcheck import batch
-from pathcheck.batch import Block, Rendered, Settings, Task, process_item
+from pathcheck.batch import Settings, Task, process_item
 from pathcheck.records import Overrides
 
 from . import test_fast_records
 from .test_fast_records import NAMES, OVERRIDES, dungeons, verify_three_ways
+from .test_speedups import task_output
 
 pytestmark = test_fast_records.pytestmark  # skipped only where the extension was not built
 
@@ -46,13 +47,9 @@ def fast_path(block: bytes, settings_: Settings, cuts: list[int]) -> tuple[bytes
     for begin, end in itertools.pairwise(edges):
         part = block[begin:end]
         task = Task([], part, block.count(b"\n", 0, begin) + 1, "s.dgn", pragma)
-        for result in batch.process_task(task, settings_):
-            if isinstance(result, Block):
-                out.append(result.data)
-                in_c += sum(result.counts)
-            else:
-                assert isinstance(result, Rendered)
-                out.append(result.text.encode() + b"\n")
+        part_out, part_in_c = task_output(task, settings_)
+        out.append(part_out)
+        in_c += part_in_c
         pragma = batch._last_pragma(part, "s.dgn", pragma)
     return b"".join(out), in_c
 

@@ -19,13 +19,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pathcheck import batch, bounded, speedups
-from pathcheck.batch import JSON_LINE, Block, Item, Rendered, Settings, Task, process_item
+from pathcheck import bounded, speedups
+from pathcheck.batch import JSON_LINE, Item, Settings, process_item
 from pathcheck.records import Overrides
 from pathcheck.solo import answer_key
 from pathcheck.tileset import load_tileset
 
-from .test_speedups import BUILT, REQUIRED
+from .test_speedups import BUILT, REQUIRED, fast_path
 
 # They compare the C side with the Python side: skipped only where the extension was not built
 # (and not required), as tests/test_speedups.py explains.
@@ -158,17 +158,6 @@ def python_path(block: bytes, settings_: Settings, source: str = "s.jsonl") -> b
     return b"".join(out)
 
 
-def fast_path(block: bytes, settings_: Settings) -> tuple[bytes, int]:
-    """The fast path's bytes and how many records the C side verified itself."""
-    out, in_c = [], 0
-    for result in batch.process_task(Task([], block, 1, "s.jsonl"), settings_):
-        if isinstance(result, Block):
-            out.append(result.data)
-            in_c += sum(result.counts)
-        else:
-            assert isinstance(result, Rendered)
-            out.append(result.text.encode() + b"\n")
-    return b"".join(out), in_c
 
 
 def as_written(data: st.DataObject, values: list[dict[str, Any]]) -> bytes:

@@ -54,9 +54,16 @@ def python_path(block: bytes, settings: Settings) -> bytes:
 
 
 def fast_path(block: bytes, settings: Settings) -> tuple[bytes, int]:
+    """The fast path's bytes for a block of JSON Lines, and how many records C verified."""
+    return task_output(Task([], block, 1, "s.jsonl"), settings)
+
+
+def task_output(task: Task, settings: Settings) -> tuple[bytes, int]:
+    """The bytes ``task`` gives (C's blocks and the Python path's results, in order) and how
+    many records the C side verified itself."""
     out = []
     records = 0
-    for result in process_task(Task([], block, 1, "s.jsonl"), settings):
+    for result in process_task(task, settings):
         if isinstance(result, Block):
             out.append(result.data)
             records += sum(result.counts)
