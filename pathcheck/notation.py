@@ -5,7 +5,8 @@ A notation file (``*.pcn``) starts with a ``#!`` line naming its format, then a 
 and move tokens (``pathcheck/games/<game>/notation.py``); this module holds what they share:
 
 - ``#`` starts a comment (to the end of the line); ``{...}`` is a note kept in the log;
-  ``"..."`` quotes a name with spaces (JSON string syntax).
+  ``"..."`` quotes a name with spaces (JSON string syntax); ``$`` and a JSON value is exactly
+  that value (how values are written: :mod:`pathcheck.notation_values`).
 - Turns on one line are separated by ``·``, ``;`` or a lone ``.``; a line break ends a turn.
 
 >>> text = '''#! memo-dice/1
@@ -40,6 +41,15 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from pathcheck.errors import RecordError
+from pathcheck.notation_values import LITERAL as LITERAL
+from pathcheck.notation_values import checked as checked
+from pathcheck.notation_values import literal as literal
+from pathcheck.notation_values import note as note
+from pathcheck.notation_values import quote as quote
+from pathcheck.notation_values import same as same
+from pathcheck.notation_values import scalar as scalar
+from pathcheck.notation_values import text_value as text_value
+from pathcheck.notation_values import word as word
 
 EXTENSION = ".pcn"
 SEPARATORS = ("·", ";", ".")
@@ -81,7 +91,12 @@ class Token:
     text: str
     line: int
     column: int
-    kind: str = "word"  # word, string (was quoted), note ({...}), sep
+    kind: str = "word"  # word, string (was quoted), note ({...}), sep, json ($ value)
+
+    @property
+    def value(self) -> Any:
+        """What the token stands for: the JSON value of a ``$`` token, else its text."""
+        return json.loads(self.text) if self.kind == "json" else self.text
 
 
 @dataclass
@@ -93,6 +108,7 @@ class Line:
     tokens: list[Token] = field(default_factory=list)
 
 
+_JSON = json.JSONDecoder()
 _HEADER = re.compile(r"^([A-Za-z_][A-Za-z0-9_-]*):(?:\s|$)")
 
 
@@ -175,6 +191,10 @@ class Reader:
                 j = self._string_end(raw, i, number)
                 out.append(Token(self._decode(raw[i:j + 1], number, i), number, i + 1, "string"))
                 i = j + 1
+            elif ch == LITERAL:
+                j = self._literal_end(raw, i, number)
+                out.append(Token(raw[i + 1:j], number, i + 1, "json"))
+                i = j
             elif ch == "{":
                 if raw.startswith('{"', i):
                     j = self._string_end(raw, i + 1, number)
@@ -193,8 +213,8 @@ class Reader:
                 j = i
                 while j < n and not raw[j].isspace() and raw[j] not in '·;"{#':
                     j += 1
-                word = raw[i:j]
-                out.append(Token(word, number, i + 1, "sep" if word == "." else "word"))
+                bare = raw[i:j]
+                out.append(Token(bare, number, i + 1, "sep" if bare == "." else "word"))
                 i = j
         return out
 
@@ -207,6 +227,18 @@ class Reader:
             raise NotationError(self.source, number, i + 1, "unclosed quote")
         return j
 
+    def _literal_end(self, raw: str, i: int, number: int) -> int:
+        """The index after the JSON value of the ``$`` token at ``raw[i]``."""
+        try:
+            _, j = _JSON.raw_decode(raw, i + 1)
+        except ValueError:
+            raise NotationError(self.source, number, i + 1,
+                                "expected a JSON value right after '$'") from None
+        if j < len(raw) and not raw[j].isspace() and raw[j] not in "·;#":
+            raise NotationError(self.source, number, j + 1,
+                                "expected a space after the '$' value")
+        return j
+
     def _decode(self, text: str, number: int, i: int) -> str:
         try:
             value = json.loads(text)
@@ -215,11 +247,15 @@ class Reader:
         return str(value)
 
     # --- header helpers -------------------------------------------------------------
-    def text(self, key: str) -> str | None:
-        """A free-text header value (a JSON string when it was quoted), or None."""
+    def text(self, key: str) -> Any:
+        """A free-text header value (a JSON string when it was quoted, the JSON value of a
+        ``$`` value), or None."""
         if key not in self.header:
             return None
         value, line = self.header[key]
+        tokens = line.tokens
+        if value.startswith(LITERAL) and len(tokens) == 1 and tokens[0].kind == "json":
+            return tokens[0].value
         if value.startswith('"'):
             try:
                 decoded = json.loads(value)
@@ -228,6 +264,11 @@ class Reader:
             if isinstance(decoded, str):
                 return decoded
         return value
+
+    def literal(self, key: str) -> Token | None:
+        """The header value of ``key`` when it is one ``$`` value (a wrong-typed one)."""
+        tokens = self.words(key)
+        return tokens[0] if tokens and len(tokens) == 1 and tokens[0].kind == "json" else None
 
     def words(self, key: str) -> list[Token] | None:
         """The tokens of a header value, or None when the key is absent."""
@@ -254,38 +295,6 @@ def turns(tokens: Sequence[Token]) -> Iterator[list[Token]]:
             current.append(token)
     if current:
         yield current
-
-
-_PLAIN = re.compile(r"^[^\s\"{}#·;]+$")
-
-
-def word(text: str) -> str:
-    """A name as a token: bare when it can be, else quoted.
-
-    >>> word("Ann"), word("Ann Lee"), word(".")
-    ('Ann', '"Ann Lee"', '"."')
-    """
-    if _PLAIN.match(text) and text != ".":
-        return text
-    return json.dumps(text, ensure_ascii=False)
-
-
-def text_value(text: str) -> str:
-    """A free-text header value: as is when it reads back the same, else a JSON string."""
-    if text == text.strip() and text and "\n" not in text and not text.startswith('"'):
-        return text
-    return json.dumps(text, ensure_ascii=False)
-
-
-def note(text: str) -> str:
-    """A ``{note}`` token (JSON-quoted inside when it holds a brace, quote or line break).
-
-    >>> note("kept"), note("a}b")
-    ('{kept}', '{"a}b"}')
-    """
-    if "}" in text or "\n" in text or text.startswith('"') or text != text.strip():
-        return "{" + json.dumps(text, ensure_ascii=False) + "}"
-    return "{" + text + "}"
 
 
 def integer(reader: Reader, token: Token, low: int, high: int, what: str) -> int:
@@ -338,7 +347,9 @@ def parse_lines(text: str, *, source: str, first_line: int = 1
     (4, 4)
     """
     reader = Reader(text, source, first_line)
-    log = _module(reader.format).parse(reader)
+    log = _whole(reader)
+    if log is None:
+        log = _module(reader.format).parse(reader)
     where: dict[str, int] = {}
 
     def walk(value: Any, pointer: str) -> None:
@@ -355,6 +366,28 @@ def parse_lines(text: str, *, source: str, first_line: int = 1
 
     walk(log, "")
     return log, where
+
+
+def _whole(reader: Reader) -> dict[str, Any] | None:
+    """The log of a notation text that is one ``$`` JSON object (see :func:`write`)."""
+    lines = reader.lines
+    if reader.header or len(lines) != 1 or [t.kind for t in lines[0].tokens] != ["json"]:
+        return None
+    token = lines[0].tokens[0]
+    value = token.value
+    if not isinstance(value, dict):
+        raise reader.fail(token, "expected a JSON object (the whole log)")
+    fmt = value.get("format")
+    if not isinstance(fmt, str) or ALIASES.get(fmt, fmt) != reader.format:
+        raise reader.fail(token, f"expected a log of the format {reader.format} "
+                                 "named on the '#!' line")
+    return value
+
+
+def fragment(text: str) -> tuple[Reader, list[Token]]:
+    """A reader and the tokens of one line of notation (to read back what a writer wrote)."""
+    reader = Reader("#! game/1\n", "<written>")
+    return reader, reader._tokens(text, 1, 0)
 
 
 def line_of(where: dict[str, int], pointer: str, default: int) -> int:
@@ -486,7 +519,15 @@ def write(log: dict[str, Any]) -> str:
         from pathcheck.errors import InputError
 
         raise InputError(f"no notation for format {fmt!r} (known: {', '.join(_MODULES)})")
-    return _module(str(fmt)).write(log)
+    try:
+        text = _module(str(fmt)).write(log)
+        if same(parse(text, source="<written>"), log):
+            return text
+    except (KeyError, IndexError, TypeError, AttributeError, ValueError):
+        pass
+    # A log whose shape the game's notation cannot carry (a missing field, an unknown one, a
+    # list where a name goes) is written whole, as one '$' value: still read back exactly.
+    return f"#! {fmt}\n{literal(log)}\n"
 
 
 def pretty_json(value: Any, indent: str = "", width: int = 100) -> str:

@@ -35,23 +35,40 @@ from __future__ import annotations
 
 from typing import Any
 
-from pathcheck.notation import Reader, Token, note, text_value, turns, word
+from pathcheck.notation import (
+    Reader,
+    Token,
+    checked,
+    fragment,
+    literal,
+    note,
+    quote,
+    scalar,
+    text_value,
+    turns,
+    word,
+)
 
 KEYWORDS = ("exploration", "hand", "hands", "deck")
 _DIRS = ("N", "E", "S", "W")
 
 
-def _name(text: str) -> str:
+def _word(text: str) -> str:
     plain = word(text)
-    if text in KEYWORDS or plain != text or text[:1] in "!+-" or "@" in text:
-        return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if text in KEYWORDS or plain != text or text[:1] in "!+-|" or "@" in text:
+        return quote(text)
     return plain
 
 
-def _tiles(reader: Reader, tokens: list[Token]) -> list[str]:
+def _name(value: Any) -> str:
+    """A player or tile where one goes: a word, quoted if need be, or a wrong-typed value."""
+    return scalar(value, _word)
+
+
+def _tiles(reader: Reader, tokens: list[Token]) -> list[Any]:
     if len(tokens) == 1 and tokens[0].text == "-" and tokens[0].kind == "word":
         return []
-    return [t.text for t in tokens]
+    return [t.value for t in tokens]
 
 
 def _placement(reader: Reader, token: Token) -> tuple[str, str]:
@@ -70,13 +87,18 @@ def _header(reader: Reader, log: dict[str, Any], keys: tuple[str, ...]) -> None:
             value = reader.text(key)
             if value is not None:
                 log[key] = value
-    if "mode" in keys and "mode" in reader.header:
+    given = {key: reader.literal(key) for key in ("mode", "rules")}
+    if given["mode"] is not None:
+        log["advanced"] = given["mode"].value
+    elif "mode" in keys and "mode" in reader.header:
         words = reader.words("mode") or []
         if len(words) != 1 or words[0].text not in ("basic", "advanced"):
             raise reader.fail(reader.header["mode"][1], "mode: expected basic or advanced")
         log["advanced"] = words[0].text == "advanced"
     rules = reader.words("rules")
-    if rules is not None:
+    if given["rules"] is not None:
+        log["rules"] = given["rules"].value
+    elif rules is not None:
         if [t.text for t in rules] == ["none"]:
             log["rules"] = []
         else:
@@ -99,7 +121,7 @@ def parse(reader: Reader) -> dict[str, Any]:
     players = reader.words("players")
     if players is None:
         raise reader.fail(None, "expected a 'players:' line in the header")
-    log["players"] = [t.text for t in players]
+    log["players"] = [t.value for t in players]
     _header(reader, log, keys)
     explorations: list[dict[str, Any]] = []
     for line in reader.lines:
@@ -109,7 +131,7 @@ def parse(reader: Reader) -> dict[str, Any]:
             words = [t for t in line.tokens[1:] if t.kind != "note"]
             if len(words) != 1:
                 raise reader.fail(first, "expected 'exploration START_PLAYER'")
-            exploration: dict[str, Any] = {"start_player": words[0].text}
+            exploration: dict[str, Any] = {"start_player": words[0].value}
             for token in line.tokens[1:]:
                 if token.kind == "note":
                     exploration["note"] = token.text
@@ -147,11 +169,13 @@ def parse(reader: Reader) -> dict[str, Any]:
     return log
 
 
-def _turn(reader: Reader, turn: list[Token]) -> dict[str, Any]:
+def _turn(reader: Reader, turn: list[Token]) -> Any:
+    if len(turn) == 1 and turn[0].kind == "json":
+        return turn[0].value  # a turn the usual form cannot carry (see _write_turn)
     if len(turn) < 2:
         raise reader.fail(turn[0], "expected PLAYER TILE@DIR")
     tile, direction = _placement(reader, turn[1])
-    out: dict[str, Any] = {"player": turn[0].text, "tile": tile, "dir": direction}
+    out: dict[str, Any] = {"player": turn[0].value, "tile": tile, "dir": direction}
     lost: list[str] = []
     rest = iter(turn[2:])
     for token in rest:
@@ -162,6 +186,8 @@ def _turn(reader: Reader, turn: list[Token]) -> dict[str, Any]:
                 raise reader.fail(token, f"expected a name right after {token.text!r}")
             token = Token(token.text + following.text, token.line, token.column)
             if token.text.startswith("+"):
+                if "draw" in out:
+                    raise reader.fail(token, "a second draw in one turn")
                 out["draw"] = token.text[1:]
                 continue
         if token.kind == "note":
@@ -184,9 +210,9 @@ def _parse_solo(reader: Reader) -> dict[str, Any]:
     reader.check_keys(keys)
     log: dict[str, Any] = {"format": "solo/1"}
     _header(reader, log, keys)
-    dungeons: list[list[dict[str, str]]] = []
+    dungeons: list[list[Any]] = []
     for line in reader.lines:
-        current: list[dict[str, str]] = reader.at([], line)
+        current: list[Any] = reader.at([], line)
         for token in line.tokens:
             if token.kind == "word" and token.text == "|":
                 if current:
@@ -195,26 +221,56 @@ def _parse_solo(reader: Reader) -> dict[str, Any]:
                 continue
             if token.kind == "sep":
                 continue
-            tile, direction = _placement(reader, token)
-            current.append(reader.at({"tile": tile, "dir": direction}, token))
+            current.append(reader.at(_solo_placement(reader, token), token))
         if current:
             dungeons.append(current)
     log["dungeons"] = dungeons
     return log
 
 
+def _solo_placement(reader: Reader, token: Token) -> Any:
+    if token.kind == "json":
+        return token.value  # a placement the usual form cannot carry
+    tile, direction = _placement(reader, token)
+    return {"tile": tile, "dir": direction}
+
+
+def _write_placement(placement: Any) -> str:
+    def plain(p: dict[str, Any]) -> str:
+        if not isinstance(p["tile"], str) or not isinstance(p["dir"], str):
+            raise TypeError("not a tile and a direction")
+        return f"{p['tile']}@{p['dir']}"
+
+    def read(text: str) -> Any:
+        reader, tokens = fragment(text)
+        if len(tokens) != 1 or tokens[0].kind != "word" or tokens[0].text == "|":
+            raise ValueError(text)
+        return _solo_placement(reader, tokens[0])
+
+    return checked(placement, plain, read)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
 def _write_header(log: dict[str, Any], out: list[str]) -> None:
     if "advanced" in log:
-        out.append("mode: " + ("advanced" if log["advanced"] else "basic"))
+        advanced = log["advanced"]
+        out.append("mode: " + (("advanced" if advanced else "basic")
+                               if isinstance(advanced, bool) else literal(advanced)))
     if "rules" in log:
-        out.append("rules: " + (" ".join(str(r) for r in log["rules"]) or "none"))
+        rules = log["rules"]
+        plain = isinstance(rules, list) and all(_is_number(r) for r in rules)
+        out.append("rules: " + ((" ".join(str(r) for r in rules) or "none") if plain
+                                else literal(rules)))
     for key in ("tileset", "seed", "id", "note"):
         if key in log:
-            out.append(f"{key}: {text_value(str(log[key]))}")
+            out.append(f"{key}: {scalar(log[key], text_value)}")
 
 
-def _tile_list(tiles: list[str]) -> str:
-    return " ".join(word(t) for t in tiles) if tiles else "-"
+def _tile_list(tiles: list[Any]) -> str:
+    return " ".join(_name(t) for t in tiles) if tiles else "-"
 
 
 def write(log: dict[str, Any]) -> str:
@@ -223,7 +279,7 @@ def write(log: dict[str, Any]) -> str:
         out = ["#! solo/1"]
         _write_header(log, out)
         for dungeon in log["dungeons"]:
-            out.append(" ".join(f"{p['tile']}@{p['dir']}" for p in dungeon))
+            out.append(" ".join(_write_placement(p) for p in dungeon))
         return "\n".join(out) + "\n"
     out = ["#! game/1"]
     players = list(log["players"])
@@ -247,7 +303,21 @@ def write(log: dict[str, Any]) -> str:
     return "\n".join(out) + "\n"
 
 
-def _write_turn(turn: dict[str, Any]) -> str:
+def _write_turn(turn: Any) -> str:
+    """A turn as ``PLAYER TILE@DIR ...``, or as one ``$`` value when that would not read
+    back as exactly this turn (a wrong-typed or malformed one)."""
+    return checked(turn, _plain_turn, _read_turn)
+
+
+def _read_turn(text: str) -> Any:
+    reader, tokens = fragment(text)
+    parts = list(turns(tokens))
+    if len(parts) != 1:
+        raise ValueError(text)
+    return _turn(reader, parts[0])
+
+
+def _plain_turn(turn: dict[str, Any]) -> str:
     parts = [_name(turn["player"]), f"{turn['tile']}@{turn['dir']}"]
     if "draw" in turn:
         parts.append("+-" if turn["draw"] is None else "+" + _name(turn["draw"]))

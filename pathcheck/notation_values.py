@@ -1,0 +1,151 @@
+"""Values in the game notation: how every JSON value of a log is written and read back.
+
+One mechanism for every game (``pathcheck/games/<game>/notation.py`` only choose *where* a
+value goes):
+
+- **A name or symbol** is a bare word when it reads back as itself (:func:`word`), else a
+  quoted string (:func:`quote`), JSON string syntax.
+- **Quoted text** escapes every character that is not printable (line and paragraph
+  separators, ``\\r``, ``\\f``, ``\\x85``, controls, format and unassigned characters) as
+  ``\\uXXXX``, so a value never breaks a line, and the file stays valid UTF-8 even for a lone
+  surrogate; the reader is plain JSON string decoding.
+- **Any other JSON value** is a ``$`` token: ``$`` and the JSON text right after it
+  (:func:`literal`), e.g. ``$"2023"``, ``$null``, ``${"tile":"R1","dir":"n"}``. It stands for
+  exactly that value wherever a value, a move or a whole log goes. A writer uses it for a value
+  its usual form cannot carry (a wrong-typed or malformed one), so that JSON -> notation ->
+  JSON is the identity for every log, a malformed one included (:func:`checked`).
+
+>>> quote("a\\u2028b\\rc"), word("Ann"), word("Ann Lee"), word("$5")
+('"a\\\\u2028b\\\\rc"', 'Ann', '"Ann Lee"', '"$5"')
+>>> literal({"dir": "n", "turn": 3})
+'${"dir":"n","turn":3}'
+>>> same(1, True), same([1.0], [1.0]), same({"a": 1}, {"a": 1})
+(False, True, True)
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Callable
+from typing import Any
+
+LITERAL = "$"
+"""The first character of a token holding a JSON value."""
+_PLAIN = re.compile(r"^[^\s\"{}#·;$]+$")
+
+
+def _escape(char: str) -> str:
+    return json.dumps(char)[1:-1]  # \uXXXX (a surrogate pair above U+FFFF), or \n, \r ...
+
+
+def escape_unprintable(json_text: str) -> str:
+    """``json_text`` with every character that is not printable escaped (JSON's own syntax;
+    outside strings JSON text has only printable ASCII and spaces, which stay)."""
+    if json_text.isprintable():
+        return json_text
+    return "".join(c if c.isprintable() else _escape(c) for c in json_text)
+
+
+def quote(text: str) -> str:
+    """``text`` as a quoted string that holds on one line and reads back exactly.
+
+    >>> quote('a\\\\b/c "d"')
+    '"a\\\\\\\\b/c \\\\"d\\\\""'
+    >>> json.loads(quote("x\\x85\\f\\u2029y")) == "x\\x85\\f\\u2029y"
+    True
+    """
+    return escape_unprintable(json.dumps(text, ensure_ascii=False))
+
+
+def word(text: str) -> str:
+    """A name as a token: bare when it can be, else quoted.
+
+    >>> word("Ann"), word("Ann Lee"), word("."), word("a\\u00a0b")
+    ('Ann', '"Ann Lee"', '"."', '"a\\\\u00a0b"')
+    """
+    if _PLAIN.match(text) and text != "." and text.isprintable():
+        return text
+    return quote(text)
+
+
+def scalar(value: Any, plain: Callable[[str], str] = word) -> str:
+    """A value where a name or another string goes: ``plain(value)`` for a string, else (a
+    wrong-typed value) its :func:`literal`.
+
+    >>> scalar("Ann"), scalar(3), scalar(None)
+    ('Ann', '$3', '$null')
+    """
+    return plain(value) if isinstance(value, str) else literal(value)
+
+
+def literal(value: Any) -> str:
+    """Any JSON value as one ``$`` token (compact JSON, unprintable characters escaped).
+
+    >>> literal("2023"), literal(None), literal([1, "a b"])
+    ('$"2023"', '$null', '$[1,"a b"]')
+    """
+    return LITERAL + escape_unprintable(json.dumps(value, ensure_ascii=False,
+                                                  separators=(",", ":")))
+
+
+def text_value(text: str) -> str:
+    """A free-text header value: as is when it reads back the same, else quoted.
+
+    >>> text_value('say "hi"'), text_value(" x"), text_value('say "hi'), text_value("$3")
+    ('say "hi"', '" x"', '"say \\\\"hi"', '"$3"')
+    """
+    if text and text == text.strip() and text.isprintable() and not text.startswith(('"', "$")):
+        from pathcheck.notation import Reader
+
+        try:
+            if Reader(f"#! game/1\nnote: {text}\n", "<written>").text("note") == text:
+                return text
+        except ValueError:  # it does not lex: an unclosed quote or brace, a bad '$' value
+            pass
+    return quote(text)
+
+
+def note(text: str) -> str:
+    """A ``{note}`` token (quoted inside when it holds a brace, a quote or anything odd).
+
+    >>> note("kept"), note("a}b"), note("a\\rb")
+    ('{kept}', '{"a}b"}', '{"a\\\\rb"}')
+    """
+    if "}" in text or text.startswith('"') or text != text.strip() or not text.isprintable():
+        return "{" + quote(text) + "}"
+    return "{" + text + "}"
+
+
+def same(a: Any, b: Any) -> bool:
+    """Whether two JSON values are the same value: equal, and of the same JSON types all
+    the way down (``1``, ``1.0`` and ``true`` are three values; key order does not count)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, float) and math.isnan(a):
+        return math.isnan(b)
+    return bool(a == b)
+
+
+def checked(value: Any, write: Callable[[Any], str], read: Callable[[str], Any]) -> str:
+    """The notation of ``value``: ``write(value)`` when ``read`` gives exactly ``value`` back
+    from it, else its :func:`literal`. ``write`` and ``read`` may fail on a malformed value
+    (any exception of the kinds a malformed JSON value causes): that is a mismatch too.
+
+    >>> checked("n", str.upper, str)  # the usual form would change the value
+    '$"n"'
+    >>> checked("N", str.upper, str)
+    'N'
+    """
+    try:
+        text = write(value)
+        if same(read(text), value):
+            return text
+    except (KeyError, IndexError, TypeError, AttributeError, ValueError):
+        pass
+    return literal(value)
