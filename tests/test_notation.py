@@ -26,8 +26,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def fits_its_format(log: dict[str, Any]) -> bool:
-    """Whether a log fits the typed format of its game (what notation can write: a log with a
-    field of the wrong type or shape has no notation; fixtures/*/malformed-* has such logs)."""
+    """Whether a log fits the typed format of its game (each such fixture is committed in both
+    forms; the malformed ones round-trip too: tests/test_notation_lossless.py)."""
     from pathcheck import games
 
     plugin = games.for_format(str(log["format"]))
@@ -205,3 +205,68 @@ def test_a_malformed_notation_log_names_the_line_of_the_move(fixture: str, line:
     result = CliRunner().invoke(cli, ["adjudicate", str(path)])
     assert result.exit_code == 3
     assert f"{path}:{line}: {pointer}: " in result.output
+
+
+def _two_logs(tmp_path: Path) -> Path:
+    both = tmp_path / "both.pcn"
+    both.write_text("".join((ROOT / "fixtures" / d).read_text(encoding="utf-8") for d in
+                            ("memo-dice/legal-2p.pcn", "robot-memory/legal-solo.pcn")),
+                    encoding="utf-8")
+    return both
+
+
+def test_convert_to_jsonl_writes_one_log_a_line(tmp_path: Path) -> None:
+    both = _two_logs(tmp_path)
+    logs = [notation.parse(text, source="x") for _, text in notation.split(both.read_text())]
+    out = tmp_path / "games.jsonl"
+    result = CliRunner().invoke(cli, ["convert", str(both), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert [json.loads(line) for line in out.read_text("utf-8").splitlines()] == logs
+    result = CliRunner().invoke(cli, ["adjudicate", str(out), "--format", "jsonl"])
+    assert result.exit_code == 0, result.output
+    assert [json.loads(x)["game"] for x in result.output.splitlines()] == [
+        "memo-dice", "robot-memory"]
+    stdout = CliRunner().invoke(cli, ["convert", str(both), "--to", "jsonl"])
+    assert [json.loads(line) for line in stdout.output.splitlines()] == logs
+    one = tmp_path / "one.ndjson"
+    source = ROOT / "fixtures" / "memo-dice" / "legal-2p.json"
+    assert CliRunner().invoke(cli, ["convert", str(source), "-o", str(one)]).exit_code == 0
+    assert one.read_text("utf-8").count("\n") == 1
+    assert json.loads(one.read_text("utf-8")) == json.loads(source.read_text("utf-8"))
+
+
+def test_convert_to_json_writes_a_json_document(tmp_path: Path) -> None:
+    both = _two_logs(tmp_path)
+    lines = tmp_path / "games.jsonl"
+    CliRunner().invoke(cli, ["convert", str(both), "-o", str(lines)])
+    document = tmp_path / "games.json"
+    result = CliRunner().invoke(cli, ["convert", str(lines), "-o", str(document)])
+    assert result.exit_code == 0, result.output  # JSON in, JSON out: the name says so
+    assert json.loads(document.read_text("utf-8")) == [
+        json.loads(x) for x in lines.read_text("utf-8").splitlines()]
+    back = tmp_path / "back.pcn"
+    assert CliRunner().invoke(cli, ["convert", str(document), "-o", str(back)]).exit_code == 0
+    assert notation.split(back.read_text("utf-8"))[1][1] == notation.split(
+        both.read_text("utf-8"))[1][1]
+
+
+def test_convert_to_contradicting_the_output_name_is_a_usage_error(tmp_path: Path) -> None:
+    both = _two_logs(tmp_path)
+    result = CliRunner().invoke(cli, ["convert", str(both), "--to", "notation", "-o",
+                                      str(tmp_path / "x.json")])
+    assert result.exit_code == 2
+    assert "--to notation but -o" in result.output
+    assert not (tmp_path / "x.json").exists()
+
+
+def test_a_malformed_log_in_notation_is_ruled_as_its_json(tmp_path: Path) -> None:
+    source = ROOT / "fixtures" / "dungeon" / "malformed-advanced-type.json"
+    text = tmp_path / "bad.pcn"
+    result = CliRunner().invoke(cli, ["convert", str(source), "-o", str(text)])
+    assert result.exit_code == 0, result.output
+    assert 'mode: $"yes"' in text.read_text("utf-8")
+    by_json = CliRunner().invoke(cli, ["adjudicate", str(source)])
+    by_text = CliRunner().invoke(cli, ["adjudicate", str(text)])
+    assert by_json.exit_code == by_text.exit_code == 3
+    assert by_json.output.replace(str(source), "LOG") == by_text.output.replace(str(text), "LOG")
+    assert "/advanced: Expected `bool`, got `str`" in by_text.output

@@ -32,10 +32,21 @@ True
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from pathcheck.notation import Reader, Token, note, text_value, turns, word
+from pathcheck.notation import (
+    Reader,
+    Token,
+    checked,
+    fragment,
+    literal,
+    note,
+    quote,
+    scalar,
+    text_value,
+    turns,
+    word,
+)
 
 FORMAT = "memoarrr/1"
 KEYWORDS = ("round", "volcano")
@@ -45,8 +56,24 @@ _ABILITIES = ("swap", "mark", "peek")
 CENTRE = "C3"
 
 
-def _name(text: str) -> str:
-    return json.dumps(text, ensure_ascii=False) if text in KEYWORDS else word(text)
+def _word(text: str) -> str:
+    return quote(text) if text in KEYWORDS or text in ("-", "?") or text.isdigit() \
+        else word(text)
+
+
+def _name(value: Any) -> str:
+    return scalar(value, _word)
+
+
+def _number(value: Any) -> str:
+    """A number where one goes (ruby count, edition, a 2018 volcano), or another value."""
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return str(value)
+    return _name(value)
+
+
+def _read_number(token: Token) -> Any:
+    return int(token.text) if token.kind == "word" and token.text.isdigit() else token.value
 
 
 def index(pos: str) -> tuple[int, int] | None:
@@ -72,7 +99,7 @@ def follow(rounds: list[dict[str, Any]]) -> list[list[str | None]]:
     for rnd in rounds:
         row: list[str | None] = []
         for action in rnd.get("actions", ()):
-            pos = action.get("reveal")
+            pos = action.get("reveal") if isinstance(action, dict) else None
             if not isinstance(pos, str):
                 row.append(None)
                 continue
@@ -92,9 +119,12 @@ def parse(reader: Reader) -> dict[str, Any]:
         if key not in reader.header:
             raise reader.fail(None, f"expected a '{key}:' line in the header")
     edition = reader.words("edition") or []
-    if len(edition) != 1 or not edition[0].text.isdigit():
+    if len(edition) == 1 and edition[0].kind in ("string", "json"):
+        log["edition"] = edition[0].value  # not a number: kept as written, for the checks
+    elif len(edition) != 1 or not edition[0].text.isdigit():
         raise reader.fail(reader.header["edition"][1], "edition: expected 2023 or 2018")
-    log["edition"] = int(edition[0].text)
+    else:
+        log["edition"] = int(edition[0].text)
     variants = reader.words("variants")
     if variants is not None:
         log["variants"] = {}
@@ -103,11 +133,11 @@ def parse(reader: Reader) -> dict[str, Any]:
             if value not in ("yes", "no", "") or key not in ("expert", "ordered_stack"):
                 raise reader.fail(token, "expected expert=yes|no or ordered_stack=yes|no")
             log["variants"][key] = value != "no" if eq else True
-    log["players"] = [t.text for t in reader.words("players") or ()]
+    log["players"] = [t.value for t in reader.words("players") or ()]
     start = reader.words("start") or []
     if len(start) != 1:
         raise reader.fail(reader.header["start"][1], "start: expected one player name")
-    log["start_player"] = start[0].text
+    log["start_player"] = start[0].value
     island: list[list[str | None]] = [[None] * 5 for _ in range(5)]
     given = any(key in reader.header for key in _ROWS)
     for r, key in enumerate(_ROWS):
@@ -118,18 +148,18 @@ def parse(reader: Reader) -> dict[str, Any]:
             continue
         if len(tokens) != 5:
             raise reader.fail(reader.header[key][1], f"{key}: expected 5 cards (west to east)")
-        island[r] = [None if t.kind == "word" and t.text in ("-", "?") else t.text
+        island[r] = [None if t.kind == "word" and t.text in ("-", "?") else t.value
                      for t in tokens]
     log["island"] = island
     peeks = reader.words("peeks") or []
     if len(peeks) % 2:
         raise reader.fail(peeks[-1], "peeks: expected pairs NAME SIDE")
-    log["peeks"] = {peeks[i].text: peeks[i + 1].text for i in range(0, len(peeks), 2)}
+    log["peeks"] = {peeks[i].text: peeks[i + 1].value for i in range(0, len(peeks), 2)}
     treasures = reader.words("treasures") or []
     for token in treasures:
-        if not token.text.isdigit():
+        if not token.text.isdigit() and token.kind != "json":
             raise reader.fail(token, "treasures: expected the rubies, top first")
-    log["treasures"] = [int(t.text) for t in treasures]
+    log["treasures"] = [_read_number(t) for t in treasures]
     log["rounds"] = _rounds(reader)
     comment = reader.text("comment")
     if comment is not None:
@@ -148,8 +178,7 @@ def _rounds(reader: Reader) -> list[dict[str, Any]]:
                 if token.kind == "note":
                     rnd["comment"] = token.text
                 else:
-                    rnd["volcanoes"].append(int(token.text) if token.text.isdigit()
-                                            else token.text)
+                    rnd["volcanoes"].append(_read_number(token))
             rnd["actions"] = []
             rounds.append(reader.at(rnd, first))
             continue
@@ -163,10 +192,12 @@ def _rounds(reader: Reader) -> list[dict[str, Any]]:
     return rounds
 
 
-def _action(reader: Reader, turn: list[Token]) -> dict[str, Any]:
+def _action(reader: Reader, turn: list[Token]) -> Any:
+    if len(turn) == 1 and turn[0].kind == "json":
+        return turn[0].value  # an action the usual form cannot carry (see _write_action)
     if len(turn) < 2:
         raise reader.fail(turn[0], "expected PLAYER POS [CARD] or PLAYER volcano")
-    player, what = turn[0].text, turn[1]
+    player, what = turn[0].value, turn[1]
     if what.kind == "word" and what.text == "volcano":
         if len(turn) > 2:
             raise reader.fail(turn[2], "expected nothing after 'volcano'")
@@ -174,9 +205,9 @@ def _action(reader: Reader, turn: list[Token]) -> dict[str, Any]:
     action: dict[str, Any] = {"player": player, "reveal": what.text}
     for token in turn[2:]:
         key, eq, value = token.text.partition("=")
-        if eq and key in _ABILITIES and value:
+        if token.kind == "word" and eq and key in _ABILITIES and value:
             action[key] = value
-        elif "/" in token.text and not eq and "card" not in action:
+        elif "/" in token.text and token.kind in ("word", "string") and "card" not in action:
             action["card"] = token
         else:
             raise reader.fail(token, "expected the card seen (animal/landscape) or "
@@ -189,7 +220,7 @@ def _fill(reader: Reader, log: dict[str, Any]) -> None:
     island = log["island"]
     for rnd, origins in zip(log["rounds"], follow(log["rounds"]), strict=True):
         for action, origin in zip(rnd["actions"], origins, strict=True):
-            token = action.pop("card", None)
+            token = action.pop("card", None) if isinstance(action, dict) else None
             if token is None:
                 continue
             at = index(origin) if origin is not None else None
@@ -202,43 +233,75 @@ def _fill(reader: Reader, log: dict[str, Any]) -> None:
                 raise reader.fail(token, f"the card at {origin} at setup was {known}")
 
 
+def _card(card: str) -> str:
+    return quote(card) if "=" in card else _word(card)
+
+
+def _plain_action(action: dict[str, Any], card: str | None = None) -> str:
+    """``PLAYER POS [CARD] [ABILITY=POS]`` or ``PLAYER volcano``."""
+    if action.get("volcano") is True and list(action) == ["player", "volcano"]:
+        return f"{_name(action['player'])} volcano"
+    parts = [_name(action["player"]), _word(action["reveal"])]
+    if card is not None:
+        parts.append(_card(card))
+    parts.extend(f"{k}={action[k]}" for k in _ABILITIES if k in action)
+    return " ".join(parts)
+
+
+def _read_action(text: str) -> Any:
+    reader, tokens = fragment(text)
+    parts = list(turns(tokens))
+    if len(parts) != 1:
+        raise ValueError(text)
+    return _action(reader, parts[0])
+
+
+def _write_action(action: Any) -> str:
+    """An action as ``PLAYER POS ...`` (without the card seen), or as one ``$`` value when
+    that would not read back as exactly this action (a wrong-typed or malformed one)."""
+    return checked(action, _plain_action, _read_action)
+
+
 def write(log: dict[str, Any]) -> str:
     """The notation of a ``memoarrr/1`` log."""
-    out = ["#! memoarrr/1", f"edition: {log['edition']}"]
+    out = ["#! memoarrr/1", f"edition: {_number(log['edition'])}"]
     if "variants" in log:
         out.append("variants: " + " ".join(
             f"{k}={'yes' if v else 'no'}" for k, v in log["variants"].items()))
     out.append("players: " + " ".join(_name(p) for p in log["players"]))
     out.append("start: " + _name(log["start_player"]))
-    out.append("peeks: " + " ".join(f"{_name(k)} {word(v)}" for k, v in log["peeks"].items()))
-    out.append("treasures: " + " ".join(str(t) for t in log["treasures"]))
+    out.append("peeks: " + " ".join(f"{_name(k)} {_name(v)}" for k, v in log["peeks"].items()))
+    out.append("treasures: " + " ".join(_number(t) for t in log["treasures"]))
     island = log["island"]
     origins = follow(log["rounds"])
-    seen = {o for row in origins for o in row if o is not None}
+    actions = [[_write_action(action) for action in rnd["actions"]] for rnd in log["rounds"]]
+    # an action written as a '$' value carries no card seen: its card goes in the rows
+    whole = {id(a) for rnd, texts in zip(log["rounds"], actions, strict=True)
+             for a, text in zip(rnd["actions"], texts, strict=True) if text == literal(a)}
+    seen = {o for rnd, row in zip(log["rounds"], origins, strict=True)
+            for a, o in zip(rnd["actions"], row, strict=True)
+            if o is not None and id(a) not in whole}
     hidden = any(card is not None and (f"{'ABCDE'[c]}{r + 1}" not in seen
-                                       or "/" not in card or word(card) != card)
+                                       or not isinstance(card, str) or "/" not in card)
                  for r, row in enumerate(island) for c, card in enumerate(row))
     if hidden:
         for r in range(5):
             out.append(f"row{r + 1}: " + " ".join(
                 ("-" if (r, c) == (2, 2) else "?") if island[r][c] is None
-                else word(island[r][c]) for c in range(5)))
+                else _name(island[r][c]) for c in range(5)))
     if "comment" in log:
-        out.append("comment: " + text_value(log["comment"]))
-    for rnd, row in zip(log["rounds"], origins, strict=True):
-        head = " ".join(["round", *(word(str(v)) for v in rnd["volcanoes"])])
+        out.append("comment: " + scalar(log["comment"], text_value))
+    for rnd, row, texts in zip(log["rounds"], origins, actions, strict=True):
+        head = " ".join(["round", *(_number(v) for v in rnd["volcanoes"])])
         out.append(head + (" " + note(rnd["comment"]) if "comment" in rnd else ""))
         items = []
-        for action, origin in zip(rnd["actions"], row, strict=True):
-            if action.get("volcano"):
-                items.append(f"{_name(action['player'])} volcano")
-                continue
-            parts = [_name(action["player"]), word(action["reveal"])]
-            at = index(origin) if origin is not None else None
-            if at is not None and island[at[0]][at[1]] is not None:
-                parts.append(word(island[at[0]][at[1]]))
-            parts.extend(f"{k}={action[k]}" for k in _ABILITIES if k in action)
-            items.append(" ".join(parts))
+        for action, text, origin in zip(rnd["actions"], texts, row, strict=True):
+            at = index(origin) if origin is not None and id(action) not in whole else None
+            card = island[at[0]][at[1]] if at is not None else None
+            if isinstance(card, str) and "/" in card:
+                # the card seen: read into the island where it lay at setup
+                text = _plain_action(action, card)
+            items.append(text)
         per_line = max(len(log["players"]), 1)
         for k in range(0, len(items), per_line):
             out.append(" · ".join(items[k:k + per_line]))

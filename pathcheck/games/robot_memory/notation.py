@@ -26,11 +26,20 @@ True
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
-from pathcheck.notation import Reader, Token, text_value, turns, word
+from pathcheck.notation import (
+    Reader,
+    Token,
+    checked,
+    fragment,
+    quote,
+    scalar,
+    text_value,
+    turns,
+    word,
+)
 
 FORMAT = "robot-memory/1"
 KEYWORDS = ("round", "row", "captains", "+", "-")
@@ -42,25 +51,40 @@ _POSITION = re.compile(r"^r([0-9]+)c([0-9]+)$")
 _SIZE = re.compile(r"^([0-9]+)x([0-9]+)$")
 
 
-def _name(text: str) -> str:
+def _word(text: str) -> str:
     plain = word(text)
     if text in KEYWORDS or plain != text or text.startswith("=") or _POSITION.match(text):
-        return json.dumps(text, ensure_ascii=False)
+        return quote(text)
     return plain
 
 
-def features(value: Any) -> str:
-    """A card or guess as one token.
+def _name(value: Any) -> str:
+    return scalar(value, _word)
+
+
+def features(value: Any, empty: Any = None) -> str:
+    """A card or guess as one token (``empty`` is what ``-`` stands for: no card, or a
+    guess naming nothing); a value the usual form cannot carry is a ``$`` value.
 
     >>> features({"type": "bulb", "number": 3}), features(SHORT), features({"colour": "x"})
     ('bulb/3', 'short-circuit', 'colour=x')
+    >>> features({"type": "bulb", "number": "3"}), features("3")
+    ('${"type":"bulb","number":"3"}', '"3"')
     """
-    if value is None:
+    def read(text: str) -> Any:
+        reader, tokens = fragment(text)
+        if len(tokens) != 1:
+            raise ValueError(text)
+        return read_features(reader, tokens[0], empty)
+
+    return checked(value, lambda v: _plain_features(v, empty), read)
+
+
+def _plain_features(value: Any, empty: Any) -> str:
+    if value is None or value == empty:
         return "-"
     if not isinstance(value, dict):
-        return SHORT if value == SHORT else json.dumps(value, ensure_ascii=False)
-    if not value:
-        return "-"
+        return SHORT if value == SHORT else scalar(value, quote)
     parts = []
     for key, known in (("type", TYPES), ("colour", COLOURS), ("number", NUMBERS)):
         if key in value:
@@ -72,8 +96,8 @@ def features(value: Any) -> str:
 
 def read_features(reader: Reader, token: Token, empty: Any) -> Any:
     """A card or guess from its token (``empty`` is what ``-`` stands for)."""
-    if token.kind == "string":
-        return token.text
+    if token.kind in ("string", "json"):
+        return token.value
     if token.text == SHORT:
         return SHORT
     if token.text == "-":
@@ -102,13 +126,13 @@ def parse(reader: Reader) -> dict[str, Any]:
     variant = reader.words("variant")
     if not variant:
         raise reader.fail(None, "expected a 'variant:' line in the header")
-    log["variant"] = variant[0].text
+    log["variant"] = variant[0].value
     difficulty = reader.words("difficulty")
     if difficulty:
-        log["difficulty"] = difficulty[0].text
+        log["difficulty"] = difficulty[0].value
     players = reader.words("players")
     if players is not None:
-        log["players"] = [t.text for t in players]
+        log["players"] = [t.value for t in players]
     for key in ("team1", "team2"):
         tokens = reader.words(key)
         if tokens is None:
@@ -117,8 +141,9 @@ def parse(reader: Reader) -> dict[str, Any]:
         if len(tokens) < 5 or texts[1] != "captain" or texts[3] != "members":
             raise reader.fail(reader.header[key][1],
                               f"{key}: expected NAME captain NAME members NAME...")
-        log.setdefault("teams", []).append({"name": tokens[0].text, "captain": tokens[2].text,
-                                            "members": [t.text for t in tokens[4:]]})
+        log.setdefault("teams", []).append({"name": tokens[0].value,
+                                            "captain": tokens[2].value,
+                                            "members": [t.value for t in tokens[4:]]})
     rounds: list[dict[str, Any]] = []
     for line in reader.lines:
         first = line.tokens[0]
@@ -138,7 +163,8 @@ def parse(reader: Reader) -> dict[str, Any]:
             pairs = line.tokens[1:]
             if len(pairs) % 2:
                 raise reader.fail(first, "expected captains TEAM NAME [TEAM NAME]")
-            rnd["captains"] = {pairs[i].text: pairs[i + 1].text for i in range(0, len(pairs), 2)}
+            rnd["captains"] = {pairs[i].text: pairs[i + 1].value
+                               for i in range(0, len(pairs), 2)}
         else:
             for turn in turns(line.tokens):
                 rnd["turns"].append(reader.at(_turn(reader, turn), turn[0]))
@@ -155,7 +181,7 @@ def _round(reader: Reader, tokens: list[Token]) -> dict[str, Any]:
         raise reader.fail(tokens[min(1, len(tokens) - 1)],
                           "expected 'round ROWSxCOLUMNS first NAME', e.g. round 4x4 first Ann")
     grid = {"rows": int(size.group(1)), "columns": int(size.group(2)), "cards": []}
-    return {"grid": grid, "first": tokens[3].text, "turns": []}
+    return {"grid": grid, "first": tokens[3].value, "turns": []}
 
 
 def _guess(reader: Reader, tokens: list[Token], i: int, out: dict[str, Any]) -> int:
@@ -176,16 +202,18 @@ def _guess(reader: Reader, tokens: list[Token], i: int, out: dict[str, Any]) -> 
     return i
 
 
-def _turn(reader: Reader, tokens: list[Token]) -> dict[str, Any]:
+def _turn(reader: Reader, tokens: list[Token]) -> Any:
+    if len(tokens) == 1 and tokens[0].kind == "json":
+        return tokens[0].value  # a turn the usual form cannot carry (see _write_turn)
     if len(tokens) < 4:
         raise reader.fail(tokens[-1], "expected CHOOSER GUESSER rRcC GUESS [=POINTS]")
-    turn: dict[str, Any] = {"chooser": tokens[0].text, "guesser": tokens[1].text}
+    turn: dict[str, Any] = {"chooser": tokens[0].value, "guesser": tokens[1].value}
     i = _guess(reader, tokens, 2, turn)
     while i < len(tokens):
         if tokens[i].text != "+" or tokens[i].kind != "word" or i + 1 >= len(tokens):
             raise reader.fail(tokens[i], "expected '+ CHOOSER rRcC GUESS' (a chained guess) "
                                          "or the next turn after '·'")
-        link: dict[str, Any] = {"chooser": tokens[i + 1].text}
+        link: dict[str, Any] = {"chooser": tokens[i + 1].value}
         i = _guess(reader, tokens, i + 2, link)
         turn.setdefault("chain", []).append(reader.at(link, tokens[i - 1]))
     return turn
@@ -193,22 +221,22 @@ def _turn(reader: Reader, tokens: list[Token]) -> dict[str, Any]:
 
 def _write_guess(item: dict[str, Any]) -> str:
     pos = item["position"]
-    text = f"r{pos['row']}c{pos['column']} {features(item['guess'])}"
+    text = f"r{pos['row']}c{pos['column']} {features(item['guess'], {})}"
     return text + (f" ={item['points']}" if "points" in item else "")
 
 
 def write(log: dict[str, Any]) -> str:
     """The notation of a ``robot-memory/1`` log."""
-    out = ["#! robot-memory/1", f"variant: {log['variant']}"]
+    out = ["#! robot-memory/1", f"variant: {_name(log['variant'])}"]
     if "difficulty" in log:
-        out.append(f"difficulty: {log['difficulty']}")
+        out.append(f"difficulty: {_name(log['difficulty'])}")
     if "players" in log:
         out.append("players: " + " ".join(_name(p) for p in log["players"]))
     for i, team in enumerate(log.get("teams", ()), 1):
         out.append(f"team{i}: {_name(team['name'])} captain {_name(team['captain'])} members "
                    + " ".join(_name(m) for m in team["members"]))
     if "event" in log:
-        out.append("event: " + text_value(log["event"]))
+        out.append("event: " + scalar(log["event"], text_value))
     for rnd in log["rounds"]:
         grid = rnd["grid"]
         out.append(f"round {grid['rows']}x{grid['columns']} first {_name(rnd['first'])}")
@@ -217,9 +245,26 @@ def write(log: dict[str, Any]) -> str:
         if "captains" in rnd:
             out.append("captains " + " ".join(f"{_name(k)} {_name(v)}"
                                               for k, v in rnd["captains"].items()))
-        for turn in rnd["turns"]:
-            parts = [_name(turn["chooser"]), _name(turn["guesser"]), _write_guess(turn)]
-            parts.extend(f"+ {_name(link['chooser'])} {_write_guess(link)}"
-                         for link in turn.get("chain", ()))
-            out.append(" ".join(parts))
+        out.extend(_write_turn(turn) for turn in rnd["turns"])
     return "\n".join(out) + "\n"
+
+
+def _plain_turn(turn: dict[str, Any]) -> str:
+    parts = [_name(turn["chooser"]), _name(turn["guesser"]), _write_guess(turn)]
+    parts.extend(f"+ {_name(link['chooser'])} {_write_guess(link)}"
+                 for link in turn.get("chain", ()))
+    return " ".join(parts)
+
+
+def _read_turn(text: str) -> Any:
+    reader, tokens = fragment(text)
+    parts = list(turns(tokens))
+    if len(parts) != 1:
+        raise ValueError(text)
+    return _turn(reader, parts[0])
+
+
+def _write_turn(turn: Any) -> str:
+    """A turn as ``CHOOSER GUESSER rRcC GUESS ...``, or as one ``$`` value when that would
+    not read back as exactly this turn (a wrong-typed or malformed one)."""
+    return checked(turn, _plain_turn, _read_turn)
