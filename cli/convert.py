@@ -43,8 +43,8 @@ def command(ctx: click.Context, log: str, target: str | None, output: str | None
     What is written follows --to, else the name of -o (Y.pcn notation, Y.json a JSON
     document, Y.jsonl one log a line), else LOG (its other form). A file holding several
     logs (a JSON array, JSON Lines, notation with several '#!' lines) converts into one file
-    holding them all. Exit code 0: converted; 2: --to contradicts the name of -o; 3: LOG
-    could not be read.
+    holding them all. Any log converts exactly, a malformed one too. Exit code 0: converted;
+    2: --to contradicts the name of -o; 3: LOG is not a valid log; 4: LOG cannot be read.
     """
     from pathcheck import notation
 

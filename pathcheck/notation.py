@@ -45,6 +45,7 @@ from pathcheck.notation_values import LITERAL as LITERAL
 from pathcheck.notation_values import checked as checked
 from pathcheck.notation_values import literal as literal
 from pathcheck.notation_values import note as note
+from pathcheck.notation_values import pretty_json as pretty_json
 from pathcheck.notation_values import quote as quote
 from pathcheck.notation_values import same as same
 from pathcheck.notation_values import scalar as scalar
@@ -528,27 +529,3 @@ def write(log: dict[str, Any]) -> str:
     # A log whose shape the game's notation cannot carry (a missing field, an unknown one, a
     # list where a name goes) is written whole, as one '$' value: still read back exactly.
     return f"#! {fmt}\n{literal(log)}\n"
-
-
-def pretty_json(value: Any, indent: str = "", width: int = 100) -> str:
-    """JSON with each object or array on one line when it fits in ``width``.
-
-    >>> print(pretty_json({"players": ["Ann", "Bob"], "turns": [{"tile": "R1"}] * 2}, width=30))
-    {
-      "players": ["Ann", "Bob"],
-      "turns": [
-        {"tile": "R1"},
-        {"tile": "R1"}
-      ]
-    }
-    """
-    flat = json.dumps(value, ensure_ascii=False)
-    if len(indent) + len(flat) <= width or not isinstance(value, dict | list) or not value:
-        return flat
-    inner = indent + "  "
-    if isinstance(value, dict):
-        items = [f"{inner}{json.dumps(k, ensure_ascii=False)}: "
-                 f"{pretty_json(v, inner, width).lstrip()}" for k, v in value.items()]
-        return "{\n" + ",\n".join(items) + "\n" + indent + "}"
-    items = [inner + pretty_json(v, inner, width).lstrip() for v in value]
-    return "[\n" + ",\n".join(items) + "\n" + indent + "]"

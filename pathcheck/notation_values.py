@@ -149,3 +149,27 @@ def checked(value: Any, write: Callable[[Any], str], read: Callable[[str], Any])
     except (KeyError, IndexError, TypeError, AttributeError, ValueError):
         pass
     return literal(value)
+
+
+def pretty_json(value: Any, indent: str = "", width: int = 100) -> str:
+    """JSON with each object or array on one line when it fits in ``width``.
+
+    >>> print(pretty_json({"players": ["Ann", "Bob"], "turns": [{"tile": "R1"}] * 2}, width=30))
+    {
+      "players": ["Ann", "Bob"],
+      "turns": [
+        {"tile": "R1"},
+        {"tile": "R1"}
+      ]
+    }
+    """
+    flat = json.dumps(value, ensure_ascii=False)
+    if len(indent) + len(flat) <= width or not isinstance(value, dict | list) or not value:
+        return flat
+    inner = indent + "  "
+    if isinstance(value, dict):
+        items = [f"{inner}{json.dumps(k, ensure_ascii=False)}: "
+                 f"{pretty_json(v, inner, width).lstrip()}" for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + "\n" + indent + "}"
+    items = [inner + pretty_json(v, inner, width).lstrip() for v in value]
+    return "[\n" + ",\n".join(items) + "\n" + indent + "]"
