@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import functools
 import importlib
-import json
 import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -47,6 +46,8 @@ from pathcheck.notation_values import literal as literal
 from pathcheck.notation_values import note as note
 from pathcheck.notation_values import pretty_json as pretty_json
 from pathcheck.notation_values import quote as quote
+from pathcheck.notation_values import read_literal as read_literal
+from pathcheck.notation_values import read_quoted as read_quoted
 from pathcheck.notation_values import same as same
 from pathcheck.notation_values import scalar as scalar
 from pathcheck.notation_values import text_value as text_value
@@ -97,7 +98,7 @@ class Token:
     @property
     def value(self) -> Any:
         """What the token stands for: the JSON value of a ``$`` token, else its text."""
-        return json.loads(self.text) if self.kind == "json" else self.text
+        return read_literal(self.text)[0] if self.kind == "json" else self.text
 
 
 @dataclass
@@ -109,7 +110,6 @@ class Line:
     tokens: list[Token] = field(default_factory=list)
 
 
-_JSON = json.JSONDecoder()
 _HEADER = re.compile(r"^([A-Za-z_][A-Za-z0-9_-]*):(?:\s|$)")
 
 
@@ -231,10 +231,10 @@ class Reader:
     def _literal_end(self, raw: str, i: int, number: int) -> int:
         """The index after the JSON value of the ``$`` token at ``raw[i]``."""
         try:
-            _, j = _JSON.raw_decode(raw, i + 1)
-        except ValueError:
+            _, j = read_literal(raw, i + 1)
+        except ValueError as exc:
             raise NotationError(self.source, number, i + 1,
-                                "expected a JSON value right after '$'") from None
+                                f"expected a JSON value right after '$': {exc}") from None
         if j < len(raw) and not raw[j].isspace() and raw[j] not in "·;#":
             raise NotationError(self.source, number, j + 1,
                                 "expected a space after the '$' value")
@@ -242,10 +242,9 @@ class Reader:
 
     def _decode(self, text: str, number: int, i: int) -> str:
         try:
-            value = json.loads(text)
-        except ValueError:
-            raise NotationError(self.source, number, i + 1, "bad quoted text") from None
-        return str(value)
+            return read_quoted(text)
+        except ValueError as exc:
+            raise NotationError(self.source, number, i + 1, f"bad quoted text: {exc}") from None
 
     # --- header helpers -------------------------------------------------------------
     def text(self, key: str) -> Any:
@@ -259,11 +258,9 @@ class Reader:
             return tokens[0].value
         if value.startswith('"'):
             try:
-                decoded = json.loads(value)
-            except ValueError:
-                raise self.fail(line, f"{key}: bad quoted text") from None
-            if isinstance(decoded, str):
-                return decoded
+                return read_quoted(value)
+            except ValueError as exc:
+                raise self.fail(line, f"{key}: bad quoted text: {exc}") from None
         return value
 
     def literal(self, key: str) -> Token | None:

@@ -8,7 +8,8 @@ value goes):
 - **Quoted text** escapes every character that is not printable (line and paragraph
   separators, ``\\r``, ``\\f``, ``\\x85``, controls, format and unassigned characters) as
   ``\\uXXXX``, so a value never breaks a line, and the file stays valid UTF-8 even for a lone
-  surrogate; the reader is plain JSON string decoding.
+  surrogate, which the reader then refuses, as a JSON log's reader does; reading is JSON string
+  decoding.
 - **Any other JSON value** is a ``$`` token: ``$`` and the JSON text right after it
   (:func:`literal`), e.g. ``$"2023"``, ``$null``, ``${"tile":"R1","dir":"n"}``. It stands for
   exactly that value wherever a value, a move or a whole log goes. A writer uses it for a value
@@ -88,6 +89,66 @@ def literal(value: Any) -> str:
     """
     return LITERAL + escape_unprintable(json.dumps(value, ensure_ascii=False,
                                                   separators=(",", ":")))
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text}: a number too large for JSON")
+    return value
+
+
+def _no_constant(text: str) -> Any:
+    raise ValueError(f"{text}: not a JSON value")
+
+
+_DECODER = json.JSONDecoder(parse_float=_finite, parse_constant=_no_constant)
+
+
+def read_literal(text: str, start: int = 0) -> tuple[Any, int]:
+    """The JSON value that starts at ``text[start]`` (what follows a ``$``) and the index
+    after it. ValueError saying why for anything a JSON log may not hold either: text that
+    is not JSON, ``NaN``, a number too large, nesting past the limit, a key given twice.
+
+    >>> read_literal('{"a":[1,2]} rest')
+    ({'a': [1, 2]}, 11)
+    >>> read_literal("[" * 100 + "]" * 100)
+    Traceback (most recent call last):
+    ...
+    ValueError: arrays and objects nested deeper than the limit of 64 (see Limits in docs/cli.md)
+    """
+    from pathcheck.bounded import depth_message, duplicate_keys, duplicate_message, too_deep
+
+    try:
+        value, end = _DECODER.raw_decode(text, start)
+    except RecursionError:
+        raise ValueError(depth_message()) from None
+    except ValueError as exc:
+        raise ValueError(str(exc).split(": line ")[0]) from None
+    data = text[start:end].encode("utf-8", errors="surrogatepass")
+    if too_deep(data):
+        raise ValueError(depth_message())
+    twice = duplicate_keys(data, value)
+    if twice:
+        raise ValueError(duplicate_message(twice[0]))
+    if b"\\u" in data:
+        try:  # an escaped lone surrogate (\ud800) is no text: a JSON log may not hold one
+            json.dumps(value, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            raise ValueError("a lone surrogate escape (\\uD800-\\uDFFF) is not text") from None
+    return value, end
+
+
+def read_quoted(text: str) -> str:
+    """The string a quoted token (all of ``text``, JSON string syntax) stands for.
+
+    >>> read_quoted('"a\\\\b\\u2028"') == "a\\b\u2028"
+    True
+    """
+    value, end = read_literal(text)
+    if end != len(text) or not isinstance(value, str):
+        raise ValueError("not one JSON string")
+    return value
 
 
 def text_value(text: str) -> str:

@@ -270,3 +270,27 @@ def test_a_malformed_log_in_notation_is_ruled_as_its_json(tmp_path: Path) -> Non
     assert by_json.exit_code == by_text.exit_code == 3
     assert by_json.output.replace(str(source), "LOG") == by_text.output.replace(str(text), "LOG")
     assert "/advanced: Expected `bool`, got `str`" in by_text.output
+
+
+@pytest.mark.parametrize(("value", "column", "message"), [
+    ("$" + "[" * 70 + "]" * 70, 14, "nested deeper than the limit of 64"),
+    ("$" + "[" * 5000, 14, "expected a JSON value right after '$'"),
+    ("$NaN", 14, "NaN: not a JSON value"),
+    ("$1e999", 14, "too large"),
+    ("$" + "9" * 5000, 14, "expected a JSON value right after '$'"),
+    ('${"a":1,"a":2}', 14, "key 'a' appears twice"),
+    ('$"\\ud800"', 14, "lone surrogate"),
+    ('"\\udfff x"', 14, "lone surrogate"),
+    ('"\\q"', 14, "bad quoted text"),
+    ("$1x", 16, "expected a space after the '$' value"),
+    ("$", 14, "expected a JSON value right after '$'"),
+])
+@pytest.mark.parametrize("command", [["adjudicate"], ["convert"], ["record", "--resume"]])
+def test_hostile_values_are_one_line_exit_3(tmp_path: Path, value: str, column: int,
+                                            message: str, command: list[str]) -> None:
+    path = tmp_path / "bad.pcn"
+    path.write_text(f"#! game/1\nplayers: Ann {value}\nexploration Ann\n", encoding="utf-8")
+    result = CliRunner().invoke(cli, [*command, str(path)], input="")
+    assert result.exit_code == 3, result.output
+    lines = [x for x in result.output.splitlines() if "pcn" in x]
+    assert len(lines) == 1 and f"{path}:2:{column}: " in lines[0] and message in lines[0]
