@@ -384,8 +384,14 @@ def _whole(reader: Reader) -> dict[str, Any] | None:
 
 def fragment(text: str) -> tuple[Reader, list[Token]]:
     """A reader and the tokens of one line of notation (to read back what a writer wrote)."""
-    reader = Reader("#! game/1\n", "<written>")
+    reader = _fragment_reader()
+    reader.spots.clear()
     return reader, reader._tokens(text, 1, 0)
+
+
+@functools.cache
+def _fragment_reader() -> Reader:
+    return Reader("#! game/1\n", "<written>")
 
 
 def line_of(where: dict[str, int], pointer: str, default: int) -> int:
