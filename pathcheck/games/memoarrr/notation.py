@@ -73,7 +73,9 @@ def _number(value: Any) -> str:
 
 
 def _read_number(token: Token) -> Any:
-    return int(token.text) if token.kind == "word" and token.text.isdigit() else token.value
+    """A bare number is that number; a quoted word or a ``$`` value is the value written."""
+    plain = token.kind == "word" and token.text.isascii() and token.text.isdigit()
+    return int(token.text) if plain else token.value
 
 
 def index(pos: str) -> tuple[int, int] | None:
@@ -157,7 +159,7 @@ def parse(reader: Reader) -> dict[str, Any]:
     log["peeks"] = {peeks[i].text: peeks[i + 1].value for i in range(0, len(peeks), 2)}
     treasures = reader.words("treasures") or []
     for token in treasures:
-        if not token.text.isdigit() and token.kind != "json":
+        if token.kind == "word" and not (token.text.isascii() and token.text.isdigit()):
             raise reader.fail(token, "treasures: expected the rubies, top first")
     log["treasures"] = [_read_number(t) for t in treasures]
     log["rounds"] = _rounds(reader)
