@@ -253,9 +253,13 @@ class Reader:
         if key not in self.header:
             return None
         value, line = self.header[key]
-        tokens = line.tokens
-        if value.startswith(LITERAL) and len(tokens) == 1 and tokens[0].kind == "json":
-            return tokens[0].value
+        if value.startswith(LITERAL):  # one '$' value is that value; else text as written
+            try:
+                decoded, end = read_literal(value, 1)
+            except ValueError:
+                end = -1
+            if end == len(value):
+                return decoded
         if value.startswith('"'):
             try:
                 return read_quoted(value)
