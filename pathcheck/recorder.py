@@ -335,7 +335,7 @@ class Recording:
         names += [str(m) for t in log.get("teams", ()) if isinstance(t, dict)
                   for m in t.get("members", ())]
         if fmt in ("game/1", "solo/1"):
-            return names + _dungeon_words(log, names)
+            return names + _dungeon_words(log, names, self.source)
         if fmt == "memoarrr/1":
             cards = [f"{a}/{land}" for a in ("penguin", "octopus", "crab", "walrus", "turtle")
                      for land in ("water", "flowers", "lava", "jungle", "desert")]
@@ -361,12 +361,13 @@ class Recording:
             positions + list(TYPES) + list(COLOURS) + cards + [f"={n}" for n in range(7)]
 
 
-def _dungeon_words(log: dict[str, Any], names: list[str]) -> list[str]:
-    from pathcheck.tileset import load_tileset
+def _dungeon_words(log: dict[str, Any], names: list[str], source: str) -> list[str]:
+    from pathcheck.errors import TileSetError
+    from pathcheck.games.dungeon.log import log_tileset
 
-    try:
-        tileset = load_tileset(log.get("tileset") or "standard")
-    except Exception:  # a bad tile set is reported by the ruling, not by completion
+    try:  # the ruling's own rule: a built-in set or a file in the log's folder
+        tileset = log_tileset(log.get("tileset"), source)
+    except TileSetError:  # a bad tile set is reported by the ruling, not by completion
         return []
     if log.get("format") == "solo/1":
         tiles = tileset.ids_for(advanced=True)

@@ -14,8 +14,6 @@ primary path entering through the south edge). Everything else derives from
 from __future__ import annotations
 
 import enum
-import os
-import stat
 import tomllib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -23,7 +21,14 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pathcheck.bounded import MAX_NAME, MAX_TILESET_BYTES, MAX_TILESET_TILES, brief
+from pathcheck.bounded import (
+    MAX_NAME,
+    MAX_TILESET_BYTES,
+    MAX_TILESET_TILES,
+    UnfitFile,
+    brief,
+    read_regular,
+)
 from pathcheck.errors import TileSetError, json_value
 from pathcheck.geometry import Direction
 
@@ -193,18 +198,12 @@ def resolve_tileset(value: object, *, beside: Path | None = None) -> TileSet:
 def _load_capped(path: str, name: str) -> TileSet:
     """Read a regular file of at most MAX_TILESET_BYTES (never blocking on a FIFO)."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        data = read_regular(path, MAX_TILESET_BYTES)
+    except UnfitFile as exc:
+        raise TileSetError(f"tile set {brief(name)}: {exc.reason}") from None
     except OSError:
         raise TileSetError(f"no tile set {brief(name)} beside the record (built-in: "
                            f"{', '.join(BUILTIN)})") from None
-    if not stat.S_ISREG(os.fstat(fd).st_mode):
-        os.close(fd)
-        raise TileSetError(f"tile set {brief(name)}: not a regular file")
-    with os.fdopen(fd, "rb") as stream:
-        data = stream.read(MAX_TILESET_BYTES + 1)
-    if len(data) > MAX_TILESET_BYTES:
-        raise TileSetError(f"tile set {brief(name)}: larger than the limit of "
-                           f"{MAX_TILESET_BYTES} bytes for a tile set a record names")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:

@@ -216,6 +216,16 @@ def read_game_log(log: Mapping[str, Any], *, source: str) -> GameLog:
     return read_game_entry(GAME_LOG.read(log, source=source), source=source)
 
 
+def log_tileset(name: object, source: str) -> TileSet:
+    """The tile set the log ``source`` names (:func:`~pathcheck.tileset.resolve_tileset`: a
+    built-in set or a file in the log's own folder), for its ruling and for the recorder's
+    completion alike; TileSetError otherwise."""
+    # Only a file is looked for beside the log: a built-in name needs no folder (whose
+    # look-up is a system call per log).
+    return resolve_tileset(name, beside=None if name is None or name in BUILTIN
+                           else log_folder(source))
+
+
 def read_game_entry(entry: GameEntry, *, source: str) -> GameLog:
     """A ``game/1`` log already in its typed form (:data:`GAME_LOG`), checked and read as
     :func:`read_game_log` reads it."""
@@ -229,10 +239,7 @@ def read_game_entry(entry: GameEntry, *, source: str) -> GameLog:
                           "(set \"advanced\": true)")
     name = None if entry.tileset is UNSET else entry.tileset
     try:
-        # Only a file is looked for beside the log: a built-in name needs no folder (whose
-        # look-up is a system call per log).
-        tileset = resolve_tileset(name, beside=None if name is None or name in BUILTIN
-                                  else log_folder(source))
+        tileset = log_tileset(name, source)
     except TileSetError as exc:
         raise RecordError(source, None, "/tileset", str(exc)) from None
     placements = _placements(tileset)
