@@ -71,7 +71,8 @@ def command(out_dir: str | None, report_dir: str | None, rules: str | None, star
     --report CENSUS_DIR prints what a census holds so far. Its JSON has the fields of
     `solo stats --format json` plus "extremes" and "census" (docs/seeds.md).
     """
-    from pathcheck.census import Census, CensusDir, dask_available, run_census
+    from pathcheck.census import Census, dask_available, run_census
+    from pathcheck.census.cluster import ChunkFailed, check_address
 
     if (out_dir is None) == (report_dir is None):
         raise click.UsageError("give either --out CENSUS_DIR (run) or --report CENSUS_DIR")
@@ -82,32 +83,35 @@ def command(out_dir: str | None, report_dir: str | None, rules: str | None, star
                                           ("--scheduler", scheduler)) if value is not None]
         if given:
             raise click.UsageError(f"{', '.join(given)}: only for a run (--out), not --report")
-        _report(Census.load(CensusDir(report_dir)), chart, output_format, output)
+        _report(Census.load(open_census_dir(report_dir, "--report")), chart, output_format, output)
         return
     assert out_dir is not None
-    folder = CensusDir(out_dir)
-    folder.open(_plan(folder, rules, start, count, chunk, top, rare_dungeons))
-    workers = jobs or os.cpu_count() or 1
-    use_dask = not local
     if local and scheduler is not None:
         raise click.UsageError("--local and --scheduler exclude each other")
+    if scheduler is not None:
+        check_address(scheduler)  # a usage error before anything else
+    workers = jobs or os.cpu_count() or 1
+    use_dask = not local
     if use_dask and not dask_available():
         if scheduler is not None:
             raise click.UsageError("--scheduler needs Dask: pip install 'pathcheck[cluster]'")
         click.echo(f"pathcheck: Dask is not installed: running on {workers} local processes "
                    "(for a cluster: pip install 'pathcheck[cluster]')", err=True)
         use_dask = False
+    folder = open_census_dir(out_dir, "--out")
+    folder.open(_plan(folder, rules, start, count, chunk, top, rare_dungeons))
     plan = folder.plan
     left = plan.count - sum(b - a for a, b in folder.done())
     try:
         with _progress(left, "census") as progress:
             info = run_census(folder, jobs=workers, use_dask=use_dask, scheduler=scheduler,
-                              on_done=progress)
-    except KeyboardInterrupt:
-        click.echo(f"pathcheck: census interrupted: {len(folder.done()):,} of "
-                   f"{len(plan.chunks()):,} chunks are stored in {out_dir}; run the same "
-                   "command again to resume", err=True)
-        raise click.exceptions.Exit(130) from None
+                              on_done=progress, notice=_notice)
+    except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM (pathcheck.cli.Interrupted: 143)
+        _say_stored(folder, out_dir, "census interrupted")
+        raise click.exceptions.Exit(getattr(exc, "code", 130)) from None
+    except ChunkFailed as exc:
+        _say_stored(folder, out_dir, f"census stopped: {exc}")
+        raise click.exceptions.Exit(int(exc.exit_code)) from None
     if info.chunks:
         per_cpu = info.seeds / (info.cpu or info.busy or 1.0)
         per_worker = info.seeds / (info.busy or 1.0)
@@ -118,21 +122,49 @@ def command(out_dir: str | None, report_dir: str | None, rules: str | None, star
     _report(Census.load(folder), chart, output_format, output)
 
 
+def open_census_dir(path: str, option: str) -> CensusDir:
+    """The census directory an option names; a usage error for a file that is not one
+    (``--out /dev/null``)."""
+    from pathcheck.census import CensusDir
+
+    if os.path.exists(path) and not os.path.isdir(path):
+        raise click.BadParameter(f"{path!r} is not a directory (a census is a directory)",
+                                 param_hint=option)
+    return CensusDir(path)
+
+
+def _notice(text: str) -> None:
+    click.echo(f"pathcheck: {text}", err=True)
+
+
+def _say_stored(folder: CensusDir, out_dir: str, what: str) -> None:
+    """How far the census got and how to go on, in one line on stderr."""
+    if not folder.exists():
+        click.echo(f"pathcheck: {what}; nothing was stored", err=True)
+        return
+    click.echo(f"pathcheck: {what}; {len(folder.done()):,} of {len(folder.plan.chunks()):,} "
+               f"chunks are stored in {out_dir}: run the same command again to resume",
+               err=True)
+
+
 def _plan(folder: CensusDir, rules: str | None, start: int | None, count: int | None,
           chunk: int | None, top: int | None, rare: int | None) -> Plan:
     """The plan asked for; options not given come from an existing census, else defaults."""
-    from pathcheck.census import Limits, Plan
+    from pathcheck.census import CensusError, Limits, Plan
 
     old = folder.read_plan() if folder.exists() else None
     first = start if start is not None else old.start if old else 0
     limits = old.limits if old else Limits()
-    return Plan(
-        parse_rules(rules) if rules is not None else old.rules if old else frozenset(),
-        first,
-        count if count is not None else old.count if old else SEED_LIMIT - first,
-        chunk if chunk is not None else old.chunk if old else DEFAULT_CHUNK,
-        Limits(top if top is not None else limits.top,
-               rare if rare is not None else limits.rare))
+    try:
+        return Plan(
+            parse_rules(rules) if rules is not None else old.rules if old else frozenset(),
+            first,
+            count if count is not None else old.count if old else SEED_LIMIT - first,
+            chunk if chunk is not None else old.chunk if old else DEFAULT_CHUNK,
+            Limits(top if top is not None else limits.top,
+                   rare if rare is not None else limits.rare))
+    except CensusError as exc:  # options that make no census (a damaged manifest is read above)
+        raise click.UsageError(str(exc)) from None
 
 
 @contextmanager
@@ -172,9 +204,9 @@ def pick(census_dir: str, rules: frozenset[int], wanted: Constraints, count: int
          first: int) -> tuple[list[DealStats], int]:
     """``solo new --census``: seeds from a census instead of a search; says on stderr why
     when it has fewer than ``count``. Returns them and the number of seeds the census covers."""
-    from pathcheck.census import Census, CensusDir
+    from pathcheck.census import Census
 
-    census = Census.load(CensusDir(census_dir))
+    census = Census.load(open_census_dir(census_dir, "--census"))
     found, exhaustive = census.pick(rules, wanted, count, first)
     if len(found) < count:
         where = f"the census in {census_dir} ({census.deals:,} seeds counted"

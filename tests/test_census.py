@@ -114,6 +114,8 @@ def test_chunk_json_round_trip() -> None:
 
 def test_census_dir_refuses_another_census_and_foreign_directories(tmp_path: Path) -> None:
     folder = CensusDir(tmp_path / "c").open(Plan(ALL, 0, 100, 10))
+    assert not (tmp_path / "c").exists()  # nothing is written before a run starts
+    folder.commit()
     with pytest.raises(CensusError, match="holds another census"):
         CensusDir(tmp_path / "c").open(Plan(ALL, 0, 200, 10))
     (tmp_path / "other").mkdir()

@@ -24,10 +24,10 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
-from pathcheck.solo_deals import RULE_OF_REASON, analyse_deal
+import msgspec
 
-TILES = 38
-"""Tiles in a solo stack (START and the 37 others): the memory factor divides by it."""
+from pathcheck.census.files import TILES, ChunkEntry, Damage, check_chunk
+from pathcheck.solo_deals import RULE_OF_REASON, analyse_deal
 
 
 class Seed(NamedTuple):
@@ -120,22 +120,26 @@ class ChunkResult:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ChunkResult:
-        """KeyError/TypeError/ValueError for a document not written by :meth:`to_dict`."""
-        def seeds(name: str) -> tuple[Seed, ...]:
-            return tuple(Seed(int(a), int(b), float(c)) for a, b, c in data[name])
+        """:class:`~pathcheck.census.files.Damage` (a ValueError) for a document that
+        :meth:`to_dict` cannot have written."""
+        try:
+            entry = msgspec.convert(data, ChunkEntry)
+        except msgspec.ValidationError as exc:
+            raise Damage("", str(exc)) from None
+        return cls.from_entry(entry)
 
+    @classmethod
+    def from_entry(cls, entry: ChunkEntry) -> ChunkResult:
+        """The chunk a decoded chunk file holds, checked (:func:`check_chunk`) first."""
+        check_chunk(entry)
         return cls(
-            int(data["start"]), int(data["stop"]), frozenset(int(r) for r in data["rules"]),
-            Limits(int(data["top"]), int(data["rare_dungeons"])),
-            Counter({int(k): int(n) for k, n in data["dungeons"]}),
-            Counter({int(k): int(n) for k, n in data["lengths"]}),
-            Counter({str(k): int(n) for k, n in data["reasons"].items()}),
-            Counter({int(k): int(n) for k, n in data["bites"]}),
-            Counter({float(k): int(n) for k, n in data["difficulty"]}),
-            Counter({str(k): int(n) for k, n in data["totals"].items()}),
-            seeds("hardest"), seeds("easiest"), seeds("most_dungeons"),
-            seeds("fewest_dungeons"), seeds("rare"), float(data.get("seconds", 0.0)),
-            float(data.get("cpu", 0.0)),
+            entry.start, entry.stop, frozenset(entry.rules),
+            Limits(entry.top, entry.rare_dungeons), Counter(dict(entry.dungeons)),
+            Counter(dict(entry.lengths)), Counter(dict(entry.reasons)),
+            Counter(dict(entry.bites)), Counter(dict(entry.difficulty)),
+            Counter(dict(entry.totals)), *(tuple(Seed(*s) for s in getattr(entry, name))
+                                           for name in (*ORDERS, "rare")),
+            seconds=entry.seconds, cpu=entry.cpu,
         )
 
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pathcheck.census.chunk import ORDERS, TILES, ChunkResult, Seed, merge_all
+from pathcheck.census.files import RunEntry
 from pathcheck.census.run import read_runs
 from pathcheck.census.store import CensusDir, CensusError, Plan
 from pathcheck.errors import ExitCode
@@ -46,14 +47,37 @@ class Census:
     result: ChunkResult | None
     """All stored chunks merged (None: none stored yet)."""
     chunks_done: int
-    runs: tuple[dict[str, Any], ...] = ()
+    runs: tuple[RunEntry, ...] = ()
+    counted: tuple[tuple[int, int], ...] = ()
+    """The seed ranges of the stored chunks, ``(first, last)``, adjacent chunks joined."""
 
     @classmethod
     def load(cls, folder: CensusDir) -> Census:
         plan = folder.plan
         done = sorted(folder.done())
+        runs = tuple(read_runs(folder))
         total = merge_all(folder.read(a, b) for a, b in done)
-        return cls(plan, total, len(done), tuple(read_runs(folder)))
+        counted: list[tuple[int, int]] = []
+        for a, b in done:
+            if counted and counted[-1][1] == a - 1:
+                counted[-1] = (counted[-1][0], b - 1)
+            else:
+                counted.append((a, b - 1))
+        return cls(plan, total, len(done), runs, tuple(counted))
+
+    def span(self, most: int = 3) -> str:
+        """The counted seeds in words: ``"0-99,999"``, ``"200-299 and 500-599"``; past
+        ``most`` ranges the first ones and how many there are.
+
+        >>> Census(Plan(frozenset()), None, 2, counted=((0, 9), (20, 29))).span()
+        '0-9 and 20-29'
+        """
+        texts = [f"{a:,}-{b:,}" for a, b in self.counted[:most]]
+        if len(self.counted) > most:
+            return f"{', '.join(texts)}, ... ({len(self.counted):,} ranges)"
+        if len(texts) <= 1:
+            return texts[0] if texts else "none"
+        return f"{', '.join(texts[:-1])} and {texts[-1]}"
 
     @property
     def complete(self) -> bool:
@@ -113,14 +137,17 @@ class Census:
         busy, rate = self.busy_seconds, self.rate
         return {
             "start": plan.start,
-            "jobs": max((int(run.get("workers", 0)) for run in self.runs), default=0),
-            "seconds": round(sum(float(run.get("seconds", 0)) for run in self.runs), 3),
+            "jobs": max((run.workers for run in self.runs), default=0),
+            "seconds": round(sum(run.seconds for run in self.runs), 3),
             **self.summary().to_dict(),
             "extremes": extremes,
             "census": {
                 **{k: v for k, v in plan.to_dict().items() if k != "rules"},
                 "chunks": len(plan.chunks()), "chunks_done": self.chunks_done,
-                "complete": self.complete, "busy_seconds": round(busy, 3),
+                "complete": self.complete, "seeds_counted": [list(r) for r in self.counted],
+                "runs": len(self.runs),
+                "runs_unfinished": sum(run.outcome != "complete" for run in self.runs),
+                "busy_seconds": round(busy, 3),
                 "cpu_seconds": round(0.0 if self.result is None else self.result.cpu, 3),
                 "seeds_per_core_second": None if rate is None else round(rate),
             },

@@ -3,25 +3,38 @@
 Every finished chunk is stored at once (:meth:`CensusDir.write`), in the client process: the
 workers need pathcheck installed but no shared file system. On Dask, a chunk whose worker dies
 is run again on another worker (the scheduler's own retry; ``retries`` covers exceptions too);
-a chunk that keeps killing workers ends the run with Dask's ``KilledWorker``.
+a chunk that keeps killing workers ends the run with :class:`ChunkFailed`, naming its seeds.
+
+Nothing is written before the run really starts (the cluster reached and with a worker): then
+the manifest, if new, and a line in ``runs.jsonl`` saying the run is running; when the run
+ends, however it ends (done, Ctrl-C, SIGTERM, a failure), a second line with what it did.
+A run killed outright (``kill -9``) keeps its first line: the report counts its workers, and
+its seconds up to the last chunk it stored.
 """
 
 from __future__ import annotations
 
 import importlib.util
-import json
-import logging
+import os
+import secrets
+import stat
 import time
-import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+import msgspec
+
+from pathcheck.bounded import UnfitFile, read_regular
 from pathcheck.census.chunk import ChunkResult, Limits, analyse_chunk
+from pathcheck.census.cluster import Analyse, ChunkFailed, Notice, Store
+from pathcheck.census.files import RUNS_BYTES, Damage, Outcome, RunEntry, decode
 from pathcheck.census.store import CensusDir, CensusError
+from pathcheck.errors import IOFailure
 
 RUNS = "runs.jsonl"
-"""One line per finished run of a census: workers, backend, chunks and wall seconds."""
+"""Two lines per run of a census (its start, its end): workers, backend, chunks, seconds."""
 
 Done = Callable[[ChunkResult], None]
 """Called in the client with each finished chunk, after it is stored."""
@@ -52,6 +65,8 @@ class RunInfo:
         return dict(self.__dict__)
 
 
+
+
 def run_census(
     folder: CensusDir,
     *,
@@ -60,113 +75,156 @@ def run_census(
     scheduler: str | None = None,
     client: Any = None,
     on_done: Done | None = None,
+    notice: Notice | None = None,
+    analyse: Analyse = analyse_chunk,
 ) -> RunInfo:
     """Analyse the chunks of ``folder``'s plan that are not stored yet.
 
     ``client``: an existing ``dask.distributed.Client`` (used, not closed); else
     ``scheduler`` (an address like ``tcp://host:8786``) is connected to, or a LocalCluster of
     ``jobs`` single-threaded worker processes is started on 127.0.0.1. Without Dask
-    (``use_dask=False``) the chunks run on ``jobs`` local processes.
+    (``use_dask=False``) the chunks run on ``jobs`` local processes. ``notice`` hears what
+    the user should know while waiting (a cluster without workers); ``analyse`` is the work
+    of one chunk (tests give another).
     """
     plan = folder.plan
     done = folder.done()
     todo = [c for c in plan.chunks() if c not in done]
+    if not todo:
+        return RunInfo("none", 0, 0, 0, len(done), 0.0, 0.0, 0.0)
     began = time.perf_counter()
-    busy = cpu = 0.0
-    finished = 0
+    totals = {"busy": 0.0, "cpu": 0.0, "chunks": 0, "seeds": 0}
 
     def store(result: ChunkResult) -> None:
-        nonlocal busy, cpu, finished
         folder.write(result)
-        busy += result.seconds
-        cpu += result.cpu
-        finished += 1
+        totals["busy"] += result.seconds
+        totals["cpu"] += result.cpu
+        totals["chunks"] += 1
+        totals["seeds"] += result.stop - result.start
         if on_done is not None:
             on_done(result)
 
-    if not todo:
-        backend, workers = "none", 0
-    elif client is not None or scheduler is not None or use_dask:
-        backend = "dask"
-        workers = _run_dask(todo, plan.rules, plan.limits, store, jobs=jobs,
-                            scheduler=scheduler, client=client)
-    else:
-        backend, workers = "processes", jobs
-        _run_local(todo, plan.rules, plan.limits, store, jobs=jobs)
-    info = RunInfo(backend, workers, finished, sum(b - a for a, b in todo), len(done),
-                   time.perf_counter() - began, busy, cpu)
-    if todo:
-        with open(folder.path / RUNS, "a", encoding="utf-8") as log:
-            log.write(json.dumps(info.to_dict()) + "\n")
-    return info
+    def info(backend: str, workers: int) -> RunInfo:
+        return RunInfo(backend, workers, int(totals["chunks"]), int(totals["seeds"]),
+                       len(done), time.perf_counter() - began, totals["busy"], totals["cpu"])
 
-
-def read_runs(folder: CensusDir) -> list[dict[str, Any]]:
-    """The runs logged so far (a damaged or missing log is no run)."""
-    try:
-        lines = (folder.path / RUNS).read_text(encoding="utf-8").splitlines()
-    except OSError:
-        return []
-    runs = []
-    for text in lines:
+    with _backend(jobs, use_dask, scheduler, client, notice or (lambda text: None),
+                  analyse) as (backend, workers, execute):
+        run = secrets.token_hex(6)
+        folder.commit()  # the run starts: from here on the census exists
+        _log_run(folder, info(backend, workers), "running", run)
+        outcome: Outcome = "failed"
         try:
-            runs.append(json.loads(text))
-        except ValueError:
+            execute(todo, plan.rules, plan.limits, store)
+            outcome = "complete"
+        except KeyboardInterrupt:  # Ctrl-C, or SIGTERM (pathcheck.cli.Interrupted)
+            outcome = "interrupted"
+            raise
+        finally:
+            ended = info(backend, workers)
+            _log_run(folder, ended, outcome, run)
+    return ended
+
+
+Execute = Callable[[list[tuple[int, int]], frozenset[int], Limits, Store], None]
+
+
+@contextmanager
+def _backend(jobs: int, use_dask: bool, scheduler: str | None, client: Any, notice: Notice,
+             analyse: Analyse) -> Iterator[tuple[str, int, Execute]]:
+    """What runs the chunks, ready: its name, its workers and the function that runs them."""
+    if client is None and scheduler is None and not use_dask:
+        yield "processes", jobs, lambda todo, rules, limits, store: _run_local(
+            todo, rules, limits, store, jobs=jobs, analyse=analyse)
+        return
+    from pathcheck.census.cluster import dask_client, run_on_dask, workers_of
+
+    def on(ready: Any) -> tuple[str, int, Execute]:
+        return "dask", workers_of(ready), lambda todo, rules, limits, store: run_on_dask(
+            ready, todo, rules, limits, store, analyse)
+
+    if client is not None:
+        yield on(client)
+        return
+    with dask_client(jobs, scheduler, notice) as own:
+        yield on(own)
+
+
+def _log_run(folder: CensusDir, info: RunInfo, outcome: Outcome, run: str) -> None:
+    """Append a line to ``runs.jsonl`` (a regular file, or a new one: never a FIFO)."""
+    entry = RunEntry(**info.to_dict(), outcome=outcome, run=run, started=time.time()
+                     - info.seconds)
+    line = msgspec.json.encode(entry) + b"\n"
+    path = folder.path / RUNS
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK
+                     | os.O_CLOEXEC, 0o666)
+    except OSError as exc:
+        raise IOFailure(f"{path}: cannot write: {exc.strerror or exc}") from exc
+    with os.fdopen(fd, "ab") as log:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise CensusError(f"{path}: not a regular file: the census's run log must be one")
+        log.write(line)
+
+
+def read_runs(folder: CensusDir) -> list[RunEntry]:
+    """The runs of the census, each as its last line says (none: no log yet); CensusError
+    naming the line of a damaged log. A run whose last line says "running" (killed, or
+    still running) counts its seconds up to the last chunk stored since it began."""
+    path = folder.path / RUNS
+    try:
+        data = read_regular(path, RUNS_BYTES)
+    except FileNotFoundError:
+        return []
+    except UnfitFile as exc:
+        raise CensusError(f"{path}: damaged run log: {exc.reason}") from None
+    except OSError as exc:
+        raise IOFailure(f"{path}: cannot read: {exc.strerror or exc}") from exc
+    runs: dict[str, RunEntry] = {}
+    for number, line in enumerate(data.split(b"\n"), 1):
+        if not line.strip():
             continue
-    return runs
+        try:
+            entry = decode(line, RunEntry)
+        except Damage as exc:
+            raise CensusError(f"{path}:{number}: damaged run log: {exc}; delete the line (the "
+                              "report only counts its seconds and workers)") from None
+        runs[entry.run or f"line {number}"] = entry
+    latest = None
+    for key, entry in runs.items():
+        if entry.outcome == "running":
+            latest = folder.last_write() if latest is None else latest
+            seconds = max(0.0, (latest or 0.0) - entry.started)
+            runs[key] = msgspec.structs.replace(entry, seconds=seconds)
+    return list(runs.values())
+
+
+def _bind(parent: int) -> None:
+    """A local worker process ignores Ctrl-C (the census stops it) and dies with the census,
+    even after ``kill -9`` of it."""
+    from pathcheck.lifeline import bind_to_parent
+
+    bind_to_parent(parent)
 
 
 def _run_local(todo: list[tuple[int, int]], rules: frozenset[int], limits: Limits,
-               store: Done, *, jobs: int) -> None:
+               store: Store, *, jobs: int, analyse: Analyse) -> None:
     if jobs <= 1 or len(todo) == 1:
         for a, b in todo:
-            store(analyse_chunk(a, b, rules, limits))
+            store(analyse(a, b, rules, limits))
         return
     from concurrent.futures import ProcessPoolExecutor, as_completed
+    from concurrent.futures.process import BrokenProcessPool
 
-    pool = ProcessPoolExecutor(max_workers=jobs)
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_bind, initargs=(os.getpid(),))
     try:
-        futures = [pool.submit(analyse_chunk, a, b, rules, limits) for a, b in todo]
+        futures = {pool.submit(analyse, a, b, rules, limits): (a, b) for a, b in todo}
         for future in as_completed(futures):
-            store(future.result())
+            try:
+                result = future.result()
+            except BrokenProcessPool:
+                raise ChunkFailed(*futures[future], "was being analysed when a local worker "
+                                  "process died (killed, or not enough memory)") from None
+            store(result)
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
-
-
-def _run_dask(todo: list[tuple[int, int]], rules: frozenset[int], limits: Limits,
-              store: Done, *, jobs: int, scheduler: str | None, client: Any) -> int:
-    """Returns the number of workers the cluster had when the chunks were submitted."""
-    dask: Any = importlib.import_module("distributed")  # untyped: used through Any
-    own: list[Any] = []
-    try:
-        if client is None:
-            if scheduler is not None:
-                try:
-                    client = dask.Client(scheduler, timeout="20s")
-                except (OSError, TimeoutError) as exc:
-                    raise CensusError(f"cannot reach the Dask scheduler at {scheduler} "
-                                      f"({exc})") from exc
-            else:
-                with warnings.catch_warnings():  # "port 8787 in use, using another": noise
-                    warnings.simplefilter("ignore", UserWarning)
-                    cluster = dask.LocalCluster(
-                        n_workers=jobs, threads_per_worker=1, processes=True, host="127.0.0.1",
-                        dashboard_address=None, silence_logs=logging.ERROR)
-                own.append(cluster)
-                client = dask.Client(cluster)
-            own.insert(0, client)
-        workers = len(client.scheduler_info().get("workers", {}))
-        futures = client.map(analyse_chunk, [a for a, _ in todo], [b for _, b in todo],
-                             rules=rules, limits=limits, pure=False, retries=2)
-        try:
-            for future in dask.as_completed(futures):
-                result = future.result()
-                future.release()
-                store(result)
-        except BaseException:
-            client.cancel(futures)
-            raise
-        return workers
-    finally:
-        for thing in own:
-            thing.close()

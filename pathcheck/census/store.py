@@ -23,19 +23,32 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
+import re
 import zlib
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
+from pathcheck.bounded import UnfitFile, gunzip, read_regular
 from pathcheck.census.chunk import ChunkResult, Limits
+from pathcheck.census.files import (
+    FORMAT,
+    MANIFEST_BYTES,
+    MAX_CHUNKS,
+    ChunkEntry,
+    Damage,
+    PlanEntry,
+    chunk_limit,
+    decode,
+)
 from pathcheck.errors import InputError, IOFailure
 from pathcheck.output import write_atomic
 from pathcheck.seeds import SEED_LIMIT
 
-FORMAT = "pathcheck-census/1"
 MANIFEST = "census.json"
 CHUNKS = "chunks"
+_CHUNK_NAME = re.compile(r"\d{11}-\d{11}\.json\.gz")
 
 
 class CensusError(InputError):
@@ -59,6 +72,12 @@ class Plan:
                               f"within 0..{SEED_LIMIT - 1}")
         if self.chunk < 1 or self.limits.top < 1 or self.limits.rare < 1:
             raise CensusError("the chunk size, --top and --rare-dungeons must be at least 1")
+        chunks = -(-self.count // self.chunk)
+        if chunks > MAX_CHUNKS:
+            raise CensusError(f"{self.count:,} seeds in chunks of {self.chunk:,} make "
+                              f"{chunks:,} chunks, more than the limit of {MAX_CHUNKS:,} "
+                              f"(see Limits in docs/cli.md): use chunks of at least "
+                              f"{-(-self.count // MAX_CHUNKS):,} seeds")
 
     def chunks(self) -> list[tuple[int, int]]:
         end = self.start + self.count
@@ -69,12 +88,10 @@ class Plan:
                 "count": self.count, "chunk": self.chunk, **asdict(self.limits)}
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Plan:
-        if data.get("format") != FORMAT:
-            raise ValueError(f"format {data.get('format')!r}, expected {FORMAT!r}")
-        return cls(frozenset(int(r) for r in data["rules"]), int(data["start"]),
-                   int(data["count"]), int(data["chunk"]),
-                   Limits(int(data["top"]), int(data["rare"])))
+    def from_entry(cls, entry: PlanEntry) -> Plan:
+        """The plan a decoded ``census.json`` holds; CensusError for one out of range."""
+        return cls(frozenset(entry.rules), entry.start, entry.count, entry.chunk,
+                   Limits(entry.top, entry.rare))
 
 
 class CensusDir:
@@ -96,70 +113,101 @@ class CensusDir:
         return self._plan
 
     def exists(self) -> bool:
-        return self.manifest.exists()
+        return os.path.lexists(self.manifest)
 
     def read_plan(self) -> Plan:
+        manifest = self.manifest
         try:
-            text = self.manifest.read_text(encoding="utf-8")
+            data = read_regular(manifest, MANIFEST_BYTES)
         except FileNotFoundError:
             if not self.path.is_dir():
                 raise IOFailure(f"{self.path}: no such census directory") from None
             raise CensusError(f"{self.path}: not a census directory (no {MANIFEST}); "
                               "make one with: pathcheck solo census --out DIR") from None
+        except UnfitFile as exc:
+            raise CensusError(f"{manifest}: damaged census manifest: {exc.reason}") from None
         except OSError as exc:
-            raise IOFailure(f"{self.manifest}: cannot read: {exc.strerror or exc}") from exc
+            raise IOFailure(f"{manifest}: cannot read: {exc.strerror or exc}") from exc
         try:
-            return Plan.from_dict(json.loads(text))
-        except (ValueError, KeyError, TypeError) as exc:
-            raise CensusError(f"{self.manifest}: not a pathcheck census manifest ({exc})") from exc
+            return Plan.from_entry(decode(data, PlanEntry))
+        except (Damage, CensusError) as exc:
+            raise CensusError(f"{manifest}: not a pathcheck census manifest: {exc}") from None
 
     def open(self, plan: Plan) -> CensusDir:
-        """Start a census of ``plan`` here, or continue the same one; CensusError when the
-        directory holds another census (it is never overwritten)."""
+        """Take up a census of ``plan`` here, or continue the same one; CensusError when the
+        directory holds another census (it is never overwritten). Nothing is written yet:
+        :meth:`commit` does that once the run really starts, so that a run that never starts
+        fixes no plan."""
         if self.exists():
             found = self.read_plan()
             if found != plan:
                 raise CensusError(f"{self.path} holds another census ({describe(found)}); "
                                   f"asked: {describe(plan)}. Use another --out directory.")
-        elif self.path.exists() and any(self.path.iterdir()):
+        elif self.path.exists() and (not self.path.is_dir() or any(self.path.iterdir())):
             raise CensusError(f"{self.path} exists and is not a census directory; "
                               "name a new or empty directory")
-        else:
-            write_atomic(self.manifest, json.dumps(plan.to_dict(), indent=2) + "\n")
         self._plan = plan
         return self
+
+    def commit(self) -> None:
+        """Write the manifest, if it is not there yet (the census exists from now on)."""
+        if not self.exists():
+            write_atomic(self.manifest, json.dumps(self.plan.to_dict(), indent=2) + "\n")
 
     def chunk_path(self, start: int, stop: int) -> Path:
         return self.path / CHUNKS / f"{start:011d}-{stop:011d}.json.gz"
 
     def done(self) -> set[tuple[int, int]]:
-        """The planned chunks whose files are present."""
-        return {c for c in self.plan.chunks() if self.chunk_path(*c).exists()}
+        """The planned chunks whose files are present (one listing of the chunk folder)."""
+        try:
+            with os.scandir(self.path / CHUNKS) as entries:
+                present = {e.name for e in entries if _CHUNK_NAME.fullmatch(e.name)}
+        except (FileNotFoundError, NotADirectoryError):
+            return set()
+        except OSError as exc:
+            raise IOFailure(f"{self.path / CHUNKS}: cannot read: {exc.strerror or exc}") from exc
+        return {c for c in self.plan.chunks() if self.chunk_path(*c).name in present}
+
+    def last_write(self) -> float | None:
+        """When the newest chunk file was written (seconds since the epoch; None: none)."""
+        try:
+            with os.scandir(self.path / CHUNKS) as entries:
+                return max((e.stat(follow_symlinks=False).st_mtime for e in entries
+                            if _CHUNK_NAME.fullmatch(e.name)), default=None)
+        except OSError:
+            return None
 
     def write(self, result: ChunkResult) -> None:
         """Store a finished chunk (atomically; an interruption leaves no partial file)."""
+        self.commit()
         text = json.dumps(result.to_dict(), separators=(",", ":")) + "\n"
         write_atomic(self.chunk_path(result.start, result.stop),
                      gzip.compress(text.encode("utf-8"), mtime=0))
 
     def read(self, start: int, stop: int) -> ChunkResult:
+        """A stored chunk, read as a regular file of bounded size, decompressed to at most
+        what a chunk of its seeds can hold, and checked; CensusError naming what is wrong."""
         path = self.chunk_path(start, stop)
-        try:
-            data = json.loads(gzip.decompress(path.read_bytes()))
-            result = ChunkResult.from_dict(data)
-        except OSError as exc:
-            if isinstance(exc, gzip.BadGzipFile):
-                raise CensusError(f"{path}: damaged chunk file ({exc}); delete it and run the "
-                                  "census again to redo that chunk") from exc
-            raise IOFailure(f"{path}: cannot read: {exc.strerror or exc}") from exc
-        except (ValueError, KeyError, TypeError, EOFError, zlib.error) as exc:
-            raise CensusError(f"{path}: damaged chunk file ({exc}); delete it and run the "
-                              "census again to redo that chunk") from exc
         plan = self.plan
+        limit = chunk_limit(stop - start, plan.limits.top)
+        try:
+            result = ChunkResult.from_entry(decode(gunzip(read_regular(path, limit), limit),
+                                                   ChunkEntry))
+        except UnfitFile as exc:
+            _damaged(path, exc.reason)
+        except OSError as exc:
+            raise IOFailure(f"{path}: cannot read: {exc.strerror or exc}") from exc
+        except (ValueError, zlib.error) as exc:  # Damage, gunzip's ValueError
+            _damaged(path, str(exc))
         if (result.start, result.stop, result.rules, result.limits) != (
                 start, stop, plan.rules, plan.limits):
             raise CensusError(f"{path}: the chunk does not belong to this census")
         return result
+
+
+def _damaged(path: Path, what: str) -> NoReturn:
+    raise CensusError(f"{path}: damaged chunk file: {what}; delete it and run the census "
+                      "again to redo that chunk")
 
 
 def describe(plan: Plan) -> str:

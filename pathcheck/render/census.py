@@ -32,7 +32,7 @@ def format_census(census: Census) -> str:
     if census.result is None:
         return "\n".join([*lines, "No chunk is finished yet."])
     lines.append(format_table(census.summary(), start=plan.start, jobs=doc["jobs"],
-                              seconds=doc["seconds"] or None))
+                              seconds=doc["seconds"] or None, span=census.span()))
     extremes = census.extremes()
     for name, title in TITLES.items():
         lines += ["", f"{title} (top {plan.limits.top})"]

@@ -189,14 +189,16 @@ def _bar(share: float, width: int = 30) -> str:
 
 
 def format_table(summary: Summary, *, start: int = 0, jobs: int = 1,
-                 seconds: float | None = None) -> str:
-    """The statistics as a plain-text table (what ``pathcheck solo stats`` prints)."""
+                 seconds: float | None = None, span: str | None = None) -> str:
+    """The statistics as a plain-text table (what ``pathcheck solo stats`` prints); ``span``
+    names the seeds when they are not ``start`` and the next ones (a census's chunks)."""
     d = summary.to_dict()
     deals = max(summary.deals, 1)
     rules = " ".join(f"#{r}" for r in d["rules"]) or "none"
     took = "" if seconds is None else f", {seconds:.1f} s on {jobs} process(es)"
-    lines = [f"Solo statistics: {summary.deals:,} deals (seeds {start:,}-"
-             f"{start + summary.deals - 1:,}), rules {rules}{took}", "",
+    span = span or f"{start:,}-{start + summary.deals - 1:,}"
+    lines = [f"Solo statistics: {summary.deals:,} deals (seeds {span}), rules {rules}{took}",
+             "",
              f"Dungeons per deal (mean {d['dungeons_mean']:.2f})"]
     for count, n in sorted(summary.dungeon_counts.items()):
         lines.append(f"  {count:>3}  {n / deals:6.1%}  {_bar(n / deals)}")
