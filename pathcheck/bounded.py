@@ -420,12 +420,17 @@ def read_regular(path: str | os.PathLike[str], limit: int) -> bytes:
     pathcheck.bounded.UnfitFile: /dev/zero: not a regular file (a character device)
     """
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
-    with os.fdopen(fd, "rb") as stream:
+    try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             raise UnfitFile(path, f"not a regular file ({_kind(info.st_mode)})")
         if info.st_size > limit:
             raise UnfitFile(path, _larger(limit))
+        stream = os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+    with stream:
         data = stream.read(limit + 1)
     if len(data) > limit:  # it grew since fstat
         raise UnfitFile(path, _larger(limit))
