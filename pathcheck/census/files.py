@@ -141,10 +141,15 @@ def decode(data: bytes, struct: type[S]) -> S:
 
 
 def _locate(data: bytes, struct: type[Any], error: str) -> Damage:
-    """Where msgspec's validation ``error`` is, as a JSON pointer (see logformat.locate)."""
+    """Where msgspec's validation ``error`` is, as a JSON pointer (see logformat.locate; the
+    text is decoded again only to name a key of an object, and may not decode: 1e400)."""
     try:
-        pointer, message = locate(json.loads(data), struct, error)
-    except (ValueError, RecursionError, LookupError, TypeError):  # the raw words will do
+        value = json.loads(data)
+    except (ValueError, RecursionError):
+        value = None
+    try:
+        pointer, message = locate(value, struct, error)
+    except (LookupError, TypeError):  # a key that cannot be found again: msgspec's words
         message, _, path = error.partition(" - at ")
         return Damage("", f"{message} at {path}" if path else message)
     return Damage(pointer, message)

@@ -1,0 +1,256 @@
+"""A census's own files, damaged or not what they claim (issue 20, points 5 and 6), through
+every command that reads them: ``solo census --report``, ``solo census --out`` (resuming)
+and ``solo new --census``. Each is one line naming the file and what is wrong, exit 3 (a
+file that cannot be read: 4), quickly and in bounded memory; never a traceback or 70."""
+
+from __future__ import annotations
+
+import contextlib
+import gzip
+import importlib
+import json
+import os
+import re
+import shutil
+import signal
+import tracemalloc
+import zlib
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from pathcheck.census import Census, CensusDir, Limits, Plan, run_census
+from pathcheck.census.files import MAX_CHUNKS
+
+cli: click.Command = importlib.import_module("pathcheck.cli").cli
+PLAN = Plan(frozenset({2, 3, 4}), 1000, 3000, 1000, Limits(top=5, rare=7))
+CHUNK = "chunks/00000002000-00000003000.json.gz"
+"""The middle chunk of PLAN."""
+
+
+def run(*args: str) -> Any:
+    return CliRunner().invoke(cli, ["solo", *args], catch_exceptions=False)
+
+
+@contextlib.contextmanager
+def no_hang(seconds: int = 60) -> Iterator[None]:
+    def hung(signum: int, frame: object) -> None:
+        raise AssertionError(f"blocked for {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+@pytest.fixture(scope="module")
+def made(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = CensusDir(tmp_path_factory.mktemp("census") / "c").open(PLAN)
+    run_census(folder, jobs=1, use_dask=False)
+    return folder.path
+
+
+@pytest.fixture
+def census(made: Path, tmp_path: Path) -> Path:
+    """A fresh copy of a complete census of PLAN, to damage."""
+    return Path(shutil.copytree(made, tmp_path / "c", symlinks=True))
+
+
+def every_reader(census: Path) -> list[Any]:
+    """The report, a resumed run and `solo new --census`, each on the census as it is."""
+    with no_hang():
+        return [run("census", "--report", str(census), "--format", "json"),
+                run("census", "--out", str(census), "--local", "-j", "1"),
+                run("new", "--census", str(census), "--rules", "2,3,4", "--min-dungeons", "7")]
+
+
+def refused(census: Path, *words: str, code: int = 3) -> None:
+    for done in every_reader(census):
+        assert done.exit_code == code, (done.args if hasattr(done, "args") else "", done.output)
+        line = done.stderr.strip()
+        assert line.count("\n") == 0 and line.startswith("pathcheck: error: "), line
+        assert line.isprintable(), line  # a bidi or control character is shown escaped
+        for word in words:
+            assert word in line, line
+
+
+def chunk_doc(census: Path) -> dict[str, Any]:
+    doc: dict[str, Any] = json.loads(gzip.decompress((census / CHUNK).read_bytes()))
+    return doc
+
+
+RAW = "raw number: "
+"""A string value written into the JSON text as the number after it (1e400, 5,000 digits)."""
+
+
+def write_chunk(census: Path, doc: Any) -> None:
+    text = json.dumps(doc)
+    for raw in set(re.findall(f'"{RAW}([^"]*)"', text)):
+        text = text.replace(f'"{RAW}{raw}"', raw)
+    (census / CHUNK).write_bytes(gzip.compress(text.encode()))
+
+
+def test_the_untouched_census_reads_everywhere(census: Path) -> None:
+    for done in every_reader(census):
+        assert done.exit_code in (0, 1), done.output  # new: 1 when fewer seeds than asked
+    report = json.loads(run("census", "--report", str(census), "--format", "json").stdout,
+                        parse_constant=lambda name: pytest.fail(f"{name} in JSON output"))
+    assert report["census"]["seeds_counted"] == [[1000, 3999]]
+
+
+# --- not what they claim (point 5) -------------------------------------------------------
+
+
+def make_unfit(path: Path, kind: str) -> None:
+    path.unlink()
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "zero":
+        path.symlink_to("/dev/zero")
+    else:
+        path.mkdir()
+
+
+UNFIT = {"fifo": "a FIFO", "zero": "a character device", "dir": "a directory"}
+
+
+@pytest.mark.parametrize("kind", list(UNFIT))
+@pytest.mark.parametrize("name", [CHUNK, "census.json", "runs.jsonl"])
+def test_a_census_file_that_is_not_a_regular_file(census: Path, name: str, kind: str) -> None:
+    make_unfit(census / name, kind)
+    refused(census, f"{census / name}: damaged", f"not a regular file ({UNFIT[kind]})")
+
+
+def bomb(size: int) -> bytes:
+    """``size`` bytes of JSON whitespace, gzip-compressed (about a thousandth of it)."""
+    packer = zlib.compressobj(9, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
+    block = b" " * (1 << 20)
+    return b"".join([*(packer.compress(block) for _ in range(size >> 20)), packer.flush()])
+
+
+def test_a_gzip_bomb_of_a_chunk_is_decompressed_no_further_than_a_chunk_can_hold(
+        census: Path) -> None:
+    packed = bomb(64 << 20)  # 64 MB of spaces in about 64 kB
+    assert len(packed) < 96 << 10
+    (census / CHUNK).write_bytes(packed)
+    refused(census, f"{census / CHUNK}: damaged chunk file", "decompresses to more than")
+    tracemalloc.start()
+    try:
+        with pytest.raises(ValueError, match="decompresses to more than"):
+            Census.load(CensusDir(census))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 16 << 20  # a chunk of 1,000 seeds holds a few hundred kB at most
+
+
+# --- validated, not trusted (point 6) ----------------------------------------------------
+
+
+CHUNK_DAMAGE: list[tuple[str, Callable[[dict[str, Any]], Any], str]] = [
+    ("a negative count", lambda d: d["dungeons"][0].__setitem__(1, -5), "/dungeons/0/1"),
+    ("counts that leave seeds out", lambda d: d["dungeons"][0].__setitem__(
+        1, d["dungeons"][0][1] - 1), "/dungeons: counts 999 deals, not the chunk's 1,000"),
+    ("an infinite difficulty", lambda d: d["hardest"][0].__setitem__(2, RAW + "1e400"),
+     "/hardest/0/2"),
+    ("a difficulty key out of range", lambda d: d["difficulty"][0].__setitem__(0, -1.0),
+     "/difficulty/0/0"),
+    ("an unknown reason", lambda d: d["reasons"].__setitem__(
+        "\u202eheld", d["reasons"].pop("held")), "\\u202eheld"),
+    ("a seed outside the chunk", lambda d: d["easiest"][0].__setitem__(0, 5),
+     "/easiest/0/0: seed 5 is outside the chunk's seeds 2000-2999"),
+    ("too many extremes", lambda d: d["hardest"].extend(d["easiest"]), "/hardest"),
+    ("a rare seed too few", lambda d: d["rare"].pop(), "/rare"),
+    ("a string for a count", lambda d: d["totals"].__setitem__("sumsq", "many"),
+     "/totals/sumsq"),
+    ("another shape", lambda d: d.__setitem__("dungeons", {"3": 1}), "/dungeons"),
+    ("a field more", lambda d: d.__setitem__("extra", 1), "extra"),
+    ("a huge number", lambda d: d.__setitem__("top", RAW + "9" * 5000), "/top"),
+]
+
+
+@pytest.mark.parametrize(("change", "words"), [c[1:] for c in CHUNK_DAMAGE],
+                         ids=[c[0] for c in CHUNK_DAMAGE])
+def test_a_damaged_chunk_is_named_with_what_is_wrong(census: Path, change: Any,
+                                                     words: str) -> None:
+    doc = chunk_doc(census)
+    change(doc)
+    write_chunk(census, doc)
+    refused(census, f"{census / CHUNK}: damaged chunk file", words,
+            "delete it and run the census again")
+
+
+@pytest.mark.parametrize(("data", "words"), [
+    (b"not gzip", "damaged chunk file"),
+    (gzip.compress(b'{"dungeons": ' + b"[" * 50_000), "/dungeons/0/0: Expected `int`"),
+    (gzip.compress(b"\xff\xfe{}"), "not JSON"),
+    (gzip.compress(b'{"start": Infinity}'), "not JSON"),
+    (gzip.compress(b"{}")[:-4], "cut short"),
+], ids=["not-gzip", "deep", "not-utf8", "infinity", "cut"])
+def test_a_chunk_that_is_not_a_chunk(census: Path, data: bytes, words: str) -> None:
+    (census / CHUNK).write_bytes(data)
+    refused(census, f"{census / CHUNK}: damaged chunk file", words)
+
+
+def manifest(census: Path, **changes: Any) -> None:
+    doc = {**json.loads((census / "census.json").read_text()), **changes}
+    (census / "census.json").write_text(json.dumps(doc).replace("Infinity", "1e400"))
+
+
+@pytest.mark.parametrize(("changes", "words"), [
+    ({"rules": [9]}, "/rules/0: 9 is not one of 2, 3, 4"),
+    ({"top": 1e400}, "/top: Number out of range"),
+    ({"chunk": 1, "count": 2e7}, "/count: Expected `int`, got `float`"),
+    ({"chunk": 1, "count": 20_000_000}, f"more than the limit of {MAX_CHUNKS:,}"),
+    ({"start": -1}, "/start"),
+    ({"format": "pathcheck-census/2"}, "/format"),
+    ({"rare": True}, "/rare: Expected `int`, got `bool`"),
+])
+def test_a_damaged_manifest_is_named_with_what_is_wrong(census: Path, changes: dict[str, Any],
+                                                        words: str) -> None:
+    manifest(census, **changes)
+    refused(census, f"{census / 'census.json'}: not a pathcheck census manifest", words)
+
+
+def test_a_manifest_too_large_or_not_text(census: Path) -> None:
+    (census / "census.json").write_bytes(b" " * (1 << 20))
+    refused(census, "census.json: damaged census manifest: larger than the limit")
+    (census / "census.json").write_bytes(b"\xff")
+    refused(census, "census.json: not a pathcheck census manifest", "not JSON")
+
+
+@pytest.mark.parametrize(("line", "words"), [
+    (b"[1]", "Expected `object`, got `array`"),
+    (b'{"backend": "dask", "workers": "x"}', "/workers: Expected `int`, got `str`"),
+    (b"\xff", "not JSON"),
+    (b"{" * 5000, "not JSON"),
+], ids=["array", "workers", "not-utf8", "deep"])
+def test_a_damaged_run_log_names_its_line(census: Path, line: bytes, words: str) -> None:
+    with open(census / "runs.jsonl", "ab") as log:
+        log.write(line + b"\n")
+    lines = (census / "runs.jsonl").read_bytes().count(b"\n")
+    refused(census, f"{census / 'runs.jsonl'}:{lines}: damaged run log", words)
+
+
+def test_a_run_log_line_with_infinite_seconds(census: Path) -> None:
+    first = json.loads((census / "runs.jsonl").read_text().splitlines()[-1])
+    text = json.dumps({**first, "seconds": 1}).replace('"seconds": 1', '"seconds": 1e400')
+    (census / "runs.jsonl").write_text(text + "\n")
+    refused(census, "runs.jsonl:1: damaged run log", "/seconds")
+
+
+def test_out_names_a_directory(tmp_path: Path) -> None:
+    for name in ("/dev/null", str(tmp_path / "file")):
+        Path(tmp_path / "file").write_text("mine")
+        for args in (["census", "--out", name, "--local"], ["census", "--report", name],
+                     ["new", "--census", name, "--min-dungeons", "8"]):
+            done = run(*args)
+            assert done.exit_code == 2 and f"{name}' is" in done.stderr, done.output
+    assert (tmp_path / "file").read_text() == "mine"
