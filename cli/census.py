@@ -72,7 +72,7 @@ def command(out_dir: str | None, report_dir: str | None, rules: str | None, star
     `solo stats --format json` plus "extremes" and "census" (docs/seeds.md).
     """
     from pathcheck.census import Census, dask_available, run_census
-    from pathcheck.census.cluster import ChunkFailed, check_address
+    from pathcheck.census.cluster import AddressError, ChunkFailed, check_address
 
     if (out_dir is None) == (report_dir is None):
         raise click.UsageError("give either --out CENSUS_DIR (run) or --report CENSUS_DIR")
@@ -89,7 +89,10 @@ def command(out_dir: str | None, report_dir: str | None, rules: str | None, star
     if local and scheduler is not None:
         raise click.UsageError("--local and --scheduler exclude each other")
     if scheduler is not None:
-        check_address(scheduler)  # a usage error before anything else
+        try:
+            check_address(scheduler)  # a usage error before anything else
+        except AddressError as exc:
+            raise click.BadParameter(str(exc), param_hint="--scheduler") from None
     workers = jobs or os.cpu_count() or 1
     use_dask = not local
     if use_dask and not dask_available():

@@ -11,7 +11,7 @@ scheduler within :data:`CONNECT_SECONDS` is named as not being one.
 >>> check_address("http://10.0.0.5:8787")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
   ...
-pathcheck.census.cluster.AddressError: --scheduler 'http://10.0.0.5:8787': ... tcp://HOST:PORT ...
+pathcheck.census.cluster.AddressError: 'http://10.0.0.5:8787': ... tcp://HOST:PORT ...
 """
 
 from __future__ import annotations
@@ -69,42 +69,45 @@ def check_address(text: str) -> str:
     wanted = ("a Dask scheduler is tcp://HOST:PORT (or tls://HOST:PORT with certificates in "
               "Dask's configuration)")
     if not address:
-        raise AddressError(f"--scheduler is empty: {wanted}")
+        raise AddressError(f"empty: {wanted}")
     match = _HOST_PORT.fullmatch(place)
     if scheme not in ("tcp", "tls") or match is None or not 0 < int(match[2]) < 65536:
-        raise AddressError(f"--scheduler {address!r}: {wanted}")
+        raise AddressError(f"{address!r}: {wanted}")
     if scheme == "tls":
         security = importlib.import_module("distributed.security").Security()
         if not (security.tls_ca_file and security.tls_client_cert):
             raise AddressError(
-                f"--scheduler {address!r}: tls:// needs certificates: set "
+                f"{address!r}: tls:// needs certificates: set "
                 "distributed.comm.tls.ca-file and distributed.comm.tls.client.cert (and .key) "
                 "in Dask's configuration, or use tcp://")
     return f"{scheme}://{place}"
 
 
-def probe(address: str, timeout: float = CONNECT_SECONDS) -> None:
-    """IOFailure unless a Dask server answers at the ``tcp://`` ``address`` within
-    ``timeout`` seconds (other schemes are left to Dask's client)."""
+def probe(address: str, timeout: float | None = None) -> None:
+    """IOFailure unless a Dask server greets at the ``tcp://`` ``address`` within ``timeout``
+    seconds (default :data:`CONNECT_SECONDS`; other schemes are left to Dask's client)."""
     if not address.startswith("tcp://"):
         return
+    timeout = CONNECT_SECONDS if timeout is None else timeout
     match = _HOST_PORT.fullmatch(address.removeprefix("tcp://"))
     assert match is not None  # check_address made it
     host, port = match[1].strip("[]"), int(match[2])
     where = f"the Dask scheduler at {address}"
     deadline = time.monotonic() + timeout
+    greeting = b""
     try:
         with socket.create_connection((host, port), timeout=timeout) as conn:
-            greeting = b""
             while GREETING not in greeting and len(greeting) < 4096:
                 conn.settimeout(max(deadline - time.monotonic(), 0.001))
                 data = conn.recv(4096)
                 if not data:
                     break
                 greeting += data
+                deadline = min(deadline, time.monotonic() + 1.0)  # the rest comes at once
     except TimeoutError:
-        raise IOFailure(f"{where}: no Dask scheduler answers there (nothing within "
-                        f"{timeout:g} s); check the address and port") from None
+        if not greeting:
+            raise IOFailure(f"{where}: no Dask scheduler answers there (nothing within "
+                            f"{timeout:g} s); check the address and port") from None
     except OSError as exc:
         raise IOFailure(f"cannot reach {where}: {exc.strerror or exc}") from None
     if GREETING not in greeting:
@@ -173,12 +176,11 @@ def run_on_dask(client: Any, todo: list[tuple[int, int]], rules: frozenset[int],
         for future in dask.as_completed(futures):
             try:
                 result = future.result()
-            except dask.KilledWorker:
+            except dask.KilledWorker as exc:
                 start, stop = chunk_of[future.key]
-                deaths = 1 + int(importlib.import_module("dask").config.get(
-                    "distributed.scheduler.allowed-failures", 3))
-                raise ChunkFailed(start, stop, f"killed its Dask worker {deaths} times (a "
-                                  "crash, or not enough memory)") from None
+                raise ChunkFailed(start, stop, f"killed its Dask worker "
+                                  f"{exc.allowed_failures + 1} times (a crash, or not enough "
+                                  "memory)") from None
             future.release()
             store(result)
     except BaseException:

@@ -76,7 +76,7 @@ def run_census(
     client: Any = None,
     on_done: Done | None = None,
     notice: Notice | None = None,
-    analyse: Analyse = analyse_chunk,
+    analyse: Analyse | None = None,
 ) -> RunInfo:
     """Analyse the chunks of ``folder``'s plan that are not stored yet.
 
@@ -85,8 +85,9 @@ def run_census(
     ``jobs`` single-threaded worker processes is started on 127.0.0.1. Without Dask
     (``use_dask=False``) the chunks run on ``jobs`` local processes. ``notice`` hears what
     the user should know while waiting (a cluster without workers); ``analyse`` is the work
-    of one chunk (tests give another).
+    of one chunk (default :func:`analyse_chunk`; tests give another).
     """
+    analyse = analyse or analyse_chunk
     plan = folder.plan
     done = folder.done()
     todo = [c for c in plan.chunks() if c not in done]
@@ -223,7 +224,7 @@ def _run_local(todo: list[tuple[int, int]], rules: frozenset[int], limits: Limit
             try:
                 result = future.result()
             except BrokenProcessPool:
-                raise ChunkFailed(*futures[future], "was being analysed when a local worker "
+                raise ChunkFailed(*futures[future], "could not be analysed: a local worker "
                                   "process died (killed, or not enough memory)") from None
             store(result)
     finally:
