@@ -51,7 +51,9 @@ _WORKERS = {"dask": "Dask worker(s)", "processes": "local process(es)", "none": 
 @click.option("--rare-dungeons", type=click.IntRange(min=1), default=None,
               help="Keep every seed with at least this many dungeons (default 9).")
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
-              help="Run on this Dask cluster (default: a LocalCluster on this machine).")
+              help="Run on this Dask cluster (default: a LocalCluster on this machine); "
+                   "tls://HOST:PORT with certificates in Dask's configuration. Nothing is "
+                   "written until the cluster has a worker.")
 @click.option("--local", "local", is_flag=True,
               help="Run on local processes without Dask.")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None, callback=cap_jobs,
@@ -70,6 +72,10 @@ def command(out_dir: str | None, report_dir: str | None, rules: str | None, star
     An interrupted census resumes: run the same command again (or just --out CENSUS_DIR).
     --report CENSUS_DIR prints what a census holds so far. Its JSON has the fields of
     `solo stats --format json` plus "extremes" and "census" (docs/seeds.md).
+
+    Exit code 2: a usage error (nothing is written); 3: a damaged census file (named);
+    4: the scheduler cannot be reached; 70: a chunk kept killing its workers; 130/143:
+    interrupted (Ctrl-C/SIGTERM). Each time one line says how to resume.
     """
     from pathcheck.census import Census, dask_available, run_census
     from pathcheck.census.cluster import AddressError, ChunkFailed, check_address

@@ -132,14 +132,18 @@ class ChunkResult:
     def from_entry(cls, entry: ChunkEntry) -> ChunkResult:
         """The chunk a decoded chunk file holds, checked (:func:`check_chunk`) first."""
         check_chunk(entry)
+
+        def seeds(kept: list[tuple[int, int, float]]) -> tuple[Seed, ...]:
+            return tuple(Seed(*s) for s in kept)
+
         return cls(
             entry.start, entry.stop, frozenset(entry.rules),
             Limits(entry.top, entry.rare_dungeons), Counter(dict(entry.dungeons)),
             Counter(dict(entry.lengths)), Counter(dict(entry.reasons)),
             Counter(dict(entry.bites)), Counter(dict(entry.difficulty)),
-            Counter(dict(entry.totals)), *(tuple(Seed(*s) for s in getattr(entry, name))
-                                           for name in (*ORDERS, "rare")),
-            seconds=entry.seconds, cpu=entry.cpu,
+            Counter(dict(entry.totals)), seeds(entry.hardest), seeds(entry.easiest),
+            seeds(entry.most_dungeons), seeds(entry.fewest_dungeons), seeds(entry.rare),
+            entry.seconds, entry.cpu,
         )
 
 

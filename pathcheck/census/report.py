@@ -22,8 +22,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from pathcheck.census.chunk import ORDERS, TILES, ChunkResult, Seed, merge_all
-from pathcheck.census.files import RunEntry
+from pathcheck.census.chunk import ORDERS, ChunkResult, Seed, merge_all
+from pathcheck.census.files import TILES, RunEntry
 from pathcheck.census.run import read_runs
 from pathcheck.census.store import CensusDir, CensusError, Plan
 from pathcheck.errors import ExitCode
