@@ -79,6 +79,7 @@ def command(out_dir: str | None, report_dir: str | None, rules: str | None, star
     """
     from pathcheck.census import Census, dask_available, run_census
     from pathcheck.census.cluster import AddressError, ChunkFailed, check_address
+    from pathcheck.census.run import stopped_message
 
     if (out_dir is None) == (report_dir is None):
         raise click.UsageError("give either --out CENSUS_DIR (run) or --report CENSUS_DIR")
@@ -111,15 +112,21 @@ def command(out_dir: str | None, report_dir: str | None, rules: str | None, star
     folder.open(_plan(folder, rules, start, count, chunk, top, rare_dungeons))
     plan = folder.plan
     left = plan.count - sum(b - a for a, b in folder.done())
+    said: list[str] = []
+
+    def notice(text: str) -> None:
+        said.append(text)
+        _notice(text)
+
     try:
         with _progress(left, "census") as progress:
             info = run_census(folder, jobs=workers, use_dask=use_dask, scheduler=scheduler,
-                              on_done=progress, notice=_notice)
+                              on_done=progress, notice=notice)
     except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM (pathcheck.cli.Interrupted: 143)
-        _say_stored(folder, out_dir, "census interrupted")
+        if not any(text.startswith("census interrupted") for text in said):  # not started
+            _notice(stopped_message(folder, "census interrupted"))
         raise click.exceptions.Exit(getattr(exc, "code", 130)) from None
-    except ChunkFailed as exc:
-        _say_stored(folder, out_dir, f"census stopped: {exc}")
+    except ChunkFailed as exc:  # run_census has said which chunk, and how to resume
         raise click.exceptions.Exit(int(exc.exit_code)) from None
     if info.chunks:
         per_cpu = info.seeds / (info.cpu or info.busy or 1.0)
@@ -144,16 +151,6 @@ def open_census_dir(path: str, option: str) -> CensusDir:
 
 def _notice(text: str) -> None:
     click.echo(f"pathcheck: {text}", err=True)
-
-
-def _say_stored(folder: CensusDir, out_dir: str, what: str) -> None:
-    """How far the census got and how to go on, in one line on stderr."""
-    if not folder.exists():
-        click.echo(f"pathcheck: {what}; nothing was stored", err=True)
-        return
-    click.echo(f"pathcheck: {what}; {len(folder.done()):,} of {len(folder.plan.chunks()):,} "
-               f"chunks are stored in {out_dir}: run the same command again to resume",
-               err=True)
 
 
 def _plan(folder: CensusDir, rules: str | None, start: int | None, count: int | None,

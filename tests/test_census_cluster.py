@@ -10,6 +10,7 @@ import contextlib
 import importlib
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -27,7 +28,6 @@ from click.testing import CliRunner
 from pathcheck import solo_kernel
 from pathcheck.census import Census, CensusDir, ChunkResult, Limits, Plan, run_census
 from pathcheck.census.chunk import analyse_chunk
-from pathcheck.census.cluster import ChunkFailed
 from pathcheck.census.run import read_runs
 from tests.test_signals import alive, children, wait_for
 
@@ -177,14 +177,20 @@ def test_a_scheduler_without_workers_says_so_while_it_waits(
 # --- chunks that kill their workers ------------------------------------------------------
 
 
-def test_a_chunk_that_kills_its_dask_workers_is_named(tmp_path: Path) -> None:
-    plan = Plan(frozenset(), 0, 4000, 1000)
-    folder = CensusDir(tmp_path / "c").open(plan)
-    with cluster(2, **{"distributed.scheduler.allowed-failures": 1}) as local, \
-            distributed.Client(local) as client, pytest.raises(ChunkFailed) as failed:
-        run_census(folder, jobs=2, client=client, analyse=deadly)
-    assert str(failed.value) == ("the chunk of seeds 2,000-2,999 killed its Dask worker 2 "
-                                 "times (a crash, or not enough memory)")
+def test_a_chunk_that_kills_its_dask_workers_is_named_with_how_to_resume(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("pathcheck.census.run.analyse_chunk", deadly)  # sent to the workers
+    out = tmp_path / "c"
+    # One death is all the scheduler allows here (by default 4, each a worker restarted).
+    with cluster(1, **{"distributed.scheduler.allowed-failures": 0}) as local:
+        done = run("census", "--out", str(out), "--count", "4000", "--chunk", "1000",
+                   "--scheduler", local.scheduler_address)
+    assert done.exit_code == 70, done.output
+    assert re.fullmatch(
+        "pathcheck: census stopped: the chunk of seeds 2,000-2,999 killed its Dask worker "
+        r"once \(a crash, or not enough memory\); [0-3] of 4 chunks are stored in "
+        f"{re.escape(str(out))}: run the same command again to resume\n", done.stderr)
+    folder = CensusDir(out)
     assert (2000, 3000) not in folder.done()
     assert read_runs(folder)[-1].outcome == "failed"
 
@@ -263,7 +269,9 @@ def test_ctrl_c_on_a_local_cluster_prints_no_worker_traceback(tmp_path: Path) ->
     assert proc.returncode == 130, err
     text = err.decode()
     assert "Traceback" not in text and "KeyboardInterrupt" not in text, text
-    assert text.startswith("pathcheck: census interrupted; ") and text.count("\n") == 1, text
+    # Said before the cluster is closed: first, whatever the closing takes.
+    assert text.startswith("pathcheck: census interrupted; "), text
+    assert "run the same command again to resume\n" in text
     assert read_runs(CensusDir(tmp_path / "c"))[-1].outcome == "interrupted"
 
 

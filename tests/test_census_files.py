@@ -22,8 +22,10 @@ from typing import Any
 import click
 import pytest
 from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from pathcheck.census import Census, CensusDir, Limits, Plan, run_census
+from pathcheck.census import Census, CensusDir, CensusError, Limits, Plan, run_census
 from pathcheck.census.files import MAX_CHUNKS
 
 cli: click.Command = importlib.import_module("pathcheck.cli").cli
@@ -197,6 +199,54 @@ def test_a_damaged_chunk_is_named_with_what_is_wrong(census: Path, change: Any,
 def test_a_chunk_that_is_not_a_chunk(census: Path, data: bytes, words: str) -> None:
     (census / CHUNK).write_bytes(data)
     refused(census, f"{census / CHUNK}: damaged chunk file", words)
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats()
+    | st.sampled_from([0, 1, 2, 3, 4, 7, 38, 999, 1000, 2000, 2999, 3000, -1])
+    | st.text(max_size=8) | st.sampled_from(["held", "loop", "\u202e", "sumsq"]),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner,
+                                                               max_size=3),
+    max_leaves=8)
+
+
+def leaves(value: Any, at: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """The paths to every value inside a decoded JSON document (containers too)."""
+    found = [at]
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found += leaves(item, (*at, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found += leaves(item, (*at, index))
+    return found
+
+
+@settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_any_changed_value_in_a_chunk_is_a_damaged_file_or_a_sound_report(
+        made: Path, data: st.DataObject) -> None:
+    """Any value of a chunk replaced by any JSON value: the census reads, and its report is
+    JSON without Infinity or NaN, or the chunk is a damaged file; never another error."""
+    folder = CensusDir(made)
+    original = (made / CHUNK).read_bytes()
+    doc = json.loads(gzip.decompress(original))
+    path = data.draw(st.sampled_from(leaves(doc)[1:]))
+    holder = doc
+    for part in path[:-1]:
+        holder = holder[part]
+    holder[path[-1]] = data.draw(JSON_VALUES)
+    text = json.dumps(doc).replace("Infinity", "1e400").replace("NaN", "1e400")
+    try:
+        (made / CHUNK).write_bytes(gzip.compress(text.encode()))
+        try:
+            report = Census.load(folder).to_dict()
+        except CensusError as exc:
+            assert str(exc).startswith(f"{made / CHUNK}: ")
+        else:
+            json.dumps(report, allow_nan=False)
+    finally:
+        (made / CHUNK).write_bytes(original)
 
 
 def manifest(census: Path, **changes: Any) -> None:

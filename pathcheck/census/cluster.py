@@ -136,7 +136,7 @@ def dask_client(jobs: int, scheduler: str | None, notice: Notice) -> Iterator[An
                 warnings.simplefilter("ignore", UserWarning)
                 cluster = dask.LocalCluster(
                     n_workers=jobs, threads_per_worker=1, processes=True, host="127.0.0.1",
-                    dashboard_address=None, silence_logs=logging.ERROR,
+                    dashboard_address=None, silence_logs=logging.CRITICAL,
                     preload=["pathcheck.census.worker"])
             stack.callback(cluster.close)
             client = dask.Client(cluster)
@@ -178,9 +178,10 @@ def run_on_dask(client: Any, todo: list[tuple[int, int]], rules: frozenset[int],
                 result = future.result()
             except dask.KilledWorker as exc:
                 start, stop = chunk_of[future.key]
-                raise ChunkFailed(start, stop, f"killed its Dask worker "
-                                  f"{exc.allowed_failures + 1} times (a crash, or not enough "
-                                  "memory)") from None
+                deaths = exc.allowed_failures + 1
+                times = "once" if deaths == 1 else f"{deaths} times"
+                raise ChunkFailed(start, stop, f"killed its Dask worker {times} (a crash, or "
+                                  "not enough memory)") from None
             future.release()
             store(result)
     except BaseException:

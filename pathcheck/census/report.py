@@ -31,6 +31,8 @@ from pathcheck.seeds import SEED_LIMIT, SeedCode
 from pathcheck.solo_deals import Constraints, DealStats, Summary, analyse_deal, grade_of
 
 EXTREMES = (*ORDERS, "rare")
+MEASURED = 1e-6
+"""Seconds below this are no measurement (a rate from them would be absurd, or infinite)."""
 
 
 class CensusMismatch(CensusError):
@@ -125,7 +127,7 @@ class Census:
         if self.result is None:
             return None
         seconds = self.result.cpu or self.result.seconds
-        return self.deals / seconds if seconds else None
+        return self.deals / seconds if seconds >= MEASURED else None
 
     def to_dict(self) -> dict[str, Any]:
         """The fields of ``solo stats --format json`` (``seconds``: the runs' wall time,

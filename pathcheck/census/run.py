@@ -109,22 +109,37 @@ def run_census(
         return RunInfo(backend, workers, int(totals["chunks"]), int(totals["seeds"]),
                        len(done), time.perf_counter() - began, totals["busy"], totals["cpu"])
 
-    with _backend(jobs, use_dask, scheduler, client, notice or (lambda text: None),
-                  analyse) as (backend, workers, execute):
+    say = notice or (lambda text: None)
+    with _backend(jobs, use_dask, scheduler, client, say, analyse) as (backend, workers,
+                                                                      execute):
         run = secrets.token_hex(6)
         folder.commit()  # the run starts: from here on the census exists
         _log_run(folder, info(backend, workers), "running", run)
         outcome: Outcome = "failed"
+        stopped = ""
         try:
             execute(todo, plan.rules, plan.limits, store)
             outcome = "complete"
         except KeyboardInterrupt:  # Ctrl-C, or SIGTERM (pathcheck.cli.Interrupted)
-            outcome = "interrupted"
+            outcome, stopped = "interrupted", "census interrupted"
+            raise
+        except ChunkFailed as exc:
+            stopped = f"census stopped: {exc}"
             raise
         finally:
             ended = info(backend, workers)
             _log_run(folder, ended, outcome, run)
+            if stopped:  # said now, before the cluster is closed (that may take seconds)
+                say(stopped_message(folder, stopped))
     return ended
+
+
+def stopped_message(folder: CensusDir, what: str) -> str:
+    """``what`` happened; how far the census got and how to go on."""
+    if not folder.exists():
+        return f"{what}; nothing was stored"
+    return (f"{what}; {len(folder.done()):,} of {len(folder.plan.chunks()):,} chunks are "
+            f"stored in {folder.path}: run the same command again to resume")
 
 
 Execute = Callable[[list[tuple[int, int]], frozenset[int], Limits, Store], None]
