@@ -5,17 +5,15 @@ file that cannot be read: 4), quickly and in bounded memory; never a traceback o
 
 from __future__ import annotations
 
-import contextlib
 import gzip
 import importlib
 import json
 import os
 import re
 import shutil
-import signal
 import tracemalloc
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +25,7 @@ from hypothesis import strategies as st
 
 from pathcheck.census import Census, CensusDir, CensusError, Limits, Plan, run_census
 from pathcheck.census.files import MAX_CHUNKS
+from tests.test_own_files import no_hang
 
 cli: click.Command = importlib.import_module("pathcheck.cli").cli
 PLAN = Plan(frozenset({2, 3, 4}), 1000, 3000, 1000, Limits(top=5, rare=7))
@@ -36,20 +35,6 @@ CHUNK = "chunks/00000002000-00000003000.json.gz"
 
 def run(*args: str) -> Any:
     return CliRunner().invoke(cli, ["solo", *args], catch_exceptions=False)
-
-
-@contextlib.contextmanager
-def no_hang(seconds: int = 60) -> Iterator[None]:
-    def hung(signum: int, frame: object) -> None:
-        raise AssertionError(f"blocked for {seconds} s")
-
-    previous = signal.signal(signal.SIGALRM, hung)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 @pytest.fixture(scope="module")
