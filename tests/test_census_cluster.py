@@ -96,6 +96,10 @@ def listener(answer: bytes | None) -> Iterator[str]:
         server.close()
 
 
+class Stop(KeyboardInterrupt):
+    """Stands for Ctrl-C in the middle of a census."""
+
+
 def free_port() -> int:
     with socket.create_server(("127.0.0.1", 0)) as server:
         return int(server.getsockname()[1])
@@ -158,6 +162,18 @@ def test_a_scheduler_without_workers_says_so_while_it_waits(
     monkeypatch.setattr("pathcheck.census.cluster.NOTICE_EVERY", 0.2)
     said: list[str] = []
     with cluster(0) as empty:
+        def interrupt(text: str) -> None:
+            if "has no workers" in text:
+                raise Stop  # Ctrl-C while it waits: nothing was stored, nothing written
+            said.append(text)
+
+        monkeypatch.setattr(census_cli, "_notice", interrupt)
+        stopped = run("census", "--out", str(tmp_path / "c"), "--count", "3000", "--chunk",
+                      "1000", "--scheduler", empty.scheduler_address)
+        assert stopped.exit_code == 130 and not (tmp_path / "c").exists()
+        assert said == ["census interrupted; nothing was stored"]
+        said.clear()
+
         def notice(text: str) -> None:
             said.append(text)
             if len(said) == 2:  # said twice: now a worker comes
@@ -211,10 +227,6 @@ def test_a_chunk_that_kills_a_local_process_is_named_with_how_to_resume(
 
 
 # --- what a census records ---------------------------------------------------------------
-
-
-class Stop(KeyboardInterrupt):
-    """Stands for Ctrl-C in the middle of a census."""
 
 
 def test_an_interrupted_run_is_recorded_and_counted(tmp_path: Path) -> None:

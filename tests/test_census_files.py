@@ -289,3 +289,11 @@ def test_out_names_a_directory(tmp_path: Path) -> None:
             done = run(*args)
             assert done.exit_code == 2 and f"{name}' is" in done.stderr, done.output
     assert (tmp_path / "file").read_text() == "mine"
+
+
+def test_options_that_plan_too_many_chunks_are_a_usage_error(tmp_path: Path) -> None:
+    done = run("census", "--out", str(tmp_path / "c"), "--count", "20000000", "--chunk", "1",
+               "--local")
+    assert done.exit_code == 2 and f"more than the limit of {MAX_CHUNKS:,}" in done.stderr
+    assert "use chunks of at least 153 seeds" in done.stderr
+    assert not (tmp_path / "c").exists()
