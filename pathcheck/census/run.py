@@ -31,7 +31,7 @@ from pathcheck.census.chunk import ChunkResult, Limits, analyse_chunk
 from pathcheck.census.cluster import Analyse, ChunkFailed, Notice, Store
 from pathcheck.census.files import RUNS_BYTES, Damage, Outcome, RunEntry, decode
 from pathcheck.census.store import CensusDir, CensusError
-from pathcheck.errors import IOFailure
+from pathcheck.errors import IOFailure, PathcheckError
 
 RUNS = "runs.jsonl"
 """Two lines per run of a census (its start, its end): workers, backend, chunks, seconds."""
@@ -128,7 +128,11 @@ def run_census(
             raise
         finally:
             ended = info(backend, workers)
-            _log_run(folder, ended, outcome, run)
+            try:
+                _log_run(folder, ended, outcome, run)
+            except PathcheckError:
+                if outcome == "complete":
+                    raise  # else the stop in flight is what to report
             if stopped:  # said now, before the cluster is closed (that may take seconds)
                 say(stopped_message(folder, stopped))
     return ended

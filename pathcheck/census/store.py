@@ -48,7 +48,7 @@ from pathcheck.seeds import SEED_LIMIT
 
 MANIFEST = "census.json"
 CHUNKS = "chunks"
-_CHUNK_NAME = re.compile(r"\d{11}-\d{11}\.json\.gz")
+_CHUNK_NAME = re.compile(r"[0-9]{11}-[0-9]{11}\.json\.gz")
 
 
 class CensusError(InputError):
