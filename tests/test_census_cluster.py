@@ -29,6 +29,7 @@ from pathcheck import solo_kernel
 from pathcheck.census import Census, CensusDir, ChunkResult, Limits, Plan, run_census
 from pathcheck.census.chunk import analyse_chunk
 from pathcheck.census.run import read_runs
+from pathcheck.render.census import format_census
 from tests.test_signals import alive, children, wait_for
 
 cli: click.Command = importlib.import_module("pathcheck.cli").cli
@@ -244,6 +245,8 @@ def test_an_interrupted_run_is_recorded_and_counted(tmp_path: Path) -> None:
     run_census(folder, jobs=1, use_dask=False)
     doc = Census.load(folder).to_dict()
     assert doc["census"]["runs"] == 2 and doc["census"]["runs_unfinished"] == 1
+    assert "2 run(s), 1 of them interrupted, failed or killed" in format_census(
+        Census.load(folder))
     assert doc["seconds"] == round(sum(r.seconds for r in read_runs(folder)), 3)
 
 

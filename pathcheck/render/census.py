@@ -27,8 +27,12 @@ def format_census(census: Census) -> str:
     done = (f"{census.chunks_done:,} of {info['chunks']:,} chunks"
             + ("" if census.complete else ", INCOMPLETE: run the census again to resume"))
     rate = info["seeds_per_core_second"]
+    unfinished = info["runs_unfinished"]
+    runs = (f"  {info['runs']:,} run(s), {unfinished:,} of them interrupted, failed or killed"
+            if unfinished else None)
     lines = [f"Census of {describe(plan)}", f"  {done}; {census.deals:,} seeds counted"
-             + (f", {rate:,} seeds per second per core" if rate else ""), ""]
+             + (f", {rate:,} seeds per second per core" if rate else ""),
+             *([runs] if runs else []), ""]
     if census.result is None:
         return "\n".join([*lines, "No chunk is finished yet."])
     lines.append(format_table(census.summary(), start=plan.start, jobs=doc["jobs"],
