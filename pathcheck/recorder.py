@@ -213,11 +213,14 @@ class Recording:
                 log, source=self.source, options=games.AdjudicateOptions(at=at))
         return self._rule(self.text())[1]
 
-    def _rule(self, text: str) -> tuple[Mapping[str, Any], Ruling]:
+    def _rule(self, text: str, log: Mapping[str, Any] | None = None
+              ) -> tuple[Mapping[str, Any], Ruling]:
+        """The log and the ruling of ``text`` (``log``: ``text`` already parsed)."""
         if text not in self._cache:
             from pathcheck import games
 
-            log = notation.parse(text, source=self.source)
+            if log is None:
+                log = notation.parse(text, source=self.source)
             ruling = games.for_format(str(log["format"])).adjudicate(
                 log, source=self.source, options=games.AdjudicateOptions())
             if len(self._cache) > 4:  # the lines change by one: keep only the latest few
@@ -244,7 +247,7 @@ class Recording:
                 message = f"column {exc.column}: {exc.message}"
             return Check(message)
         try:
-            ruling = self._rule(text)[1]
+            ruling = self._rule(text, log)[1]  # (a whole log is not parsed twice a move)
         except RecordError as exc:
             if _stops_here(exc):
                 return Check(None, (), log)

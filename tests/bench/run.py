@@ -171,6 +171,7 @@ def main() -> None:
     try:
         if args.games_only:
             games_bench().figures(pathcheck, work, args.logs, args.big_mb, 5, line)
+            _sibling("dealless").figures(line)
             return
         data = work / "dungeons.jsonl"
         with open(data, "wb") as out:
@@ -261,8 +262,9 @@ def main() -> None:
              f"{trace_time / 0.250:.2f}x ({trace_time * 1000:.0f} ms)", "< 1.0x",
              trace_time < 0.250)
 
-        # 6-9. Whole game logs (tests/bench/games.py).
+        # 6-9. Whole game logs (tests/bench/games.py); 10. deal-less ones (dealless.py).
         games_bench().figures(pathcheck, work, args.logs, args.big_mb, 5, line)
+        _sibling("dealless").figures(line)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

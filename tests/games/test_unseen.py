@@ -50,7 +50,7 @@ def test_dealless_fixture_rules_the_same(path: Path) -> None:
         assert violations(less) == []
     unchecked = [n for n in less.notes if n.startswith("not checked")]
     assert len(unchecked) == 1 and "the deal was not recorded" in unchecked[0]
-    assert "hand sizes" in unchecked[0] and "draws from the deck" in unchecked[0]
+    assert "dungeon/deal (hand sizes" in unchecked[0] and "dungeon/draw" in unchecked[0]
     assert not any(n.startswith("not checked") for n in full.notes)
 
 
@@ -62,7 +62,7 @@ def test_dealless_notation_game_lists_unchecked_rules() -> None:
     ruling = rule_game(log, source="dealless.pcn")
     shown = render_text(ruling)
     assert "Verdict: legal" in shown and "Winner: Cy wins" in shown
-    assert "Note: not checked in explorations 1, 2, 3: the deal (hand sizes" in shown
+    assert "Note: not checked in explorations 1, 2, 3: dungeon/deal (hand sizes" in shown
 
 
 @pytest.mark.parametrize("keep", [("hands",), ("deck",)])

@@ -60,9 +60,10 @@ def _rule(game: GameLog, source: str, pictures: Pictures | None) -> Ruling:
     extra = ", ".join(f"#{r}" for r in sorted(game.rules)) or "none"
     notes = [f"{mode} rules, additional rules: {extra}, tile set {game.tileset.name}; START "
              f"lies at (0, 0) with its arrow {START_DIR.name}"]
-    for text in sorted({why for _, why in replay.unchecked}) if replay.unchecked else ():
-        which = [i + 1 for i, exp in enumerate(game.explorations)
-                 if any(e is exp and w == text for e, w in replay.unchecked)]
+    by_text: dict[str, list[int]] = {}
+    for index, why in replay.unchecked:
+        by_text.setdefault(why, []).append(index + 1)
+    for text, which in sorted(by_text.items()):
         many = "s" if len(which) > 1 else ""
         notes.append(f"not checked in exploration{many} {', '.join(map(str, which))}: {text}")
     tie = ""

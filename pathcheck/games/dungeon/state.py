@@ -28,27 +28,23 @@ from pathcheck.constants import REASONS, tracing_mask
 from pathcheck.dungeon import LOST_RULES, LostReason, Placement, TraceResult
 from pathcheck.errors import pointer_join
 from pathcheck.fasttrace import CompiledTileSet, compile_tileset, trace_indices
+from pathcheck.games.dungeon.deal import DealReplay, Table
 from pathcheck.games.dungeon.log import Exploration, GameLog, Turn
 from pathcheck.games.dungeon.rules import (
     ANNOUNCE_ACTIVE,
     ANNOUNCE_TEAM,
     DEAL,
-    DRAW,
     EXPLORATION_END,
-    FROM_HAND,
     GAME_END,
     NEXT_START,
     PRIORITY,
     TURN_ORDER,
     WIN_POINTS,
-    hand_size,
 )
 from pathcheck.geometry import Direction
 from pathcheck.ruling import Event, MoveRef, Round, Rule, Violation
 from pathcheck.tileset import TileSet, load_tileset
 
-UNSEEN = "?"
-"""A tile nobody saw: what a hand or the deck holds when the deal was not recorded."""
 START_DIR = Direction.N
 """**Decision**: the Start tile lies with its arrow north; turns' ``dir`` are read from there."""
 TILES_PER_LINE = 10
@@ -81,19 +77,6 @@ def stack_notation(placements: Sequence[Placement], cards: Sequence[LostCard]) -
         return " ".join(tokens)
     return "\n".join(" ".join(tokens[k:k + TILES_PER_LINE])
                      for k in range(0, len(tokens), TILES_PER_LINE))
-
-
-@dataclass(slots=True)
-class _Table:
-    """The state of one exploration while it is replayed."""
-
-    team: list[str]
-    hands: dict[str, list[str]]
-    deck: list[str]
-    placements: list[Placement]
-    cards: list[LostCard]
-    ended: str | None = None
-    active: str | None = None
 
 
 _LOST_AT: tuple[tuple[str, Rule] | None, ...] = tuple(
@@ -137,7 +120,7 @@ def _setup(tileset: TileSet, advanced: bool) -> _Setup:
     return setup
 
 
-class Replay:
+class Replay(DealReplay):
     """The replay of a whole log: running scores, rounds, violations."""
 
     def __init__(self, log: GameLog) -> None:
@@ -154,22 +137,19 @@ class Replay:
         """The exploration (1-based) whose check ended the game."""
         self.last_player: str | None = None
         self._events: list[Event] = []
-        self.unchecked: list[tuple[Exploration, str]] = []
-        """Explorations whose deal was not (wholly) recorded, and what was not checked."""
+        self.unchecked: list[tuple[int, str]] = []
+        """Explorations (0-based) whose deal was not (wholly) recorded, and what was not
+        checked."""
         self.stacks: list[tuple[list[Placement], list[int]]] = []
         """Per exploration: the stack as played, and its height after each turn (--at)."""
 
     # --- helpers ------------------------------------------------------------------------
 
-    def _violate(self, rule: Rule, move: MoveRef, message: str, *,
-                 unfinished: bool = False) -> None:
-        self.violations.append(Violation(rule, move, message, unfinished))
-
     def _event(self, text: str, move: MoveRef | None = None, rule: Rule | None = None,
                points: Mapping[str, int] | None = None) -> None:
         self._events.append(Event(text, move, rule, dict(points or {})))
 
-    def _next_active(self, table: _Table, after: str) -> str | None:
+    def _next_active(self, table: Table, after: str) -> str | None:
         """The next player clockwise after ``after`` still in the team (None: nobody)."""
         team = table.team
         for player in self._clockwise[after]:
@@ -178,7 +158,7 @@ class Replay:
         return None
 
     @staticmethod
-    def _card_of(table: _Table, player: str) -> int | None:
+    def _card_of(table: Table, player: str) -> int | None:
         return next((c.after for c in table.cards if c.player == player), None)
 
     # --- the game -----------------------------------------------------------------------
@@ -208,13 +188,15 @@ class Replay:
                                               pointer=exp.pointer + "/start_player"),
                           f"the start player is {self.last_player}, who took the last turn "
                           f"of exploration {number - 1}, not {exp.start_player}")
-        self._check_deal(number, exp)
-        hands, deck = self._deal(exp)
-        if self.unchecked and self.unchecked[-1][0] is exp:
+        self.check_deal(number, exp)
+        table = Table(list(self.log.players), {}, [], [self._start], [])
+        table.placed[self._start.tile] = 1
+        self.deal(number, exp, table)
+        if self.unchecked and self.unchecked[-1][0] == index:
             self._event(f"not checked: {self.unchecked[-1][1]}",
                         MoveRef(round=number, pointer=exp.pointer), DEAL)
-        table = _Table(list(self.log.players), hands, deck, [self._start], [])
         self._explore(number, exp, table)
+        self.settle(number, table)
         # Every turn lays one tile on the START tile: the stack is t + 1 tiles after turn t.
         # (The stack is complete: it is kept as it is.)
         self.stacks.append((table.placements, list(range(2, len(exp.turns) + 2))))
@@ -238,97 +220,13 @@ class Replay:
             display=stack_notation(table.placements, table.cards),
         )
 
-    # --- the deal -----------------------------------------------------------------------
-
-    def _deal(self, exp: Exploration) -> tuple[dict[str, list[str]], list[str]]:
-        """The hands and deck to replay with; a part not recorded is made of UNSEEN tiles.
-
-        Only the counts of unseen tiles matter: they decide when a hand runs out (the end
-        of an exploration) and when the deck does.
-        """
-        log = self.log
-        size = hand_size(log.advanced)
-        in_play = len(self._in_play)
-        if exp.hands_recorded:
-            hands = {p: list(exp.hands.get(p, ())) for p in log.players}
-        else:
-            hands = {p: [UNSEEN] * size for p in log.players}
-        if exp.deck_recorded:
-            deck = list(exp.deck)
-        else:
-            deck = [UNSEEN] * max(0, in_play - sum(len(h) for h in hands.values()))
-        if not (exp.hands_recorded and exp.deck_recorded):
-            self.unchecked.append((exp, self._unchecked_rules(exp)))
-        return hands, deck
-
-    @staticmethod
-    def _unchecked_rules(exp: Exploration) -> str:
-        if not exp.hands_recorded and not exp.deck_recorded:
-            return ("the deal (hand sizes, every tile dealt once), which tiles a hand holds "
-                    "and the draws from the deck: the deal was not recorded")
-        if not exp.hands_recorded:
-            return ("the hands (their sizes and which tiles they hold, so a tile played from "
-                    "a hand is not checked unless it was drawn): the hands were not recorded")
-        return ("the deck and the draws from it (and that every tile was dealt once): the "
-                "deck was not recorded")
-
-    def _check_deal(self, number: int, exp: Exploration) -> None:
-        log = self.log
-        if not exp.hands_recorded and not exp.deck_recorded:
-            return
-        size = hand_size(log.advanced)
-        mode = "advanced" if log.advanced else "basic"
-        in_play = self._in_play
-        for player in log.players if exp.hands_recorded else ():
-            hand = exp.hands.get(player)
-            if hand is not None and len(hand) == size:
-                continue
-            at = pointer_join(exp.pointer, "hands", player)
-            if hand is None:
-                self._violate(DEAL, MoveRef(round=number, player=player,
-                                            pointer=exp.pointer + "/hands"),
-                              f"{player} was dealt no hand; the {mode} rules deal {size} tiles",
-                              unfinished=True)
-            elif len(hand) != size:
-                self._violate(DEAL, MoveRef(round=number, player=player, pointer=at),
-                              f"{player} was dealt {len(hand)} tiles; the {mode} rules deal "
-                              f"{size}")
-        hands = exp.hands.values()  # (the reader let only the players' hands in)
-        if len(exp.deck) + sum(map(len, hands)) == len(in_play) and \
-                self._in_play_set == set(exp.deck).union(*hands):
-            return  # every tile of the mode once, START not among them: a right deal
-        # Where each tile lies, as pointer parts: pointers are written only for a message.
-        seen: dict[str, tuple[str | int, ...]] = {}
-        dealt: list[tuple[tuple[str | int, ...], str]] = [
-            (("hands", p, i), t) for p in log.players for i, t in enumerate(exp.hands.get(p, ()))]
-        dealt += [(("deck", i), t) for i, t in enumerate(exp.deck)]
-        playable = set(in_play)
-        start = log.tileset.start
-        for where, tile in dealt:
-            if tile == start or tile not in playable or tile in seen:
-                if tile == start:
-                    message = f"{tile} lies in the middle of the table: it is not dealt"
-                elif tile not in playable:
-                    message = f"{tile} is not in play with the {mode} rules"
-                else:
-                    message = (f"{tile} is dealt twice (also at "
-                               f"{pointer_join(exp.pointer, *seen[tile])})")
-                self._violate(DEAL, MoveRef(round=number, pointer=pointer_join(exp.pointer,
-                                                                                 *where)),
-                              message)
-            seen.setdefault(tile, where)
-        missing = [t for t in in_play if t not in seen]
-        if missing and exp.hands_recorded and exp.deck_recorded:
-            self._violate(DEAL, MoveRef(round=number, pointer=exp.pointer + "/deck"),
-                          f"{len(missing)} tile(s) of the {mode} set are in no hand and not in "
-                          f"the deck: {', '.join(missing)}")
-
     # --- a turn -------------------------------------------------------------------------
 
-    def _explore(self, number: int, exp: Exploration, table: _Table) -> None:
+    def _explore(self, number: int, exp: Exploration, table: Table) -> None:
         """Replay the turns of an exploration on ``table`` (the common case inline: a turn
         costs little; what breaks a rule is worded by the methods below)."""
         team, hands, deck, placements = table.team, table.hands, table.deck, table.placements
+        placed = table.placed
         clockwise = self._clockwise
         ended: str | None = None
         active: str | None = None
@@ -354,19 +252,21 @@ class Replay:
                     why = f"the turn passes clockwise to {expected}"
                 self._violate(TURN_ORDER, _move(number, t, turn),
                               f"{player} plays, but it is {expected}'s turn: {why}")
+                table.adrift += 1
             active, following = player, None
             hand = hands[player]
             if placement.tile in hand:
                 hand.remove(placement.tile)
                 placements.append(placement)
+                placed.setdefault(placement.tile, len(placements))
             else:
-                self._place_unheld(number, t, turn, table)
+                self.place_unheld(number, t, turn, table, exp, in_turn=player == expected)
             top = deck.pop(0) if deck else None
             if not turn.draw_recorded or turn.draw == top:
                 if top is not None:
                     hand.append(top)
             else:
-                self._draw_other(number, t, turn, table, top)
+                self.draw_other(number, t, turn, table, top, in_turn=player == expected)
             if turn.lost:
                 self._announce(number, t, turn, table)
             if ended is None:
@@ -382,53 +282,7 @@ class Replay:
                     following = None
         table.ended, table.active = ended, active
 
-    def _place_unheld(self, number: int, t: int, turn: Turn, table: _Table) -> None:
-        """The active player lays a tile that is not in their hand."""
-        tile = turn.placement.tile
-        hand = table.hands[turn.player]
-        holder = next((p for p, h in table.hands.items() if tile in h), None)
-        placed = next((k for k, p in enumerate(table.placements, 1) if p.tile == tile), None)
-        if placed is not None:
-            where = f"{tile} already lies in the dungeon as tile {placed}"
-        elif holder is not None:
-            where = f"{tile} is in {holder}'s hand"
-            table.hands[holder].remove(tile)
-        elif tile in table.deck:
-            where = (f"{tile} is still in the deck (position {table.deck.index(tile) + 1} "
-                     "from the top)")
-            table.deck.remove(tile)
-        elif UNSEEN in hand:  # not recorded: a tile nobody saw, taken as played
-            hand.remove(UNSEEN)
-            table.placements.append(turn.placement)
-            return
-        else:
-            where = f"{tile} was not dealt in this exploration"
-        held = ", ".join(hand) or "nothing"
-        self._violate(FROM_HAND, MoveRef(round=number, index=t, player=turn.player,
-                                         pointer=turn.pointer + "/tile"),
-                      f"{turn.player} plays {tile}, which is not in their hand (they hold "
-                      f"{held}): {where}")
-        table.placements.append(turn.placement)
-
-    def _draw_other(self, number: int, t: int, turn: Turn, table: _Table,
-                    top: str | None) -> None:
-        """The log records a draw that is not ``top``, the tile taken off the deck."""
-        got = turn.draw
-        if top != UNSEEN or turn.draw is None:
-            what = (f"the deck still holds {len(table.deck) + 1} tile(s)" if top == UNSEEN
-                    else f"the top of the deck is {top or 'empty (nothing to draw)'}")
-            self._violate(DRAW, MoveRef(round=number, index=t, player=turn.player,
-                                            pointer=turn.pointer + "/draw"),
-                          f"{turn.player} draws {turn.draw or 'nothing'}, but {what}")
-            if top is not None:
-                table.deck.insert(0, top)
-            if turn.draw is not None and turn.draw in table.deck:
-                table.deck.remove(turn.draw)
-        # else the deck was not recorded: the tile drawn is what was seen
-        if got is not None:
-            table.hands[turn.player].append(got)
-
-    def _announce(self, number: int, t: int, turn: Turn, table: _Table) -> None:
+    def _announce(self, number: int, t: int, turn: Turn, table: Table) -> None:
         after = len(table.placements)
         lost, team = turn.lost, table.team
         if len(lost) == 1 and lost[0] != turn.player and lost[0] in team:
@@ -468,7 +322,7 @@ class Replay:
 
     # --- the check ----------------------------------------------------------------------
 
-    def _check(self, number: int, table: _Table) -> None:
+    def _check(self, number: int, table: Table) -> None:
         log = self.log
         placements = table.placements
         lost_at, code = lost_point(placements, self._compiled, self._mask, self._c_tracer)
