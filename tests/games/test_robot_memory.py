@@ -94,7 +94,7 @@ ILLEGAL = {
     "illegal-short-circuit-supply.json":
         (cards.SHORT_CIRCUIT_SUPPLY.id, 1, None, None, "/rounds/0/grid", 3),
     "illegal-team-captains.json":
-        (cards.TEAM_CAPTAINS.id, 1, 1, "Cat", "/rounds/0/turns/0/guesser", 1),
+        (cards.TEAM_CAPTAINS.id, 1, 1, "Cat", "/rounds/0/turns/0/chooser", 1),
 }
 
 MALFORMED = {
@@ -206,20 +206,33 @@ def test_team_play_order_and_captains() -> None:
                                                    "/rounds/0/turns/1/guesser")
     assert first.message == "Ann (Bolts) guesses; Nuts is the other team"
     wrong_pointer = copy.deepcopy(log)
-    wrong_pointer["rounds"][0]["turns"][1]["chooser"] = "Cat"
+    wrong_pointer["rounds"][0]["turns"][1]["chooser"] = "Dan"  # Ben's own team
     first = rule_on(wrong_pointer).violations[0]
     assert (first.rule.id, first.move.pointer) == (cards.TEAM_CAPTAINS.id,
                                                    "/rounds/0/turns/1/chooser")
-    # From the round where a team changed captain, only the new captain answers for it.
+    assert first.message == ("Dan points, but Dan is not in Bolts: the captain of Bolts (Ann) "
+                             "chooses the cards for Nuts")
+    # "Players can take turns being the Captain": another member of Bolts points, within
+    # the round; that is legal, and the ruling says who is the Captain from then on.
+    new_pointer = copy.deepcopy(log)
+    new_pointer["rounds"][0]["turns"][1]["chooser"] = "Cat"
+    ruling = rule_on(new_pointer)
+    assert ruling.violations == ()
+    changes = [e for e in ruling.rounds[0].events if e.rule == cards.CAPTAIN_TURNS]
+    assert [e.text for e in changes] == ["Cat takes a turn as the Captain of Bolts (was Ann)",
+                                         "Ann takes a turn as the Captain of Bolts (was Cat)"]
+    assert changes[0].move is not None
+    assert changes[0].move.pointer == "/rounds/0/turns/1/chooser"
+    # A captain change the log does not announce (no "captains") is legal too.
     changed = next(i for i, r in enumerate(log["rounds"]) if "captains" in r)
     [(team, captain)] = log["rounds"][changed]["captains"].items()
-    assert captain not in {t["captain"] for t in log["teams"]}
     old = next(t["captain"] for t in log["teams"] if t["name"] == team)
     stale = copy.deepcopy(log)
     del stale["rounds"][changed]["captains"]
     ruling = rule_on(stale)
-    assert ruling.violations[0].rule.id == cards.TEAM_CAPTAINS.id
-    assert old in ruling.violations[0].message
+    assert ruling.violations == ()
+    assert any(e.text == f"{captain} takes a turn as the Captain of {team} (was {old})"
+               for e in ruling.rounds[changed].events)
 
 
 def test_turns_after_the_round_end_choose_face_up_cards() -> None:

@@ -78,6 +78,10 @@ TEAM_CAPTAINS = Rule(
     "The Captain will be choosing cards for the opposing team and guessing the cards chosen "
     "for their team.",
 )
+CAPTAIN_TURNS = Rule(
+    "robot-memory/captain-turns", "Team Play",
+    "Players can take turns being the Captain.",
+)
 FACE_DOWN = Rule(
     "robot-memory/face-down", "Playing the Game", "points at a face-down card on the table"
 )
@@ -137,7 +141,7 @@ SOLO_GOAL = Rule(
 
 ALL_RULES = (
     SETUP, DISTINCT_CARDS, SHORT_CIRCUIT_SUPPLY, FIVE_PLUS_SHORT_CIRCUITS, POINTING_PLAYER,
-    TEAM_CAPTAINS, FACE_DOWN, GUESS_FEATURE, SCORING, SCORE_ONE, SCORE_TWO,
+    TEAM_CAPTAINS, CAPTAIN_TURNS, FACE_DOWN, GUESS_FEATURE, SCORING, SCORE_ONE, SCORE_TWO,
     SCORE_THREE, WRONG_FEATURE, SHORT_CIRCUIT, CHAIN, SOLO_SHORT_CIRCUIT, NEXT_ACTIVE,
     ROUND_END, NEXT_ROUND_FIRST, THREE_ROUNDS, WINNER, SOLO_GOAL,
 )

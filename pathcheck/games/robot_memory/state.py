@@ -16,6 +16,7 @@ from pathcheck.games.robot_memory.rules import (
     BASIC_MEMORY_CARDS,
     BASIC_ROWS,
     BASIC_SHORT_CIRCUITS,
+    CAPTAIN_TURNS,
     CHAIN,
     DISTINCT_CARDS,
     FACE_DOWN,
@@ -239,10 +240,8 @@ class Replay:
                                                pointer=turn.pointer + "/guesser"),
                           f"{who} guesses; {expected} is {why}")
         if self._team and guesser != self.captains[side]:
-            self._violate(TEAM_CAPTAINS, MoveRef(round=number, index=t, player=guesser,
-                                                 pointer=turn.pointer + "/guesser"),
-                          f"{guesser} guesses for {side}, whose captain is "
-                          f"{self.captains[side]}")
+            self._new_captain(side, guesser, MoveRef(round=number, index=t, player=guesser,
+                                                     pointer=turn.pointer + "/guesser"))
         left = self._left[side]
         # Who chooses: first the player on the left (the other team's captain in team play;
         # in solo play the one player, whom read_log checked), then, after a short circuit
@@ -259,6 +258,13 @@ class Replay:
             chained, chooser = True, guesser
         return left
 
+    def _new_captain(self, team: str, member: str, move: MoveRef) -> None:
+        """``member`` acts as ``team``'s Captain: players may take turns being the Captain
+        (also within a round), so ``member`` is the Captain from now on."""
+        self._event(f"{member} takes a turn as the Captain of {team} (was "
+                    f"{self.captains[team]})", move, CAPTAIN_TURNS)
+        self.captains[team] = member
+
     def _move(self, number: int, t: int, turn: Turn, pick: Pick, field: str) -> MoveRef:
         return MoveRef(index=t, player=turn.guesser, round=number, pointer=pick.pointer + field)
 
@@ -274,10 +280,14 @@ class Replay:
             pass  # one player: read_log already made sure the chooser is that player
         elif self._team:
             other = self._left[side]
-            if pick.chooser != self.captains[other]:
+            if self._side_of[pick.chooser] == other:
+                self._new_captain(other, pick.chooser,
+                                  self._move(number, t, turn, pick, "/chooser"))
+            else:
                 self._violate(TEAM_CAPTAINS, self._move(number, t, turn, pick, "/chooser"),
-                              f"{pick.chooser} points; the captain of {other}, "
-                              f"{self.captains[other]}, should")
+                              f"{pick.chooser} points, but {pick.chooser} is not in {other}: "
+                              f"the captain of {other} ({self.captains[other]}) chooses the "
+                              f"cards for {side}")
         elif pick.chooser != self._left[side]:
             self._violate(POINTING_PLAYER, self._move(number, t, turn, pick, "/chooser"),
                           f"{pick.chooser} points; {self._left[side]}, on the left of {side}, "
