@@ -61,7 +61,9 @@ def recompute(log: dict[str, Any]) -> tuple[dict[str, int], list[str]]:
         for turn in exp["turns"]:
             stack.append(Placement(turn["tile"], Direction[turn["dir"]]))
             callers = list(turn.get("lost", []))
-            if 1 in rules and callers:
+            if 1 in rules and callers and turn.get("simultaneous") is False:
+                callers = callers[:1]  # one after the other: the first stands
+            elif 1 in rules and callers:
                 seat = players.index(turn["player"])
                 order = [players[(seat + i) % len(players)] for i in range(1, len(players))]
                 callers = [min(callers, key=order.index)]

@@ -5,8 +5,9 @@ log: each exploration deals from a deck shuffled with the given :class:`random.R
 active player places a random tile of their hand (along the heading, with probability
 ``accuracy``), draws the top of the deck, and the other players still in the team announce
 Lost at random (more often once the dungeon really is Lost). With rule #1 only the earliest
-announcer in turn order after the active player leaves; the others are listed too (they spoke),
-and stay in the team.
+announcer in turn order after the active player leaves (or, in turns marked
+``"simultaneous": false``, the first to speak); the others are listed too (they spoke), and
+stay in the team.
 
 >>> import random
 >>> log = random_game(random.Random(7), players=2, advanced=True, rules=(1, 4))
@@ -94,7 +95,10 @@ def random_exploration(
         turn["lost"] = callers
         log["turns"].append(turn)
         leaving = callers
-        if 1 in rules and callers:  # only the earliest in turn order after the active player
+        if 1 in rules and len(callers) > 1 and rng.random() < 0.3:
+            turn["simultaneous"] = False  # one after the other: the first one stands
+            leaving = callers[:1]
+        elif 1 in rules and callers:  # only the earliest in turn order after the active player
             leaving = [min(callers, key=clockwise_after(players, active).index)]
         for name in leaving:
             team.remove(name)

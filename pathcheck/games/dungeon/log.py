@@ -68,6 +68,12 @@ class TurnEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True, gc=Fals
         description="The players who announced Lost after this tile, in the order announced "
                     "(default none). With rule #1 all who spoke are listed; the adjudicator "
                     "keeps the one with priority.")] = ()
+    simultaneous: Annotated[bool, Meta(
+        description="Optional, for several players in lost with rule #1: true if they "
+                    "announced Lost at the same moment (the earliest in turn order after the "
+                    "active player has priority), false if one after the other (the first "
+                    "announcement stands, the later ones are void). Left out: read as "
+                    "simultaneous.")] | UnsetType = UNSET
     note: Note = ""
 
 
@@ -166,6 +172,9 @@ class Turn(msgspec.Struct, frozen=True, gc=False):
     """The JSON pointer of the exploration's turns and a slash, ``/explorations/0/turns/``."""
     index: int
     """The turn's 0-based index in them."""
+    simultaneous: bool | None = None
+    """Whether several announcements of the turn were simultaneous (None: the log does not
+    say; read as simultaneous)."""
 
     @property
     def pointer(self) -> str:
@@ -329,11 +338,12 @@ def _exploration(
                 if name not in players:
                     _player(name, players, pointer_join(f"{prefix}{t}", "lost", i), source)
         draw = turn.draw
+        together = None if turn.simultaneous is UNSET else turn.simultaneous
         if draw is UNSET:
-            turns.append(Turn(player, placement, lost, None, False, prefix, t))
+            turns.append(Turn(player, placement, lost, None, False, prefix, t, together))
             continue
         if draw is not None and draw not in known:
             _tile(draw, tileset, f"{prefix}{t}/draw", source)
-        turns.append(Turn(player, placement, lost, draw, True, prefix, t))
+        turns.append(Turn(player, placement, lost, draw, True, prefix, t, together))
     return Exploration(start, hands, deck, tuple(turns), where,
                        hands_recorded=hands_recorded, deck_recorded=deck_recorded)

@@ -5,7 +5,8 @@ A game: header ``players:`` (clockwise), ``mode: basic|advanced``, ``rules: 1 2`
 optionally followed by its deal, ``hand NAME TILE...`` per player and ``deck TILE...`` (top
 first; ``-`` for an empty one); leave the deal out when nobody saw it. Then the turns:
 ``PLAYER TILE@DIR``, ``+TILE`` the tile drawn (``+-``: the deck was empty), ``!NAME`` a LOST
-announcement (in the order announced), ``{text}`` a note.
+announcement (in the order announced), then ``!=`` if several were simultaneous or ``!>`` if
+one after the other (``"simultaneous"`` true / false), ``{text}`` a note.
 
 >>> from pathcheck.notation import parse, write
 >>> text = '''#! game/1
@@ -51,11 +52,15 @@ from pathcheck.notation import (
 
 KEYWORDS = ("exploration", "hand", "hands", "deck")
 _DIRS = ("N", "E", "S", "W")
+_TOGETHER = {"=": True, ">": False}
+"""``!=`` / ``!>`` after a turn's announcements: simultaneous / one after the other (a name
+``=`` or ``>`` is written quoted)."""
 
 
 def _word(text: str) -> str:
     plain = word(text)
-    if text in KEYWORDS or plain != text or text[:1] in "!+-|" or "@" in text:
+    if text in KEYWORDS or plain != text or text[:1] in "!+-|" or "@" in text \
+            or text in _TOGETHER:
         return quote(text)
     return plain
 
@@ -184,14 +189,20 @@ def _turn(reader: Reader, turn: list[Token]) -> Any:
             if following is None or following.kind != "string" \
                     or following.column != token.column + 1:
                 raise reader.fail(token, f"expected a name right after {token.text!r}")
-            token = Token(token.text + following.text, token.line, token.column)
-            if token.text.startswith("+"):
-                if "draw" in out:
-                    raise reader.fail(token, "a second draw in one turn")
-                out["draw"] = token.text[1:]
+            if token.text == "!":  # a quoted name: never the mark !=/!>
+                lost.append(following.text)
                 continue
+            token = Token(token.text + following.text, token.line, token.column)
+            if "draw" in out:
+                raise reader.fail(token, "a second draw in one turn")
+            out["draw"] = token.text[1:]
+            continue
         if token.kind == "note":
             out["note"] = token.text
+        elif token.kind == "word" and token.text[:1] == "!" and token.text[1:] in _TOGETHER:
+            if "simultaneous" in out:
+                raise reader.fail(token, "a second '!=' or '!>' in one turn")
+            out["simultaneous"] = _TOGETHER[token.text[1:]]
         elif token.kind == "word" and token.text.startswith("!") and len(token.text) > 1:
             lost.append(token.text[1:])
         elif token.kind == "word" and token.text.startswith("+") and len(token.text) > 1:
@@ -202,6 +213,8 @@ def _turn(reader: Reader, turn: list[Token]) -> Any:
             raise reader.fail(token, "expected !NAME (LOST), +TILE (the draw) or the next turn "
                                      "after '·'")
     out["lost"] = lost
+    if "simultaneous" in out:  # the JSON's key order: lost, then simultaneous
+        out["simultaneous"] = out.pop("simultaneous")
     return out
 
 
@@ -322,6 +335,8 @@ def _plain_turn(turn: dict[str, Any]) -> str:
     if "draw" in turn:
         parts.append("+-" if turn["draw"] is None else "+" + _name(turn["draw"]))
     parts.extend("!" + _name(name) for name in turn.get("lost", ()))
+    if "simultaneous" in turn:  # (a value other than true / false: the turn is a $ value)
+        parts.append("!=" if turn["simultaneous"] is True else "!>")
     if "note" in turn:
         parts.append(note(turn["note"]))
     return " ".join(parts)

@@ -306,13 +306,21 @@ class Replay(DealReplay):
                               f"{name} already left the team (LOST card after tile "
                               f"{self._card_of(table, name)}) and cannot announce again")
         if 1 in self.log.rules and len(valid) > 1:
-            order = clockwise_after(self.log.players, turn.player)
-            standing = min(valid, key=order.index)
-            void = [n for n in valid if n != standing]
-            who = " and ".join(void)
-            self._event(f"{who} also announced Lost: void, {standing} is the earliest in turn "
-                        f"order after {turn.player}; {who} stay{'s' if len(void) == 1 else ''} "
-                        "in the team",
+            stay = "stays" if len(valid) == 2 else "stay"
+            if turn.simultaneous is False:  # one after the other: the first announcement stands
+                standing = valid[0]
+                void = valid[1:]
+                who = " and ".join(void)
+                text = (f"{who} announced Lost after {standing} in the same turn: void, only "
+                        f"one player may announce Lost in a turn; {who} {stay} in the team")
+            else:  # simultaneous, or the log does not say
+                order = clockwise_after(self.log.players, turn.player)
+                standing = min(valid, key=order.index)
+                void = [n for n in valid if n != standing]
+                who = " and ".join(void)
+                text = (f"{who} also announced Lost: void, {standing} is the earliest in turn "
+                        f"order after {turn.player}; {who} {stay} in the team")
+            self._event(text,
                         MoveRef(round=number, index=t, player=turn.player,
                                 pointer=turn.pointer + "/lost"), PRIORITY)
             valid = [standing]
