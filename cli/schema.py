@@ -13,7 +13,8 @@ from pathcheck import schemas
 @click.argument("name", required=False)
 @click.option("--list", "list_names", is_flag=True, help="List the schema names.")
 def command(name: str | None, list_names: bool) -> None:
-    """Print the JSON Schema called NAME (dungeon, game, solo, memoarrr, memo-dice, ...)."""
+    """Print the JSON Schema called NAME (dungeon, game, solo, memoarrr, memo-dice, ...;
+    ruling: the JSON rulings of adjudicate)."""
     if list_names or name is None:
         click.echo("\n".join(schemas.names()))
         return

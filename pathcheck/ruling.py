@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Literal
 
 import msgspec
+from msgspec import UNSET, UnsetType
 
 
 class Outcome(enum.Enum):
@@ -92,25 +93,131 @@ class Violation(msgspec.Struct, frozen=True, gc=False):
         return {"rule": self.rule.to_dict(), "move": self.move.to_dict(), "message": self.message}
 
 
+# --- facts: what an event states in words, as fields (tools never parse the text) ---------
+# Each is a frozen struct tagged by "kind"; an Event holds at most one, and the JSON leaves
+# "fact" out when there is none. `pathcheck schema ruling` publishes them with the ruling.
+
+
+class _Fact(msgspec.Struct, frozen=True, gc=False, tag_field="kind", forbid_unknown_fields=True):
+    """What every fact shares: the ``kind`` tag."""
+
+
+class LostCardFact(_Fact, frozen=True, gc=False, tag="lost-card"):
+    """dungeon: one player's outcome at the check (the event's ``rule`` decided it)."""
+
+    player: str
+    outcome: str
+    """early, scored, too-late, held-on or stayed (pathcheck.check.CardOutcome)."""
+    after: int | None
+    """The tile the player's LOST card lies on (None: no card)."""
+    lost_at: int | None
+    """The tile that made the dungeon Lost (None: never Lost)."""
+
+
+class VoidAnnouncementFact(_Fact, frozen=True, gc=False, tag="void-announcements"):
+    """dungeon, additional rule #1: announcements of one turn that do not stand."""
+
+    standing: str
+    void: tuple[str, ...]
+    by: Literal["turn-order", "first"]
+    """Simultaneous (or not said): the earliest in turn order; one after the other: the
+    first to speak."""
+
+
+class CaptainFact(_Fact, frozen=True, gc=False, tag="captain"):
+    """robot memory, team play: a member takes a turn as a team's Captain."""
+
+    team: str
+    captain: str
+    was: str
+
+
+class GuessFact(_Fact, frozen=True, gc=False, tag="guess"):
+    """robot memory: a card pointed at, turned and scored."""
+
+    pointer: str
+    """Who chose the card (the guesser after a short circuit)."""
+    guesser: str
+    side: str
+    """Who scores: the guesser, or their team."""
+    position: str
+    card: str
+    """The card turned, as the text words it (``3 red bulbs``, ``a short circuit``)."""
+    guess: str
+    """What the guesser named, as the text words it (``3 red``, ``short circuit``)."""
+    features: tuple[str, ...]
+    """The features named: ``type``, ``colour``, ``number``, or ``short-circuit``."""
+    points: int
+
+
+class CupFact(_Fact, frozen=True, gc=False, tag="cup"):
+    """Memo Dice: a cup uncovered and who gets it."""
+
+    cup: int
+    colour: str
+    symbol: str
+    guesser: str
+    named: str | None
+    right: bool
+    to: str
+    """Who gets the cup: the guesser when right, else the player on their left."""
+
+
+class VolcanoFact(_Fact, frozen=True, gc=False, tag="volcano"):
+    """Memoarrr!: a player takes a volcano (a card that does not connect, or none left)."""
+
+    player: str
+    position: str | None
+    card: str | None
+    previous: str | None
+    volcano: str
+
+
+class SwapFact(_Fact, frozen=True, gc=False, tag="swap"):
+    """Memoarrr!: an octopus swap of two cards."""
+
+    player: str
+    first: str
+    second: str
+    card_moved_to_second: str
+    card_moved_to_first: str
+
+
+class TreasureFact(_Fact, frozen=True, gc=False, tag="treasure"):
+    """Memoarrr!: the last player without a volcano takes the top treasure."""
+
+    player: str
+    rubies: int
+
+
+Fact = (LostCardFact | VoidAnnouncementFact | CaptainFact | GuessFact | CupFact | VolcanoFact
+        | SwapFact | TreasureFact)
+
+
 class Event(msgspec.Struct, frozen=True, gc=False):
     """Something that happened and matters to the ruling (a score, a player going out...).
 
     ``rule`` names the rule that decided it, where one did. ``points`` is a dict (the JSON
-    encoder writes the event as it stands).
+    encoder writes the event as it stands). ``fact``: what ``text`` states, as fields (left
+    out of the JSON when the event has none).
     """
 
     text: str
     move: MoveRef | None = None
     rule: Rule | None = None
     points: Mapping[str, int] = msgspec.field(default_factory=dict)
+    fact: Fact | UnsetType = UNSET
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             "text": self.text,
             "move": None if self.move is None else self.move.to_dict(),
             "rule": None if self.rule is None else self.rule.to_dict(),
             "points": dict(self.points),
         }
+        if not isinstance(self.fact, UnsetType):
+            out["fact"] = msgspec.json.decode(_encoder.encode(self.fact))
+        return out
 
 
 class Round(msgspec.Struct, frozen=True):
@@ -173,23 +280,61 @@ class Ruling(msgspec.Struct, frozen=True):
         ...        {"Ann": 0})], {"Ann": 0}, ["Ann"]).to_json()[:60]
         b'{"game":"g","format":"g/1","source":"log","outcome":"legal",'
         """
-        return _encoder.encode(self._json_fields())
+        return _encoder.encode(RulingDocument(
+            self.game, self.format, self.source,
+            "illegal" if self.violations else "legal",
+            self.players, self.rounds, self.final_scores, self.winners, self.tie_break,
+            [ViolationDocument(v.rule, v.move, v.message) for v in self.violations],
+            self.notes, self.display))
 
-    def _json_fields(self) -> dict[str, Any]:
-        return {
-            "game": self.game,
-            "format": self.format,
-            "source": self.source,
-            "outcome": self.outcome.value,
-            "players": self.players,
-            "rounds": self.rounds,
-            "final_scores": self.final_scores,
-            "winners": self.winners,
-            "tie_break": self.tie_break,
-            "violations": [v.to_dict() for v in self.violations],
-            "notes": self.notes,
-            "display": self.display,
-        }
+
+class ViolationDocument(msgspec.Struct, frozen=True, gc=False):
+    """A violation as the JSON ruling writes it."""
+
+    rule: Rule
+    move: MoveRef
+    message: str
+
+
+class RulingDocument(msgspec.Struct, frozen=True):
+    """The JSON ruling, field for field: :meth:`Ruling.to_json` encodes one, and
+    :func:`ruling_schema` is generated from it."""
+
+    game: str
+    format: str
+    source: str
+    outcome: Literal["legal", "illegal"]
+    players: Sequence[str]
+    rounds: Sequence[Round]
+    final_scores: Mapping[str, int]
+    winners: Sequence[str]
+    tie_break: str
+    violations: Sequence[ViolationDocument]
+    notes: Sequence[str]
+    display: str
+
+
+RULING_SCHEMA = "ruling"
+"""The name of the rulings' schema (``pathcheck schema ruling``)."""
+
+
+def ruling_schema() -> dict[str, Any]:
+    """The JSON Schema of a JSON ruling (``adjudicate --format json``), generated from
+    :class:`RulingDocument` and the structs it holds (events, facts, moves, rules).
+
+    >>> schema = ruling_schema()
+    >>> schema["title"], sorted(schema["$defs"]["Event"]["properties"])
+    ('pathcheck ruling', ['fact', 'move', 'points', 'rule', 'text'])
+    """
+    schema: dict[str, Any] = msgspec.json.schema(RulingDocument)
+    ref = schema.pop("$ref").rsplit("/", 1)[-1]
+    body = schema["$defs"].pop(ref)
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", **body,
+            "title": "pathcheck ruling",
+            "description": "The ruling on one game log, as `pathcheck adjudicate` writes it in "
+                           "JSON. Each event's optional `fact` states what its text says, as "
+                           "fields (its `kind` tells which).",
+            "$defs": schema["$defs"]}
 
 
 _encoder = msgspec.json.Encoder()

@@ -24,7 +24,7 @@ from pathcheck.games.memoarrr import fast
 from pathcheck.games.memoarrr.adjudicator import ADJUDICATOR
 from pathcheck.games.memoarrr.gen import random_game
 from pathcheck.games.memoarrr.rules import ALL_CARDS, POSITIONS, Animal, Landscape
-from pathcheck.ruling import Ruling
+from pathcheck.ruling import Ruling, TreasureFact, VolcanoFact
 
 from ..test_speedups import BUILT, REQUIRED
 from .test_memoarrr_plain import _BASE, _at, _containers, json_values
@@ -49,6 +49,7 @@ def agree(log: Any) -> Ruling | None:
         reference = python_ruling(log)
         assert reference is not None and ruling.to_dict() == reference.to_dict()
         assert ruling == reference
+        assert ruling.to_json() == reference.to_json()  # the same bytes, facts included
     return ruling
 
 
@@ -68,6 +69,8 @@ def test_fixtures(name: str) -> None:
     ruling = agree(log)
     if name.startswith("legal-"):
         assert ruling is not None
+        kinds = {type(e.fact) for r in ruling.rounds for e in r.events}
+        assert {TreasureFact, VolcanoFact} <= kinds  # facts as fields, from C too
     else:  # a fault or an error: the Python path words it
         assert ruling is None
 

@@ -22,6 +22,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache, partial
+from typing import Literal
+
+from msgspec import UNSET, UnsetType
 
 from pathcheck.check import OUTCOME_RULES, LostCard, card_outcomes, explain_outcome
 from pathcheck.constants import REASONS, tracing_mask
@@ -42,7 +45,16 @@ from pathcheck.games.dungeon.rules import (
     WIN_POINTS,
 )
 from pathcheck.geometry import Direction
-from pathcheck.ruling import Event, MoveRef, Round, Rule, Violation
+from pathcheck.ruling import (
+    Event,
+    Fact,
+    LostCardFact,
+    MoveRef,
+    Round,
+    Rule,
+    Violation,
+    VoidAnnouncementFact,
+)
 from pathcheck.tileset import TileSet, load_tileset
 
 START_DIR = Direction.N
@@ -146,8 +158,8 @@ class Replay(DealReplay):
     # --- helpers ------------------------------------------------------------------------
 
     def _event(self, text: str, move: MoveRef | None = None, rule: Rule | None = None,
-               points: Mapping[str, int] | None = None) -> None:
-        self._events.append(Event(text, move, rule, dict(points or {})))
+               points: Mapping[str, int] | None = None, fact: Fact | UnsetType = UNSET) -> None:
+        self._events.append(Event(text, move, rule, dict(points or {}), fact))
 
     def _next_active(self, table: Table, after: str) -> str | None:
         """The next player clockwise after ``after`` still in the team (None: nobody)."""
@@ -307,7 +319,9 @@ class Replay(DealReplay):
                               f"{self._card_of(table, name)}) and cannot announce again")
         if 1 in self.log.rules and len(valid) > 1:
             stay = "stays" if len(valid) == 2 else "stay"
+            by: Literal["turn-order", "first"] = "turn-order"
             if turn.simultaneous is False:  # one after the other: the first announcement stands
+                by = "first"
                 standing = valid[0]
                 void = valid[1:]
                 who = " and ".join(void)
@@ -322,7 +336,8 @@ class Replay(DealReplay):
                         f"order after {turn.player}; {who} {stay} in the team")
             self._event(text,
                         MoveRef(round=number, index=t, player=turn.player,
-                                pointer=turn.pointer + "/lost"), PRIORITY)
+                                pointer=turn.pointer + "/lost"), PRIORITY, None,
+                        VoidAnnouncementFact(standing, tuple(void), by))
             valid = [standing]
         for name in valid:
             table.cards.append(LostCard(name, after))
@@ -343,7 +358,8 @@ class Replay(DealReplay):
         scores = self.scores
         for player, kind, after, points in card_outcomes(at, table.cards, log.players):
             self._events.append(Event(explain_outcome(player, kind, after, at), None,
-                                      OUTCOME_RULES.get(kind), {player: points}))
+                                      OUTCOME_RULES.get(kind), {player: points},
+                                      LostCardFact(player, kind.value, after, at)))
             scores[player] += points
         if self.ended_after is None:
             reached = [p for p, s in scores.items() if s >= WIN_POINTS]

@@ -55,7 +55,7 @@ from pathcheck.games.memo_dice.rules import (
     Cup,
     same_symbol,
 )
-from pathcheck.ruling import Event, MoveRef, Round, Rule, Violation
+from pathcheck.ruling import CupFact, Event, MoveRef, Round, Rule, Violation
 
 
 class CupInRow(msgspec.Struct):
@@ -318,7 +318,8 @@ class Replay:
                 expected, why = player, RIGHT_GUESS
                 events.append(Event(
                     f"{said} for cup {cup.number}: right, keeps the {cup.cup} cup", move,
-                    None if RIGHT_GUESS.id in cited else RIGHT_GUESS, {}))
+                    None if RIGHT_GUESS.id in cited else RIGHT_GUESS, {},
+                    CupFact(cup.number, cup.cup, cup.symbol, player, named, True, player)))
                 cited.add(RIGHT_GUESS.id)
             else:
                 receiver = left_of[player]
@@ -327,7 +328,8 @@ class Replay:
                 events.append(Event(
                     f"{said} for cup {cup.number} (it is {cup.symbol!r}): the {cup.cup} cup "
                     f"goes to {receiver}, who goes on", move,
-                    None if WRONG_GUESS.id in cited else WRONG_GUESS, {}))
+                    None if WRONG_GUESS.id in cited else WRONG_GUESS, {},
+                    CupFact(cup.number, cup.cup, cup.symbol, player, named, False, receiver)))
                 cited.add(WRONG_GUESS.id)
             if drawing:
                 self._snap(number, offset + j, row)

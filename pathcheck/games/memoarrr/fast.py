@@ -56,7 +56,15 @@ from pathcheck.games.memoarrr.texts import (
     unseen_note,
     volcano_text,
 )
-from pathcheck.ruling import Event, MoveRef, Round, Ruling
+from pathcheck.ruling import (
+    Event,
+    MoveRef,
+    Round,
+    Ruling,
+    SwapFact,
+    TreasureFact,
+    VolcanoFact,
+)
 
 try:
     from pathcheck import _speedups
@@ -117,22 +125,30 @@ def fast_ruling(log: Mapping[str, Any], *, source: str) -> Ruling | None:
         for kind, index, seat, a, b, c, d in trace_events:
             move = moves.get((number, index, players[seat])) or _move(number, index,
                                                                        players[seat])
+            player = players[seat]
             if kind == _FAIL:
                 text = volcano_text(names[a], cards[b], cards[c], volcano_names[d])
-                events.append(Event(text, move, connect))
+                events.append(Event(text, move, connect, {},
+                                    VolcanoFact(player, str(names[a]), str(cards[b]),
+                                                str(cards[c]), str(volcano_names[d]))))
             elif kind == _SWAP:
-                text = swap_text(names[a], names[b], NEVER_SEEN if c < 0 else cards[c],
-                                 NEVER_SEEN if d < 0 else cards[d])
-                events.append(Event(text, move, swap_rule))
+                at_b = NEVER_SEEN if c < 0 else cards[c]
+                at_a = NEVER_SEEN if d < 0 else cards[d]
+                text = swap_text(names[a], names[b], at_b, at_a)
+                events.append(Event(text, move, swap_rule, {},
+                                    SwapFact(player, str(names[a]), str(names[b]), str(at_b),
+                                             str(at_a))))
             else:
                 rule = ALL_REVEALED.r2018 if r2018 else ALL_REVEALED.r2023
-                events.append(Event(volcano_text(None, None, None, volcano_names[d]), move, rule))
+                events.append(Event(volcano_text(None, None, None, volcano_names[d]), move, rule,
+                                    {}, VolcanoFact(player, None, None, None,
+                                                    str(volcano_names[d]))))
         if winner_seat >= 0:
             winner = players[winner_seat]
             treasures[winner].append(treasure)
             totals[winner] += treasure
             events.append(Event(treasure_text(winner, treasure), rule=treasure_rule,
-                                points={winner: treasure}))
+                                points={winner: treasure}, fact=TreasureFact(winner, treasure)))
         else:  # the log's last round, unfinished: who has no volcano yet
             still = [p for i, p in enumerate(players) if i not in _seats_out(trace_events)]
             events.append(Event(unfinished_text(still)))

@@ -67,7 +67,16 @@ from pathcheck.games.memoarrr.texts import (
     unfinished_text,
     volcano_text,
 )
-from pathcheck.ruling import Event, MoveRef, Round, Rule, Violation
+from pathcheck.ruling import (
+    Event,
+    MoveRef,
+    Round,
+    Rule,
+    SwapFact,
+    TreasureFact,
+    Violation,
+    VolcanoFact,
+)
 
 _CRAB = Animal.CRAB
 _ISLAND = frozenset(POSITIONS)
@@ -451,13 +460,20 @@ class Replay:
         if result.swapped is not None:
             a, b = result.swapped
             grid = self.state.grid
-            events.append(Event(swap_text(str(a), str(b), grid.get(b, NEVER_SEEN),
-                                          grid.get(a, NEVER_SEEN)),
-                                move, self.rule(OCTOPUS_ADJACENT)))
+            at_b, at_a = grid.get(b, NEVER_SEEN), grid.get(a, NEVER_SEEN)
+            events.append(Event(swap_text(str(a), str(b), at_b, at_a),
+                                move, self.rule(OCTOPUS_ADJACENT), {},
+                                SwapFact(str(move.player), str(a), str(b), str(at_b),
+                                         str(at_a))))
         if result.volcano is not None:
             pos = None if result.pos is None else str(result.pos)
             text = volcano_text(pos, result.card, result.previous, result.volcano)
-            events.append(Event(text, move, self.rule(ALL_REVEALED if pos is None else CONNECT)))
+            fact = VolcanoFact(str(move.player), pos,
+                               None if pos is None else str(result.card),
+                               None if pos is None else str(result.previous),
+                               str(result.volcano))
+            events.append(Event(text, move, self.rule(ALL_REVEALED if pos is None else CONNECT),
+                                {}, fact))
 
     def close_round(self, number: int, starter: str, events: list[Event]) -> None:
         state = self.state
@@ -468,7 +484,7 @@ class Replay:
             winner = next(p for p in self.setup.players if p not in state.out)
             treasure = state.treasures[winner][-1] if len(state.treasures[winner]) else 0
             events.append(Event(treasure_text(winner, treasure), rule=self.rule(TREASURE),
-                                points={winner: treasure}))
+                                points={winner: treasure}, fact=TreasureFact(winner, treasure)))
         else:
             still = [p for p in self.setup.players if p not in state.out]
             events.append(Event(unfinished_text(still)))

@@ -42,7 +42,7 @@ from pathcheck.games.robot_memory.rules import (
     Variant,
     score,
 )
-from pathcheck.ruling import Event, MoveRef, Round, Rule, Violation
+from pathcheck.ruling import CaptainFact, Event, GuessFact, MoveRef, Round, Rule, Violation
 
 
 def _grid_svg(number: int, turns_done: int, grid: Grid, face_up: set[tuple[int, int]],
@@ -53,19 +53,23 @@ def _grid_svg(number: int, turns_done: int, grid: Grid, face_up: set[tuple[int, 
 
 
 _SCORED_MAX = 1 << 15
-_scored: dict[tuple[int, int, bool], tuple[Guess, Card, Score, str]] = {}
+_Scored = tuple[Guess, Card, Score, str, str, str, tuple[str, ...]]
+_scored: dict[tuple[int, int, bool], _Scored] = {}
 """(guess, card, solo), by identity -> the guess and card themselves (kept, so that their ids
-stay theirs), the score and the end of the event's text, ``" names ...; it is ...: reason"``.
+stay theirs), the score, the end of the event's text, ``" names ...; it is ...: reason"``,
+and its facts (the card and the guess as worded, the features named).
 The log reader shares its guesses and cards, which come from small finite sets (126 and 65),
 so the table stays small; the cap only guards against hand-built logs."""
 
 
-def _score(guess: Guess, card: Card, solo: bool) -> tuple[Guess, Card, Score, str]:
+def _score(guess: Guess, card: Card, solo: bool) -> _Scored:
     found = _scored.get((id(guess), id(card), solo))
     if found is None:
         result = score(guess, card, solo=solo)
-        found = (guess, card, result,
-                 f" names {guess.describe()}; it is {card.describe()}: {result.reason}")
+        card_text, guess_text = card.describe(), guess.describe()
+        features = ("short-circuit",) if guess.short_circuit else tuple(guess.named())
+        found = (guess, card, result, f" names {guess_text}; it is {card_text}: {result.reason}",
+                 card_text, guess_text.strip('"'), features)
         if len(_scored) < _SCORED_MAX:
             _scored[id(guess), id(card), solo] = found
     return found
@@ -261,8 +265,9 @@ class Replay:
     def _new_captain(self, team: str, member: str, move: MoveRef) -> None:
         """``member`` acts as ``team``'s Captain: players may take turns being the Captain
         (also within a round), so ``member`` is the Captain from now on."""
-        self._event(f"{member} takes a turn as the Captain of {team} (was "
-                    f"{self.captains[team]})", move, CAPTAIN_TURNS)
+        self._events.append(Event(f"{member} takes a turn as the Captain of {team} (was "
+                                  f"{self.captains[team]})", move, CAPTAIN_TURNS, {},
+                                  CaptainFact(team, member, self.captains[team])))
         self.captains[team] = member
 
     def _move(self, number: int, t: int, turn: Turn, pick: Pick, field: str) -> MoveRef:
@@ -309,7 +314,8 @@ class Replay:
         self._face_up.add(position)
         if self._drawing:
             self._picked.append(position)
-        _, _, result, words = _score(pick.guess, card, self._solo)
+        _, _, result, words, card_text, guess_text, features = _score(pick.guess, card,
+                                                                      self._solo)
         rule, points = result.rule, result.points
         if rule is GUESS_FEATURE:
             self._violate(GUESS_FEATURE, MoveRef(round=number, index=t, player=guesser,
@@ -323,11 +329,15 @@ class Replay:
         self.scores[side] += points
         if chained:
             text = f"{guesser} chooses {where} (after a short circuit); {guesser}{words}"
+            turn_pointer = guesser
         else:
             text = f"{pick.chooser} points at {where} for {guesser}; {guesser}{words}"
+            turn_pointer = pick.chooser
+        fact = GuessFact(turn_pointer, guesser, side, where, card_text, guess_text, features,
+                         points)
         self._events.append(Event(text, MoveRef(round=number, index=t, player=guesser,
                                                 pointer=pick.pointer), rule,
-                                  {side: points}))
+                                  {side: points}, fact))
         return result.short_circuit_named
 
     # --- the game -------------------------------------------------------------------
