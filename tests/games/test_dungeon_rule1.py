@@ -70,3 +70,14 @@ def test_a_second_mark_is_an_error() -> None:
     with pytest.raises(notation.NotationError, match="a second '!=' or '!>'"):
         notation.parse("#! game/1\nplayers: Ann Bob Cy\nexploration Ann\nAnn R1@N !Cy !Bob != !>\n",
                        source="m.pcn")
+
+
+def test_a_malformed_mark_value_survives_the_notation_and_is_refused() -> None:
+    from pathcheck.errors import RecordError
+
+    log = _log(None)
+    log["explorations"][0]["turns"][0]["simultaneous"] = "yes"
+    back = notation.parse(notation.write(log), source="odd.pcn")
+    assert back["explorations"][0]["turns"] == log["explorations"][0]["turns"]
+    with pytest.raises(RecordError, match="simultaneous"):
+        rule_game(back, source="odd.pcn")
