@@ -227,3 +227,28 @@ def test_a_tile_dealt_to_a_hand_is_not_said_to_be_undealt() -> None:
          f"Ann plays I7, which is not in their hand (they hold {', '.join(deck[0:6:2])}): I7 "
          "was dealt to a hand, but the tiles dealt to Ann and drawn by them are all accounted "
          "for")]
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32), players=st.integers(2, 5), advanced=st.booleans())
+def test_a_draw_record_naming_a_tile_another_player_lays_is_the_one_blamed(
+        seed: int, players: int, advanced: bool) -> None:
+    # The issue's case on random games: with no deal recorded, a player's recorded draw names
+    # a tile another player lays later in turn (every tile still laid once). Only that draw
+    # record can be wrong: no tile laid is blamed, no turn is said to come after the end.
+    rng = random.Random(seed)
+    log = random_game(rng, players=players, advanced=advanced, accuracy=0.8)
+    exp = log["explorations"][0]
+    turns = exp["turns"]
+    candidates = [(t, u) for t, turn in enumerate(turns) if turn.get("draw")
+                  for u in range(t + 1, len(turns))
+                  if turns[u]["player"] != turn["player"]
+                  and turns[u]["tile"] in exp["hands"][turns[u]["player"]]]
+    if not candidates:
+        return
+    t, u = rng.choice(candidates)
+    turns[t]["draw"] = turns[u]["tile"]
+    ruling = rule_game(strip(log, ()), source="issue")
+    found = [(v.rule.id, v.move.pointer) for v in ruling.violations if not v.unfinished]
+    assert ("dungeon/draw", f"/explorations/0/turns/{t}/draw") in found, found
+    assert not [f for f in found if f[0] in ("dungeon/from-hand", "dungeon/exploration-end")]

@@ -310,6 +310,7 @@ class DealReplay:
         """The tiles still set aside at the end of an exploration: their draw records are
         the wrong ones (the player laid another tile instead)."""
         for player, tile, t, turn in table.owed:
+            # (a tile is set aside only while its draw record stands: drawn[tile] is there)
             _, s, draw_turn = table.drawn[tile]
             self._violate(DRAW, MoveRef(round=number, index=s, player=player,
                                         pointer=draw_turn.pointer + "/draw"),
