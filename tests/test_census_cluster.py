@@ -203,9 +203,14 @@ def test_a_chunk_that_kills_its_dask_workers_is_named_with_how_to_resume(
         done = run("census", "--out", str(out), "--count", "4000", "--chunk", "1000",
                    "--scheduler", local.scheduler_address)
     assert done.exit_code == 70, done.output
+    # The one worker may hold a queued chunk beside the killer: Dask blames both, and so the
+    # message names both, the killer always among them.
+    suspects = r"(\d,000-\d,999 and )?2,000-2,999( and \d,000-\d,999)?"
     assert re.fullmatch(
-        "pathcheck: census stopped: the chunk of seeds 2,000-2,999 killed its Dask worker "
-        r"once \(a crash, or not enough memory\); [0-3] of 4 chunks are stored in "
+        rf"pathcheck: census stopped: (the chunk|one of the chunks) of seeds {suspects} killed "
+        r"its Dask worker once \(a crash, or not enough memory\)"
+        r"(; they were on the same worker, and Dask cannot tell which one killed it)?"
+        r"; [0-3] of 4 chunks are stored in "
         f"{re.escape(str(out))}: run the same command again to resume\n", done.stderr)
     folder = CensusDir(out)
     assert (2000, 3000) not in folder.done()

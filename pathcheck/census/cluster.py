@@ -23,7 +23,7 @@ import re
 import socket
 import time
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from pathcheck.census.chunk import ChunkResult, Limits
@@ -56,9 +56,16 @@ class ChunkFailed(PathcheckError):
 
     exit_code = ExitCode.INTERNAL
 
-    def __init__(self, start: int, stop: int, how: str) -> None:
+    def __init__(self, start: int, stop: int, how: str,
+                 others: Sequence[tuple[int, int]] = ()) -> None:
         self.start, self.stop = start, stop
-        super().__init__(f"the chunk of seeds {start:,}-{stop - 1:,} {how}")
+        chunks = sorted({(start, stop), *others})
+        seeds = " and ".join(f"{a:,}-{b - 1:,}" for a, b in chunks)
+        if len(chunks) == 1:
+            super().__init__(f"the chunk of seeds {seeds} {how}")
+        else:  # every chunk on a worker that dies is blamed: Dask cannot tell which one did it
+            super().__init__(f"one of the chunks of seeds {seeds} {how}; they were on the same "
+                             "worker, and Dask cannot tell which one killed it")
 
 
 def check_address(text: str) -> str:
@@ -181,9 +188,19 @@ def run_on_dask(client: Any, todo: list[tuple[int, int]], rules: frozenset[int],
                 deaths = exc.allowed_failures + 1
                 times = "once" if deaths == 1 else f"{deaths} times"
                 raise ChunkFailed(start, stop, f"killed its Dask worker {times} (a crash, or "
-                                  "not enough memory)") from None
+                                  "not enough memory)",
+                                  [chunk_of[f.key] for f in _killed(dask, futures)]) from None
             future.release()
             store(result)
     except BaseException:
         client.cancel(futures)
         raise
+
+
+def _killed(dask: Any, futures: list[Any]) -> list[Any]:
+    """The futures Dask has given up on because their worker died: every chunk that was on
+    that worker, queued or running, is blamed at once (a second to let the news arrive)."""
+    with contextlib.suppress(Exception):  # the others still running: a timeout
+        dask.wait(futures, timeout=1)
+    return [future for future in futures if future.status == "error"
+            and isinstance(future.exception(), dask.KilledWorker)]
