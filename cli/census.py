@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from pathcheck.seeds import SEED_LIMIT, parse_rules
+from pathcheck.solo.seed_codes import SEED_LIMIT, parse_rules
 
 from .options import cap_jobs, emit, output_file, output_format, seed_rules_option
 
@@ -25,8 +25,8 @@ def _census_rules_option(func: Callable[..., Any]) -> Callable[..., Any]:
     return seed_rules_option(func, CENSUS_RULES)
 
 if TYPE_CHECKING:
-    from pathcheck.census import Census, CensusDir, ChunkResult, Plan
-    from pathcheck.solo_deals import Constraints, DealStats
+    from pathcheck.solo.census import Census, CensusDir, ChunkResult, Plan
+    from pathcheck.solo.deal import Constraints, DealStats
 
 DEFAULT_CHUNK = 1 << 20
 _WORKERS = {"dask": "Dask worker(s)", "processes": "local process(es)", "none": "workers"}
@@ -77,9 +77,9 @@ def command(out_dir: str | None, report_dir: str | None, rules: str | None, star
     4: the scheduler cannot be reached; 70: a chunk kept killing its workers; 130/143:
     interrupted (Ctrl-C/SIGTERM). Each time one line says how to resume.
     """
-    from pathcheck.census import Census, dask_available, run_census
-    from pathcheck.census.cluster import AddressError, ChunkFailed, check_address
-    from pathcheck.census.run import stopped_message
+    from pathcheck.solo.census import Census, dask_available, run_census
+    from pathcheck.solo.census.cluster import AddressError, ChunkFailed, check_address
+    from pathcheck.solo.census.run import stopped_message
 
     if (out_dir is None) == (report_dir is None):
         raise click.UsageError("give either --out CENSUS_DIR (run) or --report CENSUS_DIR")
@@ -141,7 +141,7 @@ def command(out_dir: str | None, report_dir: str | None, rules: str | None, star
 def open_census_dir(path: str, option: str) -> CensusDir:
     """The census directory an option names; a usage error for a file that is not one
     (``--out /dev/null``)."""
-    from pathcheck.census import CensusDir
+    from pathcheck.solo.census import CensusDir
 
     if os.path.exists(path) and not os.path.isdir(path):
         raise click.BadParameter(f"{path!r} is not a directory (a census is a directory)",
@@ -156,7 +156,7 @@ def _notice(text: str) -> None:
 def _plan(folder: CensusDir, rules: str | None, start: int | None, count: int | None,
           chunk: int | None, top: int | None, rare: int | None) -> Plan:
     """The plan asked for; options not given come from an existing census, else defaults."""
-    from pathcheck.census import CensusError, Limits, Plan
+    from pathcheck.solo.census import CensusError, Limits, Plan
 
     old = folder.read_plan() if folder.exists() else None
     first = start if start is not None else old.start if old else 0
@@ -210,7 +210,7 @@ def pick(census_dir: str, rules: frozenset[int], wanted: Constraints, count: int
          first: int) -> tuple[list[DealStats], int]:
     """``solo new --census``: seeds from a census instead of a search; says on stderr why
     when it has fewer than ``count``. Returns them and the number of seeds the census covers."""
-    from pathcheck.census import Census
+    from pathcheck.solo.census import Census
 
     census = Census.load(open_census_dir(census_dir, "--census"))
     found, exhaustive = census.pick(rules, wanted, count, first)

@@ -68,7 +68,7 @@ def _check_rules(ctx: click.Context, param: click.Parameter, value: str | None) 
 
 def _check_solo_rules(ctx: click.Context, param: click.Parameter,
                       value: str | None) -> str | None:
-    from pathcheck.seeds import SeedCodeError, parse_rules
+    from pathcheck.solo.seed_codes import SeedCodeError, parse_rules
 
     try:
         parse_rules(value)

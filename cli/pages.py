@@ -16,7 +16,7 @@ from pathcheck.records import Overrides, iter_records
 from pathcheck.render.html import Page, Site, is_page_file, render_page, unique_names, write_site
 from pathcheck.render.pictures import picture_name
 from pathcheck.ruling import Ruling
-from pathcheck.solo_check import AnswerKey
+from pathcheck.solo.challenge import AnswerKey
 from pathcheck.verify import DungeonVerdict, Verdict, verify_record
 
 

@@ -15,9 +15,9 @@ from pathcheck.errors import ExitCode, RecordError
 from pathcheck.lifeline import usable_cores
 from pathcheck.render.safe import one_line
 from pathcheck.render.solo import render_check, render_deal, render_key
-from pathcheck.seeds import SEED_LIMIT, SeedCode, SeedCodeError, parse_rules
-from pathcheck.solo_check import AnswerKey, Challenge, SeedCheck, check_record
-from pathcheck.solo_stats import (
+from pathcheck.solo.challenge import AnswerKey, Challenge, SeedCheck, check_record
+from pathcheck.solo.seed_codes import SEED_LIMIT, SeedCode, SeedCodeError, parse_rules
+from pathcheck.solo.stats import (
     GRADES,
     LOST_REASONS,
     Constraints,
@@ -309,9 +309,9 @@ def stats(deals: int, rules: str | None, start: int, jobs: int | None, chart: st
 
 def _chunk(deals: int, workers: int) -> int:
     """Chunks small enough for a lively progress bar, large enough to keep workers busy."""
-    from pathcheck import solo_kernel
+    from pathcheck.solo import kernel
 
-    largest = 50_000 if solo_kernel.available() else 5000  # the C kernel does ~1M deals/s
+    largest = 50_000 if kernel.available() else 5000  # the C kernel does ~1M deals/s
     return max(200, min(largest, deals // (workers * 8) or 1))
 
 

@@ -3,7 +3,7 @@
 - :class:`AdditionalRule`: the additional rules #1-#4 as one bit flag, bit ``r - 1`` for rule
   ``r``. It is the only bit encoding of a rule set: the Python and C tracers, the C record
   scanner, the solo kernel and its statistics all use it. (Seed codes publish their own
-  layout, a shifted copy: :mod:`pathcheck.seeds` converts at its codec boundary.)
+  layout, a shifted copy: :mod:`pathcheck.solo.seed_codes` converts at its codec boundary.)
 - :data:`BOUND` (rule #2's 9x9 square) and :data:`GHOST_LIMIT` (rule #3).
 - :data:`REASONS`: the Lost reason codes, in spec section 3's precedence order.
 

@@ -334,7 +334,7 @@ def parse_solo_record(
 
 def _seed_rules(seed: str, rules: frozenset[int]) -> frozenset[int]:
     """The rules a seed code sets (``rules`` if it is no code: the seed check says why)."""
-    from pathcheck.seeds import SeedCode, SeedCodeError
+    from pathcheck.solo.seed_codes import SeedCode, SeedCodeError
 
     try:
         return SeedCode.parse(seed).rules

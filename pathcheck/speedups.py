@@ -26,7 +26,7 @@ from pathcheck.fasttrace import compile_tileset
 from pathcheck.tileset import TileSet, load_tileset
 
 try:
-    from pathcheck import _speedups as _speedups  # re-exported for solo_kernel
+    from pathcheck import _speedups as _speedups  # re-exported for pathcheck.solo.kernel
 except ImportError:  # no C compiler at install time: the Python path does everything
     _speedups = None  # type: ignore[assignment]
 

@@ -16,7 +16,7 @@ from pathcheck.check import CheckResult, score_lost_cards
 from pathcheck.dungeon import TraceResult, trace
 from pathcheck.errors import RecordError
 from pathcheck.records import DungeonRecord, Record, SoloRecord
-from pathcheck.solo import SoloResult, check_solo
+from pathcheck.solo.play import SoloResult, check_solo
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,8 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pathcheck.census import (
+from pathcheck.render.census import format_census
+from pathcheck.solo.census import (
     Census,
     CensusDir,
     CensusError,
@@ -32,9 +33,8 @@ from pathcheck.census import (
     analyse_chunk,
     run_census,
 )
-from pathcheck.census.chunk import ORDERS, analyse_chunk_python
-from pathcheck.render.census import format_census
-from pathcheck.solo_stats import Constraints, analyse_deal, summarise
+from pathcheck.solo.census.chunk import ORDERS, analyse_chunk_python
+from pathcheck.solo.stats import Constraints, analyse_deal, summarise
 
 _CLI = importlib.import_module("pathcheck.cli")
 cli: click.Command = _CLI.cli
@@ -279,7 +279,7 @@ def test_cli_census_on_a_local_cluster_and_without_dask(tmp_path: Path,
     assert done.exit_code == 0, done.stderr
     assert "on 2 Dask worker(s)" in done.stderr
     same_stats(json.loads(done.stdout), stats_doc(0, 60000, frozenset()))
-    monkeypatch.setattr("pathcheck.census.dask_available", lambda: False)
+    monkeypatch.setattr("pathcheck.solo.census.dask_available", lambda: False)
     local = run("census", "--out", str(tmp_path / "l"), "--count", "60000", "--chunk", "20000",
                 "-j", "1", "--format", "json")
     assert "Dask is not installed: running on 1 local processes" in local.stderr

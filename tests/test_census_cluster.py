@@ -25,11 +25,11 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from pathcheck import solo_kernel
-from pathcheck.census import Census, CensusDir, ChunkResult, Limits, Plan, run_census
-from pathcheck.census.chunk import analyse_chunk
-from pathcheck.census.run import read_runs
 from pathcheck.render.census import format_census
+from pathcheck.solo import kernel as solo_kernel
+from pathcheck.solo.census import Census, CensusDir, ChunkResult, Limits, Plan, run_census
+from pathcheck.solo.census.chunk import analyse_chunk
+from pathcheck.solo.census.run import read_runs
 from tests.test_signals import alive, children, wait_for
 
 cli: click.Command = importlib.import_module("pathcheck.cli").cli
@@ -137,7 +137,7 @@ def test_local_and_scheduler_together_write_nothing(tmp_path: Path) -> None:
 def test_a_port_that_is_not_a_scheduler_fails_within_the_timeout(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, answer: bytes | None,
         words: str) -> None:
-    monkeypatch.setattr("pathcheck.census.cluster.CONNECT_SECONDS", 1.0)
+    monkeypatch.setattr("pathcheck.solo.census.cluster.CONNECT_SECONDS", 1.0)
     with listener(answer) as address:
         done = run("census", "--out", str(tmp_path / "c"), "--count", "100", "--scheduler",
                    address)
@@ -148,7 +148,7 @@ def test_a_port_that_is_not_a_scheduler_fails_within_the_timeout(
 
 def test_a_refused_connection_is_said_at_once(tmp_path: Path,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("pathcheck.census.cluster.CONNECT_SECONDS", 3600.0)  # not waited for
+    monkeypatch.setattr("pathcheck.solo.census.cluster.CONNECT_SECONDS", 3600.0)  # not waited for
     address = f"tcp://127.0.0.1:{free_port()}"
     done = run("census", "--out", str(tmp_path / "c"), "--count", "100", "--scheduler",
                address)
@@ -159,8 +159,8 @@ def test_a_refused_connection_is_said_at_once(tmp_path: Path,
 
 def test_a_scheduler_without_workers_says_so_while_it_waits(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("pathcheck.census.cluster.NOTICE_AFTER", 0.2)
-    monkeypatch.setattr("pathcheck.census.cluster.NOTICE_EVERY", 0.2)
+    monkeypatch.setattr("pathcheck.solo.census.cluster.NOTICE_AFTER", 0.2)
+    monkeypatch.setattr("pathcheck.solo.census.cluster.NOTICE_EVERY", 0.2)
     said: list[str] = []
     with cluster(0) as empty:
         def interrupt(text: str) -> None:
@@ -196,7 +196,7 @@ def test_a_scheduler_without_workers_says_so_while_it_waits(
 
 def test_a_chunk_that_kills_its_dask_workers_is_named_with_how_to_resume(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("pathcheck.census.run.analyse_chunk", deadly)  # sent to the workers
+    monkeypatch.setattr("pathcheck.solo.census.run.analyse_chunk", deadly)  # sent to the workers
     out = tmp_path / "c"
     # One death is all the scheduler allows here (by default 4, each a worker restarted).
     with cluster(1, **{"distributed.scheduler.allowed-failures": 0}) as local:
@@ -219,7 +219,7 @@ def test_a_chunk_that_kills_its_dask_workers_is_named_with_how_to_resume(
 
 def test_a_chunk_that_kills_a_local_process_is_named_with_how_to_resume(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("pathcheck.census.run.analyse_chunk", deadly)  # forked workers too
+    monkeypatch.setattr("pathcheck.solo.census.run.analyse_chunk", deadly)  # forked workers too
     out = tmp_path / "c"
     done = run("census", "--out", str(out), "--count", "4000", "--chunk", "1000", "--local",
                "-j", "2")

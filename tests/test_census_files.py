@@ -23,8 +23,8 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pathcheck.census import Census, CensusDir, CensusError, Limits, Plan, run_census
-from pathcheck.census.files import MAX_CHUNKS
+from pathcheck.solo.census import Census, CensusDir, CensusError, Limits, Plan, run_census
+from pathcheck.solo.census.files import MAX_CHUNKS
 from tests.test_own_files import no_hang
 
 cli: click.Command = importlib.import_module("pathcheck.cli").cli

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from pathcheck import bounded, speedups
 from pathcheck.batch import JSON_LINE, Item, Settings, process_item
 from pathcheck.records import Overrides
-from pathcheck.solo import answer_key
+from pathcheck.solo.play import answer_key
 from pathcheck.tileset import load_tileset
 
 from .test_speedups import BUILT, REQUIRED, fast_path

@@ -12,7 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pathcheck.errors import InputError
-from pathcheck.seeds import (
+from pathcheck.solo.play import answer_key, max_score
+from pathcheck.solo.seed_codes import (
     ALPHABET,
     SEED_LIMIT,
     SeedCode,
@@ -23,7 +24,6 @@ from pathcheck.seeds import (
     permutation,
     splitmix64,
 )
-from pathcheck.solo import answer_key, max_score
 from pathcheck.tileset import load_tileset
 
 VECTORS = Path(__file__).parent.parent / "fixtures" / "seeds" / "vectors.json"

@@ -12,8 +12,8 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from pathcheck.seeds import SeedCode
-from pathcheck.solo import answer_key
+from pathcheck.solo.play import answer_key
+from pathcheck.solo.seed_codes import SeedCode
 
 # pathcheck.cli lives in cli/ (setuptools package-dir), which mypy cannot resolve statically;
 # this is `from pathcheck.cli import cli, main`.

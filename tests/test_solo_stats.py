@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 from pathcheck.dungeon import Placement
 from pathcheck.geometry import Direction
 from pathcheck.render.chart import format_table, stats_chart_svg
-from pathcheck.seeds import SEED_LIMIT, deal
-from pathcheck.solo import answer_key, check_solo
-from pathcheck.solo_stats import (
+from pathcheck.solo.play import answer_key, check_solo
+from pathcheck.solo.seed_codes import SEED_LIMIT, deal
+from pathcheck.solo.stats import (
     DIFFICULTY_THRESHOLDS,
     GRADES,
     Constraints,

@@ -19,7 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pathcheck import solo_kernel, solo_stats, speedups
+from pathcheck import speedups
 from pathcheck.batch import (
     JSON_LINE,
     Block,
@@ -31,6 +31,8 @@ from pathcheck.batch import (
     process_task,
 )
 from pathcheck.records import Overrides
+from pathcheck.solo import kernel as solo_kernel
+from pathcheck.solo import stats as solo_stats
 from pathcheck.tileset import load_tileset
 
 TILESET = load_tileset()
@@ -161,7 +163,7 @@ def test_fast_block_equals_python_path(block: bytes, rules: frozenset[int] | Non
 @settings(max_examples=300)
 @given(st.permutations(IDS), st.sets(st.sampled_from([2, 3, 4])))
 def test_fast_block_equals_python_on_perfect_play(order: list[str], rules: set[int]) -> None:
-    from pathcheck.solo import answer_key
+    from pathcheck.solo.play import answer_key
 
     deck = ["START", *[t for t in order if t != "START"]]
     lines = []
@@ -180,7 +182,7 @@ def test_fast_block_equals_python_on_perfect_play(order: list[str], rules: set[i
 @given(st.data(), st.permutations(IDS), st.sets(st.sampled_from([2, 3, 4])))
 def test_fast_block_equals_python_on_oddly_written_valid_records(
         data: st.DataObject, order: list[str], rules: set[int]) -> None:
-    from pathcheck.solo import answer_key
+    from pathcheck.solo.play import answer_key
 
     deck = ["START", *[t for t in order if t != "START"]]
     lines = []
@@ -223,7 +225,7 @@ def test_the_c_tracer_takes_its_rule_constants_from_python(
     # same constants change the Python fast tracer's: C has no copy of its own.
     from pathcheck import fasttrace
     from pathcheck.constants import REASONS, TRACING
-    from pathcheck.solo import answer_key
+    from pathcheck.solo.play import answer_key
 
     monkeypatch.setattr(fasttrace, "BOUND", bound)
     monkeypatch.setattr(fasttrace, "GHOST_LIMIT", ghost_limit)

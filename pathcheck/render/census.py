@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from pathcheck.census.chunk import Seed
-from pathcheck.census.report import Census
-from pathcheck.census.store import describe
 from pathcheck.render.chart import format_table
-from pathcheck.seeds import SeedCode
-from pathcheck.solo_deals import grade_of
+from pathcheck.solo.census.chunk import Seed
+from pathcheck.solo.census.report import Census
+from pathcheck.solo.census.store import describe
+from pathcheck.solo.deal import grade_of
+from pathcheck.solo.seed_codes import SeedCode
 
 TITLES = {
     "hardest": "Hardest seeds",

@@ -4,7 +4,7 @@ plain-text table the command prints.
 Four panels: dungeons per deal, dungeon lengths, how dungeons end (and how often each rule
 bites), and the difficulty distribution split into easy, medium and hard.
 
->>> from pathcheck.solo_stats import summarise
+>>> from pathcheck.solo.stats import summarise
 >>> svg = stats_chart_svg(summarise(0, 20, frozenset()))
 >>> svg.startswith("<svg") and "Difficulty" in svg
 True
@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
 
-from pathcheck.solo_stats import (
+from pathcheck.solo.stats import (
     GRADES,
     RULE_OF_REASON,
     W_MEMORY,

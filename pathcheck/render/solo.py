@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pathcheck.solo_check import AnswerKey, Challenge, SeedCheck, rules_text
+from pathcheck.solo.challenge import AnswerKey, Challenge, SeedCheck, rules_text
 
 
 def _rows(items: list[str], per_row: int, width: int) -> list[str]:

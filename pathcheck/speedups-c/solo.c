@@ -10,8 +10,8 @@
 /* solo_kernel(tables, base, first_seed, count, rules_mask)
  *   -> (dungeon_counts, lengths, reasons, bites, keys, shapes)
  * Perfect play (spec section 5) of the stacks of seeds first_seed .. first_seed+count-1:
- * pathcheck.seeds.permutation (SplitMix64, Fisher-Yates from the top) of base[1:] after
- * base[0], traced as pathcheck.solo_stats.analyse_stack does. Histograms come back as bytes
+ * pathcheck.solo.seed_codes.permutation (SplitMix64, Fisher-Yates from the top) of base[1:] after
+ * base[0], traced as pathcheck.solo.stats.analyse_stack does. Histograms come back as bytes
  * of int64 (dungeons per deal, dungeon lengths, reason codes, deals each rule bit bit), and
  * one int64 key per deal: sum of squared lengths | revisits << 16 | path-Lost << 24 |
  * rule-Lost << 32, and two bytes per deal: its number of dungeons and a bit mask of the

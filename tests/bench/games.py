@@ -58,7 +58,7 @@ def _illegal(fmt: str) -> list[bytes]:
 
 
 def _solo_logs(rng: random.Random) -> Iterator[dict[str, object]]:
-    from pathcheck.solo import answer_key
+    from pathcheck.solo.play import answer_key
     from pathcheck.tileset import load_tileset
 
     tileset = load_tileset()

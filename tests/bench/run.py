@@ -110,8 +110,8 @@ def census_figure(seeds: int, work: Path, rounds: int = 3) -> None:
     import importlib
     import warnings
 
-    from pathcheck.census import CensusDir, Plan, dask_available, run_census
-    from pathcheck.solo_stats import summarise
+    from pathcheck.solo.census import CensusDir, Plan, dask_available, run_census
+    from pathcheck.solo.stats import summarise
 
     if not dask_available():
         line("3b. census / solo stats (needs pip install '.[cluster]')", "not run", "<= 1.2x",

@@ -19,7 +19,7 @@ from pathcheck.errors import RecordError
 from pathcheck.games import AdjudicateOptions
 from pathcheck.games.dungeon.adjudicator import ADJUDICATOR
 from pathcheck.ruling import Outcome, Ruling
-from pathcheck.solo import answer_key
+from pathcheck.solo.play import answer_key
 from pathcheck.tileset import TileKind, load_tileset
 from tests.games.test_dungeon_solo_fast import mutated
 

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from pathcheck.errors import RecordError
 from pathcheck.games.dungeon.log import read_solo
 from pathcheck.games.dungeon.solo import _check, _read
-from pathcheck.solo import answer_key, check_solo
+from pathcheck.solo.play import answer_key, check_solo
 from pathcheck.tileset import load_tileset
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "dungeon"

@@ -378,8 +378,8 @@ def solo_page(log: Mapping[str, Any], ruling: Ruling) -> Page:
     """A solo record tile by tile, the answer key of the same stack beside it, the first
     divergence and the failure marked."""
     from pathcheck.games.dungeon.log import read_solo
-    from pathcheck.solo import answer_key
-    from pathcheck.solo_stats import first_divergence
+    from pathcheck.solo.play import answer_key
+    from pathcheck.solo.stats import first_divergence
 
     record = read_solo(log, source=ruling.source)
     tileset = record.tileset or load_tileset()

@@ -9,7 +9,7 @@ it into a :class:`~pathcheck.ruling.Ruling`: one round per dungeon, the first fa
 (``misplaced``, ``late``, ``premature``) as a violation pointing at its tile, and the score
 with the +4 per additional rule.
 
->>> from pathcheck.solo import answer_key
+>>> from pathcheck.solo.play import answer_key
 >>> from pathcheck.tileset import load_tileset
 >>> deck = load_tileset().ids_for(advanced=True)
 >>> key = answer_key(deck, rules=())
@@ -41,7 +41,7 @@ from pathcheck.games.dungeon.rules import GAME, SOLO_ALL_TILES, SOLO_SEED
 from pathcheck.geometry import Direction, Move
 from pathcheck.records import SoloRecord
 from pathcheck.ruling import Event, MoveRef, Round, Rule, Ruling, Violation
-from pathcheck.solo import RULE_SOLO_SCORE, SoloFailure, dungeon_failure, max_score
+from pathcheck.solo.play import RULE_SOLO_SCORE, SoloFailure, dungeon_failure, max_score
 from pathcheck.tileset import TileSet, load_tileset
 
 SOLO_PLAYER = "solo"
@@ -173,7 +173,7 @@ def completeness(record: SoloRecord) -> list[Violation]:
 def _seed_deal(seed: str) -> tuple[frozenset[int], tuple[str, ...]]:
     """The rules and the stack (START first) of a seed code, dealt once per code (a batch of
     records often plays the same challenge); InputError if it cannot be read."""
-    from pathcheck.seeds import SeedCode
+    from pathcheck.solo.seed_codes import SeedCode
 
     code = SeedCode.parse(seed)
     return code.rules, tuple(code.deck)
@@ -186,7 +186,7 @@ def seed_check(record: SoloRecord) -> list[Violation]:
     """
     if record.seed is None:
         return []
-    from pathcheck.solo_check import first_deck_difference
+    from pathcheck.solo.challenge import first_deck_difference
 
     try:
         rules, deck = _seed_deal(record.seed)

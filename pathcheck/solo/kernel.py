@@ -1,10 +1,10 @@
 """Seed statistics through the C kernel: perfect play of many seeds at once.
 
-:func:`summarise_range` gives the same :class:`~pathcheck.solo_deals.Summary` as analysing
-every seed with :func:`~pathcheck.solo_deals.analyse_deal`, from the histograms and per-deal
+:func:`summarise_range` gives the same :class:`~pathcheck.solo.deal.Summary` as analysing
+every seed with :func:`~pathcheck.solo.deal.analyse_deal`, from the histograms and per-deal
 keys that ``pathcheck._speedups.solo_kernel`` returns (the tests compare both). Each distinct
 deal key (squared lengths, revisits, path-Lost and rule-Lost counts) is scored once by
-:class:`~pathcheck.solo_deals.Factors`, so the difficulty values are exactly those of the
+:class:`~pathcheck.solo.deal.Factors`, so the difficulty values are exactly those of the
 Python path. Without the extension, :func:`available` is False.
 """
 
@@ -15,7 +15,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from pathcheck.constants import REASONS, AdditionalRule, tracing_mask
-from pathcheck.solo_deals import (
+from pathcheck.solo.deal import (
     Constraints,
     DealStats,
     Factors,
@@ -104,7 +104,7 @@ def _histogram(raw: bytes) -> Counter[int]:
 
 def search_range(start: int, stop: int, rules: frozenset[int], wanted: Constraints,
                  modulo: int) -> list[DealStats]:
-    """:func:`pathcheck.solo_stats.search_range` in C: the kernel plays every seed, Python
+    """:func:`pathcheck.solo.stats.search_range` in C: the kernel plays every seed, Python
     looks only at the deals that fit (and analyses those again, for their full stats)."""
     reason_bits = {name: code for code, name in enumerate(REASONS) if name is not None}
     needed = 0

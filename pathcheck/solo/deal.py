@@ -1,8 +1,8 @@
 """One solo deal played perfectly: its statistics, difficulty and grade; their sums.
 
 :func:`analyse_deal` is a pure function of ``(seed, rules)``; :class:`Summary` aggregates
-:class:`DealStats` and merges across processes. The C kernel (:mod:`pathcheck.solo_kernel`)
-and the drivers over many seeds (:mod:`pathcheck.solo_stats`, which re-exports every name
+:class:`DealStats` and merges across processes. The C kernel (:mod:`pathcheck.solo.kernel`)
+and the drivers over many seeds (:mod:`pathcheck.solo.stats`, which re-exports every name
 here) both build on this module, which imports neither.
 
 >>> stats = analyse_deal(0, frozenset())
@@ -24,7 +24,7 @@ from typing import Any
 from pathcheck import constants
 from pathcheck.constants import REASONS, tracing_mask
 from pathcheck.fasttrace import STEP, CompiledTileSet, compile_tileset, trace_indices
-from pathcheck.seeds import permutation
+from pathcheck.solo.seed_codes import permutation
 from pathcheck.tileset import load_tileset
 
 PATH_REASONS = frozenset({"loop", "reverse", "dead-end"})

@@ -1,13 +1,13 @@
 """What a census found: the merged chunks as ``solo stats`` figures, the extremes, and picking
 seeds from them for ``solo new --census``.
 
-:meth:`Census.summary` is the :class:`~pathcheck.solo_stats.Summary` ``solo stats`` computes
+:meth:`Census.summary` is the :class:`~pathcheck.solo.stats.Summary` ``solo stats`` computes
 for the same seeds (histograms exactly equal; the factor means are exact sums divided once),
 so :meth:`Census.to_dict` has the fields of ``solo stats --format json`` plus ``extremes``
 and ``census``.
 
 >>> import tempfile
->>> from pathcheck.census import CensusDir, Plan, run_census
+>>> from pathcheck.solo.census import CensusDir, Plan, run_census
 >>> folder = CensusDir(tempfile.mkdtemp()).open(Plan(frozenset(), start=0, count=300, chunk=100))
 >>> run_census(folder, jobs=1, use_dask=False).chunks
 3
@@ -22,13 +22,13 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from pathcheck.census.chunk import ORDERS, ChunkResult, Seed, merge_all
-from pathcheck.census.files import TILES, RunEntry
-from pathcheck.census.run import read_runs
-from pathcheck.census.store import CensusDir, CensusError, Plan
 from pathcheck.errors import ExitCode
-from pathcheck.seeds import SEED_LIMIT, SeedCode
-from pathcheck.solo_deals import Constraints, DealStats, Summary, analyse_deal, grade_of
+from pathcheck.solo.census.chunk import ORDERS, ChunkResult, Seed, merge_all
+from pathcheck.solo.census.files import TILES, RunEntry
+from pathcheck.solo.census.run import read_runs
+from pathcheck.solo.census.store import CensusDir, CensusError, Plan
+from pathcheck.solo.deal import Constraints, DealStats, Summary, analyse_deal, grade_of
+from pathcheck.solo.seed_codes import SEED_LIMIT, SeedCode
 
 EXTREMES = (*ORDERS, "rare")
 MEASURED = 1e-6

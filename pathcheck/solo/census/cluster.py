@@ -11,7 +11,7 @@ scheduler within :data:`CONNECT_SECONDS` is named as not being one.
 >>> check_address("http://10.0.0.5:8787")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
   ...
-pathcheck.census.cluster.AddressError: 'http://10.0.0.5:8787': ... tcp://HOST:PORT ...
+pathcheck.solo.census.cluster.AddressError: 'http://10.0.0.5:8787': ... tcp://HOST:PORT ...
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ import warnings
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from pathcheck.census.chunk import ChunkResult, Limits
 from pathcheck.errors import ExitCode, InputError, IOFailure, PathcheckError
+from pathcheck.solo.census.chunk import ChunkResult, Limits
 
 CONNECT_SECONDS = 20.0
 """How long reaching a scheduler may take (its greeting, then the client's handshake)."""
@@ -144,7 +144,7 @@ def dask_client(jobs: int, scheduler: str | None, notice: Notice) -> Iterator[An
                 cluster = dask.LocalCluster(
                     n_workers=jobs, threads_per_worker=1, processes=True, host="127.0.0.1",
                     dashboard_address=None, silence_logs=logging.CRITICAL,
-                    preload=["pathcheck.census.worker"])
+                    preload=["pathcheck.solo.census.worker"])
             stack.callback(cluster.close)
             client = dask.Client(cluster)
             stack.callback(client.close)

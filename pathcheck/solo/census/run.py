@@ -27,11 +27,11 @@ from typing import Any
 import msgspec
 
 from pathcheck.bounded import UnfitFile, read_regular
-from pathcheck.census.chunk import ChunkResult, Limits, analyse_chunk
-from pathcheck.census.cluster import Analyse, ChunkFailed, Notice, Store
-from pathcheck.census.files import RUNS_BYTES, Damage, Outcome, RunEntry, decode
-from pathcheck.census.store import CensusDir, CensusError
 from pathcheck.errors import IOFailure, PathcheckError
+from pathcheck.solo.census.chunk import ChunkResult, Limits, analyse_chunk
+from pathcheck.solo.census.cluster import Analyse, ChunkFailed, Notice, Store
+from pathcheck.solo.census.files import RUNS_BYTES, Damage, Outcome, RunEntry, decode
+from pathcheck.solo.census.store import CensusDir, CensusError
 
 RUNS = "runs.jsonl"
 """Two lines per run of a census (its start, its end): workers, backend, chunks, seconds."""
@@ -157,7 +157,7 @@ def _backend(jobs: int, use_dask: bool, scheduler: str | None, client: Any, noti
         yield "processes", jobs, lambda todo, rules, limits, store: _run_local(
             todo, rules, limits, store, jobs=jobs, analyse=analyse)
         return
-    from pathcheck.census.cluster import dask_client, run_on_dask, workers_of
+    from pathcheck.solo.census.cluster import dask_client, run_on_dask, workers_of
 
     def on(ready: Any) -> tuple[str, int, Execute]:
         return "dask", workers_of(ready), lambda todo, rules, limits, store: run_on_dask(

@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from pathcheck.records import SoloRecord
-from pathcheck.seeds import SeedCode, SeedCodeError
-from pathcheck.solo import KeyDungeon, SoloResult, answer_key, check_solo, max_score
-from pathcheck.solo_stats import DealStats, Divergence, first_divergence
+from pathcheck.solo.play import KeyDungeon, SoloResult, answer_key, check_solo, max_score
+from pathcheck.solo.seed_codes import SeedCode, SeedCodeError
+from pathcheck.solo.stats import DealStats, Divergence, first_divergence
 from pathcheck.tileset import load_tileset
 
 

@@ -11,11 +11,11 @@ seeds). What does not fit is a :class:`Damage`: the JSON pointer and what is wro
 ...        b' "chunk": 5, "top": 20, "rare": 9}', PlanEntry)
 Traceback (most recent call last):
   ...
-pathcheck.census.files.Damage: /rules/0: 9 is not one of 2, 3, 4
+pathcheck.solo.census.files.Damage: /rules/0: 9 is not one of 2, 3, 4
 >>> decode(b'{"top": 1e400}', PlanEntry).top
 Traceback (most recent call last):
   ...
-pathcheck.census.files.Damage: /top: Number out of range
+pathcheck.solo.census.files.Damage: /top: Number out of range
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ from typing import Annotated, Any, Literal, TypeVar
 import msgspec
 
 from pathcheck.games.logformat import locate
-from pathcheck.seeds import SEED_LIMIT
-from pathcheck.solo_deals import LOST_REASONS
+from pathcheck.solo.deal import LOST_REASONS
+from pathcheck.solo.seed_codes import SEED_LIMIT
 
 FORMAT = "pathcheck-census/1"
 MANIFEST_BYTES = 64 << 10
@@ -83,7 +83,7 @@ class PlanEntry(msgspec.Struct, forbid_unknown_fields=True):
 
 
 class ChunkEntry(msgspec.Struct, forbid_unknown_fields=True):
-    """A chunk file (:meth:`~pathcheck.census.chunk.ChunkResult.to_dict`)."""
+    """A chunk file (:meth:`~pathcheck.solo.census.chunk.ChunkResult.to_dict`)."""
 
     start: Seeds
     stop: Positive

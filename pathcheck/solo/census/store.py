@@ -31,8 +31,10 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from pathcheck.bounded import UnfitFile, gunzip, read_regular
-from pathcheck.census.chunk import ChunkResult, Limits
-from pathcheck.census.files import (
+from pathcheck.errors import InputError, IOFailure
+from pathcheck.output import write_atomic
+from pathcheck.solo.census.chunk import ChunkResult, Limits
+from pathcheck.solo.census.files import (
     FORMAT,
     MANIFEST_BYTES,
     MAX_CHUNKS,
@@ -42,9 +44,7 @@ from pathcheck.census.files import (
     chunk_limit,
     decode,
 )
-from pathcheck.errors import InputError, IOFailure
-from pathcheck.output import write_atomic
-from pathcheck.seeds import SEED_LIMIT
+from pathcheck.solo.seed_codes import SEED_LIMIT
 
 MANIFEST = "census.json"
 CHUNKS = "chunks"

@@ -1,8 +1,8 @@
 """Statistics over many solo deals, seed searches, and a record's divergence from the key.
 
 The deal model (:class:`DealStats`, :class:`Summary`, :class:`Constraints`, ...) lives in
-:mod:`pathcheck.solo_deals` and is re-exported here. :func:`summarise_range` and
-:func:`search_range` use the C kernel (:mod:`pathcheck.solo_kernel`) when it is built, else
+:mod:`pathcheck.solo.deal` and is re-exported here. :func:`summarise_range` and
+:func:`search_range` use the C kernel (:mod:`pathcheck.solo.kernel`) when it is built, else
 the Python references; :func:`summarise` and :func:`search` spread them over processes.
 
 >>> summarise(0, 10, frozenset()).deals
@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pathcheck.solo_deals import (
+from pathcheck.solo.deal import (
     DIFFICULTY_THRESHOLDS,
     GRADES,
     LOST_REASONS,
@@ -47,13 +47,13 @@ __all__ = [
 def summarise_range(start: int, stop: int, rules: frozenset[int]) -> Summary:
     """Analyse seeds ``start..stop-1``: the unit of work of one process.
 
-    Uses the C kernel (:mod:`pathcheck.solo_kernel`) when it is installed, which gives the
+    Uses the C kernel (:mod:`pathcheck.solo.kernel`) when it is installed, which gives the
     same summary (floating-point sums aside) many times faster.
     """
-    from pathcheck import solo_kernel
+    from pathcheck.solo import kernel
 
-    if solo_kernel.available():
-        return solo_kernel.summarise_range(start, stop, rules)
+    if kernel.available():
+        return kernel.summarise_range(start, stop, rules)
     return summarise_range_python(start, stop, rules)
 
 
@@ -115,12 +115,12 @@ def search_range(start: int, stop: int, rules: frozenset[int], wanted: Constrain
                  modulo: int) -> list[DealStats]:
     """The deals of seeds ``start..stop-1`` (modulo ``modulo``) that fit: one process's work.
 
-    Uses the C kernel (:mod:`pathcheck.solo_kernel`) when it is installed.
+    Uses the C kernel (:mod:`pathcheck.solo.kernel`) when it is installed.
     """
-    from pathcheck import solo_kernel
+    from pathcheck.solo import kernel
 
-    if solo_kernel.available():
-        return solo_kernel.search_range(start, stop, rules, wanted, modulo)
+    if kernel.available():
+        return kernel.search_range(start, stop, rules, wanted, modulo)
     return search_range_python(start, stop, rules, wanted, modulo)
 
 

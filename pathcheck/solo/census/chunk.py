@@ -26,8 +26,8 @@ from typing import Any, NamedTuple
 
 import msgspec
 
-from pathcheck.census.files import TILES, ChunkEntry, Damage, check_chunk
-from pathcheck.solo_deals import RULE_OF_REASON, analyse_deal
+from pathcheck.solo.census.files import TILES, ChunkEntry, Damage, check_chunk
+from pathcheck.solo.deal import RULE_OF_REASON, analyse_deal
 
 
 class Seed(NamedTuple):
@@ -120,7 +120,7 @@ class ChunkResult:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ChunkResult:
-        """:class:`~pathcheck.census.files.Damage` (a ValueError) for a document that
+        """:class:`~pathcheck.solo.census.files.Damage` (a ValueError) for a document that
         :meth:`to_dict` cannot have written."""
         try:
             entry = msgspec.convert(data, ChunkEntry)
@@ -179,10 +179,10 @@ def _keep(seeds: Iterable[Seed], order: Callable[[Seed], tuple[float, int]],
 def analyse_chunk(start: int, stop: int, rules: frozenset[int], limits: Limits) -> ChunkResult:
     """The census of seeds ``start..stop-1``: in C when the extension is built (the same
     kernel as ``solo stats``), else seed by seed with :func:`analyse_deal`."""
-    from pathcheck import solo_kernel
+    from pathcheck.solo import kernel
 
     began, cpu = time.perf_counter(), time.thread_time()
-    if solo_kernel.available():
+    if kernel.available():
         result = _analyse_kernel(start, stop, rules, limits)
     else:
         result = analyse_chunk_python(start, stop, rules, limits)
@@ -220,9 +220,9 @@ def analyse_chunk_python(start: int, stop: int, rules: frozenset[int],
 
 def _analyse_kernel(start: int, stop: int, rules: frozenset[int],
                     limits: Limits) -> ChunkResult:
-    """The C path: one kernel call (as ``solo_kernel.summarise_range`` makes it); the
+    """The C path: one kernel call (as ``kernel.summarise_range`` makes it); the
     extremes are found in its per-deal arrays."""
-    from pathcheck.solo_kernel import KernelRun, factors_of
+    from pathcheck.solo.kernel import KernelRun, factors_of
 
     run = KernelRun.of(start, stop - start, rules)
     reasons, bites, shapes = run.reasons, run.rule_bites, run.shapes
