@@ -15,7 +15,14 @@ import click
 
 from pathcheck.solo.seed_codes import SEED_LIMIT, parse_rules
 
-from .options import cap_jobs, emit, output_file, output_format, seed_rules_option
+from .options import (
+    cap_jobs,
+    emit,
+    output_file,
+    output_format,
+    seed_rules_option,
+    write_chart,
+)
 
 CENSUS_RULES = ("The additional rules of the challenges, e.g. '2,3' (default: those of the "
                 "census already in --out, else none).")
@@ -194,9 +201,7 @@ def _progress(total: int, label: str) -> Iterator[Callable[[ChunkResult], None]]
 
 def _report(census: Census, chart: str | None, output_format: str, output: str | None) -> None:
     if chart is not None:
-        from .solo import _write_chart
-
-        _write_chart(census.summary(), Path(chart), census.plan.start)
+        write_chart(census.summary(), Path(chart), census.plan.start)
     if output_format == "text":
         from pathcheck.render.census import format_census
 

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
-from typing import Any, TypeVar
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
+
+if TYPE_CHECKING:
+    from pathcheck.solo.deal import Summary
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -127,6 +131,33 @@ def emit(text: str, output: str | None) -> None:
         from pathcheck.output import write_atomic
 
         write_atomic(output, text if text.endswith("\n") else text + "\n")
+
+
+def write_chart(summary: Summary, path: Path, start: int) -> None:
+    """``--chart`` of ``solo stats`` and ``solo census``: the statistics as SVG, or as PNG
+    through rsvg-convert."""
+    from pathcheck.output import write_atomic
+    from pathcheck.render.chart import stats_chart_svg
+
+    suffix = path.suffix.lower()
+    if suffix not in (".svg", ".png"):
+        raise click.BadParameter(f"{path}: name a .svg or .png file", param_hint="--chart")
+    svg = stats_chart_svg(summary, start=start)
+    if suffix == ".svg":
+        write_atomic(path, svg)
+        return
+    import shutil
+    import subprocess
+
+    converter = shutil.which("rsvg-convert")
+    if converter is None:
+        raise click.BadParameter("a PNG chart needs rsvg-convert (librsvg) on the PATH; "
+                                 "write a .svg instead", param_hint="--chart")
+    done = subprocess.run([converter, "--format", "png"], input=svg.encode("utf-8"),
+                          capture_output=True, check=False)
+    if done.returncode != 0:
+        raise click.ClickException(f"rsvg-convert failed: {done.stderr.decode(errors='replace')}")
+    write_atomic(path, done.stdout)
 
 
 def progress_bar(stack: ExitStack, files: Sequence[str], label: str) -> Any:

@@ -21,7 +21,6 @@ from pathcheck.solo.stats import (
     GRADES,
     LOST_REASONS,
     Constraints,
-    Summary,
     analyse_deal,
     search,
     summarise,
@@ -36,6 +35,7 @@ from .options import (
     output_format,
     refuse_input_as_output,
     seed_rules_option,
+    write_chart,
 )
 
 MAX_DEALS = 100_000_000
@@ -296,7 +296,7 @@ def stats(deals: int, rules: str | None, start: int, jobs: int | None, chart: st
                             chunk=_chunk(deals, workers), progress=progress)
     elapsed = time.perf_counter() - began
     if chart is not None:
-        _write_chart(summary, Path(chart), start)
+        write_chart(summary, Path(chart), start)
     if output_format == "text":
         from pathcheck.render.chart import format_table
 
@@ -313,28 +313,3 @@ def _chunk(deals: int, workers: int) -> int:
 
     largest = 50_000 if kernel.available() else 5000  # the C kernel does ~1M deals/s
     return max(200, min(largest, deals // (workers * 8) or 1))
-
-
-def _write_chart(summary: Summary, path: Path, start: int) -> None:
-    from pathcheck.output import write_atomic
-    from pathcheck.render.chart import stats_chart_svg
-
-    suffix = path.suffix.lower()
-    if suffix not in (".svg", ".png"):
-        raise click.BadParameter(f"{path}: name a .svg or .png file", param_hint="--chart")
-    svg = stats_chart_svg(summary, start=start)
-    if suffix == ".svg":
-        write_atomic(path, svg)
-        return
-    import shutil
-    import subprocess
-
-    converter = shutil.which("rsvg-convert")
-    if converter is None:
-        raise click.BadParameter("a PNG chart needs rsvg-convert (librsvg) on the PATH; "
-                                 "write a .svg instead", param_hint="--chart")
-    done = subprocess.run([converter, "--format", "png"], input=svg.encode("utf-8"),
-                          capture_output=True, check=False)
-    if done.returncode != 0:
-        raise click.ClickException(f"rsvg-convert failed: {done.stderr.decode(errors='replace')}")
-    write_atomic(path, done.stdout)
