@@ -4,7 +4,7 @@
  * memoarrr_replay(log, cards) takes a decoded memoarrr/1 log (dicts, lists, str, int, bool,
  * None as msgspec gives them) and `cards`, each card name -> its number in rules.ALL_CARDS
  * (animal * 5 + landscape, Animal and Landscape in their enum order). It checks what
- * plain.read_plain checks and replays the log as state.State.apply does, and gives up (None)
+ * plain.read_plain checks and replays the log as island.State.apply does, and gives up (None)
  * at the first thing it does not take: anything read_plain refuses, any fault of a move, a
  * second peek at one side, a disordered ordered stack. What it accepts, the Python path rules
  * legal; the trace it hands back is what fast.py needs to build the same Ruling:

@@ -11,7 +11,7 @@ from pathcheck.games.memoarrr.log import Setup
 from pathcheck.games.memoarrr.rules import CENTRE, SIZE, Pos
 
 if TYPE_CHECKING:
-    from pathcheck.games.memoarrr.state import State
+    from pathcheck.games.memoarrr.island import State
 
 _ABBREV = 3
 

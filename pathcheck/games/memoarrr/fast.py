@@ -2,7 +2,7 @@
 
 ``pathcheck._speedups.memoarrr_replay`` (pathcheck/speedups-c/memoarrr.c) reads a decoded
 log and replays it as :mod:`~pathcheck.games.memoarrr.plain` and
-:meth:`~pathcheck.games.memoarrr.state.State.apply` would, and hands back a compact trace
+:meth:`~pathcheck.games.memoarrr.island.State.apply` would, and hands back a compact trace
 (per round: the start player, the counts of the title, the winner and treasure, and the turns
 the ruling tells: failed reveals, volcanoes, octopus swaps). :func:`fast_ruling` builds the
 Ruling from it with the replay's own words (:mod:`~pathcheck.games.memoarrr.texts`).

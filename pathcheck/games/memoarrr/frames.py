@@ -1,6 +1,6 @@
 """Memoarrr! drawn for the replay page: the island at a moment, as SVG.
 
-The island is the 5x5 grid of :class:`~pathcheck.games.memoarrr.state.State`: face-up cards
+The island is the 5x5 grid of :class:`~pathcheck.games.memoarrr.island.State`: face-up cards
 white, face-down ones hatched (the page is the referee's view, which knows them), the card
 revealed last with an orange border and ``▶``, the walrus mark dashed with ``!``; under it who
 is to move, who is out with which volcano, and the treasures taken. The centre square holds
@@ -16,7 +16,7 @@ from pathcheck.games.memoarrr.rules import COLUMNS, SIZE, Pos
 from pathcheck.render.board import Card, Look, board_svg
 
 if TYPE_CHECKING:
-    from pathcheck.games.memoarrr.state import State
+    from pathcheck.games.memoarrr.island import State
 
 
 def island_svg(state: State, at: Moment) -> str:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from pathcheck.games.memoarrr.island import State
 from pathcheck.games.memoarrr.log import FORMAT, Action, RoundLog, make_volcano, read_log
 from pathcheck.games.memoarrr.rules import (
     ALL_CARDS,
@@ -28,7 +29,6 @@ from pathcheck.games.memoarrr.rules import (
     Animal,
     Pos,
 )
-from pathcheck.games.memoarrr.state import State
 
 NAMES = ("Ann", "Ben", "Cy", "Dee")
 
