@@ -13,13 +13,13 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from pathcheck.games.memo_dice.state import CupInRow
+    from pathcheck.games.memo_dice.row import CupInRow
 
 
 def draw_row(row: Sequence[CupInRow]) -> str:
     """The row of cups as a small table: cup, symbol under it, who rolled it, who got it.
 
-    >>> from pathcheck.games.memo_dice.state import CupInRow
+    >>> from pathcheck.games.memo_dice.row import CupInRow
     >>> cup = CupInRow(1, "golden", "turtle", "red", "Ann", "Bob", "Ann was wrong")
     >>> print(draw_row([cup]))
     cup  colour  symbol        rolled by  goes to

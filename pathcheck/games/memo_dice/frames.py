@@ -15,7 +15,7 @@ from pathcheck.games.memo_dice.rules import TARGET, Cup
 from pathcheck.render.board import Bar, Card, Look, board_svg
 
 if TYPE_CHECKING:
-    from pathcheck.games.memo_dice.state import CupInRow
+    from pathcheck.games.memo_dice.row import CupInRow
 
 PER_ROW = 4
 """Cups a line of the picture (a round has up to 7 or 8)."""

@@ -20,18 +20,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
-import msgspec
-
 from pathcheck.errors import RecordError
 from pathcheck.games.common import Moment, Pictures
 from pathcheck.games.memo_dice.at import draw_row, final_table, picture
 from pathcheck.games.memo_dice.log import (
     ColourName,
-    CupName,
     FaceEntry,
     MemoDiceLog,
     RoundEntry,
 )
+from pathcheck.games.memo_dice.row import CupInRow
 from pathcheck.games.memo_dice.rules import (
     COVERING_END,
     CUP_COLOUR,
@@ -56,22 +54,6 @@ from pathcheck.games.memo_dice.rules import (
     same_symbol,
 )
 from pathcheck.ruling import CupFact, Event, MoveRef, Round, Rule, Violation
-
-
-class CupInRow(msgspec.Struct):
-    """A cup of this round's row (replay state): what it covers and who ends up with it.
-
-    ``cup`` and ``colour`` are the names (:class:`~pathcheck.games.memo_dice.rules.Cup` and
-    :class:`~pathcheck.games.memo_dice.rules.Colour` values) as the log writes them."""
-
-    number: int
-    cup: CupName
-    symbol: str
-    colour: ColourName
-    coverer: str
-    holder: str | None = None
-    how: str = ""
-
 
 GOLDEN = Cup.GOLDEN.value
 _POINTS = {cup.value: cup.points for cup in Cup}
