@@ -50,7 +50,6 @@ from pathcheck.notation_values import read_literal as read_literal
 from pathcheck.notation_values import read_quoted as read_quoted
 from pathcheck.notation_values import same as same
 from pathcheck.notation_values import scalar as scalar
-from pathcheck.notation_values import text_value as text_value
 from pathcheck.notation_values import word as word
 
 EXTENSION = ".pcn"
@@ -303,6 +302,21 @@ def integer(reader: Reader, token: Token, low: int, high: int, what: str) -> int
     if not re.fullmatch(r"[0-9]+", token.text) or not low <= int(token.text) <= high:
         raise reader.fail(token, f"expected {what}")
     return int(token.text)
+
+
+def text_value(text: str) -> str:
+    """A free-text header value: as is when it reads back the same, else quoted.
+
+    >>> text_value('say "hi"'), text_value(" x"), text_value('say "hi'), text_value("$3")
+    ('say "hi"', '" x"', '"say \\\\"hi"', '"$3"')
+    """
+    if text and text == text.strip() and text.isprintable() and not text.startswith(('"', "$")):
+        try:
+            if Reader(f"#! game/1\nnote: {text}\n", "<written>").text("note") == text:
+                return text
+        except ValueError:  # it does not lex: an unclosed quote or brace, a bad '$' value
+            pass
+    return quote(text)
 
 
 class _Module(Protocol):

@@ -151,23 +151,6 @@ def read_quoted(text: str) -> str:
     return value
 
 
-def text_value(text: str) -> str:
-    """A free-text header value: as is when it reads back the same, else quoted.
-
-    >>> text_value('say "hi"'), text_value(" x"), text_value('say "hi'), text_value("$3")
-    ('say "hi"', '" x"', '"say \\\\"hi"', '"$3"')
-    """
-    if text and text == text.strip() and text.isprintable() and not text.startswith(('"', "$")):
-        from pathcheck.notation import Reader
-
-        try:
-            if Reader(f"#! game/1\nnote: {text}\n", "<written>").text("note") == text:
-                return text
-        except ValueError:  # it does not lex: an unclosed quote or brace, a bad '$' value
-            pass
-    return quote(text)
-
-
 def note(text: str) -> str:
     """A ``{note}`` token (quoted inside when it holds a brace, a quote or anything odd).
 
