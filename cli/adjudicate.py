@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterable
 from contextlib import ExitStack
 from typing import IO
 
@@ -64,6 +65,8 @@ def command(
     paths = list(args)
     if paths and paths[0] in installed and not os.path.exists(paths[0]):
         game = paths.pop(0)
+    elif paths:
+        _refuse_unknown_game(paths, installed)
     if not paths:
         raise click.UsageError("give at least one LOG file")
     refuse_input_as_output(output, paths)
@@ -94,7 +97,8 @@ def command(
                 bar.update(ruled.size)
             if ruled.error:
                 click.echo(one_line(ruled.error), err=True)
-                continue
+                if not ruled.text:  # text output: the error is on stderr only
+                    continue
             if ruled.kept is not None:
                 drawn.append(ruled.kept)
             if output_format == "json":
@@ -124,3 +128,19 @@ def command(
         ctx.exit(int(ExitCode.INVALID_INPUT))
     if counts["illegal"]:
         ctx.exit(int(ExitCode.VIOLATION))
+
+
+def _refuse_unknown_game(paths: list[str], installed: Iterable[str]) -> None:
+    """A first argument that is no file and reads as a game's name (no folder, no suffix),
+    followed by logs or close to an installed game's name, is a mistyped GAME: a usage error
+    (exit 2) before any log is ruled on, not a file that cannot be read."""
+    from . import closest
+
+    first = paths[0]
+    if first == "-" or "/" in first or "." in first or os.path.exists(first):
+        return
+    meant = closest(first, installed)
+    if meant is None and len(paths) == 1:
+        return  # a log file that is not there: reported as one (exit 4)
+    hint = f"did you mean {meant}?" if meant else "installed: " + ", ".join(installed)
+    raise click.UsageError(f"unknown game {first!r} ({hint})")

@@ -420,6 +420,10 @@ def parse_pragma(text: str, source: str, line: int) -> dict[str, Any]:
             settings["players"] = [p for p in val.split(",") if p]
         elif key == "tileset":
             settings["tileset"] = val
+        elif "/" in key and not val:  # `#! game/1`: the first line of a game notation log
+            raise RecordError(source, line, "", f"{brief(word)} starts a game log in game "
+                                                "notation, not dungeon records: rule on it with "
+                                                "'pathcheck adjudicate'")
         else:
             raise RecordError(source, line, "", f"unknown pragma {brief(word)} (expected advanced, "
                                                 "basic, rules=, players=, tileset=)")

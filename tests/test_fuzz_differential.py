@@ -108,7 +108,7 @@ def test_c_and_python_paths_agree_on_hostile_bytes(folder: Path, data: bytes, bl
             slow = verify(path, overrides)
     assert fast == slow
     lines = [line for line in data.split(b"\n") if line.strip()]
-    assert fast[1]["records"] == len(lines)
+    assert fast[1]["records"] == max(1, len(lines))  # a file of no record is one error
 
 
 GAME_LOGS = sorted(p for p in FIXTURES.glob("*/*.json")

@@ -35,6 +35,7 @@ from pathcheck.batch import (
     VALUE,
     Item,
     iter_items,
+    misdirected,
     parallel_map,
     usable_cores,
 )
@@ -42,6 +43,7 @@ from pathcheck.bounded import Guard, guard
 from pathcheck.errors import InputError, IOFailure, PathcheckError, PluginError, RecordError
 from pathcheck.reader import Document, decode_value
 from pathcheck.ruling import Ruling, render_text
+from pathcheck.verify import error_dict, unreadable_dict
 
 CHUNK = 64
 """Logs per task: big enough to make a worker round trip cheap, small enough to stream."""
@@ -124,7 +126,12 @@ def log_items(path: str) -> Iterator[Item]:
     """The logs of one file as items, in order: JSON (a document, an array, JSON Lines)
     streamed as ``verify`` splits it; game notation (:mod:`pathcheck.notation`) read whole, each
     log an item carrying its notation Document (which knows the line of every move). A file
-    with no log in it is one error item: an empty file is not a legal game."""
+    with no log in it is one error item: an empty file is not a legal game; so is a file of
+    dungeon records (``.dgn``), which ``verify`` reads."""
+    mistake = misdirected(path, "adjudicate")
+    if mistake is not None:
+        yield Item(ERROR, path, 0, InputError(f"{path}: {mistake}"))
+        return
     found = False
     for item in _file_items(path):
         found = True
@@ -172,22 +179,35 @@ def rule_chunk(items: list[Item], settings: StreamSettings) -> list[Ruled]:
 
 
 def rule_item(item: Item, settings: StreamSettings) -> Ruled:
-    """One item ruled on and rendered; every error is caught and worded in one line."""
+    """One item ruled on and rendered; every error is caught and worded in one line (and, in
+    JSON output, written in the log's place as ``verify`` writes an invalid record)."""
     if isinstance(item.payload, IOFailure):
-        return Ruled("unreadable", b"", f"pathcheck: error: {item.payload}", 0, 0)
+        return Ruled("unreadable", _encode(unreadable_dict(item.payload), settings.output),
+                     f"pathcheck: error: {item.payload}", 0, 0)
     if item.kind == ERROR and isinstance(item.payload, RecordError | InputError):
-        return Ruled("invalid", b"", f"pathcheck: invalid: {item.payload}", item.line,
-                     item.size)
+        return _invalid(item, item.payload, f"pathcheck: invalid: {item.payload}", settings)
     try:
         doc, ruling = _rule(item, settings)
     except RecordError as exc:
-        return Ruled("invalid", b"", f"pathcheck: invalid: {exc}", item.line, item.size)
+        return _invalid(item, exc, f"pathcheck: invalid: {exc}", settings)
     except PathcheckError as exc:
-        return Ruled("invalid", b"", f"pathcheck: error: {item.source}:{item.line}: {exc}",
-                     item.line, item.size)
+        return _invalid(item, exc, f"pathcheck: error: {item.source}:{item.line}: {exc}",
+                        settings)
+    ruling = msgspec.structs.replace(ruling, line=item.line or None)
     status = "illegal" if ruling.violations else "legal"
     return Ruled(status, render(ruling, settings.output), "", item.line, item.size,
                  (doc, ruling) if doc is not None and settings.keep else None)
+
+
+def _invalid(item: Item, exc: PathcheckError, message: str, settings: StreamSettings) -> Ruled:
+    """A log that could not be ruled on: its line for stderr, and in JSON output the
+    ``"kind": "invalid"`` result in its place (so output line N stays input log N)."""
+    if isinstance(exc, RecordError):
+        value = error_dict(exc)
+    else:
+        value = {"source": item.source, "line": item.line or None, "kind": "invalid",
+                 "pointer": item.pointer, "error": str(exc)}
+    return Ruled("invalid", _encode(value, settings.output), message, item.line, item.size)
 
 
 def render(ruling: Ruling, output: str) -> bytes:
@@ -195,7 +215,15 @@ def render(ruling: Ruling, output: str) -> bytes:
     (UTF-8)."""
     if output == "text":
         return render_text(ruling).encode("utf-8")
-    encoded = ruling.to_json()
+    return _indented(ruling.to_json(), output)
+
+
+def _encode(value: dict[str, Any], output: str) -> bytes:
+    """An error result in the output format (text output has none: stderr says it)."""
+    return b"" if output == "text" else _indented(msgspec.json.encode(value), output)
+
+
+def _indented(encoded: bytes, output: str) -> bytes:
     if output == "json":
         return b"  " + msgspec.json.format(encoded, indent=2).replace(b"\n", b"\n  ")
     return encoded

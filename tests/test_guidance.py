@@ -1,0 +1,106 @@
+"""Commands that guide: a mistyped command or game, a file given to the wrong command, an
+empty input, ``help COMMAND`` and ``--version`` (docs/cli.md)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pathcheck.cli import cli, main
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "fixtures"
+MEMOARRR = str(FIXTURES / "memoarrr" / "legal-3p-2023.json")
+
+
+def run(*args: str, stdin: str | None = None) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, list(args), input=stdin)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_a_mistyped_command_names_the_one_meant() -> None:
+    code, _, err = run("verfy", "x.dgn")
+    assert code == 2 and "No such command 'verfy'. Did you mean 'verify'?" in err
+    code, _, err = run("zzzz")
+    assert code == 2 and "No such command 'zzzz'." in err and "Did you mean" not in err
+    assert main(["adjudicat", MEMOARRR]) == 2
+
+
+def test_a_mistyped_game_is_a_usage_error_before_any_ruling() -> None:
+    code, out, err = run("adjudicate", "memoarr", MEMOARRR)
+    assert code == 2 and out == ""
+    assert "unknown game 'memoarr' (did you mean memoarrr?)" in err
+    code, out, err = run("adjudicate", "chess", MEMOARRR)
+    assert code == 2 and out == ""
+    assert "unknown game 'chess' (installed: dungeon, memo-dice, memoarrr, robot-memory)" in err
+    # a file name that is not there stays a file that cannot be read
+    code, _, err = run("adjudicate", "dungeon.json")
+    assert code == 4 and "dungeon.json: cannot read" in err
+    assert run("adjudicate", "memoarrr", MEMOARRR)[0] == 0
+
+
+def test_a_game_log_given_to_verify_says_to_adjudicate_it() -> None:
+    log = str(FIXTURES / "dungeon" / "legal-2p-basic.pcn")
+    code, _, err = run("verify", log)
+    assert code == 3
+    assert err.splitlines() == [
+        f"pathcheck: invalid: {log}: /: a game log in game notation, not dungeon records: rule "
+        f"on it with 'pathcheck adjudicate {log}'"]
+    # the same notation under another name: its first line says so
+    code, _, err = run("verify", "-", stdin=Path(log).read_text("utf-8"))
+    assert code == 3
+    assert err.splitlines()[0] == (
+        "pathcheck: invalid: <stdin>:1: /: 'game/1' starts a game log in game notation, not "
+        "dungeon records: rule on it with 'pathcheck adjudicate'")
+
+
+def test_dungeon_records_given_to_adjudicate_say_to_verify_them() -> None:
+    records = str(FIXTURES / "dungeons" / "examples.dgn")
+    code, out, err = run("adjudicate", records, "--format", "jsonl")
+    assert code == 3
+    assert err.splitlines() == [
+        f"pathcheck: invalid: {records}: dungeon records in compact notation, not a game log: "
+        f"verify them with 'pathcheck verify {records}'"]
+    assert json.loads(out)["kind"] == "invalid"
+
+
+@pytest.mark.parametrize("content", ["", "\n\n", "# only a comment\n", "[]"])
+@pytest.mark.parametrize("suffix", [".dgn", ".jsonl", ".json", ".pcn"])
+@pytest.mark.parametrize("fast", [True, False])
+def test_an_input_without_a_record_or_log_is_invalid_in_every_format(
+        tmp_path: Path, content: str, suffix: str, fast: bool) -> None:
+    path = tmp_path / f"empty{suffix}"
+    path.write_text(content if content != "[]" or suffix == ".json" else "", "utf-8")
+    code, out, err = run("adjudicate", str(path))
+    assert code == 3 and out == "" and len(err.splitlines()) == 1
+    output = ["--format", "jsonl"] if fast else []  # jsonl: the C fast path of verify
+    code, out, err = run("verify", str(path), *output)
+    assert code == 3 and "1 invalid" in err + out
+    assert err.count("pathcheck: invalid:") == 1
+
+
+def test_help_command_shows_a_commands_help() -> None:
+    code, out, _ = run("help", "verify")
+    assert code == 0 and out == run("verify", "--help")[1]
+    code, out, _ = run("help", "solo", "new")
+    assert code == 0 and out == run("solo", "new", "--help")[1]
+    code, out, _ = run("help")
+    assert code == 0 and out == run("--help")[1]
+    code, _, err = run("help", "solo", "nw")
+    assert code == 2 and "Did you mean 'new'?" in err
+    assert run("help", "verify", "more")[0] == 2
+
+
+def test_version_says_whether_the_c_extension_is_in_use(monkeypatch: pytest.MonkeyPatch
+                                                         ) -> None:
+    import importlib.util
+
+    code, out, _ = run("--version")
+    built = importlib.util.find_spec("pathcheck._speedups") is not None
+    assert code == 0
+    assert out == ("pathcheck 0.1.0 (C extension: in use)\n" if built else
+                   "pathcheck 0.1.0 (C extension: not built; batch work runs on the Python "
+                   "paths, slower)\n")
