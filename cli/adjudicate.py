@@ -25,11 +25,26 @@ from pathcheck.ruling import Ruling
 from .options import jobs_option, output_file, output_format, progress_bar, refuse_input_as_output
 
 
+def _check_moment(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """``--at`` that is no ROUND.TURN at all is a usage error (exit 2); a moment a log does
+    not have is that log's error (exit 3), found when it is ruled on."""
+    from pathcheck.errors import InputError
+    from pathcheck.games.common import Moment
+
+    if value is not None:
+        try:
+            Moment.parse(value)
+        except InputError as exc:
+            raise click.BadParameter(str(exc).removeprefix("--at "),
+                                     param_hint="'--at'") from None
+    return value
+
+
 @click.command(name="adjudicate")
 @click.argument("args", nargs=-1, required=False, metavar="[GAME] LOG...")
 @output_format
 @output_file
-@click.option("--at", default=None, metavar="ROUND.TURN",
+@click.option("--at", default=None, metavar="ROUND.TURN", callback=_check_moment,
               help="Also show the game state at ROUND.TURN (games that can draw it).")
 @click.option("--html", "html_target", type=click.Path(), default=None,
               metavar="FILE.html|DIR",
@@ -53,7 +68,8 @@ def command(
     GAME (e.g. dungeon, memoarrr, memo-dice, robot-memory) may be left out: the log's
     "format" field then picks the adjudicator. LOG is a JSON file, a JSON Lines file with one
     log a line, a game notation file (*.pcn, docs/formats.md), or - for stdin.
-    Exit code 0: every log legal; 1: a log breaks a rule; 3: a log could not be read;
+    Exit code 0: every log legal; 1: a log breaks a rule; 2: usage error (an unknown GAME,
+    --at that is no ROUND.TURN); 3: a log could not be read (or has no moment --at);
     4: a file could not be read.
     """
     installed = games.available()

@@ -104,3 +104,42 @@ def test_version_says_whether_the_c_extension_is_in_use(monkeypatch: pytest.Monk
     assert out == ("pathcheck 0.1.0 (C extension: in use)\n" if built else
                    "pathcheck 0.1.0 (C extension: not built; batch work runs on the Python "
                    "paths, slower)\n")
+
+
+@pytest.mark.parametrize("command", [["tiles"], ["trace", "START@N R1@N"],
+                                     ["verify", str(FIXTURES / "dungeons" / "examples.dgn")]])
+def test_a_tileset_file_that_cannot_be_read_is_exit_4_everywhere(
+        tmp_path: Path, command: list[str]) -> None:
+    code, out, err = run(*command, "--tileset", str(tmp_path / "missing.toml"))
+    assert code == 4 and out == ""
+    assert err == f"pathcheck: error: {tmp_path / 'missing.toml'}: no such tile-set file " \
+                  "(built-in sets: standard)\n"
+    code, out, err = run(*command, "--tileset", str(tmp_path))
+    assert code == 4 and out == ""
+    assert err == f"pathcheck: error: {tmp_path}: cannot read tile set: it is a folder\n"
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[[tile]]\nid = "START"\nkind = "zigzag"\n')
+    assert run(*command, "--tileset", str(bad))[0] == 3
+
+
+def test_trace_writes_its_report_and_pictures_as_verify_does(tmp_path: Path) -> None:
+    report = tmp_path / "report.txt"
+    code, out, _ = run("trace", "START@N R1@N R2@E", "-o", str(report),
+                       "--svg", str(tmp_path / "newdir") + "/",
+                       "--graph", str(tmp_path / "graphs"))
+    assert code == 0 and out == ""
+    assert report.read_text("utf-8").startswith("== <argument>:1: 3 tiles")
+    assert (tmp_path / "newdir" / "trace-1.svg").read_text("utf-8").startswith("<svg")
+    assert (tmp_path / "graphs" / "trace-1.graphml").read_text("utf-8").startswith("<graphml")
+    code, _, _ = run("trace", "START@N R1@N", "--svg", str(tmp_path / "one.svg"))
+    assert code == 0 and (tmp_path / "one.svg").is_file()
+
+
+def test_convert_exit_codes_are_the_documented_ones(tmp_path: Path) -> None:
+    log = str(FIXTURES / "dungeon" / "legal-2p-basic.pcn")
+    assert run("convert", str(tmp_path / "missing.pcn"))[0] == 4
+    assert run("convert", log, "-o", log)[0] == 2
+    (tmp_path / "empty.pcn").write_text("", "utf-8")
+    assert run("convert", str(tmp_path / "empty.pcn"))[0] == 3
+    help_text = run("convert", "--help")[1]
+    assert all(f"{code} " in help_text for code in "0234")
