@@ -11,7 +11,7 @@ import os
 import sys
 from collections.abc import Iterable
 from contextlib import ExitStack
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 import click
 
@@ -22,7 +22,20 @@ from pathcheck.reader import Document
 from pathcheck.render.safe import one_line
 from pathcheck.ruling import Ruling
 
+if TYPE_CHECKING:
+    from click.shell_completion import CompletionItem
+
 from .options import jobs_option, output_file, output_format, progress_bar, refuse_input_as_output
+
+
+def _complete_game_or_log(ctx: click.Context, param: click.Parameter, incomplete: str
+                          ) -> list[CompletionItem]:
+    """Shell completion: the installed games first (in first place only), then files."""
+    from click.shell_completion import CompletionItem
+
+    names = [] if ctx.params.get("args") else sorted(games.available())
+    return [*(CompletionItem(name) for name in names if name.startswith(incomplete)),
+            CompletionItem(incomplete, type="file")]
 
 
 def _check_moment(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
@@ -41,7 +54,8 @@ def _check_moment(ctx: click.Context, param: click.Parameter, value: str | None)
 
 
 @click.command(name="adjudicate")
-@click.argument("args", nargs=-1, required=False, metavar="[GAME] LOG...")
+@click.argument("args", nargs=-1, required=False, metavar="[GAME] LOG...",
+                shell_complete=_complete_game_or_log)
 @output_format
 @output_file
 @click.option("--at", default=None, metavar="ROUND.TURN", callback=_check_moment,
