@@ -30,6 +30,7 @@ from pathcheck.render.html import Frame, Note, NoteKind, Page, PageEvent
 from pathcheck.render.model import build_view
 from pathcheck.render.report import lost_sentence
 from pathcheck.render.svg import view_svg
+from pathcheck.render.words import counted
 from pathcheck.ruling import Rule, Ruling, Violation
 from pathcheck.tileset import TileSet, load_tileset
 from pathcheck.verify import DungeonVerdict, SoloVerdict, Verdict
@@ -128,7 +129,8 @@ class Builder:
                               f"cell {placed.x},{placed.y}) by {result.reason.value}",
                               NoteKind.LOST, result.reason.rule))
         elif full.lost_at is None and height >= len(full.layout):
-            notes.append(Note(f"The path holds to the last tile ({height} tiles): never Lost."))
+            notes.append(Note(f"The path holds to the last tile "
+                              f"({counted(height, 'tile')}): never Lost."))
         return notes
 
     def check_frame(self, key: str, caption: str, check: CheckResult, lost_at: int | None,

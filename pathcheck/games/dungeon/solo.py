@@ -40,6 +40,7 @@ from pathcheck.games.dungeon.log import SOLO_FORMAT, SOLO_RECORD, PlacementEntry
 from pathcheck.games.dungeon.rules import GAME, SOLO_ALL_TILES, SOLO_SEED
 from pathcheck.geometry import Direction, Move
 from pathcheck.records import SoloRecord
+from pathcheck.render import words
 from pathcheck.ruling import Event, MoveRef, Round, Rule, Ruling, Violation
 from pathcheck.solo.play import RULE_SOLO_SCORE, SoloFailure, dungeon_failure, max_score
 from pathcheck.tileset import TileSet, load_tileset
@@ -349,7 +350,7 @@ def rule_solo(log: Mapping[str, Any], *, source: str, pictures: Pictures | None 
         start, last = starts[d - 1], starts[d]  # tiles start+1 .. last of the stack
         lost_at = traced.lost_at
         if lost_at is None:
-            event = Event(f"dungeon {d} ({last - start} tiles) is never Lost")
+            event = Event(f"dungeon {d} ({words.counted(last - start, 'tile')}) is never Lost")
         else:
             event = Event(f"dungeon {d} is Lost at its tile {lost_at} "
                           f"({tokens[start + lost_at - 1]}, tile {start + lost_at} of the "
