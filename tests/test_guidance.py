@@ -57,6 +57,15 @@ def test_a_game_log_given_to_verify_says_to_adjudicate_it() -> None:
         "dungeon records: rule on it with 'pathcheck adjudicate'")
 
 
+def test_a_json_game_log_given_to_verify_says_to_adjudicate_it() -> None:
+    log = str(FIXTURES / "memo-dice" / "legal-2p.json")
+    for output in ("text", "jsonl"):  # jsonl: the C fast path leaves it to the Python path
+        code, _, err = run("verify", log, "--format", output)
+        assert code == 3
+        assert (f"{log}:1: /format: expected \"dungeon/1\", got 'memo-dice/1': a game log, "
+                "not a dungeon record: rule on it with 'pathcheck adjudicate'") in err
+
+
 def test_dungeon_records_given_to_adjudicate_say_to_verify_them() -> None:
     records = str(FIXTURES / "dungeons" / "examples.dgn")
     code, out, err = run("adjudicate", records, "--format", "jsonl")
