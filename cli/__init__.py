@@ -103,9 +103,12 @@ class LazyGroup(click.Group):
 def _show_version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
     if not value or ctx.resilient_parsing:
         return
-    import importlib.util
+    try:  # the extension itself, as pathcheck.speedups loads it (cheap: no Python around it)
+        import pathcheck._speedups  # noqa: F401
 
-    built = importlib.util.find_spec("pathcheck._speedups") is not None
+        built = True
+    except ImportError:
+        built = False
     click.echo(f"pathcheck {__version__} (C extension: "
                + ("in use" if built else "not built; batch work runs on the Python paths, "
                   "slower") + ")")

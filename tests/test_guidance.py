@@ -4,6 +4,7 @@ empty input, ``help COMMAND`` and ``--version`` (docs/cli.md)."""
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -105,13 +106,16 @@ def test_help_command_shows_a_commands_help() -> None:
 
 def test_version_says_whether_the_c_extension_is_in_use(monkeypatch: pytest.MonkeyPatch
                                                          ) -> None:
-    import importlib.util
+    from pathcheck import speedups
 
     code, out, _ = run("--version")
-    built = importlib.util.find_spec("pathcheck._speedups") is not None
     assert code == 0
-    assert out == ("pathcheck 0.1.0 (C extension: in use)\n" if built else
+    assert out == ("pathcheck 0.1.0 (C extension: in use)\n" if speedups.available() else
                    "pathcheck 0.1.0 (C extension: not built; batch work runs on the Python "
+                   "paths, slower)\n")
+    monkeypatch.setitem(sys.modules, "pathcheck._speedups", None)  # as if never built
+    code, out, _ = run("--version")
+    assert out == ("pathcheck 0.1.0 (C extension: not built; batch work runs on the Python "
                    "paths, slower)\n")
 
 
