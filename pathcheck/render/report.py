@@ -83,7 +83,7 @@ def solo_text(verdict: SoloVerdict, *, show_map: bool = True) -> str:
         offset += len(dungeon)
     if result.failure is None:
         lines.append(f"No failure: score {result.score} of {result.max_score} "
-                     f"({result.tiles_played} tiles + 4 per additional rule).")
+                     f"({counted(result.tiles_played, 'tile')} + 4 per additional rule).")
     else:
         rule = result.failure.rule
         lines.append(f"Failure: {result.failure.value} at tile {result.failing_tile} "

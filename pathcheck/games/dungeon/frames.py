@@ -166,7 +166,7 @@ def record_page(verdict: DungeonVerdict) -> Page:
         summary.append("Points: " + ", ".join(f"{p} {n}"
                                               for p, n in verdict.check.points.items()))
     title = (f"{_where(record.source, record.line, record.pointer)}: dungeon of "
-             f"{len(record.tiles)} tiles")
+             f"{counted(len(record.tiles), 'tile')}")
     return Page(title, builder.frames, builder.events, summary, LEGEND)
 
 
@@ -208,7 +208,7 @@ def solo_verdict_page(verdict: SoloVerdict) -> Page:
                                 notes=[Note(line) for line in summary],
                                 scores={"solo": result.score}))
     title = (f"{_where(record.source, record.line, record.pointer)}: solo, "
-             f"{len(record.dungeons)} dungeons")
+             f"{counted(len(record.dungeons), 'dungeon')}")
     return Page(title, builder.frames, builder.events, summary, LEGEND)
 
 
@@ -439,6 +439,7 @@ def solo_page(log: Mapping[str, Any], ruling: Ruling) -> Page:
         "Score: " + ", ".join(f"{n}" for n in ruling.final_scores.values()),
         "The record follows the answer key" if divergence is None
         else f"First divergence from the answer key: {divergence.describe()}"]
-    return Page(f"{ruling.source}: solo record, {len(record.dungeons)} dungeons", frames,
+    return Page(f"{ruling.source}: solo record, {counted(len(record.dungeons), 'dungeon')}",
+                frames,
                 events, summary, LEGEND + " Left: the record; right: the answer key (perfect "
                 "play of the same stack).")

@@ -45,6 +45,7 @@ from pathcheck.games.dungeon.rules import (
     WIN_POINTS,
 )
 from pathcheck.geometry import Direction
+from pathcheck.render.words import counted
 from pathcheck.ruling import (
     Event,
     Fact,
@@ -433,7 +434,7 @@ def describe_trace(result: TraceResult, placements: Sequence[Placement]) -> str:
 
 
 def _describe(placements: Sequence[Placement], lost_at: int | None, reason: str) -> str:
-    size = f"the dungeon of {len(placements)} tiles"
+    size = f"the dungeon of {counted(len(placements), 'tile')}"
     if lost_at is None:
         return f"{size} is never Lost: the path holds to the last tile"
     return (f"{size} is Lost at tile {lost_at} ({placements[lost_at - 1]}, placed in turn "
