@@ -155,4 +155,4 @@ def test_convert_exit_codes_are_the_documented_ones(tmp_path: Path) -> None:
     (tmp_path / "empty.pcn").write_text("", "utf-8")
     assert run("convert", str(tmp_path / "empty.pcn"))[0] == 3
     help_text = run("convert", "--help")[1]
-    assert all(f"{code} " in help_text for code in "0234")
+    assert all(f"{code}: " in help_text for code in "0234")
