@@ -57,7 +57,7 @@ WORKERS = {"dask": "Dask worker", "processes": "local process"}
 
 
 def _worker(census: Census) -> str:
-    backends = {str(run.get("backend")) for run in census.runs} - {"none"}
+    backends = {run.backend for run in census.runs} - {"none"}
     return WORKERS.get(backends.pop(), "worker") if len(backends) == 1 else "worker"
 
 
