@@ -1,0 +1,50 @@
+"""Puzzle analysis: each move of a log against a perfect memory of what the mover had seen.
+
+One module per game (``dungeon``, ``dungeon_solo``, ``memoarrr``, ``memo_dice``,
+``robot_memory``), each ``analyse(log, *, source) -> GameAnalysis`` built on the game's own
+log reader and replay; ``core`` holds the shared values (``Mark``, ``AnalysedMove``,
+``PlayerSummary``, ``GameAnalysis``), ``positions`` the dungeon positions
+(``pathcheck analyse --position``), ``table`` the tournament table (``--by-player``). See
+docs/analysis.md.
+
+>>> import random
+>>> from pathcheck.games.memo_dice.gen import random_game
+>>> analyse(random_game(random.Random(1), players=2), source="demo").format
+'memo-dice/1'
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from typing import Any
+
+from pathcheck.analysis.core import GameAnalysis
+from pathcheck.errors import RecordError
+
+ANALYSERS: dict[str, str] = {
+    "game/1": "pathcheck.analysis.dungeon",
+    "solo/1": "pathcheck.analysis.dungeon_solo",
+    "memoarrr/1": "pathcheck.analysis.memoarrr",
+    "memo-dice/1": "pathcheck.analysis.memo_dice",
+    "robot-memory/1": "pathcheck.analysis.robot_memory",
+}
+"""Log format -> the module that analyses it (imported when a log of it comes)."""
+
+
+def analyse(log: Mapping[str, Any], *, source: str,
+            formats: tuple[str, ...] | None = None) -> GameAnalysis:
+    """The analysis of one decoded log, by its ``format`` (only among ``formats`` when a
+    game was named); RecordError naming ``/format`` for a log no analysis reads, or any
+    error of the game's reader."""
+    fmt = log.get("format")
+    if not isinstance(fmt, str):
+        raise RecordError(source, None, "/format",
+                          "missing \"format\" (e.g. \"game/1\"): the analysis needs it")
+    if fmt not in ANALYSERS or (formats is not None and fmt not in formats):
+        known = ", ".join(formats if formats is not None else ANALYSERS)
+        raise RecordError(source, None, "/format",
+                          f"no analysis reads format {fmt[:40]!r} (it reads {known})")
+    module = importlib.import_module(ANALYSERS[fmt])
+    result: GameAnalysis = module.analyse(log, source=source)
+    return result

@@ -1,0 +1,81 @@
+"""Analysing many logs as a stream: the items of ``adjudicate``'s reader
+(:func:`pathcheck.games.stream.process_logs`), each analysed and rendered in a worker or here,
+in input order, one line of error per bad log.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import msgspec
+
+from pathcheck import games
+from pathcheck.analysis import analyse
+from pathcheck.analysis.core import GameAnalysis
+from pathcheck.batch import ERROR, Item
+from pathcheck.errors import InputError, IOFailure, PathcheckError, RecordError
+from pathcheck.games.stream import located, log_value
+
+
+@dataclass(frozen=True)
+class AnalyseSettings:
+    """The GAME named on the command line (None: the log's ``format`` decides), the output
+    format (``none``: not rendered, the caller only keeps the values) and whether to hand
+    back each analysis (the tournament table and the replay page need them)."""
+
+    game: str | None = None
+    output: str = "text"
+    keep: bool = False
+
+
+class Analysed(NamedTuple):
+    """One log analysed and rendered, or the one-line error that stopped it."""
+
+    status: str
+    """``analysed``, ``invalid`` (exit 3) or ``unreadable`` (a whole file, exit 4)."""
+    text: bytes
+    error: str
+    line: int
+    size: int
+    analysis: GameAnalysis | None = None
+    log: dict[str, object] | None = None
+    """The decoded log, when kept (the replay page draws it)."""
+
+
+def analyse_item(item: Item, settings: AnalyseSettings) -> Analysed:
+    """One item analysed and rendered; every error is caught and worded in one line."""
+    if isinstance(item.payload, IOFailure):
+        return Analysed("unreadable", b"", f"pathcheck: error: {item.payload}", 0, 0)
+    if item.kind == ERROR and isinstance(item.payload, RecordError | InputError):
+        return Analysed("invalid", b"", f"pathcheck: invalid: {item.payload}", item.line,
+                        item.size)
+    source = item.source if not item.pointer else f"{item.source}#{item.pointer}"
+    try:
+        value = log_value(item)
+        formats = None if settings.game is None else games.load(settings.game).formats
+        try:
+            result = analyse(value, source=source, formats=formats)
+        except RecordError as exc:
+            raise located(exc, item) from exc
+    except RecordError as exc:
+        return Analysed("invalid", b"", f"pathcheck: invalid: {exc}", item.line, item.size)
+    except PathcheckError as exc:
+        return Analysed("invalid", b"", f"pathcheck: error: {item.source}:{item.line}: {exc}",
+                        item.line, item.size)
+    return Analysed("analysed", render(result, settings.output), "", item.line, item.size,
+                    result if settings.keep else None, value if settings.keep else None)
+
+
+def render(analysis: GameAnalysis, output: str) -> bytes:
+    """An analysis as text, as an indented element of the ``json`` array, or as one line."""
+    if output == "none":
+        return b""
+    if output == "text":
+        from pathcheck.render.analysis import render_analysis
+
+        return render_analysis(analysis).encode("utf-8")
+    encoded = analysis.to_json()
+    if output == "json":
+        return b"  " + msgspec.json.format(encoded, indent=2).replace(b"\n", b"\n  ")
+    return encoded
