@@ -108,8 +108,10 @@ class LostAnnouncement(msgspec.Struct, frozen=True, gc=False):
     player: str
     verdict: str
     """``held-on`` (no card, the path held), ``too-early`` (rule I), ``on-time``, ``late``
-    (scoring or not: ``points``), ``missed`` (never announced), ``no-chance`` (the exploration
-    ended before the player could announce)."""
+    (scoring or not: ``points``), ``missed`` (never announced), ``voided`` (announced after
+    the Lost point, but another player had priority under rule #1 and the exploration ended
+    before they announced again), ``no-chance`` (the exploration ended before the player
+    could announce)."""
     announced_turn: int | None
     """The turn after which their LOST card lies (None: no card)."""
     perfect_turn: int | None

@@ -141,7 +141,9 @@ def exploration_report(number: int, exp: Exploration, lost_at: int | None,
                                   card_outcomes(None, others, players))[player]
         else:
             if after is None:
-                verdict = "missed" if perfect is not None else "no-chance"
+                said = any(player in tn.lost for tn in exp.turns[lost_turn - 1:])
+                verdict = ("voided" if said else "missed" if perfect is not None
+                           else "no-chance")
             elif after < lost_at:
                 verdict = "too-early"
             elif announced == perfect:
