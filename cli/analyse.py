@@ -173,10 +173,22 @@ def _analyse_logs(paths: list[str], game: str | None, output_format: str, output
 
         write_atomic(chart, accuracy_chart_svg(rows))
     if html_target is not None and kept:
-        from .analyse_html import write_marked_page
-
-        write_marked_page(kept[0], html_target)
+        _write_page(kept[0], game, html_target)
     return counts
+
+
+def _write_page(done: Any, game: str | None, target: str) -> None:
+    """The replay page of the analysed log, with its marks (``--html``)."""
+    from pathcheck.games.pages import page_for
+    from pathcheck.output import write_atomic
+    from pathcheck.render.analysis_page import marked_page
+    from pathcheck.render.html import render_page
+
+    log, analysis = done.log, done.analysis
+    plugin = games.load(game) if game is not None else games.for_format(analysis.format)
+    ruling = plugin.adjudicate(log, source=analysis.source,
+                               options=games.AdjudicateOptions())
+    write_atomic(target, render_page(marked_page(page_for(plugin, log, ruling), analysis)))
 
 
 def _partial(func: Any, settings: Any) -> Any:

@@ -141,7 +141,7 @@ def exploration_report(number: int, exp: Exploration, lost_at: int | None,
                                   card_outcomes(None, others, players))[player]
         else:
             if after is None:
-                said = any(player in tn.lost for tn in exp.turns[lost_turn - 1:])
+                said = any(player in tn.lost for tn in exp.turns[lost_at - 2:])
                 verdict = ("voided" if said else "missed" if perfect is not None
                            else "no-chance")
             elif after < lost_at:

@@ -56,7 +56,7 @@ def initial_knowledge(setup: Setup) -> dict[str, Knowledge]:
             for p in setup.players}
 
 
-def judge_reveal(known: Knowledge, allowed: list[Pos], last: Card, chosen: Pos,
+def judge_reveal(known: Mapping[Pos, Card | None], allowed: list[Pos], last: Card, chosen: Pos,
                  card: Card) -> tuple[Mark, str, str, float | None]:
     """The mark of revealing ``chosen`` (holding ``card``) to connect to ``last``, for a
     player who knows ``known``; with what they knew, what a perfect memory does and the

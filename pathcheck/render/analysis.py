@@ -41,7 +41,7 @@ def render_analysis(analysis: GameAnalysis) -> str:
             f"GUESS {move.chance:.0%}" if move.chance is not None else "GUESS")
         rule = "" if move.rule is None or move.mark is not Mark.SLIP else f" [{move.rule.id}]"
         lines.append(f"  {move.where()} {one_line(move.player)}: {one_line(move.did)}: "
-                     f"{label}, {move.why}{rule}")
+                     f"{label}, {one_line(move.why)}{rule}")
         lines.append(f"      knew {one_line(move.knew)}; perfect memory: {one_line(move.best)}")
     for exp in analysis.explorations:
         if exp.lost_tile is None:
@@ -53,9 +53,10 @@ def render_analysis(analysis: GameAnalysis) -> str:
                 head += f' [{exp.rule.section}: "{exp.rule.quote}"]'
         lines.append(head)
         for a in exp.announcements:
-            did = "no LOST card" if a.announced_turn is None else f"announced in turn {a.announced_turn}"
-            perfect = ("" if a.perfect_turn is None
-                       else f"; perfect memory: turn {a.perfect_turn}, {a.perfect_points} point(s)")
+            did = ("no LOST card" if a.announced_turn is None
+                   else f"announced in turn {a.announced_turn}")
+            perfect = ("" if a.perfect_turn is None else
+                       f"; perfect memory: turn {a.perfect_turn}, {a.perfect_points} point(s)")
             rule = "" if a.rule is None else f" [{a.rule.id}]"
             lines.append(f"  {one_line(a.player)}: {a.verdict}, {did}, {a.points} point(s)"
                          f"{perfect}{rule}")

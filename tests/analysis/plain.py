@@ -49,8 +49,7 @@ def _memoarrr_view(log: dict[str, Any], player: str, upto: int
     for r, _k, action in events[:upto]:
         if r != current:
             current, face_up, last, mark = r, set(), None, None
-        mark_now, mark = mark, None
-        del mark_now
+        mark = None  # a walrus mark binds the very next turn only
         if "reveal" not in action:
             continue
         pos = Pos.parse(action["reveal"])
@@ -87,19 +86,15 @@ def _memoarrr_view(log: dict[str, Any], player: str, upto: int
 
 def _memoarrr(log: dict[str, Any]) -> list[Plain]:
     out: list[Plain] = []
-    first_round_start = True
     for i, (r, k, action) in enumerate(_events(log)):
         if "reveal" not in action:
             continue
         player = action["player"]
-        known, face_up, last, mark, grid = _memoarrr_view(log, player, i)
+        known, face_up, last, mark, _ = _memoarrr_view(log, player, i)
         if last is None:
-            first_round_start = False
-            continue
+            continue  # the round's first reveal always succeeds: not a move
         allowed = [p for p in (Pos(a, b) for a in range(5) for b in range(5))
                    if p != CENTRE and p not in face_up and p != mark]
-        if first_round_start:
-            pass
         chosen = Pos.parse(action["reveal"])
         matches = [p for p in allowed if p in known and known[p].connects(last)]
         unknown = [p for p in allowed if p not in known]

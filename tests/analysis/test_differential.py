@@ -33,7 +33,10 @@ def same(log: dict[str, Any]) -> None:
     ours, plain = main_marks(log), plain_marks(log)
     assert [m[:4] for m in ours] == [m[:4] for m in plain]
     for a, b in zip(ours, plain, strict=True):
-        assert (a[4] is None) == (b[4] is None) and (a[4] is None or abs(a[4] - b[4]) < 1e-9)
+        if a[4] is None or b[4] is None:
+            assert a[4] is b[4] is None
+        else:
+            assert abs(a[4] - b[4]) < 1e-9
 
 
 @pytest.mark.parametrize("path", LEGAL, ids=lambda p: f"{p.parent.name}/{p.name}")

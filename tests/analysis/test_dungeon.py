@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import random
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -23,7 +24,8 @@ from .plain import plain_marks
 
 
 @settings(max_examples=10, deadline=None)
-@given(seed=st.integers(0, 2**32), players=st.integers(2, 5), rules=st.sets(st.sampled_from((1, 2, 3))))
+@given(seed=st.integers(0, 2**32), players=st.integers(2, 5),
+       rules=st.sets(st.sampled_from((1, 2, 3))))
 def test_perfect_play_is_all_sound(seed: int, players: int, rules: set[int]) -> None:
     analysis = analyse(random_game(random.Random(seed), players=players, rules=rules,
                                    perfect=True), source="perfect")
@@ -67,7 +69,7 @@ def test_an_early_announcement_is_a_slip_of_rule_i() -> None:
                 if a.player == other).verdict == "too-early"
 
 
-def _key_log(seed: int, rules: tuple[int, ...] = ()) -> dict[str, object]:
+def _key_log(seed: int, rules: tuple[int, ...] = ()) -> dict[str, Any]:
     deck = load_tileset().deck_ids(False)
     random.Random(seed).shuffle(deck)
     key = answer_key(["START", *deck], rules=rules)
@@ -82,7 +84,7 @@ def test_solo_answer_keys_are_all_sound_and_spoilt_ones_agree(seed: int, rules: 
     log = _key_log(seed, tuple(sorted(rules)))
     analysis = analyse(log, source="key")
     assert {m.mark for m in analysis.moves} == {Mark.SOUND}
-    assert len(analysis.moves) == sum(len(d) for d in log["dungeons"]) - 1  # type: ignore[arg-type]
+    assert len(analysis.moves) == sum(len(d) for d in log["dungeons"]) - 1
     spoilt = copy.deepcopy(log)
     rng = random.Random(seed)
     dungeons = spoilt["dungeons"]
