@@ -56,6 +56,10 @@ def analyse(log: Mapping[str, Any], *, source: str) -> GameAnalysis:
                          replay.winners, explorations=tuple(reports))
 
 
+def _tiles(n: int) -> str:
+    return f"{n} tile" if n == 1 else f"{n} tiles"
+
+
 def _lost_words(lost_at: int, reason: str | None) -> str:
     return f"the path is Lost since tile {lost_at} ({reason})"
 
@@ -72,7 +76,7 @@ def exploration_moves(number: int, exp: Exploration, lost_at: int | None, reason
         pointer = turn.pointer
         if lost_at is None or lost_at >= height:  # the path held up to this placement
             did = f"lays {turn.placement}"
-            knew = f"the stack of {t} tiles; the path holds"
+            knew = f"the stack of {_tiles(t)}; the path holds"
             if lost_at == height and reason == MISPLACED:
                 moves.append(AnalysedMove(number, t, active, did, knew,
                                           "lay it with its arrow in line with the last-taken "
@@ -84,7 +88,7 @@ def exploration_moves(number: int, exp: Exploration, lost_at: int | None, reason
                                           None, None, pointer))
         lost_now = lost_at is not None and lost_at <= height
         knew = (_lost_words(lost_at, reason) if lost_now and lost_at is not None
-                else f"the stack of {height} tiles; the path holds")
+                else f"the stack of {_tiles(height)}; the path holds")
         for player in in_team(players, left_after, active, t):
             said = player in turn.lost
             at = f"{pointer}/lost"

@@ -57,10 +57,10 @@ def initial_knowledge(setup: Setup) -> dict[str, Knowledge]:
 
 
 def judge_reveal(known: Mapping[Pos, Card | None], allowed: list[Pos], last: Card, chosen: Pos,
-                 card: Card) -> tuple[Mark, str, str, float | None]:
+                 card: Card) -> tuple[Mark, str, str, float | None, str]:
     """The mark of revealing ``chosen`` (holding ``card``) to connect to ``last``, for a
-    player who knows ``known``; with what they knew, what a perfect memory does and the
-    chance of a guess."""
+    player who knows ``known``; with what they knew, what a perfect memory does, the chance
+    of a guess and why."""
     seen = {c for c in known.values() if c is not None}
     matches = [p for p in allowed if (c := known.get(p)) is not None and c.connects(last)]
     unknown = [p for p in allowed if p not in known]
@@ -69,19 +69,22 @@ def judge_reveal(known: Mapping[Pos, Card | None], allowed: list[Pos], last: Car
     chance = Fraction(hits, len(pool)) if unknown and pool else Fraction(0)
     knew = (f"to connect to {last}; {len(allowed) - len(unknown)} of the {len(allowed)} "
             f"cards they could reveal seen, {len(matches)} of them connecting")
+    outcome = "it connects" if card.connects(last) else "it does not connect"
     if matches:
         best = "reveal a card seen that connects: " + ", ".join(
             f"{p} ({known[p]})" for p in matches)
         if chosen in matches:
-            return Mark.SOUND, knew, best, None
-        return Mark.SLIP, knew, best, None
+            return Mark.SOUND, knew, best, None, "a card seen that connects"
+        return (Mark.SLIP, knew, best, None,
+                f"passed over a card seen that connects ({outcome})")
     if chance == 0:
-        return Mark.SOUND, knew, "any reveal: no card they could reveal can connect", None
+        return (Mark.SOUND, knew, "any reveal: no card they could reveal can connect", None,
+                "nothing could connect")
     best = (f"reveal a card not seen: {hits} of the {len(pool)} cards not seen connect "
             f"({float(chance):.0%})")
     if chosen in unknown:
-        return Mark.GUESS, knew, best, float(chance)
-    return Mark.SLIP, knew, best, None
+        return Mark.GUESS, knew, best, float(chance), outcome
+    return Mark.SLIP, knew, best, None, "a card seen not to connect, while a chance was left"
 
 
 def analyse(log: Mapping[str, Any], *, source: str) -> GameAnalysis:
@@ -105,10 +108,9 @@ def analyse(log: Mapping[str, Any], *, source: str) -> GameAnalysis:
             last = state.last
             if pos is not None and last is not None and pos in allowed:
                 card = state.grid[pos]
-                mark, knew, best, chance = judge_reveal(knowledge[action.player], allowed,
-                                                        last, pos, card)
+                mark, knew, best, chance, why = judge_reveal(knowledge[action.player],
+                                                             allowed, last, pos, card)
                 did = f"reveals {pos} ({card})"
-                why = ("it connects" if card.connects(last) else "it does not connect")
                 moves.append(AnalysedMove(rnd.number, action.number, action.player, did, knew,
                                           best, mark, why, chance, connect, action.pointer))
             result = state.apply(action)

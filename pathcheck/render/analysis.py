@@ -22,8 +22,13 @@ def accuracy_text(value: float | None) -> str:
 
 def summary_line(s: PlayerSummary) -> str:
     won = ", won" if s.won else ""
-    return (f"{one_line(s.player)}: {s.moves} moves, {s.slips} slips, {s.guesses} guesses, "
-            f"{s.sound} sound, accuracy {accuracy_text(s.accuracy)} ({s.points} points{won})")
+    return (f"{one_line(s.player)}: {_count(s.moves, 'move')}, {_count(s.slips, 'slip')}, "
+            f"{_count(s.guesses, 'guess')}, {s.sound} sound, accuracy "
+            f"{accuracy_text(s.accuracy)} ({_count(s.points, 'point')}{won})")
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}{'es' if word.endswith('s') else 's'}"
 
 
 def render_analysis(analysis: GameAnalysis) -> str:

@@ -97,7 +97,7 @@ def test_a_slip_planted_at_a_known_move_is_found_exactly() -> None:
 def test_the_chance_of_a_guess() -> None:
     last = Card.parse("crab/lava")
     known = {Pos(0, 0): Card.parse("turtle/water")}
-    mark, _, best, chance = judge_reveal(known, [Pos(0, 0), Pos(0, 1)], last, Pos(0, 1),
+    mark, _, best, chance, _ = judge_reveal(known, [Pos(0, 0), Pos(0, 1)], last, Pos(0, 1),
                                          Card.parse("crab/water"))
     # 24 cards not seen, 9 of them crabs or on lava
     assert (mark, chance) == (Mark.GUESS, 9 / 24) and "9 of the 24" in best
