@@ -24,63 +24,63 @@ from collections.abc import Mapping
 from typing import Any
 
 from pathcheck.analysis.core import AnalysedMove, GameAnalysis, Mark, make_analysis
-from pathcheck.dungeon import LostReason, trace
+from pathcheck.constants import REASONS
+from pathcheck.dungeon import LostReason
 from pathcheck.errors import pointer_join
-from pathcheck.games.dungeon.log import SOLO_FORMAT, read_solo
-from pathcheck.games.dungeon.solo import SOLO_PLAYER
-from pathcheck.geometry import Move
-from pathcheck.solo import RULE_SOLO_FAIL, RULE_SOLO_PREMATURE, check_solo
+from pathcheck.games.dungeon.log import SOLO_FORMAT
+from pathcheck.games.dungeon.solo import SOLO_PLAYER, read_record, traced_dungeons
+from pathcheck.solo import RULE_SOLO_FAIL, RULE_SOLO_PREMATURE, dungeon_failure, max_score
+from pathcheck.tileset import load_tileset
+
+MISPLACED = REASONS.index(LostReason.MISPLACED.value)
 
 
 def analyse(log: Mapping[str, Any], *, source: str) -> GameAnalysis:
     """Every tile of a ``solo/1`` record marked; RecordError if the record is malformed."""
-    record = read_solo(log, source=source)
+    read = read_record(log, source)
+    record = read.record
+    tokens = read.tokens
     moves: list[AnalysedMove] = []
-    movement = Move.STRAIGHT
     previous_held = False  # whether the dungeon before the current one held to its end
-    for d, dungeon in enumerate(record.dungeons, 1):
-        result = trace(dungeon, tileset=record.tileset, rules=record.rules,
-                       initial_movement=movement)
-        lost_at = result.lost_at
-        for i, placement in enumerate(dungeon, 1):
+    score: int | None = None
+    count = len(read.starts) - 1
+    for d, (start, stop, lost, code, _) in enumerate(
+            traced_dungeons(read, record.tileset or load_tileset()), 1):
+        lost_at = lost or None
+        if score is None and (failure := dungeon_failure(d, count, stop - start, lost_at,
+                                                          code == MISPLACED)) is not None:
+            score = start + failure[1] - 1  # the tiles before the failing one
+        for i in range(1, stop - start + 1):
             if d == 1 and i == 1:
                 continue  # START lies in the middle: not a move
-            pointer = pointer_join("/dungeons", d - 1, i - 1)
-            did = f"lays {placement}" + (" as a new dungeon" if i == 1 else "")
-            if i == 1:
-                if previous_held:
-                    moves.append(AnalysedMove(d, i, SOLO_PLAYER, did,
-                                              f"dungeon {d - 1} holds", "go on with it",
-                                              Mark.SLIP, "premature: the dungeon held", None,
-                                              RULE_SOLO_PREMATURE, pointer))
-                else:
-                    moves.append(AnalysedMove(d, i, SOLO_PLAYER, did,
-                                              f"dungeon {d - 1} is Lost", "a new dungeon",
-                                              Mark.SOUND, "the dungeon was Lost", None,
-                                              RULE_SOLO_FAIL, pointer))
-                continue
-            if lost_at is not None and lost_at < i:
-                moves.append(AnalysedMove(d, i, SOLO_PLAYER, did,
-                                          f"dungeon {d} is Lost since its tile {lost_at} "
-                                          f"({_reason(result.reason)})", "a new dungeon",
-                                          Mark.SLIP, "late: the dungeon was already Lost",
-                                          None, RULE_SOLO_FAIL, pointer))
-            elif lost_at == i and result.reason is LostReason.MISPLACED:
-                moves.append(AnalysedMove(d, i, SOLO_PLAYER, did, f"dungeon {d} holds",
-                                          "lay it in line with the last-taken path",
-                                          Mark.SLIP, "misplaced", None, RULE_SOLO_FAIL,
-                                          pointer))
-            else:
-                moves.append(AnalysedMove(d, i, SOLO_PLAYER, did, f"dungeon {d} holds",
-                                          "as played", Mark.SOUND,
-                                          "in line with the last-taken path", None, None,
-                                          pointer))
+            moves.append(_move(d, i, tokens[start + i - 1], previous_held, lost_at, code))
         previous_held = lost_at is None
-        movement = result.last_movement
-    score = check_solo(record.dungeons, rules=record.rules, tileset=record.tileset).score
+    points = max_score(len(tokens), record.rules) if score is None else score
     return make_analysis("dungeon", SOLO_FORMAT, source, (SOLO_PLAYER,), moves,
-                         {SOLO_PLAYER: score}, ())
+                         {SOLO_PLAYER: points}, ())
 
 
-def _reason(reason: LostReason | None) -> str:
-    return "" if reason is None else reason.value
+def _move(d: int, i: int, token: str, previous_held: bool, lost_at: int | None,
+          code: int) -> AnalysedMove:
+    """Tile ``i`` of dungeon ``d`` (``token``: ``ID@DIR``) marked."""
+    pointer = pointer_join("/dungeons", d - 1, i - 1)
+    if i == 1:
+        did = f"lays {token} as a new dungeon"
+        if previous_held:
+            return AnalysedMove(d, i, SOLO_PLAYER, did, f"dungeon {d - 1} holds",
+                                "go on with it", Mark.SLIP, "premature: the dungeon held",
+                                None, RULE_SOLO_PREMATURE, pointer)
+        return AnalysedMove(d, i, SOLO_PLAYER, did, f"dungeon {d - 1} is Lost", "a new dungeon",
+                            Mark.SOUND, "the dungeon was Lost", None, RULE_SOLO_FAIL, pointer)
+    did = f"lays {token}"
+    if lost_at is not None and lost_at < i:
+        return AnalysedMove(d, i, SOLO_PLAYER, did, f"dungeon {d} is Lost since its tile "
+                            f"{lost_at} ({REASONS[code]})", "a new dungeon", Mark.SLIP,
+                            "late: the dungeon was already Lost", None, RULE_SOLO_FAIL,
+                            pointer)
+    if lost_at == i and code == MISPLACED:
+        return AnalysedMove(d, i, SOLO_PLAYER, did, f"dungeon {d} holds",
+                            "lay it in line with the last-taken path", Mark.SLIP, "misplaced",
+                            None, RULE_SOLO_FAIL, pointer)
+    return AnalysedMove(d, i, SOLO_PLAYER, did, f"dungeon {d} holds", "as played", Mark.SOUND,
+                        "in line with the last-taken path", None, None, pointer)

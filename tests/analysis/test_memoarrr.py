@@ -11,10 +11,10 @@ from hypothesis import strategies as st
 
 from pathcheck.analysis import analyse
 from pathcheck.analysis.core import Mark
-from pathcheck.analysis.memoarrr import judge_reveal
+from pathcheck.analysis.memoarrr import Island, analyse_replayed
 from pathcheck.games.memoarrr.gen import random_game
 from pathcheck.games.memoarrr.log import read_log
-from pathcheck.games.memoarrr.rules import Card, Pos
+from pathcheck.games.memoarrr.rules import ALL_CARDS
 from pathcheck.games.memoarrr.state import State
 
 from .plain import _memoarrr_view
@@ -95,12 +95,22 @@ def test_a_slip_planted_at_a_known_move_is_found_exactly() -> None:
 
 
 def test_the_chance_of_a_guess() -> None:
-    last = Card.parse("crab/lava")
-    known = {Pos(0, 0): Card.parse("turtle/water")}
-    mark, _, best, chance, _ = judge_reveal(known, [Pos(0, 0), Pos(0, 1)], last, Pos(0, 1),
-                                         Card.parse("crab/water"))
+    number = {str(card): i for i, card in enumerate(ALL_CARDS)}
+    last = number["crab/lava"]
+    island = Island({0: number["turtle/water"], 1: number["crab/water"]}, ["Ann"],
+                    {"Ann": "south"})
+    island.learn("Ann", 0)
+    mark, _, best, chance, _ = island.judge("Ann", 0b11, last, 1)
     # 24 cards not seen, 9 of them crabs or on lava
     assert (mark, chance) == (Mark.GUESS, 9 / 24) and "9 of the 24" in best
-    mark, *_ = judge_reveal(known, [Pos(0, 0), Pos(0, 1)], last, Pos(0, 0),
-                            Card.parse("turtle/water"))
+    mark, *_ = island.judge("Ann", 0b11, last, 0)
     assert mark is Mark.SLIP  # seen, and it does not connect, while a chance was left
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 2**32), players=st.integers(2, 4), expert=st.booleans(),
+       edition=st.sampled_from((2018, 2023)))
+def test_the_two_walks_agree(seed: int, players: int, expert: bool, edition: int) -> None:
+    log = random_game(random.Random(seed), players=players, expert=expert, edition=edition,
+                      rounds=random.Random(seed).randint(1, 7))
+    assert analyse(log, source="x") == analyse_replayed(log, source="x")
