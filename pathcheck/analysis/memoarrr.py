@@ -50,6 +50,9 @@ CONNECTS = tuple(sum(1 << j for j, other in enumerate(ALL_CARDS) if card.connect
                  for card in ALL_CARDS)
 """Per card number (its index in ALL_CARDS): the bit set of the cards that connect with it."""
 EVERY_CARD = (1 << len(ALL_CARDS)) - 1
+_CONNECTING = tuple(tuple(j for j, other in enumerate(ALL_CARDS) if card.connects(other))
+                    for card in ALL_CARDS)
+"""Per card number: the numbers of the cards that connect with it (itself and 8 others)."""
 _POS_NUMBER = {text: i for i, text in enumerate(_POS_TEXT)}
 _CENTRE = 2 * SIZE + 2
 ISLAND = sum(1 << p for p in range(SIZE * SIZE) if p != _CENTRE)
@@ -75,9 +78,12 @@ class Island:
     def __init__(self, cards: dict[int, int], players: Sequence[str],
                  peeks: Mapping[str, str]) -> None:
         self.cards = cards
+        self.place_bit = [0] * len(ALL_CARDS)
+        """Per card number: the bit of its place (0: not on the island, or not named)."""
+        for place, card in cards.items():
+            self.place_bit[card] = 1 << place
         self.known = dict.fromkeys(players, 0)
         self.seen = dict.fromkeys(players, 0)
-        self._connecting: dict[int, int] = {}
         for p in players:
             for place in _SIDES[peeks[p]]:
                 self.learn(p, place)
@@ -99,21 +105,21 @@ class Island:
         card_a, card_b = cards.pop(a, None), cards.pop(b, None)
         if card_b is not None:
             cards[a] = card_b
+            self.place_bit[card_b] = 1 << a
         if card_a is not None:
             cards[b] = card_a
+            self.place_bit[card_a] = 1 << b
         both = 1 << a | 1 << b
         for player, places in self.known.items():
             if (places >> a & 1) != (places >> b & 1):
                 self.known[player] = places ^ both
-        self._connecting.clear()
 
     def connecting(self, last: int) -> int:
         """The bit set of the places whose card connects with card ``last``."""
-        found = self._connecting.get(last)
-        if found is None:
-            connects = CONNECTS[last]
-            found = self._connecting[last] = sum(
-                1 << place for place, card in self.cards.items() if connects >> card & 1)
+        place_bit = self.place_bit
+        found = 0
+        for card in _CONNECTING[last]:
+            found |= place_bit[card]
         return found
 
     def judge(self, player: str, allowed: int, last: int,
