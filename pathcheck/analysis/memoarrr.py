@@ -30,7 +30,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pathcheck.analysis.core import AnalysedMove, GameAnalysis, Mark, make_analysis
-from pathcheck.games.memoarrr.fast import _CARD_NUMBERS, _CARD_TEXT, _POS_TEXT, _replay
+from pathcheck.games.memoarrr import fast
+from pathcheck.games.memoarrr.fast import _CARD_NUMBERS, _CARD_TEXT, _POS_TEXT
 from pathcheck.games.memoarrr.log import FORMAT, Setup, read_log
 from pathcheck.games.memoarrr.plain import read_plain
 from pathcheck.games.memoarrr.rules import (
@@ -166,7 +167,8 @@ class Island:
 
 def analyse(log: Mapping[str, Any], *, source: str) -> GameAnalysis:
     """Every reveal of ``log`` marked (see the module doc); RecordError if malformed."""
-    trace = None if _replay is None else _replay(log, _CARD_NUMBERS)
+    replay = fast._replay  # looked up here: None without the C extension
+    trace = None if replay is None else replay(log, _CARD_NUMBERS)
     if trace is None:
         return analyse_replayed(log, source=source)
     players: tuple[str, ...] = tuple(log["players"])

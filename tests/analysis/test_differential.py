@@ -65,3 +65,17 @@ def test_random_dungeon(seed: int, players: int, advanced: bool, rules: set[int]
 def test_random_memo_dice_and_robot(seed: int) -> None:
     same(dice_game(random.Random(seed)))
     same(robot_game(random.Random(seed)))
+
+
+@pytest.mark.parametrize("path", [p for p in LEGAL if "memoarrr" in str(p) or "solo" in p.name],
+                         ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_without_the_c_extension_the_analysis_is_the_same(path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    from pathcheck.games.dungeon import solo
+    from pathcheck.games.memoarrr import fast
+
+    log = json.loads(path.read_text())
+    with_c = analyse(log, source="c")
+    monkeypatch.setattr(fast, "_replay", None)
+    monkeypatch.setattr(solo, "_c_tracer", lambda: None)
+    assert analyse(log, source="c") == with_c
