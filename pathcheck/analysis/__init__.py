@@ -41,10 +41,14 @@ def analyse(log: Mapping[str, Any], *, source: str,
     if not isinstance(fmt, str):
         raise RecordError(source, None, "/format",
                           "missing \"format\" (e.g. \"game/1\"): the analysis needs it")
-    if fmt not in ANALYSERS or (formats is not None and fmt not in formats):
-        known = ", ".join(formats if formats is not None else ANALYSERS)
+    if formats is not None and fmt not in formats:
         raise RecordError(source, None, "/format",
-                          f"no analysis reads format {fmt[:40]!r} (it reads {known})")
+                          f"format {fmt[:40]!r} is not the named game's (it reads "
+                          f"{', '.join(formats)})")
+    if fmt not in ANALYSERS:
+        raise RecordError(source, None, "/format",
+                          f"no analysis reads format {fmt[:40]!r} (there is one for "
+                          f"{', '.join(ANALYSERS)})")
     module = importlib.import_module(ANALYSERS[fmt])
     result: GameAnalysis = module.analyse(log, source=source)
     return result

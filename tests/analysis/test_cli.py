@@ -160,3 +160,10 @@ def test_html_draws_one_log() -> None:
     code, _, err = run(str(FIXTURES / "memo-dice/legal-2p.json"),
                        str(FIXTURES / "memo-dice/legal-3p.json"), "--html", "x.html")
     assert code == 2 and "one LOG" in err
+
+
+def test_a_named_game_reads_only_its_formats() -> None:
+    code, out, err = run("memoarrr", str(FIXTURES / "memo-dice/legal-2p.json"))
+    assert (code, out) == (3, "")
+    assert "legal-2p.json:1: /format: format 'memo-dice/1' is not the named game's" in err
+    assert run("memo-dice", str(FIXTURES / "memo-dice/legal-2p.json"))[0] == 0
