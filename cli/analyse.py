@@ -147,7 +147,7 @@ def _analyse_logs(paths: list[str], game: str | None, output_format: str, output
             if done.analysis is not None and tallied:
                 tally.add(done.analysis)
             if html_target is not None:
-                kept.append(done)
+                kept.append(done if not kept else None)  # the first log's page only
             if out is None:
                 continue
             if output_format == "json":
@@ -174,6 +174,9 @@ def _analyse_logs(paths: list[str], game: str | None, output_format: str, output
         write_atomic(chart, accuracy_chart_svg(rows))
     if html_target is not None and kept:
         _write_page(kept[0], game, html_target)
+        if len(kept) > 1:
+            click.echo(f"pathcheck: note: {len(kept) - 1} more log(s) not drawn: --html draws "
+                       "the first log of LOG", err=True)
     return counts
 
 
