@@ -123,7 +123,8 @@ def _analyse_logs(paths: list[str], game: str | None, output_format: str, output
     tallied = by_player or chart is not None
     per_log = "none" if by_player else output_format
     settings = AnalyseSettings(game=game, output=per_log,
-                               keep=tallied or html_target is not None)
+                               keep=tallied or html_target is not None,
+                               keep_logs=html_target is not None)
     work = _partial(analyse_item, settings)
     counts = {"analysed": 0, "invalid": 0, "unreadable": 0}
     tally = Tally()

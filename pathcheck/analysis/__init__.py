@@ -52,3 +52,30 @@ def analyse(log: Mapping[str, Any], *, source: str,
     module = importlib.import_module(ANALYSERS[fmt])
     result: GameAnalysis = module.analyse(log, source=source)
     return result
+
+
+def analyse_decoded(raw: bytes, fmt: str, *, source: str,
+                    formats: tuple[str, ...] | None = None) -> GameAnalysis | None:
+    """The analysis of a log given as its JSON text (passed by the reader's guard), read
+    straight into its game's typed values as ``adjudicate`` reads it
+    (:attr:`pathcheck.games.GameAdjudicator.typed_readers`), for the games whose analysis
+    takes a log so read (``analyse_read``); None when that does not apply or the text does
+    not fit the format: :func:`analyse` then reads it the usual way, which gives the same
+    analysis or words the error."""
+    if fmt not in ANALYSERS or (formats is not None and fmt not in formats):
+        return None
+    module = importlib.import_module(ANALYSERS[fmt])
+    analyse_read = getattr(module, "analyse_read", None)
+    if analyse_read is None:
+        return None
+    from pathcheck import games
+
+    for name, log_format, read_entry in getattr(games.for_format(fmt), "typed_readers", ()):
+        if name == fmt:
+            entry = log_format.decode(raw)
+            if entry is None:
+                return None
+            result: GameAnalysis = analyse_read(read_entry(entry, source=source),
+                                                source=source)
+            return result
+    return None

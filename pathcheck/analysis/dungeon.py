@@ -32,7 +32,7 @@ from pathcheck.analysis.core import (
 from pathcheck.check import RULE_I, RULE_II, RULE_III, LostCard, card_outcomes
 from pathcheck.constants import REASONS
 from pathcheck.dungeon import LOST_RULES, LostReason
-from pathcheck.games.dungeon.log import GAME_FORMAT, Exploration, read_game_log
+from pathcheck.games.dungeon.log import GAME_FORMAT, Exploration, GameLog, read_game_log
 from pathcheck.games.dungeon.state import Replay
 
 MISPLACED = LostReason.MISPLACED.value
@@ -41,7 +41,12 @@ MISPLACED = LostReason.MISPLACED.value
 def analyse(log: Mapping[str, Any], *, source: str) -> GameAnalysis:
     """Every move of a ``game/1`` log marked, every exploration reported; RecordError if the
     log is malformed."""
-    game = read_game_log(log, source=source)
+    return analyse_read(read_game_log(log, source=source), source=source)
+
+
+def analyse_read(game: GameLog, *, source: str) -> GameAnalysis:
+    """:func:`analyse` of a log already read (:func:`~pathcheck.games.dungeon.log.
+    read_game_entry`)."""
     replay = Replay(game)
     replay.run()
     players = game.players
@@ -141,8 +146,7 @@ def exploration_report(number: int, exp: Exploration, lost_at: int | None,
         others = [c for c in cards if c.player != player]
         if lost_at is None:
             verdict, rule_used = ("held-on", RULE_III) if after is None else ("too-early", RULE_I)
-            perfect_points = dict((n, p) for n, _, _, p in
-                                  card_outcomes(None, others, players))[player]
+            perfect_points = _points_of(player, None, others)
         else:
             if after is None:
                 said = any(player in tn.lost for tn in exp.turns[lost_at - 2:])
@@ -157,10 +161,15 @@ def exploration_report(number: int, exp: Exploration, lost_at: int | None,
             rule_used = RULE_I if verdict == "too-early" else RULE_II
             perfect_points = 0
             if perfect is not None:
-                perfect_cards = [*others, LostCard(player, perfect + 1)]
-                perfect_points = dict((n, p) for n, _, _, p in
-                                      card_outcomes(lost_at, perfect_cards, players))[player]
+                perfect_points = _points_of(player, lost_at,
+                                            [*others, LostCard(player, perfect + 1)])
         announcements.append(LostAnnouncement(player, verdict, announced, perfect, points,
                                               perfect_points, rule_used))
     return ExplorationReport(number, lost_at, lost_turn, reason, rule, placed_by,
                              tuple(announcements))
+
+
+def _points_of(player: str, lost_at: int | None, cards: Sequence[LostCard]) -> int:
+    """What ``player`` scores in the check (rules I-III) with ``cards`` on the stack."""
+    return next(points for name, _, _, points in card_outcomes(lost_at, cards, [player])
+                if name == player)

@@ -18,14 +18,19 @@ from collections.abc import Mapping
 from typing import Any
 
 from pathcheck.analysis.core import AnalysedMove, GameAnalysis, Mark, make_analysis
-from pathcheck.games.memo_dice.log import FORMAT, read_log
+from pathcheck.games.memo_dice.log import FORMAT, MemoDiceLog, read_log
 from pathcheck.games.memo_dice.rules import RIGHT_GUESS, WRONG_GUESS, same_symbol
 from pathcheck.games.memo_dice.state import Replay
 
 
 def analyse(log: Mapping[str, Any], *, source: str) -> GameAnalysis:
     """Every answer of ``log`` marked; RecordError if the log is malformed."""
-    game = read_log(log, source=source)
+    return analyse_read(read_log(log, source=source), source=source)
+
+
+def analyse_read(game: MemoDiceLog, *, source: str) -> GameAnalysis:
+    """:func:`analyse` of a log already read (:func:`~pathcheck.games.memo_dice.log.
+    read_entry`)."""
     replay = Replay(game, source=source)
     replay.play()
     moves: list[AnalysedMove] = []

@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from pathcheck.analysis.core import AnalysedMove, GameAnalysis, Mark, make_analysis
-from pathcheck.games.robot_memory.log import FORMAT, Pick, position_name, read_log
+from pathcheck.games.robot_memory.log import FORMAT, GameLog, Pick, position_name, read_log
 from pathcheck.games.robot_memory.rules import (
     SCORE_THREE,
     SCORING,
@@ -65,7 +65,12 @@ def judge(guess: Guess, card: Card) -> tuple[Mark, str, Rule]:
 
 def analyse(log: Mapping[str, Any], *, source: str) -> GameAnalysis:
     """Every guess of ``log`` marked; RecordError if the log is malformed."""
-    game = read_log(log, source=source)
+    return analyse_read(read_log(log, source=source), source=source)
+
+
+def analyse_read(game: GameLog, *, source: str) -> GameAnalysis:
+    """:func:`analyse` of a log already read (:func:`~pathcheck.games.robot_memory.log.
+    read_entry`)."""
     replay = Replay(game)
     replay.run()
     moves: list[AnalysedMove] = []

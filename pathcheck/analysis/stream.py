@@ -11,11 +11,12 @@ from typing import NamedTuple
 import msgspec
 
 from pathcheck import games
-from pathcheck.analysis import analyse
+from pathcheck.analysis import analyse, analyse_decoded
 from pathcheck.analysis.core import GameAnalysis
-from pathcheck.batch import ERROR, Item
+from pathcheck.batch import ERROR, JSON_LINE, Item
+from pathcheck.bounded import Guard, guard
 from pathcheck.errors import InputError, IOFailure, PathcheckError, RecordError
-from pathcheck.games.stream import located, log_value
+from pathcheck.games.stream import format_of, located, log_value
 
 
 @dataclass(frozen=True)
@@ -27,6 +28,8 @@ class AnalyseSettings:
     game: str | None = None
     output: str = "text"
     keep: bool = False
+    keep_logs: bool = False
+    """Hand back each decoded log too (the replay page draws it)."""
 
 
 class Analysed(NamedTuple):
@@ -52,19 +55,39 @@ def analyse_item(item: Item, settings: AnalyseSettings) -> Analysed:
                         item.size)
     source = item.source if not item.pointer else f"{item.source}#{item.pointer}"
     try:
-        value = log_value(item)
         formats = None if settings.game is None else games.load(settings.game).formats
-        try:
-            result = analyse(value, source=source, formats=formats)
-        except RecordError as exc:
-            raise located(exc, item) from exc
+        result = None if settings.keep_logs else _typed(item, source, formats)
+        value = None
+        if result is None:
+            value = log_value(item)
+            try:
+                result = analyse(value, source=source, formats=formats)
+            except RecordError as exc:
+                raise located(exc, item) from exc
     except RecordError as exc:
         return Analysed("invalid", b"", f"pathcheck: invalid: {exc}", item.line, item.size)
     except PathcheckError as exc:
         return Analysed("invalid", b"", f"pathcheck: error: {item.source}:{item.line}: {exc}",
                         item.line, item.size)
     return Analysed("analysed", render(result, settings.output), "", item.line, item.size,
-                    result if settings.keep else None, value if settings.keep else None)
+                    result if settings.keep else None, value if settings.keep_logs else None)
+
+
+def _typed(item: Item, source: str, formats: tuple[str, ...] | None) -> GameAnalysis | None:
+    """A JSON line read straight into its game's typed values, as ``adjudicate`` reads it
+    (:func:`pathcheck.analysis.analyse_decoded`); None: the usual way reads it."""
+    if item.kind != JSON_LINE:
+        return None
+    raw = item.payload.rstrip(b"\r\n")
+    if guard(raw) is not Guard.CLEAR:
+        return None
+    try:
+        fmt = format_of(raw)
+        if not isinstance(fmt, str):
+            return None
+        return analyse_decoded(raw, fmt, source=source, formats=formats)
+    except (msgspec.DecodeError, UnicodeDecodeError, PathcheckError):
+        return None  # the usual way words it
 
 
 def render(analysis: GameAnalysis, output: str) -> bytes:

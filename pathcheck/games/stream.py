@@ -223,6 +223,11 @@ class _Head(msgspec.Struct):
 _head = msgspec.json.Decoder(_Head)
 
 
+def format_of(raw: bytes) -> Any:
+    """The ``format`` field of a JSON log (the rest skipped); raises msgspec.DecodeError."""
+    return _head.decode(raw).format
+
+
 def _rule_decoded(raw: bytes, item: Item, settings: StreamSettings) -> Ruling | None:
     """The ruling on a JSON line (passed by the reader's guard) read straight into its game's
     typed values, when the game offers it
@@ -230,7 +235,7 @@ def _rule_decoded(raw: bytes, item: Item, settings: StreamSettings) -> Ruling | 
     format; None otherwise: the line is then decoded and ruled on as usual, which gives the
     same ruling or words the error (the tests compare both ways)."""
     try:
-        fmt = _head.decode(raw).format
+        fmt = format_of(raw)
         if not isinstance(fmt, str):
             return None
         adjudicator = (games.load(settings.game) if settings.game is not None

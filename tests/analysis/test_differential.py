@@ -79,3 +79,17 @@ def test_without_the_c_extension_the_analysis_is_the_same(path: Path,
     monkeypatch.setattr(fast, "_replay", None)
     monkeypatch.setattr(solo, "_c_tracer", lambda: None)
     assert analyse(log, source="c") == with_c
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 2**32))
+def test_the_typed_read_gives_the_same_analysis(seed: int) -> None:
+    import msgspec
+
+    from pathcheck.analysis import analyse_decoded
+
+    rng = random.Random(seed)
+    for log in (dungeon_game(rng, players=3, rules={1, 2}), dice_game(rng), robot_game(rng)):
+        typed = analyse_decoded(msgspec.json.encode(log), log["format"], source="t")
+        assert typed is not None and typed == analyse(log, source="t")
+    assert analyse_decoded(b'{"format": "memo-dice/1"}', "memo-dice/1", source="t") is None
