@@ -115,21 +115,17 @@ class Island:
             if (places >> a & 1) != (places >> b & 1):
                 self.known[player] = places ^ both
 
-    def connecting(self, last: int) -> int:
-        """The bit set of the places whose card connects with card ``last``."""
-        place_bit = self.place_bit
-        found = 0
-        for card in _CONNECTING[last]:
-            found |= place_bit[card]
-        return found
-
     def judge(self, player: str, allowed: int, last: int,
               chosen: int) -> tuple[Mark, str, str, float | None, str]:
         """The mark of ``player`` revealing place ``chosen`` to connect to card ``last``,
         among the places of bit set ``allowed``; with what they knew, what a perfect memory
         does, the chance of a guess and why."""
         known = self.known[player]
-        matches = allowed & known & self.connecting(last)
+        place_bit = self.place_bit
+        connecting = 0  # the places whose card connects with ``last``
+        for other in _CONNECTING[last]:
+            connecting |= place_bit[other]
+        matches = allowed & known & connecting
         unknown = (allowed & ~known).bit_count()
         pool = EVERY_CARD & ~self.seen[player]
         connects = CONNECTS[last]
