@@ -149,6 +149,8 @@ class Island:
         best = (f"reveal a card not seen: {hits} of the {size} cards not seen connect "
                 f"({chance:.0%})")
         if not known >> chosen & 1:
+            if hits == size:  # every card not seen connects: what was seen decides it
+                return Mark.SOUND, knew, best, None, "every card not seen connects"
             return Mark.GUESS, knew, best, chance, outcome
         return (Mark.SLIP, knew, best, None,
                 "a card seen not to connect, while a chance was left")

@@ -105,6 +105,8 @@ def _memoarrr(log: dict[str, Any]) -> list[Plain]:
             out.append((r, k, player, "sound" if chosen in matches else "slip", None))
         elif chance == 0:
             out.append((r, k, player, "sound", None))
+        elif chosen in unknown and chance == 1:
+            out.append((r, k, player, "sound", None))  # every card not seen connects
         elif chosen in unknown:
             out.append((r, k, player, "guess", float(chance)))
         else:
@@ -179,7 +181,9 @@ def _team(players: list[str], turns: list[dict[str, Any]], rules: frozenset[int]
     for turn in turns:
         said = [p for p in dict.fromkeys(turn.get("lost", ()))
                 if p != turn["player"] and p in team]
-        if 1 in rules and said:
+        if 1 in rules and said and turn.get("simultaneous", True) is False:
+            said = said[:1]  # one after the other: the first to speak stands
+        elif 1 in rules and said:
             order = clockwise_after(players, turn["player"])
             said = [min(said, key=order.index)]
         team -= set(said)
