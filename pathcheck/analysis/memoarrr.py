@@ -59,6 +59,8 @@ _CENTRE = 2 * SIZE + 2
 ISLAND = sum(1 << p for p in range(SIZE * SIZE) if p != _CENTRE)
 """The bit set of the 24 places (row * 5 + column) of the island."""
 _SIDES = {side: tuple(p.row * SIZE + p.col for p in places) for side, places in SIDES.items()}
+_AT = tuple(tuple(f"{place} ({card})" for card in _CARD_TEXT) for place in _POS_TEXT)
+"""``_AT[place][card]``: ``"B1 (turtle/water)"``, made once."""
 
 
 def _places(mask: int) -> list[int]:
@@ -137,8 +139,9 @@ class Island:
         outcome = ("it connects" if connects >> self.cards[chosen] & 1
                    else "it does not connect")
         if matches:
+            cards = self.cards
             best = "reveal a card seen that connects: " + ", ".join(
-                f"{_POS_TEXT[p]} ({_CARD_TEXT[self.cards[p]]})" for p in _places(matches))
+                [_AT[p][cards[p]] for p in _places(matches)])
             if matches >> chosen & 1:
                 return Mark.SOUND, knew, best, None, "a card seen that connects"
             return (Mark.SLIP, knew, best, None,
@@ -158,8 +161,7 @@ class Island:
     def move(self, number: int, index: int, player: str, allowed: int, last: int,
              place: int, rule: Rule, pointer: str) -> AnalysedMove:
         mark, knew, best, chance, why = self.judge(player, allowed, last, place)
-        return AnalysedMove(number, index, player,
-                            f"reveals {_POS_TEXT[place]} ({_CARD_TEXT[self.cards[place]]})",
+        return AnalysedMove(number, index, player, "reveals " + _AT[place][self.cards[place]],
                             knew, best, mark, why, chance, rule, pointer)
 
 

@@ -56,10 +56,15 @@ def analyse_item(item: Item, settings: AnalyseSettings) -> Analysed:
     source = item.source if not item.pointer else f"{item.source}#{item.pointer}"
     try:
         formats = None if settings.game is None else games.load(settings.game).formats
-        result = None if settings.keep_logs else _typed(item, source, formats)
+        checked = None
+        if item.kind == JSON_LINE:
+            checked = guard(item.payload.rstrip(b"\r\n"))  # once, for both reads
+        result = None
+        if checked is Guard.CLEAR and not settings.keep_logs:
+            result = _typed(item, source, formats)
         value = None
         if result is None:
-            value = log_value(item)
+            value = log_value(item, checked)
             try:
                 result = analyse(value, source=source, formats=formats)
             except RecordError as exc:
@@ -74,13 +79,10 @@ def analyse_item(item: Item, settings: AnalyseSettings) -> Analysed:
 
 
 def _typed(item: Item, source: str, formats: tuple[str, ...] | None) -> GameAnalysis | None:
-    """A JSON line read straight into its game's typed values, as ``adjudicate`` reads it
-    (:func:`pathcheck.analysis.analyse_decoded`); None: the usual way reads it."""
-    if item.kind != JSON_LINE:
-        return None
+    """A JSON line (passed by the reader's guard) read straight into its game's typed
+    values, as ``adjudicate`` reads it (:func:`pathcheck.analysis.analyse_decoded`); None:
+    the usual way reads it."""
     raw = item.payload.rstrip(b"\r\n")
-    if guard(raw) is not Guard.CLEAR:
-        return None
     try:
         fmt = format_of(raw)
         if not isinstance(fmt, str):
