@@ -7,7 +7,7 @@ misplaced, or if the dungeon was already Lost ("did not create a new dungeon imm
 getting Lost"); laid as a new dungeon, it is sound if the previous dungeon was Lost, a slip
 (premature) if it still held. The answer key (perfect play) is all sound.
 
->>> from pathcheck.solo import answer_key
+>>> from pathcheck.solo.play import answer_key
 >>> from pathcheck.tileset import load_tileset
 >>> deck = load_tileset().deck_ids(False)
 >>> key = answer_key(["START", *deck], rules=())
@@ -29,7 +29,7 @@ from pathcheck.dungeon import LostReason
 from pathcheck.errors import pointer_join
 from pathcheck.games.dungeon.log import SOLO_FORMAT
 from pathcheck.games.dungeon.solo import SOLO_PLAYER, read_record, traced_dungeons
-from pathcheck.solo import RULE_SOLO_FAIL, RULE_SOLO_PREMATURE, dungeon_failure, max_score
+from pathcheck.solo.play import RULE_SOLO_FAIL, RULE_SOLO_PREMATURE, dungeon_failure, max_score
 from pathcheck.tileset import load_tileset
 
 MISPLACED = REASONS.index(LostReason.MISPLACED.value)

@@ -13,7 +13,7 @@ known connecting card or reveals a card seen not to connect while a chance was l
 Two walks give the same moves (tests/analysis/test_memoarrr.py): a clean log that the C
 replay (:mod:`pathcheck.games.memoarrr.fast`) takes is walked straight from its JSON, cards
 and places as small integers; any other log (what the C side declines: illegal moves, odd
-values) through the game's own replay state (:class:`~pathcheck.games.memoarrr.state.State`).
+values) through the game's own replay state (:class:`~pathcheck.games.memoarrr.island.State`).
 
 >>> import random
 >>> from pathcheck.games.memoarrr.gen import random_game
@@ -32,6 +32,7 @@ from typing import Any
 from pathcheck.analysis.core import AnalysedMove, GameAnalysis, Mark, make_analysis
 from pathcheck.games.memoarrr import fast
 from pathcheck.games.memoarrr.fast import _CARD_NUMBERS, _CARD_TEXT, _POS_TEXT
+from pathcheck.games.memoarrr.island import State
 from pathcheck.games.memoarrr.log import FORMAT, Setup, read_log
 from pathcheck.games.memoarrr.plain import read_plain
 from pathcheck.games.memoarrr.rules import (
@@ -44,7 +45,6 @@ from pathcheck.games.memoarrr.rules import (
     decide_winners,
     rule_for,
 )
-from pathcheck.games.memoarrr.state import State
 from pathcheck.ruling import Rule
 
 CONNECTS = tuple(sum(1 << j for j, other in enumerate(ALL_CARDS) if card.connects(other))

@@ -17,7 +17,7 @@ from pathcheck.analysis.positions import analyse_position
 from pathcheck.dungeon import parse_notation
 from pathcheck.errors import InputError
 from pathcheck.games.dungeon.gen import random_game
-from pathcheck.solo import answer_key
+from pathcheck.solo.play import answer_key
 from pathcheck.tileset import load_tileset
 
 from .plain import plain_marks

@@ -13,9 +13,9 @@ from pathcheck.analysis import analyse
 from pathcheck.analysis.core import Mark
 from pathcheck.analysis.memoarrr import Island, analyse_replayed
 from pathcheck.games.memoarrr.gen import random_game
+from pathcheck.games.memoarrr.island import State
 from pathcheck.games.memoarrr.log import read_log
 from pathcheck.games.memoarrr.rules import ALL_CARDS
-from pathcheck.games.memoarrr.state import State
 
 from .plain import _memoarrr_view
 
