@@ -25,6 +25,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "tiles": ("pathcheck.cli.tiles", "List the tiles of a tile set."),
     "schema": ("pathcheck.cli.schema", "Print the JSON Schema of a record or log format."),
     "adjudicate": ("pathcheck.cli.adjudicate", "Rule on recorded games of any installed game."),
+    "analyse": ("pathcheck.cli.analyse", "Each move against a perfect memory: slips, guesses, "
+                "accuracy."),
     "convert": ("pathcheck.cli.convert", "Turn a game notation file into its JSON log and back."),
     "record": ("pathcheck.cli.record", "Record a game as it is played, move by move."),
     "solo": ("pathcheck.cli.solo", "Solo challenges: seed codes, answer keys, checks, stats."),

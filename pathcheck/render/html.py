@@ -42,6 +42,9 @@ class NoteKind(enum.StrEnum):
     LOST = "lost"
     VIOLATION = "violation"
     SCORE = "score"
+    SLIP = "slip"
+    GUESS = "guess"
+    """A move against a perfect memory (``pathcheck analyse --html``)."""
 
 
 @dataclass(frozen=True)
@@ -62,6 +65,8 @@ class PageEvent:
     """The move it points at, e.g. ``round 1, move 3 (Ann)``."""
     rule: Rule | None = None
     violation: bool = False
+    mark: str = ""
+    """The analysis's mark of the move, e.g. ``slip`` or ``guess 35%`` (``analyse --html``)."""
 
 
 @dataclass(frozen=True)
@@ -94,6 +99,9 @@ class Page:
     legend: str = ""
     back: str = ""
     """A relative link back to an index page, if any."""
+    strip: Sequence[tuple[str, str, str]] = ()
+    """The moves coloured by mark, in order: (frame key, ``slip``/``guess``/``sound``, title);
+    each links to its moment (``analyse --html``)."""
 
 
 @dataclass(frozen=True)
@@ -151,11 +159,18 @@ def _event_html(number: int, event: PageEvent) -> str:
     cls = "ev violation" if event.violation else "ev"
     mark = '<span class="tag">violation</span> ' if event.violation else ""
     where = f'<span class="where">{escape(event.where)}:</span> ' if event.where else ""
+    if event.mark:
+        kind = escape(event.mark.split()[0])
+        mark += f'<span class="mark mark-{kind}">{escape(event.mark)}</span> '
     rule = ""
     if event.rule is not None:
         rule = (f'<span class="rule"><span class="section">{escape(event.rule.section)}</span>'
                 f' <q>{escape(event.rule.quote)}</q></span>')
     return f'<li id="ev-{number}" class="{cls}">{mark}{where}{escape(event.text)}{rule}</li>'
+
+
+_GLYPH = {"slip": "?", "guess": "~", "sound": ""}
+"""What a square of the strip shows besides its colour."""
 
 
 def _button(ident: str, label: str, tip: str, face: str) -> str:
@@ -186,10 +201,15 @@ def render_page(page: Page) -> str:
     summary = "".join(f"<p>{escape(line)}</p>" for line in page.summary)
     back = f'<p class="back"><a href="{escape(page.back)}">all pages</a></p>' if page.back else ""
     legend = f'<p class="legend">{escape(page.legend)}</p>' if page.legend else ""
+    strip = "".join(f'<a href="#{escape(key)}" class="mark-{escape(kind)}" '
+                    f'title="{escape(title)}">{_GLYPH.get(kind, "")}</a>'
+                    for key, kind, title in page.strip)
+    if strip:
+        strip = f'<nav class="strip" aria-label="the moves by mark">{strip}</nav>'
     first = page.frames[0]
     return f"""{_head(page.title)}
 <body>
-<header>{back}<h1>{escape(page.title)}</h1><div class="summary">{summary}</div></header>
+<header>{back}<h1>{escape(page.title)}</h1><div class="summary">{summary}</div>{strip}</header>
 <nav class="controls" aria-label="step through the game">
 {_button("pc-first", "first moment", "first (Home)", "|&#x25C0;")}
 {_button("pc-prev", "previous moment", "previous (&#x2190;)", "&#x25C0;")}
@@ -279,6 +299,14 @@ background:#eef5fb}
 .notes li.lost{border-left-color:var(--orange);background:#fdf3e1}
 .notes li.violation{border-left-color:var(--red);background:#fbe9e0;font-weight:600}
 .notes li.score{border-left-color:var(--green);background:#e6f5f0}
+.notes li.slip{border-left-color:var(--red);background:#fbe9e0}
+.notes li.guess{border-left-color:var(--orange);background:#fdf3e1}
+.strip{display:flex;flex-wrap:wrap;gap:2px;margin:.3rem 0}
+.strip a{display:inline-block;width:1.1rem;height:1.4rem;text-align:center;font-weight:700;
+font-size:.8rem;color:#fff;text-decoration:none;background:var(--green)}
+.strip a.mark-slip{background:var(--red)}.strip a.mark-guess{background:var(--orange)}
+.events .mark{font-weight:700;text-transform:uppercase;font-size:.8rem}
+.events .mark-slip{color:var(--red)}.events .mark-guess{color:#8a5a00}
 .notes .kind{font-weight:700;text-transform:uppercase;font-size:.8rem;margin-right:.4rem}
 .rule{display:block;font-size:.88rem;color:var(--muted);font-weight:400}
 .rule .section{font-weight:700}
@@ -315,7 +343,7 @@ function picture(i){var ids=D.pictures[i],out=new Array(ids.length);
 for(var j=0;j<ids.length;j++){out[j]=D.lines[ids[j]];}return out.join("\\n");}
 function el(tag,cls,text){var e=document.createElement(tag);if(cls){e.className=cls;}
 if(text!==undefined){e.textContent=text;}return e;}
-var WORD={info:"",lost:"Lost",violation:"Violation",score:"Check"};
+var WORD={info:"",lost:"Lost",violation:"Violation",score:"Check",slip:"Slip",guess:"Guess"};
 function show(i,fromHash){
 if(i<0){i=0;}if(i>=n){i=n-1;}cur=i;var f=F[i];
 cap.textContent=f.c;

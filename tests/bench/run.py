@@ -60,6 +60,11 @@ def games_bench() -> Any:
     return _sibling("games")
 
 
+def analysis_bench() -> Any:
+    """tests/bench/analysis.py (the ``analyse`` figures)."""
+    return _sibling("analysis")
+
+
 # The msgspec decode the figures are measured against, and the environment commands run in,
 # are games.py's (one definition for both files).
 _GAMES = games_bench()
@@ -194,7 +199,7 @@ def main() -> int:
     parser.add_argument("--census", type=int, default=1 << 24, help="seeds of the census figure")
     parser.add_argument("--logs", type=int, default=10_000, help="game logs of each format")
     parser.add_argument("--games-only", action="store_true",
-                        help="only the adjudicate figures (6-9)")
+                        help="only the adjudicate and analyse figures (6-11)")
     args = parser.parse_args()
     if args.quick:
         args.records, args.big_mb, args.deals, args.census = 20_000, 64, 200_000, 1 << 22
@@ -210,6 +215,7 @@ def main() -> int:
         if args.games_only:
             games_bench().figures(pathcheck, work, args.logs, args.big_mb, 5, line)
             _sibling("dealless").figures(line)
+            analysis_bench().figures(pathcheck, work, args.logs, 3, line)
             return verdict(min(cores, free_cores()))
         data = work / "dungeons.jsonl"
         with open(data, "wb") as out:
@@ -303,9 +309,11 @@ def main() -> int:
              f"{trace_time / 0.250:.2f}x ({trace_time * 1000:.0f} ms)", "< 1.0x",
              trace_time < 0.250)
 
-        # 6-9. Whole game logs (tests/bench/games.py); 10. deal-less ones (dealless.py).
+        # 6-9. Whole game logs (tests/bench/games.py); 10. deal-less ones (dealless.py);
+        # 11-12. their analysis (analysis.py).
         games_bench().figures(pathcheck, work, args.logs, args.big_mb, 5, line)
         _sibling("dealless").figures(line)
+        analysis_bench().figures(pathcheck, work, args.logs, 3, line)
         return verdict(min(cores, free_cores()))
     finally:
         shutil.rmtree(work, ignore_errors=True)

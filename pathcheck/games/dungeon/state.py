@@ -155,6 +155,9 @@ class Replay(DealReplay):
         checked."""
         self.stacks: list[tuple[list[Placement], list[int]]] = []
         """Per exploration: the stack as played, and its height after each turn (--at)."""
+        self.checks: list[tuple[int, int, list[LostCard]]] = []
+        """Per exploration: its Lost point (0: never) and reason code, and the LOST cards
+        that stood (what the analysis of announcements reads)."""
 
     # --- helpers ------------------------------------------------------------------------
 
@@ -350,6 +353,7 @@ class Replay(DealReplay):
         log = self.log
         placements = table.placements
         lost_at, code = lost_point(placements, self._compiled, self._mask, self._c_tracer)
+        self.checks.append((lost_at, code, table.cards))
         lost = _LOST_AT[code]
         if lost is None:
             self._events.append(Event(_describe(placements, None, ""), None, None, {}))
