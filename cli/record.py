@@ -9,35 +9,44 @@ from __future__ import annotations
 
 import datetime
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any
 
 import click
 
+from pathcheck.cli.record_terminal import Ended, ask, session, show, wrap
 from pathcheck.errors import ExitCode, InputError, IOFailure
 
 HELP = """\
-Type each move as a line of game notation (several turns may share a line, separated by
-'·', ';' or ' . '); Tab completes names, tiles and positions. For example:
+Type each move as a line of game notation ({how}); Tab completes names, tiles and positions.
+For example, at this table:
 {examples}
 Commands:
-  :undo    take back the last line          :show    the game as it stands
-  :ruling  the ruling so far                 :help    this text
-  :done    finish and print the ruling (also Ctrl-D); Ctrl-C stops (the log is saved)"""
+  :undo      take back the last line (with no move yet: the settings)
+  :settings  change the settings        :show      what everyone at the table sees
+  :show all  the referee's view          :ruling    the ruling so far
+  :help      this text                   :done      finish and print the ruling
+Ctrl-C clears the line; Ctrl-C on an empty line or Ctrl-D stops (the log is saved)."""
+
+HOW = {"solo/1": "one tile a line as TILE@DIR, or a dungeon a line; | starts the next "
+                 "dungeon"}
+"""How move lines are typed, per format (else: several turns may share a line)."""
 
 
-def help_text(fmt: str) -> str:
-    """The recorder's ``:help``, with example move lines of the game ``fmt`` being recorded.
+def help_text(fmt: str, players: list[str] | None = None) -> str:
+    """The recorder's ``:help``, with example move lines of the game ``fmt`` being recorded,
+    written with the names of the players at this table.
 
-    >>> print(help_text("memo-dice/1").splitlines()[3])
-      Ann 2 bell/red red · Bob 7 lemon/red red   covering: PLAYER DIE SYMBOL/COLOUR CUP
+    >>> print(help_text("memo-dice/1", ["Linda", "Nora"]).splitlines()[3])
+      Linda 2 bell/red red · Nora 7 lemon/red red   covering: PLAYER DIE SYMBOL/COLOUR CUP
     """
-    from pathcheck.recorder import EXAMPLES
+    from pathcheck.recorder import EXAMPLES, at_this_table
 
-    pairs = EXAMPLES.get(fmt, ())
+    pairs = [(at_this_table(line, players or []), what) for line, what in EXAMPLES.get(fmt, ())]
     width = max((len(line) for line, _ in pairs), default=0)
-    return HELP.format(examples="\n".join(f"  {line:<{width}}   {what}"
-                                          for line, what in pairs))
+    how = HOW.get(fmt, "several turns may share a line, separated by '·', ';' or ' . '")
+    return HELP.format(how=how, examples="\n".join(f"  {line:<{width}}   {what}"
+                                                   for line, what in pairs))
 
 
 @click.command(name="record")
@@ -53,12 +62,18 @@ def command(ctx: click.Context, game: str | None, path: str | None, resume: str 
 
     Asks for the settings, then for each move in turn, says at once when a move breaks a rule
     (keep it as played, or correct it), writes the log after every move, and prints the
-    ruling at the end. --resume LOG goes on with a log recorded before. Exit code 0: the
-    game is recorded (whatever the ruling); 3: bad settings or LOG; 130: stopped by Ctrl-C
-    (the log is saved).
+    ruling at the end. --resume LOG goes on with a log recorded before. Needs a terminal.
+    Exit code 0: the game is recorded (whatever the ruling), or Ctrl-D stopped it (the log is
+    saved); 2: no terminal; 3: bad LOG; 130: stopped by Ctrl-C (the log is saved).
     """
+    import sys
+
     from pathcheck.recorder import GAMES
 
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        click.echo("pathcheck record: needs a terminal (it reads the keeper's keystrokes); "
+                   "to rule on a log written elsewhere: pathcheck adjudicate LOG", err=True)
+        ctx.exit(int(ExitCode.USAGE))
     if resume is None and game is None:
         raise click.UsageError(f"name the GAME ({', '.join(GAMES)}) or give --resume LOG")
     if resume is None and game not in GAMES:
@@ -71,17 +86,18 @@ def command(ctx: click.Context, game: str | None, path: str | None, resume: str 
 def run(game: str | None, path: str | None, resume: str | None, *,
         echo: Callable[[str], None], input: Any = None, output: Any = None) -> int:
     """The recorder's dialogue; ``input``/``output`` are prompt-toolkit ones (tests)."""
-    from prompt_toolkit import PromptSession
-
     from pathcheck.recorder import Recording
 
-    session: PromptSession[str] = PromptSession(input=input, output=output)
+    table = Table(session(input, output), session(input, output), echo)
     try:
         if resume is not None:
             with open(resume, encoding="utf-8") as handle:
                 recording = Recording.load(handle.read(), resume)
             path = resume
             echo(f"resuming {resume}: {len(recording.lines)} move line(s) so far")
+            last = recording.lines[-5:]
+            if last:
+                echo("the last moves:\n" + "\n".join(f"  {line}" for line in last))
         else:
             assert game is not None
             if path is None:
@@ -89,155 +105,216 @@ def run(game: str | None, path: str | None, resume: str | None, *,
                 path = f"{game}-{stamp}.pcn"
             if os.path.exists(path):
                 raise InputError(f"{path} exists: give another --output, or --resume {path}")
-            recording = _settings(session, game, path, echo)
-            if recording is None:
+            echo(table.wrap(f"recording a {game} game: first its settings (Enter keeps what "
+                            "is shown, Tab completes), then the moves (:help then shows "
+                            "examples)"))
+            answers = table.settings(Recording.format_of(game), {})
+            if answers is None:
+                echo("stopped before the game began: nothing written")
                 return 130
-        _save(recording, path)
-        echo(f"recording to {path} (it is saved after every move); type :help for an "
-             "example move line and the commands")
-        return _moves(session, recording, path, echo)
+            recording = Recording.new(game, answers, path)
+        recording.save(path)
+        echo(table.wrap(f"recording to {path} (it is saved after every move); :help shows "
+                        "example move lines and the commands"))
+        return table.moves(recording, path)
     except OSError as exc:
         raise IOFailure(f"{path}: cannot write: {exc.strerror or exc}") from exc
 
 
-def _ask(session: Any, message: str, **options: Any) -> str:
-    """``session.prompt``; in a thread of its own when an event loop already runs here (a
-    host application, a test runner), since prompt-toolkit runs its own loop."""
-    import asyncio
+class Table:
+    """The dialogue with the keeper: the move prompt (its history holds moves only) and the
+    questions (settings, keep or correct, paging)."""
 
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return str(session.prompt(message, **options))
-    return str(session.prompt(message, in_thread=True, **options))
+    def __init__(self, moves: Any, answers: Any, echo: Callable[[str], None]) -> None:
+        self.moves_prompt, self.answers, self.echo = moves, answers, echo
 
+    def wrap(self, text: str) -> str:
+        from pathcheck.cli.record_terminal import width
 
-def _save(recording: Any, path: str) -> None:
-    recording.save(path)
+        return wrap(text, width(self.answers) - 1, "  ")
 
+    def say(self, text: str) -> None:
+        self.echo(self.wrap(text))
 
-def _settings(session: Any, game: str, path: str, echo: Callable[[str], None]) -> Any:
-    from prompt_toolkit.completion import WordCompleter
+    # --- settings ---------------------------------------------------------------------
 
-    from pathcheck.errors import RecordError
-    from pathcheck.recorder import GAMES, SETTINGS, Recording
+    def settings(self, fmt: str, current: dict[str, str]) -> dict[str, str] | None:
+        """Ask every setting of ``fmt`` (``current``: the answers so far, shown to keep),
+        each checked as it is entered and all together at the end; None: the keeper
+        stopped."""
+        from prompt_toolkit.completion import WordCompleter
 
-    echo(f"recording a {game} game: first its settings (Enter keeps what is shown), then "
-         "the moves (:help then shows an example)")
-    answers: dict[str, str] = {}
-    while True:
-        for setting in SETTINGS[GAMES[game]]:
-            default = answers.get(setting.key, setting.default)
-            completer = WordCompleter(list(setting.choices)) if setting.choices else None
-            suffix = f" [{'/'.join(setting.choices)}]" if len(setting.choices) in (2, 3) \
-                else ""
-            try:
-                answer = _ask(session, f"{setting.question}{suffix}: ", default=default,
-                                        completer=completer)
-            except (KeyboardInterrupt, EOFError):
-                echo("stopped before the game began: nothing written")
-                return None
-            answers[setting.key] = answer.strip()
-        recording = Recording.new(game, answers, path)
-        try:
-            recording.log()
-        except RecordError as exc:
-            echo(f"these settings do not read: {exc}; once more:")
-            continue
-        return recording
+        from pathcheck.recorder_settings import SETTINGS, check, choices
 
+        answers = dict(current)
+        pending = [s.key for s in SETTINGS[fmt]]
+        while pending:
+            for setting in SETTINGS[fmt]:
+                if setting.key not in pending:
+                    continue
+                offered = list(choices(fmt, setting.key))
+                if setting.key in ("start", "peeks"):
+                    offered += _names(answers.get("players", ""))
+                listed = f" ({', '.join(offered)})" if 2 <= len(offered) <= 5 else ""
+                default = answers.get(setting.key, setting.default)
+                while True:
+                    try:
+                        answer = ask(self.answers, f"{setting.question}{listed}:",
+                                     default=default,
+                                     completer=WordCompleter(offered, WORD=True)
+                                     if offered else None)
+                    except Ended:
+                        return None
+                    answers[setting.key] = answer.strip()
+                    problems = check(fmt, answers, only=setting.key)
+                    if not problems:
+                        break
+                    for problem in problems:
+                        self.say(f"  {problem.text()}")
+                    default = answer.strip()
+            problems = check(fmt, answers)
+            for problem in problems:
+                self.say(f"  {problem.text()}")
+            pending = [p.key for p in problems]
+        return answers
 
-def _moves(session: Any, recording: Any, path: str, echo: Callable[[str], None]) -> int:
-    from prompt_toolkit.completion import Completer, Completion
-    from prompt_toolkit.document import Document
+    def edit_settings(self, recording: Any, path: str) -> None:
+        """``:settings`` (and ``:undo`` with no move yet): ask the settings again; the new ones
+        are kept only if every move recorded still reads with them."""
+        from pathcheck.recorder import Recording
+        from pathcheck.recorder_settings import SETTINGS
 
-    class Words(Completer):
-        def get_completions(self, document: Document, event: Any) -> Iterable[Completion]:
-            word = document.get_word_before_cursor(WORD=True)
-            for candidate in recording.words():
-                if candidate.startswith(word) and candidate != word:
-                    yield Completion(candidate, start_position=-len(word))
+        current = recording.settings()
+        answers = self.settings(recording.format, current)
+        if answers is None or answers == current:
+            self.say("  the settings are unchanged")
+            return
+        edited = Recording.new(recording.format, answers, path)
+        edited.lines = list(recording.lines)
+        edited.header = recording.header_with(answers, [s.key for s in SETTINGS[
+            recording.format]])
+        trouble = edited.trouble()
+        if trouble is not None:
+            self.say(f"  not changed: the moves recorded do not fit them ({trouble})")
+            return
+        recording.header = edited.header
+        recording.save(path)
+        self.say("  settings changed: " + "; ".join(f"{k}: {v}" for k, v in answers.items()))
 
-    completer = Words()
-    default = ""
-    while True:
-        try:
-            hint = "" if recording.lines else " (:help shows an example)"
-            line = _ask(session, f"{recording.where()}{hint} > ", default=default,
-                                  completer=completer, complete_while_typing=False)
-        except KeyboardInterrupt:
-            echo(f"stopped; the log is saved: pathcheck record --resume {path}")
-            return 130
-        except EOFError:
-            line = ":done"
+    # --- moves ------------------------------------------------------------------------
+
+    def moves(self, recording: Any, path: str) -> int:
+        from pathcheck.cli.record_complete import MoveCompleter
+
+        completer = MoveCompleter(recording)
         default = ""
-        line = line.strip()
-        if not line:
-            continue
-        if line.startswith(":"):
-            done = _command(line, recording, path, echo)
-            if done is not None:
-                return done
-            continue
-        check = recording.check(line)
-        # a line that does not read, or makes the log impossible to rule on (an unknown
-        # player or tile), must be corrected; a move that breaks a rule may be kept
-        if check.error is not None or check.malformed is not None:
-            why = (f"not read: {check.error}" if check.error is not None
-                   else f"the log cannot be ruled on with it: {check.malformed}")
-            echo(f"  {why} (correct the line below, Ctrl-U clears it; :help)")
-            default = line
-            continue
-        problems = [f"{v.rule.id} ({v.rule.section}): {v.message}"
-                    for v in check.new_violations]
-        if problems:
-            echo("  this breaks a rule:")
-            for text in problems:
-                echo(f"    {text}")
+        while True:
             try:
-                keep = _ask(session, "  keep it as played (k) or correct it (c)? [c] ")
-            except (KeyboardInterrupt, EOFError):
-                keep = "c"
-            if not keep.strip().lower().startswith("k"):
+                line = ask(self.moves_prompt, recording.prompt(), default=default,
+                           completer=completer, complete_while_typing=False)
+            except Ended as end:
+                return self.stop(path, end)
+            default = ""
+            line = line.strip()
+            if not line:
+                continue
+            if line.startswith(":"):
+                done = self.command(line, recording, path)
+                if done is not None:
+                    return done
+                continue
+            line = recording.canonical(line)
+            check = recording.check(line)
+            # a line that does not read, or makes the log impossible to rule on (an unknown
+            # player or tile, a round left unfinished), must be corrected; a move that breaks
+            # a rule may be kept
+            if check.error is not None or check.malformed is not None:
+                why = (f"not read: {check.error}" if check.error is not None
+                       else f"the log could no longer be ruled on with it: {check.malformed}")
+                self.say(f"  {why} (correct the line below, Ctrl-U clears it; :help)")
                 default = line
                 continue
-            echo("  kept as played")
-        recording.add(line)
-        _save(recording, path)
+            if check.new_violations:
+                self.echo("  this breaks a rule:")
+                for v in check.new_violations:
+                    self.say(f"    {v.rule.id} ({v.rule.section}): {v.message}")
+                try:
+                    keep = self.keep_or_correct()
+                except Ended as end:
+                    self.say(f"  the line was not recorded: {line}")
+                    return self.stop(path, end)
+                if not keep:
+                    default = line
+                    continue
+                self.echo("  kept as played")
+            recording.add(line, kept=tuple(v.rule.id for v in check.new_violations))
+            recording.save(path)
 
+    def keep_or_correct(self) -> bool:
+        """Only k, c or Enter (correct) answer; anything else is refused and asked again."""
+        while True:
+            answer = ask(self.answers, "  keep it as played (k) or correct it (c)? [c]")
+            word = answer.strip().lower()
+            if word in ("k", "keep"):
+                return True
+            if word in ("", "c", "correct"):
+                return False
+            self.say(f"  {answer.strip()!r} is not an answer: type k to keep the move as "
+                     "played, c or Enter to correct it")
 
-def _command(line: str, recording: Any, path: str, echo: Callable[[str], None]) -> int | None:
-    from pathcheck.errors import RecordError
-    from pathcheck.ruling import render_text
+    def stop(self, path: str, end: Ended) -> int:
+        self.say(f"stopped; the log is saved: pathcheck record --resume {path}")
+        return 130 if end.interrupted else 0
 
-    name = line[1:].split()[0].lower() if line[1:].split() else ""
-    if name in ("u", "undo"):
-        taken = recording.undo()
-        if taken is None:
-            echo("  nothing to undo")
+    def command(self, line: str, recording: Any, path: str) -> int | None:
+        from pathcheck.errors import RecordError
+        from pathcheck.ruling import render_text
+
+        words = line[1:].split()
+        name = words[0].lower() if words else ""
+        if name in ("u", "undo"):
+            taken = recording.undo()
+            if taken is None:
+                self.say("  no move yet: the settings (Enter keeps each one)")
+                self.edit_settings(recording, path)
+            else:
+                recording.save(path)
+                self.say(f"  undone: {taken}")
+        elif name in ("settings", "set"):
+            self.edit_settings(recording, path)
+        elif name in ("s", "show"):
+            referee = words[1:2] == ["all"]
+            try:
+                show(self.answers, self.echo, recording.picture(referee=referee))
+            except RecordError as exc:
+                self.say(f"  nothing to show yet ({exc.message})")
+        elif name in ("r", "ruling"):
+            try:
+                show(self.answers, self.echo, render_text(recording.ruling()))
+            except RecordError as exc:
+                self.say(f"  no ruling yet: {exc}")
+        elif name in ("d", "done", "q", "quit"):
+            recording.save(path)
+            try:
+                ruling = recording.ruling()
+            except RecordError as exc:
+                self.say(f"saved {path}; it cannot be ruled on: {exc}")
+                return int(ExitCode.INVALID_INPUT)
+            self.echo(render_text(ruling))
+            self.echo(f"saved {path}")
+            return 0
         else:
-            _save(recording, path)
-            echo(f"  undone: {taken}")
-    elif name in ("s", "show"):
-        try:
-            echo(recording.picture())
-        except RecordError as exc:
-            echo(f"  nothing to show yet ({exc.message})")
-    elif name in ("r", "ruling"):
-        try:
-            echo(render_text(recording.ruling()))
-        except RecordError as exc:
-            echo(f"  no ruling yet: {exc}")
-    elif name in ("d", "done", "q", "quit"):
-        _save(recording, path)
-        try:
-            ruling = recording.ruling()
-        except RecordError as exc:
-            echo(f"saved {path}; it cannot be ruled on: {exc}")
-            return int(ExitCode.INVALID_INPUT)
-        echo(render_text(ruling))
-        echo(f"saved {path}")
-        return 0
-    else:
-        echo(help_text(recording.format))
-    return None
+            if name not in ("h", "help", "?"):
+                self.say(f"  unknown command {line.split()[0]!r}; the commands:")
+            show(self.answers, self.echo, help_text(recording.format, recording.players()))
+        return None
+
+
+def _names(players: str) -> list[str]:
+    from pathcheck import notation
+
+    try:
+        log = notation.parse(f"#! memo-dice/1\nplayers: {players}\n", source="settings")
+    except Exception:  # names that do not read: nothing to offer
+        return []
+    return [notation.word(str(p)) for p in log.get("players", ())]

@@ -25,63 +25,21 @@ True
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from pathcheck import notation
 from pathcheck.errors import InputError, RecordError
+from pathcheck.recorder_settings import SETTINGS, Setting
 from pathcheck.ruling import Ruling, Violation
+
+__all__ = ["EXAMPLES", "GAMES", "SETTINGS", "Check", "Recording", "Setting"]
 
 GAMES = {"dungeon": "game/1", "solo": "solo/1", "memoarrr": "memoarrr/1",
          "memo-dice": "memo-dice/1", "robot-memory": "robot-memory/1"}
 
-
-@dataclass(frozen=True)
-class Setting:
-    """One header setting the recorder asks for: its key, the question, the usual answers."""
-
-    key: str
-    question: str
-    choices: tuple[str, ...] = ()
-    default: str = ""
-
-
-SETTINGS: Mapping[str, tuple[Setting, ...]] = {
-    "game/1": (
-        Setting("players", "Players, clockwise (names separated by spaces)"),
-        Setting("mode", "Mode", ("basic", "advanced"), "basic"),
-        Setting("rules", "Additional rules (e.g. 1 2, or none)", ("none", "1", "2", "3", "4"),
-                "none"),
-    ),
-    "solo/1": (
-        Setting("rules", "Additional rules (e.g. 2 3, or none)", ("none", "2", "3", "4"),
-                "none"),
-    ),
-    "memoarrr/1": (
-        Setting("edition", "Edition", ("2023", "2018"), "2023"),
-        Setting("variants", "Variants", ("expert=no ordered_stack=no",
-                                         "expert=yes ordered_stack=no",
-                                         "expert=no ordered_stack=yes",
-                                         "expert=yes ordered_stack=yes"),
-                "expert=no ordered_stack=no"),
-        Setting("players", "Players in seat order (names separated by spaces)"),
-        Setting("start", "Who starts round 1"),
-        Setting("peeks", "The side each player peeked at (e.g. Ann north Ben south)",
-                ("north", "east", "south", "west")),
-        Setting("treasures", "The treasure stack, top first (e.g. 1 3 2 1 2 2 4)"),
-    ),
-    "memo-dice/1": (
-        Setting("players", "Players, clockwise (names separated by spaces)"),
-    ),
-    "robot-memory/1": (
-        Setting("variant", "Variant", ("standard", "solo", "team", "5+", "custom"),
-                "standard"),
-        Setting("players", "Players, clockwise (names separated by spaces; for team play, "
-                           "leave empty and edit team1:/team2: in the file)"),
-    ),
-}
-"""The settings asked for at the start of a recording, per log format."""
 
 EXAMPLES: Mapping[str, tuple[tuple[str, str], ...]] = {
     "game/1": (
@@ -122,13 +80,20 @@ just made: it is not reported then. The same violation about an earlier round is
 (when the next round starts), and the final ruling reports everything."""
 
 
-def _stops(violation: Violation, log: Mapping[str, Any]) -> bool:
-    if not violation.unfinished:
-        return False
-    key = next((k for k in ("explorations", "dungeons") if k in log), "rounds")
+def _entries(log: Mapping[str, Any]) -> str:
+    """The key of the log's list of rounds (explorations, dungeons)."""
+    return next((k for k in ("explorations", "dungeons") if k in log), "rounds")
+
+
+def _in_last(pointer: str, log: Mapping[str, Any]) -> bool:
+    """Whether ``pointer`` is the log's list of rounds or lies in its last round."""
+    key = _entries(log)
     last = f"/{key}/{len(log.get(key, ())) - 1}"
-    pointer = violation.move.pointer
     return pointer == f"/{key}" or pointer == last or pointer.startswith(last + "/")
+
+
+def _stops(violation: Violation, log: Mapping[str, Any]) -> bool:
+    return violation.unfinished and _in_last(violation.move.pointer, log)
 
 
 @dataclass(frozen=True)
@@ -142,12 +107,15 @@ class Check:
     """The log with the line reads as notation but cannot be ruled on (e.g. unknown player)."""
 
 
-def _stops_here(exc: RecordError) -> bool:
-    """Whether a log is malformed only because it stops here (an empty list the schema
-    wants filled: a game with no exploration yet, a round with no covering yet)."""
+def _stops_here(exc: RecordError, log: Mapping[str, Any]) -> bool:
+    """Whether a log is malformed only because its last round stops here (an empty list
+    the schema wants filled: a game with no exploration yet, a round with no covering yet,
+    a grid whose rows are still being typed). The same about an earlier round is not: that
+    round was left unfinished, and the log can no longer be ruled on."""
     last = exc.pointer.rsplit("/", 1)[-1]
-    return last in INCOMPLETE and any(words in exc.message for words in (
-        "non-empty", "too short", "of length >=", "rows of cards for a grid"))
+    return (last in INCOMPLETE and _in_last(exc.pointer, log)
+            and any(words in exc.message for words in (
+                "non-empty", "too short", "of length >=", "rows of cards for a grid")))
 
 
 class Recording:
@@ -161,11 +129,16 @@ class Recording:
 
     # --- making one ----------------------------------------------------------------------
 
+    @staticmethod
+    def format_of(game: str) -> str:
+        """The log format of ``game`` (a game name or a format)."""
+        return GAMES.get(game, notation.ALIASES.get(game, game))
+
     @classmethod
     def new(cls, game: str, settings: Mapping[str, str], source: str = "<recording>"
             ) -> Recording:
         """A recording of ``game`` (a game name or log format) with these header settings."""
-        fmt = GAMES.get(game, notation.ALIASES.get(game, game))
+        fmt = cls.format_of(game)
         if fmt not in notation.formats():
             raise InputError(f"no notation for game {game!r} (games: {', '.join(GAMES)})")
         head = [f"#! {fmt}"] + [f"{k}: {v}" for k, v in settings.items() if v.strip()]
@@ -234,10 +207,19 @@ class Recording:
         A log that cannot be ruled on only because it stops here (a round with no move yet)
         is fine; one that cannot be ruled on at all (an unknown player) is ``malformed``.
         """
-        try:
-            before = {self._key(v) for v in self._rule(self.text())[1].violations}
-        except RecordError:
-            before = set()
+        before: set[tuple[str, str, str]] = set()
+        open_ended: list[Violation] = []
+        for back in range(len(self.lines) + 1):
+            # the ruling before this line: of the last lines that can be ruled on (a round
+            # just opened cannot); what was open-ended then was reported when it was closed
+            try:
+                old_log, old = self._rule(self.text(self.lines[:len(self.lines) - back]))
+            except RecordError:
+                continue
+            before = {self._key(v) for v in old.violations if back or not _stops(v, old_log)}
+            # what only said "the last round stops here" before this line
+            open_ended = [] if back else [v for v in old.violations if _stops(v, old_log)]
+            break
         text = self.text([*self.lines, line])
         try:
             log = notation.parse(text, source=self.source)
@@ -249,8 +231,14 @@ class Recording:
         try:
             ruling = self._rule(text, log)[1]  # (a whole log is not parsed twice a move)
         except RecordError as exc:
-            if _stops_here(exc):
-                return Check(None, (), log)
+            if _stops_here(exc, log):
+                # the line opens a round (an exploration) with nothing in it yet: it closes
+                # the round before, which is now ruled on as it stands
+                key = _entries(log)
+                closes = len(log.get(key, ())) > len(self._log_or_empty().get(key, ()))
+                new = tuple(v for v in open_ended
+                            if closes and v.move.pointer != f"/{key}")
+                return Check(None, new, log)
             return Check(None, (), log, malformed=str(exc))
         except InputError as exc:
             return Check(None, (), log, malformed=str(exc))
@@ -258,14 +246,83 @@ class Recording:
                     if self._key(v) not in before and not _stops(v, log))
         return Check(None, new, log)
 
+    def _log_or_empty(self) -> Mapping[str, Any]:
+        try:
+            return self.log()
+        except RecordError:
+            return {}
+
     @staticmethod
     def _key(violation: Violation) -> tuple[str, str, str]:
         return violation.rule.id, violation.move.pointer, violation.message
 
     # --- changing it ---------------------------------------------------------------------
 
-    def add(self, line: str) -> None:
+    def add(self, line: str, kept: Sequence[str] = ()) -> None:
+        """Add ``line``; ``kept``: the rules it breaks, kept as played (a comment names them,
+        so that whoever reads the log sees it was not a typing slip)."""
+        if kept:
+            line += f"{'  #' if '#' not in line else ';'} kept as played: {', '.join(kept)}"
         self.lines.append(line)
+
+    def canonical(self, line: str) -> str:
+        """``line`` with tile ids as the tile set writes them (``r1@n`` is ``R1@N``)."""
+        if self.format not in ("game/1", "solo/1"):
+            return line
+        ids = _tile_ids(self._log_or_empty())
+
+        def fix(match: re.Match[str]) -> str:
+            lead, tile, at = match.group(1), match.group(2), match.group(3)
+            if not at and lead != "+":  # a name or keyword, not a tile
+                return match.group(0)
+            return lead + ids.get(tile.lower(), tile) + at.upper()
+
+        return _TILE_TOKEN.sub(fix, line)
+
+    def settings(self) -> dict[str, str]:
+        """The header's settings, key -> value as written."""
+        out: dict[str, str] = {}
+        for raw in self.header.splitlines()[1:]:
+            key, colon, value = raw.partition(":")
+            if colon and not raw.startswith("#"):
+                out[key.strip()] = value.strip()
+        return out
+
+    def header_with(self, answers: Mapping[str, str], keys: Sequence[str]) -> str:
+        """The header with the settings ``keys`` replaced by ``answers`` (others kept)."""
+        kept = [raw for raw in self.header.splitlines()[1:]
+                if raw.partition(":")[0].strip() not in keys]
+        head = [self.header.splitlines()[0], *(f"{k}: {v}" for k, v in answers.items()
+                                               if k in keys and v.strip()), *kept]
+        return "\n".join(head) + "\n"
+
+    def trouble(self) -> str | None:
+        """Why the log so far cannot be ruled on (None: it can, or it only stops here)."""
+        try:
+            log = self.log()
+            self._rule(self.text())
+        except RecordError as exc:
+            return None if _stops_here(exc, self._log_or_empty()) else str(exc)
+        except InputError as exc:
+            return str(exc)
+        return None
+
+    def players(self) -> list[str]:
+        """The names at this table (players, teams and their members)."""
+        log = self._log_or_empty()
+        names = [str(p) for p in log.get("players", ())]
+        for team in log.get("teams", ()):
+            names += [str(team.get("name")), *map(str, team.get("members", ()))]
+        return names
+
+    def next(self) -> Any:
+        from pathcheck.recorder_next import next_move
+
+        return next_move(self._log_or_empty() or {"format": self.format})
+
+    def prompt(self) -> str:
+        """The move prompt: whose turn it is and what to type, or that the game is over."""
+        return self.next().prompt()  # type: ignore[no-any-return]
 
     def undo(self) -> str | None:
         """Take back the last move line; returns it (None when there is none)."""
@@ -310,11 +367,42 @@ class Recording:
             return f"before {noun} 1"
         return f"{noun} {number}, {'turn' if noun == 'exploration' else 'move'} {moves + 1}"
 
-    def picture(self) -> str:
-        """The game as it stands now (the adjudicator's ``--at`` picture when it has one)."""
+    def picture(self, referee: bool = False) -> str:
+        """What everyone at the table can see now: whose turn, the scores, the last move
+        line. ``referee``: the adjudicator's ``--at`` picture, face-down cards and covered
+        symbols included, said so in its first line."""
         number, moves = self.counts()
         if number == 0:
             return "nothing recorded yet"
+        if not referee:
+            return self._public()
+        return "REFEREE'S VIEW (face-down cards and covered symbols shown: not for players)\n" \
+            + self._referee()
+
+    def _public(self) -> str:
+        lines = [f"{self.where()}: {self.prompt().rstrip(' >')}"]
+        try:
+            ruling = self.ruling()
+        except (InputError, RecordError):
+            ruling = None
+        if ruling is not None and ruling.rounds:
+            scores = ruling.rounds[-1].scores
+            if scores:
+                lines.append("scores: " + ", ".join(f"{p} {s}" for p, s in scores.items()))
+        if self.format == "game/1":
+            log = self._log_or_empty()
+            explorations = log.get("explorations") or []
+            turns = explorations[-1]["turns"] if explorations else []
+            if turns:
+                top = turns[-1]
+                lines.append(f"top tile: {top['tile']}@{top['dir']} (laid by {top['player']})")
+        if self.lines:
+            lines.append(f"last move line: {self.lines[-1]}")
+        lines.append("(:show all is the referee's view, with what is face down)")
+        return "\n".join(lines)
+
+    def _referee(self) -> str:
+        number, moves = self.counts()
         try:
             ruling = self.ruling(at=f"{number}.{moves}")
         except (InputError, RecordError):
@@ -338,11 +426,14 @@ class Recording:
         names += [str(m) for t in log.get("teams", ()) if isinstance(t, dict)
                   for m in t.get("members", ())]
         if fmt in ("game/1", "solo/1"):
-            return names + _dungeon_words(log, names, self.source)
+            return names + _dungeon_words(log, names)
         if fmt == "memoarrr/1":
             cards = [f"{a}/{land}" for a in ("penguin", "octopus", "crab", "walrus", "turtle")
                      for land in ("water", "flowers", "lava", "jungle", "desert")]
-            positions = [f"{c}{r}" for r in "12345" for c in "ABCDE" if f"{c}{r}" != "C3"]
+            rounds = log.get("rounds") or [{}]
+            seen = {a.get("reveal") for a in rounds[-1].get("actions", ())}
+            positions = [f"{c}{r}" for r in "12345" for c in "ABCDE"
+                         if f"{c}{r}" != "C3" and f"{c}{r}" not in seen]
             abilities = [f"{k}={p}" for k in ("swap", "mark", "peek") for p in positions]
             return [*names, "round", "volcano", "dark", "light", "1", "3", "7", *positions,
                     *cards, *abilities]
@@ -355,8 +446,11 @@ class Recording:
                 [str(i) for i in range(1, 10)] + sorted(symbols) + faces
         rounds = log.get("rounds", ())
         grid = rounds[-1]["grid"] if rounds else {"rows": 4, "columns": 4}
+        picked = {(p["position"]["row"], p["position"]["column"])
+                  for t in (rounds[-1]["turns"] if rounds else ())
+                  for p in (t, *t.get("chain", ()))}
         positions = [f"r{r}c{c}" for r in range(1, int(grid["rows"]) + 1)
-                     for c in range(1, int(grid["columns"]) + 1)]
+                     for c in range(1, int(grid["columns"]) + 1) if (r, c) not in picked]
         from pathcheck.games.robot_memory.notation import COLOURS, TYPES
 
         cards = [f"{t}/{c}/{n}" for t in TYPES for c in COLOURS for n in "1234"]
@@ -364,13 +458,39 @@ class Recording:
             positions + list(TYPES) + list(COLOURS) + cards + [f"={n}" for n in range(7)]
 
 
-def _dungeon_words(log: dict[str, Any], names: list[str], source: str) -> list[str]:
-    from pathcheck.errors import TileSetError
-    from pathcheck.games.dungeon.log import log_tileset
+_TILE_TOKEN = re.compile(r"(^|\s|(?<=\s)\+|^\+)([A-Za-z][A-Za-z0-9]*)(@[NESWnesw]|(?=$|\s))")
 
-    try:  # the ruling's own rule: a built-in set or a file in the log's folder
-        tileset = log_tileset(log.get("tileset"), source)
-    except TileSetError:  # a bad tile set is reported by the ruling, not by completion
+
+def _tile_ids(log: Mapping[str, Any]) -> dict[str, str]:
+    from pathcheck.tileset import load_tileset
+
+    try:
+        tileset = load_tileset(log.get("tileset") or "standard")
+    except Exception:  # a bad tile set is reported by the ruling, not here
+        return {}
+    return {t.lower(): t for t in tileset.ids_for(advanced=True)}
+
+
+def at_this_table(line: str, players: Sequence[str]) -> str:
+    """An example line of the help written with the players at this table (the examples
+    name Ann, Bob and Cy).
+
+    >>> at_this_table("Ann R1@N · Bob R2@E !Ann", ["Linda", "Nora"])
+    'Linda R1@N · Nora R2@E !Linda'
+    """
+    names = [notation.word(p) for p in players]
+    if not names:
+        return line
+    table = {"Ann": names[0], "Bob": names[1 % len(names)], "Cy": names[2 % len(names)]}
+    return re.sub(r"\b(Ann|Bob|Cy)\b", lambda m: table[m.group(1)], line)
+
+
+def _dungeon_words(log: dict[str, Any], names: list[str]) -> list[str]:
+    from pathcheck.tileset import load_tileset
+
+    try:
+        tileset = load_tileset(log.get("tileset") or "standard")
+    except Exception:  # a bad tile set is reported by the ruling, not by completion
         return []
     if log.get("format") == "solo/1":
         tiles = tileset.ids_for(advanced=True)
@@ -381,4 +501,4 @@ def _dungeon_words(log: dict[str, Any], names: list[str], source: str) -> list[s
     placed = {t["tile"] for t in explorations[-1]["turns"]} if explorations else set()
     free = [t for t in tiles if t not in placed]
     return (["exploration", "hand", "deck"] + [f"{t}@{d}" for t in free for d in "NESW"]
-            + [f"!{n}" for n in names] + [f"+{t}" for t in free] + ["+-"] + tiles)
+            + [f"!{notation.word(n)}" for n in names] + [f"+{t}" for t in free] + ["+-"] + tiles)

@@ -96,6 +96,9 @@ class Replay:
         self.next_first: str | None = None
         self.ended_in: int | None = None
         self.stopped = False
+        self.up_next: tuple[str, str] | None = None
+        """Who moves next in the last round replayed, and how (covering, uncovering); None:
+        the round is over."""
         self._events: list[Event] = []
         self._cited: set[str] = set()
         n = len(self.players)
@@ -246,6 +249,7 @@ class Replay:
                           "covering stops before any die was covered with the golden cup",
                           unfinished=True)
             self.stopped = True
+            self.up_next = (left_of[rnd.covering[-1].player], "covering")
         return row, golden_by
 
     def _wrong_face(self, move: MoveRef, die: int, symbol: str, colour: ColourName,
@@ -316,6 +320,7 @@ class Replay:
             if drawing:
                 self._snap(number, offset + j, row)
         covered = [c.number for c in row if c.holder is None]
+        self.up_next = (expected, "uncovering") if covered else None
         if covered:
             last = rnd.uncovering[-1] if rnd.uncovering else None
             self._violate(

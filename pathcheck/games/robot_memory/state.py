@@ -101,6 +101,9 @@ class Replay:
         self._drawing = self.pictures.want is not None
         self._events: list[Event] = []
         self._face_up: set[tuple[int, int]] = set()
+        self.up_next: str | None = None
+        """The active player (side) of the next turn in the last round replayed (None: the
+        round is over)."""
         self._picked: list[tuple[int, int]] = []
         """The cards turned since the last moment (the replay page marks them)."""
         self._team = log.variant is Variant.TEAM
@@ -148,6 +151,7 @@ class Replay:
             if drawing:
                 self._record_at(number, t - 1, grid)
             expected = self._play_turn(number, t, turn, expected, grid)
+        self.up_next = expected
         if drawing:
             self._record_at(number, len(rnd.turns), grid)
         face_up = self._face_up
@@ -155,6 +159,8 @@ class Replay:
                      for c, card in enumerate(row, 1)
                      if card is not None and (r, c) not in face_up] \
             if len(face_up) < cards else []  # read_log: every pick is of a card
+        if not face_down:
+            self.up_next = None
         if face_down:
             where = ", ".join(position_name(p) for p in face_down)
             self._violate(ROUND_END, MoveRef(round=number, pointer=rnd.pointer + "/turns"),

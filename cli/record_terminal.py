@@ -1,0 +1,107 @@
+"""The terminal side of ``pathcheck record``: prompt sessions, keys, wrapping and paging.
+
+prompt-toolkit is imported here and in ``record.py`` only (so ``pathcheck --help`` stays fast).
+"""
+
+from __future__ import annotations
+
+import shutil
+import textwrap
+from collections.abc import Callable
+from typing import Any
+
+
+class Ended(Exception):
+    """The keeper ended the recording (Ctrl-C on an empty line, or Ctrl-D)."""
+
+    def __init__(self, interrupted: bool) -> None:
+        super().__init__("interrupted" if interrupted else "end of input")
+        self.interrupted = interrupted
+
+
+def session(input: Any = None, output: Any = None) -> Any:
+    """A prompt session with its own history, where Ctrl-C clears a half-typed line (as a
+    shell does) and ends the recording on an empty one; Ctrl-D on an empty line ends it."""
+    from prompt_toolkit import PromptSession
+    from prompt_toolkit.history import InMemoryHistory
+    from prompt_toolkit.key_binding import KeyBindings
+
+    keys = KeyBindings()
+
+    @keys.add("c-c")
+    def _interrupt(event: Any) -> None:
+        buffer = event.app.current_buffer
+        if buffer.text:
+            buffer.reset()
+        else:
+            event.app.exit(exception=KeyboardInterrupt, style="class:aborting")
+
+    return PromptSession(input=input, output=output, history=InMemoryHistory(),
+                         key_bindings=keys)
+
+
+def width(prompts: Any) -> int:
+    """The terminal's columns (80 when it cannot say)."""
+    try:
+        return max(20, int(prompts.output.get_size().columns))
+    except Exception:  # a test's dummy output
+        return shutil.get_terminal_size((80, 24)).columns
+
+
+def height(prompts: Any) -> int:
+    try:
+        return max(5, int(prompts.output.get_size().rows))
+    except Exception:
+        return shutil.get_terminal_size((80, 24)).lines
+
+
+def wrap(text: str, columns: int, indent: str = "") -> str:
+    """``text`` wrapped at word boundaries to ``columns`` (lines already short are kept; a
+    drawing, which has no long words to break, is never rewrapped)."""
+    out: list[str] = []
+    for line in text.splitlines() or [""]:
+        if len(line) <= columns:
+            out.append(line)
+            continue
+        lead = line[:len(line) - len(line.lstrip())]
+        out.extend(textwrap.wrap(line, columns, initial_indent="",
+                                 subsequent_indent=lead + indent, break_long_words=False,
+                                 break_on_hyphens=False) or [line])
+    return "\n".join(out)
+
+
+def ask(prompts: Any, message: str, **options: Any) -> str:
+    """One line from the keeper, the prompt wrapped at word boundaries to the terminal;
+    raises :class:`Ended` for Ctrl-C on an empty line or Ctrl-D."""
+    import asyncio
+
+    text = wrap(message.rstrip(), width(prompts) - 1) + " "
+    try:
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return str(prompts.prompt(text, **options))
+        # prompt-toolkit runs its own loop: in a thread when one already runs here (a test)
+        return str(prompts.prompt(text, in_thread=True, **options))
+    except KeyboardInterrupt:
+        raise Ended(True) from None
+    except EOFError:
+        raise Ended(False) from None
+
+
+def show(prompts: Any, echo: Callable[[str], None], text: str) -> None:
+    """Print ``text`` wrapped to the terminal, a screenful at a time when it is longer (Enter
+    shows the next screenful, q the end of it)."""
+    lines = wrap(text, width(prompts) - 1).splitlines()
+    page = height(prompts) - 1
+    while len(lines) > page:
+        echo("\n".join(lines[:page]))
+        lines = lines[page:]
+        try:
+            more = ask(prompts, f"-- more ({len(lines)} lines): Enter, q to skip --")
+        except Ended:
+            return
+        if more.strip().lower().startswith("q"):
+            return
+    if lines:
+        echo("\n".join(lines))

@@ -1,0 +1,173 @@
+"""What comes next in a game being recorded: whose move, what to type, whether a round (an
+exploration) has just ended and whether the game is over, as the game's replay sees it.
+
+The replays of ``pathcheck/games/*/state.py`` decide: each keeps who moves next in the last
+round it replayed (``up_next``); this module only words it for the recorder's prompt.
+
+>>> log = {"format": "memo-dice/1", "players": ["Ann", "Bob"],
+...        "rounds": [{"covering": [{"player": "Ann", "die": 3, "symbol": "cat",
+...                                  "colour": "blue", "cup": "blue"}], "uncovering": []}]}
+>>> next_move(log).prompt()
+'Bob to roll (DIE SYMBOL/COLOUR CUP) >'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from pathcheck.errors import RecordError
+
+
+@dataclass(frozen=True)
+class Next:
+    """The next move: who makes it (None: whoever the line names) and what to type, what
+    just ended (``status``) and whether the game is over."""
+
+    player: str | None
+    what: str
+    status: str = ""
+    over: bool = False
+    verb: str = "to play"
+
+    def prompt(self) -> str:
+        """The prompt's words: ``Bob to play (TILE@DIR, !NAME to announce) >``."""
+        if self.over:
+            return f"{self.status} - :done finishes and prints the ruling >".lstrip(" -")
+        who = f"{self.player} {self.verb} ({self.what})" if self.player else self.what
+        return f"{self.status}; next: {who} >" if self.status else f"{who} >"
+
+
+def _ordinal_over(noun: str, number: int) -> str:
+    return f"{noun} {number} has ended"
+
+
+def _dungeon(log: Mapping[str, Any]) -> Next:
+    from pathcheck.games.dungeon.log import read_game_log
+    from pathcheck.games.dungeon.state import Replay
+
+    explorations = log.get("explorations") or []
+    if not explorations:
+        first = (log.get("players") or ["NAME"])[0]
+        return Next(None, f"open exploration 1: exploration START_PLAYER (e.g. exploration "
+                          f"{_quoted(str(first))})")
+    replay = Replay(read_game_log(log, source="<recording>"))
+    replay.run()
+    number = len(explorations)
+    if replay.up_next is not None:
+        return Next(replay.up_next, "TILE@DIR, !NAME to announce")
+    if replay.ended_after is not None:
+        winners = " and ".join(replay.winners)
+        return Next(None, "", f"the game is over ({winners} won)", over=True)
+    starter = replay.last_player or ""
+    return Next(None, f"exploration {_quoted(starter)} ({starter} starts)",
+                _ordinal_over("exploration", number))
+
+
+def _solo(log: Mapping[str, Any]) -> Next:
+    dungeons = log.get("dungeons") or []
+    return Next(None, f"dungeon {len(dungeons) + 1}: its tiles TILE@DIR, bottom first "
+                      "(| starts the next dungeon)")
+
+
+def _memoarrr(log: Mapping[str, Any]) -> Next:
+    from pathcheck.games.memoarrr.log import read_log
+    from pathcheck.games.memoarrr.rules import ROUNDS
+    from pathcheck.games.memoarrr.state import Replay
+
+    rounds = log.get("rounds") or []
+    opener = "round VOLCANOES (top first)"
+    if not rounds:
+        return Next(None, f"open round 1: {opener}")
+    replay = Replay(read_log(log, source="<recording>"))
+    replay.run()
+    state = replay.state
+    if not state.round_over:
+        return Next(state.to_move, "POS ANIMAL/LANDSCAPE, or volcano")
+    if state.round >= ROUNDS:
+        return Next(None, "", f"round {state.round} has ended and the game is over", over=True)
+    return Next(None, f"{opener} ({state.next_start_player()} starts)",
+                _ordinal_over("round", state.round))
+
+
+def _memo_dice(log: Mapping[str, Any]) -> Next:
+    from pathcheck.games.memo_dice.log import read_log
+    from pathcheck.games.memo_dice.state import Replay
+
+    rounds = log.get("rounds") or []
+    if not rounds:
+        return Next(None, "open round 1: round")
+    if not rounds[-1]["covering"]:  # a round just opened: the replay of the rounds before
+        if len(rounds) == 1:
+            return Next(None, "PLAYER DIE SYMBOL/COLOUR CUP: the first roll")
+        before = _memo_dice({**log, "rounds": rounds[:-1]})
+        return Next(before.what.split("(")[1].split()[0] if "(" in before.what else None,
+                    "DIE SYMBOL/COLOUR CUP", verb="to roll")
+    replay = Replay(read_log(log, source="<recording>"), source="<recording>")
+    replay.play()
+    if replay.up_next is not None:
+        player, part = replay.up_next
+        if part == "covering":
+            return Next(player, "DIE SYMBOL/COLOUR CUP", verb="to roll")
+        return Next(player, "CUP SYMBOL", verb="to uncover")
+    if replay.ended_in is not None:
+        winners = ", ".join(p for p, s in replay.scores.items()
+                            if s == max(replay.scores.values()))
+        return Next(None, "", f"the game is over ({winners} won)", over=True)
+    return Next(None, f"round ({replay.next_first} rolls first)",
+                _ordinal_over("round", len(rounds)))
+
+
+def _robot_memory(log: Mapping[str, Any]) -> Next:
+    from pathcheck.games.robot_memory.log import read_log
+    from pathcheck.games.robot_memory.rules import ROUNDS
+    from pathcheck.games.robot_memory.state import Replay
+
+    rounds = log.get("rounds") or []
+    opener = "round ROWSxCOLUMNS first NAME, then its grid a row a line"
+    if not rounds:
+        return Next(None, f"open round 1: {opener}")
+    grid = rounds[-1].get("grid") or {}
+    typed = len(grid.get("cards") or ())
+    if typed < int(grid.get("rows", 0)):
+        return Next(None, f"row {typed + 1} of {grid['rows']}: row and its {grid['columns']} "
+                          "cards (type/colour/number, short-circuit, - for no card)")
+    game = read_log(log, source="<recording>")
+    replay = Replay(game)
+    replay.run()
+    if replay.up_next is not None:
+        side = replay.up_next
+        pointer = replay.left_of(side)
+        return Next(side, f"{_quoted(pointer)} {_quoted(side)} rRcC GUESS [=POINTS]; "
+                          f"{pointer} points", verb="to guess")
+    if len(rounds) >= ROUNDS:
+        return Next(None, "", f"round {len(rounds)} has ended and the game is over",
+                    over=True)
+    fewest = min(replay.scores.values())
+    lowest = " or ".join(s for s, p in replay.scores.items() if p == fewest)
+    return Next(None, f"{opener} ({lowest}: fewest points)", _ordinal_over("round",
+                                                                           len(rounds)))
+
+
+def _quoted(name: str) -> str:
+    from pathcheck.notation import word
+
+    return word(name)
+
+
+_NEXT: Mapping[str, Callable[[Mapping[str, Any]], Next]] = {
+    "game/1": _dungeon, "solo/1": _solo, "memoarrr/1": _memoarrr, "memo-dice/1": _memo_dice,
+    "robot-memory/1": _robot_memory}
+
+
+def next_move(log: Mapping[str, Any]) -> Next:
+    """What comes next in ``log`` (a log being recorded; it may stop anywhere)."""
+    how = _NEXT.get(str(log.get("format")))
+    if how is None:
+        return Next(None, "the next move line")
+    try:
+        return how(log)
+    except (RecordError, ValueError, KeyError, IndexError):
+        # a log that stops mid-setup (a round without its grid yet): the notation says
+        return Next(None, "the next move line (:help shows examples)")
