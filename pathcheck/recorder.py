@@ -396,8 +396,6 @@ class Recording:
             if turns:
                 top = turns[-1]
                 lines.append(f"top tile: {top['tile']}@{top['dir']} (laid by {top['player']})")
-        if self.lines:
-            lines.append(f"last move line: {self.lines[-1]}")
         lines.append("(:show all is the referee's view, with what is face down)")
         return "\n".join(lines)
 

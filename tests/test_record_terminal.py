@@ -1,0 +1,356 @@
+"""``pathcheck record`` at a table: the real command in a pseudo-terminal (pexpect), keystrokes
+in, the screen's text out, one test per promise of issue 22 for every game it concerns."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pathcheck.cli import record
+
+pexpect = pytest.importorskip("pexpect")
+
+ANSI = re.compile(r"\x1b\[(\d*)C|\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07|\x1b[()][A-Z0-9]|\x1b[=>]")
+CTRL_C, CTRL_D, TAB = "\x03", "\x04", "\t"
+
+
+class Table:
+    """``pathcheck record ARGS`` in a terminal of ``columns`` x ``rows``."""
+
+    def __init__(self, tmp_path: Path, *args: str, columns: int = 100, rows: int = 40) -> None:
+        env = {**os.environ, "TERM": "xterm", "PROMPT_TOOLKIT_NO_CPR": "1",
+               "COLUMNS": str(columns), "LINES": str(rows)}
+        self.child = pexpect.spawn(sys.executable, ["-m", "pathcheck", "record", *args],
+                                   cwd=str(tmp_path), env=env, encoding="utf-8",
+                                   dimensions=(rows, columns), timeout=15)
+        self.screen = ""
+        self.tail = ""
+        """What the terminal got since the last line typed (its escapes kept)."""
+
+    def _read(self) -> None:
+        try:
+            chunk = self.child.read_nonblocking(65536, timeout=0.2)
+        except pexpect.TIMEOUT:
+            return
+        def spaces(match: re.Match[str]) -> str:
+            return " " * int(match.group(1) or 1) if match.group(0).endswith("C") else ""
+
+        self.tail += chunk
+        self.screen += ANSI.sub(spaces, chunk).replace("\r", "")
+
+    def ready(self) -> None:
+        """Wait for a prompt (keys typed before it shows may be lost as it starts)."""
+        import time
+
+        deadline = time.monotonic() + 15
+        # a prompt turns bracketed paste on as it starts, then shows the cursor when drawn
+        while "\x1b[?25h" not in self.tail[max(0, self.tail.rfind("\x1b[?2004h")):] \
+                or "\x1b[?2004h" not in self.tail:
+            assert time.monotonic() < deadline, f"no prompt:\n{self.screen[-800:]}"
+            self._read()
+
+    def wait(self, text: str) -> str:
+        """Read the screen until ``text`` shows (any whitespace between its words: it may be
+        wrapped); returns the screen up to it, and keeps what follows for the next wait."""
+        import time
+
+        pattern = re.compile(r"\s+".join(map(re.escape, text.split())))
+        deadline = time.monotonic() + 15
+        while (found := pattern.search(self.screen)) is None:
+            assert time.monotonic() < deadline, f"no {text!r} on screen:\n{self.screen[-800:]}"
+            try:
+                self._read()
+            except pexpect.EOF:
+                raise AssertionError(f"ended without {text!r}:\n{self.screen[-800:]}") from None
+        seen, self.screen = self.screen[:found.end()], self.screen[found.end():]
+        return seen
+
+    def type(self, *lines: str) -> None:
+        for line in lines:
+            self.keys(line + "\r")
+
+    def keys(self, keys: str) -> None:
+        self.ready()
+        if keys.endswith("\r"):
+            self.tail = ""
+        self.child.send(keys)
+
+    def end(self) -> int:
+        self.child.expect(pexpect.EOF)
+        self.child.close()
+        return int(self.child.exitstatus)
+
+
+SETUP = {"dungeon": ["Ann Bob", "basic", "none"],
+         "memo-dice": ["Ann Bob"],
+         "robot-memory": ["custom", "Ann Bob"],
+         "memoarrr": ["2023", "expert=no ordered_stack=no", "Ann Bob", "Ann",
+                      "Ann north Bob south", "1 3 2 1 2 2 4"],
+         "solo": ["none"]}
+CLEAR = "\x15"
+
+
+def started(tmp_path: Path, game: str, **size: int) -> Table:
+    table = Table(tmp_path, game, "-o", "game.pcn", **size)
+    for answer in SETUP[game]:
+        table.type(CLEAR + answer)
+    table.wait("recording to game.pcn")
+    return table
+
+
+def saved(tmp_path: Path) -> list[str]:
+    return (tmp_path / "game.pcn").read_text(encoding="utf-8").splitlines()
+
+
+# 1. no dead ends in the settings -------------------------------------------------------
+
+def test_settings_are_checked_as_entered_with_every_fix(tmp_path: Path) -> None:
+    table = Table(tmp_path, "dungeon", "-o", "game.pcn")
+    table.wait("Players")
+    table.type("Ann Ann")
+    table.wait("'Ann' is named twice (fix: 2 to 5 names")
+    table.type(CLEAR + "Ann")
+    table.wait("1 given, >= 2 wanted")
+    table.type(CLEAR + "Ann Bob")
+    table.wait("Mode (basic, advanced)")
+    table.type("")
+    table.wait("Additional rules")
+    table.type(CLEAR + "7 9")
+    table.wait("7 is not one of the choices (fix: some of 1 2 3 4, or none)")
+    table.type(CLEAR + "none")
+    table.wait("open exploration 1")
+    table.type(":undo")  # no move yet: back into the settings
+    table.wait("Players")
+    table.type(CLEAR + "Ann Bob Cy", "", "")
+    table.wait("settings changed")
+    table.type(":done")
+    table.end()
+    assert "players: Ann Bob Cy" in saved(tmp_path)
+
+
+def test_memoarrr_treasures_and_robot_variant_refused_with_their_fix(tmp_path: Path) -> None:
+    table = Table(tmp_path, "memoarrr", "-o", "game.pcn")
+    for answer in SETUP["memoarrr"][:-1]:
+        table.type(CLEAR + answer)
+    table.wait("treasure stack")
+    table.type(CLEAR + "1 1 1 1 1 1 1")
+    table.wait("fix: the rubies 1 1 2 2 2 3 4")
+    table.child.terminate(force=True)
+    robot = Table(tmp_path, "robot-memory", "-o", "robot.pcn")
+    robot.wait("Variant (standard, solo, team, 5+, custom)")
+    robot.type(CLEAR + "basic")
+    robot.wait("'basic' is not one of the choices (fix: one of standard solo team 5+ custom)")
+    robot.child.terminate(force=True)
+    assert not (tmp_path / "game.pcn").exists() and not (tmp_path / "robot.pcn").exists()
+
+
+def test_settings_edited_mid_game_must_fit_the_moves(tmp_path: Path) -> None:
+    table = started(tmp_path, "memo-dice")
+    table.type("round", "Ann 3 cat/blue blue", ":settings")
+    table.wait("Players")
+    table.type(CLEAR + "Cy Dee")
+    table.wait("not changed: the moves recorded do not fit them")
+    table.type(":done")
+    table.end()
+    assert "players: Ann Bob" in saved(tmp_path)
+
+
+# 2. never stops checking silently ------------------------------------------------------
+
+def test_a_round_left_without_its_grid_is_said_at_once(tmp_path: Path) -> None:
+    table = started(tmp_path, "robot-memory")
+    table.type("round 2x2 first Ann")
+    table.wait("row 1 of 2")
+    table.type("round 2x2 first Bob")
+    table.wait("could no longer be ruled on with it")
+    table.type(CLEAR + ":done")
+    table.wait("it cannot be ruled on")
+    assert table.end() == 3  # as documented: a log that cannot be ruled on
+    assert saved(tmp_path)[-1] == "round 2x2 first Ann"
+
+
+# 3. every rule break flagged on its line ----------------------------------------------
+
+def test_a_new_exploration_while_one_goes_on_is_flagged_on_its_line(tmp_path: Path) -> None:
+    table = started(tmp_path, "dungeon")
+    table.type("exploration Ann", "Ann R1@N", "exploration Bob")
+    table.wait("dungeon/exploration-end")
+    table.wait("keep it as played (k) or correct it (c)?")
+    table.type("c")
+    table.wait("exploration Bob")  # the line that broke the rule comes back
+    table.type(CLEAR + ":done")
+    table.end()
+    assert saved(tmp_path)[-1] == "Ann R1@N"
+
+
+def test_memo_dice_round_while_cups_are_covered_is_flagged_on_its_line(tmp_path: Path) -> None:
+    table = started(tmp_path, "memo-dice")
+    table.type("round", "Ann 3 cat/blue blue", "round")
+    table.wait("memo-dice/covering-end")
+    table.type("k")
+    table.wait("kept as played")
+    table.type("Ann 4 sun/red red")
+    seen = table.wait("Bob to roll")
+    assert "covering-end" not in seen  # said once, on the line that broke it
+    table.type(":done")
+    table.end()
+    assert "round  # kept as played: memo-dice/covering-end" in saved(tmp_path)
+
+
+# 4. the keep/correct question never swallows input ------------------------------------
+
+@pytest.mark.parametrize("game", ["dungeon", "memo-dice"])
+def test_keep_or_correct_takes_only_k_c_or_enter(tmp_path: Path, game: str) -> None:
+    table = started(tmp_path, game)
+    if game == "dungeon":
+        table.type("exploration Ann", "Ann R1@N", "Ann R2@E")
+    else:
+        table.type("round", "Ann 3 cat/blue blue", "Ann 4 sun/red red")
+    table.wait("keep it as played (k) or correct it (c)?")
+    table.type(":ruling")
+    table.wait("':ruling' is not an answer: type k to keep")
+    table.type("k")
+    table.wait("kept as played")
+    table.type(":done")
+    table.end()
+    assert "kept as played" in saved(tmp_path)[-1]
+
+
+# 5. the prompt says whose turn it is, what to type, what ended ------------------------
+
+def test_the_prompt_says_whose_turn_and_when_the_game_is_over(tmp_path: Path) -> None:
+    table = started(tmp_path, "dungeon")
+    table.wait("open exploration 1: exploration START_PLAYER")
+    table.type("exploration Ann", "Ann R1@N")
+    table.wait("Bob to play (TILE@DIR, !NAME to announce) >")
+    table.type("Bob R2@W !Ann")
+    table.wait("exploration 1 has ended; next: exploration")
+    table.type(":done")
+    table.end()
+
+
+def test_the_memo_dice_prompt_follows_covering_and_uncovering(tmp_path: Path) -> None:
+    table = started(tmp_path, "memo-dice")
+    table.type("round", "Ann 3 cat/blue blue")
+    table.wait("Bob to roll (DIE SYMBOL/COLOUR CUP) >")
+    table.type(":done")
+    table.end()
+
+
+# 6. Ctrl-C clears, Ctrl-C on an empty line or Ctrl-D ends ------------------------------
+
+def test_ctrl_c_clears_a_half_typed_line_then_ends(tmp_path: Path) -> None:
+    table = started(tmp_path, "memo-dice")
+    table.type("round")
+    table.wait("the first roll")
+    table.keys("Ann 3 cat/bl" + CTRL_C)
+    table.type("Ann 3 cat/blue blue")  # the half-typed line was cleared, not sent
+    table.wait("Bob to roll")
+    table.keys(CTRL_C)
+    table.wait("pathcheck record --resume game.pcn")
+    assert table.end() == 130
+    assert saved(tmp_path)[-1] == "Ann 3 cat/blue blue"
+
+
+def test_ctrl_d_at_keep_or_correct_ends_without_correcting(tmp_path: Path) -> None:
+    table = started(tmp_path, "dungeon")
+    table.type("exploration Ann", "Ann R1@N", "Ann R2@E")
+    table.wait("keep it as played")
+    table.keys(CTRL_D)
+    table.wait("the line was not recorded: Ann R2@E")
+    table.wait("--resume game.pcn")
+    assert table.end() == 0
+
+
+# 7. completion knows where the cursor is ----------------------------------------------
+
+def test_completion_offers_the_player_whose_turn_it_is_first(tmp_path: Path) -> None:
+    table = started(tmp_path, "dungeon")
+    table.type("exploration Ann", "Ann R1@N")
+    table.wait("Bob to play")
+    table.keys(TAB)  # the menu: Bob, whose turn it is, first
+    table.wait("Bob")
+    table.keys(TAB + " r2@e\r")  # tile ids in any case
+    table.wait("Ann to play")
+    table.type(":done")
+    table.end()
+    assert saved(tmp_path)[-1] == "Bob R2@E"
+
+
+# 8. :show shows what everyone can see ---------------------------------------------------
+
+def test_show_hides_covered_symbols_and_show_all_says_it_is_the_referees(tmp_path: Path) -> None:
+    table = started(tmp_path, "memo-dice")
+    table.type("round", "Ann 3 walrus/blue blue", ":show")
+    seen = table.wait("the referee's view")
+    assert "walrus" not in seen.split(":show", 1)[1]
+    table.type(":show all")
+    seen = table.wait("REFEREE'S VIEW")
+    table.type(":done")
+    table.end()
+
+
+# 10. small terminals, resuming, kept violations ------------------------------------------
+
+def test_help_is_paged_on_a_small_terminal_without_breaking_words(tmp_path: Path) -> None:
+    table = started(tmp_path, "memo-dice", columns=40, rows=10)
+    table.type(":help")
+    table.wait("Type each move")
+    seen = table.wait("-- more")
+    help_words = set(record.help_text("memo-dice/1", ["Ann", "Bob"]).split())
+    shown = [w for w in seen.split() if w.isprintable()][:-2]
+    assert len(shown) > 20 and set(shown) <= help_words  # no word broken at the edge
+    table.type("q", ":done")
+    table.end()
+
+
+def test_resume_shows_the_last_five_moves_and_whose_turn(tmp_path: Path) -> None:
+    table = started(tmp_path, "memo-dice")
+    moves = ["round", "Ann 1 umbrella/red red", "Bob 3 cat/blue blue", "Ann 9 sun/red red",
+             "Bob 8 snail/black black", "Ann 5 ghost/blue blue"]
+    table.type(*moves)
+    table.wait("Bob to roll")
+    table.keys(CTRL_D)
+    table.end()
+    again = Table(tmp_path, "--resume", "game.pcn")
+    seen = again.wait("Bob to roll")
+    assert all(m in seen for m in moves[1:]) and "the last moves" in seen
+    again.type(":done")
+    again.end()
+
+
+# 11. help speaks to this table; no terminal --------------------------------------------
+
+def test_help_uses_the_players_names_and_unknown_commands_are_said(tmp_path: Path) -> None:
+    table = Table(tmp_path, "memo-dice", "-o", "game.pcn")
+    table.wait("Players")
+    table.type(CLEAR + "Linda Nora")
+    table.wait("recording to")
+    table.type(":shw")
+    table.wait("unknown command ':shw'")
+    table.wait("Linda 2 bell/red red · Nora 7 lemon/red red")
+    table.type(":done")
+    table.end()
+
+
+def test_solo_help_says_one_tile_a_line(tmp_path: Path) -> None:
+    table = started(tmp_path, "solo")
+    table.type(":help")
+    table.wait("one tile a line")
+    table.type(":done")
+    table.end()
+
+
+@pytest.mark.parametrize("stdin", ["devnull", "pipe"])
+def test_without_a_terminal_it_says_it_needs_one(tmp_path: Path, stdin: str) -> None:
+    feed = {"stdin": subprocess.DEVNULL} if stdin == "devnull" else {"input": "Ann Bob\n"}
+    done = subprocess.run([sys.executable, "-m", "pathcheck", "record", "memo-dice"],
+                          capture_output=True, cwd=tmp_path, text=True, timeout=30,
+                          **feed)  # type: ignore[call-overload]
+    assert done.returncode == 2 and "needs a terminal" in done.stderr
+    assert not list(tmp_path.iterdir())
