@@ -380,22 +380,10 @@ class Recording:
             + self._referee()
 
     def _public(self) -> str:
-        lines = [f"{self.where()}: {self.prompt().rstrip(' >')}"]
-        try:
-            ruling = self.ruling()
-        except (InputError, RecordError):
-            ruling = None
-        if ruling is not None and ruling.rounds:
-            scores = ruling.rounds[-1].scores
-            if scores:
-                lines.append("scores: " + ", ".join(f"{p} {s}" for p, s in scores.items()))
-        if self.format == "game/1":
-            log = self._log_or_empty()
-            explorations = log.get("explorations") or []
-            turns = explorations[-1]["turns"] if explorations else []
-            if turns:
-                top = turns[-1]
-                lines.append(f"top tile: {top['tile']}@{top['dir']} (laid by {top['player']})")
+        up = self.next()
+        lines = [f"{self.where()}: {up.prompt().rstrip(' >')}"]
+        if up.view:
+            lines.append(up.view)
         lines.append("(:show all is the referee's view, with what is face down)")
         return "\n".join(lines)
 

@@ -30,6 +30,8 @@ class Next:
     status: str = ""
     over: bool = False
     verb: str = "to play"
+    view: str = ""
+    """What everyone at the table can see now (face-up cards, the top tile, scores)."""
 
     def prompt(self) -> str:
         """The prompt's words: ``Bob to play (TILE@DIR, !NAME to announce) >``."""
@@ -53,16 +55,31 @@ def _dungeon(log: Mapping[str, Any]) -> Next:
         return Next(None, f"open exploration 1: exploration START_PLAYER (e.g. exploration "
                           f"{_quoted(str(first))})")
     replay = Replay(read_game_log(log, source="<recording>"))
-    replay.run()
+    rounds = replay.run()
     number = len(explorations)
+    turns = explorations[-1]["turns"]
+    # while an exploration goes on, its check has not been made: the scores before it
+    scores = replay.scores if replay.up_next is None else (
+        rounds[-2].scores if len(rounds) > 1 else dict.fromkeys(replay.scores, 0))
+    seen = [_scores(scores)]
+    if turns:
+        top = turns[-1]
+        seen.append(f"top tile: {top['tile']}@{top['dir']} (laid by {top['player']}, tile "
+                    f"{len(turns) + 1} of the stack)")
     if replay.up_next is not None:
-        return Next(replay.up_next, "TILE@DIR, !NAME to announce")
+        seen.append(f"still in exploration {number}: {', '.join(replay.team)}")
+        return Next(replay.up_next, "TILE@DIR, !NAME to announce", view="\n".join(seen))
     if replay.ended_after is not None:
         winners = " and ".join(replay.winners)
-        return Next(None, "", f"the game is over ({winners} won)", over=True)
+        return Next(None, "", f"the game is over ({winners} won)", over=True,
+                    view="\n".join(seen))
     starter = replay.last_player or ""
     return Next(None, f"exploration {_quoted(starter)} ({starter} starts)",
-                _ordinal_over("exploration", number))
+                _ordinal_over("exploration", number), view="\n".join(seen))
+
+
+def _scores(scores: Mapping[str, int]) -> str:
+    return "scores: " + ", ".join(f"{p} {s}" for p, s in scores.items())
 
 
 def _solo(log: Mapping[str, Any]) -> Next:
@@ -80,15 +97,23 @@ def _memoarrr(log: Mapping[str, Any]) -> Next:
     opener = "round VOLCANOES (top first)"
     if not rounds:
         return Next(None, f"open round 1: {opener}")
+    from pathcheck.games.common import Moment
+    from pathcheck.games.memoarrr.at import render_island
+
     replay = Replay(read_log(log, source="<recording>"))
     replay.run()
     state = replay.state
+    view = "\n".join([render_island(state, Moment(state.round, state.turns), public=True),
+                      # treasures lie face down until the game ends: only how many
+                      "treasure cards taken (face down): " + ", ".join(
+                          f"{p} {len(t)}" for p, t in state.treasures.items())])
     if not state.round_over:
-        return Next(state.to_move, "POS ANIMAL/LANDSCAPE, or volcano")
+        return Next(state.to_move, "POS ANIMAL/LANDSCAPE, or volcano", view=view)
     if state.round >= ROUNDS:
-        return Next(None, "", f"round {state.round} has ended and the game is over", over=True)
+        return Next(None, "", f"round {state.round} has ended and the game is over", over=True,
+                    view=view)
     return Next(None, f"{opener} ({state.next_start_player()} starts)",
-                _ordinal_over("round", state.round))
+                _ordinal_over("round", state.round), view=view)
 
 
 def _memo_dice(log: Mapping[str, Any]) -> Next:
@@ -104,19 +129,22 @@ def _memo_dice(log: Mapping[str, Any]) -> Next:
         before = _memo_dice({**log, "rounds": rounds[:-1]})
         return Next(before.what.split("(")[1].split()[0] if "(" in before.what else None,
                     "DIE SYMBOL/COLOUR CUP", verb="to roll")
+    from pathcheck.games.memo_dice.at import draw_row
+
     replay = Replay(read_log(log, source="<recording>"), source="<recording>")
     replay.play()
+    view = f"{draw_row(replay.row, public=True)}\n{_scores(replay.scores)}"
     if replay.up_next is not None:
         player, part = replay.up_next
         if part == "covering":
-            return Next(player, "DIE SYMBOL/COLOUR CUP", verb="to roll")
-        return Next(player, "CUP SYMBOL", verb="to uncover")
+            return Next(player, "DIE SYMBOL/COLOUR CUP", verb="to roll", view=view)
+        return Next(player, "CUP SYMBOL", verb="to uncover", view=view)
     if replay.ended_in is not None:
         winners = ", ".join(p for p, s in replay.scores.items()
                             if s == max(replay.scores.values()))
-        return Next(None, "", f"the game is over ({winners} won)", over=True)
+        return Next(None, "", f"the game is over ({winners} won)", over=True, view=view)
     return Next(None, f"round ({replay.next_first} rolls first)",
-                _ordinal_over("round", len(rounds)))
+                _ordinal_over("round", len(rounds)), view=view)
 
 
 def _robot_memory(log: Mapping[str, Any]) -> Next:
@@ -134,20 +162,25 @@ def _robot_memory(log: Mapping[str, Any]) -> Next:
         return Next(None, f"row {typed + 1} of {grid['rows']}: row and its {grid['columns']} "
                           "cards (type/colour/number, short-circuit, - for no card)")
     game = read_log(log, source="<recording>")
+    from pathcheck.games.robot_memory.at import render_grid
+
     replay = Replay(game)
     replay.run()
+    view = f"{render_grid(game.rounds[-1].grid, replay.face_up, public=True)}\n" \
+           f"{_scores(replay.scores)}"
     if replay.up_next is not None:
         side = replay.up_next
         pointer = replay.left_of(side)
         return Next(side, f"{_quoted(pointer)} {_quoted(side)} rRcC GUESS [=POINTS]; "
-                          f"{pointer} points", verb="to guess")
+                          f"{pointer} points", verb="to guess", view=view)
     if len(rounds) >= ROUNDS:
         return Next(None, "", f"round {len(rounds)} has ended and the game is over",
-                    over=True)
+                    over=True, view=view)
     fewest = min(replay.scores.values())
     lowest = " or ".join(s for s, p in replay.scores.items() if p == fewest)
     return Next(None, f"{opener} ({lowest}: fewest points)", _ordinal_over("round",
-                                                                           len(rounds)))
+                                                                           len(rounds)),
+                view=view)
 
 
 def _quoted(name: str) -> str:

@@ -284,13 +284,29 @@ def test_completion_offers_the_player_whose_turn_it_is_first(tmp_path: Path) -> 
 
 # 8. :show shows what everyone can see ---------------------------------------------------
 
-def test_show_hides_covered_symbols_and_show_all_says_it_is_the_referees(tmp_path: Path) -> None:
-    table = started(tmp_path, "memo-dice")
-    table.type("round", "Ann 3 walrus/blue blue", ":show")
-    seen = table.wait("the referee's view")
-    assert "walrus" not in seen.split(":show", 1)[1]
+SHOWN = {  # game: the moves, what everyone sees, what only the referee sees
+    "memo-dice": (["round", "Ann 3 walrus/blue blue"], "Bob to roll", "walrus"),
+    "memoarrr": (["round dark", "Ann A1 penguin/water", "Bob B2 octopus/lava", "round dark"],
+                 "treasure cards taken (face down): Ann 1, Bob 0", "(pen wat)"),
+    "robot-memory": (["round 1x2 first Ann", "row bulb/red/3 short-circuit",
+                      "Bob Ann r1c1 bulb =1"], "(?)", "SHORT"),
+    "dungeon": (["exploration Ann", "Ann R1@N"], "scores: Ann 0, Bob 0", "START@N R1@N"),
+}
+
+
+@pytest.mark.parametrize("game", list(SHOWN))
+def test_show_is_what_the_table_sees_and_show_all_says_it_is_the_referees(
+        tmp_path: Path, game: str) -> None:
+    moves, public, secret = SHOWN[game]
+    table = started(tmp_path, game)
+    table.type(*moves, ":show")
+    seen = table.wait("the referee's view, with what is face down")
+    assert public in seen and secret not in seen.split(moves[-1])[-1]
+    if game == "dungeon":
+        assert "Bob to play" in seen and "top tile: R1@N" in seen
     table.type(":show all")
     seen = table.wait("REFEREE'S VIEW")
+    table.wait(secret)
     table.type(":done")
     table.end()
 

@@ -158,6 +158,8 @@ class Replay(DealReplay):
         self.checks: list[tuple[int, int, list[LostCard]]] = []
         """Per exploration: its Lost point (0: never) and reason code, and the LOST cards
         that stood (what the analysis of announcements reads)."""
+        self.team: list[str] = []
+        """The players still in the last exploration replayed."""
         self.up_next: str | None = None
         """Who plays next in the last exploration replayed (None: it has ended)."""
 
@@ -228,6 +230,7 @@ class Replay(DealReplay):
             self._events.append(Event(f"the exploration ends: {table.ended}", None,
                                       EXPLORATION_END, {}))
         self.last_player = table.active or exp.start_player
+        self.team = table.team
         self.up_next = None if table.ended is not None else (
             exp.start_player if table.active is None else self._next_active(table, table.active))
         self._check(number, table)

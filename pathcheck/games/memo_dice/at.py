@@ -16,8 +16,9 @@ if TYPE_CHECKING:
     from pathcheck.games.memo_dice.row import CupInRow
 
 
-def draw_row(row: Sequence[CupInRow]) -> str:
-    """The row of cups as a small table: cup, symbol under it, who rolled it, who got it.
+def draw_row(row: Sequence[CupInRow], public: bool = False) -> str:
+    """The row of cups as a small table: cup, symbol under it, who rolled it, who got it
+    (``public``: what the players see, ``?`` under a covered cup).
 
     >>> from pathcheck.games.memo_dice.row import CupInRow
     >>> cup = CupInRow(1, "golden", "turtle", "red", "Ann", "Bob", "Ann was wrong")
@@ -28,7 +29,8 @@ def draw_row(row: Sequence[CupInRow]) -> str:
     if not row:
         return "(no cups in the row)"
     # str.ljust rather than format specs: this is drawn for every round ruled on.
-    symbols = [f"{c.symbol} ({c.colour})" for c in row]
+    symbols = ["?" if public and c.holder is None else f"{c.symbol} ({c.colour})"
+               for c in row]
     sym_w = max(len("symbol"), max(map(len, symbols)))
     by_w = max(len("rolled by"), max([len(c.coverer) for c in row]))
     lines = [f"cup  colour  {'symbol'.ljust(sym_w)}  {'rolled by'.ljust(by_w)}  goes to"]

@@ -96,6 +96,8 @@ class Replay:
         self.next_first: str | None = None
         self.ended_in: int | None = None
         self.stopped = False
+        self.row: list[CupInRow] = []
+        """The row of cups of the last round replayed."""
         self.up_next: tuple[str, str] | None = None
         """Who moves next in the last round replayed, and how (covering, uncovering); None:
         the round is over."""
@@ -157,6 +159,7 @@ class Replay:
         if self._drawing:
             self._snap(number, 0, [])
         row, golden_by = self._cover(number, rnd)
+        self.row = row
         if golden_by is not None:
             self._uncover(number, rnd, row, golden_by)
         if self.stopped:

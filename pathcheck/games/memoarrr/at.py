@@ -16,8 +16,11 @@ if TYPE_CHECKING:
 _ABBREV = 3
 
 
-def _cell(state: State, pos: Pos, width: int) -> str:
+def _cell(state: State, pos: Pos, width: int, public: bool = False) -> str:
     card = state.grid.get(pos)
+    if public and pos not in state.face_up and pos != CENTRE:
+        return ("!" if pos == state.mark else "(") + " " * (width - 2) + \
+            ("!" if pos == state.mark else ")")
     if card is None:  # the centre, or a card never revealed (left out of the log)
         return " " * width if pos == CENTRE else "?".center(width)
     text = f"{card.animal.value[:_ABBREV]} {card.landscape.value[:_ABBREV]}"
@@ -28,10 +31,11 @@ def _cell(state: State, pos: Pos, width: int) -> str:
     return f"({text})"
 
 
-def render_island(state: State, at: Moment) -> str:
+def render_island(state: State, at: Moment, public: bool = False) -> str:
     """The island as it stands, a 5x5 grid: [FACE UP], (face down), !walrus mark!.
 
-    Face-down cards are shown too: the ruling is the referee's view, who knows the layout.
+    Face-down cards are shown too: the ruling is the referee's view, who knows the layout;
+    ``public``: what the players see (face-down cards blank).
     """
     width = 2 * _ABBREV + 3
     round_no, turn = at.round, at.turn
@@ -39,7 +43,7 @@ def render_island(state: State, at: Moment) -> str:
     lines = [f"Island in round {round_no}, {when}:"]
     lines.append("    " + " ".join(c.center(width) for c in "ABCDE"))
     for r in range(SIZE):
-        row = " ".join(_cell(state, Pos(r, c), width) for c in range(SIZE))
+        row = " ".join(_cell(state, Pos(r, c), width, public) for c in range(SIZE))
         lines.append(f" {r + 1}  {row}")
     lines.append("    [X] face up, (x) face down, !x! marked by the walrus for the next turn")
     if state.last is not None:

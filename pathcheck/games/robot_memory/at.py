@@ -31,9 +31,10 @@ def _head(columns: int, pad: int) -> str:
     return ("     " + "".join([f"c{c}".ljust(pad) for c in range(1, columns + 1)])).rstrip()
 
 
-def render_grid(grid: Grid, face_up: set[tuple[int, int]] | None = None) -> str:
+def render_grid(grid: Grid, face_up: set[tuple[int, int]] | None = None,
+                public: bool = False) -> str:
     """The grid as text, row and column numbers around it; with ``face_up`` given, cards
-    still face down are shown in parentheses.
+    still face down are shown in parentheses (``public``: as ``(?)``, what players see).
 
     >>> from pathcheck.games.robot_memory.rules import MemoryCard, ShortCircuit
     >>> print(render_grid(((MemoryCard("bulb", "red", 3), ShortCircuit()),), {(1, 2)}))
@@ -51,7 +52,7 @@ def render_grid(grid: Grid, face_up: set[tuple[int, int]] | None = None) -> str:
             for c, card in enumerate(row, 1):
                 text = "." if card is None else card.code()
                 if card is not None and (r, c) not in face_up:
-                    text = f"({text})"
+                    text = "(?)" if public else f"({text})"
                 line.append(text)
             cells.append(line)
     # a column: the widest text, then two spaces (trailing ones stripped)

@@ -116,6 +116,11 @@ class Replay:
                          if self._team else {p: p for p in sides})
 
     @property
+    def face_up(self) -> set[tuple[int, int]]:
+        """The cards face up in the last round replayed."""
+        return self._face_up
+
+    @property
     def solo(self) -> bool:
         return self._solo
 
