@@ -290,7 +290,7 @@ SHOWN = {  # game: the moves, what everyone sees, what only the referee sees
                  "treasure cards taken (face down): Ann 1, Bob 0", "(pen wat)"),
     "robot-memory": (["round 1x2 first Ann", "row bulb/red/3 short-circuit",
                       "Bob Ann r1c1 bulb =1"], "(?)", "SHORT"),
-    "dungeon": (["exploration Ann", "Ann R1@N"], "scores: Ann 0, Bob 0", "START@N R1@N"),
+    "dungeon": (["exploration Ann", "Ann R1@N"], "scores: Ann 0, Bob 0", "The path holds"),
 }
 
 
