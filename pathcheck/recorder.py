@@ -47,8 +47,9 @@ EXAMPLES: Mapping[str, tuple[tuple[str, str], ...]] = {
         ("Ann R1@N · Bob R2@E !Ann", "turns: PLAYER TILE@DIR; !NAME a LOST card laid on it"),
     ),
     "solo/1": (
-        ("START@N R1@N R2@E R3@S I4@W R4@W R5@N R6@E", "a dungeon a line, bottom first: TILE@DIR"),
-        ("I1@N I2@N", "the next dungeon (or write | between dungeons on one line)"),
+        ("START@N", "one tile a line, bottom first: TILE@DIR"),
+        ("R1@N R2@E", "or several; the tile after one that gets Lost starts the next "
+                      "dungeon by itself (| starts one at once)"),
     ),
     "memoarrr/1": (
         ("round dark light", "opens a round: its volcanoes, top first (players - 1)"),
@@ -126,6 +127,8 @@ class Recording:
         self.lines = list(lines)
         self.source = source
         self._cache: dict[str, tuple[Mapping[str, Any], Ruling]] = {}
+        self._undo: list[tuple[list[str], str]] = []
+        """The move lines before each line typed, and the line (``:undo`` goes back)."""
 
     # --- making one ----------------------------------------------------------------------
 
@@ -201,6 +204,35 @@ class Recording:
             self._cache[text] = (log, ruling)
         return self._cache[text]
 
+    def joins(self, line: str) -> bool:
+        """Whether ``line`` goes on the current solo dungeon (a solo game is typed one tile
+        a line; the tile after a dungeon got Lost starts the next one, as the solo rules
+        say, and a line starting with ``|`` starts one at once)."""
+        if self.format != "solo/1" or not self.lines or line.lstrip().startswith("|"):
+            return False
+        from pathcheck.dungeon import LOST_RULES
+
+        try:
+            ruling = self._rule(self.text())[1]
+        except (RecordError, InputError):
+            return True
+        lost = {rule.id for rule in LOST_RULES.values()}
+        last = ruling.rounds[-1] if ruling.rounds else None
+        return last is None or not any(e.rule is not None and e.rule.id in lost
+                                       for e in last.events)
+
+    def placed(self, line: str) -> list[str]:
+        """The move lines with ``line`` added (joined to the last one: :meth:`joins`)."""
+        if self.joins(line):
+            # the tiles go before the comments (a rule kept as played), which stay at the end
+            code, _, said = self.lines[-1].partition("#")
+            more, _, also = line.partition("#")
+            notes = "; ".join(n.strip() for n in (said, also) if n.strip())
+            joined = f"{code.rstrip()} {more.strip()}" + (f"  # {notes}" if notes else "")
+            return [*self.lines[:-1], joined]
+        return [*self.lines, line.lstrip().removeprefix("|").strip()
+                if self.format == "solo/1" else line]
+
     def check(self, line: str) -> Check:
         """Try ``line`` as the next move line: a notation error, or the rules it breaks.
 
@@ -220,7 +252,7 @@ class Recording:
             # what only said "the last round stops here" before this line
             open_ended = [] if back else [v for v in old.violations if _stops(v, old_log)]
             break
-        text = self.text([*self.lines, line])
+        text = self.text(self.placed(line))
         try:
             log = notation.parse(text, source=self.source)
         except RecordError as exc:
@@ -263,7 +295,8 @@ class Recording:
         so that whoever reads the log sees it was not a typing slip)."""
         if kept:
             line += f"{'  #' if '#' not in line else ';'} kept as played: {', '.join(kept)}"
-        self.lines.append(line)
+        self._undo.append((list(self.lines), line))
+        self.lines = self.placed(line)
 
     def canonical(self, line: str) -> str:
         """``line`` with tile ids as the tile set writes them (``r1@n`` is ``R1@N``)."""
@@ -322,10 +355,15 @@ class Recording:
 
     def prompt(self) -> str:
         """The move prompt: whose turn it is and what to type, or that the game is over."""
+        if self.format == "solo/1":
+            return f"{self.where()}: TILE@DIR (one a line; | starts a new dungeon) >"
         return self.next().prompt()  # type: ignore[no-any-return]
 
     def undo(self) -> str | None:
-        """Take back the last move line; returns it (None when there is none)."""
+        """Take back the last line typed; returns it (None when there is none)."""
+        if self._undo:
+            self.lines, line = self._undo.pop()
+            return line
         return self.lines.pop() if self.lines else None
 
     def save(self, path: str) -> None:
@@ -362,7 +400,11 @@ class Recording:
     def where(self) -> str:
         """Where the next move goes, for the prompt: ``exploration 2, turn 4``."""
         number, moves = self.counts()
-        noun = {"game/1": "exploration", "solo/1": "dungeon"}.get(self.format, "round")
+        if self.format == "solo/1":
+            if number == 0 or not self.joins("next"):
+                return f"dungeon {number + 1}, tile 1"
+            return f"dungeon {number}, tile {moves + 1}"
+        noun = {"game/1": "exploration"}.get(self.format, "round")
         if number == 0:
             return f"before {noun} 1"
         return f"{noun} {number}, {'turn' if noun == 'exploration' else 'move'} {moves + 1}"

@@ -123,6 +123,8 @@ def test_help_shows_example_lines_the_game_takes(tmp_path: Path, game: str,
     for trouble in ("this breaks a rule", "not read", "no longer be ruled on"):
         assert trouble not in shown, shown
     recorded = tmp_path.joinpath("game.pcn").read_text(encoding="utf-8").splitlines()
+    if game == "solo":  # one dungeon, typed a tile or a few at a time
+        lines = [" ".join(lines)]
     assert recorded[-len(lines):] == lines
 
 

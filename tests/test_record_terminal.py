@@ -362,6 +362,25 @@ def test_solo_help_says_one_tile_a_line(tmp_path: Path) -> None:
     table.end()
 
 
+# 9. ask only for what the table knows when it happens ----------------------------------
+
+def test_a_solo_game_is_typed_one_tile_a_line(tmp_path: Path) -> None:
+    table = started(tmp_path, "solo")
+    dungeon = "START@N I1@N I2@N I3@N I4@N I5@N I6@N I7@N I8@N I9@N L1@N L2@W L3@S".split()
+    for number, tile in enumerate(dungeon, 1):
+        table.wait(f"dungeon 1, tile {number}:")
+        table.type(tile.lower() if number == 2 else tile)
+    table.wait("dungeon 2, tile 1:")  # L3@S got Lost: the next tile starts dungeon 2
+    table.type("L4@N")
+    seen = table.wait("dungeon 2, tile 2:")
+    assert "premature" not in seen and "late" not in seen
+    table.type(":undo")
+    table.wait("undone: L4@N")
+    table.type("L4@N", ":done")
+    table.end()
+    assert saved(tmp_path)[-2:] == [" ".join(dungeon), "L4@N"]
+
+
 @pytest.mark.parametrize("stdin", ["devnull", "pipe"])
 def test_without_a_terminal_it_says_it_needs_one(tmp_path: Path, stdin: str) -> None:
     feed = {"stdin": subprocess.DEVNULL} if stdin == "devnull" else {"input": "Ann Bob\n"}
