@@ -245,6 +245,14 @@ class Table:
                     return self.stop(path, end)
                 if not keep:
                     default = line
+                    if check.culprit is not None:  # the rule was broken by an earlier line
+                        taken = recording.back_to(check.culprit)
+                        recording.save(path)
+                        default = taken[0]
+                        for later in [*taken[1:], line]:
+                            self.moves_prompt.history.append_string(later)
+                        self.say(f"  the line that broke it comes back: {taken[0]} (the "
+                                 f"{len(taken)} line(s) after it: Up-arrow)")
                     continue
                 self.echo("  kept as played")
             recording.add(line, kept=tuple(v.rule.id for v in check.new_violations))

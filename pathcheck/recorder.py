@@ -106,6 +106,9 @@ class Check:
     log: Mapping[str, Any] | None = None
     malformed: str | None = None
     """The log with the line reads as notation but cannot be ruled on (e.g. unknown player)."""
+    culprit: int | None = None
+    """The index of an earlier move line that the new violations point at (a rule the
+    replay can check only now, e.g. a round's first player once its grid is complete)."""
 
 
 def _stops_here(exc: RecordError, log: Mapping[str, Any]) -> bool:
@@ -276,7 +279,25 @@ class Recording:
             return Check(None, (), log, malformed=str(exc))
         new = tuple(v for v in ruling.violations
                     if self._key(v) not in before and not _stops(v, log))
-        return Check(None, new, log)
+        return Check(None, new, log, culprit=self._culprit(text, new))
+
+    def _culprit(self, text: str, new: Sequence[Violation]) -> int | None:
+        """The earliest move line before the new one that ``new`` points at, if any."""
+        if not new:
+            return None
+        _, where = notation.parse_lines(text, source=self.source)
+        first_move = self.header.count("\n") + 1
+        lines = [notation.line_of(where, v.move.pointer, 0) - first_move for v in new]
+        earliest = min(lines)
+        last = text.count("\n") - first_move
+        return earliest if 0 <= earliest < last and all(x < last for x in lines) else None
+
+    def back_to(self, index: int) -> list[str]:
+        """Take back move line ``index`` and every line after it; returns them."""
+        taken = self.lines[index:]
+        self.lines = self.lines[:index]
+        self._undo = [entry for entry in self._undo if len(entry[0]) < index]
+        return taken
 
     def _log_or_empty(self) -> Mapping[str, Any]:
         try:

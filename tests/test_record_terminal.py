@@ -202,6 +202,24 @@ def test_memo_dice_round_while_cups_are_covered_is_flagged_on_its_line(tmp_path:
     assert "round  # kept as played: memo-dice/covering-end" in saved(tmp_path)
 
 
+def test_robot_memory_wrong_first_player_hands_back_the_round_line(tmp_path: Path) -> None:
+    table = started(tmp_path, "robot-memory")
+    table.type("round 1x2 first Ann", "row bulb/red/3 short-circuit",
+               "Bob Ann r1c1 bulb/red/3 =6", "Ann Bob r1c2 short-circuit =0",
+               "round 1x2 first Ann")
+    table.wait("row 1 of 1")
+    table.type("row gear/blue/1 short-circuit")  # the grid complete: the first is checked
+    table.wait("robot-memory/next-round-first")
+    table.type("")  # Enter: correct
+    table.wait("the line that broke it comes back: round 1x2 first Ann")
+    table.type(CLEAR + "round 1x2 first Bob")
+    table.keys("\x1b[A\x1b[A\r")  # Up-arrow twice: the row line taken back with it
+    table.wait("Bob to guess")
+    table.type(":done")
+    table.end()
+    assert saved(tmp_path)[-2:] == ["round 1x2 first Bob", "row gear/blue/1 short-circuit"]
+
+
 # 4. the keep/correct question never swallows input ------------------------------------
 
 @pytest.mark.parametrize("game", ["dungeon", "memo-dice"])
