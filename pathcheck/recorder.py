@@ -353,7 +353,6 @@ class Recording:
     def trouble(self) -> str | None:
         """Why the log so far cannot be ruled on (None: it can, or it only stops here)."""
         try:
-            log = self.log()
             self._rule(self.text())
         except RecordError as exc:
             return None if _stops_here(exc, self._log_or_empty()) else str(exc)
@@ -434,8 +433,7 @@ class Recording:
         """What everyone at the table can see now: whose turn, the scores, the last move
         line. ``referee``: the adjudicator's ``--at`` picture, face-down cards and covered
         symbols included, said so in its first line."""
-        number, moves = self.counts()
-        if number == 0:
+        if self.counts()[0] == 0:
             return "nothing recorded yet"
         if not referee:
             return self._public()

@@ -6,7 +6,8 @@ format's ``uniqueItems``, and what the game's reader checks across fields (a sta
 is at the table, a treasure stack the box holds); every problem is reported at once, each with
 its fix, so that no dead end is written.
 
->>> [p.text() for p in check("game/1", {"players": "Ann Ann", "rules": "7"})]  # doctest: +NORMALIZE_WHITESPACE
+>>> problems = check("game/1", {"players": "Ann Ann", "rules": "7"})
+>>> [p.text() for p in problems]  # doctest: +NORMALIZE_WHITESPACE
 ["players: 'Ann' is named twice (fix: 2 to 5 names, each once, separated by spaces)",
   'rules: 7 is not one of the choices (fix: some of 1 2 3 4, or none)']
 >>> choices("robot-memory/1", "variant")

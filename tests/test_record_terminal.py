@@ -15,7 +15,9 @@ from pathcheck.cli import record
 
 pexpect = pytest.importorskip("pexpect")
 
-ANSI = re.compile(r"\x1b\[(\d*)C|\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07|\x1b[()][A-Z0-9]|\x1b[=>]")
+ANSI = re.compile(r"\x1b\[(\d*)C|\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07|\x1b[()][A-Z0-9]"
+                  r"|\x1b[=>]")
+"""The terminal's escapes (a cursor moved right stands for that many spaces)."""
 CTRL_C, CTRL_D, TAB = "\x03", "\x04", "\t"
 
 
@@ -384,7 +386,8 @@ def test_solo_help_says_one_tile_a_line(tmp_path: Path) -> None:
 
 def test_a_solo_game_is_typed_one_tile_a_line(tmp_path: Path) -> None:
     table = started(tmp_path, "solo")
-    dungeon = "START@N I1@N I2@N I3@N I4@N I5@N I6@N I7@N I8@N I9@N L1@N L2@W L3@S".split()
+    dungeon = ["START@N", "I1@N", "I2@N", "I3@N", "I4@N", "I5@N", "I6@N", "I7@N", "I8@N",
+               "I9@N", "L1@N", "L2@W", "L3@S"]
     for number, tile in enumerate(dungeon, 1):
         table.wait(f"dungeon 1, tile {number}:")
         table.type(tile.lower() if number == 2 else tile)
@@ -404,6 +407,6 @@ def test_without_a_terminal_it_says_it_needs_one(tmp_path: Path, stdin: str) -> 
     feed = {"stdin": subprocess.DEVNULL} if stdin == "devnull" else {"input": "Ann Bob\n"}
     done = subprocess.run([sys.executable, "-m", "pathcheck", "record", "memo-dice"],
                           capture_output=True, cwd=tmp_path, text=True, timeout=30,
-                          **feed)  # type: ignore[call-overload]
+                          **feed)
     assert done.returncode == 2 and "needs a terminal" in done.stderr
     assert not list(tmp_path.iterdir())
