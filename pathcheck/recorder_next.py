@@ -123,12 +123,16 @@ def _memo_dice(log: Mapping[str, Any]) -> Next:
     rounds = log.get("rounds") or []
     if not rounds:
         return Next(None, "open round 1: round")
-    if not rounds[-1]["covering"]:  # a round just opened: the replay of the rounds before
-        if len(rounds) == 1:
+    if not rounds[-1]["covering"]:  # a round just opened: the rounds before say who rolls
+        first = None
+        if len(rounds) > 1:
+            before = Replay(read_log({**log, "rounds": rounds[:-1]}, source="<recording>"),
+                            source="<recording>")
+            before.play()
+            first = before.next_first
+        if first is None:
             return Next(None, "PLAYER DIE SYMBOL/COLOUR CUP: the first roll")
-        before = _memo_dice({**log, "rounds": rounds[:-1]})
-        return Next(before.what.split("(")[1].split()[0] if "(" in before.what else None,
-                    "DIE SYMBOL/COLOUR CUP", verb="to roll")
+        return Next(first, "DIE SYMBOL/COLOUR CUP", verb="to roll")
     from pathcheck.games.memo_dice.at import draw_row
 
     replay = Replay(read_log(log, source="<recording>"), source="<recording>")
