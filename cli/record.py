@@ -210,6 +210,7 @@ class Table:
         default = ""
         while True:
             try:
+                self.at_the_end(recording, path)
                 line = ask(self.moves_prompt, recording.prompt(), default=default,
                            completer=completer, complete_while_typing=False)
             except Ended as end:
@@ -256,6 +257,37 @@ class Table:
                     continue
                 self.echo("  kept as played")
             recording.add(line, kept=tuple(v.rule.id for v in check.new_violations))
+            recording.save(path)
+
+    def at_the_end(self, recording: Any, path: str) -> None:
+        """Once the game is over, ask what the table sees only then (Memoarrr!'s treasure
+        cards, turned over), checked as the settings are, and write it into the header."""
+        from pathcheck.games.memoarrr.rules import TREASURES
+        from pathcheck.recorder_settings import AT_THE_END, check
+
+        missing = [s for s in AT_THE_END.get(recording.format, ())
+                   if s.key not in recording.settings()]
+        if not missing or not recording.next().over:
+            return
+        for setting in missing:
+            if "ordered_stack=yes" in recording.settings().get("variants", ""):
+                answer = " ".join(map(str, TREASURES))  # the ordered stack: known to all
+                self.say(f"  the treasures, from the ordered stack: {answer}")
+            else:
+                winners = recording.round_winners()
+                self.say(f"  the game is over: the winners of rounds 1-{len(winners)} were "
+                         f"{', '.join(winners)}; they turn their treasure cards over")
+                answer = ""
+                while True:
+                    answer = ask(self.answers, f"{setting.question} (e.g. 2 1 4 2 1 3 2):",
+                                 default=answer).strip()
+                    problems = check(recording.format, {setting.key: answer},
+                                     only=setting.key)
+                    if not problems:
+                        break
+                    for problem in problems:
+                        self.say(f"  {problem.text()}")
+            recording.header = recording.header_with({setting.key: answer}, [setting.key])
             recording.save(path)
 
     def keep_or_correct(self) -> bool:

@@ -343,11 +343,20 @@ class Recording:
         return out
 
     def header_with(self, answers: Mapping[str, str], keys: Sequence[str]) -> str:
-        """The header with the settings ``keys`` replaced by ``answers`` (others kept)."""
-        kept = [raw for raw in self.header.splitlines()[1:]
-                if raw.partition(":")[0].strip() not in keys]
-        head = [self.header.splitlines()[0], *(f"{k}: {v}" for k, v in answers.items()
-                                               if k in keys and v.strip()), *kept]
+        """The header with the settings ``keys`` replaced by ``answers`` in place (new ones at
+        its end, others kept)."""
+        head: list[str] = []
+        for raw in self.header.splitlines():
+            key = raw.partition(":")[0].strip()
+            if key in keys and not raw.startswith("#"):
+                value = answers.get(key, "")
+                if value.strip():
+                    head.append(f"{key}: {value}")
+            else:
+                head.append(raw)
+        written = {raw.partition(":")[0].strip() for raw in head}
+        head += [f"{k}: {v}" for k, v in answers.items()
+                 if k in keys and k not in written and v.strip()]
         return "\n".join(head) + "\n"
 
     def trouble(self) -> str | None:
@@ -359,6 +368,15 @@ class Recording:
         except InputError as exc:
             return str(exc)
         return None
+
+    def round_winners(self) -> list[str]:
+        """Memoarrr!: the winner of each round played, in order (each took a treasure)."""
+        from pathcheck.games.memoarrr.log import read_log
+        from pathcheck.games.memoarrr.state import Replay
+
+        replay = Replay(read_log(self.log(), source=self.source))
+        replay.run()
+        return list(replay.state.round_winners)
 
     def players(self) -> list[str]:
         """The names at this table (players, teams and their members)."""

@@ -106,7 +106,7 @@ def _memoarrr(log: Mapping[str, Any]) -> Next:
     view = "\n".join([render_island(state, Moment(state.round, state.turns), public=True),
                       # treasures lie face down until the game ends: only how many
                       "treasure cards taken (face down): " + ", ".join(
-                          f"{p} {len(t)}" for p, t in state.treasures.items())])
+                          f"{p} {state.round_winners.count(p)}" for p in state.treasures)])
     if not state.round_over:
         return Next(state.to_move, "POS ANIMAL/LANDSCAPE, or volcano", view=view)
     if state.round >= ROUNDS:

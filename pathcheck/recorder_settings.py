@@ -67,8 +67,6 @@ SETTINGS: Mapping[str, tuple[Setting, ...]] = {
         Setting("start", "Who starts round 1", "start_player", "one of the players"),
         Setting("peeks", "The side each player peeked at (e.g. Ann north Ben south)", "peeks",
                 "each player once, with north, east, south or west"),
-        Setting("treasures", "The treasure stack, top first (e.g. 1 3 2 1 2 2 4)",
-                "treasures", "the rubies 1 1 2 2 2 3 4 in the stack's order"),
     ),
     "memo-dice/1": (
         Setting("players", "Players, clockwise (names separated by spaces)", "players",
@@ -83,6 +81,15 @@ SETTINGS: Mapping[str, tuple[Setting, ...]] = {
     ),
 }
 """The settings asked for at the start of a recording, per log format."""
+
+AT_THE_END: Mapping[str, tuple[Setting, ...]] = {
+    "memoarrr/1": (
+        Setting("treasures", "The treasure cards, turned over now, in the order taken",
+                "treasures", "the rubies 1 1 2 2 2 3 4, the card of round 1's winner first"),
+    ),
+}
+"""What the table sees only when the game is over, asked then (Memoarrr!: "A player will not
+know how many rubies they have earned for winning a round until the end of the game")."""
 
 _READS_WITH = {"game/1": {"players": "A B"}, "memoarrr/1": {"edition": "2023", "players": "A B",
                                                           "start": "A", "peeks": "A north B south",
@@ -151,7 +158,7 @@ def check(fmt: str, answers: Mapping[str, str], only: str | None = None) -> list
     """Every problem of the settings ``answers`` (setting key -> answer), each with its fix;
     ``only``: the problems of that setting alone (checked against the others given)."""
     problems: list[Problem] = []
-    settings = {s.key: s for s in SETTINGS[fmt]}
+    settings = {s.key: s for s in (*SETTINGS[fmt], *AT_THE_END.get(fmt, ()))}
     values: dict[str, Any] = {}
     for key, answer in answers.items():
         setting = settings.get(key)

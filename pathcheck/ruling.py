@@ -184,10 +184,11 @@ class SwapFact(_Fact, frozen=True, gc=False, tag="swap"):
 
 
 class TreasureFact(_Fact, frozen=True, gc=False, tag="treasure"):
-    """Memoarrr!: the last player without a volcano takes the top treasure."""
+    """Memoarrr!: the last player without a volcano takes the top treasure (``rubies`` None:
+    the log does not record the stack yet; its cards are turned over at the end)."""
 
     player: str
-    rubies: int
+    rubies: int | None
 
 
 Fact = (LostCardFact | VoidAnnouncementFact | CaptainFact | GuessFact | CupFact | VolcanoFact

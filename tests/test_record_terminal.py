@@ -92,7 +92,7 @@ SETUP = {"dungeon": ["Ann Bob", "basic", "none"],
          "memo-dice": ["Ann Bob"],
          "robot-memory": ["custom", "Ann Bob"],
          "memoarrr": ["2023", "expert=no ordered_stack=no", "Ann Bob", "Ann",
-                      "Ann north Bob south", "1 3 2 1 2 2 4"],
+                      "Ann north Bob south"],
          "solo": ["none"]}
 CLEAR = "\x15"
 
@@ -135,20 +135,15 @@ def test_settings_are_checked_as_entered_with_every_fix(tmp_path: Path) -> None:
     assert "players: Ann Bob Cy" in saved(tmp_path)
 
 
-def test_memoarrr_treasures_and_robot_variant_refused_with_their_fix(tmp_path: Path) -> None:
-    table = Table(tmp_path, "memoarrr", "-o", "game.pcn")
-    for answer in SETUP["memoarrr"][:-1]:
-        table.type(CLEAR + answer)
-    table.wait("treasure stack")
-    table.type(CLEAR + "1 1 1 1 1 1 1")
-    table.wait("fix: the rubies 1 1 2 2 2 3 4")
-    table.child.terminate(force=True)
+def test_robot_memory_variant_choices_are_listed_and_checked(tmp_path: Path) -> None:
     robot = Table(tmp_path, "robot-memory", "-o", "robot.pcn")
     robot.wait("Variant (standard, solo, team, 5+, custom)")
     robot.type(CLEAR + "basic")
     robot.wait("'basic' is not one of the choices (fix: one of standard solo team 5+ custom)")
+    robot.type(CLEAR + "solo", CLEAR + "Ann Bob")
+    robot.wait("the solo variant is played by exactly 1 player, not 2")
     robot.child.terminate(force=True)
-    assert not (tmp_path / "game.pcn").exists() and not (tmp_path / "robot.pcn").exists()
+    assert not (tmp_path / "robot.pcn").exists()
 
 
 def test_settings_edited_mid_game_must_fit_the_moves(tmp_path: Path) -> None:
@@ -329,6 +324,34 @@ def test_show_is_what_the_table_sees_and_show_all_says_it_is_the_referees(
     table.wait(secret)
     table.type(":done")
     table.end()
+
+
+MEMOARRR_GAME = [  # seven rounds of two reveals: the second never connects
+    "round dark", "Ann A2 penguin/water", "Bob B2 octopus/flowers",
+    "round dark", "Bob D2 crab/lava", "Ann E2 walrus/jungle",
+    "round dark", "Ann A3 turtle/desert", "Bob B3 penguin/flowers",
+    "round dark", "Bob D3 octopus/lava", "Ann E3 crab/jungle",
+    "round dark", "Ann A4 walrus/desert", "Bob B4 turtle/water",
+    "round dark", "Bob C4 penguin/lava", "Ann D4 octopus/desert",
+    "round dark", "Ann E4 crab/water", "Bob A5 walrus/flowers"]
+
+
+def test_memoarrr_treasures_are_asked_when_turned_over_at_the_end(tmp_path: Path) -> None:
+    table = Table(tmp_path, "memoarrr", "-o", "game.pcn")
+    for answer in SETUP["memoarrr"]:
+        table.type(CLEAR + answer)
+    seen = table.wait("recording to game.pcn")
+    assert "treasure" not in seen.lower()  # nobody has seen the stack at setup
+    table.type(*MEMOARRR_GAME)
+    table.wait("the winners of rounds 1-7 were Ann, Bob, Ann, Bob, Ann, Bob, Ann")
+    table.type("1 1 1 1 1 1 1")
+    table.wait("fix: the rubies 1 1 2 2 2 3 4, the card of round 1's winner first")
+    table.type(CLEAR + "2 1 4 2 1 3 2")
+    table.wait("the game is over")
+    table.type(":done")
+    table.wait("Winner: Ann")
+    assert table.end() == 0
+    assert "treasures: 2 1 4 2 1 3 2" in saved(tmp_path)
 
 
 # 10. small terminals, resuming, kept violations ------------------------------------------

@@ -34,7 +34,7 @@ from pathcheck.games.memoarrr.log import (
 from pathcheck.games.memoarrr.plain import read_plain
 from pathcheck.games.memoarrr.rules import EDITIONS, GAME, ROUNDS, TITLE, decide_winners
 from pathcheck.games.memoarrr.state import Replay
-from pathcheck.games.memoarrr.texts import edition_note, unseen_note
+from pathcheck.games.memoarrr.texts import TREASURES_UNKNOWN, edition_note, unseen_note
 from pathcheck.ruling import Ruling
 
 
@@ -70,10 +70,14 @@ class MemoarrrAdjudicator(GameAdjudicator):
         replay.run()
         state = replay.state
         complete = state.round == ROUNDS and state.round_over
-        winners, tie_break = decide_winners(state.treasures) if complete else ([], "")
+        known = setup.treasures is not None
+        winners, tie_break = decide_winners(state.treasures) if complete and known \
+            else ([], "")
         edition = edition_note(setup.edition, expert=setup.expert,
                                ordered_stack=setup.ordered_stack)
         notes = [edition, *replay.notes]
+        if not known:
+            notes.append(TREASURES_UNKNOWN)
         unseen = 24 - len(setup.island)
         if unseen:
             notes.append(unseen_note(unseen))

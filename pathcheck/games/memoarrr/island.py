@@ -105,6 +105,8 @@ class State:
     round_over: bool = False
     treasure_stack: list[int] = field(init=False)
     treasures: dict[str, list[int]] = field(init=False)
+    round_winners: list[str] = field(default_factory=list)
+    """The winner of each round played, in order (each took the top treasure)."""
     peeked: frozenset[Pos] = field(init=False)
     expert: bool = field(init=False)
     after: dict[str, str] = field(init=False)
@@ -112,7 +114,7 @@ class State:
 
     def __post_init__(self) -> None:
         self.grid = dict(self.setup.island)
-        self.treasure_stack = list(self.setup.treasures)
+        self.treasure_stack = list(self.setup.treasures or ())
         self.treasures = {p: [] for p in self.setup.players}
         self.peeked = frozenset(p for side in self.setup.peeks.values() for p in SIDES[side])
         self.expert = self.setup.expert
@@ -245,6 +247,7 @@ class State:
             return result
         self.round_over = True
         winner = next(p for p in self.setup.players if p not in self.out)
+        self.round_winners.append(winner)
         treasure = self.treasure_stack.pop(0) if self.treasure_stack else None
         if treasure is not None:
             self.treasures[winner].append(treasure)

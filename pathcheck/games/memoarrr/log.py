@@ -106,10 +106,12 @@ class MemoarrrEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     peeks: Annotated[dict[str, Literal["north", "east", "south", "west"]], Meta(
         description="The outer side each player looked at before round 1 (its 3 middle "
                     "cards).")]
+    rounds: tuple[RoundEntry, ...]
     treasures: Annotated[tuple[Annotated[int, Meta(ge=1, le=4)], ...], Meta(
         min_length=7, max_length=7,
-        description="The treasure stack, top first: a permutation of 1,1,2,2,2,3,4.")]
-    rounds: tuple[RoundEntry, ...]
+        description="The treasure stack, top first: a permutation of 1,1,2,2,2,3,4. Left "
+                    "out while nobody has seen it (the cards are turned over at the end of "
+                    "the game): the winners are then not decided.")] | UnsetType = msgspec.UNSET
     variants: Variants = Variants()
     comment: str = ""
 
@@ -181,7 +183,8 @@ class Setup:
     start_player: str
     island: Mapping[Pos, Card]
     peeks: Mapping[str, str]
-    treasures: tuple[int, ...]
+    treasures: tuple[int, ...] | None
+    """None: the stack is not (yet) recorded."""
     rounds: tuple[RoundLog, ...]
 
 
@@ -234,8 +237,8 @@ def read_log(log: Mapping[str, Any], *, source: str) -> Setup:
         if name not in peeks:
             raise fail("/peeks", f"no peeked side for {name!r}")
 
-    treasures = tuple(int(t) for t in log["treasures"])
-    if sorted(treasures) != sorted(TREASURES):
+    treasures = tuple(int(t) for t in log["treasures"]) if "treasures" in log else None
+    if treasures is not None and sorted(treasures) != sorted(TREASURES):
         raise fail("/treasures", "the treasure stack must hold the rubies 1,1,2,2,2,3,4")
 
     rounds = tuple(

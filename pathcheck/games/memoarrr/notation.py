@@ -117,7 +117,7 @@ def parse(reader: Reader) -> dict[str, Any]:
     """The ``memoarrr/1`` log of a notation text."""
     reader.check_keys(_KEYS)
     log: dict[str, Any] = {"format": FORMAT}
-    for key in ("edition", "players", "start", "treasures"):
+    for key in ("edition", "players", "start"):
         if key not in reader.header:
             raise reader.fail(None, f"expected a '{key}:' line in the header")
     edition = reader.words("edition") or []
@@ -157,11 +157,12 @@ def parse(reader: Reader) -> dict[str, Any]:
     if len(peeks) % 2:
         raise reader.fail(peeks[-1], "peeks: expected pairs NAME SIDE")
     log["peeks"] = {peeks[i].text: peeks[i + 1].value for i in range(0, len(peeks), 2)}
-    treasures = reader.words("treasures") or []
-    for token in treasures:
+    treasures = reader.words("treasures")
+    for token in treasures or ():
         if token.kind == "word" and not (token.text.isascii() and token.text.isdigit()):
             raise reader.fail(token, "treasures: expected the rubies, top first")
-    log["treasures"] = [_read_number(t) for t in treasures]
+    if treasures is not None:  # left out until they are turned over at the end
+        log["treasures"] = [_read_number(t) for t in treasures]
     log["rounds"] = _rounds(reader)
     comment = reader.text("comment")
     if comment is not None:
@@ -273,7 +274,8 @@ def write(log: dict[str, Any]) -> str:
     out.append("players: " + " ".join(_name(p) for p in log["players"]))
     out.append("start: " + _name(log["start_player"]))
     out.append("peeks: " + " ".join(f"{_name(k)} {_name(v)}" for k, v in log["peeks"].items()))
-    out.append("treasures: " + " ".join(_number(t) for t in log["treasures"]))
+    if "treasures" in log:
+        out.append("treasures: " + " ".join(_number(t) for t in log["treasures"]))
     island = log["island"]
     origins = follow(log["rounds"])
     actions = [[_write_action(action) for action in rnd["actions"]] for rnd in log["rounds"]]

@@ -51,7 +51,7 @@ from pathcheck.games.memoarrr.rules import (
 _TOP_KEYS = frozenset(("format", "edition", "players", "start_player", "island", "peeks",
                        "treasures", "rounds", "variants", "comment"))
 _TOP_REQUIRED = frozenset(("format", "edition", "players", "start_player", "island", "peeks",
-                           "treasures", "rounds"))
+                           "rounds"))
 _VARIANT_KEYS = frozenset(("expert", "ordered_stack"))
 _ROUND_KEYS = frozenset(("volcanoes", "actions", "comment"))
 _ROUND_REQUIRED = frozenset(("volcanoes", "actions"))
@@ -109,8 +109,9 @@ def read_plain(log: Any) -> Setup | None:
     if (island is None or type(peeks) is not dict or len(peeks) != len(players)
             or any(p not in peeks or peeks[p] not in _SIDE_NAMES for p in players)):
         return None
-    treasures = log["treasures"]
-    if (type(treasures) is not list or len(treasures) != len(TREASURES)
+    treasures = log.get("treasures")  # None: not turned over yet
+    if treasures is not None and (
+            type(treasures) is not list or len(treasures) != len(TREASURES)
             or any(type(t) is not int for t in treasures)
             or sorted(treasures) != _SORTED_TREASURES):
         return None
@@ -125,7 +126,7 @@ def read_plain(log: Any) -> Setup | None:
         start_player=log["start_player"],
         island=island,
         peeks=dict(peeks),
-        treasures=tuple(treasures),
+        treasures=None if treasures is None else tuple(treasures),
         rounds=rounds,
     )
 

@@ -131,7 +131,8 @@ class Replay:
                     f"{player} peeked at the {side} side, already chosen by {taken[side]}",
                 )
             taken.setdefault(side, player)
-        if self.setup.ordered_stack and self.setup.treasures != TREASURES:
+        if (self.setup.ordered_stack and self.setup.treasures is not None
+                and self.setup.treasures != TREASURES):
             order = ",".join(map(str, self.setup.treasures))
             self.violate(ORDERED_STACK, MoveRef(pointer="/treasures"),
                          f"the ordered stack must be 1,1,2,2,2,3,4 from the top, not {order}")
@@ -180,9 +181,14 @@ class Replay:
         title = round_title(number, starter, turns, reveals)
         if state.round_over:
             winner = next(p for p in self.setup.players if p not in state.out)
-            treasure = state.treasures[winner][-1] if len(state.treasures[winner]) else 0
-            events.append(Event(treasure_text(winner, treasure), rule=self.rule(TREASURE),
-                                points={winner: treasure}, fact=TreasureFact(winner, treasure)))
+            if self.setup.treasures is None:  # face down until the end, not recorded yet
+                events.append(Event(treasure_text(winner, None), rule=self.rule(TREASURE),
+                                    fact=TreasureFact(winner, None)))
+            else:
+                treasure = state.treasures[winner][-1] if len(state.treasures[winner]) else 0
+                events.append(Event(treasure_text(winner, treasure), rule=self.rule(TREASURE),
+                                    points={winner: treasure},
+                                    fact=TreasureFact(winner, treasure)))
         else:
             still = [p for p in self.setup.players if p not in state.out]
             events.append(Event(unfinished_text(still)))

@@ -48,9 +48,13 @@ def volcano_text(pos: str | None, card: object, previous: object, volcano: objec
             f"of {previous}: takes the {volcano} volcano, out")
 
 
-def treasure_text(winner: str, treasure: int) -> str:
-    return (f"{winner} is the last without a volcano and takes the top treasure "
-            f"({rubies(treasure)})")
+def treasure_text(winner: str, treasure: int | None) -> str:
+    taken = "not recorded" if treasure is None else rubies(treasure)
+    return f"{winner} is the last without a volcano and takes the top treasure ({taken})"
+
+
+TREASURES_UNKNOWN = ("not checked: the winners: the treasure stack is not recorded (its "
+                     "cards are turned over at the end of the game)")
 
 
 def unfinished_text(still: list[str]) -> str:
