@@ -75,7 +75,11 @@ def ask(prompts: Any, message: str, **options: Any) -> str:
     raises :class:`Ended` for Ctrl-C on an empty line or Ctrl-D."""
     import asyncio
 
-    text = wrap(message.rstrip(), width(prompts) - 1) + " "
+    columns = width(prompts) - 1
+    text = wrap(message.rstrip(), columns)
+    if "\n" in text or len(text) > columns - 20:  # a narrow terminal: type on a line of its own
+        text = wrap(message.rstrip().removesuffix(">").rstrip(), columns) + "\n>"
+    text += " "
     try:
         try:
             asyncio.get_running_loop()

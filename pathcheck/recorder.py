@@ -507,8 +507,16 @@ class Recording:
             for rnd in log.get("rounds", ()):
                 symbols.update(str(r["symbol"]) for r in rnd["covering"])
             faces = [f"{s}/{c}" for s in sorted(symbols) for c in ("red", "blue", "black")]
-            return names + ["round", "red", "blue", "black", "golden", "-"] + \
-                [str(i) for i in range(1, 10)] + sorted(symbols) + faces
+            last = (log.get("rounds") or [{"covering": [], "uncovering": []}])[-1]
+            if any(r["cup"] == "golden" for r in last["covering"]):
+                # uncovering: the cups still covered, then the symbols
+                done = {u["cup"] for u in last["uncovering"]}
+                cups = [str(i) for i in range(1, len(last["covering"]) + 1)
+                        if i not in done]
+                return names + cups + sorted(symbols) + ["-", "round"]
+            rolled = {r["die"] for r in last["covering"]}  # covering: the dice not rolled
+            return names + [str(i) for i in range(1, 10) if i not in rolled] + faces + \
+                ["red", "blue", "black", "golden", "round"]
         rounds = log.get("rounds", ())
         grid = rounds[-1]["grid"] if rounds else {"rows": 4, "columns": 4}
         picked = {(p["position"]["row"], p["position"]["column"])

@@ -297,6 +297,28 @@ def test_completion_offers_the_player_whose_turn_it_is_first(tmp_path: Path) -> 
     assert saved(tmp_path)[-1] == "Bob R2@E"
 
 
+def test_completion_quotes_names_with_spaces_and_offers_dice_not_rolled(tmp_path: Path
+                                                                         ) -> None:
+    table = Table(tmp_path, "memo-dice", "-o", "game.pcn")
+    table.type(CLEAR + '"Ann Lee" Bob')
+    table.wait("recording to")
+    table.type("round", "Bob 3 cat/blue blue")
+    table.wait("Ann Lee to roll")
+    table.keys(TAB)  # the menu (completions come as a person types: wait for each)
+    table.wait('"Ann Lee"')
+    table.keys(TAB)  # the player whose turn it is, quoted, first
+    table.wait('"Ann Lee"')
+    table.keys(" " + TAB)  # the dice not rolled yet: 3 is not offered
+    seen = table.wait("8")
+    menu = re.findall(r"(?m)^\s+(\d)\s*$", seen)
+    assert menu[:3] == ["1", "2", "4"]
+    table.keys("5 sun/red red\r")  # after the name Tab put in
+    table.wait("Bob to roll")
+    table.type(":done")
+    table.end()
+    assert saved(tmp_path)[-1] == '"Ann Lee" 5 sun/red red'
+
+
 # 8. :show shows what everyone can see ---------------------------------------------------
 
 SHOWN = {  # game: the moves, what everyone sees, what only the referee sees
@@ -357,11 +379,15 @@ def test_memoarrr_treasures_are_asked_when_turned_over_at_the_end(tmp_path: Path
 # 10. small terminals, resuming, kept violations ------------------------------------------
 
 def test_help_is_paged_on_a_small_terminal_without_breaking_words(tmp_path: Path) -> None:
-    table = started(tmp_path, "memo-dice", columns=40, rows=10)
+    table = started(tmp_path, "dungeon", columns=40, rows=10)
+    table.type("exploration Ann", "Ann R1@N")
+    table.wait("Bob to play")
+    seen = table.wait("announce)")
+    assert seen.endswith("(TILE@DIR, !NAME to\nannounce)")  # broken between words
     table.type(":help")
     table.wait("Type each move")
     seen = table.wait("-- more")
-    help_words = set(record.help_text("memo-dice/1", ["Ann", "Bob"]).split())
+    help_words = set(record.help_text("game/1", ["Ann", "Bob"]).split())
     shown = [w for w in seen.split() if w.isprintable()][:-2]
     assert len(shown) > 20 and set(shown) <= help_words  # no word broken at the edge
     table.type("q", ":done")
