@@ -33,43 +33,13 @@ from typing import Any
 from pathcheck import notation
 from pathcheck.errors import InputError, RecordError
 from pathcheck.recorder_settings import SETTINGS, Setting
+from pathcheck.recorder_words import EXAMPLES, at_this_table
 from pathcheck.ruling import Ruling, Violation
 
-__all__ = ["EXAMPLES", "GAMES", "SETTINGS", "Check", "Recording", "Setting"]
+__all__ = ["EXAMPLES", "GAMES", "SETTINGS", "Check", "Recording", "Setting", "at_this_table"]
 
 GAMES = {"dungeon": "game/1", "solo": "solo/1", "memoarrr": "memoarrr/1",
          "memo-dice": "memo-dice/1", "robot-memory": "robot-memory/1"}
-
-
-EXAMPLES: Mapping[str, tuple[tuple[str, str], ...]] = {
-    "game/1": (
-        ("exploration Ann", "opens an exploration: its start player"),
-        ("Ann R1@N · Bob R2@E !Ann", "turns: PLAYER TILE@DIR; !NAME a LOST card laid on it"),
-    ),
-    "solo/1": (
-        ("START@N", "one tile a line, bottom first: TILE@DIR"),
-        ("R1@N R2@E", "or several; the tile after one that gets Lost starts the next "
-                      "dungeon by itself (| starts one at once)"),
-    ),
-    "memoarrr/1": (
-        ("round dark light", "opens a round: its volcanoes, top first (players - 1)"),
-        ("Ann D2 walrus/jungle · Bob D4 walrus/flowers",
-         "turns: PLAYER POS ANIMAL/LANDSCAPE (or PLAYER volcano)"),
-    ),
-    "memo-dice/1": (
-        ("round", "opens a round"),
-        ("Ann 2 bell/red red · Bob 7 lemon/red red", "covering: PLAYER DIE SYMBOL/COLOUR CUP"),
-        ("Ann 1 bell", "uncovering: PLAYER CUP SYMBOL-NAMED"),
-    ),
-    "robot-memory/1": (
-        ("round 2x2 first Ann", "opens a round: its grid and the first active player"),
-        ("row bulb/red/3 short-circuit", "the grid, a row a line: type/colour/number or"),
-        ("row gear/blue/1 tool/yellow/2", "  short-circuit (- no card)"),
-        ("Bob Ann r1c1 bulb/red =3", "a turn: CHOOSER GUESSER rRcC GUESS [=POINTS]"),
-    ),
-}
-"""A complete example of each kind of move line, per log format, for the recorder's help
-(written for the players Ann, Bob and Cy; the tests type each one)."""
 
 
 INCOMPLETE = frozenset({"explorations", "turns", "hands", "deck", "rounds", "actions",
@@ -481,54 +451,12 @@ class Recording:
 
     def words(self) -> list[str]:
         """The words that may come next in a move line: names, keywords, tiles, positions."""
+        from pathcheck.recorder_words import words
+
         try:
-            log = dict(self.log())
+            return words(dict(self.log()))
         except RecordError:
             return []
-        fmt = log.get("format")
-        names = [str(p) for p in log.get("players", ())]
-        names += [str(t.get("name")) for t in log.get("teams", ()) if isinstance(t, dict)]
-        names += [str(m) for t in log.get("teams", ()) if isinstance(t, dict)
-                  for m in t.get("members", ())]
-        if fmt in ("game/1", "solo/1"):
-            return names + _dungeon_words(log, names)
-        if fmt == "memoarrr/1":
-            cards = [f"{a}/{land}" for a in ("penguin", "octopus", "crab", "walrus", "turtle")
-                     for land in ("water", "flowers", "lava", "jungle", "desert")]
-            rounds = log.get("rounds") or [{}]
-            seen = {a.get("reveal") for a in rounds[-1].get("actions", ())}
-            positions = [f"{c}{r}" for r in "12345" for c in "ABCDE"
-                         if f"{c}{r}" != "C3" and f"{c}{r}" not in seen]
-            abilities = [f"{k}={p}" for k in ("swap", "mark", "peek") for p in positions]
-            return [*names, "round", "volcano", "dark", "light", "1", "3", "7", *positions,
-                    *cards, *abilities]
-        if fmt == "memo-dice/1":
-            symbols = {str(f["symbol"]) for die in log.get("dice", ()) for f in die}
-            for rnd in log.get("rounds", ()):
-                symbols.update(str(r["symbol"]) for r in rnd["covering"])
-            faces = [f"{s}/{c}" for s in sorted(symbols) for c in ("red", "blue", "black")]
-            last = (log.get("rounds") or [{"covering": [], "uncovering": []}])[-1]
-            if any(r["cup"] == "golden" for r in last["covering"]):
-                # uncovering: the cups still covered, then the symbols
-                done = {u["cup"] for u in last["uncovering"]}
-                cups = [str(i) for i in range(1, len(last["covering"]) + 1)
-                        if i not in done]
-                return names + cups + sorted(symbols) + ["-", "round"]
-            rolled = {r["die"] for r in last["covering"]}  # covering: the dice not rolled
-            return names + [str(i) for i in range(1, 10) if i not in rolled] + faces + \
-                ["red", "blue", "black", "golden", "round"]
-        rounds = log.get("rounds", ())
-        grid = rounds[-1]["grid"] if rounds else {"rows": 4, "columns": 4}
-        picked = {(p["position"]["row"], p["position"]["column"])
-                  for t in (rounds[-1]["turns"] if rounds else ())
-                  for p in (t, *t.get("chain", ()))}
-        positions = [f"r{r}c{c}" for r in range(1, int(grid["rows"]) + 1)
-                     for c in range(1, int(grid["columns"]) + 1) if (r, c) not in picked]
-        from pathcheck.games.robot_memory.notation import COLOURS, TYPES
-
-        cards = [f"{t}/{c}/{n}" for t in TYPES for c in COLOURS for n in "1234"]
-        return names + ["round", "row", "first", "captains", "+", "short-circuit", "-"] + \
-            positions + list(TYPES) + list(COLOURS) + cards + [f"={n}" for n in range(7)]
 
 
 _TILE_TOKEN = re.compile(r"(^|\s|(?<=\s)\+|^\+)([A-Za-z][A-Za-z0-9]*)(@[NESWnesw]|(?=$|\s))")
@@ -542,36 +470,3 @@ def _tile_ids(log: Mapping[str, Any]) -> dict[str, str]:
     except Exception:  # a bad tile set is reported by the ruling, not here
         return {}
     return {t.lower(): t for t in tileset.ids_for(advanced=True)}
-
-
-def at_this_table(line: str, players: Sequence[str]) -> str:
-    """An example line of the help written with the players at this table (the examples
-    name Ann, Bob and Cy).
-
-    >>> at_this_table("Ann R1@N · Bob R2@E !Ann", ["Linda", "Nora"])
-    'Linda R1@N · Nora R2@E !Linda'
-    """
-    names = [notation.word(p) for p in players]
-    if not names:
-        return line
-    table = {"Ann": names[0], "Bob": names[1 % len(names)], "Cy": names[2 % len(names)]}
-    return re.sub(r"\b(Ann|Bob|Cy)\b", lambda m: table[m.group(1)], line)
-
-
-def _dungeon_words(log: dict[str, Any], names: list[str]) -> list[str]:
-    from pathcheck.tileset import load_tileset
-
-    try:
-        tileset = load_tileset(log.get("tileset") or "standard")
-    except Exception:  # a bad tile set is reported by the ruling, not by completion
-        return []
-    if log.get("format") == "solo/1":
-        tiles = tileset.ids_for(advanced=True)
-        placed = {p["tile"] for dungeon in log.get("dungeons", ()) for p in dungeon}
-        return ["|"] + [f"{t}@{d}" for t in tiles if t not in placed for d in "NESW"]
-    tiles = tileset.deck_ids(bool(log.get("advanced", False)))
-    explorations = log.get("explorations", ())
-    placed = {t["tile"] for t in explorations[-1]["turns"]} if explorations else set()
-    free = [t for t in tiles if t not in placed]
-    return (["exploration", "hand", "deck"] + [f"{t}@{d}" for t in free for d in "NESW"]
-            + [f"!{notation.word(n)}" for n in names] + [f"+{t}" for t in free] + ["+-"] + tiles)
