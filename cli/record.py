@@ -70,6 +70,8 @@ def command(ctx: click.Context, game: str | None, path: str | None, resume: str 
 
     from pathcheck.recorder import GAMES
 
+    if resume is not None:
+        _load(resume)  # a LOG that cannot be read is said first (exit 3 or 4), terminal or not
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         click.echo("pathcheck record: needs a terminal (it reads the keeper's keystrokes); "
                    "to rule on a log written elsewhere: pathcheck adjudicate LOG", err=True)
@@ -91,8 +93,7 @@ def run(game: str | None, path: str | None, resume: str | None, *,
     table = Table(session(input, output), session(input, output), echo)
     try:
         if resume is not None:
-            with open(resume, encoding="utf-8") as handle:
-                recording = Recording.load(handle.read(), resume)
+            recording = _load(resume)
             path = resume
             echo(f"resuming {resume}: {len(recording.lines)} move line(s) so far")
             last = recording.lines[-5:]
@@ -119,6 +120,14 @@ def run(game: str | None, path: str | None, resume: str | None, *,
         return table.moves(recording, path)
     except OSError as exc:
         raise IOFailure(f"{path}: cannot write: {exc.strerror or exc}") from exc
+
+
+def _load(resume: str) -> Any:
+    """The recording in the notation file ``resume`` (RecordError if it does not read)."""
+    from pathcheck.recorder import Recording
+
+    with open(resume, encoding="utf-8") as handle:
+        return Recording.load(handle.read(), resume)
 
 
 class Table:

@@ -33,7 +33,7 @@ from typing import Any
 from pathcheck import notation
 from pathcheck.errors import InputError, RecordError
 from pathcheck.recorder_settings import SETTINGS, Setting
-from pathcheck.recorder_words import EXAMPLES, at_this_table
+from pathcheck.recorder_words import EXAMPLES, at_this_table, tile_ids
 from pathcheck.ruling import Ruling, Violation
 
 __all__ = ["EXAMPLES", "GAMES", "SETTINGS", "Check", "Recording", "Setting", "at_this_table"]
@@ -293,7 +293,7 @@ class Recording:
         """``line`` with tile ids as the tile set writes them (``r1@n`` is ``R1@N``)."""
         if self.format not in ("game/1", "solo/1"):
             return line
-        ids = _tile_ids(self._log_or_empty())
+        ids = tile_ids(self._log_or_empty(), self.source)
 
         def fix(match: re.Match[str]) -> str:
             lead, tile, at = match.group(1), match.group(2), match.group(3)
@@ -454,19 +454,9 @@ class Recording:
         from pathcheck.recorder_words import words
 
         try:
-            return words(dict(self.log()))
+            return words(dict(self.log()), self.source)
         except RecordError:
             return []
 
 
 _TILE_TOKEN = re.compile(r"(^|\s|(?<=\s)\+|^\+)([A-Za-z][A-Za-z0-9]*)(@[NESWnesw]|(?=$|\s))")
-
-
-def _tile_ids(log: Mapping[str, Any]) -> dict[str, str]:
-    from pathcheck.tileset import load_tileset
-
-    try:
-        tileset = load_tileset(log.get("tileset") or "standard")
-    except Exception:  # a bad tile set is reported by the ruling, not here
-        return {}
-    return {t.lower(): t for t in tileset.ids_for(advanced=True)}

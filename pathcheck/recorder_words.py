@@ -12,9 +12,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pathcheck import notation
+
+if TYPE_CHECKING:
+    from pathcheck.tileset import TileSet
 
 EXAMPLES: Mapping[str, tuple[tuple[str, str], ...]] = {
     "game/1": (
@@ -61,7 +64,7 @@ def at_this_table(line: str, players: Sequence[str]) -> str:
     return re.sub(r"\b(Ann|Bob|Cy)\b", lambda m: table[m.group(1)], line)
 
 
-def words(log: dict[str, Any]) -> list[str]:
+def words(log: dict[str, Any], source: str = "<recording>") -> list[str]:
     """The words that may come next in a move line of ``log``: names, keywords, tiles,
     positions."""
 
@@ -71,7 +74,7 @@ def words(log: dict[str, Any]) -> list[str]:
     names += [str(m) for t in log.get("teams", ()) if isinstance(t, dict)
               for m in t.get("members", ())]
     if fmt in ("game/1", "solo/1"):
-        return names + _dungeon_words(log, names)
+        return names + _dungeon_words(log, names, source)
     if fmt == "memoarrr/1":
         cards = [f"{a}/{land}" for a in ("penguin", "octopus", "crab", "walrus", "turtle")
                  for land in ("water", "flowers", "lava", "jungle", "desert")]
@@ -111,12 +114,27 @@ def words(log: dict[str, Any]) -> list[str]:
         positions + list(TYPES) + list(COLOURS) + cards + [f"={n}" for n in range(7)]
 
 
-def _dungeon_words(log: dict[str, Any], names: list[str]) -> list[str]:
-    from pathcheck.tileset import load_tileset
+def _tileset(log: Mapping[str, Any], source: str) -> TileSet | None:
+    """The tile set of the log ``source`` as its ruling finds it (None: a bad one, which the
+    ruling reports, not completion)."""
+    from pathcheck.errors import TileSetError
+    from pathcheck.games.dungeon.log import log_tileset
 
-    try:
-        tileset = load_tileset(log.get("tileset") or "standard")
-    except Exception:  # a bad tile set is reported by the ruling, not by completion
+    try:  # the ruling's own rule: a built-in set or a file in the log's folder
+        return log_tileset(log.get("tileset"), source)
+    except TileSetError:
+        return None
+
+
+def tile_ids(log: Mapping[str, Any], source: str) -> dict[str, str]:
+    """The log's tile ids by their lower case (``r1`` -> ``R1``)."""
+    tileset = _tileset(log, source)
+    return {} if tileset is None else {t.lower(): t for t in tileset.ids_for(advanced=True)}
+
+
+def _dungeon_words(log: dict[str, Any], names: list[str], source: str) -> list[str]:
+    tileset = _tileset(log, source)
+    if tileset is None:
         return []
     if log.get("format") == "solo/1":
         tiles = tileset.ids_for(advanced=True)
