@@ -231,7 +231,10 @@ def test_keep_or_correct_takes_only_k_c_or_enter(tmp_path: Path, game: str) -> N
     table.wait("':ruling' is not an answer: type k to keep")
     table.type("k")
     table.wait("kept as played")
-    table.type(":done")
+    table.keys("\x1b[A\r")  # Up-arrow: the last move (not the answer k), sent again
+    seen = table.wait("keep it as played (k) or correct it (c)?")
+    assert "this breaks a rule" in seen and "not read" not in seen
+    table.type("c", CLEAR + ":done")
     table.end()
     assert "kept as played" in saved(tmp_path)[-1]
 
