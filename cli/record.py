@@ -70,16 +70,16 @@ def command(ctx: click.Context, game: str | None, path: str | None, resume: str 
 
     from pathcheck.recorder import GAMES
 
+    if resume is None and game is None:
+        raise click.UsageError(f"name the GAME ({', '.join(GAMES)}) or give --resume LOG")
+    if resume is None and game not in GAMES:
+        raise click.UsageError(f"unknown GAME {game!r} (one of {', '.join(GAMES)})")
     if resume is not None:
         _load(resume)  # a LOG that cannot be read is said first (exit 3 or 4), terminal or not
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         click.echo("pathcheck record: needs a terminal (it reads the keeper's keystrokes); "
                    "to rule on a log written elsewhere: pathcheck adjudicate LOG", err=True)
         ctx.exit(int(ExitCode.USAGE))
-    if resume is None and game is None:
-        raise click.UsageError(f"name the GAME ({', '.join(GAMES)}) or give --resume LOG")
-    if resume is None and game not in GAMES:
-        raise click.UsageError(f"unknown GAME {game!r} (one of {', '.join(GAMES)})")
     code = run(game, path, resume, echo=click.echo)
     if code:
         ctx.exit(code)
