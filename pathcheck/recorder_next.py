@@ -174,9 +174,13 @@ def _robot_memory(log: Mapping[str, Any]) -> Next:
            f"{_scores(replay.scores)}"
     if replay.up_next is not None:
         side = replay.up_next
-        pointer = replay.left_of(side)
-        return Next(side, f"{_quoted(pointer)} {_quoted(side)} rRcC GUESS [=POINTS]; "
-                          f"{pointer} points", verb="to guess", view=view)
+        # in team play the captains point and answer (the line names them)
+        guesser = replay.captains.get(side, side)
+        pointer = replay.captains.get(replay.left_of(side), replay.left_of(side))
+        if replay.solo:
+            pointer = guesser
+        return Next(guesser, f"{_quoted(pointer)} {_quoted(guesser)} rRcC GUESS [=POINTS]; "
+                             f"{pointer} points", verb="to guess", view=view)
     if len(rounds) >= ROUNDS:
         return Next(None, "", f"round {len(rounds)} has ended and the game is over",
                     over=True, view=view)
