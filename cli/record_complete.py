@@ -38,7 +38,8 @@ class MoveCompleter(Completer):
     def candidates(self, turn: list[str]) -> list[str]:
         recording = self.recording
         names = [word(n) for n in recording.players()]
-        words = [w for w in recording.words() if word(w) not in names]
+        player = recording.next().player if not turn else _unquoted(turn[0])
+        words = [w for w in recording.words(player) if word(w) not in names]
         up_next = recording.next().player
         if not turn:
             first = [word(up_next)] if up_next else []
@@ -58,3 +59,15 @@ class MoveCompleter(Completer):
 
 def _unique(items: list[str]) -> list[str]:
     return list(dict.fromkeys(items))
+
+
+def _unquoted(token: str) -> str:
+    """A name as typed (``"Ann Lee"`` quoted) as the log has it."""
+    import json
+
+    if token.startswith('"'):
+        try:
+            return str(json.loads(token))
+        except ValueError:
+            return token.strip('"')
+    return token

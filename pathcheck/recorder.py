@@ -449,12 +449,13 @@ class Recording:
 
     # --- completion ----------------------------------------------------------------------
 
-    def words(self) -> list[str]:
-        """The words that may come next in a move line: names, keywords, tiles, positions."""
+    def words(self, player: str | None = None) -> list[str]:
+        """The words that may come next in a move line: names, keywords, tiles, positions
+        (``player``: the one whose turn the line is)."""
         from pathcheck.recorder_words import words
 
         try:
-            return words(dict(self.log()), self.source)
+            return words(dict(self.log()), self.source, player)
         except RecordError:
             return []
 

@@ -64,9 +64,11 @@ def at_this_table(line: str, players: Sequence[str]) -> str:
     return re.sub(r"\b(Ann|Bob|Cy)\b", lambda m: table[m.group(1)], line)
 
 
-def words(log: dict[str, Any], source: str = "<recording>") -> list[str]:
+def words(log: dict[str, Any], source: str = "<recording>", player: str | None = None
+          ) -> list[str]:
     """The words that may come next in a move line of ``log``: names, keywords, tiles,
-    positions."""
+    positions (``player``: whose turn the line is, when known: a dungeon player's hand
+    first, when the deal is recorded)."""
 
     fmt = log.get("format")
     names = [str(p) for p in log.get("players", ())]
@@ -74,7 +76,7 @@ def words(log: dict[str, Any], source: str = "<recording>") -> list[str]:
     names += [str(m) for t in log.get("teams", ()) if isinstance(t, dict)
               for m in t.get("members", ())]
     if fmt in ("game/1", "solo/1"):
-        return names + _dungeon_words(log, names, source)
+        return names + _dungeon_words(log, names, source, player)
     if fmt == "memoarrr/1":
         cards = [f"{a}/{land}" for a in ("penguin", "octopus", "crab", "walrus", "turtle")
                  for land in ("water", "flowers", "lava", "jungle", "desert")]
@@ -132,7 +134,8 @@ def tile_ids(log: Mapping[str, Any], source: str) -> dict[str, str]:
     return {} if tileset is None else {t.lower(): t for t in tileset.ids_for(advanced=True)}
 
 
-def _dungeon_words(log: dict[str, Any], names: list[str], source: str) -> list[str]:
+def _dungeon_words(log: dict[str, Any], names: list[str], source: str,
+                   player: str | None) -> list[str]:
     tileset = _tileset(log, source)
     if tileset is None:
         return []
@@ -144,5 +147,21 @@ def _dungeon_words(log: dict[str, Any], names: list[str], source: str) -> list[s
     explorations = log.get("explorations", ())
     placed = {t["tile"] for t in explorations[-1]["turns"]} if explorations else set()
     free = [t for t in tiles if t not in placed]
+    held = _hand(log, source, player) if player is not None else []
+    free = [t for t in held if t in free] + [t for t in free if t not in held]
     return (["exploration", "hand", "deck"] + [f"{t}@{d}" for t in free for d in "NESW"]
             + [f"!{notation.word(n)}" for n in names] + [f"+{t}" for t in free] + ["+-"] + tiles)
+
+
+def _hand(log: dict[str, Any], source: str, player: str) -> list[str]:
+    """The tiles in ``player``'s hand now, as the replay has them (none it did not see)."""
+    from pathcheck.games.dungeon.deal import UNSEEN
+    from pathcheck.games.dungeon.log import read_game_log
+    from pathcheck.games.dungeon.state import Replay
+
+    try:
+        replay = Replay(read_game_log(log, source=source))
+        replay.run()
+    except (ValueError, KeyError):  # a log that stops mid-deal: no hand to offer yet
+        return []
+    return [t for t in replay.hands.get(player, ()) if t != UNSEEN]

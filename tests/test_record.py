@@ -271,3 +271,14 @@ def test_violations_say_whether_the_log_only_stops_early(fixture: str, unfinishe
         log, source=str(path), options=games.AdjudicateOptions())
     assert ruling.violations
     assert any(v.unfinished for v in ruling.violations) is unfinished
+
+
+def test_completion_offers_the_players_hand_first_when_the_deal_is_recorded() -> None:
+    from pathcheck.recorder import Recording
+
+    recording = Recording.new("dungeon", {"players": "Ann Bob", "mode": "basic"})
+    for line in ("exploration Ann", "hand Ann R1 I4 R6", "hand Bob R2 R4 I1", "Ann R1@N"):
+        recording.add(line)
+    tiles = [w for w in recording.words("Bob") if "@" in w]
+    assert tiles[:12] == [f"{t}@{d}" for t in ("R2", "R4", "I1") for d in "NESW"]
+    assert "R1@N" not in recording.words("Bob")  # placed already

@@ -159,6 +159,8 @@ class Replay(DealReplay):
         """Per exploration: its Lost point (0: never) and reason code, and the LOST cards
         that stood (what the analysis of announcements reads)."""
         self.team: list[str] = []
+        self.hands: dict[str, list[str]] = {}
+        """The hands in the last exploration replayed, as they are after its last turn."""
         """The players still in the last exploration replayed."""
         self.up_next: str | None = None
         """Who plays next in the last exploration replayed (None: it has ended)."""
@@ -230,7 +232,7 @@ class Replay(DealReplay):
             self._events.append(Event(f"the exploration ends: {table.ended}", None,
                                       EXPLORATION_END, {}))
         self.last_player = table.active or exp.start_player
-        self.team = table.team
+        self.team, self.hands = table.team, table.hands
         self.up_next = None if table.ended is not None else (
             exp.start_player if table.active is None else self._next_active(table, table.active))
         self._check(number, table)
