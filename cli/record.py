@@ -234,6 +234,11 @@ class Table:
                     return done
                 continue
             line = recording.canonical(line)
+            try:
+                line = self.together(recording, line)
+            except Ended as end:
+                self.say(f"  the line was not recorded: {line}")
+                return self.stop(path, end)
             check = recording.check(line)
             # a line that does not read, or makes the log impossible to rule on (an unknown
             # player or tile, a round left unfinished), must be corrected; a move that breaks
@@ -298,6 +303,27 @@ class Table:
                         self.say(f"  {problem.text()}")
             recording.header = recording.header_with({setting.key: answer}, [setting.key])
             recording.save(path)
+
+    def together(self, recording: Any, line: str) -> str:
+        """Dungeon rule #1: when two or more players announce Lost on one turn, whether at
+        the same moment or one after the other decides who scores; the line says it with
+        ``!=`` / ``!>``, asked here when it does not."""
+        marks: list[bool | None] = []
+        for names in recording.unsaid_together(line):
+            if not names:
+                marks.append(None)
+                continue
+            while True:
+                answer = ask(self.answers, f"  {' and '.join(names)} announced Lost: at the "
+                                           "same moment (=) or one after the other (>)? [=]")
+                word = answer.strip()
+                if word in ("", "=", ">"):
+                    marks.append(word != ">")
+                    break
+                self.say(f"  {word!r} is not an answer: = (the same moment, the default) or "
+                         "> (one after the other, in the order typed)")
+        return recording.say_together(line, marks) if any(m is not None for m in marks) \
+            else line
 
     def keep_or_correct(self) -> bool:
         """Only k, c or Enter (correct) answer; anything else is refused and asked again."""

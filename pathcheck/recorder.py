@@ -194,6 +194,40 @@ class Recording:
         return last is None or not any(e.rule is not None and e.rule.id in lost
                                        for e in last.events)
 
+    def unsaid_together(self, line: str) -> list[list[str]]:
+        """Dungeon rule #1: per turn of ``line``, the players who announced Lost on it when
+        two or more did and the line does not say whether at the same moment (``!=``) or one
+        after the other (``!>``); an empty list for the other turns."""
+        if self.format != "game/1":
+            return []
+        try:
+            before = self.log()
+            after = notation.parse(self.text([*self.lines, line]), source=self.source)
+        except RecordError:
+            return []
+        if 1 not in after.get("rules", ()) or not after.get("explorations"):
+            return []
+        done = len(before["explorations"][-1]["turns"]) if before.get("explorations") and \
+            len(before["explorations"]) == len(after["explorations"]) else 0
+        return [list(t.get("lost", ())) if len(t.get("lost", ())) > 1
+                and "simultaneous" not in t else []
+                for t in after["explorations"][-1]["turns"][done:]]
+
+    @staticmethod
+    def say_together(line: str, together: Sequence[bool | None]) -> str:
+        """``line`` with ``!=`` (True) or ``!>`` (False) at the end of each of its turns
+        (None: nothing), before the turn's trailing note or comment."""
+        code, hash_, comment = line.partition("#")
+        parts = re.split(r"(\s*(?:·|;|(?<=\s)\.(?=\s))\s*)", code.rstrip())
+        turns = parts[0::2]
+        for k, mark in enumerate(together):
+            if mark is None or k >= len(turns):
+                continue
+            body, note = re.match(r"(.*?)(\s*(?:\{[^}]*\})?\s*)$", turns[k]).groups()  # type: ignore[union-attr]
+            turns[k] = f"{body} {'!=' if mark else '!>'}{note}"
+        parts[0::2] = turns
+        return "".join(parts) + (f"  #{comment}" if hash_ else "")
+
     def placed(self, line: str) -> list[str]:
         """The move lines with ``line`` added (joined to the last one: :meth:`joins`)."""
         if self.joins(line):

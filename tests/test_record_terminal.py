@@ -217,6 +217,23 @@ def test_robot_memory_wrong_first_player_hands_back_the_round_line(tmp_path: Pat
     assert saved(tmp_path)[-2:] == ["round 1x2 first Bob", "row gear/blue/1 short-circuit"]
 
 
+def test_rule_1_asks_whether_announcements_were_simultaneous(tmp_path: Path) -> None:
+    """Issue 21's field: the recorder asks what the line does not say."""
+    table = Table(tmp_path, "dungeon", "-o", "game.pcn")
+    for answer in ("Ann Bob Cy", "basic", "1"):
+        table.type(CLEAR + answer)
+    table.wait("recording to")
+    table.type("exploration Ann", "Ann R1@N !Bob !Cy")
+    table.wait("Bob and Cy announced Lost: at the same moment (=) or one after the other (>)?")
+    table.type("x")
+    table.wait("'x' is not an answer")
+    table.type(">")
+    table.wait("Cy to play")  # Bob left the team with his LOST card
+    table.type(":done")
+    table.end()
+    assert saved(tmp_path)[-1] == "Ann R1@N !Bob !Cy !>"
+
+
 # 4. the keep/correct question never swallows input ------------------------------------
 
 @pytest.mark.parametrize("game", ["dungeon", "memo-dice"])
