@@ -13,8 +13,9 @@ from pathcheck.games.dungeon.frames import key_page, verdict_page
 from pathcheck.output import write_atomic
 from pathcheck.reader import Document
 from pathcheck.records import Overrides, iter_records
-from pathcheck.render.html import Page, Site, is_page_file, render_page, unique_names, write_site
+from pathcheck.render.html import Page, render_page
 from pathcheck.render.pictures import picture_name
+from pathcheck.render.site import Site, is_page_file, unique_names, write_site
 from pathcheck.ruling import Ruling
 from pathcheck.solo.challenge import AnswerKey
 from pathcheck.verify import DungeonVerdict, Verdict, verify_record
@@ -58,8 +59,9 @@ def write_verify_pages(files: Sequence[str], overrides: Overrides, target: str) 
                 ["record", "kind", "Lost / failure", "points"],
                 [(n, verdict_page(v), _index_cells(v)) for n, v in zip(names, verdicts,
                                                                       strict=True)])
-    write_site(target, site)
-    click.echo(f"pathcheck: wrote {len(verdicts)} page(s) and index.html to {target}", err=True)
+    written = write_site(target, site)
+    click.echo(f"pathcheck: wrote {len(written) - 1} page(s) and index.html to {target}",
+               err=True)
 
 
 def _log_names(drawn: Sequence[tuple[Document, Ruling]]) -> list[str]:
@@ -115,8 +117,9 @@ def write_adjudicate_pages(drawn: Sequence[tuple[Document, Ruling]],
                 [(n, page(d, r), _ruling_cells(d, r)) for n, (d, r) in zip(names, drawn,
                                                                            strict=True)],
                 [f"{len(drawn)} logs, {len(drawn) - illegal} legal, {illegal} illegal"])
-    write_site(target, site)
-    click.echo(f"pathcheck: wrote {len(drawn)} page(s) and index.html to {target}", err=True)
+    written = write_site(target, site)
+    click.echo(f"pathcheck: wrote {len(written) - 1} page(s) and index.html to {target}",
+               err=True)
 
 
 def write_key_page(answer: AnswerKey, target: str) -> None:

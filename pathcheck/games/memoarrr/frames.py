@@ -16,7 +16,32 @@ from pathcheck.games.memoarrr.rules import COLUMNS, SIZE, Pos
 from pathcheck.render.board import Card, Look, board_svg
 
 if TYPE_CHECKING:
-    from pathcheck.games.memoarrr.island import State
+    from pathcheck.games.memoarrr.island import State, TurnResult
+    from pathcheck.games.memoarrr.log import Action
+
+
+def move_text(action: Action, result: TurnResult) -> str:
+    """Who did what in a move, from the replay's own values: "Cy reveals C4 (walrus, water),
+    marks D2"; a reveal that connects with neither animal nor landscape says whose volcano it
+    cost, the last volcano whose round it won."""
+    player = action.player
+    if action.reveal is None:
+        text = f"{player} takes a volcano without revealing"
+    else:
+        card = result.card
+        text = f"{player} reveals {action.reveal}" + (
+            f" ({card.animal.value}, {card.landscape.value})" if card is not None else "")
+        if action.swap is not None:
+            text += f", swaps it with {action.swap}"
+        if action.mark is not None:
+            text += f", marks {action.mark}"
+        if action.peek is not None:
+            text += f", peeks at {action.peek}"
+        if result.volcano is not None:
+            text += f": no connection, {player} takes a volcano and is out"
+    if result.winner is not None:
+        text += f"; {result.winner} wins the round"
+    return text
 
 
 def island_svg(state: State, at: Moment) -> str:
