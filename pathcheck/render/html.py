@@ -207,6 +207,11 @@ def fragment(key: str) -> str:
     return "#" + quote(key, safe="")
 
 
+ITEM = "m-"
+"""The id of a moment's item in the move list: ``m-`` and the moment's key (the address
+fragment names the moment itself, so opening a link does not scroll to the list)."""
+
+
 def _rule_html(rule: Rule) -> str:
     return (f'<span class="rule"><span class="section">{escape(rule.section)}</span>'
             f' <q>{escape(rule.quote)}</q></span>')
@@ -220,10 +225,11 @@ def event_html(event: PageEvent, key: str | None) -> str:
             else '<span class="tag">Lost</span> ' if event.lost else "")
     where = f'<span class="where">{escape(event.where)}:</span> ' if event.where else ""
     body = f"{mark}{where}{escape(event.text)}"
-    if key is not None:
-        body = f'<a class="go" href="{escape(fragment(key))}">{body}</a>'
+    ident = ""
+    if key is not None:  # without JavaScript the link goes to the item itself
+        body = f'<a class="go" href="{escape(fragment(ITEM + key))}">{body}</a>'
+        ident = f' id="{escape(ITEM + key)}"'
     rule = _rule_html(event.rule) if event.rule is not None else ""
-    ident = f' id="{escape(key)}"' if key is not None else ""
     return f"<li{ident} class=\"{cls}\">{body}{rule}</li>"
 
 
@@ -315,7 +321,7 @@ aria-label="moment"><div class="marks" id="pc-marks">{_marks(page)}</div></div>
 {_button("pc-next", "next moment", "next (&#x2192;)", "&#x25B6;")}
 {_button("pc-last", "last moment", "last (End)", "&#x25B6;|")}
 {next_violation}
-{_button("pc-copy", "copy the link to this moment", "copy link", "&#x1F517;")}
+{_button("pc-copy", "copy the link to this moment", "copy the link to this moment", "link")}
 <span id="pc-pos">{last + 1} / {last + 1}</span>
 <p id="pc-status" role="status"></p>
 </nav>

@@ -46,7 +46,8 @@ figure{margin:0;overflow-x:auto;max-width:100%}
 .pair{display:flex;gap:.75rem;align-items:flex-start}.pair figure{flex:1 1 0;min-width:0}
 figcaption{font-weight:600;font-size:.9rem}
 figure svg{width:100%;height:auto;max-height:75vh;display:block}
-@media (min-width:900px){figure svg{min-width:var(--min,0)}}
+@media (min-width:900px){figure svg{min-width:var(--min,0);max-width:var(--max,100%);
+max-height:max(75vh,var(--minh,0px))}}
 pre{overflow:auto;font-size:.85rem;background:#f7f7f7;padding:.5rem;user-select:text}
 .legend{color:var(--muted);font-size:.9rem}
 .notes{list-style:none;padding:0;margin:.5rem 0}
@@ -77,10 +78,11 @@ table.listing{border-collapse:collapse;width:100%}
 table.listing th,table.listing td{border:1px solid var(--line);padding:.3rem .5rem;
 text-align:left;vertical-align:top;overflow-wrap:anywhere}
 @media (max-width:720px){main{grid-template-columns:minmax(0,1fr);padding:.5rem}
-header{padding:.3rem .5rem}h1{font-size:1rem}.summary{font-size:.8rem;line-height:1.3}
+header{padding:.25rem .5rem}h1{font-size:.95rem;line-height:1.25}
+.summary{font-size:.78rem;line-height:1.25}
 .controls{padding:.3rem .5rem;gap:.25rem}.controls button{min-width:2.6rem}
 table.listing{font-size:.85rem}table.listing th,table.listing td{padding:.2rem .3rem}
-.pair{flex-direction:column}.pair figure{width:100%}}
+.pair{flex-direction:column}.pair figure{flex:none;width:100%}}
 @media print{.controls,noscript,.back{display:none}main{display:block}
 .events ol{max-height:none;overflow:visible}figure svg{max-width:100%;page-break-inside:avoid}
 body{font-size:11pt}}
@@ -134,8 +136,9 @@ catch(e){location.hash=f.k;}}
 document.body.setAttribute("data-moment",f.k);
 }
 function go(i){status.textContent="";show(i);}
-function fromHash(){var raw=location.hash.replace(/^#/,""),h=raw;
-try{h=decodeURIComponent(raw);}catch(e){}
+function keyOf(raw){var h=raw;try{h=decodeURIComponent(raw);}catch(e){}
+return h.indexOf("m-")===0&&!Object.prototype.hasOwnProperty.call(byKey,h)?h.slice(2):h;}
+function fromHash(){var h=keyOf(location.hash.replace(/^#/,""));
 if(!h){return -1;}
 if(Object.prototype.hasOwnProperty.call(byKey,h)){return byKey[h];}
 status.textContent="#"+h+": no such moment in this page; showing the start.";return -2;}
@@ -156,7 +159,7 @@ function fail(){status.textContent="Copy this link: "+url;}
 try{navigator.clipboard.writeText(url).then(done,fail);}catch(e){fail();}});
 slider.addEventListener("input",function(){go(parseInt(slider.value,10));});
 function follow(e){var a=e.target.closest?e.target.closest("a[href^='#']"):null;
-if(!a){return;}var key=decodeURIComponent(a.getAttribute("href").slice(1));
+if(!a){return;}var key=keyOf(a.getAttribute("href").slice(1));
 if(Object.prototype.hasOwnProperty.call(byKey,key)){e.preventDefault();go(byKey[key]);}}
 $("pc-events").addEventListener("click",follow);
 $("pc-marks").addEventListener("click",follow);

@@ -105,8 +105,7 @@ def verdict_lines(ruling: Ruling, words: Words = GAME_WORDS) -> list[str]:
     if len(ruling.violations) > 1:
         lines[0] += f" (and {len(ruling.violations) - 1} more violation(s))"
     ahead = " and ".join(ruling.winners) or "none"
-    lines.append(f"Scores as played (not a result: the log breaks a rule): {scores}; "
-                 f"ahead as played: {ahead}")
+    lines.append(f"Scores as played (not a result): {scores}; ahead as played: {ahead}")
     ended = should_have_ended(ruling, words)
     return [*lines, ended] if ended else lines
 

@@ -94,9 +94,13 @@ def _d(geom: BaseGeometry, max_y: float) -> str:
 Extent = tuple[int, int, int, int]
 
 
-LABEL = 12
-"""The font size of a tile's id label (its number is larger): with :func:`min_width`, never
-under 10 CSS px on a wide screen."""
+LABEL = 11
+"""The font size of a tile's labels: with :func:`min_width`, never under 10 CSS px on a wide
+screen. Each label has a corner of its own, where no path runs: the tile's number top left,
+who placed it top right, its arrow bottom left, its id bottom right (shortened with ``…`` to
+fit, the full id on hover)."""
+_ROOM = 0.34 * SCALE
+"""The width of a corner, clear of the paths along the tile's middle."""
 
 
 def min_width(width: float) -> float:
@@ -105,25 +109,43 @@ def min_width(width: float) -> float:
     return width * 10 / LABEL
 
 
+def _fit(text: str, size: float, room: float = _ROOM) -> tuple[str, str]:
+    """``text`` shortened to fit ``room`` units at font ``size``, and a hover title if it was.
+
+    >>> _fit("R12", 11), _fit("START", 11)
+    (('R12', ''), ('ST…', '<title>START</title>'))
+    """
+    fits = max(int(room / (size * 0.62)), 1)
+    if len(text) <= fits:
+        return text, ""
+    return text[:fits - 1] + "…", f"<title>{escape(text)}</title>"
+
+
 @lru_cache(maxsize=8192)
-def _tile_line(x: int, y: int, tile: TileView, shift_y: float, placer: str) -> str:
-    """A tile's line of markup: its cell, number, id and arrow, paths, and who placed it (the
-    same line in every picture of a growing dungeon, drawn once)."""
+def _tile_line(x: int, y: int, tile: TileView, shift_y: float) -> str:
+    """A tile's cell and paths (the same line in every picture of a growing dungeon)."""
     cell = box(x - 0.5, y - 0.5, x + 0.5, y + 0.5)
-    tx, ty = (x - 0.45) * SCALE, (shift_y - y - 0.27) * SCALE
-    bx, by = (x + 0.45) * SCALE, (shift_y - y + 0.43) * SCALE
     paths = unary_union([_path_line(x, y, *sorted(pair)) for pair in tile.paths])
-    who = (f'<text class="placer" x="{bx:.1f}" y="{ty:.1f}" font-size="{LABEL}" '
-           f'text-anchor="end" fill="#1a1a1a">{escape(placer)}</text>') if placer else ""
     return (f'<g><path class="tile" data-index="{tile.index}" '
             f'd="{_d(cell.exterior, shift_y)}" fill="#efe6d2" stroke="#8a7f6a"/>'
             f'<path d="{_d(paths, shift_y)}" fill="none" stroke="#b9ae98" '
-            'stroke-width="4" stroke-linecap="round"/>'
-            f'<text class="label" x="{tx:.1f}" y="{ty:.1f}" font-size="{LABEL + 2}" '
-            f'font-weight="bold" fill="#444">{tile.index}</text>'
-            f'<text class="label" x="{bx:.1f}" y="{by:.1f}" font-size="{LABEL}" '
-            f'text-anchor="end" fill="#444">{escape(tile.tile)} {_ARROWS[tile.dir]}</text>'
-            f"{who}</g>")
+            'stroke-width="4" stroke-linecap="round"/></g>')
+
+
+@lru_cache(maxsize=8192)
+def _label_line(x: int, y: int, tile: TileView, shift_y: float, placer: str) -> str:
+    """A tile's labels, each in its corner, over the path taken."""
+    left, right = (x - 0.46) * SCALE, (x + 0.46) * SCALE
+    upper, lower = (shift_y - y - 0.27) * SCALE, (shift_y - y + 0.43) * SCALE
+    ident, hover = _fit(tile.tile, LABEL)
+    who = (f'<text class="placer" x="{right:.1f}" y="{upper:.1f}" text-anchor="end" '
+           f'font-weight="bold" fill="#1a1a1a">{escape(placer)}</text>') if placer else ""
+    return (f'<g class="labels" font-size="{LABEL}" fill="#444">'
+            f'<text class="label" x="{left:.1f}" y="{upper:.1f}" font-size="{LABEL + 1}" '
+            f'font-weight="bold">{tile.index}</text>{who}'
+            f'<text class="label" x="{left:.1f}" y="{lower:.1f}">{_ARROWS[tile.dir]}</text>'
+            f'<text class="label" x="{right:.1f}" y="{lower:.1f}" text-anchor="end">{hover}'
+            f"{escape(ident)}</text></g>")
 
 
 @lru_cache(maxsize=8192)
@@ -134,15 +156,15 @@ def _taken_line(x: int, y: int, index: int, taken: frozenset[PortPair], shift_y:
 
 
 def _cards_line(x: int, y: int, shift_y: float, index: int, initials: str) -> str:
-    """The LOST cards announced after tile ``index``, on its cell: a card with the players'
-    initials."""
-    width = 0.14 * SCALE + 0.12 * SCALE * len(initials)
-    cx, cy = (x - 0.45) * SCALE, (shift_y - y + 0.1) * SCALE
-    return (f'<g class="lost-card" data-index="{index}"><rect x="{cx:.1f}" y="{cy:.1f}" '
-            f'width="{width:.1f}" height="{0.3 * SCALE:.1f}" rx="3" fill="#E69F00" '
-            'stroke="#1a1a1a"/><text x="{:.1f}" y="{:.1f}" font-size="{}" font-weight="bold" '
-            'fill="#1a1a1a">{}</text></g>').format(cx + 3, cy + 0.23 * SCALE, LABEL,
-                                                   escape(initials))
+    """The LOST cards announced after tile ``index``, lying on it: an orange card with the
+    players' initials."""
+    width = 0.16 * SCALE + 0.12 * SCALE * len(initials)
+    cx, cy = x * SCALE - width / 2, (shift_y - y + 0.05) * SCALE
+    return (f'<g class="lost-card" data-index="{index}"><title>LOST cards: '
+            f"{escape(initials)}</title><rect x=\"{cx:.1f}\" y=\"{cy:.1f}\" "
+            f'width="{width:.1f}" height="{0.28 * SCALE:.1f}" rx="3" fill="#E69F00" '
+            f'stroke="#1a1a1a"/><text x="{cx + 0.08 * SCALE:.1f}" y="{cy + 0.21 * SCALE:.1f}" '
+            f'font-size="{LABEL}" font-weight="bold" fill="#1a1a1a">{escape(initials)}</text></g>')
 
 
 def view_svg(view: DungeonView, title: str = "", extent: Extent | None = None, *,
@@ -168,7 +190,8 @@ def view_svg(view: DungeonView, title: str = "", extent: Extent | None = None, *
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
         f'viewBox="{left * SCALE:.1f} {-off_y} {width:.1f} {height:.1f}" role="img" '
-        f'style="--min:{min_width(width):.0f}px">',
+        f'style="--min:{min_width(width):.0f}px;--minh:{min_width(height):.0f}px;'
+        f'--max:{1.6 * width:.0f}px">',
         f"<title>{escape(title or 'dungeon')}</title>",
         f"<desc>{escape(described)}</desc>",
         '<rect x="-100000" y="-100000" width="200000" height="200000" fill="#fbfaf7"/>',
@@ -185,10 +208,11 @@ def view_svg(view: DungeonView, title: str = "", extent: Extent | None = None, *
     # pictures of a growing dungeon then share most of their lines (see render/html.py).
     placers = placers or {}
     cells = {tile.index: cell for cell, tile in view.tiles.items()}
-    out += [_tile_line(x, y, tile, shift_y, placers.get(tile.index, ""))
-            for (x, y), tile in view.tiles.items()]
+    out += [_tile_line(x, y, tile, shift_y) for (x, y), tile in view.tiles.items()]
     out += [_taken_line(x, y, tile.index, tile.taken, shift_y)
             for (x, y), tile in view.tiles.items() if tile.taken]
+    out += [_label_line(x, y, tile, shift_y, placers.get(tile.index, ""))
+            for (x, y), tile in view.tiles.items()]
     if view.start_cell is not None:
         sx, sy = view.start_cell
         cx, cy = sx * SCALE, (shift_y - sy) * SCALE

@@ -20,7 +20,6 @@ event of the same turn.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -33,15 +32,22 @@ from pathcheck.render.html import Moments, Note, NoteKind, Page, PageEvent
 from pathcheck.render.model import build_view
 from pathcheck.render.report import lost_sentence
 from pathcheck.render.ruling_page import DUNGEON_WORDS, Words, verdict_lines
-from pathcheck.render.svg import view_svg
+from pathcheck.render.svg import Extent, view_svg
 from pathcheck.ruling import Ruling, Violation
 from pathcheck.tileset import TileSet, load_tileset
 from pathcheck.verify import DungeonVerdict, SoloVerdict, Verdict
 
 LEGEND = ("Thick blue: the path followed so far; thin: paths not taken; S in a green circle: "
           "START; a cross in a vermilion (red-orange) circle: the tile that made the dungeon "
-          "Lost; each tile shows its number (top left) and its id and arrow (bottom right); "
-          "dashed: the 9x9 bound of rule #2.")
+          "Lost; each tile shows its number (top left), the initial of who placed it (top "
+          "right), its arrow (bottom left) and its id (bottom right); an orange card on a "
+          "tile: the LOST cards played after it, with the players' initials.")
+BOUND_LEGEND = " Dashed vermilion: the 9x9 bound of additional rule #2."
+
+
+def legend(rules: Iterable[int]) -> str:
+    """The legend of a dungeon page, naming only the marks of the rules in play."""
+    return LEGEND + (BOUND_LEGEND if 2 in set(rules) else "")
 
 
 def _initial(name: str) -> str:
@@ -177,7 +183,7 @@ def record_page(verdict: DungeonVerdict) -> Page:
                                               for p, n in verdict.check.points.items()))
     title = (f"{_where(record.source, record.line, record.pointer)}: dungeon of "
              f"{len(record.tiles)} tiles")
-    return builder.moments.page(title, summary, LEGEND)
+    return builder.moments.page(title, summary, legend(builder.rules))
 
 
 def solo_dungeons(builder: Builder, dungeons: Sequence[Sequence[Placement]],
@@ -219,7 +225,7 @@ def solo_verdict_page(verdict: SoloVerdict) -> Page:
                         notes=[Note(line) for line in summary], scores={"solo": result.score})
     title = (f"{_where(record.source, record.line, record.pointer)}: solo, "
              f"{len(record.dungeons)} dungeons")
-    return builder.moments.page(title, summary, LEGEND)
+    return builder.moments.page(title, summary, legend(builder.rules))
 
 
 def verdict_page(verdict: Verdict) -> Page:
@@ -242,7 +248,7 @@ def key_page(code: str, rules: Iterable[int], dungeons: Sequence[Sequence[Placem
                         scores={"solo": best})
     rules_text = " ".join(f"#{r}" for r in sorted(rule_set)) or "none"
     return builder.moments.page(f"Answer key of {code} (additional rules {rules_text})",
-                                summary, LEGEND)
+                                summary, legend(rule_set))
 
 
 def _hands(exp: Exploration) -> list[dict[str, list[str]]]:
@@ -368,7 +374,7 @@ def game_page(log: Mapping[str, Any], ruling: Ruling) -> Page:
     moments.add("end", f"End of the game: {said}", PageEvent(f"End of the game: {said}"),
                 picture=moments.picture, notes=end_notes, scores=ruling.final_scores)
     return moments.page(f"{ruling.source}: dungeon in memory, {len(game.players)} players",
-                        lines, LEGEND, illegal=bool(ruling.violations))
+                        lines, legend(game.rules), illegal=bool(ruling.violations))
 
 
 def page(log: Mapping[str, Any], ruling: Ruling) -> Page:
@@ -394,12 +400,17 @@ class _Drawn:
             self.extents.append(build_view(full, tileset, rules).extent())
             movement = full.last_movement
 
-    def at(self, number: int, tiles: int) -> tuple[str, TraceResult]:
+    def at(self, number: int, tiles: int, extent: Extent | None = None
+           ) -> tuple[str, TraceResult]:
         result = trace(self.dungeons[number - 1][:tiles], tileset=self.tileset,
                        rules=self.rules, initial_movement=self.movements[number - 1],
                        with_passes=True)
         view = build_view(result, self.tileset, self.rules)
-        return view_svg(view, extent=self.extents[number - 1]), result
+        return view_svg(view, extent=extent or self.extents[number - 1]), result
+
+
+def _union(a: Extent, b: Extent) -> Extent:
+    return min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])
 
 
 def _positions(dungeons: Sequence[Sequence[Placement]]) -> list[tuple[int, int]]:
@@ -428,8 +439,9 @@ def solo_page(log: Mapping[str, Any], ruling: Ruling) -> Page:
     for position, ((d, t), (kd, kt)) in enumerate(
             zip(_positions(record.dungeons), _positions(key), strict=False), start=1):
         played = record.dungeons[d - 1][t - 1]
-        svg, result = mine.at(d, t)
-        key_svg, _ = best.at(kd, kt)
+        extent = _union(mine.extents[d - 1], best.extents[kd - 1])  # both at one scale
+        svg, result = mine.at(d, t, extent)
+        key_svg, _ = best.at(kd, kt, extent)
         where = f"stack tile {position}"
         notes: list[Note] = []
         events = [PageEvent(f"the record lays {played} as tile {t} of dungeon {d}; the "
@@ -459,12 +471,13 @@ def solo_page(log: Mapping[str, Any], ruling: Ruling) -> Page:
     score = "Score: " + ", ".join(f"{n}" for n in ruling.final_scores.values())
     moments.add("end", "Score", PageEvent(score), picture=moments.picture, notes=end_notes,
                 scores=ruling.final_scores)
-    summary = [
-        *lines[:1], score,
-        "The record follows the answer key" if divergence is None
-        else f"First divergence from the answer key: {divergence.describe()}"]
+    summary = [*lines[:1], score]
+    if divergence is None:
+        summary.append("The record follows the answer key")
+    elif not ruling.violations:  # else the violation says where it went wrong
+        summary.append(f"First divergence from the answer key: {divergence.describe()}")
     return moments.page(f"{ruling.source}: solo record, {len(record.dungeons)} dungeons",
-                        summary, LEGEND + " Left: the record; right: the answer key (perfect "
+                        summary, legend(record.rules) + " Left: the record; right: the answer key (perfect "
                         "play of the same stack).", illegal=bool(ruling.violations))
 
 
@@ -473,15 +486,7 @@ SOLO_WORDS = Words("dungeon", "tile")
 
 
 def pair_picture(svg: str, key_svg: str) -> str:
-    """The record's dungeon and the answer key's side by side at one scale: each figure as
-    wide as its picture's share of both (on a phone, one above the other)."""
-    widths = [float(_WIDTH.search(one).group(1)) if _WIDTH.search(one) else 1.0
-              for one in (svg, key_svg)]
-    total = sum(widths)
-    return (f'<div class="pair">\n<figure style="flex-grow:{widths[0] / total:.3f}">'
-            f'<figcaption>the record</figcaption>\n{svg}</figure>\n'
-            f'<figure style="flex-grow:{widths[1] / total:.3f}"><figcaption>the answer key'
-            f'</figcaption>\n{key_svg}</figure>\n</div>')
-
-
-_WIDTH = re.compile(r'<svg [^>]*?width="([0-9.]+)"')
+    """The record's dungeon and the answer key's side by side (on a phone, one above the
+    other), drawn in one extent: at one scale."""
+    return (f'<div class="pair">\n<figure><figcaption>the record</figcaption>\n{svg}</figure>\n'
+            f'<figure><figcaption>the answer key</figcaption>\n{key_svg}</figure>\n</div>')
