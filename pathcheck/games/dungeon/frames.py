@@ -477,8 +477,8 @@ def solo_page(log: Mapping[str, Any], ruling: Ruling) -> Page:
     elif not ruling.violations:  # else the violation says where it went wrong
         summary.append(f"First divergence from the answer key: {divergence.describe()}")
     return moments.page(f"{ruling.source}: solo record, {len(record.dungeons)} dungeons",
-                        summary, legend(record.rules) + " Left: the record; right: the answer key (perfect "
-                        "play of the same stack).", illegal=bool(ruling.violations))
+                        summary, legend(record.rules) + " Left: the record; right: the answer "
+                        "key (perfect play of the same stack).", illegal=bool(ruling.violations))
 
 
 SOLO_WORDS = Words("dungeon", "tile")
