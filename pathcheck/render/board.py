@@ -45,6 +45,9 @@ class Card:
     """Marked for later (dashed blue border, ``!``)."""
     glyph: str = ""
     """A corner sign (``⚡`` a short circuit, ``★`` the golden cup)."""
+    band: str = ""
+    """A colour drawn as a band along the card's top (a cup's own colour; its name is in the
+    card's text too)."""
 
 
 @dataclass(frozen=True)
@@ -95,6 +98,10 @@ def _card(x: float, y: float, w: float, h: float, card: Card) -> str:
         " marked" if card.marked else "")
     parts = [f'<g class="{cls}"><rect x="{x:.0f}" y="{y:.0f}" width="{w:.0f}" height="{h:.0f}" '
              f'rx="6" fill="{_FILL[card.look]}" stroke="{stroke}" stroke-width="{width}"{dash}/>']
+    if card.band:
+        parts.append(f'<rect class="band" x="{x + 3:.0f}" y="{y + 3:.0f}" width="{w - 6:.0f}" '
+                     f'height="7" rx="3" fill="{card.band}" stroke="#1a1a1a" '
+                     'stroke-width="0.5"/>')
     colour = "#1a1a1a" if card.look is Look.UP else "#444"
     style = ' font-style="italic"' if card.look is Look.DOWN else ""
     rows: list[tuple[str, bool, str]] = []  # (text shown, bold, the full text if shortened)
@@ -113,7 +120,8 @@ def _card(x: float, y: float, w: float, h: float, card: Card) -> str:
                      f"{escape(shown)}</text>")
     signs = ("▶ " if card.current else "") + ("! " if card.marked else "") + card.glyph
     if signs.strip():
-        parts.append(f'<text x="{x + 5:.0f}" y="{y + 14:.0f}" font-size="12" '
+        parts.append(f'<text x="{x + 5:.0f}" y="{y + (22 if card.band else 14):.0f}" '
+                     'font-size="12" '
                      f'font-weight="bold" fill="#1a1a1a">{escape(signs.strip())}</text>')
     return "".join(parts) + "</g>"
 

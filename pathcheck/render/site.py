@@ -9,6 +9,7 @@ waited on.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 from collections.abc import Sequence
@@ -69,17 +70,6 @@ def render_index(title: str, headers: Sequence[str], rows: Sequence[IndexRow],
 """
 
 
-@dataclass(frozen=True)
-class Site:
-    """Pages to write into a folder, with an index page linking them (``index.html``)."""
-
-    title: str
-    headers: Sequence[str]
-    pages: Sequence[tuple[str, Page, Sequence[str]]]
-    """File name, page and the index row's cells (the first is the link text)."""
-    summary: Sequence[str] = ()
-
-
 def unique_names(names: Sequence[str]) -> list[str]:
     """File names made unique (ignoring case, for the file systems that do): the first of a
     name keeps it unless the index has it, the others get ``-2``, ``-3`` ... before the suffix,
@@ -131,27 +121,81 @@ def _ours(path: Path) -> bool:
         os.close(fd)
 
 
-def write_site(folder: str, site: Site) -> list[str]:
-    """Write each page and the index atomically; return the paths written. A file of the
-    folder that would be replaced and that pathcheck did not write is an IOFailure (nothing is
-    written then)."""
-    from pathcheck.output import write_atomic
+class SiteWriter:
+    """Writes the pages of a folder one by one as they are made, keeping only what the index
+    needs (memory stays flat over thousands of pages), then names them and writes the index.
 
-    root = Path(folder)
-    names = [name for name, _, _ in site.pages] + [INDEX]
-    if len({name.casefold() for name in names}) != len(names):
-        raise ValueError("write_site: page names must be unique (use unique_names)")
-    for name in names:  # a folder may hold the user's own files: replace only our pages
-        path = root / name
-        if os.path.lexists(path) and not _ours(path):
-            raise IOFailure(f"{path}: exists and is not a page written by pathcheck (a file "
-                            "of yours, a FIFO, a device...); name another folder for the pages")
-    written = []
-    rows = []
-    for name, page, cells in site.pages:
-        write_atomic(root / name, render_page(replace(page, back=href(INDEX))))
-        written.append(str(root / name))
-        rows.append(IndexRow(href(name, page.first_violation()), cells))
-    write_atomic(root / INDEX, render_index(site.title, site.headers, rows, site.summary))
-    written.append(str(root / INDEX))
-    return written
+    Each page goes to a hidden temporary file in the folder; :meth:`finish` gives every page
+    its unique name (a page's name is only known once every input is: see
+    :func:`unique_names`), refuses before renaming anything if a name is taken by a file
+    pathcheck did not write (a file of the user's, a FIFO), and writes ``index.html``. An
+    error or a signal removes the temporary files (:data:`pathcheck.output.LIVE_TEMPORARIES`).
+    """
+
+    def __init__(self, folder: str, title: str, headers: Sequence[str]) -> None:
+        self.root = Path(folder)
+        self.title, self.headers = title, headers
+        self.pending: list[tuple[str, str, str | None, Sequence[str]]] = []
+        """(wanted name, temporary file, key of the first violation, index cells)."""
+
+    def add(self, name: str, page: Page, cells: Sequence[str]) -> None:
+        """Write ``page`` (to be named ``name`` or a free variant of it)."""
+        from pathcheck.output import _create_temporary, _fail, _umask
+
+        data = render_page(replace(page, back=href(INDEX))).encode("utf-8")
+        try:
+            self.root.mkdir(parents=True, exist_ok=True)
+            fd, tmp = _create_temporary(self.root / "page.html")
+        except OSError as exc:
+            raise _fail(self.root / name, exc) from exc
+        try:
+            os.fchmod(fd, 0o666 & ~_umask())
+            with os.fdopen(fd, "wb") as out:
+                out.write(data)
+                out.flush()
+                os.fsync(out.fileno())
+        except OSError as exc:
+            self.discard()
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise _fail(self.root / name, exc) from exc
+        self.pending.append((name, tmp, page.first_violation(), tuple(cells)))
+
+    def discard(self) -> None:
+        """Remove every page written so far (nothing of the run is left in the folder)."""
+        from pathcheck.output import LIVE_TEMPORARIES
+
+        for _, tmp, _, _ in self.pending:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            LIVE_TEMPORARIES.discard(tmp)
+        self.pending = []
+
+    def finish(self, summary: Sequence[str] = (), names: Sequence[str] | None = None
+               ) -> list[str]:
+        """Name the pages (``names``: the wanted names in the order added, if they changed
+        since), write the index; return the paths written (the index last)."""
+        from pathcheck.output import LIVE_TEMPORARIES, write_atomic
+
+        wanted = list(names) if names is not None else [n for n, _, _, _ in self.pending]
+        final = unique_names(wanted)
+        for name in [*final, INDEX]:  # a folder may hold the user's own files: replace only ours
+            path = self.root / name
+            if os.path.lexists(path) and not _ours(path):
+                self.discard()
+                raise IOFailure(f"{path}: exists and is not a page written by pathcheck (a "
+                                "file of yours, a FIFO, a device...); name another folder for "
+                                "the pages")
+        written, rows = [], []
+        for name, (_, tmp, first, cells) in zip(final, self.pending, strict=True):
+            try:
+                os.replace(tmp, self.root / name)
+            except OSError as exc:
+                self.discard()
+                raise IOFailure(f"{self.root / name}: cannot write: {exc.strerror}") from exc
+            LIVE_TEMPORARIES.discard(tmp)
+            written.append(str(self.root / name))
+            rows.append(IndexRow(href(name, first), cells))
+        self.pending = []
+        write_atomic(self.root / INDEX, render_index(self.title, self.headers, rows, summary))
+        return [*written, str(self.root / INDEX)]

@@ -177,7 +177,6 @@ def view_svg(view: DungeonView, title: str = "", extent: Extent | None = None, *
     ``placers`` gives the initial of who placed each tile (by tile number), ``cards`` the
     initials on the LOST cards announced after a tile (drawn on it as an orange card).
     """
-    shapes = view_geometry(view)
     min_x, min_y, max_x, max_y = view.extent() if extent is None else extent
     left = min_x - 0.5 - MARGIN
     top = max_y + 0.5 + MARGIN
@@ -201,8 +200,10 @@ def view_svg(view: DungeonView, title: str = "", extent: Extent | None = None, *
         out.append(f'<text x="{left * SCALE + 8:.1f}" y="-6" font-family="sans-serif" '
                    f'font-size="14">{escape(title)}</text>')
     shift_y = top  # flip: svg_y = (top - y) * SCALE
-    if "bound" in shapes:
-        out.append(f'<path d="{_d(shapes["bound"], shift_y)}" fill="none" stroke="#D55E00" '
+    if view.bound is not None:  # the shapes of view_geometry, drawn without its unions
+        half = view.bound + 0.5
+        bound = box(-half, -half, half, half).exterior
+        out.append(f'<path d="{_d(bound, shift_y)}" fill="none" stroke="#D55E00" '
                    'stroke-width="2" stroke-dasharray="6 4"/>')
     # One line per tile (its cell, labels and paths) and one per tile the path went over:
     # pictures of a growing dungeon then share most of their lines (see render/html.py).
@@ -221,7 +222,7 @@ def view_svg(view: DungeonView, title: str = "", extent: Extent | None = None, *
                    f'<text x="{cx:.1f}" y="{cy + 4:.1f}" font-family="sans-serif" '
                    'font-size="12" font-weight="bold" text-anchor="middle" fill="white">S</text>'
                    '</g>')
-    if "lost" in shapes and view.lost_cell is not None:
+    if view.lost_cell is not None:
         lx, ly = view.lost_cell[0] * SCALE, (shift_y - view.lost_cell[1]) * SCALE
         arm = 0.16 * SCALE
         out.append(f'<g class="lost"><circle cx="{lx:.1f}" cy="{ly:.1f}" r="{0.32 * SCALE:.1f}" '
