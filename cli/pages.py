@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -128,6 +129,10 @@ class AdjudicatePages:
         self.illegal += bool(ruling.violations)
         if self.failed is not None:
             return
+        # rule_logs switches the garbage collector off while it rules (rulings are acyclic);
+        # a page's making leaves cycles, which must go as they come or memory grows per page.
+        collecting = gc.isenabled()
+        gc.enable()
         try:
             if self.single:
                 if self.logs == 1:
@@ -139,6 +144,9 @@ class AdjudicatePages:
             self.held = (doc, ruling)
         except IOFailure as failure:
             self.failed = failure
+        finally:
+            if not collecting:
+                gc.disable()
 
     def _several(self, source: str) -> bool:
         return any(place[0] == source for place in self.places)

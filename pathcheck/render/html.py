@@ -301,8 +301,12 @@ def render_page(page: Page) -> str:
             keys.setdefault(frame.event, frame.key)
     events = "\n".join(event_html(e, keys.get(i)) for i, e in enumerate(page.events))
     summary = "".join(
-        f'<p class="illegal">{escape(line)}</p>' if page.illegal and i == 0
-        else f"<p>{escape(line)}</p>" for i, line in enumerate(page.summary))
+        f'<p class="illegal" title="{escape(line)}">{escape(line)}</p>' if page.illegal
+        else f"<p>{escape(line)}</p>" for line in page.summary[:1])
+    if len(page.summary) > 1:  # folded on a phone (by the script), so the picture shows
+        summary += ('<details id="pc-more" open><summary>scores and result</summary>'
+                    + "".join(f"<p>{escape(line)}</p>" for line in page.summary[1:])
+                    + "</details>")
     back = f'<p class="back"><a href="{escape(page.back)}">all pages</a></p>' if page.back else ""
     legend = f'<p class="legend">{escape(page.legend)}</p>' if page.legend else ""
     final = page.frames[-1]
@@ -312,7 +316,8 @@ def render_page(page: Page) -> str:
                       if page.first_violation() is not None else "")
     return f"""{head(page.title)}
 <body data-moment="{escape(final.key)}">
-<header>{back}<h1>{escape(page.title)}</h1><div class="summary">{summary}</div></header>
+<header>{back}<h1 title="{escape(page.title)}">{escape(page.title)}</h1>
+<div class="summary">{summary}</div></header>
 <nav class="controls" id="pc-controls" aria-label="step through the game" hidden>
 {_button("pc-first", "first moment", "first (Home)", "|&#x25C0;")}
 {_button("pc-prev", "previous moment", "previous (&#x2190;)", "&#x25C0;")}

@@ -22,6 +22,8 @@ h1{font-size:1.2rem;margin:.1rem 0;overflow-wrap:anywhere}
 h2{font-size:1.05rem;margin:.3rem 0;overflow-wrap:anywhere}
 .summary p,.back{margin:.05rem 0;overflow-wrap:anywhere}
 .summary .illegal{color:#a33c00;font-weight:600}
+.summary details summary{cursor:pointer;color:var(--muted);font-size:.9em}
+.summary details[open] summary{display:none}
 .controls{position:sticky;top:0;z-index:2;display:flex;flex-wrap:wrap;gap:.35rem;
 align-items:center;padding:.4rem 1rem;background:#f4f4f4;border-bottom:1px solid var(--line)}
 .controls[hidden]{display:none}
@@ -80,6 +82,8 @@ text-align:left;vertical-align:top;overflow-wrap:anywhere}
 @media (max-width:720px){main{grid-template-columns:minmax(0,1fr);padding:.5rem}
 header{padding:.25rem .5rem}h1{font-size:.95rem;line-height:1.25}
 .summary{font-size:.78rem;line-height:1.25}
+h1,.summary .illegal{display:-webkit-box;-webkit-box-orient:vertical;-webkit-line-clamp:2;
+overflow:hidden}
 .controls{padding:.3rem .5rem;gap:.25rem}.controls button{min-width:2.6rem}
 table.listing{font-size:.85rem}table.listing th,table.listing td{padding:.2rem .3rem}
 .pair{flex-direction:column}.pair figure{flex:none;width:100%}}
@@ -171,6 +175,8 @@ var to={ArrowLeft:cur-1,ArrowRight:cur+1,Home:0,End:n-1}[e.key];
 if(e.key==="ArrowUp"){to=round(-1);}else if(e.key==="ArrowDown"){to=round(1);}
 if(to!==undefined){e.preventDefault();go(to);}});
 $("pc-controls").hidden=false;
+var more=$("pc-more");if(more&&window.matchMedia&&matchMedia("(max-width:720px)").matches){
+more.open=false;}
 var start=fromHash();show(start<0?0:start,start>=0);
 if(start>=0){window.scrollTo(0,0);}
 })();

@@ -224,7 +224,7 @@ class _Builder:
         notes = [Note(line, NoteKind.VIOLATION if ruling.violations and i == 0
                       else NoteKind.SCORE) for i, line in enumerate(lines)]
         notes += [Note(note) for note in ruling.notes]
-        final = Picture(text=ruling.display) if ruling.display else self.shown
+        final = Picture(self.shown.svg, ruling.display or self.shown.text)
         said = ("final scores as played: " if ruling.violations else "final scores: ") + \
             _scores(ruling.final_scores)
         self.moments.add("end", "End of the game: " + said, PageEvent(

@@ -109,6 +109,14 @@ def min_width(width: float) -> float:
     return width * 10 / LABEL
 
 
+def forget() -> None:
+    """Empty the caches of drawn lines (a page builder calls it for each dungeon: the lines of
+    one dungeon repeat from picture to picture, another's seldom do, and a batch of pages
+    must not grow)."""
+    for cached in (_tile_line, _label_line, _taken_line):
+        cached.cache_clear()
+
+
 def _fit(text: str, size: float, room: float = _ROOM) -> tuple[str, str]:
     """``text`` shortened to fit ``room`` units at font ``size``, and a hover title if it was.
 

@@ -55,6 +55,11 @@ def games_bench() -> Any:
     return _sibling("games")
 
 
+def pages_bench() -> Any:
+    """tests/bench/pages.py (the replay-page figures)."""
+    return _sibling("pages")
+
+
 # The msgspec decode the figures are measured against, and the environment commands run in,
 # are games.py's (one definition for both files).
 _GAMES = games_bench()
@@ -158,10 +163,14 @@ def main() -> None:
     parser.add_argument("--logs", type=int, default=10_000, help="game logs of each format")
     parser.add_argument("--games-only", action="store_true",
                         help="only the adjudicate figures (6-9)")
+    parser.add_argument("--pages", type=int, default=2_000,
+                        help="replay pages of the memory figure (against 200)")
+    parser.add_argument("--pages-only", action="store_true",
+                        help="only the replay-page figures (11)")
     args = parser.parse_args()
     if args.quick:
         args.records, args.big_mb, args.deals, args.census = 20_000, 64, 200_000, 1 << 22
-        args.logs = 1_000
+        args.logs, args.pages = 1_000, 600
     # The entry script beside this interpreter: a version manager's shim (pyenv's adds about
     # 100 ms to every command) is not pathcheck's start-up.
     script = Path(sys.executable).parent / "pathcheck"
@@ -172,6 +181,9 @@ def main() -> None:
         if args.games_only:
             games_bench().figures(pathcheck, work, args.logs, args.big_mb, 5, line)
             _sibling("dealless").figures(line)
+            return
+        if args.pages_only:
+            pages_bench().figures(pathcheck, work, 200, args.pages, 3, line, _GAMES)
             return
         data = work / "dungeons.jsonl"
         with open(data, "wb") as out:
@@ -265,6 +277,9 @@ def main() -> None:
         # 6-9. Whole game logs (tests/bench/games.py); 10. deal-less ones (dealless.py).
         games_bench().figures(pathcheck, work, args.logs, args.big_mb, 5, line)
         _sibling("dealless").figures(line)
+
+        # 11. Replay pages (tests/bench/pages.py).
+        pages_bench().figures(pathcheck, work, 200, args.pages, 3, line, _GAMES)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

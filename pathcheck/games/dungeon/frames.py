@@ -32,7 +32,7 @@ from pathcheck.render.html import Moments, Note, NoteKind, Page, PageEvent
 from pathcheck.render.model import build_view
 from pathcheck.render.report import lost_sentence
 from pathcheck.render.ruling_page import DUNGEON_WORDS, Words, verdict_lines
-from pathcheck.render.svg import Extent, view_svg
+from pathcheck.render.svg import Extent, forget, view_svg
 from pathcheck.ruling import Ruling, Violation
 from pathcheck.tileset import TileSet, load_tileset
 from pathcheck.verify import DungeonVerdict, SoloVerdict, Verdict
@@ -80,6 +80,7 @@ class Builder:
         violation's moment carries its note). ``placers``: who placed each tile (by stack
         height), drawn as an initial on it.
         """
+        forget()
         full = trace(placements, tileset=self.tileset, rules=self.rules,
                      initial_movement=movement, with_passes=True)
         extent = build_view(full, self.tileset, self.rules).extent()
@@ -390,6 +391,7 @@ class _Drawn:
     def __init__(self, dungeons: Sequence[Sequence[Placement]], tileset: TileSet,
                  rules: frozenset[int]) -> None:
         self.dungeons, self.tileset, self.rules = dungeons, tileset, rules
+        forget()
         self.movements: list[Move] = []
         self.extents = []
         movement = Move.STRAIGHT
