@@ -15,7 +15,7 @@ from pathcheck.cli import cli, main
 from pathcheck.games.dungeon.frames import verdict_page
 from pathcheck.records import DungeonRecord, iter_records, parse_dgn_line
 from pathcheck.render.html import Frame, Page, frames_data, render_page
-from pathcheck.verify import verify_record
+from pathcheck.verify import DungeonVerdict, verify_record
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "fixtures" / "dungeons" / "examples.dgn"
@@ -77,6 +77,7 @@ def test_every_example_record_has_a_page() -> None:
         data = check_page(render_page(page))
         # every event is a moment: a tile laid, each LOST card, each player's check
         assert [f["e"] for f in data["frames"]] == list(range(len(page.events)))
+        assert isinstance(verdict, DungeonVerdict)
         checked = len(verdict.check.outcomes) if verdict.check is not None else 0
         assert len(data["frames"]) == len(record.tiles) + len(record.lost) + checked
 

@@ -55,7 +55,7 @@ def test_every_violation_is_shown_at_its_move(path: Path) -> None:
     page, ruling = page_of(path)
     words = SOLO_WORDS if ruling.format == "solo/1" else DUNGEON_WORDS \
         if path.parent.name == "dungeon" else GAME_WORDS
-    shown = {}
+    shown: dict[tuple[str, str], str] = {}
     for frame in page.frames:
         event = page.events[frame.event] if frame.event is not None else None
         if event is not None and event.violation:

@@ -86,7 +86,7 @@ class Builder:
         extent = build_view(full, self.tileset, self.rules).extent()
         steps = [1, *heights] if heights is not None else list(range(1, len(placements) + 1))
         start_turn = 0 if heights is not None else 1
-        initials = {k: _initial(name) for k, name in (placers or {}).items()}
+        initials = {k: _initial(name) for k, name in (placers or {}).items() if name}
         shown = 0
         lost_before = False
         for turn, height in enumerate(steps, start=start_turn):
@@ -351,15 +351,13 @@ def game_page(log: Mapping[str, Any], ruling: Ruling) -> Page:
                 e.text, f"exploration {number}, check", e.rule), picture=moments.picture,
                 notes=[Note(e.text, NoteKind.SCORE, e.rule), after], scores=scores)
         for violation in late:
-            where = DUNGEON_WORDS.where(violation.move)
             moments.add(f"{number}.check", caption, _violation_event(violation),
-                        picture=moments.picture, notes=[Note(
-                            f"{where}: {violation.message}", NoteKind.VIOLATION,
-                            violation.rule), after], scores=scores)
-    for (number, _), violations in sorted(placed.items(), key=lambda kv: (kv[0][0] or 0,
-                                                                          kv[0][1] or 0)):
+                        picture=moments.picture, notes=[_violation_note(violation), after],
+                        scores=scores)
+    for (unplayed, _), violations in sorted(placed.items(), key=lambda kv: (kv[0][0] or 0,
+                                                                            kv[0][1] or 0)):
         for violation in violations:  # an exploration the replay has no record of
-            moments.add(f"{number}.0", f"Exploration {number} (not played: see the "
+            moments.add(f"{unplayed}.0", f"Exploration {unplayed} (not played: see the "
                         "violation)", _violation_event(violation), picture=moments.picture,
                         notes=[_violation_note(violation)], scores=scores)
     for violation in [v for v in log_wide if v.unfinished]:
