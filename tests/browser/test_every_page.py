@@ -131,3 +131,62 @@ def test_without_javascript_the_page_shows_the_end_and_every_event(
         assert "Linda" in (page.text_content("#pc-scores") or "")
     finally:
         context.close()
+
+
+FITS = """() => {
+  const out = [];
+  for (const card of document.querySelectorAll('#pc-picture g.card')) {
+    const box = card.querySelector('rect').getBoundingClientRect();
+    for (const text of card.querySelectorAll('text')) {
+      const r = text.getBoundingClientRect();
+      if (r.left < box.left - 1 || r.right > box.right + 1) out.push(text.textContent);
+    }
+  }
+  const svg = document.querySelector('#pc-picture svg');
+  if (svg) {
+    const frame = svg.getBoundingClientRect();
+    for (const text of svg.querySelectorAll(':scope > g > text')) {
+      const r = text.getBoundingClientRect();
+      if (r.right > frame.right + 1) out.push('clipped: ' + text.textContent);
+    }
+  }
+  return out;
+}"""
+"""Texts of the picture that stick out of their card, or out of the picture (an empty list:
+none)."""
+
+LONG = "Maximiliane-Sophia von Hohenberg"
+
+
+@pytest.mark.parametrize("size", ["wide", "phone"])
+@pytest.mark.parametrize("fixture", ["memo-dice/legal-3p.json", "memoarrr/legal-3p-2023.json",
+                                     "robot-memory/legal-standard-3p.json"])
+def test_long_names_fit_and_odd_file_names_link(tmp_path: Path, viewports: dict[str, Opened],
+                                                fixture: str, size: str) -> None:
+    import json
+
+    text = (FIXTURES / fixture).read_text()
+    first = json.loads(text)["players"][0]
+    log = tmp_path / "a game #1? 100%.json"
+    log.write_text(text.replace(f'"{first}"', json.dumps(LONG)))
+    folder = tmp_path / "pages"
+    assert main(["adjudicate", str(log), "-o", str(tmp_path / "r.txt"), "--html",
+                 str(folder)]) in (0, 1)
+    opened = viewports[size]
+    page = opened.open(folder / "index.html")
+    page.click("table.listing a")  # a name with #, ? and % opens its page
+    page.wait_for_function("document.body.dataset.moment !== undefined && "
+                           "document.getElementById('pc-events') !== null")
+    assert LONG in (page.text_content("#pc-events") or "")  # the full name in the list
+    for key in ("1.3", "1.9", "end"):
+        page.evaluate(f"location.hash = '#{key}'")
+        layout: dict[str, Any] = page.evaluate(LAYOUT)
+        assert not layout["wide"], layout["wide"][:5]
+        assert page.evaluate(FITS) == [], key
+    shortened: list[list[str]] = page.evaluate(
+        "[...document.querySelectorAll('#pc-picture svg text')].filter(t => t.textContent"
+        ".endsWith('…')).map(t => [t.textContent, t.querySelector('title') ? "
+        "t.querySelector('title').textContent : ''])")
+    for shown, full in shortened:  # whatever is shortened has its full text on hover
+        assert full and (full + "…").startswith(shown.replace(full, "", 1)[:-1]), (shown, full)
+    assert _errors(opened) == []

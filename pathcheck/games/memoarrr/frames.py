@@ -65,7 +65,7 @@ def island_svg(state: State, at: Moment) -> str:
                             current=up and state.last is not None and card == state.last,
                             marked=pos == state.mark))
         rows.append(row)
-    when = "at the start" if at.turn == 0 else f"after turn {at.turn}"
+    when = "at the start" if at.turn == 0 else f"after move {at.turn}"
     notes = [f"Round {at.round}, {when}; face up: {len(state.face_up)}, volcano cards left "
              f"in the centre: {len(state.stack)}"]
     if not state.round_over and state.to_move:
