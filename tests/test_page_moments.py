@@ -155,3 +155,14 @@ def test_a_fifo_named_like_a_page_is_refused_at_once(tmp_path: Path) -> None:
     worker.join(20)
     assert outcome, "the run hangs on a FIFO in the pages folder"
     assert outcome[0].exit_code == 4 and "not a page written by pathcheck" in outcome[0].output
+
+
+@pytest.mark.parametrize("path", PLAYABLE, ids=_ids)
+def test_every_page_has_a_legend_of_the_rules_in_play(path: Path) -> None:
+    page, _ = page_of(path)
+    assert page.legend
+    log = json.loads(path.read_text())
+    if path.parent.name == "memoarrr":
+        assert ("walrus" in page.legend) == bool(log.get("variants", {}).get("expert"))
+    if path.parent.name == "dungeon":
+        assert ("9x9 bound" in page.legend) == (2 in log.get("rules", []))

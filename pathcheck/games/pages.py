@@ -2,7 +2,8 @@
 
 A game package may provide ``frames.page(log, ruling) -> Page`` (dungeon in memory draws its
 dungeons); any other game gets the generic page of :mod:`pathcheck.render.ruling_page`, whose
-picture of each moment ``R.T`` is the state the game's ``--at R.T`` shows.
+picture of each moment ``R.T`` is the state the game's ``--at R.T`` shows, and the legend
+``frames.legend(log)`` gives (the marks of the rules in play).
 """
 
 from __future__ import annotations
@@ -75,5 +76,7 @@ def page_for(adjudicator: Adjudicator, log: Mapping[str, Any], ruling: Ruling) -
         page: Page = build(log, ruling)
         return page
     picture, moments, says = moment_pictures(adjudicator, log, ruling)
+    legend = getattr(frames, "legend", None)
     return ruling_page(ruling, picture, moments=moments, says=says,
-                       title=f"{ruling.source}: {adjudicator.title} ({ruling.format})")
+                       title=f"{ruling.source}: {adjudicator.title} ({ruling.format})",
+                       legend=str(legend(log)) if callable(legend) else "")

@@ -10,7 +10,7 @@ player's points before this round's cups, against the 20 that end the game.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pathcheck.games.memo_dice.rules import TARGET, Cup
 from pathcheck.render.board import Bar, Card, Look, board_svg
@@ -23,6 +23,15 @@ PER_ROW = 4
 CUP_COLOURS = {Cup.RED.value: "#C62828", Cup.BLUE.value: "#1565C0", Cup.BLACK.value: "#1a1a1a",
                Cup.GOLDEN.value: "#E6B800"}
 """The cups' real colours, drawn as a band on each cup (the name is written too)."""
+
+
+def legend(log: Mapping[str, Any]) -> str:
+    """The marks of a row of cups."""
+    del log  # every Memo Dice game has the same marks
+    return ("Each cup: its colour (the band, and its name), the die under it and who rolled "
+            "it; grey hatched: still covered; white: uncovered, with who got it; ★: the golden "
+            "cup; an orange border and ▶: the cup of the current move. The bars: each "
+            "player's points before this round, towards 20.")
 
 
 def cups_svg(number: int, move: int, row: Sequence[CupInRow],

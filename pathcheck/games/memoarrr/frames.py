@@ -9,7 +9,8 @@ the volcano cards (``▲``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from pathcheck.games.common import Moment
 from pathcheck.games.memoarrr.rules import COLUMNS, SIZE, Pos
@@ -18,6 +19,17 @@ from pathcheck.render.board import Card, Look, board_svg
 if TYPE_CHECKING:
     from pathcheck.games.memoarrr.island import State, TurnResult
     from pathcheck.games.memoarrr.log import Action
+
+
+def legend(log: Mapping[str, Any]) -> str:
+    """The marks of an island picture (the walrus's only in the expert game)."""
+    variants = log.get("variants")
+    expert = isinstance(variants, Mapping) and bool(variants.get("expert"))
+    return ("White cards: face up; grey hatched, the text in parentheses: face down (the page "
+            "is the referee's view); an orange border and ▶: the card revealed last; ▲ in the "
+            "centre: the volcano cards left." + (" A dashed blue border and !: the card the "
+                                                 "walrus marked for the next player."
+                                                 if expert else ""))
 
 
 def move_text(action: Action, result: TurnResult) -> str:

@@ -8,10 +8,19 @@ an orange border and ``▶``. Under the grid, each side's points so far.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence, Set
+from typing import Any
 
 from pathcheck.games.robot_memory.at import Grid
 from pathcheck.games.robot_memory.rules import ShortCircuit
 from pathcheck.render.board import Card, Look, board_svg
+
+
+def legend(log: Mapping[str, Any]) -> str:
+    """The marks of a grid of robot cards."""
+    del log
+    return ("White cards: turned face up; grey hatched, the text in parentheses: still face "
+            "down (the page is the referee's view); ⚡: a short circuit; an orange border and "
+            "▶: the card(s) of the last move (a short-circuit chain turns several).")
 
 
 def grid_svg(number: int, turns_done: int, grid: Grid, face_up: Set[tuple[int, int]],
