@@ -18,6 +18,28 @@ PLAYABLE = [(game, p.stem) for game in GAMES for p in sorted((FIXTURES / game).g
             if not p.name.startswith("malformed")]
 
 
+FITS = """() => {
+  const out = [];
+  for (const card of document.querySelectorAll('#pc-picture g.card')) {
+    const box = card.querySelector('rect').getBoundingClientRect();
+    for (const text of card.querySelectorAll('text')) {
+      const r = text.getBoundingClientRect();
+      if (r.left < box.left - 1 || r.right > box.right + 1) out.push(text.textContent);
+    }
+  }
+  const svg = document.querySelector('#pc-picture svg');
+  if (svg) {
+    const frame = svg.getBoundingClientRect();
+    for (const text of svg.querySelectorAll(':scope > g > text')) {
+      const r = text.getBoundingClientRect();
+      if (r.right > frame.right + 1) out.push('clipped: ' + text.textContent);
+    }
+  }
+  return out;
+}"""
+"""Texts of the picture that stick out of their card, or out of the picture (an empty list:
+none)."""
+
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Every playable fixture's page, a folder (and an index) per game."""
@@ -50,6 +72,8 @@ def test_page_fits_and_every_event_is_reachable(site: Path, viewports: dict[str,
         assert page.evaluate(EVERY_EVENT) == []  # the script is the same at any size
     else:
         assert layout["header"] <= layout["vh"] / 5, f"header {layout['header']:.0f} px"
+    page.keyboard.press("End")  # the last moment: the most text under the picture
+    assert page.evaluate(FITS) == []
     assert _errors(opened) == []
 
 
@@ -132,28 +156,6 @@ def test_without_javascript_the_page_shows_the_end_and_every_event(
     finally:
         context.close()
 
-
-FITS = """() => {
-  const out = [];
-  for (const card of document.querySelectorAll('#pc-picture g.card')) {
-    const box = card.querySelector('rect').getBoundingClientRect();
-    for (const text of card.querySelectorAll('text')) {
-      const r = text.getBoundingClientRect();
-      if (r.left < box.left - 1 || r.right > box.right + 1) out.push(text.textContent);
-    }
-  }
-  const svg = document.querySelector('#pc-picture svg');
-  if (svg) {
-    const frame = svg.getBoundingClientRect();
-    for (const text of svg.querySelectorAll(':scope > g > text')) {
-      const r = text.getBoundingClientRect();
-      if (r.right > frame.right + 1) out.push('clipped: ' + text.textContent);
-    }
-  }
-  return out;
-}"""
-"""Texts of the picture that stick out of their card, or out of the picture (an empty list:
-none)."""
 
 LONG = "Maximiliane-Sophia von Hohenberg"
 
