@@ -78,7 +78,8 @@ overflow-wrap:anywhere}
 .events .where{color:var(--muted)}
 table.listing{border-collapse:collapse;width:100%}
 table.listing th,table.listing td{border:1px solid var(--line);padding:.3rem .5rem;
-text-align:left;vertical-align:top;overflow-wrap:anywhere}
+text-align:left;vertical-align:top;overflow-wrap:break-word}
+table.listing td:first-child,table.listing td:last-child{overflow-wrap:anywhere}
 @media (max-width:720px){main{grid-template-columns:minmax(0,1fr);padding:.5rem}
 header{padding:.25rem .5rem}h1{font-size:.95rem;line-height:1.25}
 .summary{font-size:.78rem;line-height:1.25}
