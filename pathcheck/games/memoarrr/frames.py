@@ -65,7 +65,7 @@ def island_svg(state: State, at: Moment) -> str:
             pos = Pos(r, c)
             card = state.grid.get(pos)
             if card is None and pos == Pos(SIZE // 2, SIZE // 2):
-                row.append(Card(("volcano", f"{len(state.stack)} card(s) left"), Look.EMPTY,
+                row.append(Card(("volcano", f"{len(state.stack)} left"), Look.EMPTY,
                                 glyph="▲"))
                 continue
             if card is None:
