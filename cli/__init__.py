@@ -10,7 +10,8 @@ from __future__ import annotations
 import importlib
 import os
 import sys
-from typing import Any
+from collections.abc import Iterable
+from typing import Any, NoReturn
 
 import click
 
@@ -24,10 +25,33 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "tiles": ("pathcheck.cli.tiles", "List the tiles of a tile set."),
     "schema": ("pathcheck.cli.schema", "Print the JSON Schema of a record or log format."),
     "adjudicate": ("pathcheck.cli.adjudicate", "Rule on recorded games of any installed game."),
+    "analyse": ("pathcheck.cli.analyse", "Each move against a perfect memory: slips, guesses, "
+                "accuracy."),
     "convert": ("pathcheck.cli.convert", "Turn a game notation file into its JSON log and back."),
     "record": ("pathcheck.cli.record", "Record a game as it is played, move by move."),
     "solo": ("pathcheck.cli.solo", "Solo challenges: seed codes, answer keys, checks, stats."),
+    "help": ("pathcheck.cli.help", "Show the help of a command, e.g. 'pathcheck help verify'."),
 }
+
+
+def closest(word: str, choices: Iterable[str]) -> str | None:
+    """The choice a mistyped word most likely meant (difflib's, as click's own suggestions
+    for options), or None.
+
+    >>> closest("verfy", ["verify", "trace"]), closest("zzz", ["verify", "trace"])
+    ('verify', None)
+    """
+    import difflib
+
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return close[0] if close else None
+
+
+def no_such_command(ctx: click.Context, name: str, known: Iterable[str]) -> NoReturn:
+    """A usage error (exit 2) for a mistyped command, with the command meant, worded as
+    click words it for the ``solo`` subcommands."""
+    meant = closest(name, known)
+    ctx.fail(f"No such command '{name}'." + (f" Did you mean '{meant}'?" if meant else ""))
 
 
 class LazyGroup(click.Group):
@@ -42,6 +66,13 @@ class LazyGroup(click.Group):
         module = importlib.import_module(COMMANDS[cmd_name][0])
         command: click.Command = module.command
         return command
+
+    def resolve_command(self, ctx: click.Context, args: list[str]
+                        ) -> tuple[str | None, click.Command | None, list[str]]:
+        name = args[0] if args else ""
+        if name and name not in COMMANDS and not name.startswith("-"):
+            no_such_command(ctx, name, COMMANDS)
+        return super().resolve_command(ctx, args)
 
     def invoke(self, ctx: click.Context) -> Any:
         """Run the command; every error a user can cause becomes one line and an exit code."""
@@ -71,8 +102,25 @@ class LazyGroup(click.Group):
             formatter.write_dl(rows)
 
 
+def _show_version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    if not value or ctx.resilient_parsing:
+        return
+    try:  # the extension itself, as pathcheck.speedups loads it (cheap: no Python around it)
+        import pathcheck._speedups  # noqa: F401
+
+        built = True
+    except ImportError:
+        built = False
+    click.echo(f"pathcheck {__version__} (C extension: "
+               + ("in use" if built else "not built; batch work runs on the Python paths, "
+                  "slower") + ")")
+    ctx.exit()
+
+
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="pathcheck")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True,
+              callback=_show_version,
+              help="Show the version, and whether the C extension is in use, and exit.")
 def cli() -> None:
     """Replay recorded play of memory board games and rule on it.
 

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterable
 from contextlib import ExitStack
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 import click
 
@@ -19,14 +20,43 @@ from pathcheck.errors import ExitCode
 from pathcheck.output import AtomicWriter
 from pathcheck.render.safe import one_line
 
+if TYPE_CHECKING:
+    from click.shell_completion import CompletionItem
+
 from .options import jobs_option, output_file, output_format, progress_bar, refuse_input_as_output
 
 
+def _complete_game_or_log(ctx: click.Context, param: click.Parameter, incomplete: str
+                          ) -> list[CompletionItem]:
+    """Shell completion: the installed games first (in first place only), then files."""
+    from click.shell_completion import CompletionItem
+
+    names = [] if ctx.params.get("args") else sorted(games.available())
+    return [*(CompletionItem(name) for name in names if name.startswith(incomplete)),
+            CompletionItem(incomplete, type="file")]
+
+
+def _check_moment(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """``--at`` that is no ROUND.TURN at all is a usage error (exit 2); a moment a log does
+    not have is that log's error (exit 3), found when it is ruled on."""
+    from pathcheck.errors import InputError
+    from pathcheck.games.common import Moment
+
+    if value is not None:
+        try:
+            Moment.parse(value)
+        except InputError as exc:
+            raise click.BadParameter(str(exc).removeprefix("--at "),
+                                     param_hint="'--at'") from None
+    return value
+
+
 @click.command(name="adjudicate")
-@click.argument("args", nargs=-1, required=False, metavar="[GAME] LOG...")
+@click.argument("args", nargs=-1, required=False, metavar="[GAME] LOG...",
+                shell_complete=_complete_game_or_log)
 @output_format
 @output_file
-@click.option("--at", default=None, metavar="ROUND.TURN",
+@click.option("--at", default=None, metavar="ROUND.TURN", callback=_check_moment,
               help="Also show the game state at ROUND.TURN (games that can draw it).")
 @click.option("--html", "html_target", type=click.Path(), default=None,
               metavar="FILE.html|DIR",
@@ -50,7 +80,8 @@ def command(
     GAME (e.g. dungeon, memoarrr, memo-dice, robot-memory) may be left out: the log's
     "format" field then picks the adjudicator. LOG is a JSON file, a JSON Lines file with one
     log a line, a game notation file (*.pcn, docs/formats.md), or - for stdin.
-    Exit code 0: every log legal; 1: a log breaks a rule; 3: a log could not be read;
+    Exit code 0: every log legal; 1: a log breaks a rule; 2: usage error (an unknown GAME,
+    --at that is no ROUND.TURN); 3: a log could not be read (or has no moment --at);
     4: a file could not be read.
     """
     installed = games.available()
@@ -62,6 +93,8 @@ def command(
     paths = list(args)
     if paths and paths[0] in installed and not os.path.exists(paths[0]):
         game = paths.pop(0)
+    elif paths:
+        _refuse_unknown_game(paths, installed)
     if not paths:
         raise click.UsageError("give at least one LOG file")
     refuse_input_as_output(output, paths)
@@ -96,7 +129,8 @@ def command(
                 bar.update(ruled.size)
             if ruled.error:
                 click.echo(one_line(ruled.error), err=True)
-                continue
+                if not ruled.text:  # text output: the error is on stderr only
+                    continue
             if ruled.kept is not None and pages is not None:
                 pages.add(*ruled.kept)
             if output_format == "json":
@@ -123,3 +157,19 @@ def command(
         ctx.exit(int(ExitCode.INVALID_INPUT))
     if counts["illegal"]:
         ctx.exit(int(ExitCode.VIOLATION))
+
+
+def _refuse_unknown_game(paths: list[str], installed: Iterable[str]) -> None:
+    """A first argument that is no file and reads as a game's name (no folder, no suffix),
+    followed by logs or close to an installed game's name, is a mistyped GAME: a usage error
+    (exit 2) before any log is ruled on, not a file that cannot be read."""
+    from . import closest
+
+    first = paths[0]
+    if first == "-" or "/" in first or "." in first or os.path.exists(first):
+        return
+    meant = closest(first, installed)
+    if meant is None and len(paths) == 1:
+        return  # a log file that is not there: reported as one (exit 4)
+    hint = f"did you mean {meant}?" if meant else "installed: " + ", ".join(installed)
+    raise click.UsageError(f"unknown game {first!r} ({hint})")

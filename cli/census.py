@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from pathcheck.render.words import counted
 from pathcheck.solo.seed_codes import SEED_LIMIT, parse_rules
 
 from .options import (
@@ -36,7 +37,6 @@ if TYPE_CHECKING:
     from pathcheck.solo.deal import Constraints, DealStats
 
 DEFAULT_CHUNK = 1 << 20
-_WORKERS = {"dask": "Dask worker(s)", "processes": "local process(es)", "none": "workers"}
 
 
 @click.command(name="census")
@@ -111,9 +111,11 @@ def command(out_dir: str | None, report_dir: str | None, rules: str | None, star
     use_dask = not local
     if use_dask and not dask_available():
         if scheduler is not None:
-            raise click.UsageError("--scheduler needs Dask: pip install 'pathcheck[cluster]'")
-        click.echo(f"pathcheck: Dask is not installed: running on {workers} local processes "
-                   "(for a cluster: pip install 'pathcheck[cluster]')", err=True)
+            raise click.UsageError("--scheduler needs Dask: pip install '.[cluster]' in a "
+                                   "clone of pathcheck")
+        click.echo(f"pathcheck: Dask is not installed: running on "
+                   f"{counted(workers, 'local process')} (for a cluster: pip install "
+                   "'.[cluster]' in a clone of pathcheck)", err=True)
         use_dask = False
     folder = open_census_dir(out_dir, "--out")
     folder.open(_plan(folder, rules, start, count, chunk, top, rare_dungeons))
@@ -138,10 +140,13 @@ def command(out_dir: str | None, report_dir: str | None, rules: str | None, star
     if info.chunks:
         per_cpu = info.seeds / (info.cpu or info.busy or 1.0)
         per_worker = info.seeds / (info.busy or 1.0)
+        from pathcheck.render.census import WORKERS
+
+        done_on = counted(info.workers, WORKERS.get(info.backend, "worker"))
         click.echo(f"pathcheck: {info.chunks:,} chunks ({info.seeds:,} seeds) in "
-                   f"{info.seconds:.1f} s on {info.workers} {_WORKERS[info.backend]}: "
-                   f"{per_cpu:,.0f} seeds per second per core ({per_worker:,.0f} per "
-                   "second of a worker)", err=True)
+                   f"{info.seconds:.1f} s on {done_on}: "
+                   f"{per_cpu:,.0f} seeds per CPU second (of the analysing threads), "
+                   f"{per_worker:,.0f} per second of a worker's wall time", err=True)
     _report(Census.load(folder), chart, output_format, output)
 
 

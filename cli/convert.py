@@ -44,7 +44,8 @@ def command(ctx: click.Context, log: str, target: str | None, output: str | None
     document, Y.jsonl one log a line), else LOG (its other form). A file holding several
     logs (a JSON array, JSON Lines, notation with several '#!' lines) converts into one file
     holding them all. Any log converts exactly, a malformed one too. Exit code 0: converted;
-    2: --to contradicts the name of -o; 3: LOG is not a valid log; 4: LOG cannot be read.
+    2: --to contradicts the name of -o, or -o names LOG; 3: LOG is not a valid log (or holds
+    none); 4: LOG cannot be read.
     """
     from pathcheck import notation
 

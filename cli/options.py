@@ -40,11 +40,37 @@ def output_file(func: F) -> F:
     )(func)
 
 
+def _check_tileset(ctx: click.Context, param: click.Parameter, value: str | None
+                   ) -> str | None:
+    """``--tileset FILE`` that is not there or is a folder: a file that cannot be read (exit
+    4) before any record is read, in every command alike; a malformed one is invalid input
+    (exit 3) when it is loaded. Not read here: a FIFO can be read only once."""
+    import os
+    import stat
+
+    from pathcheck.errors import IOFailure
+    from pathcheck.tileset import BUILTIN
+
+    if value is None or value in BUILTIN:
+        return value
+    try:
+        mode = os.stat(value).st_mode
+    except FileNotFoundError:
+        raise IOFailure(f"{value}: no such tile-set file (built-in sets: "
+                        f"{', '.join(BUILTIN)})") from None
+    except OSError as exc:
+        raise IOFailure(f"{value}: cannot read tile set: {exc.strerror or exc}") from None
+    if stat.S_ISDIR(mode):
+        raise IOFailure(f"{value}: cannot read tile set: it is a folder")
+    return value
+
+
 def tileset_option(func: F) -> F:
     return click.option(
         "--tileset",
-        type=click.Path(dir_okay=False),
         default=None,
+        metavar="FILE",
+        callback=_check_tileset,
         help="A tile-set TOML file (default: the built-in 'standard' set).",
     )(func)
 
@@ -187,3 +213,19 @@ def refuse_input_as_output(output: str | None, inputs: tuple[str, ...] | list[st
         if os.path.samefile(name, output):
             raise click.UsageError(f"{option} {output} is one of the input files; "
                                    "name another file")
+
+
+SVG_SUFFIXES = (".svg",)
+GRAPH_SUFFIXES = (".graphml", ".json")
+
+
+def file_or_folder(value: str | None, suffixes: tuple[str, ...]) -> tuple[str | None, str | None]:
+    """``--svg``/``--graph`` VALUE as (file, folder): a name with one of ``suffixes`` is a
+    file, anything else (``pictures``, ``newdir/``) a folder, made if need be.
+
+    >>> file_or_folder("a.SVG", SVG_SUFFIXES), file_or_folder("newdir/", SVG_SUFFIXES)
+    (('a.SVG', None), (None, 'newdir/'))
+    """
+    if value is None:
+        return None, None
+    return (value, None) if value.lower().endswith(suffixes) else (None, value)

@@ -16,7 +16,10 @@ from pathcheck.render.pictures import picture_stems
 from pathcheck.render.safe import one_line
 
 from .options import (
+    GRAPH_SUFFIXES,
+    SVG_SUFFIXES,
     advanced_option,
+    file_or_folder,
     jobs_option,
     output_file,
     output_format,
@@ -79,14 +82,13 @@ def command(
     refuse_input_as_output(html_target, files)
     refuse_input_as_output(svg_dir, files, "--svg")
     refuse_input_as_output(graph_dir, files, "--graph")
-    svg_file = svg_dir if svg_dir is not None and svg_dir.lower().endswith(".svg") else None
-    graph_file = graph_dir if graph_dir is not None and graph_dir.lower().endswith(
-        (".graphml", ".json")) else None
+    svg_file, svg_folder = file_or_folder(svg_dir, SVG_SUFFIXES)
+    graph_file, graph_folder = file_or_folder(graph_dir, GRAPH_SUFFIXES)
     single = svg_file is not None or graph_file is not None
     settings = Settings(
         overrides=Overrides(rules=parse_rules_option(rules), advanced=advanced, tileset=tileset),
         output=output_format, show_map=show_map,
-        svg_dir=None if single else svg_dir, graph_dir=None if single else graph_dir,
+        svg_dir=None if single else svg_folder, graph_dir=None if single else graph_folder,
         inline_pictures=single, inline_graph=graph_file or ".graphml",
         picture_stems=picture_stems(list(files)) if svg_dir or graph_dir else (),
     )

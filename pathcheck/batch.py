@@ -52,7 +52,13 @@ from pathcheck.records import (
     pragma_settings,
     record_from_document,
 )
-from pathcheck.verify import DungeonVerdict, Verdict, error_dict, verify_record
+from pathcheck.verify import (
+    DungeonVerdict,
+    Verdict,
+    error_dict,
+    unreadable_dict,
+    verify_record,
+)
 
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
@@ -288,8 +294,8 @@ def _render_error(error: RecordError, settings: Settings) -> str:
     if settings.output == "text":
         from pathcheck.render.safe import one_line
 
-        return one_line(f"== {error.source}:{error.line}: INVALID: {error.pointer or '/'}: "
-                        f"{error.message}")
+        where = error.source if error.line is None else f"{error.source}:{error.line}"
+        return one_line(f"== {where}: INVALID: {error.pointer or '/'}: {error.message}")
     return _encoder.encode(error_dict(error)).decode("utf-8")
 
 
@@ -298,8 +304,7 @@ def _unreadable(error: IOFailure, settings: Settings) -> Rendered:
     if settings.output == "text":
         text = f"== UNREADABLE: {error}"
     else:
-        text = _encoder.encode({"source": str(error).split(": ", 1)[0], "line": None,
-                                "kind": "unreadable", "error": str(error)}).decode("utf-8")
+        text = _encoder.encode(unreadable_dict(error)).decode("utf-8")
     return Rendered("unreadable", None, text, 0, str(error))
 
 
@@ -312,7 +317,18 @@ class Block(NamedTuple):
     size: int
 
 
+class FileEnd(NamedTuple):
+    """The end of one input's results (only inside :func:`run`, which checks that the input
+    held a record)."""
+
+    source: str
+
+
 Result = Rendered | Block
+
+NO_RECORD = "no record in it (an empty file or array, or only blank lines and comments)"
+"""An input without a record is invalid, whatever its format: verifying nothing proves
+nothing (``adjudicate`` says "no log in it")."""
 
 
 class Task(NamedTuple):
@@ -325,9 +341,18 @@ class Task(NamedTuple):
     pragma: tuple[bytes, bytes] | None = None
     """.dgn: the last ``#!`` line before the block and the last valid one (b"": none); JSON
     Lines: None."""
+    end: str | None = None
+    """On the last task of an input: its name, for the :class:`FileEnd` after its results."""
 
 
-def process_task(task: Task, settings: Settings) -> list[Result]:
+def process_task(task: Task, settings: Settings) -> list[Result | FileEnd]:
+    results = _task_results(task, settings)
+    if task.end is not None:
+        results.append(FileEnd(task.end))
+    return results
+
+
+def _task_results(task: Task, settings: Settings) -> list[Result | FileEnd]:
     if not task.block:
         return [process_item(item, settings) for item in task.items]
     from pathcheck import speedups
@@ -347,7 +372,7 @@ def process_task(task: Task, settings: Settings) -> list[Result]:
         pieces, counts = speedups.fast_block(task.block, task.first_line, prefix, codes,
                                              fallback)
     # Counts and size go with the first piece only, so that nothing is counted twice.
-    results: list[Result] = [Block(b"", counts, len(task.block))]
+    results: list[Result | FileEnd] = [Block(b"", counts, len(task.block))]
     for piece in pieces:
         results.append(Block(piece, [0] * len(counts), 0) if isinstance(piece, bytes) else piece)
     return results
@@ -445,19 +470,51 @@ def _block_tasks(path: str) -> Iterator[Task]:
                 pragma = _last_pragma(block, path, pragma)
 
 
+MEANT_FOR = {".pcn": ("adjudicate", "a game log in game notation, not dungeon records: rule "
+                                    "on it with 'pathcheck adjudicate {path}'"),
+             ".dgn": ("verify", "dungeon records in compact notation, not a game log: verify "
+                                "them with 'pathcheck verify {path}'")}
+"""File suffixes that belong to one command, and what another command says of them."""
+
+
+def misdirected(path: str, command: str) -> str | None:
+    """What ``command`` says of a file made for another command (by its suffix), or None.
+
+    >>> misdirected("game.pcn", "verify")[-31:]
+    "'pathcheck adjudicate game.pcn'"
+    >>> misdirected("game.pcn", "adjudicate") is None
+    True
+    """
+    owner, message = MEANT_FOR.get(Path(path).suffix.lower(), (command, ""))
+    return None if owner == command else message.format(path=path)
+
+
 def _tasks(paths: Iterable[str], settings: Settings) -> Iterator[Task]:
     for path in paths:
-        if _fast_path_for(path, settings):
-            yield from _block_tasks(path)
-            continue
-        chunk: list[Item] = []
-        for item in iter_items(path):
-            chunk.append(item)
-            if len(chunk) >= CHUNK:
-                yield Task(chunk)
-                chunk = []
-        if chunk:
+        last: Task | None = None  # held back one task, to mark the input's last one
+        for task in _file_tasks(path, settings):
+            if last is not None:
+                yield last
+            last = task
+        yield (last or Task([]))._replace(end=source_name(path))
+
+
+def _file_tasks(path: str, settings: Settings) -> Iterator[Task]:
+    mistake = misdirected(path, "verify")
+    if mistake is not None:
+        yield Task([Item(ERROR, path, 0, RecordError(path, None, "", mistake))])
+        return
+    if _fast_path_for(path, settings):
+        yield from _block_tasks(path)
+        return
+    chunk: list[Item] = []
+    for item in iter_items(path):
+        chunk.append(item)
+        if len(chunk) >= CHUNK:
             yield Task(chunk)
+            chunk = []
+    if chunk:
+        yield Task(chunk)
 
 
 def run(paths: Iterable[str], settings: Settings, jobs: int = 1) -> Iterator[Result]:
@@ -471,24 +528,44 @@ def run(paths: Iterable[str], settings: Settings, jobs: int = 1) -> Iterator[Res
     gc_was_enabled = gc.isenabled()
     gc.disable()  # records are acyclic: collecting while millions are made only costs time
     try:
+        results: Iterator[Result | FileEnd]
         if jobs <= 1:
-            for task in _tasks(paths, settings):
-                yield from process_task(task, settings)
+            results = (result for task in _tasks(paths, settings)
+                       for result in process_task(task, settings))
         elif all(_fast_path_for(path, settings) for path in paths):
-            yield from _run_threads(_tasks(paths, settings), settings, jobs)
+            results = _run_threads(_tasks(paths, settings), settings, jobs)
         else:
-            yield from _run_parallel(_tasks(paths, settings), settings, jobs)
+            results = _run_parallel(_tasks(paths, settings), settings, jobs)
+        yield from _no_empty_inputs(results, settings)
     finally:
         if gc_was_enabled:
             gc.enable()
 
 
-def _run_threads(tasks: Iterator[Task], settings: Settings, jobs: int) -> Iterator[Result]:
+def _no_empty_inputs(results: Iterator[Result | FileEnd], settings: Settings
+                     ) -> Iterator[Result]:
+    """The results, with an invalid one (:data:`NO_RECORD`) for each input that held no
+    record: the same outcome for every format and path (an empty JSON document is already
+    an error of its own)."""
+    found = 0
+    for result in results:
+        if isinstance(result, FileEnd):
+            if not found:
+                error = RecordError(result.source, None, "", NO_RECORD)
+                yield process_item(Item(ERROR, result.source, 0, error), settings)
+            found = 0
+            continue
+        found += sum(result.counts) if isinstance(result, Block) else 1
+        yield result
+
+
+def _run_threads(tasks: Iterator[Task], settings: Settings, jobs: int
+                 ) -> Iterator[Result | FileEnd]:
     """The fast path on ``jobs`` threads: the C scanner lets go of the GIL while it works,
     so threads share the cores without copying blocks between processes."""
     from concurrent.futures import Future, ThreadPoolExecutor
 
-    pending: deque[Future[list[Result]]] = deque()
+    pending: deque[Future[list[Result | FileEnd]]] = deque()
     from pathcheck.lifeline import leave_signals_to_main_thread
 
     with ThreadPoolExecutor(max_workers=jobs, initializer=leave_signals_to_main_thread) as pool:
@@ -500,7 +577,8 @@ def _run_threads(tasks: Iterator[Task], settings: Settings, jobs: int) -> Iterat
             yield from pending.popleft().result()
 
 
-def _run_parallel(tasks: Iterator[Task], settings: Settings, jobs: int) -> Iterator[Result]:
+def _run_parallel(tasks: Iterator[Task], settings: Settings, jobs: int
+                  ) -> Iterator[Result | FileEnd]:
     """The Python path on ``jobs`` processes (see :func:`parallel_map`)."""
     return parallel_map(tasks, functools.partial(process_task, settings=settings), jobs)
 

@@ -17,6 +17,7 @@ pathcheck.errors.RecordError: x.json:3: /tiles/0/tile: unknown tile 'Q9' (not in
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,6 +48,8 @@ from pathcheck.reader import (
 from pathcheck.tileset import REPEAT_KINDS, TileSet, load_tileset, resolve_tileset
 
 DUNGEON_FORMAT = "dungeon/1"
+_LOG_FORMAT = re.compile(r"[a-z][a-z-]*/[0-9]+")
+"""The ``format`` of a game log (``game/1``, ``memo-dice/1``), which ``adjudicate`` reads."""
 SOLO_FORMAT = "solo/1"
 ALL_RULES = frozenset({1, 2, 3, 4})
 DUNGEON_KEYS = frozenset({"format", "tileset", "advanced", "rules", "tiles", "players", "lost",
@@ -208,7 +211,11 @@ def _head(
                             f"{json_value(value)}")
     found = value.get("format", None if format_required else fmt)
     if found != fmt:
-        raise ctx.error("/format", f"expected \"{fmt}\", got {json_value(found)}")
+        hint = ""
+        if (isinstance(found, str) and found not in (DUNGEON_FORMAT, SOLO_FORMAT)
+                and _LOG_FORMAT.fullmatch(found)):  # game/1, memoarrr/1, ...
+            hint = ": a game log, not a dungeon record: rule on it with 'pathcheck adjudicate'"
+        raise ctx.error("/format", f"expected \"{fmt}\", got {json_value(found)}{hint}")
     _check_keys(ctx, value, keys)
     tileset = (_command_line_tileset(ctx, overrides.tileset) if overrides.tileset is not None
                else _tileset(ctx, value.get("tileset"), base))
@@ -420,6 +427,10 @@ def parse_pragma(text: str, source: str, line: int) -> dict[str, Any]:
             settings["players"] = [p for p in val.split(",") if p]
         elif key == "tileset":
             settings["tileset"] = val
+        elif "/" in key and not val:  # `#! game/1`: the first line of a game notation log
+            raise RecordError(source, line, "", f"{brief(word)} starts a game log in game "
+                                                "notation, not dungeon records: rule on it with "
+                                                "'pathcheck adjudicate'")
         else:
             raise RecordError(source, line, "", f"unknown pragma {brief(word)} (expected advanced, "
                                                 "basic, rules=, players=, tileset=)")

@@ -262,6 +262,9 @@ class Ruling(msgspec.Struct, frozen=True):
     tie_break: str = ""
     notes: Sequence[str] = ()
     display: str = ""
+    line: int | None = None
+    """The line of the input the log starts on (set by the stream that read it; None when
+    the log came as a value), written after ``source`` as ``verify``'s results have it."""
 
     @property
     def outcome(self) -> Outcome:
@@ -277,11 +280,11 @@ class Ruling(msgspec.Struct, frozen=True):
         stand (their fields are in the JSON's order), with no dict made of any of them.
 
         >>> Ruling("g", "g/1", "log", ["Ann"], [Round(1, "Round 1", [Event("Ann starts")],
-        ...        {"Ann": 0})], {"Ann": 0}, ["Ann"]).to_json()[:60]
-        b'{"game":"g","format":"g/1","source":"log","outcome":"legal",'
+        ...        {"Ann": 0})], {"Ann": 0}, ["Ann"]).to_json()[:72]
+        b'{"game":"g","format":"g/1","source":"log","line":null,"outcome":"legal",'
         """
         return _encoder.encode(RulingDocument(
-            self.game, self.format, self.source,
+            self.game, self.format, self.source, self.line,
             "illegal" if self.violations else "legal",
             self.players, self.rounds, self.final_scores, self.winners, self.tie_break,
             [ViolationDocument(v.rule, v.move, v.message) for v in self.violations],
@@ -303,6 +306,7 @@ class RulingDocument(msgspec.Struct, frozen=True):
     game: str
     format: str
     source: str
+    line: int | None
     outcome: Literal["legal", "illegal"]
     players: Sequence[str]
     rounds: Sequence[Round]

@@ -14,7 +14,7 @@ from typing import Any
 
 from pathcheck.check import CheckResult, score_lost_cards
 from pathcheck.dungeon import TraceResult, trace
-from pathcheck.errors import RecordError
+from pathcheck.errors import IOFailure, RecordError
 from pathcheck.records import DungeonRecord, Record, SoloRecord
 from pathcheck.solo.play import SoloResult, check_solo
 
@@ -83,3 +83,9 @@ def error_dict(error: RecordError) -> dict[str, Any]:
     """An invalid record as a JSON result line (so jsonl output keeps one line per record)."""
     return {"source": error.source, "line": error.line, "kind": "invalid",
             "pointer": error.pointer, "error": error.message}
+
+
+def unreadable_dict(error: IOFailure) -> dict[str, Any]:
+    """A file that cannot be read as a JSON result line, in its place in the output."""
+    return {"source": str(error).split(": ", 1)[0], "line": None, "kind": "unreadable",
+            "error": str(error)}

@@ -277,13 +277,13 @@ def test_cli_census_on_a_local_cluster_and_without_dask(tmp_path: Path,
     done = run("census", "--out", str(tmp_path / "d"), "--count", "60000", "--chunk", "20000",
                "-j", "2", "--format", "json")
     assert done.exit_code == 0, done.stderr
-    assert "on 2 Dask worker(s)" in done.stderr
+    assert "on 2 Dask workers: " in done.stderr
     same_stats(json.loads(done.stdout), stats_doc(0, 60000, frozenset()))
     monkeypatch.setattr("pathcheck.solo.census.dask_available", lambda: False)
     local = run("census", "--out", str(tmp_path / "l"), "--count", "60000", "--chunk", "20000",
                 "-j", "1", "--format", "json")
-    assert "Dask is not installed: running on 1 local processes" in local.stderr
-    assert "pip install 'pathcheck[cluster]'" in local.stderr
+    assert "Dask is not installed: running on 1 local process (" in local.stderr
+    assert "pip install '.[cluster]'" in local.stderr
     assert json.loads(local.stdout)["dungeons"] == json.loads(done.stdout)["dungeons"]
     refused = run("census", "--out", str(tmp_path / "s"), "--scheduler", "tcp://127.0.0.1:1")
     assert refused.exit_code == 2 and "needs Dask" in refused.stderr
@@ -328,4 +328,6 @@ def test_cli_census_runs_at_most_one_process_a_core(tmp_path: Path) -> None:
     done = run("census", "--out", str(tmp_path / "c"), "--count", "10", "--local", "-j", "999",
                "--format", "json")
     assert done.exit_code == 0, done.stderr
-    assert f"on {cap_jobs(999)} local process(es)" in done.stderr
+    from pathcheck.render.words import counted
+
+    assert f"on {counted(cap_jobs(999), 'local process')}: " in done.stderr

@@ -250,7 +250,7 @@ def test_an_interrupted_run_is_recorded_and_counted(tmp_path: Path) -> None:
     run_census(folder, jobs=1, use_dask=False)
     doc = Census.load(folder).to_dict()
     assert doc["census"]["runs"] == 2 and doc["census"]["runs_unfinished"] == 1
-    assert "2 run(s), 1 of them interrupted, failed or killed" in format_census(
+    assert "2 runs, 1 of them interrupted, failed or killed" in format_census(
         Census.load(folder))
     assert doc["seconds"] == round(sum(r.seconds for r in read_runs(folder)), 3)
 

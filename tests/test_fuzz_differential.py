@@ -92,6 +92,7 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("fuzz")
 
 
+@pytest.mark.fuzz
 @settings(max_examples=examples(300), suppress_health_check=[HealthCheck.too_slow,
                                                              HealthCheck.data_too_large])
 @given(data=hostile_file(), block_size=st.integers(1, 80) | st.just(1 << 20),
@@ -108,7 +109,7 @@ def test_c_and_python_paths_agree_on_hostile_bytes(folder: Path, data: bytes, bl
             slow = verify(path, overrides)
     assert fast == slow
     lines = [line for line in data.split(b"\n") if line.strip()]
-    assert fast[1]["records"] == len(lines)
+    assert fast[1]["records"] == max(1, len(lines))  # a file of no record is one error
 
 
 GAME_LOGS = sorted(p for p in FIXTURES.glob("*/*.json")
@@ -117,6 +118,7 @@ GAME_LOGS = sorted(p for p in FIXTURES.glob("*/*.json")
 _ERROR_LINE = re.compile(r"^pathcheck: (invalid|error): (.+:\d+: /|.+: no log in it$)")
 
 
+@pytest.mark.fuzz
 @settings(max_examples=examples(150), suppress_health_check=[HealthCheck.too_slow])
 @given(log=st.sampled_from(GAME_LOGS), data=st.data())
 def test_no_mutated_game_log_breaks_an_adjudicator(folder: Path, log: Path,

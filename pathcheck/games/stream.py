@@ -20,10 +20,10 @@ import functools
 import gc
 import itertools
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 import msgspec
 
@@ -35,6 +35,7 @@ from pathcheck.batch import (
     VALUE,
     Item,
     iter_items,
+    misdirected,
     parallel_map,
     usable_cores,
 )
@@ -42,6 +43,9 @@ from pathcheck.bounded import Guard, guard
 from pathcheck.errors import InputError, IOFailure, PathcheckError, PluginError, RecordError
 from pathcheck.reader import Document, decode_value
 from pathcheck.ruling import Ruling, render_text
+from pathcheck.verify import error_dict, unreadable_dict
+
+R = TypeVar("R")
 
 CHUNK = 64
 """Logs per task: big enough to make a worker round trip cheap, small enough to stream."""
@@ -83,6 +87,13 @@ def rule_logs(paths: Iterable[str], settings: StreamSettings, jobs: int = 1) -> 
     when there is more than one chunk of logs. With one process each log is ruled on as soon
     as it is read (a log arriving on a pipe is answered at once).
     """
+    return process_logs(paths, functools.partial(rule_item, settings=settings), jobs)
+
+
+def process_logs(paths: Iterable[str], work: Callable[[Item], R], jobs: int = 1) -> Iterator[R]:
+    """``work`` (a picklable function of one :class:`~pathcheck.batch.Item`: a log, or the
+    error that stands for one) done on every log of ``paths``, the results in input order:
+    :func:`rule_logs` rules on them, ``pathcheck analyse`` analyses them."""
     paths = list(paths)
     jobs = max(1, min(jobs, usable_cores()))
     if not all(_is_json(path) and path != "-" for path in paths):
@@ -93,16 +104,16 @@ def rule_logs(paths: Iterable[str], settings: StreamSettings, jobs: int = 1) -> 
         if jobs <= 1:
             for path in paths:
                 for item in log_items(path):
-                    yield rule_item(item, settings)
+                    yield work(item)
             return
         tasks = _chunks(paths)
         head = list(itertools.islice(tasks, 2))
-        work = functools.partial(rule_chunk, settings=settings)
+        chunk_work = functools.partial(_each, work=work)
         if len(head) < 2:
             for task in head:
-                yield from work(task)
+                yield from chunk_work(task)
         else:
-            yield from parallel_map(itertools.chain(head, tasks), work, jobs)
+            yield from parallel_map(itertools.chain(head, tasks), chunk_work, jobs)
     finally:
         if gc_was_enabled:
             gc.enable()
@@ -124,7 +135,12 @@ def log_items(path: str) -> Iterator[Item]:
     """The logs of one file as items, in order: JSON (a document, an array, JSON Lines)
     streamed as ``verify`` splits it; game notation (:mod:`pathcheck.notation`) read whole, each
     log an item carrying its notation Document (which knows the line of every move). A file
-    with no log in it is one error item: an empty file is not a legal game."""
+    with no log in it is one error item: an empty file is not a legal game; so is a file of
+    dungeon records (``.dgn``), which ``verify`` reads."""
+    mistake = misdirected(path, "adjudicate")
+    if mistake is not None:
+        yield Item(ERROR, path, 0, InputError(f"{path}: {mistake}"))
+        return
     found = False
     for item in _file_items(path):
         found = True
@@ -171,23 +187,40 @@ def rule_chunk(items: list[Item], settings: StreamSettings) -> list[Ruled]:
     return [rule_item(item, settings) for item in items]
 
 
+def _each(items: list[Item], work: Callable[[Item], R]) -> list[R]:
+    return [work(item) for item in items]
+
+
 def rule_item(item: Item, settings: StreamSettings) -> Ruled:
-    """One item ruled on and rendered; every error is caught and worded in one line."""
+    """One item ruled on and rendered; every error is caught and worded in one line (and, in
+    JSON output, written in the log's place as ``verify`` writes an invalid record)."""
     if isinstance(item.payload, IOFailure):
-        return Ruled("unreadable", b"", f"pathcheck: error: {item.payload}", 0, 0)
+        return Ruled("unreadable", _encode(unreadable_dict(item.payload), settings.output),
+                     f"pathcheck: error: {item.payload}", 0, 0)
     if item.kind == ERROR and isinstance(item.payload, RecordError | InputError):
-        return Ruled("invalid", b"", f"pathcheck: invalid: {item.payload}", item.line,
-                     item.size)
+        return _invalid(item, item.payload, f"pathcheck: invalid: {item.payload}", settings)
     try:
         doc, ruling = _rule(item, settings)
     except RecordError as exc:
-        return Ruled("invalid", b"", f"pathcheck: invalid: {exc}", item.line, item.size)
+        return _invalid(item, exc, f"pathcheck: invalid: {exc}", settings)
     except PathcheckError as exc:
-        return Ruled("invalid", b"", f"pathcheck: error: {item.source}:{item.line}: {exc}",
-                     item.line, item.size)
+        return _invalid(item, exc, f"pathcheck: error: {item.source}:{item.line}: {exc}",
+                        settings)
+    ruling = msgspec.structs.replace(ruling, line=item.line or None)
     status = "illegal" if ruling.violations else "legal"
     return Ruled(status, render(ruling, settings.output), "", item.line, item.size,
                  (doc, ruling) if doc is not None and settings.keep else None)
+
+
+def _invalid(item: Item, exc: PathcheckError, message: str, settings: StreamSettings) -> Ruled:
+    """A log that could not be ruled on: its line for stderr, and in JSON output the
+    ``"kind": "invalid"`` result in its place (so output line N stays input log N)."""
+    if isinstance(exc, RecordError):
+        value = error_dict(exc)
+    else:
+        value = {"source": item.source, "line": item.line or None, "kind": "invalid",
+                 "pointer": item.pointer, "error": str(exc)}
+    return Ruled("invalid", _encode(value, settings.output), message, item.line, item.size)
 
 
 def render(ruling: Ruling, output: str) -> bytes:
@@ -195,7 +228,15 @@ def render(ruling: Ruling, output: str) -> bytes:
     (UTF-8)."""
     if output == "text":
         return render_text(ruling).encode("utf-8")
-    encoded = ruling.to_json()
+    return _indented(ruling.to_json(), output)
+
+
+def _encode(value: dict[str, Any], output: str) -> bytes:
+    """An error result in the output format (text output has none: stderr says it)."""
+    return b"" if output == "text" else _indented(msgspec.json.encode(value), output)
+
+
+def _indented(encoded: bytes, output: str) -> bytes:
     if output == "json":
         return b"  " + msgspec.json.format(encoded, indent=2).replace(b"\n", b"\n  ")
     return encoded
@@ -210,6 +251,11 @@ class _Head(msgspec.Struct):
 _head = msgspec.json.Decoder(_Head)
 
 
+def format_of(raw: bytes) -> Any:
+    """The ``format`` field of a JSON log (the rest skipped); raises msgspec.DecodeError."""
+    return _head.decode(raw).format
+
+
 def _rule_decoded(raw: bytes, item: Item, settings: StreamSettings) -> Ruling | None:
     """The ruling on a JSON line (passed by the reader's guard) read straight into its game's
     typed values, when the game offers it
@@ -217,7 +263,7 @@ def _rule_decoded(raw: bytes, item: Item, settings: StreamSettings) -> Ruling | 
     format; None otherwise: the line is then decoded and ruled on as usual, which gives the
     same ruling or words the error (the tests compare both ways)."""
     try:
-        fmt = _head.decode(raw).format
+        fmt = format_of(raw)
         if not isinstance(fmt, str):
             return None
         adjudicator = (games.load(settings.game) if settings.game is not None
@@ -247,15 +293,9 @@ def _rule(item: Item, settings: StreamSettings) -> tuple[Document | None, Ruling
             fast = _rule_decoded(raw, item, settings)
             if fast is not None:
                 return None, fast
-        # One decoder for a record, as verify's (depth, syntax, keys given twice).
-        decoded = decode_value(raw, item.source, item.line, pointer, checked)
-        if isinstance(decoded, RecordError):
-            raise decoded
-        value: Any = decoded.value
+        value = log_value(item, checked)
     else:
-        value = item.payload
-    if not isinstance(value, dict):
-        raise RecordError(item.source, item.line, pointer, "expected a JSON object (a log)")
+        value = log_value(item)
     if settings.game is not None:
         adjudicator = games.load(settings.game)
     else:
@@ -273,13 +313,39 @@ def _rule(item: Item, settings: StreamSettings) -> tuple[Document | None, Ruling
         ruling = adjudicator.adjudicate(value, source=_source(item),
                                         options=games.AdjudicateOptions(at=settings.at))
     except RecordError as exc:
-        if exc.line is None:  # adjudicators know pointers, the reader knows lines
-            # a notation Document knows the line of each turn, round and exploration
-            line = item.extra.line_of(exc.pointer) if _is_notation(item) else item.line
-            raise RecordError(exc.source, line, pointer + exc.pointer, exc.message) from exc
-        raise
+        raise located(exc, item) from exc
     doc = item.extra if _is_notation(item) else Document(item.source, item.line, value, pointer)
     return doc, ruling
+
+
+def log_value(item: Item, checked: Guard | None = None) -> dict[str, Any]:
+    """The log an item holds, decoded as ``verify`` decodes a record (depth, syntax, keys
+    given twice; ``checked``: the reader's guard, when already run); RecordError (with file,
+    line and pointer) for what is not a JSON object, or the item's own error."""
+    if item.kind == ERROR:
+        raise item.payload
+    value: Any = item.payload
+    if item.kind in (JSON_LINE, DGN_LINE):
+        raw = item.payload.rstrip(b"\r\n")
+        decoded = decode_value(raw, item.source, item.line, item.pointer,
+                               guard(raw) if checked is None else checked)
+        if isinstance(decoded, RecordError):
+            raise decoded
+        value = decoded.value
+    if not isinstance(value, dict):
+        raise RecordError(item.source, item.line, item.pointer,
+                          "expected a JSON object (a log)")
+    return value
+
+
+def located(exc: RecordError, item: Item) -> RecordError:
+    """A game's error (which knows the pointer in the log) with the line and the pointer in
+    the file the reader knows; a notation Document knows the line of each turn, round and
+    exploration."""
+    if exc.line is not None:
+        return exc
+    line = item.extra.line_of(exc.pointer) if _is_notation(item) else item.line
+    return RecordError(exc.source, line, item.pointer + exc.pointer, exc.message)
 
 
 def _is_notation(item: Item) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathcheck.render.chart import format_table
+from pathcheck.render.words import counted
 from pathcheck.solo.census.chunk import Seed
 from pathcheck.solo.census.report import Census
 from pathcheck.solo.census.store import describe
@@ -28,15 +29,16 @@ def format_census(census: Census) -> str:
             + ("" if census.complete else ", INCOMPLETE: run the census again to resume"))
     rate = info["seeds_per_core_second"]
     unfinished = info["runs_unfinished"]
-    runs = (f"  {info['runs']:,} run(s), {unfinished:,} of them interrupted, failed or killed"
-            if unfinished else None)
+    runs = (f"  {counted(info['runs'], 'run')}, {unfinished:,} of them interrupted, failed or "
+            "killed" if unfinished else None)
     lines = [f"Census of {describe(plan)}", f"  {done}; {census.deals:,} seeds counted"
-             + (f", {rate:,} seeds per second per core" if rate else ""),
+             + (f", {rate:,} seeds per CPU second" if rate else ""),
              *([runs] if runs else []), ""]
     if census.result is None:
         return "\n".join([*lines, "No chunk is finished yet."])
     lines.append(format_table(census.summary(), start=plan.start, jobs=doc["jobs"],
-                              seconds=doc["seconds"] or None, span=census.span()))
+                              seconds=doc["seconds"] or None, span=census.span(),
+                              worker=_worker(census)))
     extremes = census.extremes()
     for name, title in TITLES.items():
         lines += ["", f"{title} (top {plan.limits.top})"]
@@ -48,6 +50,15 @@ def format_census(census: Census) -> str:
     if len(rare) > RARE_SHOWN:
         lines.append(f"  ... and {len(rare) - RARE_SHOWN:,} more (--format json lists all)")
     return "\n".join(lines)
+
+
+WORKERS = {"dask": "Dask worker", "processes": "local process"}
+"""What did the work of a census, by the backend of its runs (``runs.jsonl``)."""
+
+
+def _worker(census: Census) -> str:
+    backends = {run.backend for run in census.runs} - {"none"}
+    return WORKERS.get(backends.pop(), "worker") if len(backends) == 1 else "worker"
 
 
 def _seed_line(rank: int, seed: Seed, rules: frozenset[int]) -> str:

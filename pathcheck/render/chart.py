@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
 
+from pathcheck.render.words import counted
 from pathcheck.solo.stats import (
     GRADES,
     RULE_OF_REASON,
@@ -189,13 +190,15 @@ def _bar(share: float, width: int = 30) -> str:
 
 
 def format_table(summary: Summary, *, start: int = 0, jobs: int = 1,
-                 seconds: float | None = None, span: str | None = None) -> str:
-    """The statistics as a plain-text table (what ``pathcheck solo stats`` prints); ``span``
-    names the seeds when they are not ``start`` and the next ones (a census's chunks)."""
+                 seconds: float | None = None, span: str | None = None,
+                 worker: str = "process") -> str:
+    r"""The statistics as a plain-text table (what ``pathcheck solo stats`` prints); ``span``
+    names the seeds when they are not ``start`` and the next ones (a census's chunks);
+    ``jobs`` ``worker``\s did the work (``solo census`` on Dask: "Dask worker")."""
     d = summary.to_dict()
     deals = max(summary.deals, 1)
     rules = " ".join(f"#{r}" for r in d["rules"]) or "none"
-    took = "" if seconds is None else f", {seconds:.1f} s on {jobs} process(es)"
+    took = "" if seconds is None else f", {seconds:.1f} s on {counted(jobs, worker)}"
     span = span or f"{start:,}-{start + summary.deals - 1:,}"
     lines = [f"Solo statistics: {summary.deals:,} deals (seeds {span}), rules {rules}{took}",
              "",
@@ -218,8 +221,8 @@ def format_table(summary: Summary, *, start: int = 0, jobs: int = 1,
     diff = d["difficulty"]
     easy, hard = diff["thresholds"]
     means = diff["factor_means"]
-    lines += ["", f"Difficulty (mean {diff['mean']:.1f}, p33 {diff['p33']:g}, median "
-                  f"{diff['p50']:g}, p67 {diff['p67']:g})",
+    lines += ["", f"Difficulty (mean {diff['mean']:.1f}, p33 {diff['p33']:.1f}, median "
+                  f"{diff['p50']:.1f}, p67 {diff['p67']:.1f})",
               f"  score = memory x{W_MEMORY:g} + revisits x{W_REVISIT:g} + path Lost "
               f"x{W_PATH_LOST:g} + rule Lost x{W_RULE_LOST:g}; mean factors:"]
     for name, weight, label in (("memory", W_MEMORY, "memory load (sum of length^2 / tiles)"),

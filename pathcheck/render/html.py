@@ -47,6 +47,9 @@ class NoteKind(enum.StrEnum):
     LOST = "lost"
     VIOLATION = "violation"
     SCORE = "score"
+    SLIP = "slip"
+    GUESS = "guess"
+    """A move against a perfect memory (``pathcheck analyse --html``)."""
 
 
 @dataclass(frozen=True)
@@ -69,6 +72,8 @@ class PageEvent:
     violation: bool = False
     lost: bool = False
     """The moment the dungeon got Lost (a mark on the slider)."""
+    mark: str = ""
+    """The analysis's mark of the move, e.g. ``slip`` or ``guess 35%`` (``analyse --html``)."""
 
 
 @dataclass(frozen=True)
@@ -110,6 +115,9 @@ class Page:
             if frame.event is not None and self.events[frame.event].violation:
                 return frame.key
         return None
+    strip: Sequence[tuple[str, str, str]] = ()
+    """The moves coloured by mark, in order: (frame key, ``slip``/``guess``/``sound``, title);
+    each links to its moment (``analyse --html``)."""
 
 
 def suffix(n: int) -> str:
@@ -224,6 +232,9 @@ def event_html(event: PageEvent, key: str | None) -> str:
     mark = ('<span class="tag">violation</span> ' if event.violation
             else '<span class="tag">Lost</span> ' if event.lost else "")
     where = f'<span class="where">{escape(event.where)}:</span> ' if event.where else ""
+    if event.mark:
+        kind = escape(event.mark.split()[0])
+        mark += f'<span class="mark mark-{kind}">{escape(event.mark)}</span> '
     body = f"{mark}{where}{escape(event.text)}"
     ident = ""
     if key is not None:  # without JavaScript the link goes to the item itself
@@ -231,6 +242,10 @@ def event_html(event: PageEvent, key: str | None) -> str:
         ident = f' id="{escape(ITEM + key)}"'
     rule = _rule_html(event.rule) if event.rule is not None else ""
     return f"<li{ident} class=\"{cls}\">{body}{rule}</li>"
+
+
+_GLYPH = {"slip": "?", "guess": "~", "sound": ""}
+"""What a square of the strip shows besides its colour."""
 
 
 def _button(ident: str, label: str, tip: str, face: str) -> str:
@@ -309,6 +324,11 @@ def render_page(page: Page) -> str:
                     + "</details>")
     back = f'<p class="back"><a href="{escape(page.back)}">all pages</a></p>' if page.back else ""
     legend = f'<p class="legend">{escape(page.legend)}</p>' if page.legend else ""
+    strip = "".join(f'<a href="{escape(fragment(key))}" class="mark-{escape(kind)}" '
+                    f'title="{escape(title)}">{_GLYPH.get(kind, "")}</a>'
+                    for key, kind, title in page.strip)
+    if strip:
+        strip = f'<nav class="strip" aria-label="the moves by mark">{strip}</nav>'
     final = page.frames[-1]
     picture, text, notes, rows = _static_frame(final)
     text_hidden = "" if text else " hidden"
@@ -317,7 +337,7 @@ def render_page(page: Page) -> str:
     return f"""{head(page.title)}
 <body data-moment="{escape(final.key)}">
 <header>{back}<h1 title="{escape(page.title)}">{escape(page.title)}</h1>
-<div class="summary">{summary}</div></header>
+<div class="summary">{summary}</div>{strip}</header>
 <nav class="controls" id="pc-controls" aria-label="step through the game" hidden>
 {_button("pc-first", "first moment", "first (Home)", "|&#x25C0;")}
 {_button("pc-prev", "previous moment", "previous (&#x2190;)", "&#x25C0;")}

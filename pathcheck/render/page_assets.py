@@ -58,6 +58,14 @@ background:#eef5fb;overflow-wrap:anywhere}
 .notes li.lost{border-left-color:var(--orange);background:#fdf3e1}
 .notes li.violation{border-left-color:var(--red);background:#fbe9e0;font-weight:600}
 .notes li.score{border-left-color:var(--green);background:#e6f5f0}
+.notes li.slip{border-left-color:var(--red);background:#fbe9e0}
+.notes li.guess{border-left-color:var(--orange);background:#fdf3e1}
+.strip{display:flex;flex-wrap:wrap;gap:2px;margin:.3rem 0}
+.strip a{display:inline-block;width:1.1rem;height:1.4rem;text-align:center;font-weight:700;
+font-size:.8rem;color:#fff;text-decoration:none;background:var(--green)}
+.strip a.mark-slip{background:var(--red)}.strip a.mark-guess{background:var(--orange)}
+.events .mark{font-weight:700;text-transform:uppercase;font-size:.8rem}
+.events .mark-slip{color:var(--red)}.events .mark-guess{color:#8a5a00}
 .notes .kind{font-weight:700;text-transform:uppercase;font-size:.8rem;margin-right:.4rem}
 .rule{display:block;font-size:.88rem;color:var(--muted);font-weight:400}
 .rule .section{font-weight:700}
@@ -109,7 +117,7 @@ for(var j=0;j<ids.length;j++){out[j]=D.lines[ids[j]];}return out.join("\\n");}
 function el(tag,cls,text){var e=document.createElement(tag);if(cls){e.className=cls;}
 if(text!==undefined){e.textContent=text;}return e;}
 function roundOf(i){var key=F[i].k,d=key.indexOf(".");return d<0?key:key.slice(0,d);}
-var WORD={info:"",lost:"Lost",violation:"Violation",score:"Check"};
+var WORD={info:"",lost:"Lost",violation:"Violation",score:"Check",slip:"Slip",guess:"Guess"};
 function show(i,fromHash){
 if(i<0){i=0;}if(i>=n){i=n-1;}cur=i;var f=F[i];
 cap.textContent=f.c;

@@ -7,6 +7,7 @@ from pathcheck.records import DungeonRecord, SoloRecord
 from pathcheck.render.model import build_view
 from pathcheck.render.safe import keep_lines, one_line
 from pathcheck.render.text import render_map
+from pathcheck.render.words import counted
 from pathcheck.verify import DungeonVerdict, SoloVerdict, Verdict
 
 
@@ -18,7 +19,8 @@ def _where(record: DungeonRecord | SoloRecord) -> str:
 def lost_sentence(result: TraceResult, offset: int = 0) -> str:
     """``Lost at tile 8 (R6@E) by dead-end: Lost (A) "..."`` or that the path holds."""
     if result.lost_at is None or result.reason is None:
-        return f"The path holds to the last tile ({len(result.layout)} tiles): never Lost."
+        held = counted(len(result.layout), "tile")
+        return f"The path holds to the last tile ({held}): never Lost."
     placed = result.layout[result.lost_at - 1]
     rule = result.reason.rule
     index = result.lost_at + offset
@@ -45,7 +47,7 @@ def _rules_label(rules: frozenset[int], advanced: bool | None) -> str:
 
 def dungeon_text(verdict: DungeonVerdict, *, show_map: bool = True) -> str:
     record = verdict.record
-    lines = [one_line(f"== {_where(record)}: {len(record.tiles)} tiles, "
+    lines = [one_line(f"== {_where(record)}: {counted(len(record.tiles), 'tile')}, "
                       f"{_rules_label(record.rules, record.advanced)}")]
     lines.append(one_line("   " + " ".join(str(p) for p in record.tiles)))
     if show_map:
@@ -66,8 +68,9 @@ def dungeon_text(verdict: DungeonVerdict, *, show_map: bool = True) -> str:
 
 def solo_text(verdict: SoloVerdict, *, show_map: bool = True) -> str:
     record, result = verdict.record, verdict.result
-    lines = [one_line(f"== {_where(record)}: solo, {len(record.dungeons)} dungeons, "
-                      f"{result.tiles_played} tiles, {_rules_label(record.rules, None)}")]
+    lines = [one_line(f"== {_where(record)}: solo, {counted(len(record.dungeons), 'dungeon')}, "
+                      f"{counted(result.tiles_played, 'tile')}, "
+                      f"{_rules_label(record.rules, None)}")]
     offset = 0
     for number, (dungeon, traced) in enumerate(zip(record.dungeons, result.traces, strict=False),
                                                start=1):
@@ -80,7 +83,7 @@ def solo_text(verdict: SoloVerdict, *, show_map: bool = True) -> str:
         offset += len(dungeon)
     if result.failure is None:
         lines.append(f"No failure: score {result.score} of {result.max_score} "
-                     f"({result.tiles_played} tiles + 4 per additional rule).")
+                     f"({counted(result.tiles_played, 'tile')} + 4 per additional rule).")
     else:
         rule = result.failure.rule
         lines.append(f"Failure: {result.failure.value} at tile {result.failing_tile} "

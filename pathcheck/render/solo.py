@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathcheck.render.words import counted
 from pathcheck.solo.challenge import AnswerKey, Challenge, SeedCheck, rules_text
 
 
@@ -25,7 +26,8 @@ def render_key(key: AnswerKey) -> str:
     first = 1
     for number, dungeon in enumerate(dungeons, start=1):
         count = len(dungeon.placements)
-        lines += ["", f"Dungeon {number}: stack tiles {first}-{first + count - 1} ({count} tiles)"]
+        lines += ["", f"Dungeon {number}: stack tiles {first}-{first + count - 1} "
+                      f"({counted(count, 'tile')})"]
         lines += _rows([str(p) for p in dungeon.placements], 8, 7)
         result = dungeon.trace
         if result.lost_at is None or result.reason is None:

@@ -18,8 +18,6 @@ import pytest
 
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-SKIPPED: list[str] = []
-"""Why the browser tests were skipped (read by the terminal summary hook in tests/conftest)."""
 
 
 def chromium_path() -> str | None:
@@ -36,8 +34,7 @@ def chromium_path() -> str | None:
 def _unavailable(reason: str) -> None:
     if os.environ.get("CI", "").lower() == "true":
         pytest.fail(f"browser tests cannot run under CI: {reason}", pytrace=False)
-    SKIPPED.append(reason)
-    pytest.skip(f"browser tests skipped: {reason}")
+    pytest.skip(f"browser tests skipped: {reason}")  # words read by tests/conftest.py
 
 
 @pytest.fixture(scope="session")

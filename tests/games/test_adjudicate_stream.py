@@ -55,12 +55,17 @@ def test_jobs_give_the_same_output_in_input_order(tmp_path: Path) -> None:
     assert one == two
     code, out, err = one
     assert code == 3
-    rulings = [json.loads(line) for line in out.splitlines()]
-    assert len(rulings) == statuses.count("legal")
+    results = [json.loads(line) for line in out.splitlines()]
+    # output line N is input log N: a ruling, or the invalid log's error in its place
+    assert [r["line"] for r in results] == list(range(1, len(statuses) + 1))
+    assert {r["source"] for r in results} == {str(logs)}
+    assert [r.get("kind", "legal") for r in results] == statuses
     errors = err.splitlines()
     assert len(errors) == statuses.count("invalid")
     bad_lines = [i + 1 for i, s in enumerate(statuses) if s == "invalid"]
     assert [int(e.split(str(logs) + ":")[1].split(":")[0]) for e in errors] == bad_lines
+    assert [f"{r['pointer'] or '/'}: {r['error']}" for r in results if "error" in r] == [
+        e.split(f"{r}:", 1)[1].strip() for r, e in zip(bad_lines, errors, strict=True)]
 
 
 def test_json_array_is_the_jsonl_rulings(tmp_path: Path) -> None:
@@ -71,7 +76,9 @@ def test_json_array_is_the_jsonl_rulings(tmp_path: Path) -> None:
     assert json.loads(array) == [json.loads(line) for line in lines.splitlines()]
     empty = tmp_path / "empty.jsonl"
     empty.write_text("{}\n", "utf-8")
-    assert run(str(empty), "--format", "json")[1] == "[]\n"
+    [invalid] = json.loads(run(str(empty), "--format", "json")[1])
+    assert invalid == {"source": str(empty), "line": 1, "kind": "invalid", "pointer": "/format",
+                       "error": invalid["error"]}
 
 
 def test_output_file_is_written_atomically(tmp_path: Path) -> None:
@@ -80,15 +87,21 @@ def test_output_file_is_written_atomically(tmp_path: Path) -> None:
     target = tmp_path / "rulings.json"
     code, out, _ = run(str(logs), "--format", "json", "-o", str(target))
     assert code == 3 and out == ""
-    assert len(json.loads(target.read_text("utf-8"))) == 9 - 2
+    results = json.loads(target.read_text("utf-8"))
+    assert len(results) == 9 and sum(r.get("kind") == "invalid" for r in results) == 2
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
 
 
 def test_an_unreadable_file_is_reported_and_the_others_are_ruled(tmp_path: Path) -> None:
-    code, out, err = run(str(tmp_path / "missing.json"),
-                         str(FIXTURES / "dungeon" / "legal-2p-basic.json"))
+    missing = str(tmp_path / "missing.json")
+    legal = str(FIXTURES / "dungeon" / "legal-2p-basic.json")
+    code, out, err = run(missing, legal)
     assert code == 4
     assert "missing.json: cannot read" in err and "Verdict: legal" in out
+    code, out, err = run(missing, legal, "--format", "jsonl")
+    gone, ruled = (json.loads(line) for line in out.splitlines())
+    assert code == 4 and gone["kind"] == "unreadable" and gone["source"] == missing
+    assert (ruled["source"], ruled["line"], ruled["outcome"]) == (legal, 1, "legal")
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])

@@ -210,16 +210,23 @@ def test_pictures_cover_the_moments_that_at_shows(game: str) -> None:
 
 
 @pytest.mark.parametrize("game", GAMES)
-@pytest.mark.parametrize(("at", "message"), [
-    ("99.0", "--at 99.0: out of range; this log can show 1."),
-    ("x", "--at 'x': expected ROUND.TURN, e.g. 2.5 (round from 1, turn from 0)"),
-    ("0.1", "--at '0.1': expected ROUND.TURN"),
-])
-def test_at_outside_the_log_is_a_one_line_error(game: str, at: str, message: str) -> None:
+def test_at_outside_the_log_is_a_one_line_error(game: str) -> None:
     path = next(p for p in fixtures_of(game) if p.name.startswith("legal-"))
-    result = invoke(game, str(path), "--at", at)
+    result = invoke(game, str(path), "--at", "99.0")
     assert result.exit_code == EXIT_INVALID
-    assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
+    assert "--at 99.0: out of range; this log can show 1." in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(("at", "message"), [
+    ("x", "'x': expected ROUND.TURN, e.g. 2.5 (round from 1, turn from 0)"),
+    ("0.1", "'0.1': expected ROUND.TURN"),
+])
+def test_at_that_is_no_moment_is_a_usage_error(at: str, message: str) -> None:
+    path = next(p for p in fixtures_of(GAMES[0]) if p.name.startswith("legal-"))
+    result = invoke(str(path), "--at", at)
+    assert result.exit_code == 2 and result.stdout == ""  # before any log is ruled on
+    assert f"Invalid value for '--at': {message}" in result.stderr
 
 
 # --- the command line, the same for every game --------------------------------------------

@@ -205,7 +205,7 @@ ILLEGAL: dict[str, tuple[list[tuple[str, str]], str, dict[str, int], list[str]]]
         {"Ann": 0, "Bob": 2, "Cy": 3}, ["Cy"]),
     "illegal-deal-missing-tile": (
         [("dungeon/deal", "/explorations/0/deck")],
-        "1 tile(s) of the basic set are in no hand and not in the deck: BL2",
+        "1 tile of the basic set is in no hand and not in the deck: BL2",
         {"Ann": 0, "Bob": 2, "Cy": 3}, ["Cy"]),
     "illegal-deal-repeat-basic": (
         [("dungeon/deal", "/explorations/1/deck/23"), ("dungeon/deal", "/explorations/1/deck")],

@@ -1,4 +1,4 @@
-"""The solo ruling's own reader and check against the engine's: ``_read`` (one pass over the
+"""The solo ruling's own reader and check against the engine's: ``read_record`` (one pass over the
 typed record, the standard tile set) must give what :func:`~pathcheck.games.dungeon.log.read_solo`
 gives, or the same RecordError, and ``_check`` what :func:`pathcheck.solo.check_solo` decides,
 on every solo fixture, random perfect and spoilt play, and mutated records."""
@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from pathcheck.errors import RecordError
 from pathcheck.games.dungeon.log import read_solo
-from pathcheck.games.dungeon.solo import _check, _read
+from pathcheck.games.dungeon.solo import _check, read_record
 from pathcheck.solo.play import answer_key, check_solo
 from pathcheck.tileset import load_tileset
 
@@ -34,16 +34,16 @@ def load(name: str) -> dict[str, Any]:
 
 
 def same_as_the_engine(log: Any) -> None:
-    """``_read`` and ``_check`` agree with ``read_solo`` and ``check_solo`` on ``log``."""
+    """``read_record`` and ``_check`` agree with ``read_solo`` and ``check_solo`` on ``log``."""
     try:
         want = read_solo(log, source="solo")
     except RecordError as exc:
         with pytest.raises(RecordError) as info:
-            _read(log, "solo")
+            read_record(log, "solo")
         assert (info.value.pointer, info.value.message, info.value.line) == \
             (exc.pointer, exc.message, exc.line)
         return
-    read = _read(log, "solo")
+    read = read_record(log, "solo")
     assert read.record == want
     tileset = want.tileset or TILESET
     every = [p for d in want.dungeons for p in d]

@@ -353,7 +353,7 @@ def test_cli_at() -> None:
     assert result.exit_code == 0
     assert "Island in round 2, at the start:" in result.output
     bad = run("adjudicate", path, "--at", "two")
-    assert bad.exit_code == 3 and "ROUND.TURN" in bad.output
+    assert bad.exit_code == 2 and "ROUND.TURN" in bad.output
     far = run("adjudicate", path, "--at", "3.1")
     assert far.exit_code == 3 and "out of range" in far.output
 

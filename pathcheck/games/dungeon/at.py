@@ -24,6 +24,7 @@ from pathcheck.geometry import Move
 from pathcheck.render.model import build_view
 from pathcheck.render.report import lost_sentence
 from pathcheck.render.text import render_map
+from pathcheck.render.words import counted
 from pathcheck.tileset import TileSet
 
 
@@ -45,7 +46,8 @@ def take_game_pictures(pictures: Pictures,
         for turn in range(len(heights) + 1):
             height = heights[turn - 1] if turn else 1
             title = (f"Exploration {number} after turn {turn}" if turn
-                     else f"Exploration {number} before its first turn") + f" ({height} tiles):"
+                     else f"Exploration {number} before its first turn"
+                     ) + f" ({counted(height, 'tile')}):"
 
             def draw(title: str = title, shown: Sequence[Placement] = placements[:height]) -> str:
                 return draw_at(title, shown, tileset, rules)

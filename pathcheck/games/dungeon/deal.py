@@ -27,6 +27,7 @@ from pathcheck.dungeon import Placement
 from pathcheck.errors import pointer_join
 from pathcheck.games.dungeon.log import Exploration, GameLog, Turn
 from pathcheck.games.dungeon.rules import DEAL, DRAW, FROM_HAND, hand_size
+from pathcheck.render.words import counted
 from pathcheck.ruling import MoveRef, Rule, Violation
 
 UNSEEN = "?"
@@ -146,8 +147,8 @@ class DealReplay:
                               unfinished=True)
             elif len(hand) != size:
                 self._violate(DEAL, MoveRef(round=number, player=player, pointer=at),
-                              f"{player} was dealt {len(hand)} tiles; the {mode} rules deal "
-                              f"{size}")
+                              f"{player} was dealt {counted(len(hand), 'tile')}; the {mode} "
+                              f"rules deal {size}")
         if exp.deck_recorded and not exp.hands_recorded:
             players = len(log.players)
             right = len(in_play) - players * size
@@ -183,8 +184,9 @@ class DealReplay:
         missing = [t for t in in_play if t not in seen]
         if missing and exp.hands_recorded and exp.deck_recorded:
             self._violate(DEAL, MoveRef(round=number, pointer=exp.pointer + "/deck"),
-                          f"{len(missing)} tile(s) of the {mode} set are in no hand and not in "
-                          f"the deck: {', '.join(missing)}")
+                          f"{counted(len(missing), 'tile')} of the {mode} set "
+                          f"{'is' if len(missing) == 1 else 'are'} in no hand and not in the "
+                          f"deck: {', '.join(missing)}")
 
     def _not_in_play(self, tile: str) -> str | None:
         """Why ``tile`` can be in no hand and in no deck (None: it can)."""
@@ -341,7 +343,7 @@ class DealReplay:
             self._violate(DRAW, move, f"{turn.player} draws {got}, but {why}")
             hand.append(UNSEEN)  # a tile was drawn; which one the log does not tell
             return
-        what = (f"the deck still holds {len(table.deck) + 1} tile(s)" if top == UNSEEN
+        what = (f"the deck still holds {counted(len(table.deck) + 1, 'tile')}" if top == UNSEEN
                 else f"the top of the deck is {top or 'empty (nothing to draw)'}")
         self._violate(DRAW, move, f"{turn.player} draws {got or 'nothing'}, but {what}")
         if top is not None:

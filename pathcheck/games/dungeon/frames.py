@@ -33,6 +33,7 @@ from pathcheck.render.model import build_view
 from pathcheck.render.report import lost_sentence
 from pathcheck.render.ruling_page import DUNGEON_WORDS, Words, verdict_lines
 from pathcheck.render.svg import Extent, forget, view_svg
+from pathcheck.render.words import counted
 from pathcheck.ruling import Ruling, Violation
 from pathcheck.tileset import TileSet, load_tileset
 from pathcheck.verify import DungeonVerdict, SoloVerdict, Verdict
@@ -150,7 +151,8 @@ class Builder:
                               f"cell {placed.x},{placed.y}) by {result.reason.value}",
                               NoteKind.LOST, result.reason.rule))
         elif full.lost_at is None and height >= len(full.layout):
-            notes.append(Note(f"The path holds to the last tile ({height} tiles): never Lost."))
+            notes.append(Note(f"The path holds to the last tile "
+                              f"({counted(height, 'tile')}): never Lost."))
         return notes
 
     def check_moments(self, key: str, caption: str, check: CheckResult, lost_at: int | None,
@@ -183,7 +185,7 @@ def record_page(verdict: DungeonVerdict) -> Page:
         summary.append("Points: " + ", ".join(f"{p} {n}"
                                               for p, n in verdict.check.points.items()))
     title = (f"{_where(record.source, record.line, record.pointer)}: dungeon of "
-             f"{len(record.tiles)} tiles")
+             f"{counted(len(record.tiles), 'tile')}")
     return builder.moments.page(title, summary, legend(builder.rules))
 
 
@@ -225,7 +227,7 @@ def solo_verdict_page(verdict: SoloVerdict) -> Page:
                         picture=builder.moments.picture,
                         notes=[Note(line) for line in summary], scores={"solo": result.score})
     title = (f"{_where(record.source, record.line, record.pointer)}: solo, "
-             f"{len(record.dungeons)} dungeons")
+             f"{counted(len(record.dungeons), 'dungeon')}")
     return builder.moments.page(title, summary, legend(builder.rules))
 
 
@@ -476,7 +478,8 @@ def solo_page(log: Mapping[str, Any], ruling: Ruling) -> Page:
         summary.append("The record follows the answer key")
     elif not ruling.violations:  # else the violation says where it went wrong
         summary.append(f"First divergence from the answer key: {divergence.describe()}")
-    return moments.page(f"{ruling.source}: solo record, {len(record.dungeons)} dungeons",
+    return moments.page(f"{ruling.source}: solo record, "
+                        f"{counted(len(record.dungeons), 'dungeon')}",
                         summary, legend(record.rules) + " Left: the record; right: the answer "
                         "key (perfect play of the same stack).", illegal=bool(ruling.violations))
 

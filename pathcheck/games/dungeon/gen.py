@@ -59,8 +59,11 @@ def random_exploration(
     rules: frozenset[int],
     tileset: TileSet,
     accuracy: float,
+    perfect: bool = False,
 ) -> tuple[dict[str, Any], dict[str, int], str]:
-    """One legal exploration begun by ``start``: its log, its points and who played last."""
+    """One legal exploration begun by ``start``: its log, its points and who played last
+    (``perfect``: played by perfect memories, every tile in line, every player announcing
+    as soon as the path is Lost)."""
     deck = tileset.deck_ids(advanced)
     rng.shuffle(deck)
     size = hand_size(advanced)
@@ -76,7 +79,7 @@ def random_exploration(
         tile = rng.choice(hands[active])
         hands[active].remove(tile)
         aligned = aligned_dir(tileset, [p.tile for p in stack] + [tile], rules)
-        if aligned is not None and rng.random() < accuracy:
+        if aligned is not None and (perfect or rng.random() < accuracy):
             direction = aligned
         else:
             direction = rng.choice(list(Direction))
@@ -90,7 +93,7 @@ def random_exploration(
         lost = trace(stack, tileset=tileset, rules=rules).lost_at is not None
         chance = 0.5 if lost else 0.04
         callers = [p for p in clockwise_after(players, active)
-                   if p in team and rng.random() < chance]
+                   if p in team and (lost if perfect else rng.random() < chance)]
         rng.shuffle(callers)  # the order they spoke in
         turn["lost"] = callers
         log["turns"].append(turn)
@@ -122,9 +125,10 @@ def random_game(
     rules: Iterable[int] = (),
     tileset: TileSet | None = None,
     accuracy: float = 0.9,
+    perfect: bool = False,
 ) -> dict[str, Any]:
     """A whole legal game (until someone reaches 3 points) of ``players`` players (named from
-    :data:`PLAYER_NAMES`) as a ``game/1`` log."""
+    :data:`PLAYER_NAMES`) as a ``game/1`` log (``perfect``: see :func:`random_exploration`)."""
     names = PLAYER_NAMES[:players]
     ts = tileset or load_tileset()
     rule_set = frozenset(rules)
@@ -133,7 +137,8 @@ def random_game(
     start = rng.choice(list(names))
     while max(scores.values()) < WIN_POINTS and len(explorations) < MAX_EXPLORATIONS:
         log, points, start = random_exploration(rng, names, start, advanced=advanced,
-                                                rules=rule_set, tileset=ts, accuracy=accuracy)
+                                                rules=rule_set, tileset=ts, accuracy=accuracy,
+                                                perfect=perfect)
         explorations.append(log)
         for player, won in points.items():
             scores[player] += won

@@ -22,7 +22,7 @@ with the +4 per additional rule.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import cache, lru_cache
 from itertools import accumulate, chain, pairwise
 from typing import Any, Literal, NamedTuple
@@ -40,6 +40,7 @@ from pathcheck.games.dungeon.log import SOLO_FORMAT, SOLO_RECORD, PlacementEntry
 from pathcheck.games.dungeon.rules import GAME, SOLO_ALL_TILES, SOLO_SEED
 from pathcheck.geometry import Direction, Move
 from pathcheck.records import SoloRecord
+from pathcheck.render import words
 from pathcheck.ruling import Event, MoveRef, Round, Rule, Ruling, Violation
 from pathcheck.solo.play import RULE_SOLO_SCORE, SoloFailure, dungeon_failure, max_score
 from pathcheck.tileset import TileSet, load_tileset
@@ -48,7 +49,7 @@ SOLO_PLAYER = "solo"
 """The one name in a solo ruling's scores."""
 
 
-class _Read(NamedTuple):
+class SoloRead(NamedTuple):
     """A record as read, with what the ruling takes of its placements, all dungeons in one
     run (dungeon ``d`` is ``[starts[d]:starts[d + 1]]``): tile indices in the compiled tile
     set, directions and tokens ``ID@DIR``."""
@@ -82,7 +83,7 @@ def _starts(lengths: Iterable[int]) -> list[int]:
     return [0, *accumulate(lengths)]
 
 
-def _read_standard(log: Mapping[str, Any], source: str) -> _Read | None:
+def _read_standard(log: Mapping[str, Any], source: str) -> SoloRead | None:
     """The common case in one pass over the typed record: the standard tile set, every tile
     known and placed once, rules given once each and stated (or no seed to take them from).
     None for anything else: :func:`~pathcheck.games.dungeon.log.read_solo` reads it (and
@@ -107,10 +108,10 @@ def _read_standard(log: Mapping[str, Any], source: str) -> _Read | None:
     record = SoloRecord(dungeons, frozenset(entry.rules),
                         None if entry.seed is UNSET else entry.seed, load_tileset(), source, 0,
                         "", stated)
-    return _Read(record, starts, tiles, dirs, tokens)
+    return SoloRead(record, starts, tiles, dirs, tokens)
 
 
-def _read(log: Mapping[str, Any], source: str) -> _Read:
+def read_record(log: Mapping[str, Any], source: str) -> SoloRead:
     """Read a ``solo/1`` record; RecordError (line None) if malformed."""
     fast = _read_standard(log, source)
     if fast is not None:
@@ -118,7 +119,7 @@ def _read(log: Mapping[str, Any], source: str) -> _Read:
     record = read_solo(log, source=source)
     index = compile_tileset(record.tileset or load_tileset()).index
     every = tuple(chain.from_iterable(record.dungeons))
-    return _Read(record, _starts(map(len, record.dungeons)),
+    return SoloRead(record, _starts(map(len, record.dungeons)),
                  tuple(index[p.tile] for p in every), tuple(int(p.dir) for p in every),
                  tuple(str(p) for p in every))
 
@@ -271,19 +272,20 @@ def _c_tracer() -> tuple[CTrace, object] | None:
     return speedups._speedups.trace_dungeon, speedups._tables()
 
 
-def _check(read: _Read, tileset: TileSet) -> _Check:
-    """The solo check of a record (spec section 5): its dungeons traced in order up to the
-    first failure, in C for the standard tile set when the extension is there (it answers as
-    :func:`~pathcheck.fasttrace.trace_indices`), else with the fast tracer."""
+def traced_dungeons(read: SoloRead, tileset: TileSet
+                    ) -> Iterator[tuple[int, int, int, int, int]]:
+    """Each dungeon of a record traced in order: (its first tile's index in the stack, the
+    index after its last, its Lost point within it (0: it held), the reason code, the last
+    movement), in C for
+    the standard tile set when the extension is there (it answers as
+    :func:`~pathcheck.fasttrace.trace_indices`), else with the fast tracer. The check and the
+    analysis (:mod:`pathcheck.analysis.dungeon_solo`) read the record through this."""
     c = _c_tracer() if tileset is load_tileset() else None
     trace_c, tables = c if c is not None else (None, None)
-    mask, points, _ = _by_rules(read.record.rules)
+    mask = _by_rules(read.record.rules)[0]
     tiles, dirs, starts = read.tiles, read.dirs, read.starts
-    count = len(starts) - 1
-    best = len(tiles) + points  # pathcheck.solo.max_score
-    traces: list[_Traced] = []
     movement = 0
-    for number in range(1, count + 1):
+    for number in range(1, len(starts)):
         start, stop = starts[number - 1], starts[number]
         traced = None if trace_c is None else \
             trace_c(tables, tiles, dirs, start, stop, mask, movement)
@@ -292,6 +294,19 @@ def _check(read: _Read, tileset: TileSet) -> _Check:
                 compile_tileset(tileset), tiles[start:stop], dirs[start:stop], mask, movement)
         else:
             lost_at, code, movement = traced
+        yield start, stop, lost_at, code, movement
+
+
+def _check(read: SoloRead, tileset: TileSet) -> _Check:
+    """The solo check of a record (spec section 5): its dungeons traced in order
+    (:func:`traced_dungeons`) up to the first failure."""
+    points = _by_rules(read.record.rules)[1]
+    tiles, starts = read.tiles, read.starts
+    count = len(starts) - 1
+    best = len(tiles) + points  # pathcheck.solo.max_score
+    traces: list[_Traced] = []
+    for number, (start, stop, lost_at, code, movement) in enumerate(
+            traced_dungeons(read, tileset), 1):
         traces.append(_Traced(lost_at or None, _TRACED[code], _WHY[code], _RULES[code], movement))
         failure = dungeon_failure(number, count, stop - start, lost_at or None,
                                   code == MISPLACED)
@@ -324,7 +339,7 @@ def _failure_violation(record: SoloRecord, result: _Check) -> Violation | None:
 def rule_solo(log: Mapping[str, Any], *, source: str, pictures: Pictures | None = None) -> Ruling:
     """Check a ``solo/1`` record and rule on it; ``pictures`` collects dungeon R after its
     tile T for the moments it wants."""
-    read = _read(log, source)
+    read = read_record(log, source)
     record = read.record
     tileset = record.tileset or load_tileset()
     result = _check(read, tileset)
@@ -349,7 +364,7 @@ def rule_solo(log: Mapping[str, Any], *, source: str, pictures: Pictures | None 
         start, last = starts[d - 1], starts[d]  # tiles start+1 .. last of the stack
         lost_at = traced.lost_at
         if lost_at is None:
-            event = Event(f"dungeon {d} ({last - start} tiles) is never Lost")
+            event = Event(f"dungeon {d} ({words.counted(last - start, 'tile')}) is never Lost")
         else:
             event = Event(f"dungeon {d} is Lost at its tile {lost_at} "
                           f"({tokens[start + lost_at - 1]}, tile {start + lost_at} of the "

@@ -45,6 +45,7 @@ from pathcheck.games.dungeon.rules import (
     WIN_POINTS,
 )
 from pathcheck.geometry import Direction
+from pathcheck.render.words import counted
 from pathcheck.ruling import (
     Event,
     Fact,
@@ -154,6 +155,9 @@ class Replay(DealReplay):
         checked."""
         self.stacks: list[tuple[list[Placement], list[int]]] = []
         """Per exploration: the stack as played, and its height after each turn (--at)."""
+        self.checks: list[tuple[int, int, list[LostCard]]] = []
+        """Per exploration: its Lost point (0: never) and reason code, and the LOST cards
+        that stood (what the analysis of announcements reads)."""
 
     # --- helpers ------------------------------------------------------------------------
 
@@ -349,6 +353,7 @@ class Replay(DealReplay):
         log = self.log
         placements = table.placements
         lost_at, code = lost_point(placements, self._compiled, self._mask, self._c_tracer)
+        self.checks.append((lost_at, code, table.cards))
         lost = _LOST_AT[code]
         if lost is None:
             self._events.append(Event(_describe(placements, None, ""), None, None, {}))
@@ -433,7 +438,7 @@ def describe_trace(result: TraceResult, placements: Sequence[Placement]) -> str:
 
 
 def _describe(placements: Sequence[Placement], lost_at: int | None, reason: str) -> str:
-    size = f"the dungeon of {len(placements)} tiles"
+    size = f"the dungeon of {counted(len(placements), 'tile')}"
     if lost_at is None:
         return f"{size} is never Lost: the path holds to the last tile"
     return (f"{size} is Lost at tile {lost_at} ({placements[lost_at - 1]}, placed in turn "

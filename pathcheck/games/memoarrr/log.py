@@ -329,7 +329,9 @@ def _read_round(
     raw = data["volcanoes"]
     vpointer = pointer + "/volcanoes"
     if len(raw) != len(players) - 1:
-        raise fail(vpointer, f"{len(players)} players play with {len(players) - 1} volcano(es)")
+        needed = len(players) - 1
+        raise fail(vpointer, f"{len(players)} players play with {needed} "
+                             f"volcano{'' if needed == 1 else 'es'}")
     volcanoes: list[Volcano] = []
     for i, item in enumerate(raw):
         volcano = make_volcano(item, edition)

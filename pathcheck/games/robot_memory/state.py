@@ -42,6 +42,7 @@ from pathcheck.games.robot_memory.rules import (
     Variant,
     score,
 )
+from pathcheck.render.words import counted
 from pathcheck.ruling import CaptainFact, Event, GuessFact, MoveRef, Round, Rule, Violation
 
 
@@ -196,7 +197,7 @@ class Replay:
                           f"13 and 3 in a full 4x4 grid")
         if self._head_count >= FIVE_PLUS_PLAYERS and short < FIVE_PLUS_MIN_SHORT_CIRCUITS:
             self._violate(FIVE_PLUS_SHORT_CIRCUITS, MoveRef(round=number, pointer=where),
-                          f"{short} short circuit(s) with {self._head_count} players")
+                          f"{counted(short, 'short circuit')} with {self._head_count} players")
         self._event(f"{memory} memory card{'' if memory == 1 else 's'} and {short} short "
                     f"circuit{'' if short == 1 else 's'}, {rows}x{columns}")
         return memory + short

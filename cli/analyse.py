@@ -1,0 +1,269 @@
+"""``pathcheck analyse [GAME] LOG...``: each move against a perfect memory of what the mover
+had seen; per player, per log or (``--by-player``) over many; dungeon positions.
+
+Logs are read and streamed as ``adjudicate`` reads them (:mod:`pathcheck.analysis.stream`),
+each analysis written in input order as soon as it is made. The analysis itself is
+:mod:`pathcheck.analysis`; docs/analysis.md defines the marks.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from contextlib import ExitStack
+from typing import IO, Any
+
+import click
+
+from pathcheck import games
+from pathcheck.errors import ExitCode, InputError
+from pathcheck.output import AtomicWriter
+
+from .options import (
+    advanced_option,
+    bad_value,
+    emit,
+    jobs_option,
+    output_file,
+    progress_bar,
+    refuse_input_as_output,
+    tileset_option,
+)
+
+
+@click.command(name="analyse")
+@click.argument("args", nargs=-1, required=False, metavar="[GAME] LOG...")
+@click.option("--format", "output_format", type=click.Choice(("text", "json", "jsonl", "csv")),
+              default="text", show_default=True,
+              help="text for people; json (one document) or jsonl (one analysis a line) for "
+                   "tools; csv (the --by-player table only) for spreadsheets.")
+@output_file
+@jobs_option
+@click.option("--by-player", is_flag=True,
+              help="Instead of each log, one row per player over all logs: games, wins, "
+                   "points, moves, slips, guesses, accuracy, slips per game.")
+@click.option("--chart", type=click.Path(dir_okay=False), default=None, metavar="FILE.svg",
+              help="Also draw each player's accuracy over all logs as an SVG chart.")
+@click.option("--html", "html_target", type=click.Path(dir_okay=False), default=None,
+              metavar="FILE.html",
+              help="Write the replay page of one LOG with its moves marked (slips, guesses), "
+                   "each player's accuracy and a strip of the moves coloured by mark.")
+@click.option("--position", default=None, metavar='"START@N R1@N ..."',
+              help="Dungeon in memory: analyse this stack (START first) instead of logs; "
+                   "with --hand, each tile laid as the rules allow.")
+@click.option("--hand", default=None, metavar="R2,I4,L1",
+              help="The hand to try on the position (comma-separated tile ids).")
+@click.option("--at", default=None, metavar="ROUND.TURN",
+              help="Dungeon in memory: the position of LOG (a game/1 log) at exploration "
+                   "ROUND after TURN, with the hand of the player who lays the next tile.")
+@click.option("--rules", default=None, metavar="N,N",
+              help="The additional rules of a --position, e.g. '2,3' (default: none).")
+@advanced_option
+@tileset_option
+@click.pass_context
+def command(ctx: click.Context, args: tuple[str, ...], output_format: str, output: str | None,
+            jobs: int, by_player: bool, chart: str | None, html_target: str | None,
+            position: str | None, hand: str | None, at: str | None, rules: str | None,
+            advanced: bool, tileset: str | None) -> None:
+    """Analyse each LOG: for every move, what the mover knew, what a perfect memory of exactly
+    that would have done, and a mark: slip (memory could decide it, and the player did
+    otherwise), guess (nothing seen could decide it; with the chance of success) or sound.
+    Per player: moves, slips, guesses, sound moves and accuracy (sound among the moves memory
+    could decide). Dungeon in memory also gets, per exploration, the tile that made the path
+    Lost and each player's announcement against a perfect one.
+
+    GAME (dungeon, memoarrr, memo-dice, robot-memory) may be left out: the log's "format"
+    picks the analysis. LOG is a JSON file, a JSON Lines file with one log a line, a game
+    notation file (*.pcn) or - for stdin. Exit code 0: every log analysed; 3: a log could not
+    be read; 4: a file could not be read (an illegal log is analysed as played: see
+    `pathcheck adjudicate` for the ruling).
+
+    \b
+    Examples:
+      pathcheck analyse fixtures/memoarrr/legal-3p-2023.json
+      pathcheck analyse logs.jsonl --by-player --format csv -o table.csv --chart acc.svg
+      pathcheck analyse --position "START@N R1@N R2@E R3@S" --hand I4,L1
+      pathcheck analyse fixtures/dungeon/legal-3p-basic.json --at 1.5
+    """
+    game: str | None = None
+    paths = list(args)
+    if paths and paths[0] in games.available() and not os.path.exists(paths[0]):
+        game = paths.pop(0)
+    if position is not None or at is not None:
+        _position(paths, output_format, output, position, hand, at, rules, advanced, tileset)
+        return
+    if hand is not None or rules is not None:
+        raise click.UsageError("--hand and --rules go with --position or --at")
+    if not paths:
+        raise click.UsageError("give at least one LOG file (or --position)")
+    if output_format == "csv" and not by_player:
+        raise click.UsageError("--format csv is the --by-player table's")
+    if html_target is not None and (len(paths) != 1 or by_player):
+        raise click.UsageError("--html draws one LOG's page: give one LOG, without --by-player")
+    for target in (output, chart, html_target):
+        refuse_input_as_output(target, paths)
+    if game is not None:
+        games.load(game)
+    status = _analyse_logs(paths, game, output_format, output, jobs, by_player, chart,
+                           html_target)
+    if status["unreadable"]:
+        ctx.exit(int(ExitCode.IO_ERROR))
+    if status["invalid"]:
+        ctx.exit(int(ExitCode.INVALID_INPUT))
+
+
+def _analyse_logs(paths: list[str], game: str | None, output_format: str, output: str | None,
+                  jobs: int, by_player: bool, chart: str | None,
+                  html_target: str | None) -> dict[str, int]:
+    from pathcheck.analysis.stream import AnalyseSettings, analyse_item
+    from pathcheck.analysis.table import Tally, render_table
+    from pathcheck.games.stream import process_logs
+    from pathcheck.render.safe import one_line
+
+    tallied = by_player or chart is not None
+    per_log = "none" if by_player else output_format
+    settings = AnalyseSettings(game=game, output=per_log,
+                               keep=tallied or html_target is not None,
+                               keep_logs=html_target is not None)
+    work = _partial(analyse_item, settings)
+    counts = {"analysed": 0, "invalid": 0, "unreadable": 0}
+    tally = Tally()
+    kept: list[Any] = []
+    with ExitStack() as stack:
+        out: IO[bytes] | AtomicWriter | None = None
+        if not by_player:
+            out = sys.stdout.buffer if output is None else stack.enter_context(
+                AtomicWriter(output))
+        bar = progress_bar(stack, paths, "analysing")
+        first = True
+        if out is not None and output_format == "json":
+            out.write(b"[")
+        for done in process_logs(paths, work, jobs):
+            counts[done.status] += 1
+            if bar is not None:
+                bar.update(done.size)
+            if done.error:
+                click.echo(one_line(done.error), err=True)
+                continue
+            if done.analysis is not None and tallied:
+                tally.add(done.analysis)
+            if html_target is not None:
+                kept.append(done if not kept else None)  # the first log's page only
+            if out is None:
+                continue
+            if output_format == "json":
+                out.write(b"\n" if first else b",\n")
+            elif output_format == "text" and not first:
+                out.write(b"\n\n")
+            out.write(done.text)
+            if output_format == "jsonl":
+                out.write(b"\n")
+            first = False
+        if out is not None:
+            if output_format == "json":
+                out.write(b"]\n" if first else b"\n]\n")
+            elif output_format == "text" and not first:
+                out.write(b"\n")
+        sys.stdout.flush()
+    rows = tally.rows()
+    if by_player:
+        emit(render_table(rows, output_format), output)
+    if chart is not None:
+        from pathcheck.output import write_atomic
+        from pathcheck.render.accuracy_chart import accuracy_chart_svg
+
+        write_atomic(chart, accuracy_chart_svg(rows))
+    if html_target is not None and kept:
+        _write_page(kept[0], game, html_target)
+        if len(kept) > 1:
+            click.echo(f"pathcheck: note: {len(kept) - 1} more log(s) not drawn: --html draws "
+                       "the first log of LOG", err=True)
+    return counts
+
+
+def _write_page(done: Any, game: str | None, target: str) -> None:
+    """The replay page of the analysed log, with its marks (``--html``)."""
+    from pathcheck.games.pages import page_for
+    from pathcheck.output import write_atomic
+    from pathcheck.render.analysis_page import marked_page
+    from pathcheck.render.html import render_page
+
+    log, analysis = done.log, done.analysis
+    plugin = games.load(game) if game is not None else games.for_format(analysis.format)
+    ruling = plugin.adjudicate(log, source=analysis.source,
+                               options=games.AdjudicateOptions())
+    write_atomic(target, render_page(marked_page(page_for(plugin, log, ruling), analysis)))
+
+
+def _partial(func: Any, settings: Any) -> Any:
+    import functools
+
+    return functools.partial(func, settings=settings)
+
+
+def _position(paths: list[str], output_format: str, output: str | None, position: str | None,
+              hand: str | None, at: str | None, rules: str | None, advanced: bool,
+              tileset: str | None) -> None:
+    """``--position`` / ``--at``: a dungeon position and the hand tried on it."""
+    from pathcheck.analysis.positions import analyse_position, position_at
+    from pathcheck.dungeon import parse_notation
+    from pathcheck.records import parse_rules_option
+    from pathcheck.render.analysis import render_position
+    from pathcheck.tileset import resolve_tileset
+
+    if output_format == "csv":
+        raise click.UsageError("--format csv is the --by-player table's")
+    if (position is None) == (at is None):
+        raise click.UsageError("give --position or --at LOG, not both")
+    tiles = [] if hand is None else [t.strip() for t in hand.split(",") if t.strip()]
+    player = None
+    try:
+        rule_set = parse_rules_option(rules) or frozenset()
+        if at is not None:
+            if len(paths) != 1:
+                raise click.UsageError("--at needs exactly one LOG (a game/1 log)")
+            refuse_input_as_output(output, paths)
+            game_log = _read_game_log(paths[0])
+            stack, held, player = position_at(game_log, at)
+            if hand is None:
+                if held is None:
+                    raise click.UsageError(
+                        f"--at {at}: the log does not say the next player's hand (not "
+                        "recorded, or no turn follows): give --hand")
+                tiles = held
+            rule_set, advanced, ts = game_log.rules, game_log.advanced, game_log.tileset
+        else:
+            assert position is not None
+            stack = parse_notation(position)
+            ts = resolve_tileset(tileset)
+        result = analyse_position(stack, tiles, rules=frozenset(rule_set), advanced=advanced,
+                                  tileset=ts, player=player)
+    except InputError as exc:
+        raise bad_value(exc, "--at" if at is not None else "--position") from None
+    if output_format == "text":
+        emit(render_position(result), output)
+    elif output_format == "json":
+        import msgspec
+
+        emit(msgspec.json.format(result.to_json(), indent=2).decode(), output)
+    else:
+        emit(result.to_json().decode(), output)
+
+
+def _read_game_log(path: str) -> Any:
+    """The first log of ``path`` read as a ``game/1`` log (errors as one line, exit 3/4)."""
+    from pathcheck.errors import RecordError
+    from pathcheck.games.dungeon.log import read_game_log
+    from pathcheck.games.stream import located, log_items, log_value
+
+    for item in log_items(path):
+        value = log_value(item)
+        source = item.source
+        try:
+            if value.get("format") != "game/1":
+                raise RecordError(source, None, "/format",
+                                  "--at reads a dungeon in memory game log (format game/1)")
+            return read_game_log(value, source=source)
+        except RecordError as exc:
+            raise located(exc, item) from None
+    raise InputError(f"{path}: no log in it")

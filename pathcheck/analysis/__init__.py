@@ -1,0 +1,81 @@
+"""Puzzle analysis: each move of a log against a perfect memory of what the mover had seen.
+
+One module per game (``dungeon``, ``dungeon_solo``, ``memoarrr``, ``memo_dice``,
+``robot_memory``), each ``analyse(log, *, source) -> GameAnalysis`` built on the game's own
+log reader and replay; ``core`` holds the shared values (``Mark``, ``AnalysedMove``,
+``PlayerSummary``, ``GameAnalysis``), ``positions`` the dungeon positions
+(``pathcheck analyse --position``), ``table`` the tournament table (``--by-player``). See
+docs/analysis.md.
+
+>>> import random
+>>> from pathcheck.games.memo_dice.gen import random_game
+>>> analyse(random_game(random.Random(1), players=2), source="demo").format
+'memo-dice/1'
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from typing import Any
+
+from pathcheck.analysis.core import GameAnalysis
+from pathcheck.errors import RecordError
+
+ANALYSERS: dict[str, str] = {
+    "game/1": "pathcheck.analysis.dungeon",
+    "solo/1": "pathcheck.analysis.dungeon_solo",
+    "memoarrr/1": "pathcheck.analysis.memoarrr",
+    "memo-dice/1": "pathcheck.analysis.memo_dice",
+    "robot-memory/1": "pathcheck.analysis.robot_memory",
+}
+"""Log format -> the module that analyses it (imported when a log of it comes)."""
+
+
+def analyse(log: Mapping[str, Any], *, source: str,
+            formats: tuple[str, ...] | None = None) -> GameAnalysis:
+    """The analysis of one decoded log, by its ``format`` (only among ``formats`` when a
+    game was named); RecordError naming ``/format`` for a log no analysis reads, or any
+    error of the game's reader."""
+    fmt = log.get("format")
+    if not isinstance(fmt, str):
+        raise RecordError(source, None, "/format",
+                          "missing \"format\" (e.g. \"game/1\"): the analysis needs it")
+    if formats is not None and fmt not in formats:
+        raise RecordError(source, None, "/format",
+                          f"format {fmt[:40]!r} is not the named game's (it reads "
+                          f"{', '.join(formats)})")
+    if fmt not in ANALYSERS:
+        raise RecordError(source, None, "/format",
+                          f"no analysis reads format {fmt[:40]!r} (there is one for "
+                          f"{', '.join(ANALYSERS)})")
+    module = importlib.import_module(ANALYSERS[fmt])
+    result: GameAnalysis = module.analyse(log, source=source)
+    return result
+
+
+def analyse_decoded(raw: bytes, fmt: str, *, source: str,
+                    formats: tuple[str, ...] | None = None) -> GameAnalysis | None:
+    """The analysis of a log given as its JSON text (passed by the reader's guard), read
+    straight into its game's typed values as ``adjudicate`` reads it
+    (:attr:`pathcheck.games.GameAdjudicator.typed_readers`), for the games whose analysis
+    takes a log so read (``analyse_read``); None when that does not apply or the text does
+    not fit the format: :func:`analyse` then reads it the usual way, which gives the same
+    analysis or words the error."""
+    if fmt not in ANALYSERS or (formats is not None and fmt not in formats):
+        return None
+    module = importlib.import_module(ANALYSERS[fmt])
+    analyse_read = getattr(module, "analyse_read", None)
+    if analyse_read is None:
+        return None
+    from pathcheck import games
+
+    for name, log_format, read_entry in getattr(games.for_format(fmt), "typed_readers", ()):
+        if name == fmt:
+            entry = log_format.decode(raw)
+            if entry is None:
+                return None
+            result: GameAnalysis = analyse_read(read_entry(entry, source=source),
+                                                source=source)
+            return result
+    return None

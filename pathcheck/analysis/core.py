@@ -1,0 +1,189 @@
+"""What every game's analysis is made of: marks, analysed moves, per-player summaries.
+
+A *move* is a decision a player took that a memory could get right or wrong. Each is marked
+against a perfect memory of exactly what the mover had seen (``docs/analysis.md``):
+
+- ``slip``: memory could decide the move and the player did otherwise;
+- ``guess``: nothing the mover had seen decides it; ``chance`` is the probability of success
+  over what was still unseen to them;
+- ``sound``: the move a perfect memory makes.
+
+Accuracy is the same for every game: sound moves among the moves memory could decide
+(sound + slips), as a percentage; None when a player had no such move.
+
+>>> moves = [AnalysedMove(1, 1, "Ann", "reveals B2", "", "", Mark.SOUND, ""),
+...          AnalysedMove(1, 2, "Bob", "reveals C1", "", "", Mark.GUESS, "", chance=0.25),
+...          AnalysedMove(1, 3, "Ann", "reveals D4", "", "", Mark.SLIP, "")]
+>>> [(s.player, s.moves, s.slips, s.guesses, s.accuracy) for s in summarise(
+...     ("Ann", "Bob"), moves, {"Ann": 2, "Bob": 0}, ["Ann"])]
+[('Ann', 2, 1, 0, 50.0), ('Bob', 1, 0, 1, None)]
+"""
+
+from __future__ import annotations
+
+import enum
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import msgspec
+
+from pathcheck.ruling import Rule
+
+
+class Mark(enum.Enum):
+    """How a move compares with a perfect memory of what the mover had seen."""
+
+    SLIP = "slip"
+    GUESS = "guess"
+    SOUND = "sound"
+
+    __hash__ = object.__hash__  # members are singletons (as CardOutcome's)
+
+
+class AnalysedMove(msgspec.Struct, frozen=True, gc=False):
+    """One move: where it is (``round`` and ``index`` as the game's rulings number them),
+    who moved, what they did, what they knew that matters, what a perfect memory of that
+    would do, the mark and why."""
+
+    round: int
+    index: int
+    player: str
+    did: str
+    knew: str
+    best: str
+    mark: Mark
+    why: str
+    chance: float | None = None
+    """For a guess: the probability that it succeeds, over what the mover had not seen."""
+    rule: Rule | None = None
+    """The rule that makes a slip a slip (or a move sound), where one does."""
+    pointer: str = ""
+    """The move's JSON pointer in the log."""
+
+    def where(self) -> str:
+        return f"{self.round}.{self.index}"
+
+
+class PlayerSummary(msgspec.Struct, frozen=True, gc=False):
+    """One player's moves counted by mark, with the game's result for them."""
+
+    player: str
+    moves: int
+    slips: int
+    guesses: int
+    sound: int
+    accuracy: float | None
+    """Sound moves among the moves memory could decide (sound + slips), in percent."""
+    points: int
+    won: bool
+
+
+def accuracy(sound: int, slips: int) -> float | None:
+    """``sound / (sound + slips)`` in percent, one decimal; None with no decidable move.
+
+    >>> accuracy(3, 1), accuracy(0, 0)
+    (75.0, None)
+    """
+    decided = sound + slips
+    return None if not decided else round(100.0 * sound / decided, 1)
+
+
+def summarise(players: Sequence[str], moves: Sequence[AnalysedMove],
+              points: Mapping[str, int], winners: Sequence[str]) -> tuple[PlayerSummary, ...]:
+    """Each player's summary, in seat order (see the module's example)."""
+    tally = Counter(map(_player_mark, moves))  # counted in C: a log has hundreds of moves
+    names = list(dict.fromkeys([*players, *(p for p, _ in tally)]))  # seats, then others
+    out = []
+    for p in names:
+        slips, guesses, sound = (tally[p, Mark.SLIP], tally[p, Mark.GUESS],
+                                 tally[p, Mark.SOUND])
+        out.append(PlayerSummary(p, slips + guesses + sound, slips, guesses, sound,
+                                 accuracy(sound, slips), points.get(p, 0), p in winners))
+    return tuple(out)
+
+
+def _player_mark(move: AnalysedMove) -> tuple[str, Mark]:
+    return move.player, move.mark
+
+
+class LostAnnouncement(msgspec.Struct, frozen=True, gc=False):
+    """Dungeon in memory: one player's LOST announcement in one exploration, against a
+    perfect memory's (docs/analysis.md)."""
+
+    player: str
+    verdict: str
+    """``held-on`` (no card, the path held), ``too-early`` (rule I), ``on-time``, ``late``
+    (scoring or not: ``points``), ``missed`` (never announced), ``voided`` (announced after
+    the Lost point, but another player had priority under rule #1 and the exploration ended
+    before they announced again), ``no-chance`` (the exploration ended before the player
+    could announce)."""
+    announced_turn: int | None
+    """The turn after which their LOST card lies (None: no card)."""
+    perfect_turn: int | None
+    """The first turn after the Lost point at which they could announce (None: none)."""
+    points: int
+    """What their announcement (or staying) scored."""
+    perfect_points: int
+    """What the perfect announcement would have scored, the others' cards as they lay."""
+    rule: Rule | None = None
+
+
+class ExplorationReport(msgspec.Struct, frozen=True, gc=False):
+    """Dungeon in memory: where one exploration's path was first Lost, and each player's
+    announcement."""
+
+    number: int
+    lost_tile: int | None
+    """The tile (1-based, START is 1) that made the path Lost; None: it held."""
+    lost_turn: int | None
+    """The turn that laid it (tile k is laid in turn k - 1)."""
+    reason: str | None
+    rule: Rule | None
+    placed_by: str | None
+    """Who laid the tile that made the path Lost."""
+    announcements: tuple[LostAnnouncement, ...]
+
+
+class GameAnalysis(msgspec.Struct, frozen=True):
+    """The analysis of one log: every move marked, each player summed up, and (dungeon in
+    memory) each exploration's Lost point and announcements."""
+
+    game: str
+    format: str
+    source: str
+    players: tuple[str, ...]
+    moves: tuple[AnalysedMove, ...]
+    summaries: tuple[PlayerSummary, ...]
+    winners: tuple[str, ...]
+    final_scores: Mapping[str, int]
+    explorations: tuple[ExplorationReport, ...] = ()
+    notes: tuple[str, ...] = ()
+
+    def to_json(self) -> bytes:
+        return _encoder.encode(self)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON analysis as plain values (what :meth:`to_json` writes, read back)."""
+        out: dict[str, Any] = msgspec.json.decode(self.to_json())
+        return out
+
+    def marks_by_move(self) -> dict[tuple[int, int], list[AnalysedMove]]:
+        """The analysed moves under (round, index), as rulings number moves (the replay page
+        marks its events with them)."""
+        found: dict[tuple[int, int], list[AnalysedMove]] = {}
+        for move in self.moves:
+            found.setdefault((move.round, move.index), []).append(move)
+        return found
+
+
+_encoder = msgspec.json.Encoder()
+
+
+def make_analysis(game: str, fmt: str, source: str, players: Sequence[str],
+                  moves: Sequence[AnalysedMove], scores: Mapping[str, int],
+                  winners: Sequence[str], **extra: Any) -> GameAnalysis:
+    """A :class:`GameAnalysis` with its summaries worked out."""
+    return GameAnalysis(game, fmt, source, tuple(players), tuple(moves),
+                        summarise(players, moves, scores, winners), tuple(winners),
+                        dict(scores), **extra)

@@ -1,0 +1,175 @@
+"""Dungeon in memory (``game/1``): every tile laid is seen by the whole table, so at every
+turn each player can know whether the path is Lost; memory decides every move.
+
+Moves: the active player's placement while the path still holds (sound, or a slip if the
+arrow is not in line with the last-taken path: "misplace a tile", Lost (D)), and after each
+placement, each non-active player still in the team deciding whether to announce Lost (sound:
+announcing once the path is Lost, staying while it holds; a slip: announcing before, rule I,
+or staying once it is Lost). Besides the marks, each exploration reports where the path was
+first Lost, who laid that tile, and for each player when a perfect memory would have
+announced against what they did, and the points that would have scored.
+
+>>> import random
+>>> from pathcheck.games.dungeon.gen import random_game
+>>> analysis = analyse(random_game(random.Random(5), players=3), source="demo")
+>>> analysis.game, analysis.explorations[0].number
+('dungeon', 1)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from pathcheck.analysis.core import (
+    AnalysedMove,
+    ExplorationReport,
+    GameAnalysis,
+    LostAnnouncement,
+    Mark,
+    make_analysis,
+)
+from pathcheck.check import RULE_I, RULE_II, RULE_III, LostCard, card_outcomes
+from pathcheck.constants import REASONS
+from pathcheck.dungeon import LOST_RULES, LostReason
+from pathcheck.games.dungeon.log import GAME_FORMAT, Exploration, GameLog, read_game_log
+from pathcheck.games.dungeon.state import Replay
+
+MISPLACED = LostReason.MISPLACED.value
+
+
+def analyse(log: Mapping[str, Any], *, source: str) -> GameAnalysis:
+    """Every move of a ``game/1`` log marked, every exploration reported; RecordError if the
+    log is malformed."""
+    return analyse_read(read_game_log(log, source=source), source=source)
+
+
+def analyse_read(game: GameLog, *, source: str) -> GameAnalysis:
+    """:func:`analyse` of a log already read (:func:`~pathcheck.games.dungeon.log.
+    read_game_entry`)."""
+    replay = Replay(game)
+    replay.run()
+    players = game.players
+    moves: list[AnalysedMove] = []
+    reports: list[ExplorationReport] = []
+    for number, (exp, (lost_at, code, cards)) in enumerate(
+            zip(game.explorations, replay.checks, strict=False), 1):
+        reason = REASONS[code]
+        moves.extend(exploration_moves(number, exp, lost_at or None, reason, cards, players))
+        reports.append(exploration_report(number, exp, lost_at or None, reason, cards, players))
+    return make_analysis("dungeon", GAME_FORMAT, source, players, moves, replay.scores,
+                         replay.winners, explorations=tuple(reports))
+
+
+def _tiles(n: int) -> str:
+    return f"{n} tile" if n == 1 else f"{n} tiles"
+
+
+def _lost_words(lost_at: int, reason: str | None) -> str:
+    return f"the path is Lost since tile {lost_at} ({reason})"
+
+
+def exploration_moves(number: int, exp: Exploration, lost_at: int | None, reason: str | None,
+                      cards: Sequence[LostCard], players: Sequence[str]) -> list[AnalysedMove]:
+    """The marked moves of one exploration (see the module doc)."""
+    left_after = {c.player: c.after for c in cards}  # the card that stood: its tile
+    moves: list[AnalysedMove] = []
+    rule_d = LOST_RULES[LostReason.MISPLACED]
+    for t, turn in enumerate(exp.turns, 1):
+        height = t + 1  # the tile this turn lays
+        active = turn.player
+        pointer = turn.pointer
+        if lost_at is None or lost_at >= height:  # the path held up to this placement
+            did = f"lays {turn.placement}"
+            knew = f"the stack of {_tiles(t)}; the path holds"
+            if lost_at == height and reason == MISPLACED:
+                moves.append(AnalysedMove(number, t, active, did, knew,
+                                          "lay it with its arrow in line with the last-taken "
+                                          "path", Mark.SLIP, "misplaced", None, rule_d,
+                                          pointer))
+            else:
+                moves.append(AnalysedMove(number, t, active, did, knew, "as played",
+                                          Mark.SOUND, "in line with the last-taken path",
+                                          None, None, pointer))
+        lost_now = lost_at is not None and lost_at <= height
+        knew = (_lost_words(lost_at, reason) if lost_now and lost_at is not None
+                else f"the stack of {_tiles(height)}; the path holds")
+        for player in in_team(players, left_after, active, t):
+            said = player in turn.lost
+            at = f"{pointer}/lost"
+            if said and lost_now:
+                moves.append(AnalysedMove(number, t, player, "announces Lost", knew,
+                                          "announce Lost", Mark.SOUND, "the path is Lost",
+                                          None, RULE_II, at))
+            elif said:
+                moves.append(AnalysedMove(number, t, player, "announces Lost", knew,
+                                          "stay in the team", Mark.SLIP,
+                                          "too early: the path holds", None, RULE_I, at))
+            elif lost_now:
+                moves.append(AnalysedMove(number, t, player, "stays in the team", knew,
+                                          "announce Lost", Mark.SLIP,
+                                          "missed: the path is Lost", None, RULE_II, pointer))
+            else:
+                moves.append(AnalysedMove(number, t, player, "stays in the team", knew,
+                                          "stay in the team", Mark.SOUND, "the path holds",
+                                          None, None, pointer))
+    return moves
+
+
+def in_team(players: Sequence[str], left_after: Mapping[str, int], active: str,
+            t: int) -> list[str]:
+    """The non-active players still in the team after turn ``t``'s placement (before that
+    turn's announcements): those whose LOST card, if any, lies on tile ``t + 1`` or later."""
+    return [p for p in players if p != active and left_after.get(p, t + 1) >= t + 1]
+
+
+def exploration_report(number: int, exp: Exploration, lost_at: int | None,
+                       reason: str | None, cards: Sequence[LostCard],
+                       players: Sequence[str]) -> ExplorationReport:
+    """Where the path was first Lost and each player's announcement against a perfect one."""
+    lost_turn = None if lost_at is None else lost_at - 1
+    placed_by = (exp.turns[lost_turn - 1].player
+                 if lost_turn is not None and 1 <= lost_turn <= len(exp.turns) else None)
+    rule = None if reason is None else LOST_RULES[LostReason(reason)]
+    outcome = {name: (kind, points) for name, kind, _, points in
+               card_outcomes(lost_at, cards, players)}
+    card_of = {c.player: c.after for c in cards}
+    announcements = []
+    for player in players:
+        after = card_of.get(player)
+        announced = None if after is None else after - 1
+        points = outcome[player][1]
+        perfect = None
+        if lost_turn is not None:
+            perfect = next((t for t in range(lost_turn, len(exp.turns) + 1)
+                            if exp.turns[t - 1].player != player), None)
+        others = [c for c in cards if c.player != player]
+        if lost_at is None:
+            verdict, rule_used = ("held-on", RULE_III) if after is None else ("too-early", RULE_I)
+            perfect_points = _points_of(player, None, others)
+        else:
+            if after is None:
+                said = any(player in tn.lost for tn in exp.turns[lost_at - 2:])
+                verdict = ("voided" if said else "missed" if perfect is not None
+                           else "no-chance")
+            elif after < lost_at:
+                verdict = "too-early"
+            elif announced == perfect:
+                verdict = "on-time"
+            else:
+                verdict = "late"
+            rule_used = RULE_I if verdict == "too-early" else RULE_II
+            perfect_points = 0
+            if perfect is not None:
+                perfect_points = _points_of(player, lost_at,
+                                            [*others, LostCard(player, perfect + 1)])
+        announcements.append(LostAnnouncement(player, verdict, announced, perfect, points,
+                                              perfect_points, rule_used))
+    return ExplorationReport(number, lost_at, lost_turn, reason, rule, placed_by,
+                             tuple(announcements))
+
+
+def _points_of(player: str, lost_at: int | None, cards: Sequence[LostCard]) -> int:
+    """What ``player`` scores in the check (rules I-III) with ``cards`` on the stack."""
+    return next(points for name, _, _, points in card_outcomes(lost_at, cards, [player])
+                if name == player)

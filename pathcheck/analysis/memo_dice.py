@@ -1,0 +1,72 @@
+"""Memo Dice: every symbol rolled is seen by the whole table before its cup covers it, so
+every answer in the uncovering phase is one memory decides.
+
+An answer is sound when it names the symbol under the cup, a slip when it names another one
+or none ("if the player misremembered the symbol or cannot remember it at all"). Rolling and
+covering are not moves: the die shows what it shows, and the cup's colour is the symbol's.
+
+>>> import random
+>>> from pathcheck.games.memo_dice.gen import random_game
+>>> analysis = analyse(random_game(random.Random(2), players=2), source="demo")
+>>> analysis.game, {m.mark.value for m in analysis.moves} <= {"slip", "sound"}
+('memo-dice', True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pathcheck.analysis.core import AnalysedMove, GameAnalysis, Mark, make_analysis
+from pathcheck.games.memo_dice.log import FORMAT, MemoDiceLog, read_log
+from pathcheck.games.memo_dice.rules import RIGHT_GUESS, WRONG_GUESS, same_symbol
+from pathcheck.games.memo_dice.state import Replay
+
+
+def analyse(log: Mapping[str, Any], *, source: str) -> GameAnalysis:
+    """Every answer of ``log`` marked; RecordError if the log is malformed."""
+    return analyse_read(read_log(log, source=source), source=source)
+
+
+def analyse_read(game: MemoDiceLog, *, source: str) -> GameAnalysis:
+    """:func:`analyse` of a log already read (:func:`~pathcheck.games.memo_dice.log.
+    read_entry`)."""
+    replay = Replay(game, source=source)
+    replay.play()
+    moves: list[AnalysedMove] = []
+    for number, rnd in enumerate(game.rounds[:len(replay.rounds)], 1):
+        row = _row(rnd.covering)
+        offset = len(rnd.covering)
+        uncovered: set[int] = set()
+        for j, guess in enumerate(rnd.uncovering, 1):
+            if guess.cup > len(row) or guess.cup in uncovered:
+                continue  # a cup not in the row or already lifted: the ruling says so
+            uncovered.add(guess.cup)
+            symbol, roller, move = row[guess.cup - 1]
+            knew = f"cup {guess.cup} covers the {symbol!r} {roller} rolled in move {move}"
+            best = f"name {symbol!r}"
+            pointer = f"/rounds/{number - 1}/uncovering/{j - 1}"
+            if guess.guess is not None and same_symbol(guess.guess, symbol):
+                moves.append(AnalysedMove(number, offset + j, guess.player,
+                                          f"names {guess.guess!r} for cup {guess.cup}", knew,
+                                          best, Mark.SOUND, "right", None, RIGHT_GUESS,
+                                          pointer))
+                continue
+            did = ("gives no answer" if guess.guess is None else f"names {guess.guess!r}") + \
+                f" for cup {guess.cup}"
+            why = "no answer" if guess.guess is None else "wrong symbol"
+            moves.append(AnalysedMove(number, offset + j, guess.player, did, knew, best,
+                                      Mark.SLIP, why, None, WRONG_GUESS, pointer))
+    return make_analysis("memo-dice", FORMAT, source, game.players, moves, replay.scores,
+                         replay.winners(), notes=tuple(replay.notes))
+
+
+def _row(covering: Any) -> list[tuple[str, str, int]]:
+    """The cups in the row, first covered first: (symbol, who rolled it, the move), up to
+    the golden cup that ends covering."""
+    row = []
+    for k, roll in enumerate(covering, 1):
+        row.append((roll.symbol, roll.player, k))
+        if roll.cup == "golden":
+            break
+    return row

@@ -1,0 +1,105 @@
+"""The robot memory game: every card of a round lies face up for a minute at setup, in sight
+of the whole table ("Players have one minute to memorize the cards"), so every guess is one
+memory decides.
+
+A guess is sound when it names all three features of a memory card (6 points), or "short
+circuit" for a short circuit; any other answer is a slip: a wrong feature, "short circuit" on
+a memory card or features on a short circuit (what the player saw contradicted), or fewer
+features than were seen (points given away). Which card is pointed at is not a move of the
+guesser's.
+
+>>> import random
+>>> from pathcheck.games.robot_memory.gen import random_game
+>>> analysis = analyse(random_game(random.Random(4)), source="demo")
+>>> analysis.game, {m.mark.value for m in analysis.moves} <= {"slip", "sound"}
+('robot-memory', True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pathcheck.analysis.core import AnalysedMove, GameAnalysis, Mark, make_analysis
+from pathcheck.games.robot_memory.log import FORMAT, GameLog, Pick, position_name, read_log
+from pathcheck.games.robot_memory.rules import (
+    SCORE_THREE,
+    SCORING,
+    SHORT_CIRCUIT,
+    WRONG_FEATURE,
+    Card,
+    Guess,
+    MemoryCard,
+    ShortCircuit,
+)
+from pathcheck.games.robot_memory.state import Replay
+from pathcheck.ruling import Rule
+
+FEATURES = ("type", "colour", "number")
+
+
+def perfect_guess(card: Card) -> Guess:
+    """What a perfect memory names for ``card``."""
+    if isinstance(card, ShortCircuit):
+        return Guess(short_circuit=True)
+    return Guess(type=card.type, colour=card.colour, number=card.number)
+
+
+def judge(guess: Guess, card: Card) -> tuple[Mark, str, Rule]:
+    """The mark of naming ``guess`` for ``card`` (seen at setup), why, and the rule."""
+    if isinstance(card, ShortCircuit):
+        if guess.short_circuit:
+            return Mark.SOUND, "right", SHORT_CIRCUIT
+        return Mark.SLIP, "features named on a short circuit", SCORING
+    if guess.short_circuit:
+        return Mark.SLIP, "\"short circuit\" named on a memory card", SCORING
+    named = guess.named()
+    wrong = [name for name, value in named.items() if card.feature(name) != value]
+    if wrong:
+        return Mark.SLIP, f"wrong {' and '.join(wrong)}", WRONG_FEATURE
+    if len(named) < len(FEATURES):
+        return (Mark.SLIP, f"only {len(named)} of the 3 features named (all 3 were seen)",
+                SCORE_THREE)
+    return Mark.SOUND, "all three features right", SCORE_THREE
+
+
+def analyse(log: Mapping[str, Any], *, source: str) -> GameAnalysis:
+    """Every guess of ``log`` marked; RecordError if the log is malformed."""
+    return analyse_read(read_log(log, source=source), source=source)
+
+
+def analyse_read(game: GameLog, *, source: str) -> GameAnalysis:
+    """:func:`analyse` of a log already read (:func:`~pathcheck.games.robot_memory.log.
+    read_entry`)."""
+    replay = Replay(game)
+    replay.run()
+    moves: list[AnalysedMove] = []
+    for number, rnd in enumerate(game.rounds, 1):
+        face_up: set[tuple[int, int]] = set()
+        for t, turn in enumerate(rnd.turns, 1):
+            for pick in turn.picks:
+                if pick.position in face_up:
+                    continue  # already turned: the ruling says so
+                face_up.add(pick.position)
+                moves.append(_move(number, t, turn.guesser, pick, rnd.grid))
+    winners, _ = replay.winners()
+    # In team play the captains guess: each person is summed up, with their team's result.
+    people = game.people
+    side = {p: game.side_of(p) or p for p in people}
+    points = {p: replay.scores.get(side[p], 0) for p in people}
+    return make_analysis("robot-memory", FORMAT, source, people, moves, points,
+                         [p for p in people if side[p] in winners])
+
+
+def _move(number: int, t: int, guesser: str, pick: Pick,
+          grid: tuple[tuple[Card | None, ...], ...]) -> AnalysedMove:
+    row, column = pick.position
+    card = grid[row - 1][column - 1]
+    assert card is not None  # read_log checked every position
+    where = position_name(pick.position)
+    mark, why, rule = judge(pick.guess, card)
+    seen = "a short circuit" if not isinstance(card, MemoryCard) else card.describe()
+    return AnalysedMove(number, t, guesser, f"names {pick.guess.describe()} for {where}",
+                        f"{where} was {seen} at setup",
+                        f"name {perfect_guess(card).describe()}", mark, why, None, rule,
+                        pick.pointer)

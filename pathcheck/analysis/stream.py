@@ -1,0 +1,106 @@
+"""Analysing many logs as a stream: the items of ``adjudicate``'s reader
+(:func:`pathcheck.games.stream.process_logs`), each analysed and rendered in a worker or here,
+in input order, one line of error per bad log.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import msgspec
+
+from pathcheck import games
+from pathcheck.analysis import analyse, analyse_decoded
+from pathcheck.analysis.core import GameAnalysis
+from pathcheck.batch import ERROR, JSON_LINE, Item
+from pathcheck.bounded import Guard, guard
+from pathcheck.errors import InputError, IOFailure, PathcheckError, RecordError
+from pathcheck.games.stream import format_of, located, log_value
+
+
+@dataclass(frozen=True)
+class AnalyseSettings:
+    """The GAME named on the command line (None: the log's ``format`` decides), the output
+    format (``none``: not rendered, the caller only keeps the values) and whether to hand
+    back each analysis (the tournament table and the replay page need them)."""
+
+    game: str | None = None
+    output: str = "text"
+    keep: bool = False
+    keep_logs: bool = False
+    """Hand back each decoded log too (the replay page draws it)."""
+
+
+class Analysed(NamedTuple):
+    """One log analysed and rendered, or the one-line error that stopped it."""
+
+    status: str
+    """``analysed``, ``invalid`` (exit 3) or ``unreadable`` (a whole file, exit 4)."""
+    text: bytes
+    error: str
+    line: int
+    size: int
+    analysis: GameAnalysis | None = None
+    log: dict[str, object] | None = None
+    """The decoded log, when kept (the replay page draws it)."""
+
+
+def analyse_item(item: Item, settings: AnalyseSettings) -> Analysed:
+    """One item analysed and rendered; every error is caught and worded in one line."""
+    if isinstance(item.payload, IOFailure):
+        return Analysed("unreadable", b"", f"pathcheck: error: {item.payload}", 0, 0)
+    if item.kind == ERROR and isinstance(item.payload, RecordError | InputError):
+        return Analysed("invalid", b"", f"pathcheck: invalid: {item.payload}", item.line,
+                        item.size)
+    source = item.source if not item.pointer else f"{item.source}#{item.pointer}"
+    try:
+        formats = None if settings.game is None else games.load(settings.game).formats
+        checked = None
+        if item.kind == JSON_LINE:
+            checked = guard(item.payload.rstrip(b"\r\n"))  # once, for both reads
+        result = None
+        if checked is Guard.CLEAR and not settings.keep_logs:
+            result = _typed(item, source, formats)
+        value = None
+        if result is None:
+            value = log_value(item, checked)
+            try:
+                result = analyse(value, source=source, formats=formats)
+            except RecordError as exc:
+                raise located(exc, item) from exc
+    except RecordError as exc:
+        return Analysed("invalid", b"", f"pathcheck: invalid: {exc}", item.line, item.size)
+    except PathcheckError as exc:
+        return Analysed("invalid", b"", f"pathcheck: error: {item.source}:{item.line}: {exc}",
+                        item.line, item.size)
+    return Analysed("analysed", render(result, settings.output), "", item.line, item.size,
+                    result if settings.keep else None, value if settings.keep_logs else None)
+
+
+def _typed(item: Item, source: str, formats: tuple[str, ...] | None) -> GameAnalysis | None:
+    """A JSON line (passed by the reader's guard) read straight into its game's typed
+    values, as ``adjudicate`` reads it (:func:`pathcheck.analysis.analyse_decoded`); None:
+    the usual way reads it."""
+    raw = item.payload.rstrip(b"\r\n")
+    try:
+        fmt = format_of(raw)
+        if not isinstance(fmt, str):
+            return None
+        return analyse_decoded(raw, fmt, source=source, formats=formats)
+    except (msgspec.DecodeError, UnicodeDecodeError, PathcheckError):
+        return None  # the usual way words it
+
+
+def render(analysis: GameAnalysis, output: str) -> bytes:
+    """An analysis as text, as an indented element of the ``json`` array, or as one line."""
+    if output == "none":
+        return b""
+    if output == "text":
+        from pathcheck.render.analysis import render_analysis
+
+        return render_analysis(analysis).encode("utf-8")
+    encoded = analysis.to_json()
+    if output == "json":
+        return b"  " + msgspec.json.format(encoded, indent=2).replace(b"\n", b"\n  ")
+    return encoded

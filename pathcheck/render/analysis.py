@@ -1,0 +1,106 @@
+"""Analyses as text: a log's per-player summary, its slips and guesses, and (dungeon in
+memory) each exploration's Lost point and announcements; a position; the tournament table.
+
+Names from the log are escaped as every text report escapes them (:mod:`pathcheck.render.safe`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pathcheck.analysis.core import GameAnalysis, Mark, PlayerSummary
+from pathcheck.analysis.positions import PositionAnalysis
+from pathcheck.render.safe import one_line
+
+TITLES = {"dungeon": "dungeon in memory", "memoarrr": "Memoarrr!", "memo-dice": "Memo Dice",
+          "robot-memory": "robot memory game"}
+
+
+def accuracy_text(value: float | None) -> str:
+    return "-" if value is None else f"{value:.1f}%"
+
+
+def summary_line(s: PlayerSummary) -> str:
+    won = ", won" if s.won else ""
+    return (f"{one_line(s.player)}: {_count(s.moves, 'move')}, {_count(s.slips, 'slip')}, "
+            f"{_count(s.guesses, 'guess')}, {s.sound} sound, accuracy "
+            f"{accuracy_text(s.accuracy)} ({_count(s.points, 'point')}{won})")
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}{'es' if word.endswith('s') else 's'}"
+
+
+def render_analysis(analysis: GameAnalysis) -> str:
+    """One log's analysis as a table reads it: players first, then every slip and guess
+    (sound moves are counted, not listed), then the dungeon's explorations."""
+    lines = [f"{one_line(analysis.source)}: {TITLES.get(analysis.game, analysis.game)} "
+             f"({analysis.format}), players: {', '.join(map(one_line, analysis.players))}"]
+    lines += ["  " + summary_line(s) for s in analysis.summaries]
+    marked = [m for m in analysis.moves if m.mark is not Mark.SOUND]
+    if marked:
+        lines.append("Slips and guesses (round.move player: what they did; what they knew; "
+                     "perfect memory):")
+    for move in marked:
+        label = "SLIP" if move.mark is Mark.SLIP else (
+            f"GUESS {move.chance:.0%}" if move.chance is not None else "GUESS")
+        rule = "" if move.rule is None or move.mark is not Mark.SLIP else f" [{move.rule.id}]"
+        lines.append(f"  {move.where()} {one_line(move.player)}: {one_line(move.did)}: "
+                     f"{label}, {one_line(move.why)}{rule}")
+        lines.append(f"      knew {one_line(move.knew)}; perfect memory: {one_line(move.best)}")
+    for exp in analysis.explorations:
+        if exp.lost_tile is None:
+            head = f"Exploration {exp.number}: the path held to the last tile"
+        else:
+            head = (f"Exploration {exp.number}: Lost at tile {exp.lost_tile} (turn "
+                    f"{exp.lost_turn}, laid by {one_line(exp.placed_by or '?')}): {exp.reason}")
+            if exp.rule is not None:
+                head += f' [{exp.rule.section}: "{exp.rule.quote}"]'
+        lines.append(head)
+        for a in exp.announcements:
+            did = ("no LOST card" if a.announced_turn is None
+                   else f"announced in turn {a.announced_turn}")
+            perfect = ("" if a.perfect_turn is None else
+                       f"; perfect memory: turn {a.perfect_turn}, {a.perfect_points} point(s)")
+            rule = "" if a.rule is None else f" [{a.rule.id}]"
+            lines.append(f"  {one_line(a.player)}: {a.verdict}, {did}, {a.points} point(s)"
+                         f"{perfect}{rule}")
+    lines += [f"Note: {one_line(n)}" for n in analysis.notes]
+    return "\n".join(lines)
+
+
+def render_position(position: PositionAnalysis) -> str:
+    lines = [f"Position: {position.stack}"]
+    if position.heading is None:
+        lines.append(f"The path is Lost already, at tile {position.lost_tile} "
+                     f"({position.reason}): every tile laid on it leaves it Lost.")
+    else:
+        lines.append(f"The path holds; the next tile's arrow must point {position.heading}.")
+    if position.player is not None:
+        lines.append(f"Hand of {one_line(position.player)}:")
+    for tile in position.hand:
+        if tile.goes_on:
+            lines.append(f"  {tile.placement}: the path goes on")
+        else:
+            rule = "" if tile.rule is None else f' [{tile.rule.section}: "{tile.rule.quote}"]'
+            lines.append(f"  {tile.placement}: Lost at tile {tile.lost_tile} by {tile.reason}"
+                         f"{rule}")
+    if position.chance_lost is None:
+        lines.append("No tile is unseen.")
+    else:
+        reasons = ", ".join(f"{r} {n}" for r, n in sorted(position.lost_by_reason.items()))
+        lines.append(f"Next tile: {position.lost_next} of the {position.unseen} tiles unseen make "
+                     f"the path Lost ({position.chance_lost:.1%}"
+                     f"{': ' + reasons if reasons else ''}).")
+    return "\n".join(lines)
+
+
+def render_rows(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    """A plain text table, columns padded (the first left-aligned, the others right)."""
+    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
+    out = []
+    for row in [header, *rows]:
+        cells = [str(c).ljust(w) if i == 0 else str(c).rjust(w)
+                 for i, (c, w) in enumerate(zip(row, widths, strict=True))]
+        out.append("  ".join(cells).rstrip())
+    return "\n".join(out)

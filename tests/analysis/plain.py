@@ -1,0 +1,220 @@
+"""The second, plain analysis: each mover's knowledge recomputed from scratch at every move,
+from the raw JSON log, with no replay state carried from one move to the next (the dungeon's
+Lost points by the networkx reference tracer). Only the marks and chances are made, to be
+compared with :mod:`pathcheck.analysis` (tests/analysis/test_differential.py). It reads
+legal logs: what an illegal log does to the flow is the main analysis's business.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from pathcheck.dungeon import LostReason
+from pathcheck.games.dungeon.state import clockwise_after
+from pathcheck.games.memo_dice.rules import same_symbol
+from pathcheck.games.memoarrr.rules import ALL_CARDS, CENTRE, SIDES, Card, Pos
+from pathcheck.geometry import Direction, Move
+from pathcheck.reference import trace_reference
+from pathcheck.tileset import load_tileset
+
+Plain = tuple[int, int, str, str, float | None]
+"""(round, index, player, mark, chance) of one move."""
+
+
+def plain_marks(log: dict[str, Any]) -> list[Plain]:
+    return {"memoarrr/1": _memoarrr, "memo-dice/1": _memo_dice, "robot-memory/1": _robot,
+            "game/1": _dungeon, "solo/1": _solo}[log["format"]](log)
+
+
+# --- Memoarrr! --------------------------------------------------------------------------
+
+def _events(log: dict[str, Any]) -> list[tuple[int, int, dict[str, Any]]]:
+    return [(r, k, a) for r, rnd in enumerate(log["rounds"], 1)
+            for k, a in enumerate(rnd["actions"], 1)]
+
+
+def _memoarrr_view(log: dict[str, Any], player: str, upto: int
+                   ) -> tuple[dict[Pos, Card], set[Pos], Card | None, Pos | None, dict[Pos, Card]]:
+    """From scratch: what ``player`` knows before event ``upto``, the face-up positions, the
+    last card revealed in the round, the walrus mark, and the true grid."""
+    grid = {Pos(r, c): Card.parse(card) for r, row in enumerate(log["island"])
+            for c, card in enumerate(row) if card is not None}
+    known = {p: grid[p] for p in SIDES[log["peeks"][player]] if p in grid}
+    events = _events(log)
+    face_up: set[Pos] = set()
+    last: Card | None = None
+    mark: Pos | None = None
+    current = 0
+    for r, _k, action in events[:upto]:
+        if r != current:
+            current, face_up, last, mark = r, set(), None, None
+        mark = None  # a walrus mark binds the very next turn only
+        if "reveal" not in action:
+            continue
+        pos = Pos.parse(action["reveal"])
+        card = grid[pos]
+        face_up.add(pos)
+        succeeded = last is None or card.connects(last)
+        last = card
+        known[pos] = card
+        if "swap" in action:
+            other = Pos.parse(action["swap"])
+            moved = {pos: grid.get(other), other: grid.get(pos)}
+            for p, c in moved.items():
+                grid.pop(p, None)
+                if c is not None:
+                    grid[p] = c
+            up = {pos: other in face_up, other: pos in face_up}
+            for p, is_up in up.items():
+                (face_up.add if is_up else face_up.discard)(p)
+            kn = {pos: known.get(other), other: known.get(pos)}
+            for p, c in kn.items():
+                known.pop(p, None)
+                if c is not None:
+                    known[p] = c
+        if "mark" in action and succeeded:
+            mark = Pos.parse(action["mark"])
+        if "peek" in action and action["player"] == player:
+            peeked = Pos.parse(action["peek"])
+            if peeked in grid:
+                known[peeked] = grid[peeked]
+    if upto < len(events) and events[upto][0] != current:
+        face_up, last, mark = set(), None, None
+    return known, face_up, last, mark, grid
+
+
+def _memoarrr(log: dict[str, Any]) -> list[Plain]:
+    out: list[Plain] = []
+    for i, (r, k, action) in enumerate(_events(log)):
+        if "reveal" not in action:
+            continue
+        player = action["player"]
+        known, face_up, last, mark, _ = _memoarrr_view(log, player, i)
+        if last is None:
+            continue  # the round's first reveal always succeeds: not a move
+        allowed = [p for p in (Pos(a, b) for a in range(5) for b in range(5))
+                   if p != CENTRE and p not in face_up and p != mark]
+        chosen = Pos.parse(action["reveal"])
+        matches = [p for p in allowed if p in known and known[p].connects(last)]
+        unknown = [p for p in allowed if p not in known]
+        pool = [c for c in ALL_CARDS if c not in set(known.values())]
+        chance = (Fraction(sum(c.connects(last) for c in pool), len(pool))
+                  if unknown and pool else Fraction(0))
+        if matches:
+            out.append((r, k, player, "sound" if chosen in matches else "slip", None))
+        elif chance == 0:
+            out.append((r, k, player, "sound", None))
+        elif chosen in unknown and chance == 1:
+            out.append((r, k, player, "sound", None))  # every card not seen connects
+        elif chosen in unknown:
+            out.append((r, k, player, "guess", float(chance)))
+        else:
+            out.append((r, k, player, "slip", None))
+    return out
+
+
+# --- Memo Dice and the robot game --------------------------------------------------------
+
+def _memo_dice(log: dict[str, Any]) -> list[Plain]:
+    out: list[Plain] = []
+    for r, rnd in enumerate(log["rounds"], 1):
+        for j, guess in enumerate(rnd["uncovering"], 1):
+            symbol = rnd["covering"][guess["cup"] - 1]["symbol"]  # what everyone saw rolled
+            right = guess["guess"] is not None and same_symbol(guess["guess"], symbol)
+            out.append((r, len(rnd["covering"]) + j, guess["player"],
+                        "sound" if right else "slip", None))
+    return out
+
+
+def _robot(log: dict[str, Any]) -> list[Plain]:
+    out: list[Plain] = []
+    for r, rnd in enumerate(log["rounds"], 1):
+        for t, turn in enumerate(rnd["turns"], 1):
+            for pick in [turn, *turn.get("chain", ())]:
+                card = rnd["grid"]["cards"][pick["position"]["row"] - 1][
+                    pick["position"]["column"] - 1]  # what everyone saw at setup
+                guess = pick["guess"]
+                if card == "short-circuit" or guess == "short-circuit":
+                    right = card == guess
+                else:
+                    right = guess == card  # all three features, all right
+                out.append((r, t, turn["guesser"], "sound" if right else "slip", None))
+    return out
+
+
+# --- dungeon in memory ---------------------------------------------------------------------
+
+def _lost(tiles: list[tuple[str, Direction]], rules: frozenset[int],
+          move: Move = Move.STRAIGHT) -> tuple[int | None, str | None]:
+    result = trace_reference(load_tileset(), tiles, rules, move)
+    return result.lost_at, result.reason
+
+
+def _dungeon(log: dict[str, Any]) -> list[Plain]:
+    out: list[Plain] = []
+    rules = frozenset(log.get("rules", ()))
+    players = log["players"]
+    for e, exp in enumerate(log["explorations"], 1):
+        turns = exp["turns"]
+        for t, turn in enumerate(turns, 1):
+            stack = [("START", Direction.N)] + [(x["tile"], Direction[x["dir"]])
+                                                 for x in turns[:t]]
+            before, _ = _lost(stack[:-1], rules)
+            now, reason = _lost(stack, rules)
+            active = turn["player"]
+            if before is None:
+                bad = now == t + 1 and reason == LostReason.MISPLACED.value
+                out.append((e, t, active, "slip" if bad else "sound", None))
+            team = _team(players, turns[:t - 1], rules)  # from scratch: every earlier turn
+            for player in players:
+                if player == active or player not in team:
+                    continue
+                said = player in turn.get("lost", ())
+                out.append((e, t, player, "sound" if said == (now is not None) else "slip",
+                            None))
+    return out
+
+
+def _team(players: list[str], turns: list[dict[str, Any]], rules: frozenset[int]) -> set[str]:
+    team = set(players)
+    for turn in turns:
+        said = [p for p in dict.fromkeys(turn.get("lost", ()))
+                if p != turn["player"] and p in team]
+        if 1 in rules and said and turn.get("simultaneous", True) is False:
+            said = said[:1]  # one after the other: the first to speak stands
+        elif 1 in rules and said:
+            order = clockwise_after(players, turn["player"])
+            said = [min(said, key=order.index)]
+        team -= set(said)
+    return team
+
+
+def _solo(log: dict[str, Any]) -> list[Plain]:
+    out: list[Plain] = []
+    rules = frozenset(log.get("rules", ()))
+    dungeons = [[(p["tile"], Direction[p["dir"]]) for p in d] for d in log["dungeons"]]
+    for d, dungeon in enumerate(dungeons, 1):
+        move = _entry_move(dungeons[:d - 1], rules)
+        for i in range(1, len(dungeon) + 1):
+            if d == 1 and i == 1:
+                continue
+            if i == 1:
+                held = _lost(dungeons[d - 2], rules, _entry_move(dungeons[:d - 2], rules))[0]
+                out.append((d, i, "solo", "slip" if held is None else "sound", None))
+                continue
+            before, _ = _lost(dungeon[:i - 1], rules, move)
+            now, reason = _lost(dungeon[:i], rules, move)
+            if before is not None:
+                out.append((d, i, "solo", "slip", None))
+            else:
+                bad = now == i and reason == LostReason.MISPLACED.value
+                out.append((d, i, "solo", "slip" if bad else "sound", None))
+    return out
+
+
+def _entry_move(dungeons: list[list[tuple[str, Direction]]], rules: frozenset[int]) -> Move:
+    move = Move.STRAIGHT
+    for dungeon in dungeons:
+        move = trace_reference(load_tileset(), dungeon, rules, move).last_move
+    return move

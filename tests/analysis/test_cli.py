@@ -1,0 +1,169 @@
+"""``pathcheck analyse`` through click's CliRunner: every fixture, the output formats, bad
+input, the tournament table, positions, --help."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import random
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pathcheck.cli import cli
+from pathcheck.games.memo_dice.gen import random_game as dice_game
+from pathcheck.games.memoarrr.gen import random_game as memoarrr_game
+
+FIXTURES = Path(__file__).parents[2] / "fixtures"
+PLAYED = sorted([*FIXTURES.glob("*/legal-*.json"), *FIXTURES.glob("*/illegal-*.json"),
+                 *FIXTURES.glob("*/legal-*.pcn")])
+MALFORMED = sorted(FIXTURES.glob("*/malformed-*.json"))
+
+
+def run(*args: str, stdin: str | None = None) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, ["analyse", *args], input=stdin)
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.mark.parametrize("path", PLAYED, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_every_played_fixture_is_analysed(path: Path) -> None:
+    code, out, err = run(str(path), "--format", "json")
+    assert (code, err) == (0, "")
+    [analysis] = json.loads(out)
+    assert analysis["source"] == str(path)
+    assert {s["player"] for s in analysis["summaries"]} == set(analysis["players"])
+    for s in analysis["summaries"]:
+        assert s["moves"] == s["slips"] + s["guesses"] + s["sound"]
+
+
+@pytest.mark.parametrize("path", MALFORMED, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_a_malformed_log_is_one_line_with_its_pointer(path: Path) -> None:
+    code, out, err = run(str(path))
+    assert code == 3 and out == ""
+    assert err.count("\n") == 1 and err.startswith(f"pathcheck: invalid: {path}")
+
+
+def test_text_names_slips_with_what_was_known() -> None:
+    code, out, _ = run(str(FIXTURES / "memoarrr/legal-3p-2023.json"))
+    assert code == 0
+    assert "Ann: 17 moves, 6 slips, 3 guesses, 8 sound, accuracy 57.1%" in out
+    assert "1.3 Ben: reveals C4 (turtle/desert): SLIP" in out
+    assert "perfect memory: reveal a card seen that connects: B1 (turtle/water)" in out
+
+
+def test_dungeon_text_reports_each_exploration() -> None:
+    code, out, _ = run(str(FIXTURES / "dungeon/legal-3p-basic.json"))
+    assert code == 0
+    assert "Exploration 1: Lost at tile 8 (turn 7, laid by Ann): dead-end" in out
+    assert "Bob: late, announced in turn 2, 1 point(s); perfect memory: turn 1" in out
+
+
+def test_jsonl_stream_in_order_with_bad_lines_reported(tmp_path: Path) -> None:
+    logs = [json.dumps(memoarrr_game(random.Random(1), players=2)), "{not json",
+            json.dumps({"format": "chess/1"}), json.dumps(dice_game(random.Random(2)))]
+    path = tmp_path / "logs.jsonl"
+    path.write_text("\n".join(logs) + "\n")
+    code, out, err = run(str(path), "--format", "jsonl")
+    assert code == 3
+    assert [json.loads(line)["format"] for line in out.splitlines()] == ["memoarrr/1",
+                                                                         "memo-dice/1"]
+    lines = err.splitlines()
+    assert len(lines) == 2 and f"{path}:2" in lines[0] and f"{path}:3: /format" in lines[1]
+    code2, out2, _ = run(str(path), "--format", "jsonl", "--jobs", "2")
+    assert (code2, out2) == (code, out)
+
+
+def test_by_player_table_csv_and_chart(tmp_path: Path) -> None:
+    path = tmp_path / "logs.jsonl"
+    path.write_text("".join(json.dumps(dice_game(random.Random(s), players=3)) + "\n"
+                            for s in range(3)))
+    chart = tmp_path / "acc.svg"
+    code, out, _ = run(str(path), "--by-player", "--format", "csv", "--chart", str(chart))
+    assert code == 0
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert [r["games"] for r in rows] == ["3", "3", "3"]
+    assert sum(int(r["wins"]) for r in rows) >= 3
+    for r in rows:
+        assert int(r["moves"]) == int(r["slips"]) + int(r["guesses"]) + int(r["sound"])
+        assert float(r["slips_per_game"]) == round(int(r["slips"]) / 3, 2)
+    svg = chart.read_text()
+    assert svg.startswith("<svg") and all(r["player"] in svg for r in rows)
+    code, text, _ = run(str(path), "--by-player")
+    assert code == 0 and text.splitlines()[0].split()[:3] == ["player", "games", "wins"]
+    code, jsonl, _ = run(str(path), "--by-player", "--format", "jsonl")
+    assert [json.loads(line)["player"] for line in jsonl.splitlines()] == [
+        r["player"] for r in rows]
+
+
+def test_csv_quotes_a_name_a_spreadsheet_would_run() -> None:
+    log = dice_game(random.Random(4), players=2)
+    old = log["players"][0]
+    text = json.dumps(log).replace(f'"{old}"', '"=HYPERLINK(1)"')
+    code, out, _ = run("-", "--by-player", "--format", "csv", stdin=text)
+    assert code == 0 and "'=HYPERLINK(1)" in out
+
+
+def test_position_and_at() -> None:
+    code, out, _ = run("--position", "START@N R1@N R2@E R3@S I4@W R4@W R5@N",
+                       "--hand", "R6,L1")
+    assert code == 0
+    assert "R6@E: Lost at tile 8 by dead-end" in out and "L1@E: the path goes on" in out
+    code, out, _ = run(str(FIXTURES / "dungeon/legal-3p-basic.json"), "--at", "1.5",
+                       "--format", "json")
+    assert code == 0
+    result = json.loads(out)
+    assert result["player"] == "Cy" and [h["tile"] for h in result["hand"]] == ["R5", "I2", "I6"]
+
+
+@pytest.mark.parametrize("args,message", [
+    (("--position", "START@N R1@N", "--hand", "R1"), "R1 is given twice"),
+    (("--position", "START@N R1@Q"), "R1@Q"),
+    ((str(FIXTURES / "dungeon/legal-3p-basic.json"), "--at", "9.1"), "exploration"),
+    ((str(FIXTURES / "memoarrr/legal-3p-2023.json"), "--at", "1.1"), "game/1"),
+])
+def test_position_errors_are_one_line(args: tuple[str, ...], message: str) -> None:
+    code, out, err = run(*args)
+    assert code in (2, 3) and out == "" and message in err
+
+
+def test_usage_errors() -> None:
+    assert run()[0] == 2
+    assert run(str(FIXTURES / "memo-dice/legal-2p.json"), "--format", "csv")[0] == 2
+    assert run("--hand", "R1", str(FIXTURES / "memo-dice/legal-2p.json"))[0] == 2
+
+
+def test_missing_file_exit_4_and_help() -> None:
+    code, _, err = run("/nonexistent/log.json")
+    assert code == 4 and err.count("\n") == 1
+    code, out, _ = run("--help")
+    assert code == 0 and "perfect memory" in out and "--by-player" in out
+
+
+@pytest.mark.parametrize("name", ["memoarrr/legal-3p-2023.json", "dungeon/legal-3p-basic.json",
+                                  "memo-dice/legal-2p.json", "robot-memory/legal-solo.json"])
+def test_html_page_carries_the_marks(tmp_path: Path, name: str) -> None:
+    page = tmp_path / "game.html"
+    code, _, err = run(str(FIXTURES / name), "--html", str(page))
+    assert (code, err) == (0, "")
+    html = page.read_text()
+    analysis = json.loads(run(str(FIXTURES / name), "--format", "jsonl")[1])
+    assert "Memory accuracy: " in html
+    assert html.count('class="mark-') == len(analysis["moves"])  # one square a move
+    slips = sum(m["mark"] == "slip" for m in analysis["moves"])
+    assert html.count('class="mark-slip"') == slips
+    assert '"slip",' in html or slips == 0  # the slips' notes are in the frames
+
+
+def test_html_draws_one_log() -> None:
+    code, _, err = run(str(FIXTURES / "memo-dice/legal-2p.json"),
+                       str(FIXTURES / "memo-dice/legal-3p.json"), "--html", "x.html")
+    assert code == 2 and "one LOG" in err
+
+
+def test_a_named_game_reads_only_its_formats() -> None:
+    code, out, err = run("memoarrr", str(FIXTURES / "memo-dice/legal-2p.json"))
+    assert (code, out) == (3, "")
+    assert "legal-2p.json:1: /format: format 'memo-dice/1' is not the named game's" in err
+    assert run("memo-dice", str(FIXTURES / "memo-dice/legal-2p.json"))[0] == 0

@@ -1,0 +1,95 @@
+"""The analysis against the plain one (tests/analysis/plain.py: knowledge from scratch at
+every move) on every legal fixture and on random games of every game."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pathcheck.analysis import analyse
+from pathcheck.games.dungeon.gen import random_game as dungeon_game
+from pathcheck.games.memo_dice.gen import random_game as dice_game
+from pathcheck.games.memoarrr.gen import random_game as memoarrr_game
+from pathcheck.games.robot_memory.gen import random_game as robot_game
+
+from .plain import plain_marks
+
+FIXTURES = Path(__file__).parents[2] / "fixtures"
+LEGAL = sorted(p for p in FIXTURES.glob("*/legal-*.json"))
+
+
+def main_marks(log: dict[str, Any]) -> list[tuple[int, int, str, str, float | None]]:
+    return [(m.round, m.index, m.player, m.mark.value, m.chance)
+            for m in analyse(log, source="test").moves]
+
+
+def same(log: dict[str, Any]) -> None:
+    ours, plain = main_marks(log), plain_marks(log)
+    assert [m[:4] for m in ours] == [m[:4] for m in plain]
+    for a, b in zip(ours, plain, strict=True):
+        if a[4] is None or b[4] is None:
+            assert a[4] is b[4] is None
+        else:
+            assert abs(a[4] - b[4]) < 1e-9
+
+
+@pytest.mark.parametrize("path", LEGAL, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_fixtures_agree(path: Path) -> None:
+    same(json.loads(path.read_text()))
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 2**32), players=st.integers(2, 4), expert=st.booleans(),
+       edition=st.sampled_from((2018, 2023)))
+def test_random_memoarrr(seed: int, players: int, expert: bool, edition: int) -> None:
+    same(memoarrr_game(random.Random(seed), players=players, expert=expert, edition=edition))
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 2**32), players=st.integers(2, 5), advanced=st.booleans(),
+       rules=st.sets(st.sampled_from((1, 2, 3))))
+def test_random_dungeon(seed: int, players: int, advanced: bool, rules: set[int]) -> None:
+    if advanced and seed % 2:
+        rules = rules | {4}
+    same(dungeon_game(random.Random(seed), players=players, advanced=advanced, rules=rules))
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 2**32))
+def test_random_memo_dice_and_robot(seed: int) -> None:
+    same(dice_game(random.Random(seed)))
+    same(robot_game(random.Random(seed)))
+
+
+@pytest.mark.parametrize("path", [p for p in LEGAL if "memoarrr" in str(p) or "solo" in p.name],
+                         ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_without_the_c_extension_the_analysis_is_the_same(path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    from pathcheck.games.dungeon import solo
+    from pathcheck.games.memoarrr import fast
+
+    log = json.loads(path.read_text())
+    with_c = analyse(log, source="c")
+    monkeypatch.setattr(fast, "_replay", None)
+    monkeypatch.setattr(solo, "_c_tracer", lambda: None)
+    assert analyse(log, source="c") == with_c
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 2**32))
+def test_the_typed_read_gives_the_same_analysis(seed: int) -> None:
+    import msgspec
+
+    from pathcheck.analysis import analyse_decoded
+
+    rng = random.Random(seed)
+    for log in (dungeon_game(rng, players=3, rules={1, 2}), dice_game(rng), robot_game(rng)):
+        typed = analyse_decoded(msgspec.json.encode(log), log["format"], source="t")
+        assert typed is not None and typed == analyse(log, source="t")
+    assert analyse_decoded(b'{"format": "memo-dice/1"}', "memo-dice/1", source="t") is None

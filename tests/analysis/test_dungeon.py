@@ -1,0 +1,126 @@
+"""Dungeon in memory (game/1, solo/1): random playthroughs, perfect play, planted slips, the
+exploration report and positions."""
+
+from __future__ import annotations
+
+import copy
+import random
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pathcheck.analysis import analyse
+from pathcheck.analysis.core import Mark
+from pathcheck.analysis.positions import analyse_position
+from pathcheck.dungeon import parse_notation
+from pathcheck.errors import InputError
+from pathcheck.games.dungeon.gen import random_game
+from pathcheck.solo.play import answer_key
+from pathcheck.tileset import load_tileset
+
+from .plain import plain_marks
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**32), players=st.integers(2, 5),
+       rules=st.sets(st.sampled_from((1, 2, 3))))
+def test_perfect_play_is_all_sound(seed: int, players: int, rules: set[int]) -> None:
+    analysis = analyse(random_game(random.Random(seed), players=players, rules=rules,
+                                   perfect=True), source="perfect")
+    assert analysis.moves and {m.mark for m in analysis.moves} == {Mark.SOUND}
+    assert all(s.accuracy == 100.0 for s in analysis.summaries)
+    # under rule #1 one announcement a turn stands: the others, voided, come again later
+    fine = {"on-time", "no-chance", "held-on"} | ({"voided", "late"} if 1 in rules else set())
+    for exp in analysis.explorations:
+        assert {a.verdict for a in exp.announcements} <= fine
+
+
+def test_a_missed_announcement_is_found_exactly() -> None:
+    log = random_game(random.Random(11), players=3, perfect=True)
+    exp = next(e for e in log["explorations"] if e["turns"][-1]["lost"])
+    turn = exp["turns"][-1]
+    t = len(exp["turns"])
+    number = log["explorations"].index(exp) + 1
+    keeper = turn["lost"][0]
+    turn["lost"] = [p for p in turn["lost"] if p != keeper]  # keeper forgets to announce
+    analysis = analyse(log, source="planted")
+    slips = [(m.round, m.index, m.player, m.why) for m in analysis.moves if m.mark is Mark.SLIP]
+    assert (number, t, keeper, "missed: the path is Lost") in slips
+    assert [s for s in slips if s[0] == number] == [(number, t, keeper, "missed: the path is Lost")]
+    report = analysis.explorations[number - 1]
+    assert next(a for a in report.announcements if a.player == keeper).verdict == "missed"
+
+
+def test_an_early_announcement_is_a_slip_of_rule_i() -> None:
+    log = random_game(random.Random(3), players=3, perfect=True)
+    exp = log["explorations"][0]
+    first = exp["turns"][0]
+    other = next(p for p in log["players"] if p != first["player"])
+    if first["lost"]:
+        pytest.skip("the first tile made the path Lost in this deal")  # pragma: no cover
+    first["lost"] = [other]
+    analysis = analyse(log, source="planted")
+    slip = next(m for m in analysis.moves if m.mark is Mark.SLIP)
+    assert (slip.round, slip.index, slip.player, slip.rule and slip.rule.id) == (
+        1, 1, other, "dungeon/check-I")
+    assert next(a for a in analysis.explorations[0].announcements
+                if a.player == other).verdict == "too-early"
+
+
+def _key_log(seed: int, rules: tuple[int, ...] = ()) -> dict[str, Any]:
+    deck = load_tileset().deck_ids(False)
+    random.Random(seed).shuffle(deck)
+    key = answer_key(["START", *deck], rules=rules)
+    return {"format": "solo/1", "rules": list(rules),
+            "dungeons": [[{"tile": p.tile, "dir": p.dir.name} for p in d.placements]
+                         for d in key]}
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**32), rules=st.sets(st.sampled_from((2, 3))))
+def test_solo_answer_keys_are_all_sound_and_spoilt_ones_agree(seed: int, rules: set[int]) -> None:
+    log = _key_log(seed, tuple(sorted(rules)))
+    analysis = analyse(log, source="key")
+    assert {m.mark for m in analysis.moves} == {Mark.SOUND}
+    assert len(analysis.moves) == sum(len(d) for d in log["dungeons"]) - 1
+    spoilt = copy.deepcopy(log)
+    rng = random.Random(seed)
+    dungeons = spoilt["dungeons"]
+    assert isinstance(dungeons, list)
+    if len(dungeons) > 1:  # join two dungeons: a late (or premature) move
+        k = rng.randrange(len(dungeons) - 1)
+        dungeons[k:k + 2] = [dungeons[k] + dungeons[k + 1]]
+    ours = [(m.round, m.index, m.player, m.mark.value) for m in analyse(spoilt, source="s").moves]
+    assert ours == [m[:4] for m in plain_marks(spoilt)]
+
+
+def test_a_misplaced_solo_tile_is_found_exactly() -> None:
+    log = _key_log(5)
+    dungeons = log["dungeons"]
+    assert isinstance(dungeons, list)
+    tile = dungeons[0][2]
+    tile["dir"] = {"N": "S", "S": "N", "E": "W", "W": "E"}[tile["dir"]]
+    slips = [(m.round, m.index, m.why) for m in analyse(log, source="s").moves
+             if m.mark is Mark.SLIP]
+    assert slips[0] == (1, 3, "misplaced")
+
+
+def test_position_hand_and_chance() -> None:
+    result = analyse_position(parse_notation("START@N R1@N R2@E R3@S I4@W R4@W R5@N"),
+                              ["R6", "L1"])
+    assert result.heading == "E"
+    assert [(h.placement, h.goes_on, h.reason, h.lost_tile) for h in result.hand] == [
+        ("R6@E", False, "dead-end", 8), ("L1@E", True, None, None)]
+    assert (result.unseen, result.lost_next) == (25, 15)
+    assert result.chance_lost == round(15 / 25, 4)
+
+
+def test_position_errors_name_the_tile() -> None:
+    with pytest.raises(InputError, match="R1 is given twice"):
+        analyse_position(parse_notation("START@N R1@N"), ["R1"])
+    with pytest.raises(InputError, match="unknown tile 'Q9'"):
+        analyse_position(parse_notation("START@N"), ["Q9"])
+    with pytest.raises(InputError, match="RE1 is not in play"):
+        analyse_position(parse_notation("START@N"), ["RE1"])

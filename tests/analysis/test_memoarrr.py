@@ -1,0 +1,116 @@
+"""Memoarrr!: random playthroughs, perfect memories playing, a planted slip, the guess's
+chance."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pathcheck.analysis import analyse
+from pathcheck.analysis.core import Mark
+from pathcheck.analysis.memoarrr import Island, analyse_replayed
+from pathcheck.games.memoarrr.gen import random_game
+from pathcheck.games.memoarrr.island import State
+from pathcheck.games.memoarrr.log import read_log
+from pathcheck.games.memoarrr.rules import ALL_CARDS
+
+from .plain import _memoarrr_view
+
+
+def perfect_game(seed: int, players: int) -> dict[str, Any]:
+    """A basic game played by perfect memories: a card seen that connects if there is one,
+    else a card not seen, else any."""
+    rng = random.Random(seed)
+    log = random_game(rng, players=players, rounds=0)
+    state = State(read_log(log, source="perfect"))
+    starter = log["start_player"]
+    from pathcheck.games.memoarrr.gen import _action
+    from pathcheck.games.memoarrr.log import RoundLog, make_volcano
+
+    volcanoes = ["dark"] + ["light"] * (players - 2)
+    for number in range(1, 8):
+        actions: list[dict[str, Any]] = []
+        log["rounds"].append({"volcanoes": volcanoes, "actions": actions})
+        stack = tuple(v for v in (make_volcano(x, 2023) for x in volcanoes) if v is not None)
+        state.start_round(RoundLog(number, stack, (), ""), starter)
+        while not state.round_over:
+            player = state.to_move
+            allowed = state.allowed_reveals()
+            if not allowed:
+                action: dict[str, Any] = {"player": player, "volcano": True}
+            else:
+                events = sum(len(r["actions"]) for r in log["rounds"])
+                known = _memoarrr_view(log, player, events)[0]
+                last = state.last
+                matches = [p for p in allowed if last is not None and p in known
+                           and known[p].connects(last)]
+                unknown = [p for p in allowed if p not in known]
+                pos = rng.choice(matches or unknown or allowed)
+                action = {"player": player, "reveal": str(pos)}
+            actions.append(action)
+            assert not state.apply(_action(action, len(actions))).faults
+        starter = state.next_start_player()
+    return log
+
+
+@settings(max_examples=4, deadline=None)
+@given(seed=st.integers(0, 2**32), players=st.integers(2, 4))
+def test_perfect_memories_make_no_slip(seed: int, players: int) -> None:
+    analysis = analyse(perfect_game(seed, players), source="perfect")
+    assert Mark.SLIP not in {m.mark for m in analysis.moves}
+    assert all(s.accuracy in (100.0, None) for s in analysis.summaries)
+    assert len(analysis.winners) >= 1
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 2**32), expert=st.booleans())
+def test_random_games(seed: int, expert: bool) -> None:
+    analysis = analyse(random_game(random.Random(seed), expert=expert), source="r")
+    for move in analysis.moves:
+        assert (move.chance is not None) == (move.mark is Mark.GUESS)
+        assert move.chance is None or 0 < move.chance < 1
+
+
+def test_a_slip_planted_at_a_known_move_is_found_exactly() -> None:
+    log = perfect_game(4, 3)
+    analysis = analyse(log, source="p")
+    # a move where a connecting card was known: reveal another card instead, then stop
+    target = next(m for m in analysis.moves
+                  if m.mark is Mark.SOUND and "a card seen that connects" in m.best)
+    rnd = log["rounds"][target.round - 1]
+    state_known = [p for p in target.best.split(": ", 1)[1].split(", ")]
+    taken = {a.get("reveal") for a in rnd["actions"][:target.index - 1]}
+    other = next(f"{c}{r}" for c in "ABCDE" for r in "12345" if f"{c}{r}" != "C3"
+                 and f"{c}{r}" not in taken and not any(k.startswith(f"{c}{r} ")
+                                                         for k in state_known))
+    rnd["actions"][target.index - 1]["reveal"] = other
+    del rnd["actions"][target.index:]
+    del log["rounds"][target.round:]
+    slips = [(m.round, m.index, m.player) for m in analyse(log, source="p").moves
+             if m.mark is Mark.SLIP]
+    assert slips == [(target.round, target.index, target.player)]
+
+
+def test_the_chance_of_a_guess() -> None:
+    number = {str(card): i for i, card in enumerate(ALL_CARDS)}
+    last = number["crab/lava"]
+    island = Island({0: number["turtle/water"], 1: number["crab/water"]}, ["Ann"],
+                    {"Ann": "south"})
+    island.learn("Ann", 0)
+    mark, _, best, chance, _ = island.judge("Ann", 0b11, last, 1)
+    # 24 cards not seen, 9 of them crabs or on lava
+    assert (mark, chance) == (Mark.GUESS, 9 / 24) and "9 of the 24" in best
+    mark, *_ = island.judge("Ann", 0b11, last, 0)
+    assert mark is Mark.SLIP  # seen, and it does not connect, while a chance was left
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 2**32), players=st.integers(2, 4), expert=st.booleans(),
+       edition=st.sampled_from((2018, 2023)))
+def test_the_two_walks_agree(seed: int, players: int, expert: bool, edition: int) -> None:
+    log = random_game(random.Random(seed), players=players, expert=expert, edition=edition,
+                      rounds=random.Random(seed).randint(1, 7))
+    assert analyse(log, source="x") == analyse_replayed(log, source="x")

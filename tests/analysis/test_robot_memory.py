@@ -1,0 +1,49 @@
+"""The robot memory game: random playthroughs, perfect guesses, a planted wrong feature."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pathcheck.analysis import analyse
+from pathcheck.analysis.core import Mark
+from pathcheck.games.robot_memory.gen import random_game
+
+
+def perfect(log: dict[str, Any]) -> dict[str, Any]:
+    """Every card named as it was seen at setup."""
+    for rnd in log["rounds"]:
+        cards = rnd["grid"]["cards"]
+        for turn in rnd["turns"]:
+            for pick in [turn, *turn.get("chain", ())]:
+                pick.pop("points", None)
+                pick["guess"] = cards[pick["position"]["row"] - 1][pick["position"]["column"] - 1]
+    return log
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**32))
+def test_random_games_and_perfect_guesses(seed: int) -> None:
+    log = random_game(random.Random(seed))
+    assert all(m.mark in (Mark.SLIP, Mark.SOUND) for m in analyse(log, source="r").moves)
+    analysis = analyse(perfect(log), source="p")
+    assert {m.mark for m in analysis.moves} == {Mark.SOUND}
+    assert all(s.accuracy in (100.0, None) for s in analysis.summaries)
+
+
+def test_a_wrong_colour_and_a_cautious_guess_are_slips() -> None:
+    log = perfect(random_game(random.Random(2), variant="standard"))
+    turns = log["rounds"][1]["turns"]
+    memory = [t for t in turns if isinstance(t["guess"], dict)]
+    wrong, cautious = memory[0], memory[1]
+    colour = wrong["guess"]["colour"]
+    wrong["guess"] = {**wrong["guess"], "colour": "red" if colour != "red" else "blue"}
+    cautious["guess"] = {"type": cautious["guess"]["type"]}
+    moves = analyse(log, source="p").moves
+    slips = [(m.round, m.index, m.why) for m in moves if m.mark is Mark.SLIP]
+    assert slips == sorted([(2, turns.index(wrong) + 1, "wrong colour"),
+                            (2, turns.index(cautious) + 1,
+                             "only 1 of the 3 features named (all 3 were seen)")])

@@ -1,0 +1,158 @@
+"""Commands that guide: a mistyped command or game, a file given to the wrong command, an
+empty input, ``help COMMAND`` and ``--version`` (docs/cli.md)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pathcheck.cli import cli, main
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "fixtures"
+MEMOARRR = str(FIXTURES / "memoarrr" / "legal-3p-2023.json")
+
+
+def run(*args: str, stdin: str | None = None) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, list(args), input=stdin)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_a_mistyped_command_names_the_one_meant() -> None:
+    code, _, err = run("verfy", "x.dgn")
+    assert code == 2 and "No such command 'verfy'. Did you mean 'verify'?" in err
+    code, _, err = run("zzzz")
+    assert code == 2 and "No such command 'zzzz'." in err and "Did you mean" not in err
+    assert main(["adjudicat", MEMOARRR]) == 2
+
+
+def test_a_mistyped_game_is_a_usage_error_before_any_ruling() -> None:
+    code, out, err = run("adjudicate", "memoarr", MEMOARRR)
+    assert code == 2 and out == ""
+    assert "unknown game 'memoarr' (did you mean memoarrr?)" in err
+    code, out, err = run("adjudicate", "chess", MEMOARRR)
+    assert code == 2 and out == ""
+    assert "unknown game 'chess' (installed: dungeon, memo-dice, memoarrr, robot-memory)" in err
+    # a file name that is not there stays a file that cannot be read
+    code, _, err = run("adjudicate", "dungeon.json")
+    assert code == 4 and "dungeon.json: cannot read" in err
+    assert run("adjudicate", "memoarrr", MEMOARRR)[0] == 0
+
+
+def test_a_game_log_given_to_verify_says_to_adjudicate_it() -> None:
+    log = str(FIXTURES / "dungeon" / "legal-2p-basic.pcn")
+    code, _, err = run("verify", log)
+    assert code == 3
+    assert err.splitlines() == [
+        f"pathcheck: invalid: {log}: /: a game log in game notation, not dungeon records: rule "
+        f"on it with 'pathcheck adjudicate {log}'"]
+    # the same notation under another name: its first line says so
+    code, _, err = run("verify", "-", stdin=Path(log).read_text("utf-8"))
+    assert code == 3
+    assert err.splitlines()[0] == (
+        "pathcheck: invalid: <stdin>:1: /: 'game/1' starts a game log in game notation, not "
+        "dungeon records: rule on it with 'pathcheck adjudicate'")
+
+
+def test_a_json_game_log_given_to_verify_says_to_adjudicate_it() -> None:
+    log = str(FIXTURES / "memo-dice" / "legal-2p.json")
+    for output in ("text", "jsonl"):  # jsonl: the C fast path leaves it to the Python path
+        code, _, err = run("verify", log, "--format", output)
+        assert code == 3
+        assert (f"{log}:1: /format: expected \"dungeon/1\", got 'memo-dice/1': a game log, "
+                "not a dungeon record: rule on it with 'pathcheck adjudicate'") in err
+
+
+def test_dungeon_records_given_to_adjudicate_say_to_verify_them() -> None:
+    records = str(FIXTURES / "dungeons" / "examples.dgn")
+    code, out, err = run("adjudicate", records, "--format", "jsonl")
+    assert code == 3
+    assert err.splitlines() == [
+        f"pathcheck: invalid: {records}: dungeon records in compact notation, not a game log: "
+        f"verify them with 'pathcheck verify {records}'"]
+    assert json.loads(out)["kind"] == "invalid"
+
+
+@pytest.mark.parametrize("content", ["", "\n\n", "# only a comment\n", "[]"])
+@pytest.mark.parametrize("suffix", [".dgn", ".jsonl", ".json", ".pcn"])
+@pytest.mark.parametrize("fast", [True, False])
+def test_an_input_without_a_record_or_log_is_invalid_in_every_format(
+        tmp_path: Path, content: str, suffix: str, fast: bool) -> None:
+    path = tmp_path / f"empty{suffix}"
+    path.write_text(content if content != "[]" or suffix == ".json" else "", "utf-8")
+    code, out, err = run("adjudicate", str(path))
+    assert code == 3 and out == "" and len(err.splitlines()) == 1
+    output = ["--format", "jsonl"] if fast else []  # jsonl: the C fast path of verify
+    code, out, err = run("verify", str(path), *output)
+    assert code == 3 and "1 invalid" in err + out
+    assert err.count("pathcheck: invalid:") == 1
+
+
+def test_help_command_shows_a_commands_help() -> None:
+    code, out, _ = run("help", "verify")
+    assert code == 0 and out == run("verify", "--help")[1]
+    code, out, _ = run("help", "solo", "new")
+    assert code == 0 and out == run("solo", "new", "--help")[1]
+    code, out, _ = run("help")
+    assert code == 0 and out == run("--help")[1]
+    code, _, err = run("help", "solo", "nw")
+    assert code == 2 and "Did you mean 'new'?" in err
+    assert run("help", "verify", "more")[0] == 2
+
+
+def test_version_says_whether_the_c_extension_is_in_use(monkeypatch: pytest.MonkeyPatch
+                                                         ) -> None:
+    from pathcheck import speedups
+
+    code, out, _ = run("--version")
+    assert code == 0
+    assert out == ("pathcheck 0.1.0 (C extension: in use)\n" if speedups.available() else
+                   "pathcheck 0.1.0 (C extension: not built; batch work runs on the Python "
+                   "paths, slower)\n")
+    monkeypatch.setitem(sys.modules, "pathcheck._speedups", None)  # as if never built
+    code, out, _ = run("--version")
+    assert out == ("pathcheck 0.1.0 (C extension: not built; batch work runs on the Python "
+                   "paths, slower)\n")
+
+
+@pytest.mark.parametrize("command", [["tiles"], ["trace", "START@N R1@N"],
+                                     ["verify", str(FIXTURES / "dungeons" / "examples.dgn")]])
+def test_a_tileset_file_that_cannot_be_read_is_exit_4_everywhere(
+        tmp_path: Path, command: list[str]) -> None:
+    code, out, err = run(*command, "--tileset", str(tmp_path / "missing.toml"))
+    assert code == 4 and out == ""
+    assert err == f"pathcheck: error: {tmp_path / 'missing.toml'}: no such tile-set file " \
+                  "(built-in sets: standard)\n"
+    code, out, err = run(*command, "--tileset", str(tmp_path))
+    assert code == 4 and out == ""
+    assert err == f"pathcheck: error: {tmp_path}: cannot read tile set: it is a folder\n"
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[[tile]]\nid = "START"\nkind = "zigzag"\n')
+    assert run(*command, "--tileset", str(bad))[0] == 3
+
+
+def test_trace_writes_its_report_and_pictures_as_verify_does(tmp_path: Path) -> None:
+    report = tmp_path / "report.txt"
+    code, out, _ = run("trace", "START@N R1@N R2@E", "-o", str(report),
+                       "--svg", str(tmp_path / "newdir") + "/",
+                       "--graph", str(tmp_path / "graphs"))
+    assert code == 0 and out == ""
+    assert report.read_text("utf-8").startswith("== <argument>:1: 3 tiles")
+    assert (tmp_path / "newdir" / "trace-1.svg").read_text("utf-8").startswith("<svg")
+    assert (tmp_path / "graphs" / "trace-1.graphml").read_text("utf-8").startswith("<graphml")
+    code, _, _ = run("trace", "START@N R1@N", "--svg", str(tmp_path / "one.svg"))
+    assert code == 0 and (tmp_path / "one.svg").is_file()
+
+
+def test_convert_exit_codes_are_the_documented_ones(tmp_path: Path) -> None:
+    log = str(FIXTURES / "dungeon" / "legal-2p-basic.pcn")
+    assert run("convert", str(tmp_path / "missing.pcn"))[0] == 4
+    assert run("convert", log, "-o", log)[0] == 2
+    (tmp_path / "empty.pcn").write_text("", "utf-8")
+    assert run("convert", str(tmp_path / "empty.pcn"))[0] == 3
+    help_text = run("convert", "--help")[1]
+    assert all(f"{code}: " in help_text for code in "0234")
