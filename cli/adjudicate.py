@@ -18,9 +18,7 @@ import click
 from pathcheck import games
 from pathcheck.errors import ExitCode
 from pathcheck.output import AtomicWriter
-from pathcheck.reader import Document
 from pathcheck.render.safe import one_line
-from pathcheck.ruling import Ruling
 
 if TYPE_CHECKING:
     from click.shell_completion import CompletionItem
@@ -107,7 +105,11 @@ def command(
 
     settings = StreamSettings(game=game, at=at, output=output_format,
                               keep=html_target is not None)
-    drawn: list[tuple[Document, Ruling]] = []  # only for --html: the pages need the logs
+    pages = None  # --html: each log's page is written as it is ruled
+    if html_target is not None:
+        from .pages import AdjudicatePages
+
+        pages = AdjudicatePages(html_target, games.load(game) if game is not None else None)
     counts = {"legal": 0, "illegal": 0, "invalid": 0, "unreadable": 0}
     with ExitStack() as stack:
         out: IO[bytes] | AtomicWriter = sys.stdout.buffer
@@ -129,8 +131,8 @@ def command(
                 click.echo(one_line(ruled.error), err=True)
                 if not ruled.text:  # text output: the error is on stderr only
                     continue
-            if ruled.kept is not None:
-                drawn.append(ruled.kept)
+            if ruled.kept is not None and pages is not None:
+                pages.add(*ruled.kept)
             if output_format == "json":
                 out.write(b"\n" if first else b",\n")
                 out.write(ruled.text)
@@ -147,11 +149,8 @@ def command(
         elif output_format == "text" and not first:
             out.write(b"\n")
         sys.stdout.flush()
-    if html_target is not None:
-        from .pages import write_adjudicate_pages
-
-        write_adjudicate_pages(drawn, games.load(game) if game is not None else None,
-                               html_target)
+    if pages is not None:
+        pages.finish()
     if counts["unreadable"]:
         ctx.exit(int(ExitCode.IO_ERROR))
     if counts["invalid"]:

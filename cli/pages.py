@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -9,12 +10,15 @@ from pathlib import Path
 import click
 
 from pathcheck import games
+from pathcheck.errors import IOFailure
 from pathcheck.games.dungeon.frames import key_page, verdict_page
 from pathcheck.output import write_atomic
 from pathcheck.reader import Document
 from pathcheck.records import Overrides, iter_records
-from pathcheck.render.html import Page, Site, is_page_file, render_page, unique_names, write_site
+from pathcheck.render.html import Page, render_page
 from pathcheck.render.pictures import picture_name
+from pathcheck.render.ruling_page import DUNGEON_WORDS, GAME_WORDS
+from pathcheck.render.site import SiteWriter, is_page_file
 from pathcheck.ruling import Ruling
 from pathcheck.solo.challenge import AnswerKey
 from pathcheck.verify import DungeonVerdict, Verdict, verify_record
@@ -38,85 +42,151 @@ def _index_cells(verdict: Verdict) -> list[str]:
 
 
 def write_verify_pages(files: Sequence[str], overrides: Overrides, target: str) -> None:
-    """One page (FILE.html: the first valid record) or a page per record and an index."""
-    verdicts: list[Verdict] = []
-    for name in files:
-        for item in iter_records(name, overrides):
-            if not isinstance(item, Exception):  # invalid records are reported by verify
-                verdicts.append(verify_record(item, with_passes=True))
-    if not verdicts:
-        click.echo("pathcheck: note: no valid record to draw: no page written", err=True)
-        return
-    if is_page_file(target):
-        write_atomic(target, render_page(verdict_page(verdicts[0])))
-        if len(verdicts) > 1:
-            click.echo(f"pathcheck: note: {len(verdicts) - 1} more record(s) not drawn: give a "
-                       "folder to --html for a page per record and an index", err=True)
-        return
-    names = unique_names([picture_name(v, ".html") for v in verdicts])
-    site = Site("pathcheck verify: " + ", ".join(files),
-                ["record", "kind", "Lost / failure", "points"],
-                [(n, verdict_page(v), _index_cells(v)) for n, v in zip(names, verdicts,
-                                                                      strict=True)])
-    write_site(target, site)
-    click.echo(f"pathcheck: wrote {len(verdicts)} page(s) and index.html to {target}", err=True)
+    """One page (FILE.html: the first valid record) or a page per record and an index, each
+    written as it is made."""
+    single = is_page_file(target)
+    site = None if single else SiteWriter(target, "pathcheck verify: " + ", ".join(files),
+                                          ["record", "kind", "Lost / failure", "points"])
+    count = 0
+    try:
+        for name in files:
+            for item in iter_records(name, overrides):
+                if isinstance(item, Exception):  # invalid records are reported by verify
+                    continue
+                verdict = verify_record(item, with_passes=True)
+                count += 1
+                if site is not None:
+                    site.add(picture_name(verdict, ".html"), verdict_page(verdict),
+                             _index_cells(verdict))
+                elif count == 1:
+                    write_atomic(target, render_page(verdict_page(verdict)))
+        if not count:
+            click.echo("pathcheck: note: no valid record to draw: no page written", err=True)
+            return
+        if site is None:
+            if count > 1:
+                click.echo(f"pathcheck: note: {count - 1} more record(s) not drawn: give a "
+                           "folder to --html for a page per record and an index", err=True)
+            return
+        written = site.finish()
+    finally:
+        if site is not None:
+            site.discard()
+    click.echo(f"pathcheck: wrote {len(written) - 1} page(s) and index.html to {target}",
+               err=True)
 
 
-def _log_names(drawn: Sequence[tuple[Document, Ruling]]) -> list[str]:
-    """``<stem>.html`` for a file holding one log, ``<stem>-<line>.html`` for JSON Lines."""
-    per_source: dict[str, int] = {}
-    for doc, _ in drawn:
-        per_source[doc.source] = per_source.get(doc.source, 0) + 1
-    names = []
-    for doc, _ in drawn:
-        stem = Path(doc.source).stem if not doc.source.startswith("<") else "stdin"
-        if per_source[doc.source] > 1:
-            stem += f"-{doc.line}" + (doc.pointer.replace("/", "-") if doc.pointer else "")
-        names.append(stem + ".html")
-    return unique_names(names)
+def _where(doc: Document) -> str:
+    return f"{doc.source}:{doc.line}" + (f" {doc.pointer}" if doc.pointer else "")
 
 
 def _ruling_cells(doc: Document, ruling: Ruling) -> list[str]:
-    first = ruling.violations[0].describe() if ruling.violations else ""
-    where = f"{doc.source}:{doc.line}" + (f" {doc.pointer}" if doc.pointer else "")
-    return [where, f"{ruling.game}: " + ("illegal" if ruling.violations else "legal"),
-            " and ".join(ruling.winners) or "none", first]
+    words = DUNGEON_WORDS if ruling.format == "game/1" else GAME_WORDS
+    if ruling.violations:
+        return [_where(doc), f"{ruling.game}: illegal", "as played: " + (
+            " and ".join(ruling.winners) or "none"), words.describe(ruling.violations[0])]
+    return [_where(doc), f"{ruling.game}: legal", " and ".join(ruling.winners) or "none", ""]
 
 
-def write_adjudicate_pages(drawn: Sequence[tuple[Document, Ruling]],
-                           adjudicator: games.Adjudicator | None, target: str) -> None:
-    """The replay page of the first log (FILE.html) or of every log and an index (DIR)."""
-    from pathcheck.games.pages import page_for
+class AdjudicatePages:
+    """``adjudicate --html``: the replay page of the first log (FILE.html), or a page per log
+    and an index (DIR), each page written as its log is ruled (one log is held back, to know
+    whether its file holds more: then its title and name say its line)."""
 
-    counts: dict[str, int] = {}
-    for doc, _ in drawn:
-        counts[doc.source] = counts.get(doc.source, 0) + 1
+    def __init__(self, target: str, adjudicator: games.Adjudicator | None) -> None:
+        self.target, self.adjudicator = target, adjudicator
+        self.single = is_page_file(target)
+        self.site = None if self.single else SiteWriter(
+            target, "pathcheck adjudicate", ["log", "verdict", "winner", "first violation"])
+        self.held: tuple[Document, Ruling] | None = None
+        self.places: list[tuple[str, int, str, bool]] = []
+        """Per page written: its log's source, line and pointer, and whether its file holds
+        several logs."""
+        self.logs = self.illegal = 0
+        self.failed: IOFailure | None = None
 
-    def page(doc: Document, ruling: Ruling) -> Page:
-        plugin = adjudicator or games.for_format(str(doc.value.get("format")))
+    def _page(self, doc: Document, ruling: Ruling, several: bool) -> Page:
+        from pathcheck.games.pages import page_for
+
+        plugin = self.adjudicator or games.for_format(str(doc.value.get("format")))
         built = page_for(plugin, doc.value, ruling)
-        if counts[doc.source] > 1:  # one of several logs of a file: say which
-            where = f"{doc.source}:{doc.line}" + (f" {doc.pointer}" if doc.pointer else "")
-            built = replace(built, title=built.title.replace(ruling.source, where, 1))
+        if several:  # one of several logs of a file: say which
+            built = replace(built, title=built.title.replace(ruling.source, _where(doc), 1))
         return built
 
-    if not drawn:
-        click.echo("pathcheck: note: no log could be ruled on: no page written", err=True)
-        return
-    if is_page_file(target):
-        write_atomic(target, render_page(page(*drawn[0])))
-        if len(drawn) > 1:
-            click.echo(f"pathcheck: note: {len(drawn) - 1} more log(s) not drawn: give a "
-                       "folder to --html for a page per log and an index", err=True)
-        return
-    names = _log_names(drawn)
-    illegal = sum(1 for _, r in drawn if r.violations)
-    site = Site("pathcheck adjudicate", ["log", "verdict", "winner", "first violation"],
-                [(n, page(d, r), _ruling_cells(d, r)) for n, (d, r) in zip(names, drawn,
-                                                                           strict=True)],
-                [f"{len(drawn)} logs, {len(drawn) - illegal} legal, {illegal} illegal"])
-    write_site(target, site)
-    click.echo(f"pathcheck: wrote {len(drawn)} page(s) and index.html to {target}", err=True)
+    def _write(self, doc: Document, ruling: Ruling, several: bool) -> None:
+        if self.single:
+            write_atomic(self.target, render_page(self._page(doc, ruling, several)))
+            return
+        assert self.site is not None
+        self.places.append((doc.source, doc.line, doc.pointer, several))
+        self.site.add("", self._page(doc, ruling, several), _ruling_cells(doc, ruling))
+
+    def add(self, doc: Document, ruling: Ruling) -> None:
+        """Take the next ruled log; a page that cannot be written stops the pages (the
+        rulings go on) and is reported by :meth:`finish`."""
+        self.logs += 1
+        self.illegal += bool(ruling.violations)
+        if self.failed is not None:
+            return
+        # rule_logs switches the garbage collector off while it rules (rulings are acyclic);
+        # a page's making leaves cycles, which must go as they come or memory grows per page.
+        collecting = gc.isenabled()
+        gc.enable()
+        try:
+            if self.single:
+                if self.logs == 1:
+                    self._write(doc, ruling, False)
+                return
+            if self.held is not None:
+                same = self.held[0].source == doc.source
+                self._write(*self.held, same or self._several(self.held[0].source))
+            self.held = (doc, ruling)
+        except IOFailure as failure:
+            self.failed = failure
+        finally:
+            if not collecting:
+                gc.disable()
+
+    def _several(self, source: str) -> bool:
+        return any(place[0] == source for place in self.places)
+
+    def finish(self) -> None:
+        try:
+            if self.failed is not None:
+                raise self.failed
+            if not self.logs:
+                click.echo("pathcheck: note: no log could be ruled on: no page written",
+                           err=True)
+                return
+            if self.single:
+                if self.logs > 1:
+                    click.echo(f"pathcheck: note: {self.logs - 1} more log(s) not drawn: give "
+                               "a folder to --html for a page per log and an index", err=True)
+                return
+            assert self.site is not None
+            if self.held is not None:
+                self._write(*self.held, self._several(self.held[0].source))
+                self.held = None
+            written = self.site.finish(
+                [f"{self.logs} logs, {self.logs - self.illegal} legal, {self.illegal} illegal"],
+                names=_log_names(self.places))
+        finally:
+            if self.site is not None:
+                self.site.discard()
+        click.echo(f"pathcheck: wrote {len(written) - 1} page(s) and index.html to "
+                   f"{self.target}", err=True)
+
+
+def _log_names(places: Sequence[tuple[str, int, str, bool]]) -> list[str]:
+    """``<stem>.html`` for a file holding one log, ``<stem>-<line>.html`` for JSON Lines."""
+    names = []
+    for source, line, pointer, several in places:
+        stem = Path(source).stem if not source.startswith("<") else "stdin"
+        if several:
+            stem += f"-{line}" + (pointer.replace("/", "-") if pointer else "")
+        names.append(stem + ".html")
+    return names
 
 
 def write_key_page(answer: AnswerKey, target: str) -> None:

@@ -15,7 +15,7 @@ from pathcheck.cli import cli, main
 from pathcheck.games.dungeon.frames import verdict_page
 from pathcheck.records import DungeonRecord, iter_records, parse_dgn_line
 from pathcheck.render.html import Frame, Page, frames_data, render_page
-from pathcheck.verify import verify_record
+from pathcheck.verify import DungeonVerdict, verify_record
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "fixtures" / "dungeons" / "examples.dgn"
@@ -72,9 +72,14 @@ def test_every_example_record_has_a_page() -> None:
     assert len(records) == 10
     for record in records:
         assert isinstance(record, DungeonRecord)
-        data = check_page(render_page(verdict_page(verify_record(record))))
-        tiles = len(record.tiles)
-        assert len(data["frames"]) == tiles + (1 if record.lost else 0)
+        verdict = verify_record(record)
+        page = verdict_page(verdict)
+        data = check_page(render_page(page))
+        # every event is a moment: a tile laid, each LOST card, each player's check
+        assert [f["e"] for f in data["frames"]] == list(range(len(page.events)))
+        assert isinstance(verdict, DungeonVerdict)
+        checked = len(verdict.check.outcomes) if verdict.check is not None else 0
+        assert len(data["frames"]) == len(record.tiles) + len(record.lost) + checked
 
 
 def test_frames_share_their_unchanged_lines() -> None:
@@ -112,9 +117,15 @@ def test_verify_html_file_and_folder(tmp_path: Path) -> None:
 
 
 def _parse_index(text: str) -> tuple[list[str], None]:
+    """The index's links as file names (a link is ``./`` + the percent-encoded name, and the
+    fragment of the page's first violation)."""
+    from urllib.parse import unquote
+
     parser = _Collect()
     parser.feed(text)
-    return [str(a["href"]) for t, a in parser.tags if t == "a"], None
+    hrefs = [str(a["href"]) for t, a in parser.tags if t == "a"]
+    assert all(h.startswith("./") for h in hrefs), hrefs
+    return [unquote(h[2:].partition("#")[0]) for h in hrefs], None
 
 
 def test_verify_html_refuses_stdin(tmp_path: Path) -> None:
@@ -241,7 +252,7 @@ def test_pages_never_replace_a_users_file(tmp_path: Path) -> None:
     mine = folder / "index.html"
     mine.write_text("<p>my own index</p>")
     result = CliRunner().invoke(cli, ["verify", str(EXAMPLES), "-q", "--html", str(folder)])
-    assert result.exit_code == 4 and "not written by pathcheck" in result.output
+    assert result.exit_code == 4 and "not a page written by pathcheck" in result.output
     assert mine.read_text() == "<p>my own index</p>" and len(list(folder.iterdir())) == 1
     mine.unlink()
     assert main(["verify", str(EXAMPLES), "-q", "--html", str(folder)]) == 0

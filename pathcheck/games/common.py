@@ -78,12 +78,16 @@ class Pictures:
         self.pictures: dict[Moment, str] = {}
         self.svgs: dict[Moment, str] = {}
         """SVG pictures of every moment, for a replay page (only with EVERY_MOMENT)."""
+        self.says: dict[Moment, str] = {}
+        """Who did what in the move that led to each moment, where the game says it (a
+        replay page's move list; only with EVERY_MOMENT)."""
         self._spans: dict[int, tuple[int, int]] = {}
 
     def take(self, moment: Moment, draw: Callable[[], str],
-             svg: Callable[[], str] | None = None) -> None:
+             svg: Callable[[], str] | None = None, says: Callable[[], str] | None = None
+             ) -> None:
         """Note that the replay reached ``moment``; draw it if it is wanted (and, for a replay
-        page, draw it as SVG with ``svg``)."""
+        page, draw it as SVG with ``svg`` and say the move that led to it with ``says``)."""
         if self.want is None:  # no picture asked for: nothing to draw or to word
             return
         first, last = self._spans.get(moment.round, (moment.turn, moment.turn))
@@ -92,6 +96,8 @@ class Pictures:
             self.pictures[moment] = draw()
         if self.want == EVERY_MOMENT and svg is not None:
             self.svgs[moment] = svg()
+        if self.want == EVERY_MOMENT and says is not None:
+            self.says[moment] = says()
 
     def __iter__(self) -> Iterator[tuple[Moment, str]]:
         return iter(sorted(self.pictures.items()))

@@ -2,7 +2,8 @@
 
 A game package may provide ``frames.page(log, ruling) -> Page`` (dungeon in memory draws its
 dungeons); any other game gets the generic page of :mod:`pathcheck.render.ruling_page`, whose
-picture of each moment ``R.T`` is the state the game's ``--at R.T`` shows.
+picture of each moment ``R.T`` is the state the game's ``--at R.T`` shows, and the legend
+``frames.legend(log)`` gives (the marks of the rules in play).
 """
 
 from __future__ import annotations
@@ -37,18 +38,22 @@ def at_pictures(adjudicator: Adjudicator, log: Mapping[str, Any], ruling: Ruling
     return picture
 
 
-def moment_pictures(adjudicator: Adjudicator, log: Mapping[str, Any],
-                    ruling: Ruling) -> tuple[PictureFn, list[tuple[int, int]]]:
+Moves = tuple[PictureFn, list[tuple[int, int]], dict[tuple[int, int], str]]
+"""The picture of each moment, the moments of the replay, and who did what in each move."""
+
+
+def moment_pictures(adjudicator: Adjudicator, log: Mapping[str, Any], ruling: Ruling) -> Moves:
     """The state at every moment from one replay, and the moments, for the built-in games
-    (SVG where the game draws one, else its ``--at`` text); any other plug-in: one ``--at``
-    replay a moment (and only the moments its events name)."""
+    (SVG where the game draws one, else its ``--at`` text), with what the game says of each
+    move; any other plug-in: one ``--at`` replay a moment (and only the moments its events
+    name)."""
     if not isinstance(adjudicator, GameAdjudicator):
-        return at_pictures(adjudicator, log, ruling), []
+        return at_pictures(adjudicator, log, ruling), [], {}
     pictures = Pictures(EVERY_MOMENT)
     try:
         adjudicator.rule(log, source=ruling.source, pictures=pictures)
     except PathcheckError:
-        return (lambda number, move: Picture()), []
+        return (lambda number, move: Picture()), [], {}
     texts = {(m.round, m.turn): text for m, text in pictures.pictures.items()}
     svgs = {(m.round, m.turn): svg for m, svg in pictures.svgs.items()}
 
@@ -57,7 +62,7 @@ def moment_pictures(adjudicator: Adjudicator, log: Mapping[str, Any],
             return Picture(svg=svgs[(number, move)])
         return Picture(text=texts.get((number, move), ""))
 
-    return picture, sorted(texts)
+    return picture, sorted(texts), {(m.round, m.turn): said for m, said in pictures.says.items()}
 
 
 def page_for(adjudicator: Adjudicator, log: Mapping[str, Any], ruling: Ruling) -> Page:
@@ -70,6 +75,8 @@ def page_for(adjudicator: Adjudicator, log: Mapping[str, Any], ruling: Ruling) -
     if callable(build):
         page: Page = build(log, ruling)
         return page
-    picture, moments = moment_pictures(adjudicator, log, ruling)
-    return ruling_page(ruling, picture, moments=moments,
-                       title=f"{ruling.source}: {adjudicator.title} ({ruling.format})")
+    picture, moments, says = moment_pictures(adjudicator, log, ruling)
+    legend = getattr(frames, "legend", None)
+    return ruling_page(ruling, picture, moments=moments, says=says,
+                       title=f"{ruling.source}: {adjudicator.title} ({ruling.format})",
+                       legend=str(legend(log)) if callable(legend) else "")

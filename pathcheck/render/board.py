@@ -45,6 +45,9 @@ class Card:
     """Marked for later (dashed blue border, ``!``)."""
     glyph: str = ""
     """A corner sign (``⚡`` a short circuit, ``★`` the golden cup)."""
+    band: str = ""
+    """A colour drawn as a band along the card's top (a cup's own colour; its name is in the
+    card's text too)."""
 
 
 @dataclass(frozen=True)
@@ -57,6 +60,30 @@ class Bar:
 
 
 _FILL = {Look.UP: "#ffffff", Look.DOWN: "url(#pc-hatch)", Look.EMPTY: "none"}
+CHAR = 0.62
+"""The width of a character, in font sizes (a generous average for sans-serif text)."""
+
+
+def wrap(text: str, width: float, size: float, lines: int = 2) -> list[str]:
+    """``text`` in at most ``lines`` lines that fit ``width`` at font ``size``: broken at
+    spaces, the last line shortened with ``…`` if it still does not fit.
+
+    >>> wrap("4 yellow batteries", 110, 12)
+    ['4 yellow', 'batteries']
+    >>> wrap("rolled by Maximiliane-Sophia-Antonia", 120, 12)
+    ['rolled by', 'Maximiliane-Sop…']
+    """
+    room = max(int(width / (size * CHAR)), 2)
+    out: list[str] = []
+    rest = text
+    while rest and len(out) < lines - 1 and len(rest) > room:
+        cut = rest.rfind(" ", 0, room + 1)
+        if cut <= 0:
+            break
+        out.append(rest[:cut])
+        rest = rest[cut + 1:]
+    out.append(rest if len(rest) <= room else rest[:room - 1] + "…")
+    return out
 
 
 def _card(x: float, y: float, w: float, h: float, card: Card) -> str:
@@ -71,18 +98,30 @@ def _card(x: float, y: float, w: float, h: float, card: Card) -> str:
         " marked" if card.marked else "")
     parts = [f'<g class="{cls}"><rect x="{x:.0f}" y="{y:.0f}" width="{w:.0f}" height="{h:.0f}" '
              f'rx="6" fill="{_FILL[card.look]}" stroke="{stroke}" stroke-width="{width}"{dash}/>']
+    if card.band:
+        parts.append(f'<rect class="band" x="{x + 3:.0f}" y="{y + 3:.0f}" width="{w - 6:.0f}" '
+                     f'height="7" rx="3" fill="{card.band}" stroke="#1a1a1a" '
+                     'stroke-width="0.5"/>')
     colour = "#1a1a1a" if card.look is Look.UP else "#444"
     style = ' font-style="italic"' if card.look is Look.DOWN else ""
-    top = y + h / 2 - (len(card.lines) - 1) * 7 + 4
+    rows: list[tuple[str, bool, str]] = []  # (text shown, bold, the full text if shortened)
     for i, text in enumerate(card.lines):
         shown = f"({text})" if card.look is Look.DOWN and i == 0 else text
-        weight = ' font-weight="bold"' if i == 0 and card.look is Look.UP else ""
+        room = max(int(h // 14) - len(card.lines) + 1, 1)
+        pieces = wrap(shown, w - 10, 12, room if len(card.lines) == 1 else 1)
+        rows += [(piece, i == 0 and card.look is Look.UP,
+                  shown if piece.endswith("…") else "") for piece in pieces]
+    top = y + h / 2 - (len(rows) - 1) * 7 + 4
+    for i, (shown, bold, full) in enumerate(rows):
+        weight = ' font-weight="bold"' if bold else ""
+        hover = f"<title>{escape(full)}</title>" if full else ""
         parts.append(f'<text x="{x + w / 2:.0f}" y="{top + i * 14:.0f}" font-size="12" '
-                     f'text-anchor="middle" fill="{colour}"{style}{weight}>{escape(shown)}'
-                     "</text>")
+                     f'text-anchor="middle" fill="{colour}"{style}{weight}>{hover}'
+                     f"{escape(shown)}</text>")
     signs = ("▶ " if card.current else "") + ("! " if card.marked else "") + card.glyph
     if signs.strip():
-        parts.append(f'<text x="{x + 5:.0f}" y="{y + 14:.0f}" font-size="12" '
+        parts.append(f'<text x="{x + 5:.0f}" y="{y + (22 if card.band else 14):.0f}" '
+                     'font-size="12" '
                      f'font-weight="bold" fill="#1a1a1a">{escape(signs.strip())}</text>')
     return "".join(parts) + "</g>"
 
@@ -99,10 +138,12 @@ def board_svg(rows: Sequence[Sequence[Card | None]], *, columns: Sequence[str] =
     gap = 6
     width = max(left + ncols * (card_w + gap) + PAD, 360)
     board_h = len(rows) * (card_h + gap)
+    notes = [piece for note in notes for piece in wrap(note, width - 2 * PAD, 13, 4)]
     height = top + board_h + PAD + LINE * (len(notes) + len(bars)) + PAD
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-           f'viewBox="0 0 {width} {height}">',
-           f"<title>{escape(title)}</title>",
+           f'viewBox="0 0 {width} {height}" role="img" style="--min:{width * 10 / 12:.0f}px;'
+           f'--minh:{height * 10 / 12:.0f}px">',
+           f"<title>{escape(title)}</title>", f"<desc>{escape('; '.join(notes))}</desc>",
            '<defs><pattern id="pc-hatch" width="8" height="8" patternUnits="userSpaceOnUse" '
            'patternTransform="rotate(45)"><rect width="8" height="8" fill="#d9d9d9"/>'
            '<line x1="0" y1="0" x2="0" y2="8" stroke="#bdbdbd" stroke-width="3"/></pattern>'
@@ -128,8 +169,10 @@ def board_svg(rows: Sequence[Sequence[Card | None]], *, columns: Sequence[str] =
     span = width - 2 * PAD - 150
     for bar in bars:
         share = 0.0 if bar.target <= 0 else min(bar.value / bar.target, 1.0)
+        label = wrap(bar.label, 94, 13, 1)[0]
+        hover = f"<title>{escape(bar.label)}</title>" if label != bar.label else ""
         out.append(f'<g class="bar"><text x="{PAD}" y="{y + 12}" font-size="13">'
-                   f"{escape(bar.label)}</text>"
+                   f"{hover}{escape(label)}</text>"
                    f'<rect x="{PAD + 100}" y="{y + 2}" width="{span}" height="12" fill="none" '
                    'stroke="#999"/>'
                    f'<rect x="{PAD + 100}" y="{y + 2}" width="{span * share:.0f}" height="12" '

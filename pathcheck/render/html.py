@@ -3,19 +3,23 @@
 A game's frame builder turns a ruling into a :class:`Page`: the events of the ruling (each
 with the move it points at and the rule that decided it) and one :class:`Frame` per moment (a
 picture drawn by the project's own SVG code, a caption, the current event, notes such as the
-Lost point or a violation with the rule it breaks, and the scores then). :func:`render_page`
-writes the page: inline SVG, CSS and a small script, no server, no network. The script only
-shows the precomputed frames (no game logic): pictures are sent as a table of their distinct
-lines and, per frame, the numbers of its lines, so the parts a picture shares with the one
-before (tiles already laid, the bound) are sent once.
+Lost point or a violation with the rule it breaks, and the scores then). Every event is a
+moment of its own: builders collect them with :class:`Moments`, which keys a second moment of
+one move ``R.Tb``, a third ``R.Tc``. :func:`render_page` writes the page: inline SVG, CSS and
+a small script (:mod:`pathcheck.render.page_assets`), no server, no network. Pictures are sent
+as a table of their distinct lines and, per frame, the numbers of its lines, so the parts a
+picture shares with the one before (tiles already laid, the bound) are sent once.
 
 The address fragment names the moment (``page.html#2.5``); stepping updates it.
 
->>> page = Page("demo", frames=[Frame("1.0", "start", picture="<svg>\\n</svg>"),
-...                             Frame("1.1", "one tile", event=0, scores={"Ann": 1})],
-...             events=[PageEvent("Ann places R1")])
->>> html = render_page(page)
->>> html.startswith("<!DOCTYPE html>") and "Ann places R1" in html and "http" not in html
+>>> moments = Moments()
+>>> moments.add("1.0", "start", PageEvent("Ann starts"), picture="<svg>\\n</svg>")
+>>> moments.add("1.0", "start", PageEvent("Bob watches"))
+>>> moments.add("1.1", "one tile", PageEvent("Ann places R1"), scores={"Ann": 1})
+>>> [f.key for f in moments.frames]
+['1.0', '1.0b', '1.1']
+>>> html = render_page(moments.page("demo"))
+>>> html.startswith("<!DOCTYPE html>") and "Ann places R1" in html and "http:" not in html
 True
 """
 
@@ -27,8 +31,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from html import escape
 from typing import Any
+from urllib.parse import quote
 
-from pathcheck.errors import IOFailure
+from pathcheck.render.page_assets import CSS, SCRIPT
 from pathcheck.ruling import Rule
 
 GENERATOR = '<meta name="generator" content="pathcheck">'
@@ -58,13 +63,15 @@ class Note:
 
 @dataclass(frozen=True)
 class PageEvent:
-    """An event of the ruling, listed beside the picture."""
+    """An event of the ruling, listed beside the picture (the move list)."""
 
     text: str
     where: str = ""
     """The move it points at, e.g. ``round 1, move 3 (Ann)``."""
     rule: Rule | None = None
     violation: bool = False
+    lost: bool = False
+    """The moment the dungeon got Lost (a mark on the slider)."""
     mark: str = ""
     """The analysis's mark of the move, e.g. ``slip`` or ``guess 35%`` (``analyse --html``)."""
 
@@ -99,17 +106,61 @@ class Page:
     legend: str = ""
     back: str = ""
     """A relative link back to an index page, if any."""
+    illegal: bool = False
+    """The log breaks a rule: the summary says so first, and the page has "next violation"."""
+
+    def first_violation(self) -> str | None:
+        """The key of the moment of the first violation, if any."""
+        for frame in self.frames:
+            if frame.event is not None and self.events[frame.event].violation:
+                return frame.key
+        return None
     strip: Sequence[tuple[str, str, str]] = ()
     """The moves coloured by mark, in order: (frame key, ``slip``/``guess``/``sound``, title);
     each links to its moment (``analyse --html``)."""
 
 
-@dataclass(frozen=True)
-class IndexRow:
-    """A row of an index page: a page and what the table says of it."""
+def suffix(n: int) -> str:
+    """The letter of the n-th (0-based) moment of one move: ``""``, ``b``, ``c`` ...
 
-    href: str
-    cells: Sequence[str]
+    >>> [suffix(n) for n in (0, 1, 2, 25, 26)]
+    ['', 'b', 'c', 'z', '~26']
+    """
+    return "" if n == 0 else chr(ord("a") + n) if n < 26 else f"~{n}"
+
+
+class Moments:
+    """A page's events and frames, one moment per event, in order.
+
+    :meth:`add` lists the event and makes its moment, keyed ``base`` the first time and
+    ``base`` plus ``b``, ``c`` ... when several events fall on one move.
+    """
+
+    def __init__(self) -> None:
+        self.events: list[PageEvent] = []
+        self.frames: list[Frame] = []
+        self._used: dict[str, int] = {}
+
+    def add(self, base: str, caption: str, event: PageEvent | None, *, picture: str = "",
+            text: str = "", notes: Sequence[Note] = (),
+            scores: Mapping[str, int] | None = None) -> None:
+        count = self._used.get(base, 0)
+        self._used[base] = count + 1
+        index = None
+        if event is not None:
+            self.events.append(event)
+            index = len(self.events) - 1
+        self.frames.append(Frame(base + suffix(count), caption, picture, text, index,
+                                 tuple(notes), dict(scores or {})))
+
+    @property
+    def picture(self) -> str:
+        """The picture of the last moment so far ("" before the first)."""
+        return self.frames[-1].picture if self.frames else ""
+
+    def page(self, title: str, summary: Sequence[str] = (), legend: str = "", *,
+             illegal: bool = False) -> Page:
+        return Page(title, self.frames, self.events, summary, legend, illegal=illegal)
 
 
 def _json_for_script(value: Any) -> str:
@@ -155,18 +206,42 @@ def frames_data(page: Page) -> dict[str, Any]:
             "rules": [[r.section, r.quote] for r in rules], "frames": frames}
 
 
-def _event_html(number: int, event: PageEvent) -> str:
-    cls = "ev violation" if event.violation else "ev"
-    mark = '<span class="tag">violation</span> ' if event.violation else ""
+def fragment(key: str) -> str:
+    """``#key`` as an href: the key percent-encoded where a URL needs it.
+
+    >>> fragment("1.7b"), fragment("a b%")
+    ('#1.7b', '#a%20b%25')
+    """
+    return "#" + quote(key, safe="")
+
+
+ITEM = "m-"
+"""The id of a moment's item in the move list: ``m-`` and the moment's key (the address
+fragment names the moment itself, so opening a link does not scroll to the list)."""
+
+
+def _rule_html(rule: Rule) -> str:
+    return (f'<span class="rule"><span class="section">{escape(rule.section)}</span>'
+            f' <q>{escape(rule.quote)}</q></span>')
+
+
+def event_html(event: PageEvent, key: str | None) -> str:
+    """One item of the move list: a link to its moment (the one place an event is drawn, so
+    marks can be added per event)."""
+    cls = "ev" + (" violation" if event.violation else "") + (" lost" if event.lost else "")
+    mark = ('<span class="tag">violation</span> ' if event.violation
+            else '<span class="tag">Lost</span> ' if event.lost else "")
     where = f'<span class="where">{escape(event.where)}:</span> ' if event.where else ""
     if event.mark:
         kind = escape(event.mark.split()[0])
         mark += f'<span class="mark mark-{kind}">{escape(event.mark)}</span> '
-    rule = ""
-    if event.rule is not None:
-        rule = (f'<span class="rule"><span class="section">{escape(event.rule.section)}</span>'
-                f' <q>{escape(event.rule.quote)}</q></span>')
-    return f'<li id="ev-{number}" class="{cls}">{mark}{where}{escape(event.text)}{rule}</li>'
+    body = f"{mark}{where}{escape(event.text)}"
+    ident = ""
+    if key is not None:  # without JavaScript the link goes to the item itself
+        body = f'<a class="go" href="{escape(fragment(ITEM + key))}">{body}</a>'
+        ident = f' id="{escape(ITEM + key)}"'
+    rule = _rule_html(event.rule) if event.rule is not None else ""
+    return f"<li{ident} class=\"{cls}\">{body}{rule}</li>"
 
 
 _GLYPH = {"slip": "?", "guess": "~", "sound": ""}
@@ -178,7 +253,7 @@ def _button(ident: str, label: str, tip: str, face: str) -> str:
             "</button>")
 
 
-def _head(title: str) -> str:
+def head(title: str) -> str:
     """The start of every page up to ``<body>``: the one stylesheet, the generator mark."""
     return f"""<!DOCTYPE html>
 <html lang="en">
@@ -191,268 +266,110 @@ def _head(title: str) -> str:
 </head>"""
 
 
+def _marks(page: Page) -> str:
+    """The slider's marks: round starts, Lost points and violations, each a link."""
+    last = max(len(page.frames) - 1, 1)
+    out = []
+    previous = None
+    for i, frame in enumerate(page.frames):
+        round_key = frame.key.partition(".")[0]
+        event = page.events[frame.event] if frame.event is not None else None
+        kind, label = "", ""
+        if event is not None and event.violation:
+            kind, label = "violation", f"violation at {frame.key}"
+        elif event is not None and event.lost:
+            kind, label = "lost", f"Lost at {frame.key}"
+        elif previous is not None and round_key != previous and "." in frame.key:
+            kind, label = "round", f"round {round_key} starts"
+        previous = round_key
+        if kind:
+            out.append(f'<a class="{kind}" href="{escape(fragment(frame.key))}" '
+                       f'style="left:{100 * i / last:.2f}%" title="{escape(label)}" '
+                       f'aria-label="{escape(label)}"></a>')
+    return "".join(out)
+
+
+def _static_frame(frame: Frame, rules_html: bool = True) -> tuple[str, str, str, str]:
+    """The picture, text, notes and score rows of a frame as HTML (the page without
+    JavaScript shows its last moment so)."""
+    notes = []
+    for note in frame.notes:
+        word = {NoteKind.LOST: "Lost", NoteKind.VIOLATION: "Violation",
+                NoteKind.SCORE: "Check"}.get(note.kind, "")
+        kind = f'<span class="kind">{word}</span>' if word else ""
+        rule = _rule_html(note.rule) if note.rule is not None and rules_html else ""
+        notes.append(f'<li class="{note.kind.value}">{kind}{escape(note.text)}{rule}</li>')
+    rows = "".join(f"<tr><th>{escape(name)}</th><td>{points}</td></tr>"
+                   for name, points in frame.scores.items())
+    return frame.picture, escape(frame.text), "".join(notes), rows
+
+
 def render_page(page: Page) -> str:
     """The page as one self-contained HTML document."""
     if not page.frames:
         raise ValueError("a replay page needs at least one frame")
     data = frames_data(page)
     last = len(page.frames) - 1
-    events = "\n".join(_event_html(i, e) for i, e in enumerate(page.events))
-    summary = "".join(f"<p>{escape(line)}</p>" for line in page.summary)
+    keys: dict[int, str] = {}
+    for frame in page.frames:
+        if frame.event is not None:
+            keys.setdefault(frame.event, frame.key)
+    events = "\n".join(event_html(e, keys.get(i)) for i, e in enumerate(page.events))
+    summary = "".join(
+        f'<p class="illegal" title="{escape(line)}">{escape(line)}</p>' if page.illegal
+        else f"<p>{escape(line)}</p>" for line in page.summary[:1])
+    if len(page.summary) > 1:  # folded on a phone (by the script), so the picture shows
+        summary += ('<details id="pc-more" open><summary>scores and result</summary>'
+                    + "".join(f"<p>{escape(line)}</p>" for line in page.summary[1:])
+                    + "</details>")
     back = f'<p class="back"><a href="{escape(page.back)}">all pages</a></p>' if page.back else ""
     legend = f'<p class="legend">{escape(page.legend)}</p>' if page.legend else ""
-    strip = "".join(f'<a href="#{escape(key)}" class="mark-{escape(kind)}" '
+    strip = "".join(f'<a href="{escape(fragment(key))}" class="mark-{escape(kind)}" '
                     f'title="{escape(title)}">{_GLYPH.get(kind, "")}</a>'
                     for key, kind, title in page.strip)
     if strip:
         strip = f'<nav class="strip" aria-label="the moves by mark">{strip}</nav>'
-    first = page.frames[0]
-    return f"""{_head(page.title)}
-<body>
-<header>{back}<h1>{escape(page.title)}</h1><div class="summary">{summary}</div>{strip}</header>
-<nav class="controls" aria-label="step through the game">
+    final = page.frames[-1]
+    picture, text, notes, rows = _static_frame(final)
+    text_hidden = "" if text else " hidden"
+    next_violation = (_button("pc-nextv", "next violation", "next violation", "next &#x26A0;")
+                      if page.first_violation() is not None else "")
+    return f"""{head(page.title)}
+<body data-moment="{escape(final.key)}">
+<header>{back}<h1 title="{escape(page.title)}">{escape(page.title)}</h1>
+<div class="summary">{summary}</div>{strip}</header>
+<nav class="controls" id="pc-controls" aria-label="step through the game" hidden>
 {_button("pc-first", "first moment", "first (Home)", "|&#x25C0;")}
 {_button("pc-prev", "previous moment", "previous (&#x2190;)", "&#x25C0;")}
-<input type="range" id="pc-slider" min="0" max="{last}" value="0" aria-label="moment">
+<div class="track"><input type="range" id="pc-slider" min="0" max="{last}" value="{last}"
+aria-label="moment"><div class="marks" id="pc-marks">{_marks(page)}</div></div>
 {_button("pc-next", "next moment", "next (&#x2192;)", "&#x25B6;")}
 {_button("pc-last", "last moment", "last (End)", "&#x25B6;|")}
-<span id="pc-pos" aria-live="polite">1 / {last + 1}</span>
+{next_violation}
+{_button("pc-copy", "copy the link to this moment", "copy the link to this moment", "link")}
+<span id="pc-pos">{last + 1} / {last + 1}</span>
+<p id="pc-status" role="status"></p>
 </nav>
+<p id="pc-live" class="sr" aria-live="polite"></p>
 <main>
-<section class="board">
-<h2 id="pc-caption">{escape(first.caption)}</h2>
-<figure id="pc-picture"></figure>
-<pre id="pc-text" hidden></pre>
+<section class="board" aria-label="the game at this moment">
+<h2 id="pc-caption">{escape(final.caption)}</h2>
+<figure id="pc-picture" role="group" aria-labelledby="pc-caption">{picture}</figure>
+<pre id="pc-text"{text_hidden}>{text}</pre>
 {legend}
-<ul id="pc-notes" class="notes"></ul>
-<table id="pc-scores" class="scores"><caption>Scores</caption><tbody></tbody></table>
+<ul id="pc-notes" class="notes">{notes}</ul>
+<table id="pc-scores" class="scores"{"" if rows else " hidden"}><caption>Scores</caption>
+<tbody>{rows}</tbody></table>
 </section>
-<aside class="events"><h2>Events of the ruling</h2>
-<ol id="pc-events" tabindex="0" aria-label="events of the ruling">
+<aside class="events"><h2>Moves and events of the ruling</h2>
+<ol id="pc-events" aria-label="moves and events of the ruling: each goes to its moment">
 {events}
 </ol></aside>
 </main>
-<noscript><p>Stepping needs JavaScript; the events of the ruling are listed above.</p></noscript>
+<noscript><p>Without JavaScript this page shows the end of the game; every move and event of
+the ruling is listed above.</p></noscript>
 <script type="application/json" id="pc-data">{_json_for_script(data)}</script>
 <script>{SCRIPT}</script>
 </body>
 </html>
 """
-
-
-def render_index(title: str, headers: Sequence[str], rows: Sequence[IndexRow],
-                 summary: Sequence[str] = ()) -> str:
-    """An index page: a table whose first column links to each page."""
-    head = "".join(f"<th scope=\"col\">{escape(h)}</th>" for h in headers)
-    body = []
-    for row in rows:
-        cells = list(row.cells)
-        link = f'<td><a href="{escape(row.href)}">{escape(cells[0])}</a></td>' if cells else ""
-        body.append("<tr>" + link + "".join(f"<td>{escape(c)}</td>" for c in cells[1:])
-                    + "</tr>")
-    lines = "".join(f"<p>{escape(line)}</p>" for line in summary)
-    return f"""{_head(title)}
-<body>
-<header><h1>{escape(title)}</h1><div class="summary">{lines}</div></header>
-<main class="index"><table class="listing"><thead><tr>{head}</tr></thead>
-<tbody>
-{chr(10).join(body)}
-</tbody></table></main>
-</body>
-</html>
-"""
-
-
-# Okabe-Ito colours: blue #0072B2, vermilion #D55E00, orange #E69F00, bluish green #009E73.
-# Every colour also comes with a word, a glyph or a border, never colour alone.
-CSS = """
-:root{--ink:#1a1a1a;--muted:#555;--paper:#fff;--line:#ccc;--blue:#0072B2;--red:#D55E00;
---orange:#E69F00;--green:#009E73;--hi:#fdf0d5}
-*{box-sizing:border-box}
-body{margin:0;font:16px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;
-color:var(--ink);background:var(--paper)}
-header{padding:.6rem 1rem;border-bottom:1px solid var(--line)}
-h1{font-size:1.25rem;margin:.2rem 0;overflow-wrap:anywhere}
-h2{font-size:1.05rem;margin:.4rem 0}
-.summary p,.back{margin:.1rem 0}
-.controls{position:sticky;top:0;z-index:2;display:flex;flex-wrap:wrap;gap:.4rem;
-align-items:center;padding:.5rem 1rem;background:#f4f4f4;border-bottom:1px solid var(--line)}
-.controls button{font-size:1.1rem;min-width:2.75rem;min-height:2.75rem;border:1px solid #888;
-border-radius:.35rem;background:#fff;color:var(--ink);cursor:pointer}
-.controls input[type=range]{flex:1 1 8rem;min-width:6rem;min-height:2.75rem}
-button:focus-visible,input:focus-visible,a:focus-visible,li:focus-visible{
-outline:3px solid var(--blue);outline-offset:2px}
-main{display:grid;grid-template-columns:minmax(0,3fr) minmax(16rem,2fr);gap:1rem;padding:1rem}
-main.index{display:block}
-@media (max-width:720px){main{grid-template-columns:minmax(0,1fr);padding:.5rem}
-.controls{padding:.4rem .5rem}figure svg{min-width:520px;max-height:none}}
-figure{margin:0;overflow:auto}
-/* on a phone the picture keeps a readable size and scrolls sideways inside its frame */
-.pair{display:flex;flex-wrap:wrap;gap:.75rem}.pair figure{flex:1 1 14rem;min-width:0}
-figcaption{font-weight:600;font-size:.9rem}
-figure svg{width:100%;height:auto;max-height:75vh;display:block}
-pre{overflow:auto;font-size:.85rem;background:#f7f7f7;padding:.5rem;user-select:text}
-.legend{color:var(--muted);font-size:.9rem}
-.notes{list-style:none;padding:0;margin:.5rem 0}
-.notes li{padding:.35rem .5rem;margin:.25rem 0;border-left:.35rem solid var(--blue);
-background:#eef5fb}
-.notes li.lost{border-left-color:var(--orange);background:#fdf3e1}
-.notes li.violation{border-left-color:var(--red);background:#fbe9e0;font-weight:600}
-.notes li.score{border-left-color:var(--green);background:#e6f5f0}
-.notes li.slip{border-left-color:var(--red);background:#fbe9e0}
-.notes li.guess{border-left-color:var(--orange);background:#fdf3e1}
-.strip{display:flex;flex-wrap:wrap;gap:2px;margin:.3rem 0}
-.strip a{display:inline-block;width:1.1rem;height:1.4rem;text-align:center;font-weight:700;
-font-size:.8rem;color:#fff;text-decoration:none;background:var(--green)}
-.strip a.mark-slip{background:var(--red)}.strip a.mark-guess{background:var(--orange)}
-.events .mark{font-weight:700;text-transform:uppercase;font-size:.8rem}
-.events .mark-slip{color:var(--red)}.events .mark-guess{color:#8a5a00}
-.notes .kind{font-weight:700;text-transform:uppercase;font-size:.8rem;margin-right:.4rem}
-.rule{display:block;font-size:.88rem;color:var(--muted);font-weight:400}
-.rule .section{font-weight:700}
-.scores{border-collapse:collapse;margin:.5rem 0}
-.scores caption{text-align:left;font-weight:700}
-.scores td,.scores th{border:1px solid var(--line);padding:.2rem .6rem;text-align:left}
-.events ol{padding-left:2.2rem;margin:0;max-height:75vh;overflow:auto}
-.events li{padding:.25rem .4rem;border-left:.3rem solid transparent;margin:.1rem 0}
-.events li.current{background:var(--hi);border-left-color:var(--orange)}
-.events li.current::before{content:"\\25B6  now: ";font-weight:700}
-.events li.violation{border-left-color:var(--red)}
-.events .tag{font-weight:700;color:var(--red);text-transform:uppercase;font-size:.8rem}
-.events .where{color:var(--muted)}
-table.listing{border-collapse:collapse;width:100%}
-table.listing th,table.listing td{border:1px solid var(--line);padding:.3rem .5rem;
-text-align:left;vertical-align:top}
-@media (max-width:720px){table.listing{font-size:.85rem}}
-@media print{.controls,noscript,.back{display:none}main{display:block}
-.events ol{max-height:none;overflow:visible}figure svg{max-width:100%;page-break-inside:avoid}
-body{font-size:11pt}}
-"""
-
-# The script only shows precomputed frames: no game logic lives here.
-SCRIPT = """
-(function(){
-"use strict";
-var D=JSON.parse(document.getElementById("pc-data").textContent);
-var F=D.frames,n=F.length,cur=-1,byKey={};
-for(var k=0;k<n;k++){byKey[F[k].k]=k;}
-var $=function(id){return document.getElementById(id);};
-var pic=$("pc-picture"),txt=$("pc-text"),cap=$("pc-caption"),notes=$("pc-notes"),
-scores=$("pc-scores"),slider=$("pc-slider"),pos=$("pc-pos"),lastPic=-1,lastEv=null;
-function picture(i){var ids=D.pictures[i],out=new Array(ids.length);
-for(var j=0;j<ids.length;j++){out[j]=D.lines[ids[j]];}return out.join("\\n");}
-function el(tag,cls,text){var e=document.createElement(tag);if(cls){e.className=cls;}
-if(text!==undefined){e.textContent=text;}return e;}
-var WORD={info:"",lost:"Lost",violation:"Violation",score:"Check",slip:"Slip",guess:"Guess"};
-function show(i,fromHash){
-if(i<0){i=0;}if(i>=n){i=n-1;}cur=i;var f=F[i];
-cap.textContent=f.c;
-var p=f.p===undefined?-1:f.p;
-if(p!==lastPic){pic.innerHTML=p<0?"":picture(p);lastPic=p;}
-if(f.t){txt.textContent=f.t;txt.hidden=false;}else{txt.textContent="";txt.hidden=true;}
-notes.textContent="";
-(f.n||[]).forEach(function(m){var li=el("li",m[0]);
-if(WORD[m[0]]){li.appendChild(el("span","kind",WORD[m[0]]));}
-li.appendChild(document.createTextNode(m[1]));
-if(m.length>2){var r=D.rules[m[2]],s=el("span","rule");s.appendChild(el("span","section",r[0]));
-s.appendChild(document.createTextNode(" "));s.appendChild(el("q","",r[1]));li.appendChild(s);}
-notes.appendChild(li);});
-var body=scores.tBodies[0];body.textContent="";
-(f.s||[]).forEach(function(r){var tr=el("tr");tr.appendChild(el("th","",r[0]));
-tr.appendChild(el("td","",String(r[1])));body.appendChild(tr);});
-scores.hidden=!(f.s&&f.s.length);
-if(lastEv){lastEv.classList.remove("current");lastEv.removeAttribute("aria-current");}
-lastEv=f.e===undefined?null:$("ev-"+f.e);
-if(lastEv){lastEv.classList.add("current");lastEv.setAttribute("aria-current","step");
-var list=lastEv.parentNode;if(list.scrollHeight>list.clientHeight){
-list.scrollTop=lastEv.offsetTop-list.offsetTop-list.clientHeight/3;}}
-slider.value=String(i);slider.setAttribute("aria-valuetext",f.c);
-pos.textContent=(i+1)+" / "+n+"  #"+f.k;
-document.title=document.title.replace(/ \\u2014 .*$/,"")+" \\u2014 "+f.k;
-if(!fromHash){try{history.replaceState(null,"","#"+f.k);}catch(e){location.hash=f.k;}}
-document.body.setAttribute("data-moment",f.k);
-}
-function fromHash(){var h=decodeURIComponent(location.hash.replace(/^#/,""));
-return Object.prototype.hasOwnProperty.call(byKey,h)?byKey[h]:-1;}
-$("pc-first").addEventListener("click",function(){show(0);});
-$("pc-prev").addEventListener("click",function(){show(cur-1);});
-$("pc-next").addEventListener("click",function(){show(cur+1);});
-$("pc-last").addEventListener("click",function(){show(n-1);});
-slider.addEventListener("input",function(){show(parseInt(slider.value,10));});
-window.addEventListener("hashchange",function(){var i=fromHash();if(i>=0&&i!==cur){show(i,true);}});
-document.addEventListener("keydown",function(e){
-if(e.altKey||e.ctrlKey||e.metaKey||e.target===slider){return;}
-var t=e.target&&e.target.tagName;if(t==="INPUT"||t==="TEXTAREA"||t==="SELECT"){return;}
-var to={ArrowLeft:cur-1,ArrowRight:cur+1,Home:0,End:n-1}[e.key];
-if(to!==undefined){e.preventDefault();show(to);}});
-var start=fromHash();show(start<0?0:start,start>=0);
-})();
-"""
-
-
-def is_page_file(target: str) -> bool:
-    """``--html`` names one page (``FILE.html``/``.htm``) or else a folder of pages."""
-    return target.lower().endswith((".html", ".htm"))
-
-
-@dataclass(frozen=True)
-class Site:
-    """Pages to write into a folder, with an index page linking them (``index.html``)."""
-
-    title: str
-    headers: Sequence[str]
-    pages: Sequence[tuple[str, Page, Sequence[str]]]
-    """File name, page and the index row's cells (the first is the link text)."""
-    summary: Sequence[str] = ()
-
-
-def unique_names(names: Sequence[str]) -> list[str]:
-    """File names made unique by a ``-2``, ``-3`` ... before the suffix.
-
-    >>> unique_names(["a.html", "a.html", "b.html", "index.html"])
-    ['a.html', 'a-2.html', 'b.html', 'index-2.html']
-    """
-    seen: dict[str, int] = {"index.html": 1}
-    out = []
-    for name in names:
-        stem, dot, suffix = name.rpartition(".")
-        count = seen.get(name, 0) + 1
-        seen[name] = count
-        out.append(name if count == 1 else f"{stem}-{count}{dot}{suffix}")
-    return out
-
-
-def _ours(path: Any) -> bool:
-    """Whether the file at ``path`` is a page pathcheck wrote (its head names the generator)."""
-    try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            return GENERATOR in handle.read(2000)
-    except OSError:
-        return False
-
-
-def write_site(folder: str, site: Site) -> list[str]:
-    """Write each page and the index atomically; return the paths written. A file of the
-    folder that would be replaced and that pathcheck did not write is an IOFailure (nothing is
-    written then)."""
-    from pathlib import Path
-
-    from pathcheck.output import write_atomic
-
-    root = Path(folder)
-    names = [name for name, _, _ in site.pages] + ["index.html"]
-    for name in names:  # a folder may hold the user's own files: replace only our pages
-        if (root / name).exists() and not _ours(root / name):
-            raise IOFailure(f"{root / name}: exists and was not written by pathcheck; "
-                            "name another folder for the pages")
-    written = []
-    rows = []
-    for name, page, cells in site.pages:
-        page = Page(page.title, page.frames, page.events, page.summary, page.legend,
-                    back="index.html")
-        write_atomic(root / name, render_page(page))
-        written.append(str(root / name))
-        rows.append(IndexRow(name, cells))
-    write_atomic(root / "index.html", render_index(site.title, site.headers, rows, site.summary))
-    written.append(str(root / "index.html"))
-    return written

@@ -16,7 +16,8 @@ Elements carry classes (``tile``, ``taken``, ``start``, ``lost``) so a page can 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from functools import lru_cache
 from html import escape
 
 from shapely import LineString, Point, box
@@ -25,7 +26,7 @@ from shapely.ops import unary_union
 
 from pathcheck.dungeon import TraceResult
 from pathcheck.geometry import Direction
-from pathcheck.render.model import DungeonView, build_view
+from pathcheck.render.model import DungeonView, PortPair, TileView, build_view
 from pathcheck.tileset import TileSet
 
 SCALE = 64
@@ -93,23 +94,113 @@ def _d(geom: BaseGeometry, max_y: float) -> str:
 Extent = tuple[int, int, int, int]
 
 
-def view_svg(view: DungeonView, title: str = "", extent: Extent | None = None) -> str:
+LABEL = 11
+"""The font size of a tile's labels: with :func:`min_width`, never under 10 CSS px on a wide
+screen. Each label has a corner of its own, where no path runs: the tile's number top left,
+who placed it top right, its arrow bottom left, its id bottom right (shortened with ``…`` to
+fit, the full id on hover)."""
+_ROOM = 0.34 * SCALE
+"""The width of a corner, clear of the paths along the tile's middle."""
+
+
+def min_width(width: float) -> float:
+    """The narrowest a picture ``width`` units wide may be shown on a wide screen so that its
+    labels stay at least 10 CSS px (the page's ``--min``; a phone shows it at its own width)."""
+    return width * 10 / LABEL
+
+
+def forget() -> None:
+    """Empty the caches of drawn lines (a page builder calls it for each dungeon: the lines of
+    one dungeon repeat from picture to picture, another's seldom do, and a batch of pages
+    must not grow)."""
+    for cached in (_tile_line, _label_line, _taken_line):
+        cached.cache_clear()
+
+
+def _fit(text: str, size: float, room: float = _ROOM) -> tuple[str, str]:
+    """``text`` shortened to fit ``room`` units at font ``size``, and a hover title if it was.
+
+    >>> _fit("R12", 11), _fit("START", 11)
+    (('R12', ''), ('ST…', '<title>START</title>'))
+    """
+    fits = max(int(room / (size * 0.62)), 1)
+    if len(text) <= fits:
+        return text, ""
+    return text[:fits - 1] + "…", f"<title>{escape(text)}</title>"
+
+
+@lru_cache(maxsize=8192)
+def _tile_line(x: int, y: int, tile: TileView, shift_y: float) -> str:
+    """A tile's cell and paths (the same line in every picture of a growing dungeon)."""
+    cell = box(x - 0.5, y - 0.5, x + 0.5, y + 0.5)
+    paths = unary_union([_path_line(x, y, *sorted(pair)) for pair in tile.paths])
+    return (f'<g><path class="tile" data-index="{tile.index}" '
+            f'd="{_d(cell.exterior, shift_y)}" fill="#efe6d2" stroke="#8a7f6a"/>'
+            f'<path d="{_d(paths, shift_y)}" fill="none" stroke="#b9ae98" '
+            'stroke-width="4" stroke-linecap="round"/></g>')
+
+
+@lru_cache(maxsize=8192)
+def _label_line(x: int, y: int, tile: TileView, shift_y: float, placer: str) -> str:
+    """A tile's labels, each in its corner, over the path taken."""
+    left, right = (x - 0.46) * SCALE, (x + 0.46) * SCALE
+    upper, lower = (shift_y - y - 0.27) * SCALE, (shift_y - y + 0.43) * SCALE
+    ident, hover = _fit(tile.tile, LABEL)
+    who = (f'<text class="placer" x="{right:.1f}" y="{upper:.1f}" text-anchor="end" '
+           f'font-weight="bold" fill="#1a1a1a">{escape(placer)}</text>') if placer else ""
+    return (f'<g class="labels" font-size="{LABEL}" fill="#444">'
+            f'<text class="label" x="{left:.1f}" y="{upper:.1f}" font-size="{LABEL + 1}" '
+            f'font-weight="bold">{tile.index}</text>{who}'
+            f'<text class="label" x="{left:.1f}" y="{lower:.1f}">{_ARROWS[tile.dir]}</text>'
+            f'<text class="label" x="{right:.1f}" y="{lower:.1f}" text-anchor="end">{hover}'
+            f"{escape(ident)}</text></g>")
+
+
+@lru_cache(maxsize=8192)
+def _taken_line(x: int, y: int, index: int, taken: frozenset[PortPair], shift_y: float) -> str:
+    lines = unary_union([_path_line(x, y, *sorted(pair)) for pair in taken])
+    return (f'<path class="taken" data-index="{index}" d="{_d(lines, shift_y)}" fill="none" '
+            'stroke="#0072B2" stroke-width="6" stroke-linecap="round" stroke-linejoin="round"/>')
+
+
+def _cards_line(x: int, y: int, shift_y: float, index: int, initials: str) -> str:
+    """The LOST cards announced after tile ``index``, lying on it: an orange card with the
+    players' initials."""
+    width = 0.16 * SCALE + 0.12 * SCALE * len(initials)
+    cx, cy = x * SCALE - width / 2, (shift_y - y + 0.05) * SCALE
+    return (f'<g class="lost-card" data-index="{index}"><title>LOST cards: '
+            f"{escape(initials)}</title><rect x=\"{cx:.1f}\" y=\"{cy:.1f}\" "
+            f'width="{width:.1f}" height="{0.28 * SCALE:.1f}" rx="3" fill="#E69F00" '
+            f'stroke="#1a1a1a"/><text x="{cx + 0.08 * SCALE:.1f}" y="{cy + 0.21 * SCALE:.1f}" '
+            f'font-size="{LABEL}" font-weight="bold" fill="#1a1a1a">{escape(initials)}</text></g>')
+
+
+def view_svg(view: DungeonView, title: str = "", extent: Extent | None = None, *,
+             placers: Mapping[int, str] | None = None,
+             cards: Mapping[int, str] | None = None) -> str:
     """The view as a standalone SVG document.
 
     ``extent`` (min x, min y, max x, max y) fixes the cells drawn, so pictures of one dungeon
     as it grows line up (and share their unchanged lines); by default the view's own extent.
+    ``placers`` gives the initial of who placed each tile (by tile number), ``cards`` the
+    initials on the LOST cards announced after a tile (drawn on it as an orange card).
     """
-    shapes = view_geometry(view)
     min_x, min_y, max_x, max_y = view.extent() if extent is None else extent
-    left, bottom = min_x - 0.5 - MARGIN, min_y - 0.5 - MARGIN
+    left = min_x - 0.5 - MARGIN
     top = max_y + 0.5 + MARGIN
     width = max((max_x - min_x + 1 + 2 * MARGIN) * SCALE, MIN_WIDTH if title else 0)
     height = (max_y - min_y + 1 + 2 * MARGIN) * SCALE + (24 if title else 0)
     off_y = 24 if title else 0
+    described = f"{len(view.tiles)} tile(s) laid" + (
+        f"; Lost at tile {view.lost_index} ({view.reason})" if view.lost_cell is not None
+        and view.reason else "")
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
-        f'viewBox="{left * SCALE:.1f} {-off_y} {width:.1f} {height:.1f}">',
+        f'viewBox="{left * SCALE:.1f} {-off_y} {width:.1f} {height:.1f}" role="img" '
+        f'style="--min:{min_width(width):.0f}px;--minh:{min_width(height):.0f}px;'
+        f'--max:{1.6 * width:.0f}px">',
         f"<title>{escape(title or 'dungeon')}</title>",
+        f"<desc>{escape(described)}</desc>",
         '<rect x="-100000" y="-100000" width="200000" height="200000" fill="#fbfaf7"/>',
         '<g font-family="sans-serif">',
     ]
@@ -117,42 +208,29 @@ def view_svg(view: DungeonView, title: str = "", extent: Extent | None = None) -
         out.append(f'<text x="{left * SCALE + 8:.1f}" y="-6" font-family="sans-serif" '
                    f'font-size="14">{escape(title)}</text>')
     shift_y = top  # flip: svg_y = (top - y) * SCALE
-    del bottom
-    if "bound" in shapes:
-        out.append(f'<path d="{_d(shapes["bound"], shift_y)}" fill="none" stroke="#D55E00" '
+    if view.bound is not None:  # the shapes of view_geometry, drawn without its unions
+        half = view.bound + 0.5
+        bound = box(-half, -half, half, half).exterior
+        out.append(f'<path d="{_d(bound, shift_y)}" fill="none" stroke="#D55E00" '
                    'stroke-width="2" stroke-dasharray="6 4"/>')
     # One line per tile (its cell, labels and paths) and one per tile the path went over:
     # pictures of a growing dungeon then share most of their lines (see render/html.py).
-    taken_lines = []
-    for (x, y), tile in view.tiles.items():
-        cell = box(x - 0.5, y - 0.5, x + 0.5, y + 0.5)
-        tx, ty = (x - 0.44) * SCALE, (shift_y - y - 0.3) * SCALE
-        bx, by = (x + 0.44) * SCALE, (shift_y - y + 0.42) * SCALE
-        paths = unary_union([_path_line(x, y, *sorted(pair)) for pair in tile.paths])
-        out.append(f'<g><path class="tile" data-index="{tile.index}" '
-                   f'd="{_d(cell.exterior, shift_y)}" fill="#efe6d2" stroke="#8a7f6a"/>'
-                   f'<text x="{tx:.1f}" y="{ty:.1f}" font-size="11" font-weight="bold" '
-                   f'fill="#555">{tile.index}</text>'
-                   f'<text x="{bx:.1f}" y="{by:.1f}" font-size="9" text-anchor="end" '
-                   f'fill="#666">{escape(tile.tile)} {_ARROWS[tile.dir]}</text>'
-                   f'<path d="{_d(paths, shift_y)}" fill="none" stroke="#b9ae98" '
-                   'stroke-width="4" stroke-linecap="round"/></g>')
-        if tile.taken:
-            taken = unary_union([_path_line(x, y, *sorted(pair)) for pair in tile.taken])
-            taken_lines.append(f'<path class="taken" data-index="{tile.index}" '
-                               f'd="{_d(taken, shift_y)}" fill="none" stroke="#0072B2" '
-                               'stroke-width="6" stroke-linecap="round" '
-                               'stroke-linejoin="round"/>')
-    out += taken_lines
+    placers = placers or {}
+    cells = {tile.index: cell for cell, tile in view.tiles.items()}
+    out += [_tile_line(x, y, tile, shift_y) for (x, y), tile in view.tiles.items()]
+    out += [_taken_line(x, y, tile.index, tile.taken, shift_y)
+            for (x, y), tile in view.tiles.items() if tile.taken]
+    out += [_label_line(x, y, tile, shift_y, placers.get(tile.index, ""))
+            for (x, y), tile in view.tiles.items()]
     if view.start_cell is not None:
         sx, sy = view.start_cell
         cx, cy = sx * SCALE, (shift_y - sy) * SCALE
-        out.append(f'<g class="start"><circle cx="{cx:.1f}" cy="{cy:.1f}" r="8" '
+        out.append(f'<g class="start"><circle cx="{cx:.1f}" cy="{cy:.1f}" r="9" '
                    'fill="#009E73" stroke="white" stroke-width="1.5"/>'
-                   f'<text x="{cx:.1f}" y="{cy + 3.5:.1f}" font-family="sans-serif" '
-                   'font-size="10" font-weight="bold" text-anchor="middle" fill="white">S</text>'
+                   f'<text x="{cx:.1f}" y="{cy + 4:.1f}" font-family="sans-serif" '
+                   'font-size="12" font-weight="bold" text-anchor="middle" fill="white">S</text>'
                    '</g>')
-    if "lost" in shapes and view.lost_cell is not None:
+    if view.lost_cell is not None:
         lx, ly = view.lost_cell[0] * SCALE, (shift_y - view.lost_cell[1]) * SCALE
         arm = 0.16 * SCALE
         out.append(f'<g class="lost"><circle cx="{lx:.1f}" cy="{ly:.1f}" r="{0.32 * SCALE:.1f}" '
@@ -160,6 +238,9 @@ def view_svg(view: DungeonView, title: str = "", extent: Extent | None = None) -
                    f'<path d="M{lx - arm:.1f},{ly - arm:.1f} L{lx + arm:.1f},{ly + arm:.1f} '
                    f'M{lx - arm:.1f},{ly + arm:.1f} L{lx + arm:.1f},{ly - arm:.1f}" '
                    'stroke="#D55E00" stroke-width="3" stroke-linecap="round"/></g>')
+    for index, initials in sorted((cards or {}).items()):
+        if index in cells:
+            out.append(_cards_line(*cells[index], shift_y, index, initials))
     out.append("</g>")
     out.append("</svg>")
     return "\n".join(out) + "\n"

@@ -32,7 +32,7 @@ def _games() -> Any:
 
 
 def figures(pathcheck: Sequence[str], work: Path, logs: int, rounds: int, line: Line) -> None:
-    """Measure and print figures 11-12 (see the module doc)."""
+    """Measure and print figures 12-13 (see the module doc)."""
     games = _games()
     files = {}
     for i, fmt in enumerate(games.FORMATS):
@@ -45,7 +45,7 @@ def figures(pathcheck: Sequence[str], work: Path, logs: int, rounds: int, line: 
             "analyse": [*pathcheck, "analyse", "--format", "jsonl", str(path)],
         }, rounds)
         ratio = timed["analyse"][0] / timed["adjudicate"][0]
-        label = "11." if n == 0 else "   "
+        label = "12." if n == 0 else "   "
         line(f"{label} analyse / adjudicate, {logs:,} {fmt} logs (CPU)", f"{ratio:.2f}x",
              "<= 2x", ratio <= 2)
     once = work / "analyse-once.jsonl"
@@ -53,7 +53,7 @@ def figures(pathcheck: Sequence[str], work: Path, logs: int, rounds: int, line: 
     once.write_bytes(chunk)
     five = work / "analyse-five.jsonl"
     five.write_bytes(chunk * 5)
-    for label, extra in (("12.", []), ("   ", ["--by-player"])):
+    for label, extra in (("13.", []), ("   ", ["--by-player"])):
         small = games.peak_rss_mb([*pathcheck, "analyse", "--format", "jsonl", *extra,
                                    str(once)], exits=(0,))
         big = games.peak_rss_mb([*pathcheck, "analyse", "--format", "jsonl", *extra,

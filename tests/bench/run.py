@@ -60,6 +60,11 @@ def games_bench() -> Any:
     return _sibling("games")
 
 
+def pages_bench() -> Any:
+    """tests/bench/pages.py (the replay-page figures)."""
+    return _sibling("pages")
+
+
 def analysis_bench() -> Any:
     """tests/bench/analysis.py (the ``analyse`` figures)."""
     return _sibling("analysis")
@@ -199,11 +204,15 @@ def main() -> int:
     parser.add_argument("--census", type=int, default=1 << 24, help="seeds of the census figure")
     parser.add_argument("--logs", type=int, default=10_000, help="game logs of each format")
     parser.add_argument("--games-only", action="store_true",
-                        help="only the adjudicate and analyse figures (6-11)")
+                        help="only the adjudicate and analyse figures (6-10, 12-13)")
+    parser.add_argument("--pages", type=int, default=2_000,
+                        help="replay pages of the memory figure (against 200)")
+    parser.add_argument("--pages-only", action="store_true",
+                        help="only the replay-page figures (11)")
     args = parser.parse_args()
     if args.quick:
         args.records, args.big_mb, args.deals, args.census = 20_000, 64, 200_000, 1 << 22
-        args.logs = 1_000
+        args.logs, args.pages = 1_000, 600
     # The entry script beside this interpreter: a version manager's shim (pyenv's adds about
     # 100 ms to every command) is not pathcheck's start-up.
     script = Path(sys.executable).parent / "pathcheck"
@@ -216,6 +225,9 @@ def main() -> int:
             games_bench().figures(pathcheck, work, args.logs, args.big_mb, 5, line)
             _sibling("dealless").figures(line)
             analysis_bench().figures(pathcheck, work, args.logs, 3, line)
+            return verdict(min(cores, free_cores()))
+        if args.pages_only:
+            pages_bench().figures(pathcheck, work, 200, args.pages, 3, line, _GAMES)
             return verdict(min(cores, free_cores()))
         data = work / "dungeons.jsonl"
         with open(data, "wb") as out:
@@ -310,9 +322,12 @@ def main() -> int:
              trace_time < 0.250)
 
         # 6-9. Whole game logs (tests/bench/games.py); 10. deal-less ones (dealless.py);
-        # 11-12. their analysis (analysis.py).
+        # 12-13. their analysis (analysis.py).
         games_bench().figures(pathcheck, work, args.logs, args.big_mb, 5, line)
         _sibling("dealless").figures(line)
+
+        # 11. Replay pages (tests/bench/pages.py).
+        pages_bench().figures(pathcheck, work, 200, args.pages, 3, line, _GAMES)
         analysis_bench().figures(pathcheck, work, args.logs, 3, line)
         return verdict(min(cores, free_cores()))
     finally:

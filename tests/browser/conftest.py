@@ -90,3 +90,78 @@ def opened(browser: Any) -> Iterator[Opened]:
         yield Opened(page)
     finally:
         context.close()
+
+
+VIEWPORTS = {"wide": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
+"""The two sizes every page is tried at: a laptop and a phone."""
+
+
+@pytest.fixture(scope="session")
+def viewports(browser: Any) -> Iterator[dict[str, Opened]]:
+    """One page per size for the whole session, reused from test to test (each test opens
+    the file it needs in it); its error list is emptied by whoever reads it."""
+    contexts = [browser.new_context(viewport=size) for size in VIEWPORTS.values()]
+    try:
+        yield {name: Opened(context.new_page())
+               for name, context in zip(VIEWPORTS, contexts, strict=True)}
+    finally:
+        for context in contexts:
+            context.close()
+
+
+LAYOUT = """() => {
+  const vw = document.documentElement.clientWidth, vh = window.innerHeight;
+  const wide = [];
+  for (const e of document.querySelectorAll('body *')) {
+    if (e.closest('svg') && e.tagName.toLowerCase() !== 'svg') continue;
+    const r = e.getBoundingClientRect();
+    if (r.width > 0 && (r.right > vw + 1 || r.left < -1)) {
+      wide.push(e.tagName + '#' + e.id + '.' + (e.getAttribute('class') || ''));
+    }
+  }
+  const boxes = [...document.querySelectorAll('#pc-picture svg')].map(s => {
+    const r = s.getBoundingClientRect(); return [r.left, r.right]; });
+  let smallest = 1e9;
+  for (const t of document.querySelectorAll('#pc-picture svg text')) {
+    if (!t.textContent.trim()) continue;
+    const ctm = t.getScreenCTM(); if (!ctm) continue;
+    const size = parseFloat(getComputedStyle(t).fontSize) * Math.hypot(ctm.a, ctm.b);
+    smallest = Math.min(smallest, size);
+  }
+  return {vw, vh, scroll: document.documentElement.scrollWidth, wide, boxes, smallest,
+          header: document.querySelector('header').getBoundingClientRect().height};
+}"""
+"""The layout of the page shown: elements wider than the viewport, the pictures' boxes, the
+smallest text of the picture in CSS px, the header's height."""
+
+EVERY_EVENT = """() => {
+  const out = [], data = JSON.parse(document.getElementById('pc-data').textContent);
+  const items = [...document.querySelectorAll('#pc-events > li')];
+  const frameOf = {};
+  data.frames.forEach((f, i) => { frameOf[f.k] = i; });
+  items.forEach((li, n) => {
+    const link = li.querySelector('a.go');
+    const key = li.id.slice(2);
+    if (!link || link.getAttribute('href') !== '#' + encodeURIComponent(li.id)) {
+      out.push(['no link to its moment', li.id]);
+    } else if (!(key in frameOf) || data.frames[frameOf[key]].e !== n) {
+      out.push(['its moment is not its own', key]);
+    }
+  });
+  // Click the first, the last, every violation and every seventh: the same code opens all.
+  items.forEach((li, n) => {
+    if (!(n === 0 || n === items.length - 1 || n % 7 === 3
+          || li.classList.contains('violation'))) return;
+    li.querySelector('a.go').click();
+    const key = li.id.slice(2), now = document.body.dataset.moment;
+    const current = document.querySelector('#pc-events li.current');
+    if (now !== key || current !== li) out.push([key, now, current && current.id]);
+    if (li.classList.contains('violation')
+        && !document.getElementById('pc-notes').textContent.includes('Violation')) {
+      out.push(['violation not in the notes', key]);
+    }
+  });
+  return out;
+}"""
+"""Every item of the move list links to its own moment (each one a moment of its own, in
+order); clicking opens it (tried on a sample and every violation). An empty list: all do."""

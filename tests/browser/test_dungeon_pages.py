@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from pathcheck.cli import main
-from tests.browser.conftest import Opened
+from tests.browser.conftest import EVERY_EVENT, LAYOUT, Opened
 from tests.browser.png import count_colour
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -37,7 +37,7 @@ def test_check_example_steps_through_the_dungeon(site: Path, opened: Opened) -> 
     page.keyboard.press("ArrowLeft")
     assert opened.moment() == "1.1" and opened.current_event() == first_event
     page.keyboard.press("End")
-    assert opened.moment() == "check"
+    assert opened.moment() == "checkd"  # each player's outcome of the check is a moment
     scores = page.text_content("#pc-scores") or ""
     assert "Cy1" in scores.replace(" ", "") and "Bob0" in scores.replace(" ", "")
     assert "(3. Checking" in opened.caption()
@@ -90,7 +90,23 @@ def test_answer_key_page(tmp_path: Path, opened: Opened) -> None:
     assert main(["solo", "key", "1303N-QK8NC", "--reveal", "--html", str(target)]) == 0
     page = opened.open(target, "2.1")
     assert opened.moment() == "2.1" and "Dungeon 2, tile 1" in opened.caption()
+    layout = page.evaluate(LAYOUT)  # an answer key's labels are readable too
+    assert layout["smallest"] >= 9.95 and not layout["wide"], layout
     page.click("#pc-last")
     assert opened.moment() == "score"
     assert "46" in (page.text_content("#pc-scores") or "")
     assert opened.errors == []
+
+
+@pytest.mark.parametrize("line", [4, 5, 6, 8, 9, 11, 13, 15, 17, 19])
+def test_record_pages_fit_and_read(site: Path, viewports: dict[str, Opened], line: int) -> None:
+    for size, opened in viewports.items():
+        page = opened.open(site / f"examples-{line}.html")
+        page.keyboard.press("End")
+        layout = page.evaluate(LAYOUT)
+        assert layout["scroll"] <= layout["vw"] and not layout["wide"], layout["wide"][:3]
+        if size == "wide":
+            assert layout["smallest"] >= 9.95, layout["smallest"]
+        assert page.evaluate(EVERY_EVENT) == []
+        errors, opened.errors[:] = list(opened.errors), []
+        assert errors == []

@@ -1,17 +1,19 @@
 """Replay pages of dungeon in memory: the dungeon laid out tile by tile.
 
-Each frame is the dungeon after one more tile, drawn by :func:`pathcheck.render.svg.view_svg`
-from the same layout model as the text map, in the final dungeon's extent so the frames line
-up: the path followed so far, START and the tile that made it Lost marked; the LOST cards
-announced so far, the Lost point with its rule quoted and, in a last frame, the check and the
-points. Frames are keyed ``D.T``: dungeon (or exploration) D after its tile T.
+Each moment is the dungeon after one more tile, drawn by :func:`pathcheck.render.svg.view_svg`
+from the same layout model as the text map, in the final dungeon's extent so the pictures line
+up: the path followed so far, START and the tile that made it Lost marked, who placed each
+tile and the LOST cards on the tiles they follow; the Lost point with its rule quoted and, in
+last moments, each player's outcome of the check and the points. Every event is a moment,
+keyed ``D.T`` (dungeon or exploration D after its tile or turn T), ``D.Tb`` for a second
+event of the same turn.
 
 >>> from pathcheck.records import parse_dgn_line
 >>> from pathcheck.verify import verify_record
 >>> rec = parse_dgn_line("START@N R1@N R2@E !Ann L4@N !Bob", source="x.dgn", line=1)
 >>> page = record_page(verify_record(rec))
 >>> [f.key for f in page.frames]
-['1.1', '1.2', '1.3', '1.4', 'check']
+['1.1', '1.2', '1.3', '1.3b', '1.4', '1.4b', 'check', 'checkb']
 >>> page.frames[-1].scores
 {'Ann': 0, 'Bob': 1}
 """
@@ -26,81 +28,103 @@ from pathcheck.check import CheckResult, LostCard
 from pathcheck.dungeon import Placement, TraceResult, trace
 from pathcheck.games.dungeon.log import Exploration
 from pathcheck.geometry import Move
-from pathcheck.render.html import Frame, Note, NoteKind, Page, PageEvent
+from pathcheck.render.html import Moments, Note, NoteKind, Page, PageEvent
 from pathcheck.render.model import build_view
 from pathcheck.render.report import lost_sentence
-from pathcheck.render.svg import view_svg
+from pathcheck.render.ruling_page import DUNGEON_WORDS, Words, verdict_lines
+from pathcheck.render.svg import Extent, forget, view_svg
 from pathcheck.render.words import counted
-from pathcheck.ruling import Rule, Ruling, Violation
+from pathcheck.ruling import Ruling, Violation
 from pathcheck.tileset import TileSet, load_tileset
 from pathcheck.verify import DungeonVerdict, SoloVerdict, Verdict
 
 LEGEND = ("Thick blue: the path followed so far; thin: paths not taken; S in a green circle: "
           "START; a cross in a vermilion (red-orange) circle: the tile that made the dungeon "
-          "Lost; each tile shows its number (top left) and its id and arrow (bottom right); "
-          "dashed: the 9x9 bound of rule #2.")
+          "Lost; each tile shows its number (top left), the initial of who placed it (top "
+          "right), its arrow (bottom left) and its id (bottom right); an orange card on a "
+          "tile: the LOST cards played after it, with the players' initials.")
+BOUND_LEGEND = " Dashed vermilion: the 9x9 bound of additional rule #2."
+
+
+def legend(rules: Iterable[int]) -> str:
+    """The legend of a dungeon page, naming only the marks of the rules in play."""
+    return LEGEND + (BOUND_LEGEND if 2 in set(rules) else "")
+
+
+def _initial(name: str) -> str:
+    """A player's initial as drawn on a tile (the full name is in the move list)."""
+    return name[:1].upper() if name else "?"
 
 
 @dataclass
 class Builder:
-    """Collects a page's events and frames as a dungeon is laid tile by tile."""
+    """Collects a page's moments as a dungeon is laid tile by tile: one per event."""
 
     tileset: TileSet
     rules: frozenset[int]
-    events: list[PageEvent] = field(default_factory=list)
-    frames: list[Frame] = field(default_factory=list)
-
-    def event(self, text: str, where: str = "", *, rule: Rule | None = None,
-              violation: bool = False) -> int:
-        self.events.append(PageEvent(text, where, rule, violation))
-        return len(self.events) - 1
+    words: Words = DUNGEON_WORDS
+    moments: Moments = field(default_factory=Moments)
 
     def dungeon(self, placements: Sequence[Placement], *, number: int, label: str,
                 movement: Move = Move.STRAIGHT, cards: Sequence[LostCard] = (),
                 heights: Sequence[int] | None = None,
                 extra: dict[int, list[Note]] | None = None,
                 turn_events: dict[int, list[PageEvent]] | None = None,
-                first: int = 1) -> TraceResult:
-        """Add the frames of one dungeon and return its full trace.
+                first: int = 1, placers: Mapping[int, str] | None = None,
+                scores: Mapping[str, int] | None = None) -> TraceResult:
+        """Add the moments of one dungeon and return its full trace.
 
         ``heights``: the stack height after each turn (a game log: ``D.0`` is the START tile
-        alone, ``D.T`` after turn T); by default one frame per tile, ``D.1`` to ``D.n``.
-        ``extra``: notes (a violation...) by frame number; ``turn_events``: the ruling's own
-        events by frame number, listed instead of the plain "tile placed" ones.
+        alone, ``D.T`` after turn T); by default one moment per tile, ``D.1`` to ``D.n``.
+        ``extra``: notes (the hands, a failure...) by turn; ``turn_events``: the ruling's own
+        events by turn, listed instead of the plain "tile laid" ones, each a moment (a
+        violation's moment carries its note). ``placers``: who placed each tile (by stack
+        height), drawn as an initial on it.
         """
+        forget()
         full = trace(placements, tileset=self.tileset, rules=self.rules,
                      initial_movement=movement, with_passes=True)
         extent = build_view(full, self.tileset, self.rules).extent()
         steps = [1, *heights] if heights is not None else list(range(1, len(placements) + 1))
         start_turn = 0 if heights is not None else 1
+        initials = {k: _initial(name) for k, name in (placers or {}).items() if name}
         shown = 0
+        lost_before = False
         for turn, height in enumerate(steps, start=start_turn):
             result = trace(placements[:height], tileset=self.tileset, rules=self.rules,
                            initial_movement=movement, with_passes=True)
-            picture = view_svg(build_view(result, self.tileset, self.rules), extent=extent)
-            current = None
-            new_tiles = range(shown + 1, height + 1)
+            on_tiles: dict[int, str] = {}
+            for card in cards:
+                if card.after <= height:
+                    on_tiles[card.after] = on_tiles.get(card.after, "") + _initial(card.player)
+            picture = view_svg(build_view(result, self.tileset, self.rules), extent=extent,
+                               placers=initials, cards=on_tiles)
             if turn_events is not None and turn in turn_events:
-                for ev in turn_events[turn]:
-                    self.events.append(ev)
-                    current = len(self.events) - 1
+                events = list(turn_events[turn])
             else:
-                for index in new_tiles:
-                    current = self._tile_event(placements, index, result, number, first, cards)
-            notes = self._notes(result, height, cards, full)
-            notes += (extra or {}).get(turn, [])
+                events = [ev for index in range(shown + 1, height + 1)
+                          for ev in self._tile_events(placements, index, result, number,
+                                                      first, cards)]
+            lost_now = result.lost_at is not None and result.reason is not None
+            if lost_now and not lost_before and events:
+                events[0] = replace(events[0], lost=True)
+            lost_before = lost_now
+            notes = self._notes(result, height, cards, full) + (extra or {}).get(turn, [])
             tile = placements[height - 1] if height else None
             caption = (f"{label} {number}, " + (f"turn {turn}" if heights is not None
                                                  else f"tile {turn}")
                        + (f": {tile}" if tile is not None else "")
                        + f" ({height} tile{'' if height == 1 else 's'})")
-            self.frames.append(Frame(f"{number}.{turn}", caption, picture, event=current,
-                                     notes=notes))
+            for event in events or [PageEvent(caption)]:
+                own = [Note(f"{event.where}: {event.text}", NoteKind.VIOLATION, event.rule)
+                       ] if event.violation else []
+                self.moments.add(f"{number}.{turn}", caption, event, picture=picture,
+                                 notes=notes + own, scores=scores)
             shown = height
         return full
 
-    def _tile_event(self, placements: Sequence[Placement], index: int, result: TraceResult,
-                    number: int, first: int, cards: Sequence[LostCard]) -> int:
+    def _tile_events(self, placements: Sequence[Placement], index: int, result: TraceResult,
+                     number: int, first: int, cards: Sequence[LostCard]) -> list[PageEvent]:
         placed = placements[index - 1]
         where = f"dungeon {number}, tile {index}"
         if first != 1:
@@ -110,11 +134,9 @@ class Builder:
             text = f"{placed} laid at cell {cell.x},{cell.y}"
         else:
             text = f"{placed} lies on the stack; the path never reaches it (already Lost)"
-        current = self.event(text, where)
-        for card in cards:
-            if card.after == index:
-                current = self.event(f"{card.player} plays a LOST card", where)
-        return current
+        return [PageEvent(text, where)] + [
+            PageEvent(f"{card.player} plays a LOST card", where)
+            for card in cards if card.after == index]
 
     def _notes(self, result: TraceResult, height: int, cards: Sequence[LostCard],
                full: TraceResult) -> list[Note]:
@@ -133,20 +155,17 @@ class Builder:
                               f"({counted(height, 'tile')}): never Lost."))
         return notes
 
-    def check_frame(self, key: str, caption: str, check: CheckResult, lost_at: int | None,
-                    where: str = "check") -> None:
-        """A frame of the check: each player's outcome with its rule, and the points."""
-        picture = self.frames[-1].picture if self.frames else ""
-        notes = []
-        current = None
+    def check_moments(self, key: str, caption: str, check: CheckResult, lost_at: int | None,
+                      where: str = "check") -> None:
+        """The check: each player's outcome a moment, with its rule, and the points."""
+        picture = self.moments.picture
+        points = Note("Points: " + ", ".join(f"{p} {n}" for p, n in check.points.items()))
         for outcome in check.outcomes:
             rule = outcome.kind.rule
             text = outcome.explain(lost_at)
-            current = self.event(text, where, rule=rule)
-            notes.append(Note(text, NoteKind.SCORE, rule))
-        notes.append(Note("Points: " + ", ".join(f"{p} {n}" for p, n in check.points.items())))
-        self.frames.append(Frame(key, caption, picture, event=current, notes=notes,
-                                 scores=dict(check.points)))
+            self.moments.add(key, caption, PageEvent(text, where, rule), picture=picture,
+                             notes=[Note(text, NoteKind.SCORE, rule), points],
+                             scores=check.points)
 
 
 def _where(source: str, line: int, pointer: str) -> str:
@@ -161,19 +180,19 @@ def record_page(verdict: DungeonVerdict) -> Page:
     full = builder.dungeon(record.tiles, number=1, label="Dungeon", cards=record.lost)
     summary = [lost_sentence(full).replace("\n  ", " ")]
     if verdict.check is not None:
-        builder.check_frame("check", "Check (3. Checking the Memorized Path)", verdict.check,
-                            full.lost_at)
+        builder.check_moments("check", "Check (3. Checking the Memorized Path)",
+                              verdict.check, full.lost_at)
         summary.append("Points: " + ", ".join(f"{p} {n}"
                                               for p, n in verdict.check.points.items()))
     title = (f"{_where(record.source, record.line, record.pointer)}: dungeon of "
              f"{counted(len(record.tiles), 'tile')}")
-    return Page(title, builder.frames, builder.events, summary, LEGEND)
+    return builder.moments.page(title, summary, legend(builder.rules))
 
 
 def solo_dungeons(builder: Builder, dungeons: Sequence[Sequence[Placement]],
                   failing: tuple[int, int, Note] | None = None) -> list[TraceResult]:
-    """Frames of solo dungeons one after another (a Repeat tile starting a dungeon repeats the
-    last turn of the one before); ``failing`` (dungeon, tile, note) marks a failure."""
+    """Moments of solo dungeons one after another (a Repeat tile starting a dungeon repeats
+    the last turn of the one before); ``failing`` (dungeon, tile, note) marks a failure."""
     movement = Move.STRAIGHT
     first = 1
     traces = []
@@ -203,13 +222,13 @@ def solo_verdict_page(verdict: SoloVerdict) -> Page:
         summary.append(text)
     solo_dungeons(builder, record.dungeons, failing)
     summary.append(f"Score: {result.score} of {result.max_score}")
-    last = builder.frames[-1]
-    builder.frames.append(Frame("score", "Score", last.picture, event=None,
-                                notes=[Note(line) for line in summary],
-                                scores={"solo": result.score}))
+    builder.moments.add("score", "Score", PageEvent(f"Score: {result.score} of "
+                                                    f"{result.max_score}"),
+                        picture=builder.moments.picture,
+                        notes=[Note(line) for line in summary], scores={"solo": result.score})
     title = (f"{_where(record.source, record.line, record.pointer)}: solo, "
              f"{counted(len(record.dungeons), 'dungeon')}")
-    return Page(title, builder.frames, builder.events, summary, LEGEND)
+    return builder.moments.page(title, summary, legend(builder.rules))
 
 
 def verdict_page(verdict: Verdict) -> Page:
@@ -227,12 +246,12 @@ def key_page(code: str, rules: Iterable[int], dungeons: Sequence[Sequence[Placem
     solo_dungeons(builder, dungeons)
     tiles = sum(len(d) for d in dungeons)
     summary = [f"Perfect play: {len(dungeons)} dungeons, {tiles} tiles, maximum score {best}"]
-    last = builder.frames[-1]
-    builder.frames.append(Frame("score", "Maximum score", last.picture,
-                                notes=[Note(summary[0])], scores={"solo": best}))
+    builder.moments.add("score", "Maximum score", PageEvent(summary[0]),
+                        picture=builder.moments.picture, notes=[Note(summary[0])],
+                        scores={"solo": best})
     rules_text = " ".join(f"#{r}" for r in sorted(rule_set)) or "none"
-    return Page(f"Answer key of {code} (additional rules {rules_text})", builder.frames,
-                builder.events, summary, LEGEND)
+    return builder.moments.page(f"Answer key of {code} (additional rules {rules_text})",
+                                summary, legend(rule_set))
 
 
 def _hands(exp: Exploration) -> list[dict[str, list[str]]]:
@@ -258,22 +277,38 @@ def _hands(exp: Exploration) -> list[dict[str, list[str]]]:
     return out
 
 
+def _violation_event(violation: Violation, words: Words = DUNGEON_WORDS) -> PageEvent:
+    return PageEvent(violation.message, words.where(violation.move), violation.rule,
+                     violation=True)
+
+
+def _violation_note(violation: Violation, words: Words = DUNGEON_WORDS) -> Note:
+    return Note(f"{words.where(violation.move)}: {violation.message}", NoteKind.VIOLATION,
+                violation.rule)
+
+
 def game_page(log: Mapping[str, Any], ruling: Ruling) -> Page:
-    """The page of a ``game/1`` log: each exploration turn by turn, then its check."""
+    """The page of a ``game/1`` log: each exploration turn by turn, then its check; every
+    event a moment, every violation at its turn."""
     from pathcheck.games.dungeon.log import read_game_log
     from pathcheck.games.dungeon.state import Replay
-    from pathcheck.render.ruling_page import verdict_lines
 
     game = read_game_log(log, source=ruling.source)
     replay = Replay(game)
     replay.run()
     builder = Builder(game.tileset, game.rules)
+    moments = builder.moments
     placed: dict[tuple[int | None, int | None], list[Violation]] = {}
     for violation in ruling.violations:
         placed.setdefault((violation.move.round, violation.move.index), []).append(violation)
+    log_wide = placed.pop((None, None), [])  # the log as a whole: its setup or its end
+    for violation in [v for v in log_wide if not v.unfinished]:
+        moments.add("setup", "Setup of the game", _violation_event(violation), text=" ",
+                    notes=[_violation_note(violation)])
     scores: dict[str, int] = dict.fromkeys(game.players, 0)
-    for number, (exp, (stack, heights), rnd) in enumerate(
-            zip(game.explorations, replay.stacks, ruling.rounds, strict=False), start=1):
+    rounds = {rnd.number: rnd for rnd in ruling.rounds}
+    for number, (exp, (stack, heights)) in enumerate(
+            zip(game.explorations, replay.stacks, strict=False), start=1):
         cards: list[LostCard] = []
         turn_events: dict[int, list[PageEvent]] = {0: [PageEvent(
             f"{exp.start_player} starts; hands: " + "; ".join(
@@ -283,8 +318,10 @@ def game_page(log: Mapping[str, Any], ruling: Ruling) -> Page:
         for t, hands in enumerate(_hands(exp)):
             extra.setdefault(t, []).append(Note("Hands: " + "; ".join(
                 f"{p}: {' '.join(h) or '-'}" for p, h in hands.items())))
+        placers = {1: ""}
         for t, turn in enumerate(exp.turns, start=1):
             where = f"exploration {number}, turn {t} ({turn.player})"
+            placers[heights[t - 1]] = turn.player
             evs = [PageEvent(f"{turn.player} places {turn.placement} (stack tile "
                              f"{heights[t - 1]})", where)]
             for name in turn.lost:
@@ -293,51 +330,52 @@ def game_page(log: Mapping[str, Any], ruling: Ruling) -> Page:
                                      f"{heights[t - 1]})", where))
             turn_events[t] = evs
         at_deal = placed.pop((number, None), [])
-        placed[(number, None)] = [v for v in at_deal if v.move.pointer.endswith("/turns")]
-        placed[(number, 0)] = [v for v in at_deal if not v.move.pointer.endswith("/turns")]
+        late = [v for v in at_deal if v.move.pointer.endswith("/turns")]
+        placed[(number, 0)] = [v for v in at_deal if not v.move.pointer.endswith("/turns")] \
+            + placed.get((number, 0), [])
         for t in range(len(exp.turns) + 1):
             for violation in placed.pop((number, t), []):
-                extra.setdefault(t, []).append(Note(
-                    f"{violation.move.describe()}: {violation.message}", NoteKind.VIOLATION,
-                    violation.rule))
-                turn_events.setdefault(t, []).append(PageEvent(
-                    violation.message, violation.move.describe(), violation.rule, True))
-        before = len(builder.frames)
-        builder.dungeon(stack, number=number, label="Exploration", cards=cards,
-                        heights=heights, turn_events=turn_events, extra=extra)
-        for k in range(before, len(builder.frames)):
-            builder.frames[k] = replace(builder.frames[k], scores=dict(scores))
-        scores = dict(rnd.scores)
-        notes = [Note(e.text, NoteKind.SCORE, e.rule) for e in rnd.events]
-        for e in rnd.events:
-            builder.event(e.text, f"exploration {number}, check", rule=e.rule)
-        late = [v for key, vs in list(placed.items()) if key[0] == number for v in vs]
+                turn_events.setdefault(t, []).append(_violation_event(violation))
+        late += [v for key, vs in list(placed.items()) if key[0] == number for v in vs]
         for key in [k for k in placed if k[0] == number]:
             del placed[key]
+        builder.dungeon(stack, number=number, label="Exploration", cards=cards,
+                        heights=heights, turn_events=turn_events, extra=extra,
+                        placers=placers, scores=scores)
+        rnd = rounds.get(number)
+        if rnd is not None:
+            scores = dict(rnd.scores)
+        after = Note("Points after the check: " + ", ".join(
+            f"{p} {n}" for p, n in scores.items()), NoteKind.SCORE)
+        caption = f"Exploration {number}: the check"
+        for e in rnd.events if rnd is not None else ():
+            moments.add(f"{number}.check", caption, PageEvent(
+                e.text, f"exploration {number}, check", e.rule), picture=moments.picture,
+                notes=[Note(e.text, NoteKind.SCORE, e.rule), after], scores=scores)
         for violation in late:
-            builder.event(violation.message, violation.move.describe(), rule=violation.rule,
-                          violation=True)
-            notes.append(Note(f"{violation.move.describe()}: {violation.message}",
-                              NoteKind.VIOLATION, violation.rule))
-        notes.append(Note("Points after the check: " + ", ".join(
-            f"{p} {n}" for p, n in rnd.scores.items()), NoteKind.SCORE))
-        builder.frames.append(Frame(f"{number}.check", f"Exploration {number}: the check",
-                                    builder.frames[-1].picture, event=len(builder.events) - 1,
-                                    notes=notes, scores=dict(rnd.scores)))
-    end_notes = [Note(line, NoteKind.VIOLATION if line.startswith("Verdict: ILLEGAL")
-                      else NoteKind.SCORE) for line in verdict_lines(ruling)]
-    for violations in placed.values():
-        for violation in violations:
-            builder.event(violation.message, violation.move.describe(), rule=violation.rule,
-                          violation=True)
-            end_notes.append(Note(violation.describe(), NoteKind.VIOLATION, violation.rule))
+            moments.add(f"{number}.check", caption, _violation_event(violation),
+                        picture=moments.picture, notes=[_violation_note(violation), after],
+                        scores=scores)
+    for (unplayed, _), violations in sorted(placed.items(), key=lambda kv: (kv[0][0] or 0,
+                                                                            kv[0][1] or 0)):
+        for violation in violations:  # an exploration the replay has no record of
+            moments.add(f"{unplayed}.0", f"Exploration {unplayed} (not played: see the "
+                        "violation)", _violation_event(violation), picture=moments.picture,
+                        notes=[_violation_note(violation)], scores=scores)
+    for violation in [v for v in log_wide if v.unfinished]:
+        moments.add("log-end", "End of the log", _violation_event(violation),
+                    picture=moments.picture, notes=[_violation_note(violation)],
+                    scores=scores)
+    lines = verdict_lines(ruling, DUNGEON_WORDS)
+    end_notes = [Note(line, NoteKind.VIOLATION if ruling.violations and i == 0
+                      else NoteKind.SCORE) for i, line in enumerate(lines)]
     end_notes += [Note(n) for n in ruling.notes]
-    last_picture = builder.frames[-1].picture if builder.frames else ""
-    builder.frames.append(Frame("end", "End of the game: final scores", last_picture,
-                                event=len(builder.events) - 1 if builder.events else None,
-                                notes=end_notes, scores=dict(ruling.final_scores)))
-    return Page(f"{ruling.source}: dungeon in memory, {len(game.players)} players",
-                builder.frames, builder.events, verdict_lines(ruling), LEGEND)
+    said = ("final scores as played: " if ruling.violations else "final scores: ") + \
+        ", ".join(f"{p} {n}" for p, n in ruling.final_scores.items())
+    moments.add("end", f"End of the game: {said}", PageEvent(f"End of the game: {said}"),
+                picture=moments.picture, notes=end_notes, scores=ruling.final_scores)
+    return moments.page(f"{ruling.source}: dungeon in memory, {len(game.players)} players",
+                        lines, legend(game.rules), illegal=bool(ruling.violations))
 
 
 def page(log: Mapping[str, Any], ruling: Ruling) -> Page:
@@ -353,6 +391,7 @@ class _Drawn:
     def __init__(self, dungeons: Sequence[Sequence[Placement]], tileset: TileSet,
                  rules: frozenset[int]) -> None:
         self.dungeons, self.tileset, self.rules = dungeons, tileset, rules
+        forget()
         self.movements: list[Move] = []
         self.extents = []
         movement = Move.STRAIGHT
@@ -363,12 +402,17 @@ class _Drawn:
             self.extents.append(build_view(full, tileset, rules).extent())
             movement = full.last_movement
 
-    def at(self, number: int, tiles: int) -> tuple[str, TraceResult]:
+    def at(self, number: int, tiles: int, extent: Extent | None = None
+           ) -> tuple[str, TraceResult]:
         result = trace(self.dungeons[number - 1][:tiles], tileset=self.tileset,
                        rules=self.rules, initial_movement=self.movements[number - 1],
                        with_passes=True)
         view = build_view(result, self.tileset, self.rules)
-        return view_svg(view, extent=self.extents[number - 1]), result
+        return view_svg(view, extent=extent or self.extents[number - 1]), result
+
+
+def _union(a: Extent, b: Extent) -> Extent:
+    return min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])
 
 
 def _positions(dungeons: Sequence[Sequence[Placement]]) -> list[tuple[int, int]]:
@@ -393,53 +437,59 @@ def solo_page(log: Mapping[str, Any], ruling: Ruling) -> Page:
     placed: dict[tuple[int | None, int | None], list[Violation]] = {}
     for violation in ruling.violations:
         placed.setdefault((violation.move.round, violation.move.index), []).append(violation)
-    events: list[PageEvent] = []
-    frames: list[Frame] = []
+    moments = Moments()
     for position, ((d, t), (kd, kt)) in enumerate(
             zip(_positions(record.dungeons), _positions(key), strict=False), start=1):
         played = record.dungeons[d - 1][t - 1]
-        svg, result = mine.at(d, t)
-        key_svg, _ = best.at(kd, kt)
+        extent = _union(mine.extents[d - 1], best.extents[kd - 1])  # both at one scale
+        svg, result = mine.at(d, t, extent)
+        key_svg, _ = best.at(kd, kt, extent)
         where = f"stack tile {position}"
-        events.append(PageEvent(f"the record lays {played} as tile {t} of dungeon {d}; the "
-                                f"key lays {key[kd - 1][kt - 1]} as tile {kt} of dungeon {kd}",
-                                where))
         notes: list[Note] = []
+        events = [PageEvent(f"the record lays {played} as tile {t} of dungeon {d}; the "
+                            f"key lays {key[kd - 1][kt - 1]} as tile {kt} of dungeon {kd}",
+                            where, lost=result.lost_at == t and result.reason is not None)]
         if result.lost_at == t and result.reason is not None:
             notes.append(Note(f"Dungeon {d} is Lost at its tile {t} by {result.reason.value}",
                               NoteKind.LOST, result.reason.rule))
         if divergence is not None and divergence.position == position:
             events.append(PageEvent(f"first divergence from the answer key: "
                                     f"{divergence.describe()}", where, violation=True))
-            notes.append(Note(f"First divergence ({divergence.kind}): {divergence.describe()}",
-                              NoteKind.VIOLATION))
-        for violation in placed.pop((d, t), []):
-            events.append(PageEvent(violation.message, violation.move.describe(),
-                                    violation.rule, True))
-            notes.append(Note(violation.message, NoteKind.VIOLATION, violation.rule))
-        picture = ('<div class="pair">\n<figure><figcaption>the record</figcaption>\n'
-                   f'{svg}</figure>\n<figure><figcaption>the answer key</figcaption>\n'
-                   f'{key_svg}</figure>\n</div>')
-        frames.append(Frame(f"{d}.{t}", f"Stack tile {position}: dungeon {d}, tile {t}: "
-                            f"{played}", picture, event=len(events) - 1, notes=notes))
-    from pathcheck.render.ruling_page import verdict_lines
-
-    end_notes = [Note(line, NoteKind.SCORE) for line in verdict_lines(ruling)[:1]]
+        events += [_violation_event(v, SOLO_WORDS) for v in placed.pop((d, t), [])]
+        picture = pair_picture(svg, key_svg)
+        for event in events:
+            own = [Note(f"{event.where}: {event.text}", NoteKind.VIOLATION, event.rule)
+                   ] if event.violation else []
+            moments.add(f"{d}.{t}", f"Stack tile {position}: dungeon {d}, tile {t}: {played}",
+                        event, picture=picture, notes=notes + own)
+    lines = verdict_lines(ruling, SOLO_WORDS)
     for violations in placed.values():
-        for violation in violations:
-            events.append(PageEvent(violation.message, violation.move.describe(),
-                                    violation.rule, True))
-            end_notes.append(Note(violation.describe(), NoteKind.VIOLATION, violation.rule))
+        for violation in violations:  # of no tile the record laid: the record ends too early
+            moments.add("log-end", "End of the record", _violation_event(violation, SOLO_WORDS),
+                        picture=moments.picture, notes=[_violation_note(violation, SOLO_WORDS)])
+    end_notes = [Note(line, NoteKind.VIOLATION if ruling.violations and i == 0
+                      else NoteKind.SCORE) for i, line in enumerate(lines[:1])]
     end_notes += [Note(n) for n in ruling.notes]
-    last = frames[-1].picture if frames else ""
-    frames.append(Frame("end", "Score", last, event=len(events) - 1 if events else None,
-                        notes=end_notes, scores=dict(ruling.final_scores)))
-    summary = [
-        *verdict_lines(ruling)[:1],
-        "Score: " + ", ".join(f"{n}" for n in ruling.final_scores.values()),
-        "The record follows the answer key" if divergence is None
-        else f"First divergence from the answer key: {divergence.describe()}"]
-    return Page(f"{ruling.source}: solo record, {counted(len(record.dungeons), 'dungeon')}",
-                frames,
-                events, summary, LEGEND + " Left: the record; right: the answer key (perfect "
-                "play of the same stack).")
+    score = "Score: " + ", ".join(f"{n}" for n in ruling.final_scores.values())
+    moments.add("end", "Score", PageEvent(score), picture=moments.picture, notes=end_notes,
+                scores=ruling.final_scores)
+    summary = [*lines[:1], score]
+    if divergence is None:
+        summary.append("The record follows the answer key")
+    elif not ruling.violations:  # else the violation says where it went wrong
+        summary.append(f"First divergence from the answer key: {divergence.describe()}")
+    return moments.page(f"{ruling.source}: solo record, "
+                        f"{counted(len(record.dungeons), 'dungeon')}",
+                        summary, legend(record.rules) + " Left: the record; right: the answer "
+                        "key (perfect play of the same stack).", illegal=bool(ruling.violations))
+
+
+SOLO_WORDS = Words("dungeon", "tile")
+"""A solo record's words: its dungeons and their tiles."""
+
+
+def pair_picture(svg: str, key_svg: str) -> str:
+    """The record's dungeon and the answer key's side by side (on a phone, one above the
+    other), drawn in one extent: at one scale."""
+    return (f'<div class="pair">\n<figure><figcaption>the record</figcaption>\n{svg}</figure>\n'
+            f'<figure><figcaption>the answer key</figcaption>\n{key_svg}</figure>\n</div>')

@@ -9,14 +9,51 @@ the volcano cards (``▲``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from pathcheck.games.common import Moment
 from pathcheck.games.memoarrr.rules import COLUMNS, SIZE, Pos
 from pathcheck.render.board import Card, Look, board_svg
 
 if TYPE_CHECKING:
-    from pathcheck.games.memoarrr.island import State
+    from pathcheck.games.memoarrr.island import State, TurnResult
+    from pathcheck.games.memoarrr.log import Action
+
+
+def legend(log: Mapping[str, Any]) -> str:
+    """The marks of an island picture (the walrus's only in the expert game)."""
+    variants = log.get("variants")
+    expert = isinstance(variants, Mapping) and bool(variants.get("expert"))
+    return ("White cards: face up; grey hatched, the text in parentheses: face down (the page "
+            "is the referee's view); an orange border and ▶: the card revealed last; ▲ in the "
+            "centre: the volcano cards left." + (" A dashed blue border and !: the card the "
+                                                 "walrus marked for the next player."
+                                                 if expert else ""))
+
+
+def move_text(action: Action, result: TurnResult) -> str:
+    """Who did what in a move, from the replay's own values: "Cy reveals C4 (walrus, water),
+    marks D2"; a reveal that connects with neither animal nor landscape says whose volcano it
+    cost, the last volcano whose round it won."""
+    player = action.player
+    if action.reveal is None:
+        text = f"{player} takes a volcano without revealing"
+    else:
+        card = result.card
+        text = f"{player} reveals {action.reveal}" + (
+            f" ({card.animal.value}, {card.landscape.value})" if card is not None else "")
+        if action.swap is not None:
+            text += f", swaps it with {action.swap}"
+        if action.mark is not None:
+            text += f", marks {action.mark}"
+        if action.peek is not None:
+            text += f", peeks at {action.peek}"
+        if result.volcano is not None:
+            text += f": no connection, {player} takes a volcano and is out"
+    if result.winner is not None:
+        text += f"; {result.winner} wins the round"
+    return text
 
 
 def island_svg(state: State, at: Moment) -> str:
@@ -28,7 +65,7 @@ def island_svg(state: State, at: Moment) -> str:
             pos = Pos(r, c)
             card = state.grid.get(pos)
             if card is None and pos == Pos(SIZE // 2, SIZE // 2):
-                row.append(Card(("volcano", f"{len(state.stack)} card(s) left"), Look.EMPTY,
+                row.append(Card(("volcano", f"{len(state.stack)} left"), Look.EMPTY,
                                 glyph="▲"))
                 continue
             if card is None:
@@ -40,7 +77,7 @@ def island_svg(state: State, at: Moment) -> str:
                             current=up and state.last is not None and card == state.last,
                             marked=pos == state.mark))
         rows.append(row)
-    when = "at the start" if at.turn == 0 else f"after turn {at.turn}"
+    when = "at the start" if at.turn == 0 else f"after move {at.turn}"
     notes = [f"Round {at.round}, {when}; face up: {len(state.face_up)}, volcano cards left "
              f"in the centre: {len(state.stack)}"]
     if not state.round_over and state.to_move:

@@ -11,7 +11,7 @@ from pathcheck.errors import pointer_join
 from pathcheck.games.common import Moment, Pictures
 from pathcheck.games.memoarrr.at import render_island
 from pathcheck.games.memoarrr.island import State, TurnResult
-from pathcheck.games.memoarrr.log import Setup
+from pathcheck.games.memoarrr.log import Action, Setup
 from pathcheck.games.memoarrr.rules import (
     ALL_REVEALED,
     CONNECT,
@@ -52,6 +52,12 @@ def _island_svg(state: State, at: Moment) -> str:
     from pathcheck.games.memoarrr.frames import island_svg  # drawn only for replay pages
 
     return island_svg(state, at)
+
+
+def _move_text(action: Action, result: TurnResult) -> str:
+    from pathcheck.games.memoarrr.frames import move_text  # said only for replay pages
+
+    return move_text(action, result)
 
 
 @dataclass
@@ -103,7 +109,7 @@ class Replay:
                 if (not result.faults and result.swapped is None and result.volcano is None
                         and not result.fatal):  # a quiet turn: nothing to report
                     if snapshots:
-                        self.maybe_snapshot()
+                        self.maybe_snapshot(action, result)
                     continue
                 move = MoveRef(round=rnd.number, index=action.number, player=action.player,
                                pointer=action.pointer)
@@ -113,7 +119,7 @@ class Replay:
                     self.close_round(rnd.number, starter, events)
                     self.stop(f"round {rnd.number}, move {action.number} ({result.fatal})")
                     return
-                self.maybe_snapshot()
+                self.maybe_snapshot(action, result)
                 self.turn_events(result, move, events)
             self.close_round(rnd.number, starter, events)
             if self.state.round_over:
@@ -140,12 +146,16 @@ class Replay:
     def stop(self, where: str) -> None:
         self.notes.append(f"replay stopped at {where}: the rest of the log was not ruled on")
 
-    def maybe_snapshot(self) -> None:
+    def maybe_snapshot(self, action: Action | None = None,
+                       result: TurnResult | None = None) -> None:
+        """Take the picture of the moment (after ``action``, which ``result`` says)."""
         if self.pictures.want is None:
             return
         moment = Moment(self.state.round, self.state.turns)
         self.pictures.take(moment, lambda: render_island(self.state, moment),
-                           svg=lambda: _island_svg(self.state, moment))
+                           svg=lambda: _island_svg(self.state, moment),
+                           says=None if action is None or result is None
+                           else lambda: _move_text(action, result))
 
     def start_event(self, number: int, starter: str) -> Event:
         if number == 1:

@@ -8,10 +8,19 @@ an orange border and ``▶``. Under the grid, each side's points so far.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence, Set
+from typing import Any
 
 from pathcheck.games.robot_memory.at import Grid
 from pathcheck.games.robot_memory.rules import ShortCircuit
 from pathcheck.render.board import Card, Look, board_svg
+
+
+def legend(log: Mapping[str, Any]) -> str:
+    """The marks of a grid of robot cards."""
+    del log
+    return ("White cards: turned face up; grey hatched, the text in parentheses: still face "
+            "down (the page is the referee's view); ⚡: a short circuit; an orange border and "
+            "▶: the card(s) of the last move (a short-circuit chain turns several).")
 
 
 def grid_svg(number: int, turns_done: int, grid: Grid, face_up: Set[tuple[int, int]],
@@ -30,9 +39,9 @@ def grid_svg(number: int, turns_done: int, grid: Grid, face_up: Set[tuple[int, i
                             current=(r, c) in picked, glyph="⚡" if short else ""))
         rows.append(row)
     chain = " (a short-circuit chain)" if len(picked) > 1 else ""
-    notes = [f"Round {number} after {turns_done} turn(s); face up: {len(face_up)}{chain}",
+    notes = [f"Round {number} after {turns_done} move(s); face up: {len(face_up)}{chain}",
              "points: " + ", ".join(f"{side} {n}" for side, n in scores.items())]
     columns = [f"c{c}" for c in range(1, max((len(r) for r in grid), default=0) + 1)]
     return board_svg(rows, columns=columns, row_names=[f"r{r}" for r in range(1, len(grid) + 1)],
                      notes=notes, card_w=118, card_h=52,
-                     title=f"grid, round {number} after {turns_done} turn(s)")
+                     title=f"grid, round {number} after {turns_done} move(s)")
