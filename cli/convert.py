@@ -48,6 +48,8 @@ def command(ctx: click.Context, log: str, target: str | None, output: str | None
     none); 4: LOG cannot be read.
     """
     from pathcheck import notation
+    from pathcheck.log_input import open_logs
+    from pathcheck.render.safe import one_line
 
     refuse_input_as_output(output, [log])
     named = target_of(output)
@@ -55,14 +57,14 @@ def command(ctx: click.Context, log: str, target: str | None, output: str | None
         raise click.UsageError(f"--to {target} but -o {output} names a {named} file; "
                                f"name it *{SUFFIXES[target][0]} or leave --to out")
     target = target or named
-    data = notation.read_bytes(log)
-    was_notation = notation.holds_notation(log, data)
     values: list[Any] = []
-    for item in notation.iter_data(log, data):
-        if isinstance(item, RecordError):
-            click.echo(f"pathcheck: invalid: {item}", err=True)
-            ctx.exit(int(ExitCode.INVALID_INPUT))
-        values.append(item.value)
+    with open_logs(log) as logs:
+        was_notation = logs.is_notation
+        for item in logs.items:
+            if isinstance(item, RecordError):
+                click.echo(one_line(f"pathcheck: invalid: {item}"), err=True)
+                ctx.exit(int(ExitCode.INVALID_INPUT))
+            values.append(item.value)
     if not values:
         raise InputError(f"{log}: no log in it")
     if target is None:
@@ -76,8 +78,9 @@ def command(ctx: click.Context, log: str, target: str | None, output: str | None
         return
     texts = []
     for index, value in enumerate(values):
+        where = f"/{index}" if len(values) > 1 else ""
         if not isinstance(value, dict):
-            where = f"/{index}" if len(values) > 1 else "/"
-            raise RecordError(log, None, where, "expected a JSON object (a log)")
+            raise RecordError(log, None, where or "/", "expected a JSON object (a log)")
         texts.append(notation.write(value))  # any log, a malformed one too (exactly)
     emit("\n".join(texts).rstrip("\n"), output)
+

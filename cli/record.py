@@ -123,11 +123,12 @@ def run(game: str | None, path: str | None, resume: str | None, *,
 
 
 def _load(resume: str) -> Any:
-    """The recording in the notation file ``resume`` (RecordError if it does not read)."""
+    """The recording in the notation file ``resume`` (RecordError if it does not read,
+    IOFailure if it is not a regular file of at most 16 MB)."""
     from pathcheck.recorder import Recording
+    from pathcheck.text import read_text_file  # as adjudicate reads it: BOM, any line end
 
-    with open(resume, encoding="utf-8") as handle:
-        return Recording.load(handle.read(), resume)
+    return Recording.load(read_text_file(resume), resume)
 
 
 class Table:

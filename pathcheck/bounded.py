@@ -37,6 +37,9 @@ MAX_RECORD_BYTES = 16 << 20
 """One JSON Lines or ``.dgn`` line, one JSON document element, one record."""
 MAX_DEPTH = 64
 """Nested arrays and objects in one record (a dungeon record needs 3, a game log about 6)."""
+MAX_DIGITS = 18
+"""Digits of a number in a text format (game notation, a ``#!`` line): any count the games
+know fits, and so does a 64-bit integer, as in JSON logs."""
 MAX_TOKENS = 1024
 """Tokens on one ``.dgn`` line."""
 MAX_NAME = 100
@@ -230,6 +233,27 @@ class Prefixed:
         return data
 
     read = read1
+
+    def readline(self, size: int = -1, /) -> bytes:
+        """One line (with its ``\\n``), of at most ``size`` bytes when ``size`` >= 0."""
+        parts: list[bytes] = []
+        left = size
+        while left != 0:
+            if self.head:
+                data, self.head = self.head, b""
+            else:
+                data = self.read1(BLOCK_SIZE if left < 0 else min(left, BLOCK_SIZE))
+                if not data:
+                    break
+            end = data.find(b"\n") + 1 or len(data)
+            if left >= 0:
+                end = min(end, left)
+                left -= end
+            parts.append(data[:end])
+            self.head = data[end:]
+            if parts[-1].endswith(b"\n"):
+                break
+        return b"".join(parts)
 
 
 _brief = reprlib.Repr()

@@ -35,11 +35,11 @@ from __future__ import annotations
 import functools
 import importlib
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from pathcheck.errors import RecordError
+from pathcheck.bounded import cut
 from pathcheck.notation_values import LITERAL as LITERAL
 from pathcheck.notation_values import checked as checked
 from pathcheck.notation_values import literal as literal
@@ -51,6 +51,7 @@ from pathcheck.notation_values import read_quoted as read_quoted
 from pathcheck.notation_values import same as same
 from pathcheck.notation_values import scalar as scalar
 from pathcheck.notation_values import word as word
+from pathcheck.text import TextError, ascii_number, split_lines
 
 EXTENSION = ".pcn"
 SEPARATORS = ("·", ";", ".")
@@ -67,25 +68,15 @@ ALIASES = {"dungeon": "game/1", "game": "game/1", "solo": "solo/1", "memoarrr": 
            "memo-dice": "memo-dice/1", "robot-memory": "robot-memory/1"}
 
 
-class NotationError(RecordError):
+class NotationError(TextError):
     """A notation text that cannot be read: file, line, column, the token and what was expected.
 
     >>> str(NotationError("g.pcn", 3, 7, "R9@Q: expected a direction N, E, S or W"))
     'g.pcn:3:7: R9@Q: expected a direction N, E, S or W'
     """
 
-    def __init__(self, source: str, line: int, column: int, message: str) -> None:
-        self.column = column
-        super().__init__(source, line, "", message)
 
-    def __str__(self) -> str:
-        return f"{self.source}:{self.line}:{self.column}: {self.message}"
-
-    def to_dict(self) -> dict[str, object]:
-        return {**super().to_dict(), "column": self.column}
-
-
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Token:
     """One token: its text (unquoted), where it stands, and its kind."""
 
@@ -100,7 +91,7 @@ class Token:
         return read_literal(self.text)[0] if self.kind == "json" else self.text
 
 
-@dataclass
+@dataclass(slots=True)
 class Line:
     """One non-blank line of the body: its number, the raw text and its tokens."""
 
@@ -115,18 +106,24 @@ _HEADER = re.compile(r"^([A-Za-z_][A-Za-z0-9_-]*):(?:\s|$)")
 class Reader:
     """The lexed text of one notation file: its format, header and body lines.
 
-    Errors come from :meth:`fail`, which names the file, line and column.
+    ``text`` is the whole text, or its lines already split (:mod:`pathcheck.text`) with
+    their numbers. Errors come from :meth:`fail`, which names the file, line and column.
     """
 
-    def __init__(self, text: str, source: str, first_line: int = 1) -> None:
+    def __init__(self, text: str | Iterable[tuple[int, str]], source: str,
+                 first_line: int = 1) -> None:
         self.source = source
         self.first_line = first_line
         self.format = ""
         self.header: dict[str, tuple[str, Line]] = {}
+        """key -> its value as written, and its line (tokens read only when asked: a free-text
+        value such as a ``note:`` is taken as written, a lone ``"`` or ``{`` included)."""
+        self._value_at: dict[str, int] = {}
         self.lines: list[Line] = []
         self.spots: dict[int, int] = {}
         """id() of a dict or list of the log -> the line it was written on (see :func:`lines`)."""
-        self._lex(text)
+        numbered = enumerate(split_lines(text), first_line) if isinstance(text, str) else text
+        self._lex(numbered)
 
     def at(self, value: Any, token: Token | Line) -> Any:
         """Note that ``value`` (a dict or list of the log) comes from ``token``'s line."""
@@ -136,13 +133,13 @@ class Reader:
     def fail(self, where: Token | Line | None, message: str) -> NotationError:
         if isinstance(where, Token):
             return NotationError(self.source, where.line, where.column,
-                                 f"{where.text!r}: {message}")
+                                 f"{cut(where.text)}: {message}")
         line = where.number if where is not None else 1
         return NotationError(self.source, line, 1, message)
 
-    def _lex(self, text: str) -> None:
+    def _lex(self, numbered: Iterable[tuple[int, str]]) -> None:
         in_header = True
-        for number, raw in enumerate(text.splitlines(), self.first_line):
+        for number, raw in numbered:
             stripped = raw.strip()
             if not self.format:
                 if not stripped or (stripped.startswith("#") and not stripped.startswith("#!")):
@@ -153,17 +150,16 @@ class Reader:
                 name = stripped[2:].strip().split()[0] if stripped[2:].strip() else ""
                 self.format = ALIASES.get(name, name)
                 if self.format not in _MODULES:
-                    raise NotationError(self.source, number, 4, f"{name!r}: expected a format, "
-                                        f"one of {', '.join(_MODULES)}")
+                    raise NotationError(self.source, number, 4, f"{cut(name)}: expected a "
+                                        f"format, one of {', '.join(_MODULES)}")
                 continue
             match = _HEADER.match(stripped)
             if in_header and match:
                 key = match.group(1)
                 if key in self.header:
                     raise NotationError(self.source, number, 1, f"{key}: given twice")
-                self.header[key] = (stripped[match.end():].strip(),
-                                    Line(number, raw, self._tokens(raw, number, match.end()
-                                                                   + raw.index(stripped))))
+                self.header[key] = (stripped[match.end():].strip(), Line(number, raw))
+                self._value_at[key] = match.end() + raw.index(stripped)
                 continue
             tokens = self._tokens(raw, number, 0)
             if not tokens:
@@ -171,7 +167,7 @@ class Reader:
             in_header = False
             self.lines.append(Line(number, raw, tokens))
         if not self.format:
-            raise NotationError(self.source, 1, 1,
+            raise NotationError(self.source, self.first_line, 1,
                                 "empty: expected the format line, e.g. '#! game/1'")
 
     def _tokens(self, raw: str, number: int, start: int) -> list[Token]:
@@ -251,7 +247,7 @@ class Reader:
         ``$`` value), or None."""
         if key not in self.header:
             return None
-        value, line = self.header[key]
+        value, _ = self.header[key]
         if value.startswith(LITERAL):  # one '$' value is that value; else text as written
             try:
                 decoded, end = read_literal(value, 1)
@@ -262,8 +258,8 @@ class Reader:
         if value.startswith('"'):
             try:
                 return read_quoted(value)
-            except ValueError as exc:
-                raise self.fail(line, f"{key}: bad quoted text: {exc}") from None
+            except ValueError:
+                return value  # not one JSON string (a lone '"'): as written
         return value
 
     def literal(self, key: str) -> Token | None:
@@ -275,7 +271,10 @@ class Reader:
         """The tokens of a header value, or None when the key is absent."""
         if key not in self.header:
             return None
-        return [t for t in self.header[key][1].tokens if t.kind != "sep"]
+        line = self.header[key][1]
+        if not line.tokens:
+            line.tokens = self._tokens(line.raw, line.number, self._value_at[key])
+        return [t for t in line.tokens if t.kind != "sep"]
 
     def check_keys(self, known: Sequence[str]) -> None:
         for key, (_, line) in self.header.items():
@@ -299,9 +298,12 @@ def turns(tokens: Sequence[Token]) -> Iterator[list[Token]]:
 
 
 def integer(reader: Reader, token: Token, low: int, high: int, what: str) -> int:
-    if not re.fullmatch(r"[0-9]+", token.text) or not low <= int(token.text) <= high:
+    """The number ``token`` spells (ASCII digits, see :func:`pathcheck.text.number`) between
+    ``low`` and ``high``; else the reader's error, expecting ``what``."""
+    value = ascii_number(token.text)
+    if value is None or not low <= value <= high:
         raise reader.fail(token, f"expected {what}")
-    return int(token.text)
+    return value
 
 
 def text_value(text: str) -> str:
@@ -340,7 +342,7 @@ def is_notation(text: str) -> bool:
     >>> is_notation("#! game/1\\n"), is_notation('{"format": "game/1"}')
     (True, False)
     """
-    for raw in text.splitlines():
+    for raw in split_lines(text):
         stripped = raw.strip()
         if stripped.startswith("#!"):
             return True
@@ -354,7 +356,7 @@ def parse(text: str, *, source: str, first_line: int = 1) -> dict[str, Any]:
     return parse_lines(text, source=source, first_line=first_line)[0]
 
 
-def parse_lines(text: str, *, source: str, first_line: int = 1
+def parse_lines(text: str | Iterable[tuple[int, str]], *, source: str, first_line: int = 1
                 ) -> tuple[dict[str, Any], dict[str, int]]:
     """The JSON log and, for the JSON pointer of each turn, round and exploration, its line.
 
@@ -419,116 +421,6 @@ def line_of(where: dict[str, int], pointer: str, default: int) -> int:
             return where[pointer]
         pointer = pointer.rsplit("/", 1)[0]
     return default
-
-
-def split(text: str) -> list[tuple[int, str]]:
-    """The logs of a notation text that holds several, each from its ``#!`` line on.
-
-    >>> [line for line, _ in split("#! solo/1\\nSTART@N\\n\\n#! solo/1\\nSTART@N\\n")]
-    [1, 4]
-    """
-    chunks: list[tuple[int, list[str]]] = []
-    for number, raw in enumerate(text.splitlines(), 1):
-        if raw.lstrip().startswith("#!") or not chunks:
-            chunks.append((number, []))
-        chunks[-1][1].append(raw)
-    return [(line, "\n".join(lines) + "\n") for line, lines in chunks
-            if any((x.strip() and not x.strip().startswith("#")) or x.strip().startswith("#!")
-                   for x in lines)]
-
-
-def read_bytes(name: str) -> bytes:
-    """The bytes of the file ``name`` (``-`` is stdin); IOFailure if it cannot be read."""
-    from pathcheck.reader import open_source
-
-    stream = open_source(name)
-    try:
-        return stream.read()
-    except OSError as exc:
-        from pathcheck.errors import IOFailure
-
-        raise IOFailure(f"{name}: cannot read: {exc.strerror or exc}") from exc
-    finally:
-        if name != "-":
-            stream.close()
-
-
-def holds_notation(name: str, data: bytes) -> bool:
-    """Whether the file ``name`` holding ``data`` is notation (``*.pcn``, or a ``#!`` line
-    first in a file that is not ``*.json``/JSON Lines)."""
-    from pathlib import Path
-
-    suffix = Path(name).suffix.lower()
-    if suffix in (".json", ".jsonl", ".ndjson"):
-        return False
-    return suffix == EXTENSION or is_notation(data[:65536].decode("utf-8", errors="replace"))
-
-
-def iter_data(name: str, data: bytes) -> Iterator[Any]:
-    """The logs in ``data`` (read from ``name``): reader Documents or RecordErrors, in order."""
-    import io
-    from pathlib import Path
-
-    from pathcheck.reader import iter_document, iter_json_lines
-
-    source = "<stdin>" if name == "-" else name
-    if holds_notation(name, data):
-        for line, chunk in split(data.decode("utf-8", errors="replace")):
-            try:
-                log, where = parse_lines(chunk, source=source, first_line=line)
-            except RecordError as exc:
-                yield exc
-                continue
-            yield _document(source, line, log, where)
-        return
-    suffix = Path(name).suffix.lower()
-    if suffix in (".jsonl", ".ndjson"):
-        yield from iter_json_lines(io.BytesIO(data), source)
-        return
-    lines = [x for x in data.splitlines() if x.strip()]
-    if suffix != ".json" and len(lines) > 1:
-        import msgspec
-
-        try:
-            msgspec.json.decode(lines[0])
-        except msgspec.DecodeError:
-            yield from iter_document(io.BytesIO(data), source)
-            return
-        yield from iter_json_lines(io.BytesIO(data), source)
-        return
-    yield from iter_document(io.BytesIO(data), source)
-
-
-@functools.cache
-def _document_class() -> Any:
-    from pathcheck.reader import Document
-
-    @dataclass(frozen=True)
-    class NotationDocument(Document):
-        """A reader Document that also knows the line of each part of its log."""
-
-        lines: dict[str, int] = field(default_factory=dict)
-
-        def line_of(self, pointer: str) -> int:
-            return line_of(self.lines, pointer, self.line)
-
-    return NotationDocument
-
-
-def _document(source: str, line: int, log: dict[str, Any], where: dict[str, int]) -> Any:
-    return _document_class()(source, line, log, "", where)
-
-
-def iter_source(name: str) -> Iterator[Any]:
-    """The logs of a file, notation or JSON, as reader Documents or RecordErrors in order."""
-    from pathlib import Path
-
-    if Path(name).suffix.lower() in (".json", ".jsonl", ".ndjson"):
-        from pathcheck.reader import iter_json_source
-
-        yield from iter_json_source(name)  # streamed
-        return
-    yield from iter_data(name, read_bytes(name))
 
 
 def write(log: dict[str, Any]) -> str:

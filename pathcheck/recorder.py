@@ -35,6 +35,7 @@ from pathcheck.errors import InputError, RecordError
 from pathcheck.recorder_settings import SETTINGS, Setting
 from pathcheck.recorder_words import EXAMPLES, at_this_table, tile_ids
 from pathcheck.ruling import Ruling, Violation
+from pathcheck.text import split_lines
 
 __all__ = ["EXAMPLES", "GAMES", "SETTINGS", "Check", "Recording", "Setting", "at_this_table"]
 
@@ -130,7 +131,7 @@ class Recording:
         notation.parse(text, source=source)  # it must read
         reader = notation.Reader(text, source)
         first = reader.lines[0].number if reader.lines else None
-        raw = text.splitlines()
+        raw = split_lines(text)
         if first is None:
             return cls(text, [], source)
         header = "\n".join(raw[:first - 1])

@@ -133,10 +133,10 @@ def _chunks(paths: Iterable[str]) -> Iterator[list[Item]]:
 
 def log_items(path: str) -> Iterator[Item]:
     """The logs of one file as items, in order: JSON (a document, an array, JSON Lines)
-    streamed as ``verify`` splits it; game notation (:mod:`pathcheck.notation`) read whole, each
-    log an item carrying its notation Document (which knows the line of every move). A file
-    with no log in it is one error item: an empty file is not a legal game; so is a file of
-    dungeon records (``.dgn``), which ``verify`` reads."""
+    streamed as ``verify`` splits it; game notation (:mod:`pathcheck.log_input`) one log at a
+    time, each log an item carrying its notation Document (which knows the line of every
+    move). A file with no log in it is one error item: an empty file is not a legal game; so
+    is a file of dungeon records (``.dgn``), which ``verify`` reads."""
     mistake = misdirected(path, "adjudicate")
     if mistake is not None:
         yield Item(ERROR, path, 0, InputError(f"{path}: {mistake}"))
@@ -154,7 +154,7 @@ def _file_items(path: str) -> Iterator[Item]:
     if _is_json(path):
         yield from iter_items(path)
         return
-    from pathcheck.notation import iter_source
+    from pathcheck.log_input import iter_source
 
     source = "<stdin>" if path == "-" else path
     try:

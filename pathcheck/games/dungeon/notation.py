@@ -49,6 +49,7 @@ from pathcheck.notation import (
     turns,
     word,
 )
+from pathcheck.text import ascii_number
 
 KEYWORDS = ("exploration", "hand", "hands", "deck")
 _DIRS = ("N", "E", "S", "W")
@@ -110,9 +111,10 @@ def _header(reader: Reader, log: dict[str, Any], keys: tuple[str, ...]) -> None:
             out = []
             for token in rules:
                 for part in token.text.split(","):
-                    if not part.isdigit():
+                    rule = ascii_number(part)
+                    if rule is None:
                         raise reader.fail(token, "rules: expected rule numbers (1-4) or none")
-                    out.append(int(part))
+                    out.append(rule)
             log["rules"] = out
 
 

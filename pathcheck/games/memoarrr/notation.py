@@ -47,6 +47,7 @@ from pathcheck.notation import (
     turns,
     word,
 )
+from pathcheck.text import ascii_number
 
 FORMAT = "memoarrr/1"
 KEYWORDS = ("round", "volcano")
@@ -74,8 +75,8 @@ def _number(value: Any) -> str:
 
 def _read_number(token: Token) -> Any:
     """A bare number is that number; a quoted word or a ``$`` value is the value written."""
-    plain = token.kind == "word" and token.text.isascii() and token.text.isdigit()
-    return int(token.text) if plain else token.value
+    number = ascii_number(token.text) if token.kind == "word" else None
+    return token.value if number is None else number
 
 
 def index(pos: str) -> tuple[int, int] | None:
@@ -123,10 +124,12 @@ def parse(reader: Reader) -> dict[str, Any]:
     edition = reader.words("edition") or []
     if len(edition) == 1 and edition[0].kind in ("string", "json"):
         log["edition"] = edition[0].value  # not a number: kept as written, for the checks
-    elif len(edition) != 1 or not edition[0].text.isdigit():
-        raise reader.fail(reader.header["edition"][1], "edition: expected 2023 or 2018")
     else:
-        log["edition"] = int(edition[0].text)
+        year = ascii_number(edition[0].text) if len(edition) == 1 else None
+        if year is None:
+            raise reader.fail(edition[0] if len(edition) == 1 else reader.header["edition"][1],
+                              "edition: expected 2023 or 2018")
+        log["edition"] = year
     variants = reader.words("variants")
     if variants is not None:
         log["variants"] = {}
@@ -159,7 +162,7 @@ def parse(reader: Reader) -> dict[str, Any]:
     log["peeks"] = {peeks[i].text: peeks[i + 1].value for i in range(0, len(peeks), 2)}
     treasures = reader.words("treasures")
     for token in treasures or ():
-        if token.kind == "word" and not (token.text.isascii() and token.text.isdigit()):
+        if token.kind == "word" and ascii_number(token.text) is None:
             raise reader.fail(token, "treasures: expected the rubies, top first")
     if treasures is not None:  # left out until they are turned over at the end
         log["treasures"] = [_read_number(t) for t in treasures]

@@ -29,6 +29,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from pathcheck.bounded import MAX_DIGITS
 from pathcheck.notation import (
     Reader,
     Token,
@@ -40,6 +41,7 @@ from pathcheck.notation import (
     turns,
     word,
 )
+from pathcheck.text import ascii_number
 
 FORMAT = "robot-memory/1"
 KEYWORDS = ("round", "row", "captains", "+", "-")
@@ -47,8 +49,9 @@ SHORT = "short-circuit"
 TYPES = ("battery", "gear", "tool", "bulb")
 COLOURS = ("yellow", "red", "blue", "green")
 NUMBERS = ("1", "2", "3", "4")
-_POSITION = re.compile(r"^r([0-9]+)c([0-9]+)$")
-_SIZE = re.compile(r"^([0-9]+)x([0-9]+)$")
+_NUMBER = f"([0-9]{{1,{MAX_DIGITS}}})"
+_POSITION = re.compile(f"^r{_NUMBER}c{_NUMBER}$")
+_SIZE = re.compile(f"^{_NUMBER}x{_NUMBER}$")
 
 
 def _word(text: str) -> str:
@@ -106,7 +109,8 @@ def read_features(reader: Reader, token: Token, empty: Any) -> Any:
     for part in token.text.split("/"):
         key, eq, value = part.partition("=")
         if eq and key in ("type", "colour", "number"):
-            out[key] = int(value) if key == "number" and value.isdigit() else value
+            digits = ascii_number(value) if key == "number" else None
+            out[key] = value if digits is None else digits
         elif part in TYPES:
             out["type"] = part
         elif part in COLOURS:
@@ -195,9 +199,10 @@ def _guess(reader: Reader, tokens: list[Token], i: int, out: dict[str, Any]) -> 
     out["guess"] = read_features(reader, tokens[i + 1], {})
     i += 2
     if i < len(tokens) and tokens[i].text.startswith("=") and tokens[i].kind == "word":
-        if not tokens[i].text[1:].isdigit():
+        points = ascii_number(tokens[i].text[1:])
+        if points is None:
             raise reader.fail(tokens[i], "expected the points scored, e.g. =2")
-        out["points"] = int(tokens[i].text[1:])
+        out["points"] = points
         i += 1
     return i
 

@@ -1,0 +1,153 @@
+r"""The logs of one input file, game notation or JSON, streamed in bounded memory.
+
+``adjudicate`` and ``convert`` read their LOG files here. ``*.json``, ``*.jsonl`` and
+``*.ndjson`` are JSON (:mod:`pathcheck.reader`); ``*.pcn`` is game notation
+(:mod:`pathcheck.notation`); any other name (``.txt``, ``-``, ``/dev/fd/N``, a pipe) is
+notation when its first line that is neither blank nor a ``#`` comment is a ``#!`` line, else
+JSON. Notation is read line by line through :func:`pathcheck.text.raw_lines` (strict UTF-8,
+lines ended by ``\n``, ``\r\n`` or ``\r`` only), one log at a time: a file may hold several,
+each from its ``#!`` line on, each at most :data:`~pathcheck.bounded.MAX_RECORD_BYTES`.
+
+>>> import io
+>>> text = b"#! solo/1\nSTART@N\n\n#! chess/1\ne4\n"
+>>> [(x.line, type(x).__name__) for x in iter_notation(io.BytesIO(text), "s.pcn")]
+[(1, 'NotationDocument'), (4, 'NotationError')]
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import NamedTuple
+
+from pathcheck import notation
+from pathcheck.bounded import BLOCK_SIZE, MAX_RECORD_BYTES, Prefixed, Readable
+from pathcheck.errors import IOFailure, RecordError
+from pathcheck.reader import (
+    Document,
+    Shape,
+    iter_document,
+    iter_documents,
+    open_source,
+    sniff,
+    source_name,
+)
+from pathcheck.text import Line, TextError, decode, raw_lines
+
+JSON_SUFFIXES = (".json", ".jsonl", ".ndjson")
+SNIFF_BYTES = 1 << 16
+"""What is read of a file of another name to tell notation from JSON."""
+
+
+@dataclass(frozen=True)
+class NotationDocument(Document):
+    """A reader Document that also knows the line of each part of its log."""
+
+    lines: dict[str, int] = field(default_factory=dict)
+
+    def line_of(self, pointer: str) -> int:
+        return notation.line_of(self.lines, pointer, self.line)
+
+
+class Logs(NamedTuple):
+    """The logs of an open file: whether it is notation, and its Documents or RecordErrors
+    in input order."""
+
+    is_notation: bool
+    items: Iterator[Document | RecordError]
+
+
+@contextlib.contextmanager
+def open_logs(name: str) -> Iterator[Logs]:
+    """Open the file ``name`` (``-``: stdin) and read its logs as they are asked for; a read
+    error is an IOFailure."""
+    source = source_name(name)
+    stream = open_source(name)
+    try:
+        if Path(name).suffix.lower() in JSON_SUFFIXES:
+            yield Logs(False, iter_documents(sniff(stream, name), source))
+            return
+        head = b""
+        if Path(name).suffix.lower() != notation.EXTENSION:
+            read = getattr(stream, "read1", stream.read)
+            while len(head) < SNIFF_BYTES:
+                more = read(BLOCK_SIZE)
+                if not more:
+                    break
+                head += more
+        body = Prefixed(head, stream)
+        if Path(name).suffix.lower() == notation.EXTENSION or notation.is_notation(
+                head[:SNIFF_BYTES].decode("utf-8", errors="replace")):
+            yield Logs(True, iter_notation(body, source))
+        else:
+            yield Logs(False, _json_items(body, source))
+    except OSError as exc:
+        raise IOFailure(f"{name}: cannot read: {exc.strerror or exc}") from exc
+    finally:
+        if name != "-":
+            stream.close()
+
+
+def _json_items(body: Prefixed, source: str) -> Iterator[Document | RecordError]:
+    """JSON of a file whose name does not say: JSON Lines when its first line is a complete
+    JSON value, else one document (as :func:`pathcheck.reader.sniff` decides)."""
+    sniffed = sniff(body, "-")  # type: ignore[arg-type]  # Prefixed reads lines as a file
+    if sniffed.shape is Shape.DGN:  # no JSON at all: the decoder says where
+        yield from iter_document(sniffed.document(), source, sniffed.first_line)
+        return
+    yield from iter_documents(sniffed, source)
+
+
+def iter_source(name: str) -> Iterator[Document | RecordError]:
+    """The logs of a file, notation or JSON, as reader Documents or RecordErrors in order."""
+    with open_logs(name) as logs:
+        yield from logs.items
+
+
+def iter_notation(stream: Readable, source: str) -> Iterator[Document | RecordError]:
+    """The logs of a notation text, each from its ``#!`` line on (a part with nothing but
+    blank lines and comments is no log). A line that is not UTF-8 is its log's error; a log
+    past the size limit, a NUL byte, ends the file with that error."""
+    chunk: list[Line] = []
+    size = 0
+    for item in raw_lines(stream, source):
+        if isinstance(item, TextError):
+            yield item
+            return
+        if item.raw.lstrip().startswith(b"#!") and chunk:
+            yield from _log(chunk, source)
+            chunk, size = [], 0
+        size += len(item.raw) + 1
+        if size > MAX_RECORD_BYTES:
+            first = chunk[0].number if chunk else item.number
+            yield TextError(source, first, 1, f"a log longer than the limit of "
+                            f"{MAX_RECORD_BYTES} bytes (see Limits in docs/cli.md; the rest "
+                            "of the input is not read)")
+            return
+        chunk.append(item)
+    if chunk:
+        yield from _log(chunk, source)
+
+
+def _log(chunk: list[Line], source: str) -> Iterator[Document | RecordError]:
+    try:
+        lines = [(line.number, decode(line, source)) for line in chunk]
+    except TextError as exc:
+        yield exc
+        return
+    if not any(_holds_something(text) for _, text in lines):
+        return
+    first = lines[0][0]
+    try:
+        log, where = notation.parse_lines(lines, source=source, first_line=first)
+    except RecordError as exc:
+        yield exc
+        return
+    yield NotationDocument(source, first, log, "", where)
+
+
+def _holds_something(text: str) -> bool:
+    stripped = text.strip()
+    return bool(stripped) and (not stripped.startswith("#") or stripped.startswith("#!"))
