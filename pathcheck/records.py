@@ -45,6 +45,8 @@ from pathcheck.reader import (
     shape_by_name,
     source_name,
 )
+from pathcheck.text import Line, TextError, decode, lone_carriage_return
+from pathcheck.text import number as ascii_number
 from pathcheck.tileset import REPEAT_KINDS, TileSet, load_tileset, resolve_tileset
 
 DUNGEON_FORMAT = "dungeon/1"
@@ -418,11 +420,10 @@ def parse_pragma(text: str, source: str, line: int) -> dict[str, Any]:
         elif key == "basic":
             settings["advanced"] = False
         elif key == "rules":
-            try:
-                settings["rules"] = [int(r) for r in val.split(",") if r]
-            except ValueError:
-                raise RecordError(source, line, "",
-                                  f"pragma {brief(word)}: expected rules=N,N") from None
+            rules = [ascii_number(r) for r in val.split(",") if r]
+            if None in rules:
+                raise RecordError(source, line, "", f"pragma {brief(word)}: expected rules=N,N")
+            settings["rules"] = rules
         elif key == "players":
             settings["players"] = [p for p in val.split(",") if p]
         elif key == "tileset":
@@ -443,13 +444,28 @@ def dgn_blank(raw: bytes) -> bool:
     >>> dgn_blank(b"  # a comment"), dgn_blank("\u3000\x1c".encode()), dgn_blank(b"START@N")
     (True, True, False)
     """
+    if lone_carriage_return(raw) >= 0:
+        return False  # dgn_text says why
     body = raw.split(b"#", 1)[0]
     return not body.strip() or not body.decode("utf-8", errors="replace").split()
 
 
+def dgn_text(raw: bytes, source: str, line: int) -> str:
+    r"""The text of a raw ``.dgn`` line (:mod:`pathcheck.text`: strict UTF-8, errors with their
+    column). A ``.dgn`` line ends at ``\n`` or ``\r\n``: a lone ``\r`` inside one is an
+    error, since what follows it would be read as part of this line (or of its comment)
+    where an editor shows a line of its own."""
+    cr = lone_carriage_return(raw)
+    if cr >= 0:
+        raise TextError(source, line, len(raw[:cr].decode("utf-8", errors="replace")) + 1,
+                        "a carriage return (\\r) inside the line: a .dgn line ends at \\n or "
+                        "\\r\\n")
+    return decode(Line(line, raw), source)
+
+
 def pragma_settings(raw: bytes, source: str, line: int) -> dict[str, Any]:
-    """The settings of a raw ``#!`` line (bytes that are not UTF-8 read as U+FFFD)."""
-    return parse_pragma(raw.decode("utf-8", errors="replace").strip(), source, line)
+    """The settings of a raw ``#!`` line (:func:`dgn_text`)."""
+    return parse_pragma(dgn_text(raw, source, line).strip(), source, line)
 
 
 def pragma_line(raw: bytes) -> bytes | None:
@@ -500,10 +516,7 @@ def parse_dgn_bytes(raw: bytes, *, source: str, line: int, overrides: Overrides,
                     defaults: Mapping[str, Any]) -> Record | None:
     """:func:`parse_dgn_line` for a raw line of the file ``source`` names, which must be
     UTF-8 (a tile set it names is found beside that file)."""
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise RecordError(source, line, "", "not UTF-8 text") from None
+    text = dgn_text(raw, source, line)
     base = None if source == source_name("-") else Path(source).resolve().parent
     return parse_dgn_line(text, source=source, line=line, overrides=overrides,
                           defaults=defaults, base=base)

@@ -131,6 +131,20 @@ def _error(source: str, line: int, before: bytes, message: str) -> TextError:
     return TextError(source, line, len(before.decode("utf-8", errors="replace")) + 1, message)
 
 
+_LONE_CR = re.compile(rb"\r(?!\n|$)")
+
+
+def lone_carriage_return(raw: bytes) -> int:
+    r"""The index of the first ``\r`` of the line ``raw`` (its ``\n`` or ``\r\n`` end
+    included) that neither is the line's end nor starts a ``\r\n``; -1 if none.
+
+    >>> [lone_carriage_return(raw) for raw in (b"a\r\n", b"a\r", b"a\rb")]
+    [-1, -1, 1]
+    """
+    found = _LONE_CR.search(raw)
+    return -1 if found is None else found.start()
+
+
 def decode(line: Line, source: str) -> str:
     """The text of a line read by :func:`raw_lines`: strict UTF-8, else a TextError naming
     the column of the first byte that is not."""

@@ -212,6 +212,8 @@ static PyObject *scan_dgn(PyObject *Py_UNUSED(self), PyObject *args) {
     while (!failed && p < end) {
         const char *nl = memchr(p, '\n', end - p);
         const char *line_end = nl ? nl : end;
+        const char *cr = memchr(p, '\r', line_end - p);
+        if (cr && cr < line_end - 1) break;  /* a lone \r inside: Python's error (dgn_text) */
         if (line_end - p >= 2 && p[0] == '#' && p[1] == '!') {
             Pragma next;
             if (!read_pragma(p, line_end, &next)) break;
