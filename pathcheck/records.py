@@ -45,8 +45,7 @@ from pathcheck.reader import (
     shape_by_name,
     source_name,
 )
-from pathcheck.text import Line, TextError, decode, lone_carriage_return
-from pathcheck.text import number as ascii_number
+from pathcheck.text import Line, TextError, ascii_number, decode, lone_carriage_return
 from pathcheck.tileset import REPEAT_KINDS, TileSet, load_tileset, resolve_tileset
 
 DUNGEON_FORMAT = "dungeon/1"

@@ -17,7 +17,7 @@ JSON readers have (docs/cli.md, Limits):
 
 >>> split_lines("a\u2028b\r\nc\rd\x0ce\n")
 ['a\u2028b', 'c', 'd\x0ce']
->>> number("42"), number("²"), number("٣"), number("9" * 5000)
+>>> ascii_number("42"), ascii_number("²"), ascii_number("٣"), ascii_number("9" * 5000)
 (42, None, None, None)
 >>> [(n, raw) for n, raw in raw_lines(io.BytesIO(b"a\r\nb\rc\n\nd"), "x")]
 [(1, b'a'), (2, b'b'), (3, b'c'), (4, b''), (5, b'd')]
@@ -69,7 +69,7 @@ class Line(NamedTuple):
     raw: bytes
 
 
-def number(text: str) -> int | None:
+def ascii_number(text: str) -> int | None:
     """The number ``text`` spells in ASCII digits (at most MAX_DIGITS of them), else None."""
     return int(text) if _DIGITS.fullmatch(text) else None
 
