@@ -25,9 +25,11 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from pathcheck.bounded import cut
 from pathcheck.errors import InputError, RecordError
+from pathcheck.text import ascii_number
 
-_MOMENT = re.compile(r"(\d+)\.(\d+)")
+_MOMENT = re.compile(r"([0-9]+)\.([0-9]+)")
 
 
 @dataclass(frozen=True, order=True)
@@ -56,10 +58,12 @@ class Moment:
         pathcheck.errors.InputError: --at '0.1': expected ROUND.TURN, e.g. 2.5 (round from 1, ...
         """
         match = _MOMENT.fullmatch(text.strip())
-        if match is None or int(match.group(1)) < 1:
-            raise InputError(f"--at {text!r}: expected ROUND.TURN, e.g. 2.5 (round from 1, "
+        number = ascii_number(match.group(1)) if match else None
+        turn = ascii_number(match.group(2)) if match else None
+        if number is None or turn is None or number < 1:
+            raise InputError(f"--at {cut(text)}: expected ROUND.TURN, e.g. 2.5 (round from 1, "
                              "turn from 0)")
-        return cls(int(match.group(1)), int(match.group(2)))
+        return cls(number, turn)
 
 
 EVERY_MOMENT = "every"
