@@ -369,6 +369,7 @@ def array_elements(stream: Readable, first_line: int = 1,
         return
     start = pos = begin + 1  # the current element starts at start; scanning goes on at pos
     depth, index, eof = 1, 0, False
+    too_deep = False  # the current element nests past MAX_DEPTH: its error, then the next
     while True:
         match = _TOKEN.search(buf, pos)
         if match is None or (match.end() - match.start() == 1 and buf[match.start()] == 34):
@@ -389,9 +390,7 @@ def array_elements(stream: Readable, first_line: int = 1,
         pos = match.end()
         if char in _OPEN:
             depth += 1
-            if depth > MAX_DEPTH + 1:
-                yield Element(index, line, b"", depth_message())
-                return
+            too_deep = too_deep or depth > MAX_DEPTH + 1
         elif char in _CLOSE:
             depth -= 1
         if depth == 0 or (char == 44 and depth == 1):  # the closing ] or an element's comma
@@ -401,7 +400,10 @@ def array_elements(stream: Readable, first_line: int = 1,
                 return
             skipped = len(element) - len(element.lstrip(JSON_SPACE))
             at = line + buf.count(b"\n", 0, start + skipped)
-            if depth or element.strip(JSON_SPACE) or index:
+            if too_deep:
+                yield Element(index, at, b"", depth_message())
+                too_deep = False
+            elif depth or element.strip(JSON_SPACE) or index:
                 yield Element(index, at, element.strip(JSON_SPACE))
             index += 1
             line += buf.count(b"\n", 0, pos)
