@@ -23,7 +23,14 @@ from pathcheck.render.safe import one_line
 if TYPE_CHECKING:
     from click.shell_completion import CompletionItem
 
-from .options import jobs_option, output_file, output_format, progress_bar, refuse_input_as_output
+from .options import (
+    jobs_option,
+    keep_if_nothing_read,
+    output_file,
+    output_format,
+    progress_bar,
+    refuse_input_as_output,
+)
 
 
 def _complete_game_or_log(ctx: click.Context, param: click.Parameter, incomplete: str
@@ -149,6 +156,8 @@ def command(
         elif output_format == "text" and not first:
             out.write(b"\n")
         sys.stdout.flush()
+        keep_if_nothing_read(out, counts["unreadable"] > 0 and counts["unreadable"] == sum(
+            counts.values()))
     if pages is not None:
         pages.finish()
     if counts["unreadable"]:

@@ -229,3 +229,14 @@ def file_or_folder(value: str | None, suffixes: tuple[str, ...]) -> tuple[str | 
     if value is None:
         return None, None
     return (value, None) if value.lower().endswith(suffixes) else (None, value)
+
+
+def keep_if_nothing_read(out: Any, nothing_read: bool) -> None:
+    """When no input could be read at all (a typo'd name, an unreadable file), the ``-o``
+    FILE ``out`` writes is left as it was, not replaced by an empty report."""
+    from pathcheck.output import AtomicWriter
+
+    if nothing_read and isinstance(out, AtomicWriter):
+        out.abandon()
+        click.echo(f"pathcheck: note: nothing could be read: {out.target} is left as it was",
+                   err=True)

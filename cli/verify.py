@@ -21,6 +21,7 @@ from .options import (
     advanced_option,
     file_or_folder,
     jobs_option,
+    keep_if_nothing_read,
     output_file,
     output_format,
     progress_bar,
@@ -128,6 +129,7 @@ def command(
         if output_format == "text":
             out.write((("\n" if not first else "") + summary.text() + "\n").encode())
         sys.stdout.flush()
+        keep_if_nothing_read(out, summary.unreadable > 0 and summary.records == 0)
     if output_format != "text":
         click.echo(summary.text(), err=True)
     if pictures.extra:

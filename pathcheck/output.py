@@ -76,6 +76,7 @@ class AtomicWriter:
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.target = Path(path)
         self.tmp: str | None = None
+        self.abandoned = False
         # A symlink (or a chain of them) is followed: the link stays, its target is written.
         real = Path(os.path.realpath(self.target))
         try:
@@ -110,6 +111,11 @@ class AtomicWriter:
     def __enter__(self) -> AtomicWriter:
         return self
 
+    def abandon(self) -> None:
+        """Leave ``path`` as it was: what was written is dropped at the end (a run that could
+        read none of its inputs must not replace a file of results with an empty report)."""
+        self.abandoned = True
+
     def _discard(self) -> None:
         assert self.tmp is not None
         with contextlib.suppress(OSError):
@@ -117,7 +123,7 @@ class AtomicWriter:
         LIVE_TEMPORARIES.discard(self.tmp)
 
     def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
-        if exc_type is not None:
+        if exc_type is not None or (self.abandoned and self.tmp is not None):
             with contextlib.suppress(OSError):
                 self.handle.close()
             if self.tmp is not None:
