@@ -101,6 +101,11 @@ class Line:
 
 
 _HEADER = re.compile(r"^([A-Za-z_][A-Za-z0-9_-]*):(?:\s|$)")
+_PLAIN_TOKEN = re.compile(r'\s*([^\s·;"{#$][^\s·;"{#]*|[·;])')
+"""A word or a separator, after any whitespace (\\s: what :meth:`str.isspace` says)."""
+_SEPARATOR_TOKENS = frozenset(("·", ";", "."))
+_SPACE = re.compile(r"\s*")
+_QUOTED = re.compile(r'"(?:[^"\\]+|\\.)*"', re.DOTALL)
 
 
 class Reader:
@@ -119,6 +124,7 @@ class Reader:
         """key -> its value as written, and its line (tokens read only when asked: a free-text
         value such as a ``note:`` is taken as written, a lone ``"`` or ``{`` included)."""
         self._value_at: dict[str, int] = {}
+        self._texts: dict[str, str] = {}
         self.lines: list[Line] = []
         self.spots: dict[int, int] = {}
         """id() of a dict or list of the log -> the line it was written on (see :func:`lines`)."""
@@ -172,56 +178,48 @@ class Reader:
 
     def _tokens(self, raw: str, number: int, start: int) -> list[Token]:
         out: list[Token] = []
+        same_text = self._texts.setdefault  # one string for each token text (a long log repeats)
         i = start
         n = len(raw)
-        while i < n:
-            ch = raw[i]
-            if ch.isspace():
-                i += 1
-            elif ch == "#":
-                break
-            elif ch in "·;":
-                out.append(Token(ch, number, i + 1, "sep"))
-                i += 1
-            elif ch == '"':
+        while True:
+            plain = _PLAIN_TOKEN.match(raw, i)
+            if plain is not None:  # the usual token: a word or a separator
+                text = plain.group(1)
+                kind = "sep" if text in _SEPARATOR_TOKENS else "word"
+                out.append(Token(same_text(text, text), number, plain.start(1) + 1, kind))
+                i = plain.end()
+                continue
+            i = _SPACE.match(raw, i).end()  # type: ignore[union-attr]  # \s* always matches
+            if i >= n or raw[i] == "#":
+                return out
+            if raw[i] == '"':
                 j = self._string_end(raw, i, number)
                 out.append(Token(self._decode(raw[i:j + 1], number, i), number, i + 1, "string"))
                 i = j + 1
-            elif ch == LITERAL:
+            elif raw[i] == LITERAL:
                 j = self._literal_end(raw, i, number)
                 out.append(Token(raw[i + 1:j], number, i + 1, "json"))
                 i = j
-            elif ch == "{":
-                if raw.startswith('{"', i):
-                    j = self._string_end(raw, i + 1, number)
-                    if not raw.startswith("}", j + 1):
-                        raise NotationError(self.source, number, i + 1, "unclosed note '{'")
-                    out.append(Token(self._decode(raw[i + 1:j + 1], number, i), number, i + 1,
-                                     "note"))
-                    i = j + 2
-                    continue
+            elif raw.startswith('{"', i):
+                j = self._string_end(raw, i + 1, number)
+                if not raw.startswith("}", j + 1):
+                    raise NotationError(self.source, number, i + 1, "unclosed note '{'")
+                out.append(Token(self._decode(raw[i + 1:j + 1], number, i), number, i + 1,
+                                 "note"))
+                i = j + 2
+            else:  # a {note}
                 j = raw.find("}", i)
                 if j < 0:
                     raise NotationError(self.source, number, i + 1, "unclosed note '{'")
                 out.append(Token(raw[i + 1:j], number, i + 1, "note"))
                 i = j + 1
-            else:
-                j = i
-                while j < n and not raw[j].isspace() and raw[j] not in '·;"{#':
-                    j += 1
-                bare = raw[i:j]
-                out.append(Token(bare, number, i + 1, "sep" if bare == "." else "word"))
-                i = j
-        return out
 
     def _string_end(self, raw: str, i: int, number: int) -> int:
         """The index of the quote closing the JSON string that starts at ``raw[i]``."""
-        j = i + 1
-        while j < len(raw) and raw[j] != '"':
-            j += 2 if raw[j] == "\\" else 1
-        if j >= len(raw):
+        match = _QUOTED.match(raw, i)
+        if match is None:
             raise NotationError(self.source, number, i + 1, "unclosed quote")
-        return j
+        return match.end() - 1
 
     def _literal_end(self, raw: str, i: int, number: int) -> int:
         """The index after the JSON value of the ``$`` token at ``raw[i]``."""
