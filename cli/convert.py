@@ -43,9 +43,10 @@ def command(ctx: click.Context, log: str, target: str | None, output: str | None
     What is written follows --to, else the name of -o (Y.pcn notation, Y.json a JSON
     document, Y.jsonl one log a line), else LOG (its other form). A file holding several
     logs (a JSON array, JSON Lines, notation with several '#!' lines) converts into one file
-    holding them all. Any log converts exactly, a malformed one too. Exit code 0: converted;
-    2: --to contradicts the name of -o, or -o names LOG; 3: LOG is not a valid log (or holds
-    none); 4: LOG cannot be read.
+    holding them all. Any log converts exactly, a malformed one too. LOG is read as
+    adjudicate reads it (strict UTF-8, one log at a time, 16 MB a log). Exit code 0:
+    converted; 2: --to contradicts the name of -o, or -o names LOG; 3: LOG is not a valid log
+    (or holds none); 4: LOG cannot be read.
     """
     from pathcheck import notation
     from pathcheck.log_input import open_logs

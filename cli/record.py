@@ -64,7 +64,8 @@ def command(ctx: click.Context, game: str | None, path: str | None, resume: str 
     (keep it as played, or correct it), writes the log after every move, and prints the
     ruling at the end. --resume LOG goes on with a log recorded before. Needs a terminal.
     Exit code 0: the game is recorded (whatever the ruling), or Ctrl-D stopped it (the log is
-    saved); 2: no terminal; 3: bad LOG; 130: stopped by Ctrl-C (the log is saved).
+    saved); 2: no terminal; 3: bad LOG; 4: LOG is not a regular
+    file of at most 16 MB; 130: stopped by Ctrl-C (the log is saved).
     """
     import sys
 
