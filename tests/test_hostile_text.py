@@ -352,3 +352,9 @@ def test_nothing_read_leaves_the_output_file_as_it_was(tmp_path: Path, command: 
                  GOOD if command == "adjudicate" else "START@N\n")
     code, _, _ = run(command, "--format", fmt, str(tmp_path / "typo.jsonl"), good, "-o", str(out))
     assert code == 4 and out.read_text() != "70 kB of rulings\n"  # something was read: written
+
+
+@pytest.mark.parametrize("digits", HOSTILE_NUMBERS, ids=list(HOSTILE_NUMBERS))
+def test_solo_rules_in_ascii_digits_only(digits: str) -> None:
+    code, _, err = run("solo", "new", "--rules", HOSTILE_NUMBERS[digits], "-n", "1")
+    assert code == 2 and "is not a rule number" in err

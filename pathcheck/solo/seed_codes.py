@@ -21,8 +21,10 @@ import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from pathcheck.bounded import cut
 from pathcheck.constants import RULE_NUMBERS, TRACING, AdditionalRule
 from pathcheck.errors import InputError
+from pathcheck.text import ascii_number
 from pathcheck.tileset import TileSet, load_tileset
 
 ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
@@ -199,9 +201,11 @@ def parse_rules(text: str | None) -> frozenset[int]:
     rules: set[int] = set()
     for part in text.replace(" ", "").split(","):
         part = part.lstrip("#")
-        if not part.isdigit():
-            raise SeedCodeError(f"--rules: {part!r} is not a rule number (solo allows 2, 3, 4)")
-        rules.add(int(part))
+        rule = ascii_number(part)
+        if rule is None:
+            raise SeedCodeError(f"--rules: {cut(part)} is not a rule number (solo allows 2, "
+                                "3, 4)")
+        rules.add(rule)
     rules_bits(rules)
     return frozenset(rules)
 
