@@ -34,7 +34,7 @@ from pathcheck.reader import (
     sniff,
     source_name,
 )
-from pathcheck.text import Line, TextError, decode, raw_lines
+from pathcheck.text import Line, TextError, decode, raw_lines, split_lines
 
 JSON_SUFFIXES = (".json", ".jsonl", ".ndjson")
 SNIFF_BYTES = 1 << 16
@@ -69,25 +69,35 @@ def open_logs(name: str) -> Iterator[Logs]:
         if Path(name).suffix.lower() in JSON_SUFFIXES:
             yield Logs(False, iter_documents(sniff(stream, name), source))
             return
-        head = b""
-        if Path(name).suffix.lower() != notation.EXTENSION:
-            read = getattr(stream, "read1", stream.read)
-            while len(head) < SNIFF_BYTES:
-                more = read(BLOCK_SIZE)
-                if not more:
-                    break
-                head += more
+        head, is_notation = b"", Path(name).suffix.lower() == notation.EXTENSION
+        if not is_notation:
+            head, is_notation = _sniff(stream)
         body = Prefixed(head, stream)
-        if Path(name).suffix.lower() == notation.EXTENSION or notation.is_notation(
-                head[:SNIFF_BYTES].decode("utf-8", errors="replace")):
-            yield Logs(True, iter_notation(body, source))
-        else:
-            yield Logs(False, _json_items(body, source))
+        yield Logs(is_notation, iter_notation(body, source) if is_notation
+                   else _json_items(body, source))
     except OSError as exc:
         raise IOFailure(f"{name}: cannot read: {exc.strerror or exc}") from exc
     finally:
         if name != "-":
             stream.close()
+
+
+def _sniff(stream: Readable) -> tuple[bytes, bool]:
+    """What was read of ``stream`` to decide, and whether it is notation: read only until
+    its first line that is neither blank nor a comment is whole (a log coming down a pipe is
+    not waited for), at most SNIFF_BYTES."""
+    read = getattr(stream, "read1", stream.read)
+    head = b""
+    while len(head) < SNIFF_BYTES:
+        more = read(BLOCK_SIZE)
+        if not more:
+            break
+        head += more
+        lines = split_lines(head.decode("utf-8", errors="replace"))
+        whole = lines if head.endswith((b"\n", b"\r")) else lines[:-1]
+        if any(_holds_something(line) for line in whole):
+            break  # the deciding line is whole: not the last, perhaps cut, one
+    return head, notation.is_notation(head[:SNIFF_BYTES].decode("utf-8", errors="replace"))
 
 
 def _json_items(body: Prefixed, source: str) -> Iterator[Document | RecordError]:
