@@ -358,3 +358,28 @@ def test_nothing_read_leaves_the_output_file_as_it_was(tmp_path: Path, command: 
 def test_solo_rules_in_ascii_digits_only(digits: str) -> None:
     code, _, err = run("solo", "new", "--rules", HOSTILE_NUMBERS[digits], "-n", "1")
     assert code == 2 and "is not a rule number" in err
+
+
+def test_dgn_text_is_strict_utf8_with_columns_on_every_path(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Three players whose names differ only in bytes that are not UTF-8 are never one."""
+    dgn = write(tmp_path, "u.dgn", b"#! players=A\xff,A\xfe\nSTART@N R1@N !A\xff\n"
+                                   b"#! players=Ann\nSTART@N R1@N !Ann # \xc3\n"
+                                   b"START@N R1@N !An\xffn\nSTART@N\n")
+    seen = []
+    for python in (False, True):
+        with monkeypatch.context() as patch:
+            if python:
+                patch.setattr(speedups, "_speedups", None)
+            for jobs in ("1", "2"):
+                code, out, err = run("verify", "-j", jobs, "--format", "jsonl", dgn)
+                seen.append((code, [(r["line"], r["kind"]) for r in map(json.loads,
+                                                                        out.splitlines())]))
+                assert f"{dgn}:1:13: not UTF-8 text (byte 0xff)" in err
+                assert f"{dgn}:4:21: not UTF-8 text (byte 0xc3)" in err
+                assert f"{dgn}:5:17: not UTF-8 text (byte 0xff)" in err
+    assert seen == [(3, [(1, "invalid"), (2, "invalid"), (4, "invalid"), (5, "invalid"),
+                         (6, "dungeon")])] * 4
+    solo = write(tmp_path, "s.dgn", b"START@N | START@N \xff\n")
+    code, _, err = run("solo", "check", "10000-0000T", solo)
+    assert code == 3 and f"{solo}:1:19: not UTF-8 text" in err
