@@ -28,7 +28,6 @@ from pathcheck.bounded import (
     Oversized,
     Readable,
     line_blocks,
-    oversized_message,
 )
 from pathcheck.constants import REASONS
 from pathcheck.errors import IOFailure, RecordError
@@ -205,7 +204,7 @@ def _line_items(stream: Iterable[bytes | Oversized], source: str, start: int, ba
 
 
 def _oversized_item(source: str, line: int, raw: Oversized) -> Item:
-    return Item(ERROR, source, line, RecordError(source, line, "", oversized_message(raw.size)),
+    return Item(ERROR, source, line, RecordError(source, line, "", raw.message()),
                 size=raw.size)
 
 

@@ -4,7 +4,7 @@ Input may be hostile: a batch must go on past any record, in bounded time and me
 limit, that record is invalid with a message naming the limit; the other records are verified.
 
 >>> list(line_blocks(io.BytesIO(b"a\\nbb\\nccc"), limit=2, block_size=2))
-[b'a\\n', b'bb\\n', Oversized(size=3, head=b'ccc')]
+[b'a\\n', b'bb\\n', Oversized(size=3, head=b'ccc', binary=False)]
 >>> too_deep(b'[[["]]]]]]"]]]', limit=3), too_deep(b"[[[[]]]]", limit=3)
 (False, True)
 >>> cut("abcdefgh", 5)
@@ -69,6 +69,12 @@ class Oversized(NamedTuple):
 
     size: int
     head: bytes = b""
+    binary: bool = False
+    """It held a NUL byte: binary data (``/dev/zero``), and the input ends here."""
+
+    def message(self) -> str:
+        return oversized_message(self.size) + ("; it holds a NUL byte: binary data, the rest "
+                                               "of the input is not read" if self.binary else "")
 
 
 def line_blocks(stream: Readable, limit: int | None = None,
@@ -76,7 +82,8 @@ def line_blocks(stream: Readable, limit: int | None = None,
     """Whole lines of ``stream`` in blocks of about ``block_size`` bytes (the last line may
     lack its newline), in linear time and bounded memory: a line longer than ``limit``
     (default :data:`MAX_RECORD_BYTES`, newline not counted;
-    ``block_size`` default :data:`BLOCK_SIZE`) comes as one :class:`Oversized`."""
+    ``block_size`` default :data:`BLOCK_SIZE`) comes as one :class:`Oversized`, the last one
+    when a NUL byte comes while it is dropped."""
     limit = MAX_RECORD_BYTES if limit is None else limit
     block_size = BLOCK_SIZE if block_size is None else block_size
     read = getattr(stream, "read1", stream.read)
@@ -93,6 +100,9 @@ def line_blocks(stream: Readable, limit: int | None = None,
             nl = data.find(b"\n")
             if nl < 0:
                 size += len(data)
+                if dropping and b"\0" in data:  # a binary input: it may never end (/dev/zero)
+                    yield Oversized(size, head, binary=True)
+                    return
                 if not dropping:
                     pending.append(data)
                     if size > limit:

@@ -48,7 +48,6 @@ from pathcheck.bounded import (
     duplicate_message,
     guard,
     lines,
-    oversized_message,
 )
 from pathcheck.errors import IOFailure, RecordError, pointer_join
 
@@ -123,7 +122,7 @@ def iter_json_lines(stream: Iterable[bytes | Oversized], source: str, start_line
     """Yield one Document (or RecordError) per non-blank line, in constant memory."""
     for number, raw in enumerate(stream, start_line):
         if isinstance(raw, Oversized):
-            yield RecordError(source, number, "", oversized_message(raw.size))
+            yield RecordError(source, number, "", raw.message())
             continue
         if not raw.strip():
             continue

@@ -30,7 +30,6 @@ from pathcheck.bounded import (
     MAX_TOKENS,
     Oversized,
     brief,
-    oversized_message,
 )
 from pathcheck.check import LostCard
 from pathcheck.dungeon import Placement
@@ -494,7 +493,7 @@ def dgn_lines(
     for number, raw in enumerate(lines, start):
         if isinstance(raw, Oversized):
             broken = broken or pragma_line(raw.head) is not None
-            yield RecordError(source, number, "", oversized_message(raw.size))
+            yield RecordError(source, number, "", raw.message())
             continue
         pragma = pragma_line(raw)
         if pragma is not None:

@@ -218,11 +218,25 @@ def test_a_lone_cr_inside_a_dgn_line_is_an_error_on_every_path(
 # --- 4. size and streams ----------------------------------------------------------------------
 
 
-def test_dev_zero_is_an_error_everywhere() -> None:
-    for args in (["adjudicate", "/dev/zero"], ["convert", "/dev/zero"],
-                 ["adjudicate", "--format", "jsonl", "/dev/zero"]):
-        code, _, err = run(*args)
-        assert code == 3, err
+def test_dev_zero_is_an_error_everywhere(tmp_path: Path,
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """Named /dev/zero, or a link to it named like each format: one error, the input ends."""
+    names = ["/dev/zero"]
+    for suffix in (".pcn", ".json", ".jsonl", ".dgn", ".txt"):
+        (tmp_path / f"zero{suffix}").symlink_to("/dev/zero")
+        names.append(str(tmp_path / f"zero{suffix}"))
+    for name in names:
+        for args in (["adjudicate", name], ["convert", name], ["solo", "check", "10000-0000T",
+                                                                name]):
+            code, _, err = run(*args)
+            assert code == 3 and err.count("pathcheck:") == 1, (args, err)
+        for python in (False, True):
+            with monkeypatch.context() as patch:
+                if python:
+                    patch.setattr(speedups, "_speedups", None)
+                for jobs in ("1", "2"):
+                    code, out, err = run("verify", "-j", jobs, "--format", "jsonl", name)
+                    assert code == 3 and len(out.splitlines()) == 1, (name, err)
 
 
 def test_a_binary_file_named_pcn_stops_at_its_nul_byte(tmp_path: Path) -> None:
