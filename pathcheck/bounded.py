@@ -73,8 +73,11 @@ class Oversized(NamedTuple):
     """It held a NUL byte: binary data (``/dev/zero``), and the input ends here."""
 
     def message(self) -> str:
-        return oversized_message(self.size) + ("; it holds a NUL byte: binary data, the rest "
-                                               "of the input is not read" if self.binary else "")
+        if self.binary:  # its size depends on where reading stopped: not told
+            return (f"record longer than the limit of {MAX_RECORD_BYTES} bytes (see Limits in "
+                    "docs/cli.md), holding a NUL byte: binary data, the rest of the input is "
+                    "not read")
+        return oversized_message(self.size)
 
 
 def line_blocks(stream: Readable, limit: int | None = None,
@@ -82,8 +85,9 @@ def line_blocks(stream: Readable, limit: int | None = None,
     """Whole lines of ``stream`` in blocks of about ``block_size`` bytes (the last line may
     lack its newline), in linear time and bounded memory: a line longer than ``limit``
     (default :data:`MAX_RECORD_BYTES`, newline not counted;
-    ``block_size`` default :data:`BLOCK_SIZE`) comes as one :class:`Oversized`, the last one
-    when a NUL byte comes while it is dropped."""
+    ``block_size`` default :data:`BLOCK_SIZE`) comes as one :class:`Oversized`. The first
+    such line that holds a NUL byte is binary data (``/dev/zero`` never ends): its Oversized
+    is the last item, the rest of the input is not read."""
     limit = MAX_RECORD_BYTES if limit is None else limit
     block_size = BLOCK_SIZE if block_size is None else block_size
     read = getattr(stream, "read1", stream.read)
@@ -100,30 +104,41 @@ def line_blocks(stream: Readable, limit: int | None = None,
             nl = data.find(b"\n")
             if nl < 0:
                 size += len(data)
-                if dropping and b"\0" in data:  # a binary input: it may never end (/dev/zero)
-                    yield Oversized(size, head, binary=True)
-                    return
+                binary = dropping and b"\0" in data
                 if not dropping:
                     pending.append(data)
                     if size > limit:
+                        binary = any(b"\0" in piece for piece in pending)
                         head, pending, dropping = _head(pending), [], True
+                if binary:
+                    yield Oversized(size, head, binary=True)
+                    return
                 continue
             size += nl
             if dropping or size > limit:
-                yield Oversized(size, head if dropping else _head([*pending, data]))
+                binary = b"\0" in data[:nl] or any(b"\0" in piece for piece in pending)
+                yield Oversized(size, head if dropping else _head([*pending, data]), binary)
+                if binary:
+                    return
             else:
                 yield b"".join([*pending, data[: nl + 1]])  # one join per line: linear
             pending, size, dropping = [], 0, False
             start = nl + 1
         cut = data.rfind(b"\n", start) + 1
         if cut > start:
-            yield from _split_long(data, start, cut, limit)
+            for block in _split_long(data, start, cut, limit):
+                yield block
+                if isinstance(block, Oversized) and block.binary:
+                    return
         else:
             cut = start
         if cut < len(data):
             pending, size = [data[cut:]], len(data) - cut
             if size > limit:
                 head, pending, dropping = _head(pending), [], True
+                if b"\0" in data[cut:]:
+                    yield Oversized(size, head, binary=True)
+                    return
     if dropping:
         yield Oversized(size, head)
     elif pending:
@@ -151,7 +166,8 @@ def _split_long(data: bytes, start: int, cut: int, limit: int) -> Iterator[bytes
         yield data[start:cut]
         return
     for line in data[start:cut].split(b"\n")[:-1]:
-        yield Oversized(len(line), line[:HEAD]) if len(line) > limit else line + b"\n"
+        yield Oversized(len(line), line[:HEAD], b"\0" in line) if len(line) > limit \
+            else line + b"\n"
 
 
 HEAD = 16

@@ -280,17 +280,23 @@ def test_line_blocks_split_like_lines_in_any_blocks(data: bytes, limit: int,
                                                     block_size: int) -> None:
     def expected() -> list[bytes | bounded.Oversized]:
         pieces = data.split(b"\n")
-        out: list[bytes | bounded.Oversized] = [
-            bounded.Oversized(len(p)) if len(p) > limit else p + b"\n" for p in pieces[:-1]]
-        if pieces[-1]:
-            last = pieces[-1]
-            out.append(bounded.Oversized(len(last)) if len(last) > limit else last)
+        ends = [b"\n"] * (len(pieces) - 1) + [b""]
+        out: list[bytes | bounded.Oversized] = []
+        for piece, end in zip(pieces, ends, strict=True):
+            if len(piece) > limit and b"\0" in piece:  # binary: the input ends there
+                return [*out, bounded.Oversized(-1, binary=True)]
+            if len(piece) > limit:
+                out.append(bounded.Oversized(len(piece)))
+            elif piece + end:
+                out.append(piece + end)
         return out
 
     got: list[bytes | bounded.Oversized] = []
     for block in bounded.line_blocks(io.BytesIO(data), limit, block_size):
-        if isinstance(block, bounded.Oversized):
-            got.append(bounded.Oversized(block.size))  # the head only serves #! lines
+        if isinstance(block, bounded.Oversized):  # the head only serves #! lines; the size
+            # of a binary line is where reading stopped
+            got.append(bounded.Oversized(-1 if block.binary else block.size,
+                                         binary=block.binary))
         else:
             got += [p + b"\n" for p in block.split(b"\n")[:-1]] + [
                 p for p in block.split(b"\n")[-1:] if p]
