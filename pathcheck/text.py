@@ -167,18 +167,20 @@ def no_surrogates(text: str, source: str, line: int, column: int) -> str:
     return text
 
 
-def read_text_file(name: str, source: str | None = None) -> str:
-    """The whole text of the regular file ``name`` (a byte order mark at its start skipped),
-    its lines ended by ``\\n``: opened without blocking (a FIFO, a device is an IOFailure),
-    at most MAX_RECORD_BYTES, strict UTF-8 (TextError otherwise). For a file pathcheck
-    reads whole and writes back (``record --resume``)."""
+def read_text_file(name: str, source: str | None = None, *, regular: bool = True) -> str:
+    """The whole text of the file ``name`` (a byte order mark at its start skipped), its
+    lines ended by ``\\n``: at most MAX_RECORD_BYTES, strict UTF-8 (TextError otherwise),
+    read in blocks (``/dev/zero`` is one error). ``regular``: it must be a regular file,
+    opened without blocking (a FIFO, a device is an IOFailure), as a file pathcheck reads
+    whole and writes back (``record --resume``); else anything that can be read (a FIFO is
+    waited on, as ``cat`` does: ``--tileset FILE``)."""
     source = name if source is None else source
     try:
-        fd = os.open(name, os.O_RDONLY | os.O_NONBLOCK)
+        fd = os.open(name, os.O_RDONLY | (os.O_NONBLOCK if regular else 0))
     except OSError as exc:
         raise IOFailure(f"{source}: cannot read: {exc.strerror or exc}") from exc
     with os.fdopen(fd, "rb") as stream:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
+        if regular and not stat.S_ISREG(os.fstat(fd).st_mode):
             raise IOFailure(f"{source}: cannot read: not a regular file")
         lines: list[str] = []
         size = 0
@@ -195,4 +197,3 @@ def read_text_file(name: str, source: str | None = None) -> str:
         except OSError as exc:
             raise IOFailure(f"{source}: cannot read: {exc.strerror or exc}") from exc
     return "".join(x + "\n" for x in lines)
-

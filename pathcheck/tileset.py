@@ -29,7 +29,7 @@ from pathcheck.bounded import (
     brief,
     read_regular,
 )
-from pathcheck.errors import TileSetError, json_value
+from pathcheck.errors import IOFailure, RecordError, TileSetError, json_value
 from pathcheck.geometry import Direction
 
 if TYPE_CHECKING:
@@ -147,14 +147,16 @@ def load_tileset(name_or_path: str = "standard") -> TileSet:
         text = (folder / f"{name_or_path}.toml").read_text("utf-8")
         return parse_tileset(text, source=f"<built-in {name_or_path}>")
     path = Path(name_or_path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
+    if not path.exists():
         raise TileSetError(
             f"{name_or_path}: no such tile-set file (built-in sets: {', '.join(BUILTIN)})"
-        ) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise TileSetError(f"{name_or_path}: cannot read tile set: {exc}") from exc
+        )
+    from pathcheck.text import read_text_file  # the one text reader: bounded, strict UTF-8
+
+    try:
+        text = read_text_file(name_or_path, regular=False)
+    except (IOFailure, RecordError) as exc:
+        raise TileSetError(f"cannot read tile set: {exc}") from None
     return parse_tileset(text, source=str(path))
 
 

@@ -397,3 +397,16 @@ def test_dgn_text_is_strict_utf8_with_columns_on_every_path(
     solo = write(tmp_path, "s.dgn", b"START@N | START@N \xff\n")
     code, _, err = run("solo", "check", "10000-0000T", solo)
     assert code == 3 and f"{solo}:1:19: not UTF-8 text" in err
+
+
+@pytest.mark.parametrize("command", [["trace", "START@N"], ["verify", "IN"]])
+def test_a_tileset_named_on_the_command_line_is_read_as_text(tmp_path: Path,
+                                                             command: list[str]) -> None:
+    """``--tileset FILE`` through the text reader: /dev/zero, bad UTF-8 are one error."""
+    dgn = write(tmp_path, "g.dgn", "START@N\n")
+    args = [dgn if arg == "IN" else arg for arg in command]
+    bad = write(tmp_path, "bad.toml", b'name = "x"\n[[tile]]\nid = "\xff"\n')
+    for tiles, expected in (("/dev/zero", "/dev/zero:1:1: a NUL byte"),
+                            (bad, f"{bad}:3:7: not UTF-8 text (byte 0xff)")):
+        code, _, err = run(args[0], "--tileset", tiles, *args[1:])
+        assert code == 3 and expected in err, err
