@@ -108,7 +108,12 @@ def test_c_and_python_paths_agree_on_hostile_bytes(folder: Path, data: bytes, bl
         with python_only():
             slow = verify(path, overrides)
     assert fast == slow
-    lines = [line for line in data.split(b"\n") if line.strip()]
+    lines = []
+    for line in data.split(b"\n"):
+        if line.strip():
+            lines.append(line)
+        if len(line) > LIMIT and b"\0" in line:
+            break  # binary data past the limit (/dev/zero): the input ends there
     assert fast[1]["records"] == max(1, len(lines))  # a file of no record is one error
 
 
