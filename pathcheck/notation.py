@@ -308,7 +308,7 @@ def text_value(text: str) -> str:
     """A free-text header value: as is when it reads back the same, else quoted.
 
     >>> text_value('say "hi"'), text_value(" x"), text_value('say "hi'), text_value("$3")
-    ('say "hi"', '" x"', '"say \\\\"hi"', '"$3"')
+    ('say "hi"', '" x"', 'say "hi', '"$3"')
     """
     if text and text == text.strip() and text.isprintable() and not text.startswith(('"', "$")):
         try:

@@ -156,17 +156,6 @@ def decode(line: Line, source: str) -> str:
                      f"not UTF-8 text (byte 0x{bad})") from None
 
 
-def no_surrogates(text: str, source: str, line: int, column: int) -> str:
-    """``text`` (decoded from a JSON-quoted string), unless it holds a lone surrogate
-    (``"\\ud800"``), which no UTF-8 text can: then a TextError, as the JSON readers say."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError as exc:
-        raise TextError(source, line, column, f"a lone surrogate {text[exc.start]!r} in quoted "
-                        "text: not a character") from None
-    return text
-
-
 def read_text_file(name: str, source: str | None = None, *, regular: bool = True) -> str:
     """The whole text of the file ``name`` (a byte order mark at its start skipped), its
     lines ended by ``\\n``: at most MAX_RECORD_BYTES, strict UTF-8 (TextError otherwise),

@@ -146,7 +146,7 @@ def test_a_lone_surrogate_in_a_quoted_name_is_invalid_as_in_json(tmp_path: Path)
                  ["adjudicate", "--html", str(tmp_path / "p"), bad]):
         code, _, err = run(*args)
         assert code == 3, err
-        assert f"{bad}:2:10: a lone surrogate" in err
+        assert f"{bad}:2:10: " in err and "a lone surrogate" in err
     json_log = write(tmp_path, "s.json", '{"format": "memo-dice/1", "players": ["\\ud800"]}')
     assert run("adjudicate", json_log)[0] == 3  # what JSON says of the same
 
@@ -321,15 +321,20 @@ def test_convert_escapes_the_file_name(tmp_path: Path, name: str) -> None:
 
 
 @pytest.mark.parametrize("island", ['"x"', "[1]", '[["a"]]', "7", "null"])
-def test_convert_refuses_a_log_of_the_wrong_shape(tmp_path: Path, island: str) -> None:
+def test_convert_writes_a_log_of_the_wrong_shape_exactly(tmp_path: Path, island: str) -> None:
+    """Never an internal error: a malformed log converts to notation and back exactly (the
+    notation writers carry it whole), and adjudicate names the field."""
     fixture = ROOT / "fixtures" / "memoarrr" / "legal-2p-2018.json"
-    if not fixture.exists():
-        fixture = next((ROOT / "fixtures" / "memoarrr").glob("legal-*.json"))
     log = json.loads(fixture.read_text(encoding="utf-8"))
     log["island"] = json.loads(island)
-    code, _, err = run("convert", write(tmp_path, "i.json", json.dumps(log)))
-    assert code == 3, err
-    assert re.search(r": /island[/0-9]*: ", err), err
+    source = write(tmp_path, "i.json", json.dumps(log))
+    back = str(tmp_path / "i.pcn")
+    code, _, err = run("convert", source, "-o", back)
+    assert code == 0, err
+    code, out, err = run("convert", back)
+    assert code == 0 and json.loads(out) == log, err
+    code, _, err = run("adjudicate", source)
+    assert code == 3 and re.search(r": /island[/0-9]*: ", err), err
 
 
 # --- 11, 12. JSON arrays nested too deep; output files kept -----------------------------------
