@@ -25,14 +25,19 @@ JSON readers have (docs/cli.md, Limits):
 
 from __future__ import annotations
 
-import io  # noqa: F401  (the doctests use it)
-import os
+import io
 import re
-import stat
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from pathcheck.bounded import BLOCK_SIZE, MAX_DIGITS, MAX_RECORD_BYTES, Readable
+from pathcheck.bounded import (
+    BLOCK_SIZE,
+    MAX_DIGITS,
+    MAX_RECORD_BYTES,
+    Readable,
+    UnfitFile,
+    read_regular,
+)
 from pathcheck.errors import IOFailure, RecordError
 from pathcheck.reader import BOM
 
@@ -159,18 +164,20 @@ def decode(line: Line, source: str) -> str:
 def read_text_file(name: str, source: str | None = None, *, regular: bool = True) -> str:
     """The whole text of the file ``name`` (a byte order mark at its start skipped), its
     lines ended by ``\\n``: at most MAX_RECORD_BYTES, strict UTF-8 (TextError otherwise),
-    read in blocks (``/dev/zero`` is one error). ``regular``: it must be a regular file,
-    opened without blocking (a FIFO, a device is an IOFailure), as a file pathcheck reads
-    whole and writes back (``record --resume``); else anything that can be read (a FIFO is
-    waited on, as ``cat`` does: ``--tileset FILE``)."""
+    read in blocks (``/dev/zero`` is one error). ``regular``: it must be a regular file
+    (:func:`~pathcheck.bounded.read_regular`: a FIFO, a device, a larger file is an
+    IOFailure, nothing blocks), as a file pathcheck reads whole and writes back (``record
+    --resume``); else anything that can be read (a FIFO is waited on, as ``cat`` does:
+    ``--tileset FILE``)."""
     source = name if source is None else source
     try:
-        fd = os.open(name, os.O_RDONLY | (os.O_NONBLOCK if regular else 0))
+        stream = io.BytesIO(read_regular(name, MAX_RECORD_BYTES)) if regular \
+            else open(name, "rb")  # noqa: SIM115 - closed below
+    except UnfitFile as exc:
+        raise IOFailure(f"{source}: cannot read: {exc.reason}") from None
     except OSError as exc:
         raise IOFailure(f"{source}: cannot read: {exc.strerror or exc}") from exc
-    with os.fdopen(fd, "rb") as stream:
-        if regular and not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise IOFailure(f"{source}: cannot read: not a regular file")
+    with stream:
         lines: list[str] = []
         size = 0
         try:
