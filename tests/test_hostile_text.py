@@ -68,6 +68,11 @@ def where(text: str, marker: str = "@") -> tuple[int, int]:
     return before.count("\n") + 1, len(line) - len(line.split(" ")[-1]) + 1
 
 
+def ruled(out: str) -> list[dict[str, object]]:
+    """The rulings of ``adjudicate --format jsonl`` output (not the lines of invalid logs)."""
+    return [r for r in map(json.loads, out.splitlines()) if r.get("kind") != "invalid"]
+
+
 def write(tmp_path: Path, name: str, data: str | bytes) -> str:
     path = tmp_path / name
     path.write_bytes(data.encode("utf-8") if isinstance(data, str) else data)
@@ -92,7 +97,7 @@ def test_a_number_that_is_not_ascii_digits_is_an_error_and_the_next_log_is_ruled
     assert len(first) < 400  # the 5,000 digits are cut in the message
     if spot != "memo-dice cup":  # there the turn as a whole is wrong: its first token
         assert first.startswith(f"pathcheck: invalid: {bad}:{line}:{column}:"), first
-    rulings = [json.loads(x) for x in out.splitlines()]
+    rulings = ruled(out)
     assert [r["source"] for r in rulings] == [bad, later]  # the same file's next log too
     code, _, err = run("convert", bad)
     assert code == 3 and f"{bad}:{line}:" in err
@@ -133,7 +138,7 @@ def test_at_takes_ascii_digits_only(tmp_path: Path) -> None:
     log = write(tmp_path, "g.pcn", GOOD)
     for moment in ("٣.1", "1.²", "9" * 5000 + ".1"):
         code, _, err = run("adjudicate", "--at", moment, log)
-        assert code == 3 and "expected ROUND.TURN" in err
+        assert code == 2 and "expected ROUND.TURN" in err  # a usage error
 
 
 # --- 2. strings -------------------------------------------------------------------------------
@@ -159,7 +164,7 @@ def test_invalid_utf8_is_an_error_at_its_column_never_a_replacement(tmp_path: Pa
         code, out, err = run("adjudicate", "--format", "jsonl", bad)
         assert code == 3
         assert err.startswith(f"pathcheck: invalid: {bad}:2:11: not UTF-8 text (byte 0x"), err
-        assert len(out.splitlines()) == 1  # the next log of the file is ruled
+        assert len(ruled(out)) == 1  # the next log of the file is ruled
 
 
 # --- 3. lines ---------------------------------------------------------------------------------
@@ -243,7 +248,7 @@ def test_a_binary_file_named_pcn_stops_at_its_nul_byte(tmp_path: Path) -> None:
     log = write(tmp_path, "b.pcn", GOOD.encode() + b"#! memo-dice/1\nplay\0ers\n" + b"\0" * 100)
     code, out, err = run("adjudicate", "--format", "jsonl", log)
     assert code == 3 and f"{log}:{GOOD.count(chr(10)) + 2}:5: a NUL byte" in err
-    assert len(out.splitlines()) == 1  # the log before it was ruled
+    assert len(ruled(out)) == 1  # the log before it was ruled
 
 
 def test_a_log_past_the_limit_is_an_error_read_in_bounded_memory(tmp_path: Path) -> None:
