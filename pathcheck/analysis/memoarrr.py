@@ -41,6 +41,8 @@ from pathcheck.games.memoarrr.rules import (
     ROUNDS,
     SIDES,
     SIZE,
+    Animal,
+    Landscape,
     Pos,
     decide_winners,
     rule_for,
@@ -51,9 +53,10 @@ CONNECTS = tuple(sum(1 << j for j, other in enumerate(ALL_CARDS) if card.connect
                  for card in ALL_CARDS)
 """Per card number (its index in ALL_CARDS): the bit set of the cards that connect with it."""
 EVERY_CARD = (1 << len(ALL_CARDS)) - 1
-_CONNECTING = tuple(tuple(j for j, other in enumerate(ALL_CARDS) if card.connects(other))
-                    for card in ALL_CARDS)
-"""Per card number: the numbers of the cards that connect with it (itself and 8 others)."""
+_KINDS = tuple((list(Animal).index(card.animal), len(Animal) + list(Landscape).index(
+    card.landscape)) for card in ALL_CARDS)
+"""Per card number: its animal and its landscape, as indexes of Island.kind_places (a card
+connects with the cards that share one of them)."""
 _POS_NUMBER = {text: i for i, text in enumerate(_POS_TEXT)}
 _CENTRE = 2 * SIZE + 2
 ISLAND = sum(1 << p for p in range(SIZE * SIZE) if p != _CENTRE)
@@ -61,108 +64,147 @@ ISLAND = sum(1 << p for p in range(SIZE * SIZE) if p != _CENTRE)
 _SIDES = {side: tuple(p.row * SIZE + p.col for p in places) for side, places in SIDES.items()}
 _AT = tuple(tuple(f"{place} ({card})" for card in _CARD_TEXT) for place in _POS_TEXT)
 """``_AT[place][card]``: ``"B1 (turtle/water)"``, made once."""
+_REVEALS = tuple(tuple(f"reveals {at}" for at in row) for row in _AT)
+_SEEN_CONNECTS = "reveal a card seen that connects: "
+_BEST_ONE = tuple(tuple(_SEEN_CONNECTS + at for at in row) for row in _AT)
+"""``_BEST_ONE[place][card]``: the best move when one card seen connects, made once."""
+_KNEW: dict[int, str] = {}
+"""What a mover knew, by :func:`_knew_key`: a few thousand texts at most, each made once."""
+_NOT_SEEN: dict[int, tuple[str, float]] = {}
+"""The best move and its chance when no card seen connects, by ``hits << 5 | size``."""
+_OUTCOME = ("it does not connect", "it connects")
+_PASSED_OVER = tuple(f"passed over a card seen that connects ({outcome})"
+                     for outcome in _OUTCOME)
 
 
-def _places(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+_LOW_PLACES = tuple(tuple(p for p in range(13) if mask >> p & 1) for mask in range(1 << 13))
+_HIGH_PLACES = tuple(tuple(p + 12 for p in low) for low in _LOW_PLACES)
+"""The places of a set of the 25 places, in order: ``_LOW_PLACES[mask & 4095] +
+_HIGH_PLACES[mask >> 12]``."""
 
 
 class Island:
     """The true island as card numbers by place (a card the log leaves out has none), and
-    each player's knowledge: the bit set of the places they know (what lies there is the
-    island's card: cards move only by swaps everyone sees) and of the cards they have seen. A
-    place seen whose card the log does not name cannot be used: it never connects."""
+    what each player knows of it: the places they know (what lies there is the island's
+    card: cards move only by swaps everyone sees) and the cards they have seen, as bit sets,
+    split into what everyone saw (every reveal) and what only they saw (their side before
+    round 1, their peeks). A place seen whose card the log does not name cannot be used: it
+    never connects."""
 
     def __init__(self, cards: dict[int, int], players: Sequence[str],
                  peeks: Mapping[str, str]) -> None:
         self.cards = cards
-        self.place_bit = [0] * len(ALL_CARDS)
-        """Per card number: the bit of its place (0: not on the island, or not named)."""
+        self.kind_places = [0] * (len(Animal) + len(Landscape))
+        """Per animal, then per landscape: the bit set of the places of its cards."""
         for place, card in cards.items():
-            self.place_bit[card] = 1 << place
-        self.known = dict.fromkeys(players, 0)
-        self.seen = dict.fromkeys(players, 0)
+            animal, landscape = _KINDS[card]
+            self.kind_places[animal] |= 1 << place
+            self.kind_places[landscape] |= 1 << place
+        self.public_places = 0
+        self.public_cards = 0
+        self.own_places = dict.fromkeys(players, 0)
+        self.own_cards = dict.fromkeys(players, 0)
         for p in players:
             for place in _SIDES[peeks[p]]:
                 self.learn(p, place)
 
     def learn(self, player: str, place: int) -> None:
-        self.known[player] |= 1 << place
+        self.own_places[player] |= 1 << place
         card = self.cards.get(place)
         if card is not None:
-            self.seen[player] |= 1 << card
+            self.own_cards[player] |= 1 << card
 
     def everyone(self, place: int) -> None:
-        bit, card = 1 << place, self.cards[place]
-        for player, places in self.known.items():
-            self.known[player] = places | bit
-            self.seen[player] |= 1 << card
+        """The card at ``place`` revealed: seen by everyone (:func:`analyse` does this
+        inline)."""
+        self.public_places |= 1 << place
+        self.public_cards |= 1 << self.cards[place]
 
     def swap(self, a: int, b: int) -> None:
-        cards = self.cards
+        cards, kinds = self.cards, self.kind_places
+        both = 1 << a | 1 << b
         card_a, card_b = cards.pop(a, None), cards.pop(b, None)
+        for card in (card_a, card_b):  # a kind both cards share keeps both places
+            if card is not None:
+                animal, landscape = _KINDS[card]
+                kinds[animal] ^= both
+                kinds[landscape] ^= both
         if card_b is not None:
             cards[a] = card_b
-            self.place_bit[card_b] = 1 << a
         if card_a is not None:
             cards[b] = card_a
-            self.place_bit[card_a] = 1 << b
-        both = 1 << a | 1 << b
-        for player, places in self.known.items():
-            if (places >> a & 1) != (places >> b & 1):
-                self.known[player] = places ^ both
-
-    def judge(self, player: str, allowed: int, last: int,
-              chosen: int) -> tuple[Mark, str, str, float | None, str]:
-        """The mark of ``player`` revealing place ``chosen`` to connect to card ``last``,
-        among the places of bit set ``allowed``; with what they knew, what a perfect memory
-        does, the chance of a guess and why."""
-        known = self.known[player]
-        place_bit = self.place_bit
-        connecting = 0  # the places whose card connects with ``last``
-        for other in _CONNECTING[last]:
-            connecting |= place_bit[other]
-        matches = allowed & known & connecting
-        unknown = (allowed & ~known).bit_count()
-        pool = EVERY_CARD & ~self.seen[player]
-        connects = CONNECTS[last]
-        hits, size = (pool & connects).bit_count(), pool.bit_count()
-        chance = hits / size if unknown and size else 0.0
-        choices = allowed.bit_count()
-        knew = (f"to connect to {_CARD_TEXT[last]}; {choices - unknown} of the {choices} cards "
-                f"they could reveal seen, {matches.bit_count()} of them connecting")
-        outcome = ("it connects" if connects >> self.cards[chosen] & 1
-                   else "it does not connect")
-        if matches:
-            cards = self.cards
-            best = "reveal a card seen that connects: " + ", ".join(
-                [_AT[p][cards[p]] for p in _places(matches)])
-            if matches >> chosen & 1:
-                return Mark.SOUND, knew, best, None, "a card seen that connects"
-            return (Mark.SLIP, knew, best, None,
-                    f"passed over a card seen that connects ({outcome})")
-        if chance == 0:
-            return (Mark.SOUND, knew, "any reveal: no card they could reveal can connect",
-                    None, "nothing could connect")
-        best = (f"reveal a card not seen: {hits} of the {size} cards not seen connect "
-                f"({chance:.0%})")
-        if not known >> chosen & 1:
-            if hits == size:  # every card not seen connects: what was seen decides it
-                return Mark.SOUND, knew, best, None, "every card not seen connects"
-            return Mark.GUESS, knew, best, chance, outcome
-        return (Mark.SLIP, knew, best, None,
-                "a card seen not to connect, while a chance was left")
+        self.public_places = _swapped(self.public_places, a, b, both)
+        for player, places in self.own_places.items():
+            self.own_places[player] = _swapped(places, a, b, both)
 
     def move(self, number: int, index: int, player: str, allowed: int, last: int,
-             place: int, rule: Rule, pointer: str) -> AnalysedMove:
-        mark, knew, best, chance, why = self.judge(player, allowed, last, place)
-        return AnalysedMove(number, index, player, "reveals " + _AT[place][self.cards[place]],
-                            knew, best, mark, why, chance, rule, pointer)
+             chosen: int, rule: Rule, pointer: str) -> AnalysedMove:
+        """``player`` revealing place ``chosen`` to connect to card ``last``, among the
+        places of bit set ``allowed``, marked: what they knew, what a perfect memory does,
+        the chance of a guess and why."""
+        cards = self.cards
+        card = cards[chosen]
+        known = self.public_places | self.own_places[player]
+        animal, landscape = _KINDS[last]
+        matches = allowed & known & (self.kind_places[animal] | self.kind_places[landscape])
+        choices = allowed.bit_count()
+        unknown = (allowed & ~known).bit_count()
+        key = last | choices << 5 | unknown << 10 | matches.bit_count() << 15
+        knew = _KNEW.get(key) or _knew(key)
+        did = _REVEALS[chosen][card]
+        connects = CONNECTS[last]
+        if matches:
+            if matches & (matches - 1) == 0:
+                place = matches.bit_length() - 1
+                best = _BEST_ONE[place][cards[place]]
+            else:
+                best = _SEEN_CONNECTS + ", ".join([
+                    _AT[p][cards[p]]
+                    for p in _LOW_PLACES[matches & 4095] + _HIGH_PLACES[matches >> 12]])
+            if matches >> chosen & 1:
+                return AnalysedMove(number, index, player, did, knew, best, Mark.SOUND,
+                                    "a card seen that connects", None, rule, pointer)
+            return AnalysedMove(number, index, player, did, knew, best, Mark.SLIP,
+                                _PASSED_OVER[connects >> card & 1], None, rule, pointer)
+        pool = EVERY_CARD & ~(self.public_cards | self.own_cards[player])
+        hits, size = (pool & connects).bit_count(), pool.bit_count()
+        if not unknown or not size or not hits:
+            return AnalysedMove(number, index, player, did, knew,
+                                "any reveal: no card they could reveal can connect",
+                                Mark.SOUND, "nothing could connect", None, rule, pointer)
+        best, chance = _NOT_SEEN.get(hits << 5 | size) or _not_seen(hits, size)
+        if not known >> chosen & 1:
+            if hits == size:  # every card not seen connects: what was seen decides it
+                return AnalysedMove(number, index, player, did, knew, best, Mark.SOUND,
+                                    "every card not seen connects", None, rule, pointer)
+            return AnalysedMove(number, index, player, did, knew, best, Mark.GUESS,
+                                _OUTCOME[connects >> card & 1], chance, rule, pointer)
+        return AnalysedMove(number, index, player, did, knew, best, Mark.SLIP,
+                            "a card seen not to connect, while a chance was left", None,
+                            rule, pointer)
+
+
+def _swapped(places: int, a: int, b: int, both: int) -> int:
+    """The bit set ``places`` with the bits of places ``a`` and ``b`` exchanged."""
+    return places ^ both if (places >> a ^ places >> b) & 1 else places
+
+
+def _knew(key: int) -> str:
+    """The text of what a mover knew, from :meth:`Island.move`'s key (kept in _KNEW)."""
+    last, choices, unknown, matches = key & 31, key >> 5 & 31, key >> 10 & 31, key >> 15
+    text = _KNEW[key] = (f"to connect to {_CARD_TEXT[last]}; {choices - unknown} of the "
+                         f"{choices} cards they could reveal seen, {matches} of them "
+                         "connecting")
+    return text
+
+
+def _not_seen(hits: int, size: int) -> tuple[str, float]:
+    """The best move when no card seen connects, and its chance (kept in _NOT_SEEN)."""
+    chance = hits / size
+    found = _NOT_SEEN[hits << 5 | size] = (
+        f"reveal a card not seen: {hits} of the {size} cards not seen connect "
+        f"({chance:.0%})", chance)
+    return found
 
 
 def analyse(log: Mapping[str, Any], *, source: str) -> GameAnalysis:
@@ -176,33 +218,37 @@ def analyse(log: Mapping[str, Any], *, source: str) -> GameAnalysis:
                      for c, name in enumerate(row) if name is not None}, players, log["peeks"])
     rule = rule_for(CONNECT, log["edition"])
     moves: list[AnalysedMove] = []
+    add, judge, cards, place_of = moves.append, island.move, island.cards, _POS_NUMBER
     for number, rnd in enumerate(log["rounds"], 1):
         face_down = ISLAND
-        last: int | None = None
+        last = -1  # the card revealed last this round (-1: none yet)
         mark = 0  # the bit of the place a walrus marked for the next turn
         at = f"/rounds/{number - 1}/actions/"
         for index, action in enumerate(rnd["actions"], 1):
             blocked, mark = mark, 0
             if "reveal" not in action:
                 continue
-            player, place = action["player"], _POS_NUMBER[action["reveal"]]
-            card = island.cards[place]
-            if last is not None:
-                moves.append(island.move(number, index, player, face_down & ~blocked, last,
-                                         place, rule, f"{at}{index - 1}"))
+            player, place = action["player"], place_of[action["reveal"]]
+            card = cards[place]
+            if last >= 0:
+                add(judge(number, index, player, face_down & ~blocked, last, place, rule,
+                          f"{at}{index - 1}"))
             face_down &= ~(1 << place)
-            island.everyone(place)
-            success = last is None or CONNECTS[last] >> card & 1
+            island.public_places |= 1 << place  # revealed: seen by everyone
+            island.public_cards |= 1 << card
+            success = last < 0 or CONNECTS[last] >> card & 1
             last = card
+            if len(action) == 2:  # player and reveal: no ability used
+                continue
             if "swap" in action:  # the C replay took the log: every ability is as earned
-                other = _POS_NUMBER[action["swap"]]
-                if (face_down >> place & 1) != (face_down >> other & 1):
+                other = place_of[action["swap"]]
+                if (face_down >> place ^ face_down >> other) & 1:
                     face_down ^= 1 << place | 1 << other
                 island.swap(place, other)
             if "mark" in action and success:
-                mark = 1 << _POS_NUMBER[action["mark"]]
+                mark = 1 << place_of[action["mark"]]
             if "peek" in action:
-                island.learn(player, _POS_NUMBER[action["peek"]])
+                island.learn(player, place_of[action["peek"]])
     _unseen, complete, trace_rounds = trace
     treasures: dict[str, list[int]] = {p: [] for p in players}
     for *_, winner, treasure, _events in trace_rounds:
@@ -231,14 +277,14 @@ def analyse_replayed(log: Mapping[str, Any], *, source: str) -> GameAnalysis:
             break
         state.start_round(rnd, starter)
         for action in rnd.actions:
-            pos = action.reveal
-            allowed = state.allowed_reveals()
-            last = state.last
-            if pos is not None and last is not None and pos in allowed:
-                moves.append(island.move(rnd.number, action.number, action.player,
-                                         sum(1 << _place(p) for p in allowed),
-                                         number_of[last.text], _place(pos), rule,
-                                         action.pointer))
+            pos, last = action.reveal, state.last
+            if pos is not None and last is not None:
+                allowed = state.allowed_reveals()
+                if pos in allowed:
+                    moves.append(island.move(
+                        rnd.number, action.number, action.player,
+                        sum([1 << p.row * SIZE + p.col for p in allowed]),
+                        number_of[last.text], _place(pos), rule, action.pointer))
             result = state.apply(action)
             if result.fatal:
                 notes.append(f"analysis stopped at round {rnd.number}, move {action.number}: "

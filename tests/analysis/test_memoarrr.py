@@ -15,7 +15,7 @@ from pathcheck.analysis.memoarrr import Island, analyse_replayed
 from pathcheck.games.memoarrr.gen import random_game
 from pathcheck.games.memoarrr.island import State
 from pathcheck.games.memoarrr.log import read_log
-from pathcheck.games.memoarrr.rules import ALL_CARDS
+from pathcheck.games.memoarrr.rules import ALL_CARDS, CONNECT, rule_for
 
 from .plain import _memoarrr_view
 
@@ -100,11 +100,12 @@ def test_the_chance_of_a_guess() -> None:
     island = Island({0: number["turtle/water"], 1: number["crab/water"]}, ["Ann"],
                     {"Ann": "south"})
     island.learn("Ann", 0)
-    mark, _, best, chance, _ = island.judge("Ann", 0b11, last, 1)
+    rule = rule_for(CONNECT, 2023)
+    guess = island.move(1, 2, "Ann", 0b11, last, 1, rule, "/rounds/0/actions/1")
     # 24 cards not seen, 9 of them crabs or on lava
-    assert (mark, chance) == (Mark.GUESS, 9 / 24) and "9 of the 24" in best
-    mark, *_ = island.judge("Ann", 0b11, last, 0)
-    assert mark is Mark.SLIP  # seen, and it does not connect, while a chance was left
+    assert (guess.mark, guess.chance) == (Mark.GUESS, 9 / 24) and "9 of the 24" in guess.best
+    slip = island.move(1, 2, "Ann", 0b11, last, 0, rule, "/rounds/0/actions/1")
+    assert slip.mark is Mark.SLIP  # seen, and it does not connect, while a chance was left
 
 
 @settings(max_examples=6, deadline=None)
