@@ -54,6 +54,12 @@ def analyse(log: Mapping[str, Any], *, source: str,
     return result
 
 
+_MISSING = object()
+_analyse_read: dict[str, Any] = {}
+"""Per format: its module's ``analyse_read`` (None: it has none), looked up once (a batch asks
+at every log)."""
+
+
 def analyse_decoded(raw: bytes, fmt: str, *, source: str,
                     formats: tuple[str, ...] | None = None) -> GameAnalysis | None:
     """The analysis of a log given as its JSON text (passed by the reader's guard), read
@@ -64,8 +70,10 @@ def analyse_decoded(raw: bytes, fmt: str, *, source: str,
     analysis or words the error."""
     if fmt not in ANALYSERS or (formats is not None and fmt not in formats):
         return None
-    module = importlib.import_module(ANALYSERS[fmt])
-    analyse_read = getattr(module, "analyse_read", None)
+    analyse_read = _analyse_read.get(fmt, _MISSING)
+    if analyse_read is _MISSING:
+        module = importlib.import_module(ANALYSERS[fmt])
+        analyse_read = _analyse_read[fmt] = getattr(module, "analyse_read", None)
     if analyse_read is None:
         return None
     from pathcheck import games
