@@ -68,8 +68,10 @@ _REVEALS = tuple(tuple(f"reveals {at}" for at in row) for row in _AT)
 _SEEN_CONNECTS = "reveal a card seen that connects: "
 _BEST_ONE = tuple(tuple(_SEEN_CONNECTS + at for at in row) for row in _AT)
 """``_BEST_ONE[place][card]``: the best move when one card seen connects, made once."""
+_CONNECT_TO = tuple(f"to connect to {card}; " for card in _CARD_TEXT)
 _KNEW: dict[int, str] = {}
-"""What a mover knew, by :func:`_knew_key`: a few thousand texts at most, each made once."""
+"""What a mover knew, after the card to connect to, by ``choices | unknown << 5 | matches <<
+10``: a few thousand texts at most, each made once."""
 _NOT_SEEN: dict[int, tuple[str, float]] = {}
 """The best move and its chance when no card seen connects, by ``hits << 5 | size``."""
 _OUTCOME = ("it does not connect", "it connects")
@@ -149,8 +151,8 @@ class Island:
         matches = allowed & known & (self.kind_places[animal] | self.kind_places[landscape])
         choices = allowed.bit_count()
         unknown = (allowed & ~known).bit_count()
-        key = last | choices << 5 | unknown << 10 | matches.bit_count() << 15
-        knew = _KNEW.get(key) or _knew(key)
+        key = choices | unknown << 5 | matches.bit_count() << 10
+        knew = _CONNECT_TO[last] + (_KNEW.get(key) or _knew(key))
         did = _REVEALS[chosen][card]
         connects = CONNECTS[last]
         if matches:
@@ -190,11 +192,11 @@ def _swapped(places: int, a: int, b: int, both: int) -> int:
 
 
 def _knew(key: int) -> str:
-    """The text of what a mover knew, from :meth:`Island.move`'s key (kept in _KNEW)."""
-    last, choices, unknown, matches = key & 31, key >> 5 & 31, key >> 10 & 31, key >> 15
-    text = _KNEW[key] = (f"to connect to {_CARD_TEXT[last]}; {choices - unknown} of the "
-                         f"{choices} cards they could reveal seen, {matches} of them "
-                         "connecting")
+    """What a mover knew, after the card to connect to, from :meth:`Island.move`'s key
+    (kept in _KNEW)."""
+    choices, unknown, matches = key & 31, key >> 5 & 31, key >> 10
+    text = _KNEW[key] = (f"{choices - unknown} of the {choices} cards they could reveal "
+                         f"seen, {matches} of them connecting")
     return text
 
 
