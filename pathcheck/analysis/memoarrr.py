@@ -285,7 +285,7 @@ def analyse_replayed(log: Mapping[str, Any], *, source: str) -> GameAnalysis:
                 if pos in allowed:
                     moves.append(island.move(
                         rnd.number, action.number, action.player,
-                        sum([1 << p.row * SIZE + p.col for p in allowed]),
+                        sum(map(_PLACE_BIT.__getitem__, allowed)),
                         number_of[last.text], _place(pos), rule, action.pointer))
             result = state.apply(action)
             if result.fatal:
@@ -312,3 +312,7 @@ def analyse_replayed(log: Mapping[str, Any], *, source: str) -> GameAnalysis:
 
 def _place(pos: Pos) -> int:
     return pos.row * SIZE + pos.col
+
+
+_PLACE_BIT = {Pos(p // SIZE, p % SIZE): 1 << p for p in range(SIZE * SIZE)}
+"""A position's bit in a set of places (looked up in C: a move has up to 24 allowed)."""
