@@ -407,6 +407,16 @@ def fragment(text: str) -> tuple[Reader, list[Token]]:
     return reader, reader._tokens(text, 1, 0)
 
 
+def one_turn(text: str, build: Callable[[Reader, list[Token]], Any]) -> Any:
+    """What ``build`` reads from ``text``, one turn a writer wrote (the read-back half of
+    :func:`checked`); ValueError where the text is not exactly one turn."""
+    reader, tokens = fragment(text)
+    parts = list(turns(tokens))
+    if len(parts) != 1:
+        raise ValueError(text)
+    return build(reader, parts[0])
+
+
 @functools.cache
 def _fragment_reader() -> Reader:
     return Reader("#! game/1\n", "<written>")

@@ -43,6 +43,7 @@ from pathcheck.notation import (
     fragment,
     literal,
     note,
+    one_turn,
     quote,
     scalar,
     text_value,
@@ -325,11 +326,7 @@ def _write_turn(turn: Any) -> str:
 
 
 def _read_turn(text: str) -> Any:
-    reader, tokens = fragment(text)
-    parts = list(turns(tokens))
-    if len(parts) != 1:
-        raise ValueError(text)
-    return _turn(reader, parts[0])
+    return one_turn(text, _turn)
 
 
 def _plain_turn(turn: dict[str, Any]) -> str:

@@ -38,9 +38,9 @@ from pathcheck.notation import (
     Reader,
     Token,
     checked,
-    fragment,
     literal,
     note,
+    one_turn,
     quote,
     scalar,
     text_value,
@@ -255,11 +255,7 @@ def _plain_action(action: dict[str, Any], card: str | None = None) -> str:
 
 
 def _read_action(text: str) -> Any:
-    reader, tokens = fragment(text)
-    parts = list(turns(tokens))
-    if len(parts) != 1:
-        raise ValueError(text)
-    return _action(reader, parts[0])
+    return one_turn(text, _action)
 
 
 def _write_action(action: Any) -> str:
