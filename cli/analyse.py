@@ -24,6 +24,7 @@ from .options import (
     bad_value,
     emit,
     jobs_option,
+    keep_if_nothing_read,
     output_file,
     progress_bar,
     refuse_input_as_output,
@@ -119,6 +120,7 @@ def _analyse_logs(paths: list[str], game: str | None, output_format: str, output
     from pathcheck.analysis.table import Tally, render_table
     from pathcheck.games.stream import process_logs
     from pathcheck.render.safe import one_line
+    from pathcheck.render.words import counted
 
     tallied = by_player or chart is not None
     per_log = "none" if by_player else output_format
@@ -144,10 +146,11 @@ def _analyse_logs(paths: list[str], game: str | None, output_format: str, output
                 bar.update(done.size)
             if done.error:
                 click.echo(one_line(done.error), err=True)
-                continue
+                if not done.text:  # text output: the error is on stderr only
+                    continue
             if done.analysis is not None and tallied:
                 tally.add(done.analysis)
-            if html_target is not None:
+            if html_target is not None and done.analysis is not None:
                 kept.append(done if not kept else None)  # the first log's page only
             if out is None:
                 continue
@@ -159,12 +162,20 @@ def _analyse_logs(paths: list[str], game: str | None, output_format: str, output
             if output_format == "jsonl":
                 out.write(b"\n")
             first = False
+        nothing_read = 0 < counts["unreadable"] == sum(counts.values())
         if out is not None:
             if output_format == "json":
                 out.write(b"]\n" if first else b"\n]\n")
             elif output_format == "text" and not first:
                 out.write(b"\n")
+            keep_if_nothing_read(out, nothing_read)
         sys.stdout.flush()
+    if nothing_read:  # no table, chart or page of nothing: the files named are left as they were
+        named = [chart, html_target, output if by_player else None]
+        for target in filter(None, named):
+            click.echo(f"pathcheck: note: nothing could be read: {target} is left as it was",
+                       err=True)
+        return counts
     rows = tally.rows()
     if by_player:
         emit(render_table(rows, output_format), output)
@@ -176,8 +187,8 @@ def _analyse_logs(paths: list[str], game: str | None, output_format: str, output
     if html_target is not None and kept:
         _write_page(kept[0], game, html_target)
         if len(kept) > 1:
-            click.echo(f"pathcheck: note: {len(kept) - 1} more log(s) not drawn: --html draws "
-                       "the first log of LOG", err=True)
+            click.echo(f"pathcheck: note: {counted(len(kept) - 1, 'more log')} not drawn: "
+                       "--html draws the first log of LOG", err=True)
     return counts
 
 

@@ -145,13 +145,15 @@ class ExplorationReport(msgspec.Struct, frozen=True, gc=False):
     announcements: tuple[LostAnnouncement, ...]
 
 
-class GameAnalysis(msgspec.Struct, frozen=True):
+class GameAnalysis(msgspec.Struct, frozen=True, kw_only=True):
     """The analysis of one log: every move marked, each player summed up, and (dungeon in
-    memory) each exploration's Lost point and announcements."""
+    memory) each exploration's Lost point and announcements. ``line``: the log's line in a
+    JSON Lines file (set by the stream, as rulings carry theirs), else None."""
 
     game: str
     format: str
     source: str
+    line: int | None = None
     players: tuple[str, ...]
     moves: tuple[AnalysedMove, ...]
     summaries: tuple[PlayerSummary, ...]
@@ -184,6 +186,7 @@ def make_analysis(game: str, fmt: str, source: str, players: Sequence[str],
                   moves: Sequence[AnalysedMove], scores: Mapping[str, int],
                   winners: Sequence[str], **extra: Any) -> GameAnalysis:
     """A :class:`GameAnalysis` with its summaries worked out."""
-    return GameAnalysis(game, fmt, source, tuple(players), tuple(moves),
-                        summarise(players, moves, scores, winners), tuple(winners),
-                        dict(scores), **extra)
+    return GameAnalysis(game=game, format=fmt, source=source, players=tuple(players),
+                        moves=tuple(moves),
+                        summaries=summarise(players, moves, scores, winners),
+                        winners=tuple(winners), final_scores=dict(scores), **extra)

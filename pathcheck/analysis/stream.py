@@ -16,7 +16,7 @@ from pathcheck.analysis.core import GameAnalysis
 from pathcheck.batch import ERROR, JSON_LINE, Item
 from pathcheck.bounded import Guard, guard
 from pathcheck.errors import InputError, IOFailure, PathcheckError, RecordError
-from pathcheck.games.stream import format_of, located, log_value
+from pathcheck.games.stream import format_of, invalid_entry, located, log_value
 
 
 @dataclass(frozen=True)
@@ -51,8 +51,7 @@ def analyse_item(item: Item, settings: AnalyseSettings) -> Analysed:
     if isinstance(item.payload, IOFailure):
         return Analysed("unreadable", b"", f"pathcheck: error: {item.payload}", 0, 0)
     if item.kind == ERROR and isinstance(item.payload, RecordError | InputError):
-        return Analysed("invalid", b"", f"pathcheck: invalid: {item.payload}", item.line,
-                        item.size)
+        return _invalid(item, item.payload, f"pathcheck: invalid: {item.payload}", settings)
     source = item.source if not item.pointer else f"{item.source}#{item.pointer}"
     try:
         formats = None if settings.game is None else games.load(settings.game).formats
@@ -70,12 +69,22 @@ def analyse_item(item: Item, settings: AnalyseSettings) -> Analysed:
             except RecordError as exc:
                 raise located(exc, item) from exc
     except RecordError as exc:
-        return Analysed("invalid", b"", f"pathcheck: invalid: {exc}", item.line, item.size)
+        return _invalid(item, exc, f"pathcheck: invalid: {exc}", settings)
     except PathcheckError as exc:
-        return Analysed("invalid", b"", f"pathcheck: error: {item.source}:{item.line}: {exc}",
-                        item.line, item.size)
+        return _invalid(item, exc, f"pathcheck: error: {item.source}:{item.line}: {exc}",
+                        settings)
+    result = msgspec.structs.replace(result, line=item.line or None)
     return Analysed("analysed", render(result, settings.output), "", item.line, item.size,
                     result if settings.keep else None, value if settings.keep_logs else None)
+
+
+def _invalid(item: Item, exc: PathcheckError, message: str,
+             settings: AnalyseSettings) -> Analysed:
+    """A log that could not be analysed: its line for stderr, and in JSON output the
+    ``"kind": "invalid"`` entry in its place, as ``adjudicate`` writes (output line N stays
+    input log N)."""
+    text = b"" if settings.output == "none" else invalid_entry(item, exc, settings.output)
+    return Analysed("invalid", text, message, item.line, item.size)
 
 
 def _typed(item: Item, source: str, formats: tuple[str, ...] | None) -> GameAnalysis | None:

@@ -215,12 +215,19 @@ def rule_item(item: Item, settings: StreamSettings) -> Ruled:
 def _invalid(item: Item, exc: PathcheckError, message: str, settings: StreamSettings) -> Ruled:
     """A log that could not be ruled on: its line for stderr, and in JSON output the
     ``"kind": "invalid"`` result in its place (so output line N stays input log N)."""
+    return Ruled("invalid", invalid_entry(item, exc, settings.output), message, item.line,
+                 item.size)
+
+
+def invalid_entry(item: Item, exc: PathcheckError, output: str) -> bytes:
+    """The ``"kind": "invalid"`` result that stands in a bad log's place in JSON output
+    (``adjudicate`` and ``analyse`` alike); text output has none: stderr says it."""
     if isinstance(exc, RecordError):
         value = error_dict(exc)
     else:
         value = {"source": item.source, "line": item.line or None, "kind": "invalid",
                  "pointer": item.pointer, "error": str(exc)}
-    return Ruled("invalid", _encode(value, settings.output), message, item.line, item.size)
+    return _encode(value, output)
 
 
 def render(ruling: Ruling, output: str) -> bytes:

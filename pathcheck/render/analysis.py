@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from pathcheck.analysis.core import GameAnalysis, Mark, PlayerSummary
 from pathcheck.analysis.positions import PositionAnalysis
 from pathcheck.render.safe import one_line
+from pathcheck.render.words import counted
 
 TITLES = {"dungeon": "dungeon in memory", "memoarrr": "Memoarrr!", "memo-dice": "Memo Dice",
           "robot-memory": "robot memory game"}
@@ -60,11 +61,11 @@ def render_analysis(analysis: GameAnalysis) -> str:
         for a in exp.announcements:
             did = ("no LOST card" if a.announced_turn is None
                    else f"announced in turn {a.announced_turn}")
-            perfect = ("" if a.perfect_turn is None else
-                       f"; perfect memory: turn {a.perfect_turn}, {a.perfect_points} point(s)")
+            perfect = ("" if a.perfect_turn is None else f"; perfect memory: turn "
+                       f"{a.perfect_turn}, {counted(a.perfect_points, 'point')}")
             rule = "" if a.rule is None else f" [{a.rule.id}]"
-            lines.append(f"  {one_line(a.player)}: {a.verdict}, {did}, {a.points} point(s)"
-                         f"{perfect}{rule}")
+            lines.append(f"  {one_line(a.player)}: {a.verdict}, {did}, "
+                         f"{counted(a.points, 'point')}{perfect}{rule}")
     lines += [f"Note: {one_line(n)}" for n in analysis.notes]
     return "\n".join(lines)
 

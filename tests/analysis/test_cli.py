@@ -57,7 +57,7 @@ def test_dungeon_text_reports_each_exploration() -> None:
     code, out, _ = run(str(FIXTURES / "dungeon/legal-3p-basic.json"))
     assert code == 0
     assert "Exploration 1: Lost at tile 8 (turn 7, laid by Ann): dead-end" in out
-    assert "Bob: late, announced in turn 2, 1 point(s); perfect memory: turn 1" in out
+    assert "Bob: late, announced in turn 2, 1 point; perfect memory: turn 1" in out
 
 
 def test_jsonl_stream_in_order_with_bad_lines_reported(tmp_path: Path) -> None:
@@ -67,8 +67,11 @@ def test_jsonl_stream_in_order_with_bad_lines_reported(tmp_path: Path) -> None:
     path.write_text("\n".join(logs) + "\n")
     code, out, err = run(str(path), "--format", "jsonl")
     assert code == 3
-    assert [json.loads(line)["format"] for line in out.splitlines()] == ["memoarrr/1",
-                                                                         "memo-dice/1"]
+    entries = [json.loads(line) for line in out.splitlines()]  # output line N is input log N
+    assert [e["line"] for e in entries] == [1, 2, 3, 4]
+    assert [e.get("format", e.get("kind")) for e in entries] == [
+        "memoarrr/1", "invalid", "invalid", "memo-dice/1"]
+    assert entries[2]["pointer"] == "/format"
     lines = err.splitlines()
     assert len(lines) == 2 and f"{path}:2" in lines[0] and f"{path}:3: /format" in lines[1]
     code2, out2, _ = run(str(path), "--format", "jsonl", "--jobs", "2")
@@ -167,3 +170,17 @@ def test_a_named_game_reads_only_its_formats() -> None:
     assert (code, out) == (3, "")
     assert "legal-2p.json:1: /format: format 'memo-dice/1' is not the named game's" in err
     assert run("memo-dice", str(FIXTURES / "memo-dice/legal-2p.json"))[0] == 0
+
+
+def test_nothing_read_leaves_every_named_file_as_it_was(tmp_path: Path) -> None:
+    table, chart, page = (tmp_path / name for name in ("t.jsonl", "c.svg", "p.html"))
+    for path in (table, chart):
+        path.write_text("precious\n")
+    missing = str(tmp_path / "typo.jsonl")
+    code, _, err = run(missing, "--format", "jsonl", "-o", str(table))
+    assert code == 4 and table.read_text() == "precious\n"
+    assert f"{table} is left as it was" in err
+    code, _, err = run(missing, "--by-player", "-o", str(table), "--chart", str(chart))
+    assert code == 4 and table.read_text() == chart.read_text() == "precious\n"
+    code, _, _ = run(missing, "--html", str(page))
+    assert code == 4 and not page.exists()
