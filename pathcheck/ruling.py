@@ -21,6 +21,70 @@ from typing import Any, Literal
 import msgspec
 from msgspec import UNSET, UnsetType
 
+from pathcheck.facts import (
+    CaptainFact as CaptainFact,
+)
+from pathcheck.facts import (
+    CoverFact as CoverFact,
+)
+from pathcheck.facts import (
+    CupFact as CupFact,
+)
+from pathcheck.facts import (
+    DungeonFact as DungeonFact,
+)
+from pathcheck.facts import (
+    ExplorationEndFact as ExplorationEndFact,
+)
+from pathcheck.facts import (
+    Fact as Fact,
+)
+from pathcheck.facts import (
+    GameEndFact as GameEndFact,
+)
+from pathcheck.facts import (
+    GuessFact as GuessFact,
+)
+from pathcheck.facts import (
+    IllegalFact as IllegalFact,
+)
+from pathcheck.facts import (
+    LayoutFact as LayoutFact,
+)
+from pathcheck.facts import (
+    LostCardFact as LostCardFact,
+)
+from pathcheck.facts import (
+    NotCheckedFact as NotCheckedFact,
+)
+from pathcheck.facts import (
+    RoundPointsFact as RoundPointsFact,
+)
+from pathcheck.facts import (
+    SoloDungeonFact as SoloDungeonFact,
+)
+from pathcheck.facts import (
+    SoloFailureFact as SoloFailureFact,
+)
+from pathcheck.facts import (
+    StartFact as StartFact,
+)
+from pathcheck.facts import (
+    SwapFact as SwapFact,
+)
+from pathcheck.facts import (
+    TreasureFact as TreasureFact,
+)
+from pathcheck.facts import (
+    UnfinishedRoundFact as UnfinishedRoundFact,
+)
+from pathcheck.facts import (
+    VoidAnnouncementFact as VoidAnnouncementFact,
+)
+from pathcheck.facts import (
+    VolcanoFact as VolcanoFact,
+)
+
 
 class Outcome(enum.Enum):
     """What the ruling says of the log as a whole."""
@@ -85,114 +149,18 @@ class Violation(msgspec.Struct, frozen=True, gc=False):
     """The log stops before the rule could be met (an unfinished round, exploration or game,
     a hand not yet typed): a log still being recorded is not wrong there. Not in JSON: the
     message says it."""
+    fact: Fact | UnsetType = UNSET
+    """What ``message`` states, as fields, where a fact kind words it (left out of the JSON
+    when there is none)."""
 
     def describe(self) -> str:
         return f"{self.move.describe()}: {self.message} [{self.rule.id}]"
 
     def to_dict(self) -> dict[str, Any]:
-        return {"rule": self.rule.to_dict(), "move": self.move.to_dict(), "message": self.message}
-
-
-# --- facts: what an event states in words, as fields (tools never parse the text) ---------
-# Each is a frozen struct tagged by "kind"; an Event holds at most one, and the JSON leaves
-# "fact" out when there is none. `pathcheck schema ruling` publishes them with the ruling.
-
-
-class _Fact(msgspec.Struct, frozen=True, gc=False, tag_field="kind", forbid_unknown_fields=True):
-    """What every fact shares: the ``kind`` tag."""
-
-
-class LostCardFact(_Fact, frozen=True, gc=False, tag="lost-card"):
-    """dungeon: one player's outcome at the check (the event's ``rule`` decided it)."""
-
-    player: str
-    outcome: str
-    """early, scored, too-late, held-on or stayed (pathcheck.check.CardOutcome)."""
-    after: int | None
-    """The tile the player's LOST card lies on (None: no card)."""
-    lost_at: int | None
-    """The tile that made the dungeon Lost (None: never Lost)."""
-
-
-class VoidAnnouncementFact(_Fact, frozen=True, gc=False, tag="void-announcements"):
-    """dungeon, additional rule #1: announcements of one turn that do not stand."""
-
-    standing: str
-    void: tuple[str, ...]
-    by: Literal["turn-order", "first"]
-    """Simultaneous (or not said): the earliest in turn order; one after the other: the
-    first to speak."""
-
-
-class CaptainFact(_Fact, frozen=True, gc=False, tag="captain"):
-    """robot memory, team play: a member takes a turn as a team's Captain."""
-
-    team: str
-    captain: str
-    was: str
-
-
-class GuessFact(_Fact, frozen=True, gc=False, tag="guess"):
-    """robot memory: a card pointed at, turned and scored."""
-
-    pointer: str
-    """Who chose the card (the guesser after a short circuit)."""
-    guesser: str
-    side: str
-    """Who scores: the guesser, or their team."""
-    position: str
-    card: str
-    """The card turned, as the text words it (``3 red bulbs``, ``a short circuit``)."""
-    guess: str
-    """What the guesser named, as the text words it (``3 red``, ``short circuit``)."""
-    features: tuple[str, ...]
-    """The features named: ``type``, ``colour``, ``number``, or ``short-circuit``."""
-    points: int
-
-
-class CupFact(_Fact, frozen=True, gc=False, tag="cup"):
-    """Memo Dice: a cup uncovered and who gets it."""
-
-    cup: int
-    colour: str
-    symbol: str
-    guesser: str
-    named: str | None
-    right: bool
-    to: str
-    """Who gets the cup: the guesser when right, else the player on their left."""
-
-
-class VolcanoFact(_Fact, frozen=True, gc=False, tag="volcano"):
-    """Memoarrr!: a player takes a volcano (a card that does not connect, or none left)."""
-
-    player: str
-    position: str | None
-    card: str | None
-    previous: str | None
-    volcano: str
-
-
-class SwapFact(_Fact, frozen=True, gc=False, tag="swap"):
-    """Memoarrr!: an octopus swap of two cards."""
-
-    player: str
-    first: str
-    second: str
-    card_moved_to_second: str
-    card_moved_to_first: str
-
-
-class TreasureFact(_Fact, frozen=True, gc=False, tag="treasure"):
-    """Memoarrr!: the last player without a volcano takes the top treasure (``rubies`` None:
-    the log does not record the stack yet; its cards are turned over at the end)."""
-
-    player: str
-    rubies: int | None
-
-
-Fact = (LostCardFact | VoidAnnouncementFact | CaptainFact | GuessFact | CupFact | VolcanoFact
-        | SwapFact | TreasureFact)
+        out = {"rule": self.rule.to_dict(), "move": self.move.to_dict(), "message": self.message}
+        if not isinstance(self.fact, UnsetType):
+            out["fact"] = msgspec.json.decode(_encoder.encode(self.fact))
+        return out
 
 
 class Event(msgspec.Struct, frozen=True, gc=False):
@@ -288,7 +256,7 @@ class Ruling(msgspec.Struct, frozen=True):
             self.game, self.format, self.source, self.line,
             "illegal" if self.violations else "legal",
             self.players, self.rounds, self.final_scores, self.winners, self.tie_break,
-            [ViolationDocument(v.rule, v.move, v.message) for v in self.violations],
+            [ViolationDocument(v.rule, v.move, v.message, v.fact) for v in self.violations],
             self.notes, self.display))
 
 
@@ -298,6 +266,7 @@ class ViolationDocument(msgspec.Struct, frozen=True, gc=False):
     rule: Rule
     move: MoveRef
     message: str
+    fact: Fact | UnsetType = UNSET
 
 
 class RulingDocument(msgspec.Struct, frozen=True):

@@ -22,13 +22,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from msgspec import UNSET, UnsetType
+
 from pathcheck.check import LostCard
 from pathcheck.dungeon import Placement
 from pathcheck.errors import pointer_join
 from pathcheck.games.dungeon.log import Exploration, GameLog, Turn
-from pathcheck.games.dungeon.rules import DEAL, DRAW, FROM_HAND, hand_size
+from pathcheck.games.dungeon.rules import DEAL, DRAW, EXPLORATION_END, FROM_HAND, hand_size
 from pathcheck.render.words import counted
-from pathcheck.ruling import MoveRef, Rule, Violation
+from pathcheck.ruling import ExplorationEndFact, Fact, MoveRef, NotCheckedFact, Rule, Violation
 
 UNSEEN = "?"
 """A tile nobody saw: what a hand or the deck holds when the deal was not recorded."""
@@ -44,6 +46,7 @@ class Table:
     placements: list[Placement]
     cards: list[LostCard]
     ended: str | None = None
+    ended_fact: ExplorationEndFact | None = None
     active: str | None = None
     placed: dict[str, int] = field(default_factory=dict)
     """Tile -> its 1-based place in the stack (START is tile 1)."""
@@ -89,6 +92,15 @@ def unchecked_rules(exp: Exploration) -> str:
             f"{end}: the deck was not recorded")
 
 
+def unchecked_fact(exp: Exploration) -> NotCheckedFact:
+    """What :func:`unchecked_rules` words, as fields."""
+    if not exp.hands_recorded and not exp.deck_recorded:
+        return NotCheckedFact("deal", (DEAL.id, FROM_HAND.id, DRAW.id, EXPLORATION_END.id))
+    if not exp.hands_recorded:
+        return NotCheckedFact("hands", (DEAL.id, FROM_HAND.id, EXPLORATION_END.id))
+    return NotCheckedFact("deck", (DEAL.id, DRAW.id, FROM_HAND.id, EXPLORATION_END.id))
+
+
 class DealReplay:
     """The deal's part of :class:`~pathcheck.games.dungeon.state.Replay` (which sets these)."""
 
@@ -99,8 +111,8 @@ class DealReplay:
     unchecked: list[tuple[int, str]]
 
     def _violate(self, rule: Rule, move: MoveRef, message: str, *,
-                 unfinished: bool = False) -> None:
-        self.violations.append(Violation(rule, move, message, unfinished))
+                 unfinished: bool = False, fact: Fact | UnsetType = UNSET) -> None:
+        self.violations.append(Violation(rule, move, message, unfinished, fact))
 
     def _mode(self) -> str:
         return "advanced" if self.log.advanced else "basic"

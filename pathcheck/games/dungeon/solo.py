@@ -41,7 +41,16 @@ from pathcheck.games.dungeon.rules import GAME, SOLO_ALL_TILES, SOLO_SEED
 from pathcheck.geometry import Direction, Move
 from pathcheck.records import SoloRecord
 from pathcheck.render import words
-from pathcheck.ruling import Event, MoveRef, Round, Rule, Ruling, Violation
+from pathcheck.ruling import (
+    Event,
+    MoveRef,
+    Round,
+    Rule,
+    Ruling,
+    SoloDungeonFact,
+    SoloFailureFact,
+    Violation,
+)
 from pathcheck.solo.play import RULE_SOLO_SCORE, SoloFailure, dungeon_failure, max_score
 from pathcheck.tileset import TileSet, load_tileset
 
@@ -333,7 +342,9 @@ def _failure_violation(record: SoloRecord, result: _Check) -> Violation | None:
     }[result.failure]
     return Violation(result.failure.rule, MoveRef(round=d, index=index, pointer=pointer),
                      f"tile {result.failing_tile} of the stack: {text}; the score counts the "
-                     f"{result.score} tile{'' if result.score == 1 else 's'} before it")
+                     f"{result.score} tile{'' if result.score == 1 else 's'} before it",
+                     fact=SoloFailureFact(result.failing_tile, d, str(placement),
+                                          result.failure.value, result.score))
 
 
 def rule_solo(log: Mapping[str, Any], *, source: str, pictures: Pictures | None = None) -> Ruling:
@@ -364,15 +375,19 @@ def rule_solo(log: Mapping[str, Any], *, source: str, pictures: Pictures | None 
         start, last = starts[d - 1], starts[d]  # tiles start+1 .. last of the stack
         lost_at = traced.lost_at
         if lost_at is None:
-            event = Event(f"dungeon {d} ({words.counted(last - start, 'tile')}) is never Lost")
+            event = Event(f"dungeon {d} ({words.counted(last - start, 'tile')}) is never Lost",
+                          fact=SoloDungeonFact(d, last - start, None, None, None, None))
         else:
             event = Event(f"dungeon {d} is Lost at its tile {lost_at} "
                           f"({tokens[start + lost_at - 1]}, tile {start + lost_at} of the "
-                          f"stack): {traced.why}", rule=traced.rule)
+                          f"stack): {traced.why}", rule=traced.rule,
+                          fact=SoloDungeonFact(d, last - start, lost_at,
+                                               str(tokens[start + lost_at - 1]),
+                                               start + lost_at, str(traced.why)))
         counted = last if result.failure is None or d < (result.failing_dungeon or 0) \
             else result.score
         events = (event,) if failure is None or d != failing_dungeon else \
-            (event, Event(failure.message, failure.move, failure.rule))
+            (event, Event(failure.message, failure.move, failure.rule, {}, failure.fact))
         rounds.append(Round(d, f"Dungeon {d} (tiles {start + 1}-{last})", events,
                             {SOLO_PLAYER: counted}, " ".join(tokens[start:last])))
     bonus = _by_rules(record.rules)[2]

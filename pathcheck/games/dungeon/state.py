@@ -31,7 +31,7 @@ from pathcheck.constants import REASONS, tracing_mask
 from pathcheck.dungeon import LOST_RULES, LostReason, Placement, TraceResult
 from pathcheck.errors import pointer_join
 from pathcheck.fasttrace import CompiledTileSet, compile_tileset, trace_indices
-from pathcheck.games.dungeon.deal import DealReplay, Table
+from pathcheck.games.dungeon.deal import DealReplay, Table, unchecked_fact
 from pathcheck.games.dungeon.log import Exploration, GameLog, Turn
 from pathcheck.games.dungeon.rules import (
     ANNOUNCE_ACTIVE,
@@ -47,12 +47,16 @@ from pathcheck.games.dungeon.rules import (
 from pathcheck.geometry import Direction
 from pathcheck.render.words import counted
 from pathcheck.ruling import (
+    DungeonFact,
     Event,
+    ExplorationEndFact,
     Fact,
+    GameEndFact,
     LostCardFact,
     MoveRef,
     Round,
     Rule,
+    StartFact,
     Violation,
     VoidAnnouncementFact,
 )
@@ -146,6 +150,8 @@ class Replay(DealReplay):
         self.scores: dict[str, int] = dict.fromkeys(log.players, 0)
         self.violations: list[Violation] = []
         self.winners: list[str] = []
+        self.game_end: GameEndFact | UnsetType = UNSET
+        """The game's end, once a check ended it."""
         self.ended_after: int | None = None
         """The exploration (1-based) whose check ended the game."""
         self.last_player: str | None = None
@@ -204,19 +210,21 @@ class Replay(DealReplay):
             self._violate(GAME_END, MoveRef(round=number, pointer=exp.pointer),
                           f"the game ended after exploration {self.ended_after} "
                           f"({' and '.join(self.winners)} reached {WIN_POINTS} points); no "
-                          "further exploration is played")
+                          "further exploration is played", fact=self.game_end)
         if self.last_player is not None and exp.start_player != self.last_player:
             self._violate(NEXT_START, MoveRef(round=number, player=exp.start_player,
                                               pointer=exp.pointer + "/start_player"),
                           f"the start player is {self.last_player}, who took the last turn "
-                          f"of exploration {number - 1}, not {exp.start_player}")
+                          f"of exploration {number - 1}, not {exp.start_player}",
+                          fact=StartFact(self.last_player, number, "last-turn"))
         self.check_deal(number, exp)
         table = Table(list(self.log.players), {}, [], [self._start], [])
         table.placed[self._start.tile] = 1
         self.deal(number, exp, table)
         if self.unchecked and self.unchecked[-1][0] == index:
             self._event(f"not checked: {self.unchecked[-1][1]}",
-                        MoveRef(round=number, pointer=exp.pointer), DEAL)
+                        MoveRef(round=number, pointer=exp.pointer), DEAL, None,
+                        unchecked_fact(exp))
         self._explore(number, exp, table)
         self.settle(number, table)
         # Every turn lays one tile on the START tile: the stack is t + 1 tiles after turn t.
@@ -230,7 +238,7 @@ class Replay(DealReplay):
                           unfinished=True)
         else:
             self._events.append(Event(f"the exploration ends: {table.ended}", None,
-                                      EXPLORATION_END, {}))
+                                      EXPLORATION_END, {}, table.ended_fact or UNSET))
         self.last_player = table.active or exp.start_player
         self.team, self.hands = table.team, table.hands
         self.up_next = None if table.ended is not None else (
@@ -297,11 +305,13 @@ class Replay(DealReplay):
             if ended is None:
                 if len(team) <= 1:
                     ended = f"only {player} is left in the team"
+                    table.ended_fact = ExplorationEndFact("one-left", player)
                     continue
                 for following in clockwise[player]:
                     if following in team:
                         if not hands[following]:
                             ended = f"{following}, the next active player, has no tile in hand"
+                            table.ended_fact = ExplorationEndFact("no-tile", following)
                         break
                 else:
                     following = None
@@ -365,9 +375,11 @@ class Replay(DealReplay):
         self.checks.append((lost_at, code, table.cards))
         lost = _LOST_AT[code]
         if lost is None:
-            self._events.append(Event(_describe(placements, None, ""), None, None, {}))
+            self._events.append(Event(_describe(placements, None, ""), None, None, {},
+                                      dungeon_fact(placements, None, None)))
         else:
-            self._events.append(Event(_describe(placements, lost_at, lost[0]), None, lost[1], {}))
+            self._events.append(Event(_describe(placements, lost_at, lost[0]), None, lost[1], {},
+                                      dungeon_fact(placements, lost_at, lost[0])))
         at = lost_at or None
         scores = self.scores
         for player, kind, after, points in card_outcomes(at, table.cards, log.players):
@@ -380,14 +392,17 @@ class Replay(DealReplay):
             if reached:
                 self.ended_after = number
                 self.winners = reached
+                self.game_end = GameEndFact(number, tuple(reached), WIN_POINTS, dict(scores),
+                                            tuple(reached))
                 verb = "share the victory" if len(reached) > 1 else "wins"
                 who = " and ".join(reached)
                 reach = "reaches" if len(reached) == 1 else "reach"
                 self._events.append(Event(f"{who} {reach} {WIN_POINTS} points: the game ends; "
-                                          f"{who} {verb}", None, GAME_END, {}))
+                                          f"{who} {verb}", None, GAME_END, {}, self.game_end))
                 return
             self._events.append(Event(f"next start player: {self.last_player} (took the last "
-                                      "turn)", None, NEXT_START, {}))
+                                      "turn)", None, NEXT_START, {},
+                                      StartFact(str(self.last_player), number + 1, "last-turn")))
 
 
 CTracer = Callable[[list[Placement], int], "tuple[int, int] | None"]
@@ -444,6 +459,15 @@ def describe_trace(result: TraceResult, placements: Sequence[Placement]) -> str:
     """
     return _describe(placements, result.lost_at,
                      "" if result.reason is None else result.reason.value)
+
+
+def dungeon_fact(placements: Sequence[Placement], lost_at: int | None,
+                 reason: str | None) -> DungeonFact:
+    """What :func:`_describe` words, as fields."""
+    if lost_at is None:
+        return DungeonFact(len(placements), None, None, None, None)
+    return DungeonFact(len(placements), lost_at, str(placements[lost_at - 1]), lost_at - 1,
+                       reason)
 
 
 def _describe(placements: Sequence[Placement], lost_at: int | None, reason: str) -> str:

@@ -20,6 +20,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
+from msgspec import UNSET, UnsetType
+
 from pathcheck.errors import RecordError
 from pathcheck.games.common import Moment, Pictures
 from pathcheck.games.memo_dice.at import draw_row, final_table, picture
@@ -53,7 +55,20 @@ from pathcheck.games.memo_dice.rules import (
     Cup,
     same_symbol,
 )
-from pathcheck.ruling import CupFact, Event, MoveRef, Round, Rule, Violation
+from pathcheck.ruling import (
+    CoverFact,
+    CupFact,
+    Event,
+    Fact,
+    GameEndFact,
+    IllegalFact,
+    MoveRef,
+    Round,
+    RoundPointsFact,
+    Rule,
+    StartFact,
+    Violation,
+)
 
 GOLDEN = Cup.GOLDEN.value
 _POINTS = {cup.value: cup.points for cup in Cup}
@@ -95,6 +110,8 @@ class Replay:
         self.notes: list[str] = []
         self.next_first: str | None = None
         self.ended_in: int | None = None
+        self.game_end: GameEndFact | UnsetType = UNSET
+        """The game's end, once a round ended it."""
         self.stopped = False
         self.row: list[CupInRow] = []
         """The row of cups of the last round replayed."""
@@ -113,10 +130,11 @@ class Replay:
     def _violate(self, rule: Rule, move: MoveRef, message: str, *,
                  unfinished: bool = False) -> None:
         self.violations.append(Violation(rule, move, message, unfinished))
-        self._events.append(Event(f"ILLEGAL: {message}", move, rule))
+        self._events.append(Event(f"ILLEGAL: {message}", move, rule, {},
+                                  IllegalFact(rule.id, move.player)))
 
     def _event(self, text: str, move: MoveRef | None = None, rule: Rule | None = None,
-               points: dict[str, int] | None = None) -> None:
+               points: dict[str, int] | None = None, fact: Fact | UnsetType = UNSET) -> None:
         # A rule that decides an event is quoted once a round, at its first use, so that the
         # text report stays readable; violations always quote theirs.
         if rule is not None:
@@ -124,7 +142,7 @@ class Replay:
                 rule = None
             else:
                 self._cited.add(rule.id)
-        self._events.append(Event(text, move, rule, {} if points is None else points))
+        self._events.append(Event(text, move, rule, {} if points is None else points, fact))
 
     def _snap(self, number: int, move: int, row: Sequence[CupInRow]) -> None:
         self.pictures.take(Moment(number, move),
@@ -143,7 +161,7 @@ class Replay:
                     MoveRef(round=number, index=1, player=rnd.covering[0].player,
                             pointer=f"/rounds/{number - 1}/covering/0"),
                     f"round {number} is played after the game ended in round {self.ended_in}",
-                ))
+                    fact=self.game_end))
                 self.stopped = True
             if self.stopped:
                 last = len(self.log.rounds)
@@ -216,10 +234,13 @@ class Replay:
                 if last:
                     also = f" (and no {colour} cup is left)" if left[colour] <= 0 else ""
                     self._event(f"{what}; the last die{also}: covers it with the golden cup, "
-                                "covering ends", move, GOLDEN_LAST_DIE)
+                                "covering ends", move, GOLDEN_LAST_DIE, None,
+                                CoverFact(die, colour, symbol, GOLDEN, "last-die",
+                                          left[colour] > 0))
                 elif left[colour] <= 0:
                     self._event(f"{what}; no {colour} cup left: covers it with the golden "
-                                "cup, covering ends", move, GOLDEN_NO_CUP)
+                                "cup, covering ends", move, GOLDEN_NO_CUP, None,
+                                CoverFact(die, colour, symbol, GOLDEN, "no-cup-left", False))
                 else:
                     self._violate(CUP_COLOUR, move,
                                   f"{colour} {symbol} covered with the golden cup "
@@ -238,7 +259,8 @@ class Replay:
                     self._violate(CUP_COLOUR, move, f"{colour} {symbol} covered with a {cup} cup")
                 else:
                     events.append(Event(f"rolls die {die}: {colour} {symbol}; covers it with a "
-                                        f"{cup} cup", move, None, {}))
+                                        f"{cup} cup", move, None, {},
+                                        CoverFact(die, colour, symbol, cup, None, True)))
                 left[cup] -= 1
             row.append(CupInRow(k, cup, symbol, colour, player))
             expected = left_of[player]
@@ -357,12 +379,15 @@ class Replay:
                 parts.append(f"{p} +{n} ({', '.join(cups[p])})")
             if n:
                 points[p] = n
-        self._event("points: " + ("; ".join(parts) or "nobody scores"), None, POINTS, points)
+        self._event("points: " + ("; ".join(parts) or "nobody scores"), None, POINTS, points,
+                    RoundPointsFact({p: tuple(cups[p]) for p in players if cups[p]}))
         reached = [p for p in players if scores[p] >= TARGET]
         if reached:
             self.ended_in = number
+            self.game_end = GameEndFact(number, tuple(reached), TARGET, dict(scores),
+                                        tuple(self.winners()))
             self._event(f"{' and '.join(reached)} reached {TARGET} points: the game ends",
-                        None, GAME_END)
+                        None, GAME_END, None, self.game_end)
         else:
             self.next_first = golden_holder
             if golden_holder is None and number < len(self.log.rounds):
@@ -370,7 +395,8 @@ class Replay:
                                   f"round {number + 1} is not checked")
             elif golden_holder is not None:
                 self._event(f"{golden_holder} had the golden cup: {golden_holder} begins "
-                            f"round {number + 1}", None, FIRST_PLAYER)
+                            f"round {number + 1}", None, FIRST_PLAYER, None,
+                            StartFact(golden_holder, number + 1, "golden-cup"))
 
     # -- result ----------------------------------------------------------------------------
 

@@ -49,9 +49,11 @@ from pathcheck.games.memoarrr.texts import (
     NEVER_SEEN,
     edition_note,
     round_title,
+    start_fact,
     start_text,
     swap_text,
     treasure_text,
+    unfinished_fact,
     unfinished_text,
     unseen_note,
     volcano_text,
@@ -120,8 +122,9 @@ def fast_ruling(log: Mapping[str, Any], *, source: str) -> Ruling | None:
     for number, (starter_seat, held, turns, face_up, winner_seat, treasure,
                  trace_events) in enumerate(trace_rounds, 1):
         starter = players[starter_seat]
-        events = [Event(start_text(number, starter, edition, held)) if number == 1 else
-                  Event(start_text(number, starter, edition, held), rule=start_rule)]
+        events = [Event(start_text(number, starter, edition, held),
+                        rule=None if number == 1 else start_rule,
+                        fact=start_fact(number, starter, edition, held))]
         for kind, index, seat, a, b, c, d in trace_events:
             move = moves.get((number, index, players[seat])) or _move(number, index,
                                                                        players[seat])
@@ -151,7 +154,7 @@ def fast_ruling(log: Mapping[str, Any], *, source: str) -> Ruling | None:
                                 points={winner: treasure}, fact=TreasureFact(winner, treasure)))
         else:  # the log's last round, unfinished: who has no volcano yet
             still = [p for i, p in enumerate(players) if i not in _seats_out(trace_events)]
-            events.append(Event(unfinished_text(still)))
+            events.append(Event(unfinished_text(still), fact=unfinished_fact(still)))
         rounds.append(Round(number, round_title(number, starter, turns, face_up), events,
                             totals.copy()))
     notes = [edition_note(edition, expert=variants.get("expert", False),

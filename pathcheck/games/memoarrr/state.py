@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from msgspec import UNSET, UnsetType
+
 from pathcheck.errors import pointer_join
 from pathcheck.games.common import Moment, Pictures
 from pathcheck.games.memoarrr.at import render_island
@@ -25,19 +27,24 @@ from pathcheck.games.memoarrr.rules import (
     TREASURE,
     TREASURES,
     EditionRule,
+    decide_winners,
 )
 from pathcheck.games.memoarrr.texts import (
     LOG_ENDS_EARLY,
     NEVER_SEEN,
     round_title,
+    start_fact,
     start_text,
     swap_text,
     treasure_text,
+    unfinished_fact,
     unfinished_text,
     volcano_text,
 )
 from pathcheck.ruling import (
     Event,
+    Fact,
+    GameEndFact,
     MoveRef,
     Round,
     Rule,
@@ -80,8 +87,9 @@ class Replay:
     def rule(self, rule: EditionRule) -> Rule:
         return rule.r2018 if self.setup.edition == 2018 else rule.r2023  # rule_for, inlined
 
-    def violate(self, rule: EditionRule, move: MoveRef, message: str) -> None:
-        self.violations.append(Violation(self.rule(rule), move, message))
+    def violate(self, rule: EditionRule, move: MoveRef, message: str,
+                fact: Fact | UnsetType = UNSET) -> None:
+        self.violations.append(Violation(self.rule(rule), move, message, fact=fact))
 
     def run(self) -> None:
         self.check_setup()
@@ -90,9 +98,13 @@ class Replay:
         snapshots = self.pictures.want is not None
         for rnd in self.setup.rounds:
             if rnd.number > ROUNDS:
+                winners, _ = decide_winners(self.state.treasures)
                 self.violate(GAME_END, MoveRef(round=rnd.number, pointer=rnd.pointer),
                              f"round {rnd.number} was played after the game ended with round "
-                             f"{ROUNDS}")
+                             f"{ROUNDS}",
+                             GameEndFact(ROUNDS, (), None,
+                                         dict(self.rounds[-1].scores if self.rounds else {}),
+                                         tuple(winners)))
                 self.stop(f"round {rnd.number}")
                 return
             if rnd.number > 1 and not self.state.round_over:
@@ -159,10 +171,13 @@ class Replay:
 
     def start_event(self, number: int, starter: str) -> Event:
         if number == 1:
-            return Event(start_text(1, starter, self.setup.edition, 0))
+            return Event(start_text(1, starter, self.setup.edition, 0),
+                         fact=start_fact(1, starter, self.setup.edition, 0))
         held = self.state.out[starter]
-        return Event(start_text(number, starter, self.setup.edition, held.rank),
-                     rule=self.rule(START_PLAYER))
+        edition = self.setup.edition
+        return Event(start_text(number, starter, edition, held.rank),
+                     rule=self.rule(START_PLAYER),
+                     fact=start_fact(number, starter, edition, held.rank))
 
     def turn_events(self, result: TurnResult, move: MoveRef, events: list[Event]) -> None:
         """Add to ``events`` what a turn did that the ruling tells (a swap, a player out)."""
@@ -201,7 +216,7 @@ class Replay:
                                     fact=TreasureFact(winner, treasure)))
         else:
             still = [p for p in self.setup.players if p not in state.out]
-            events.append(Event(unfinished_text(still)))
+            events.append(Event(unfinished_text(still), fact=unfinished_fact(still)))
         treasures = state.treasures
         scores = {p: sum(treasures[p]) for p in self.setup.players}
         self.rounds.append(Round(number, title, events, scores))

@@ -14,6 +14,7 @@ path (:mod:`~pathcheck.games.memoarrr.fast`), so both say the same thing in the 
 from __future__ import annotations
 
 from pathcheck.games.memoarrr.rules import ROUNDS, rubies
+from pathcheck.ruling import StartFact, UnfinishedRoundFact
 
 LOG_ENDS_EARLY = (f"the log ends before the game does ({ROUNDS} rounds, the last treasure "
                   "claimed): standings so far, no winner")
@@ -32,6 +33,15 @@ def start_text(number: int, starter: str, edition: int, held_rank: int) -> str:
     why = "took the dark volcano" if edition == 2023 else (
         f"took the volcano with the most birds ({held_rank})")
     return f"{starter} starts: {why} in round {number - 1}"
+
+
+def start_fact(number: int, starter: str, edition: int, held_rank: int) -> StartFact:
+    """What :func:`start_text` words, as fields."""
+    if number == 1:
+        return StartFact(starter, 1, "log")
+    if edition == 2023:
+        return StartFact(starter, number, "dark-volcano")
+    return StartFact(starter, number, "most-birds", birds=held_rank)
 
 
 def swap_text(a: str, b: str, card_at_b: object, card_at_a: object) -> str:
@@ -59,6 +69,10 @@ TREASURES_UNKNOWN = ("not checked: the winners: the treasure stack is not record
 
 def unfinished_text(still: list[str]) -> str:
     return f"the round is unfinished in the log (still in: {', '.join(still)})"
+
+
+def unfinished_fact(still: list[str]) -> UnfinishedRoundFact:
+    return UnfinishedRoundFact(tuple(still))
 
 
 def edition_note(edition: int, *, expert: bool, ordered_stack: bool) -> str:

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from msgspec import UNSET, UnsetType
+
 from pathcheck.errors import pointer_join
 from pathcheck.games.common import Moment, Pictures
 from pathcheck.games.robot_memory.at import Grid, picture, render_grid
@@ -43,7 +45,18 @@ from pathcheck.games.robot_memory.rules import (
     score,
 )
 from pathcheck.render.words import counted
-from pathcheck.ruling import CaptainFact, Event, GuessFact, MoveRef, Round, Rule, Violation
+from pathcheck.ruling import (
+    CaptainFact,
+    Event,
+    Fact,
+    GuessFact,
+    LayoutFact,
+    MoveRef,
+    Round,
+    Rule,
+    StartFact,
+    Violation,
+)
 
 
 def _grid_svg(number: int, turns_done: int, grid: Grid, face_up: set[tuple[int, int]],
@@ -133,8 +146,8 @@ class Replay:
         self.violations.append(Violation(rule, move, message, unfinished))
 
     def _event(self, text: str, move: MoveRef | None = None, rule: Rule | None = None,
-               points: Mapping[str, int] | None = None) -> None:
-        self._events.append(Event(text, move, rule, dict(points or {})))
+               points: Mapping[str, int] | None = None, fact: Fact | UnsetType = UNSET) -> None:
+        self._events.append(Event(text, move, rule, dict(points or {}), fact))
 
     # --- a round --------------------------------------------------------------------
 
@@ -210,7 +223,8 @@ class Replay:
             self._violate(FIVE_PLUS_SHORT_CIRCUITS, MoveRef(round=number, pointer=where),
                           f"{counted(short, 'short circuit')} with {self._head_count} players")
         self._event(f"{memory} memory card{'' if memory == 1 else 's'} and {short} short "
-                    f"circuit{'' if short == 1 else 's'}, {rows}x{columns}")
+                    f"circuit{'' if short == 1 else 's'}, {rows}x{columns}",
+                    fact=LayoutFact(memory, short, rows, columns))
         return memory + short
 
     def _check_distinct(self, number: int, where: str, rnd: RoundLog) -> None:
@@ -228,7 +242,8 @@ class Replay:
 
     def _check_first(self, number: int, rnd: RoundLog) -> None:
         if number == 1:
-            self._event(f"{rnd.first} is the first active player (chosen at random)")
+            self._event(f"{rnd.first} is the first active player (chosen at random)",
+                        fact=StartFact(rnd.first, number, "random"))
             return
         fewest = min(self.scores.values())
         lowest = [s for s, p in self.scores.items() if p == fewest]
@@ -238,7 +253,8 @@ class Replay:
                           f"{rnd.first} starts with {self.scores[rnd.first]} points; fewest is "
                           f"{fewest} ({', '.join(lowest)})")
         tie = " (a tie, any of them)" if len(lowest) > 1 else ""
-        self._event(f"{rnd.first} starts: fewest points{tie}", rule=NEXT_ROUND_FIRST)
+        self._event(f"{rnd.first} starts: fewest points{tie}", rule=NEXT_ROUND_FIRST,
+                    fact=StartFact(rnd.first, number, "fewest-points", tie=len(lowest) > 1))
 
     # --- a turn ---------------------------------------------------------------------
 

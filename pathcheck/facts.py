@@ -1,0 +1,242 @@
+"""Facts: what a ruling's event (or violation) states in words, as fields, so that tools
+never parse the text. Each is a frozen struct tagged by ``kind``; :mod:`pathcheck.ruling`
+holds them (``Event.fact``, ``Violation.fact``) and ``pathcheck schema ruling`` publishes
+them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Literal
+
+import msgspec
+
+
+class _Fact(msgspec.Struct, frozen=True, gc=False, tag_field="kind", forbid_unknown_fields=True):
+    """What every fact shares: the ``kind`` tag."""
+
+
+class LostCardFact(_Fact, frozen=True, gc=False, tag="lost-card"):
+    """dungeon: one player's outcome at the check (the event's ``rule`` decided it)."""
+
+    player: str
+    outcome: str
+    """early, scored, too-late, held-on or stayed (pathcheck.check.CardOutcome)."""
+    after: int | None
+    """The tile the player's LOST card lies on (None: no card)."""
+    lost_at: int | None
+    """The tile that made the dungeon Lost (None: never Lost)."""
+
+
+class VoidAnnouncementFact(_Fact, frozen=True, gc=False, tag="void-announcements"):
+    """dungeon, additional rule #1: announcements of one turn that do not stand."""
+
+    standing: str
+    void: tuple[str, ...]
+    by: Literal["turn-order", "first"]
+    """Simultaneous (or not said): the earliest in turn order; one after the other: the
+    first to speak."""
+
+
+class CaptainFact(_Fact, frozen=True, gc=False, tag="captain"):
+    """robot memory, team play: a member takes a turn as a team's Captain."""
+
+    team: str
+    captain: str
+    was: str
+
+
+class GuessFact(_Fact, frozen=True, gc=False, tag="guess"):
+    """robot memory: a card pointed at, turned and scored."""
+
+    pointer: str
+    """Who chose the card (the guesser after a short circuit)."""
+    guesser: str
+    side: str
+    """Who scores: the guesser, or their team."""
+    position: str
+    card: str
+    """The card turned, as the text words it (``3 red bulbs``, ``a short circuit``)."""
+    guess: str
+    """What the guesser named, as the text words it (``3 red``, ``short circuit``)."""
+    features: tuple[str, ...]
+    """The features named: ``type``, ``colour``, ``number``, or ``short-circuit``."""
+    points: int
+
+
+class CupFact(_Fact, frozen=True, gc=False, tag="cup"):
+    """Memo Dice: a cup uncovered and who gets it."""
+
+    cup: int
+    colour: str
+    symbol: str
+    guesser: str
+    named: str | None
+    right: bool
+    to: str
+    """Who gets the cup: the guesser when right, else the player on their left."""
+
+
+class VolcanoFact(_Fact, frozen=True, gc=False, tag="volcano"):
+    """Memoarrr!: a player takes a volcano (a card that does not connect, or none left)."""
+
+    player: str
+    position: str | None
+    card: str | None
+    previous: str | None
+    volcano: str
+
+
+class SwapFact(_Fact, frozen=True, gc=False, tag="swap"):
+    """Memoarrr!: an octopus swap of two cards."""
+
+    player: str
+    first: str
+    second: str
+    card_moved_to_second: str
+    card_moved_to_first: str
+
+
+class TreasureFact(_Fact, frozen=True, gc=False, tag="treasure"):
+    """Memoarrr!: the last player without a volcano takes the top treasure (``rubies`` None:
+    the log does not record the stack yet; its cards are turned over at the end)."""
+
+    player: str
+    rubies: int | None
+
+
+class StartFact(_Fact, frozen=True, gc=False, tag="start"):
+    """Who starts a round (an exploration), and why."""
+
+    player: str
+    round: int
+    """The round (exploration) the player starts."""
+    reason: Literal["log", "last-turn", "golden-cup", "dark-volcano", "most-birds",
+                    "fewest-points", "random"]
+    """log: the log's start player; last-turn: took the last turn of the exploration before
+    (dungeon); golden-cup: had it (Memo Dice); dark-volcano / most-birds: the volcano taken
+    the round before (Memoarrr!); fewest-points / random: robot memory."""
+    birds: int | None = None
+    """most-birds: the birds on that volcano."""
+    tie: bool = False
+    """fewest-points: others have as few (any of them may start)."""
+
+
+class GameEndFact(_Fact, frozen=True, gc=False, tag="game-end"):
+    """The game ends (or should have ended) after ``round``, with these scores."""
+
+    round: int
+    reached: tuple[str, ...]
+    """Who reached ``points`` (empty where the game ends after a number of rounds)."""
+    points: int | None
+    scores: Mapping[str, int]
+    """The scores after ``round``."""
+    winners: tuple[str, ...]
+    """Empty where the game names its winners in the final scores only."""
+
+
+class ExplorationEndFact(_Fact, frozen=True, gc=False, tag="exploration-end"):
+    """dungeon: why an exploration ends."""
+
+    reason: Literal["one-left", "no-tile"]
+    player: str
+    """one-left: the only player left in the team; no-tile: the next active player, who
+    has no tile in hand."""
+
+
+class NotCheckedFact(_Fact, frozen=True, gc=False, tag="not-checked"):
+    """dungeon: the rules an exploration whose deal is not (wholly) recorded leaves
+    unchecked."""
+
+    missing: Literal["deal", "hands", "deck"]
+    """What the log leaves out."""
+    rules: tuple[str, ...]
+    """The ids of the rules not checked (in part)."""
+
+
+class DungeonFact(_Fact, frozen=True, gc=False, tag="dungeon"):
+    """dungeon: the laid-out dungeon at the check, and where it got Lost."""
+
+    tiles: int
+    lost_at: int | None
+    """The tile that made it Lost (None: never Lost)."""
+    tile: str | None
+    """That tile, placed (``R6@E``)."""
+    turn: int | None
+    """The turn that placed it."""
+    reason: str | None
+    """Why it is Lost (dead-end, misplaced, ...)."""
+
+
+class SoloDungeonFact(_Fact, frozen=True, gc=False, tag="solo-dungeon"):
+    """solo: one dungeon of the stack, and where it got Lost."""
+
+    dungeon: int
+    tiles: int
+    lost_at: int | None
+    """Its own tile that made it Lost (None: never Lost)."""
+    tile: str | None
+    stack_tile: int | None
+    """The same tile, counted in the whole stack."""
+    reason: str | None
+
+
+class SoloFailureFact(_Fact, frozen=True, gc=False, tag="solo-failure"):
+    """solo: the failing tile, and the score it leaves."""
+
+    stack_tile: int
+    """The failing tile, counted in the whole stack."""
+    dungeon: int
+    tile: str
+    """That tile, placed (``L4@N``)."""
+    failure: Literal["misplaced", "late", "premature"]
+    score: int
+    """The tiles before it, which the score counts."""
+
+
+class LayoutFact(_Fact, frozen=True, gc=False, tag="layout"):
+    """robot memory: the cards laid out for a round."""
+
+    memory_cards: int
+    short_circuits: int
+    rows: int
+    columns: int
+
+
+class CoverFact(_Fact, frozen=True, gc=False, tag="cover"):
+    """Memo Dice: a die rolled and covered."""
+
+    die: int
+    colour: str
+    symbol: str
+    cup: str
+    """The cup's colour, or ``golden``."""
+    golden: Literal["last-die", "no-cup-left"] | None
+    """Why the golden cup (it ends covering); None: a cup of the symbol's colour."""
+    cup_left: bool
+    """Whether a cup of the symbol's colour was left."""
+
+
+class RoundPointsFact(_Fact, frozen=True, gc=False, tag="round-points"):
+    """Memo Dice: the cups each player scores at the end of a round (``points``: the sums)."""
+
+    cups: Mapping[str, tuple[str, ...]]
+
+
+class UnfinishedRoundFact(_Fact, frozen=True, gc=False, tag="unfinished-round"):
+    """Memoarrr!: the log stops within a round."""
+
+    still_in: tuple[str, ...]
+
+
+class IllegalFact(_Fact, frozen=True, gc=False, tag="illegal"):
+    """A move that breaks a rule, told as an event (the ruling's violation says more)."""
+
+    rule: str
+    player: str | None
+
+
+Fact = (LostCardFact | VoidAnnouncementFact | CaptainFact | GuessFact | CupFact | VolcanoFact
+        | SwapFact | TreasureFact | StartFact | GameEndFact | ExplorationEndFact | NotCheckedFact
+        | DungeonFact | SoloDungeonFact | SoloFailureFact | LayoutFact | CoverFact
+        | RoundPointsFact | UnfinishedRoundFact | IllegalFact)
