@@ -122,6 +122,16 @@ class StartFact(_Fact, frozen=True, gc=False, tag="start"):
     """fewest-points: others have as few (any of them may start)."""
 
 
+class TurnFact(_Fact, frozen=True, gc=False, tag="turn"):
+    """A move made by the wrong player (or team): whose move it was (the violation's rule
+    says why)."""
+
+    player: str
+    """Who moved (in robot memory's team play, for a guess: the team)."""
+    expected: str
+    """Whose move it was."""
+
+
 class GameEndFact(_Fact, frozen=True, gc=False, tag="game-end"):
     """The game ends (or should have ended) after ``round``, with these scores."""
 
@@ -237,6 +247,6 @@ class IllegalFact(_Fact, frozen=True, gc=False, tag="illegal"):
 
 
 Fact = (LostCardFact | VoidAnnouncementFact | CaptainFact | GuessFact | CupFact | VolcanoFact
-        | SwapFact | TreasureFact | StartFact | GameEndFact | ExplorationEndFact | NotCheckedFact
-        | DungeonFact | SoloDungeonFact | SoloFailureFact | LayoutFact | CoverFact
+        | SwapFact | TreasureFact | StartFact | TurnFact | GameEndFact | ExplorationEndFact
+        | NotCheckedFact | DungeonFact | SoloDungeonFact | SoloFailureFact | LayoutFact | CoverFact
         | RoundPointsFact | UnfinishedRoundFact | IllegalFact)

@@ -76,6 +76,9 @@ from pathcheck.facts import (
     TreasureFact as TreasureFact,
 )
 from pathcheck.facts import (
+    TurnFact as TurnFact,
+)
+from pathcheck.facts import (
     UnfinishedRoundFact as UnfinishedRoundFact,
 )
 from pathcheck.facts import (

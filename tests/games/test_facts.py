@@ -38,6 +38,7 @@ from pathcheck.ruling import (
     StartFact,
     SwapFact,
     TreasureFact,
+    TurnFact,
     UnfinishedRoundFact,
     Violation,
     VoidAnnouncementFact,
@@ -219,6 +220,9 @@ def check_violation_fact(violation: Violation, ruling: Ruling) -> None:
             f"{fact.round - 1}, not ")
     elif isinstance(fact, SoloFailureFact):
         check_solo_failure(fact, message, violation.move)
+    elif isinstance(fact, TurnFact):
+        assert fact.player != fact.expected
+        assert fact.player in message and fact.expected in message
     else:
         assert isinstance(fact, UnsetType), message
 
@@ -259,7 +263,7 @@ def test_schema_ruling_is_published() -> None:
     kinds = {d["properties"]["kind"]["enum"][0] for name, d in schema["$defs"].items()
              if name.endswith("Fact")}
     assert kinds == {"lost-card", "void-announcements", "captain", "guess", "cup", "volcano",
-                     "swap", "treasure", "start", "game-end", "exploration-end",
+                     "swap", "treasure", "start", "turn", "game-end", "exploration-end",
                      "not-checked", "dungeon", "solo-dungeon", "solo-failure", "layout",
                      "cover", "round-points", "unfinished-round", "illegal"}
     assert "ruling" in CliRunner().invoke(cli, ["schema", "--list"]).output.split()

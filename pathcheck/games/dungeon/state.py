@@ -57,6 +57,7 @@ from pathcheck.ruling import (
     Round,
     Rule,
     StartFact,
+    TurnFact,
     Violation,
     VoidAnnouncementFact,
 )
@@ -284,7 +285,8 @@ class Replay(DealReplay):
                 else:
                     why = f"the turn passes clockwise to {expected}"
                 self._violate(TURN_ORDER, _move(number, t, turn),
-                              f"{player} plays, but it is {expected}'s turn: {why}")
+                              f"{player} plays, but it is {expected}'s turn: {why}",
+                              fact=TurnFact(player, expected))
                 table.adrift += 1
             active, following = player, None
             hand = hands[player]

@@ -67,6 +67,7 @@ from pathcheck.ruling import (
     RoundPointsFact,
     Rule,
     StartFact,
+    TurnFact,
     Violation,
 )
 
@@ -128,8 +129,8 @@ class Replay:
     # -- helpers ---------------------------------------------------------------------------
 
     def _violate(self, rule: Rule, move: MoveRef, message: str, *,
-                 unfinished: bool = False) -> None:
-        self.violations.append(Violation(rule, move, message, unfinished))
+                 unfinished: bool = False, fact: Fact | UnsetType = UNSET) -> None:
+        self.violations.append(Violation(rule, move, message, unfinished, fact))
         self._events.append(Event(f"ILLEGAL: {message}", move, rule, {},
                                   IllegalFact(rule.id, move.player)))
 
@@ -210,10 +211,11 @@ class Replay:
                 if k == 1:
                     self._violate(FIRST_PLAYER, move,
                                   f"{player} begins round {number}, but {expected} had the "
-                                  "golden cup")
+                                  "golden cup", fact=TurnFact(player, expected))
                 else:
                     self._violate(TURN_ORDER, move,
-                                  f"{player} rolls, but it is {expected}'s turn")
+                                  f"{player} rolls, but it is {expected}'s turn",
+                                  fact=TurnFact(player, expected))
             if die in rolled:
                 self._violate(DIE_ONCE, move,
                               f"die {die} was already rolled and covered this round")
@@ -314,7 +316,8 @@ class Replay:
                 turn = {UNCOVER_START: f"{expected} used the golden cup and starts uncovering",
                         RIGHT_GUESS: f"{expected} was right and goes on",
                         WRONG_GUESS: f"the cup went to {expected}, whose turn it is"}[why]
-                self._violate(why, move, f"{player} names a symbol, but {turn}")
+                self._violate(why, move, f"{player} names a symbol, but {turn}",
+                              fact=TurnFact(player, expected))
             while row[first_covered].holder is not None:
                 first_covered += 1
             if guess.cup != first_covered + 1:

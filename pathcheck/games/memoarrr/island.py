@@ -21,6 +21,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from msgspec import UNSET, UnsetType
+
+from pathcheck.facts import Fact, TurnFact
 from pathcheck.games.memoarrr.log import Action, RoundLog, Setup, Volcano
 from pathcheck.games.memoarrr.rules import (
     ABILITY_COMPULSORY,
@@ -67,6 +70,8 @@ class Fault(NamedTuple):
 
     rule: EditionRule
     message: str
+    fact: Fact | UnsetType = UNSET
+    """What ``message`` states, as fields, where a fact kind words it."""
 
 
 class TurnResult(NamedTuple):
@@ -182,7 +187,8 @@ class State:
                 rule, why = CRAB_EXTRA_TURN, "to take the crab's extra turn"
             else:
                 rule, why = TURN_ORDER, "to move"
-            faults.append(Fault(rule, f"{self.to_move} was {why}, not {player}"))
+            faults.append(Fault(rule, f"{self.to_move} was {why}, not {player}",
+                                TurnFact(player, self.to_move)))
             if player in self.out:
                 return TurnResult(
                     player, faults=tuple(faults),

@@ -126,7 +126,7 @@ class Replay:
                 move = MoveRef(round=rnd.number, index=action.number, player=action.player,
                                pointer=action.pointer)
                 for fault in result.faults:
-                    self.violate(fault.rule, move, fault.message)
+                    self.violate(fault.rule, move, fault.message, fault.fact)
                 if result.fatal:
                     self.close_round(rnd.number, starter, events)
                     self.stop(f"round {rnd.number}, move {action.number} ({result.fatal})")

@@ -55,6 +55,7 @@ from pathcheck.ruling import (
     Round,
     Rule,
     StartFact,
+    TurnFact,
     Violation,
 )
 
@@ -142,8 +143,8 @@ class Replay:
         return self._left[side]
 
     def _violate(self, rule: Rule, move: MoveRef, message: str, *,
-                 unfinished: bool = False) -> None:
-        self.violations.append(Violation(rule, move, message, unfinished))
+                 unfinished: bool = False, fact: Fact | UnsetType = UNSET) -> None:
+        self.violations.append(Violation(rule, move, message, unfinished, fact))
 
     def _event(self, text: str, move: MoveRef | None = None, rule: Rule | None = None,
                points: Mapping[str, int] | None = None, fact: Fact | UnsetType = UNSET) -> None:
@@ -270,7 +271,7 @@ class Replay:
             who = f"{guesser} ({side})" if side != guesser else guesser
             self._violate(NEXT_ACTIVE, MoveRef(round=number, index=t, player=guesser,
                                                pointer=turn.pointer + "/guesser"),
-                          f"{who} guesses; {expected} is {why}")
+                          f"{who} guesses; {expected} is {why}", fact=TurnFact(side, expected))
         if self._team and guesser != self.captains[side]:
             self._new_captain(side, guesser, MoveRef(round=number, index=t, player=guesser,
                                                      pointer=turn.pointer + "/guesser"))
@@ -308,7 +309,8 @@ class Replay:
             if pick.chooser != turn.guesser:
                 self._violate(CHAIN, self._move(number, t, turn, pick, "/chooser"),
                               f"{pick.chooser} chooses the card after a short circuit; the "
-                              f"active player, {turn.guesser}, should")
+                              f"active player, {turn.guesser}, should",
+                              fact=TurnFact(pick.chooser, turn.guesser))
         elif self._solo:
             pass  # one player: read_log already made sure the chooser is that player
         elif self._team:
@@ -324,7 +326,7 @@ class Replay:
         elif pick.chooser != self._left[side]:
             self._violate(POINTING_PLAYER, self._move(number, t, turn, pick, "/chooser"),
                           f"{pick.chooser} points; {self._left[side]}, on the left of {side}, "
-                          f"should")
+                          f"should", fact=TurnFact(pick.chooser, self._left[side]))
 
     def _play_pick(self, number: int, t: int, guesser: str, side: str, pick: Pick,
                    chained: bool, grid: Grid) -> bool:
