@@ -132,6 +132,22 @@ class TurnFact(_Fact, frozen=True, gc=False, tag="turn"):
     """Whose move it was."""
 
 
+class PositionFact(_Fact, frozen=True, gc=False, tag="position"):
+    """A card a move may not take (already face up, marked, peeked at, not adjacent...): its
+    position (the violation's rule says why)."""
+
+    position: str
+    card: str | None = None
+    """The card there, where the message names it."""
+
+
+class ScoreFact(_Fact, frozen=True, gc=False, tag="score"):
+    """robot memory: the points a guess scores, against the points the log records."""
+
+    recorded: int
+    points: int
+
+
 class GameEndFact(_Fact, frozen=True, gc=False, tag="game-end"):
     """The game ends (or should have ended) after ``round``, with these scores."""
 
@@ -247,6 +263,7 @@ class IllegalFact(_Fact, frozen=True, gc=False, tag="illegal"):
 
 
 Fact = (LostCardFact | VoidAnnouncementFact | CaptainFact | GuessFact | CupFact | VolcanoFact
-        | SwapFact | TreasureFact | StartFact | TurnFact | GameEndFact | ExplorationEndFact
+        | SwapFact | TreasureFact | StartFact | TurnFact | PositionFact
+        | ScoreFact | GameEndFact | ExplorationEndFact
         | NotCheckedFact | DungeonFact | SoloDungeonFact | SoloFailureFact | LayoutFact | CoverFact
         | RoundPointsFact | UnfinishedRoundFact | IllegalFact)

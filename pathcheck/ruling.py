@@ -58,7 +58,13 @@ from pathcheck.facts import (
     NotCheckedFact as NotCheckedFact,
 )
 from pathcheck.facts import (
+    PositionFact as PositionFact,
+)
+from pathcheck.facts import (
     RoundPointsFact as RoundPointsFact,
+)
+from pathcheck.facts import (
+    ScoreFact as ScoreFact,
 )
 from pathcheck.facts import (
     SoloDungeonFact as SoloDungeonFact,

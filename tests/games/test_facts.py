@@ -31,8 +31,10 @@ from pathcheck.ruling import (
     LostCardFact,
     MoveRef,
     NotCheckedFact,
+    PositionFact,
     RoundPointsFact,
     Ruling,
+    ScoreFact,
     SoloDungeonFact,
     SoloFailureFact,
     StartFact,
@@ -220,6 +222,14 @@ def check_violation_fact(violation: Violation, ruling: Ruling) -> None:
             f"{fact.round - 1}, not ")
     elif isinstance(fact, SoloFailureFact):
         check_solo_failure(fact, message, violation.move)
+    elif isinstance(fact, PositionFact):
+        assert message.startswith(f"{fact.position} ") or f"marked {fact.position}" in message
+        assert fact.card is None or message.startswith(f"{fact.position} ({fact.card}) ")
+    elif isinstance(fact, ScoreFact):
+        assert message.startswith(f"{counted(fact.recorded, 'point')} recorded; ")
+        assert fact.recorded != fact.points
+        due = "no points" if fact.points == 0 else counted(fact.points, "point")
+        assert f": {due}" in message.removeprefix(f"{fact.recorded} ")
     elif isinstance(fact, TurnFact):
         assert fact.player != fact.expected
         assert fact.player in message and fact.expected in message
@@ -263,9 +273,10 @@ def test_schema_ruling_is_published() -> None:
     kinds = {d["properties"]["kind"]["enum"][0] for name, d in schema["$defs"].items()
              if name.endswith("Fact")}
     assert kinds == {"lost-card", "void-announcements", "captain", "guess", "cup", "volcano",
-                     "swap", "treasure", "start", "turn", "game-end", "exploration-end",
-                     "not-checked", "dungeon", "solo-dungeon", "solo-failure", "layout",
-                     "cover", "round-points", "unfinished-round", "illegal"}
+                     "swap", "treasure", "start", "turn", "position", "score", "game-end",
+                     "exploration-end", "not-checked", "dungeon", "solo-dungeon",
+                     "solo-failure", "layout", "cover", "round-points", "unfinished-round",
+                     "illegal"}
     assert "ruling" in CliRunner().invoke(cli, ["schema", "--list"]).output.split()
 
 

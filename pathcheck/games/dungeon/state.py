@@ -286,7 +286,7 @@ class Replay(DealReplay):
                     why = f"the turn passes clockwise to {expected}"
                 self._violate(TURN_ORDER, _move(number, t, turn),
                               f"{player} plays, but it is {expected}'s turn: {why}",
-                              fact=TurnFact(player, expected))
+                              fact=UNSET if expected is None else TurnFact(player, expected))
                 table.adrift += 1
             active, following = player, None
             hand = hands[player]

@@ -23,7 +23,7 @@ from typing import NamedTuple
 
 from msgspec import UNSET, UnsetType
 
-from pathcheck.facts import Fact, TurnFact
+from pathcheck.facts import Fact, PositionFact, TurnFact
 from pathcheck.games.memoarrr.log import Action, RoundLog, Setup, Volcano
 from pathcheck.games.memoarrr.rules import (
     ABILITY_COMPULSORY,
@@ -213,12 +213,14 @@ class State:
             down = len(POSITIONS) - len(face_up)
             rule = FACE_DOWN if down else ALL_REVEALED
             extra = "" if down else "; all 24 are face up, so a volcano was due"
-            faults.append(Fault(rule, f"{pos} ({card}) is already face up{extra}"))
+            faults.append(Fault(rule, f"{pos} ({card}) is already face up{extra}",
+                                PositionFact(str(pos), str(card))))
         elif blocked is not None and pos == blocked:
-            faults.append(Fault(WALRUS_BLOCK, f"{pos} was marked by the walrus for this turn"))
+            faults.append(Fault(WALRUS_BLOCK, f"{pos} was marked by the walrus for this turn",
+                                PositionFact(str(pos))))
         elif self.turns == 1 and self.round == 1 and pos in self.peeked:
             faults.append(Fault(PEEK_EXCEPTION, f"{pos} is one of the cards peeked at before "
-                                                "round 1"))
+                                                "round 1", PositionFact(str(pos))))
         face_up.add(pos)
         previous = self.last
         success = (previous is None or card.animal is previous.animal
@@ -280,7 +282,7 @@ class State:
             elif target not in _neighbours(pos) or target == CENTRE:
                 what = "the empty centre" if target == CENTRE else "not orthogonally adjacent"
                 faults.append(Fault(OCTOPUS_ADJACENT, f"{target} is {what} to the octopus at "
-                                                      f"{pos}"))
+                                                      f"{pos}", PositionFact(str(target))))
             if target != CENTRE and target != pos:
                 swapped = self._swap(pos, target)  # as played
         elif earned is Animal.OCTOPUS:
@@ -297,7 +299,8 @@ class State:
                 faults.append(Fault(WALRUS_LAST_CARD, f"marked {target} with {down} "
                                                       "face-down card(s) left"))
             elif target in face_up or target not in _ISLAND:
-                faults.append(Fault(WALRUS_FACE_DOWN, f"{target} is not a face-down card"))
+                faults.append(Fault(WALRUS_FACE_DOWN, f"{target} is not a face-down card",
+                                    PositionFact(str(target))))
             else:
                 self.mark = target
         elif earned is Animal.WALRUS and down > 1:
@@ -308,7 +311,8 @@ class State:
             if earned is not Animal.PENGUIN:
                 faults.append(Fault(ABILITY_NOT_EARNED, f"peeked at {target}, but {why_not()}"))
             elif target in face_up or target not in _ISLAND:
-                faults.append(Fault(PENGUIN_FACE_DOWN, f"{target} is not a face-down card"))
+                faults.append(Fault(PENGUIN_FACE_DOWN, f"{target} is not a face-down card",
+                                    PositionFact(str(target))))
         elif earned is Animal.PENGUIN and down:
             faults.append(Fault(ABILITY_COMPULSORY, "the penguin peek was not recorded"))
         return swapped

@@ -52,8 +52,10 @@ from pathcheck.ruling import (
     GuessFact,
     LayoutFact,
     MoveRef,
+    PositionFact,
     Round,
     Rule,
+    ScoreFact,
     StartFact,
     TurnFact,
     Violation,
@@ -340,7 +342,7 @@ class Replay:
         if position in self._face_up:
             self._violate(FACE_DOWN, MoveRef(round=number, index=t, player=guesser,
                                              pointer=pick.pointer + "/position"),
-                          f"{where} is already face up")
+                          f"{where} is already face up", fact=PositionFact(where))
         self._face_up.add(position)
         if self._drawing:
             self._picked.append(position)
@@ -355,7 +357,7 @@ class Replay:
             self._violate(rule, MoveRef(round=number, index=t, player=guesser,
                                         pointer=pick.pointer + "/points"),
                           f"{pick.points} point{'' if pick.points == 1 else 's'} recorded; "
-                          f"{result.reason}")
+                          f"{result.reason}", fact=ScoreFact(pick.points, points))
         self.scores[side] += points
         if chained:
             text = f"{guesser} chooses {where} (after a short circuit); {guesser}{words}"
