@@ -230,6 +230,14 @@ def check_violation_fact(violation: Violation, ruling: Ruling) -> None:
         assert fact.recorded != fact.points
         due = "no points" if fact.points == 0 else counted(fact.points, "point")
         assert f": {due}" in message.removeprefix(f"{fact.recorded} ")
+    elif isinstance(fact, CoverFact):  # a cover as played, with a cup that was not due
+        assert fact.golden is None
+        assert message.startswith((f"{fact.colour} {fact.symbol} covered with ",
+                                   f"the last die ({fact.symbol}) covered with "))
+        assert (f" covered with a {fact.cup} cup" in message
+                or f" covered with the {fact.cup} cup" in message)
+        if not message.startswith("the last die"):  # which does not say whether one was left
+            assert fact.cup_left == (f"no {fact.colour} cup was left" not in message)
     elif isinstance(fact, TurnFact):
         assert fact.player != fact.expected
         assert fact.player in message and fact.expected in message

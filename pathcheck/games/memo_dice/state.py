@@ -246,19 +246,23 @@ class Replay:
                 else:
                     self._violate(CUP_COLOUR, move,
                                   f"{colour} {symbol} covered with the golden cup "
-                                  f"while {left[colour]} {colour} cup(s) were left")
+                                  f"while {left[colour]} {colour} cup(s) were left",
+                                  fact=CoverFact(die, colour, symbol, GOLDEN, None, True))
             else:
                 if last:
                     self._violate(GOLDEN_LAST_DIE, move,
                                   f"the last die ({symbol}) covered with a {cup} "
-                                  "cup instead of the golden cup")
+                                  "cup instead of the golden cup",
+                                  fact=CoverFact(die, colour, symbol, cup, None, left[colour] > 0))
                 elif left[colour] <= 0:
                     self._violate(GOLDEN_NO_CUP, move,
                                   f"{colour} {symbol} covered with a "
                                   f"{cup} cup, but no {colour} cup was left: "
-                                  "the golden cup was due")
+                                  "the golden cup was due",
+                                  fact=CoverFact(die, colour, symbol, cup, None, False))
                 elif cup != colour:
-                    self._violate(CUP_COLOUR, move, f"{colour} {symbol} covered with a {cup} cup")
+                    self._violate(CUP_COLOUR, move, f"{colour} {symbol} covered with a {cup} cup",
+                                  fact=CoverFact(die, colour, symbol, cup, None, True))
                 else:
                     events.append(Event(f"rolls die {die}: {colour} {symbol}; covers it with a "
                                         f"{cup} cup", move, None, {},
