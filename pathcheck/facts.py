@@ -141,6 +141,14 @@ class PositionFact(_Fact, frozen=True, gc=False, tag="position"):
     """The card there, where the message names it."""
 
 
+class TileFact(_Fact, frozen=True, gc=False, tag="tile"):
+    """dungeon: the tile a move names that it could not (a draw of another tile, a tile not
+    in the player's hand): who, and which tile (the violation's rule says why)."""
+
+    player: str
+    tile: str
+
+
 class ScoreFact(_Fact, frozen=True, gc=False, tag="score"):
     """robot memory: the points a guess scores, against the points the log records."""
 
@@ -264,6 +272,6 @@ class IllegalFact(_Fact, frozen=True, gc=False, tag="illegal"):
 
 Fact = (LostCardFact | VoidAnnouncementFact | CaptainFact | GuessFact | CupFact | VolcanoFact
         | SwapFact | TreasureFact | StartFact | TurnFact | PositionFact
-        | ScoreFact | GameEndFact | ExplorationEndFact
+        | TileFact | ScoreFact | GameEndFact | ExplorationEndFact
         | NotCheckedFact | DungeonFact | SoloDungeonFact | SoloFailureFact | LayoutFact | CoverFact
         | RoundPointsFact | UnfinishedRoundFact | IllegalFact)

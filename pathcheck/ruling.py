@@ -79,6 +79,9 @@ from pathcheck.facts import (
     SwapFact as SwapFact,
 )
 from pathcheck.facts import (
+    TileFact as TileFact,
+)
+from pathcheck.facts import (
     TreasureFact as TreasureFact,
 )
 from pathcheck.facts import (

@@ -39,6 +39,7 @@ from pathcheck.ruling import (
     SoloFailureFact,
     StartFact,
     SwapFact,
+    TileFact,
     TreasureFact,
     TurnFact,
     UnfinishedRoundFact,
@@ -238,6 +239,10 @@ def check_violation_fact(violation: Violation, ruling: Ruling) -> None:
                 or f" covered with the {fact.cup} cup" in message)
         if not message.startswith("the last die"):  # which does not say whether one was left
             assert fact.cup_left == (f"no {fact.colour} cup was left" not in message)
+    elif isinstance(fact, TileFact):
+        assert message.startswith((f"{fact.player} draws {fact.tile}, but ",
+                                   f"{fact.player} plays {fact.tile}, which is not in their "
+                                   "hand"))
     elif isinstance(fact, TurnFact):
         assert fact.player != fact.expected
         assert fact.player in message and fact.expected in message
@@ -281,7 +286,8 @@ def test_schema_ruling_is_published() -> None:
     kinds = {d["properties"]["kind"]["enum"][0] for name, d in schema["$defs"].items()
              if name.endswith("Fact")}
     assert kinds == {"lost-card", "void-announcements", "captain", "guess", "cup", "volcano",
-                     "swap", "treasure", "start", "turn", "position", "score", "game-end",
+                     "swap", "treasure", "start", "turn", "position", "tile", "score",
+                     "game-end",
                      "exploration-end", "not-checked", "dungeon", "solo-dungeon",
                      "solo-failure", "layout", "cover", "round-points", "unfinished-round",
                      "illegal"}

@@ -30,7 +30,15 @@ from pathcheck.errors import pointer_join
 from pathcheck.games.dungeon.log import Exploration, GameLog, Turn
 from pathcheck.games.dungeon.rules import DEAL, DRAW, EXPLORATION_END, FROM_HAND, hand_size
 from pathcheck.render.words import counted
-from pathcheck.ruling import ExplorationEndFact, Fact, MoveRef, NotCheckedFact, Rule, Violation
+from pathcheck.ruling import (
+    ExplorationEndFact,
+    Fact,
+    MoveRef,
+    NotCheckedFact,
+    Rule,
+    TileFact,
+    Violation,
+)
 
 UNSEEN = "?"
 """A tile nobody saw: what a hand or the deck holds when the deal was not recorded."""
@@ -234,7 +242,8 @@ class DealReplay:
             self._violate(DRAW, MoveRef(round=number, index=s, player=drawer,
                                         pointer=draw_turn.pointer + "/draw"),
                           f"{drawer} draws {tile}, but {player} lays {tile} in turn {t}: "
-                          f"{player} held it, so {drawer} drew another tile")
+                          f"{player} held it, so {drawer} drew another tile",
+                          fact=TileFact(drawer, tile))
             table.hands[holder].remove(tile)
             table.hands[holder].append(UNSEEN)
             del table.drawn[tile]
@@ -280,7 +289,7 @@ class DealReplay:
         self._violate(FROM_HAND, MoveRef(round=number, index=t, player=player,
                                          pointer=turn.pointer + "/tile"),
                       f"{player} plays {tile}, which is not in their hand (they hold "
-                      f"{held}): {where}")
+                      f"{held}): {where}", fact=TileFact(player, tile))
         self._lay(table, turn)
 
     @staticmethod
@@ -316,7 +325,8 @@ class DealReplay:
                                              pointer=laying.pointer + "/tile"),
                           f"{player} plays {laying.placement.tile}, which is not in their "
                           f"hand: the tiles dealt to {player} and drawn by them are all "
-                          "accounted for (every tile they drew is laid)")
+                          "accounted for (every tile they drew is laid)",
+                          fact=TileFact(player, laying.placement.tile))
         self._lay(table, turn)
         return True
 
@@ -330,7 +340,8 @@ class DealReplay:
                                         pointer=draw_turn.pointer + "/draw"),
                           f"{player} draws {tile}, but {player} lays {turn.placement.tile} in "
                           f"turn {t}: with the tiles dealt and drawn all laid, that draw was "
-                          f"another tile ({tile} is never laid by {player})")
+                          f"another tile ({tile} is never laid by {player})",
+                          fact=TileFact(player, tile))
         table.owed.clear()
 
     @staticmethod
@@ -352,12 +363,14 @@ class DealReplay:
                 if in_turn:
                     table.drawn[got] = (turn.player, t, turn)
                 return
-            self._violate(DRAW, move, f"{turn.player} draws {got}, but {why}")
+            self._violate(DRAW, move, f"{turn.player} draws {got}, but {why}",
+                          fact=TileFact(turn.player, got))
             hand.append(UNSEEN)  # a tile was drawn; which one the log does not tell
             return
         what = (f"the deck still holds {counted(len(table.deck) + 1, 'tile')}" if top == UNSEEN
                 else f"the top of the deck is {top or 'empty (nothing to draw)'}")
-        self._violate(DRAW, move, f"{turn.player} draws {got or 'nothing'}, but {what}")
+        self._violate(DRAW, move, f"{turn.player} draws {got or 'nothing'}, but {what}",
+                      fact=UNSET if got is None else TileFact(turn.player, got))
         if top is not None:
             table.deck.insert(0, top)
         if got is not None and got in table.deck:
