@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from pathcheck.render.html import Moments, Note, NoteKind, Page, PageEvent
-from pathcheck.ruling import Event, MoveRef, Round, Ruling, Violation
+from pathcheck.ruling import Event, GameEndFact, MoveRef, Round, Ruling, Violation
 
 
 @dataclass(frozen=True)
@@ -76,15 +76,13 @@ def _scores(scores: Mapping[str, int]) -> str:
 
 def should_have_ended(ruling: Ruling, words: Words = GAME_WORDS) -> str:
     """Where the game should have ended, with the scores then, when a violation says a round
-    was played after the end (a rule whose id ends ``game-end``); else ""."""
+    was played after the end (its fact is a :class:`~pathcheck.ruling.GameEndFact`); else
+    ""."""
     for violation in ruling.violations:
-        number = violation.move.round
-        if not violation.rule.id.endswith("game-end") or number is None:
-            continue
-        before = [r for r in ruling.rounds if r.number < number]
-        if before:
-            return (f"The game should have ended after {words.round} {before[-1].number}: "
-                    + _scores(before[-1].scores))
+        fact = violation.fact
+        if isinstance(fact, GameEndFact):
+            return (f"The game should have ended after {words.round} {fact.round}: "
+                    + _scores(fact.scores))
     return ""
 
 
