@@ -149,6 +149,27 @@ class TileFact(_Fact, frozen=True, gc=False, tag="tile"):
     tile: str
 
 
+class DieFact(_Fact, frozen=True, gc=False, tag="die"):
+    """Memo Dice: a roll a die could not show (rolled twice in a round, or a face it does not
+    have)."""
+
+    die: int
+    symbol: str | None
+    """The symbol rolled, where the message names it."""
+    colour: str | None
+    """The colour the die shows that symbol in (None: it has no such face, or not said)."""
+
+
+class UncoverFact(_Fact, frozen=True, gc=False, tag="uncover"):
+    """Memo Dice: a cup uncovered out of order."""
+
+    cup: int
+    due: int | None
+    """The cup due instead: the first still covered (None: the cup was already uncovered)."""
+    holder: str | None
+    """Who got the cup already uncovered."""
+
+
 class ScoreFact(_Fact, frozen=True, gc=False, tag="score"):
     """robot memory: the points a guess scores, against the points the log records."""
 
@@ -272,6 +293,6 @@ class IllegalFact(_Fact, frozen=True, gc=False, tag="illegal"):
 
 Fact = (LostCardFact | VoidAnnouncementFact | CaptainFact | GuessFact | CupFact | VolcanoFact
         | SwapFact | TreasureFact | StartFact | TurnFact | PositionFact
-        | TileFact | ScoreFact | GameEndFact | ExplorationEndFact
+        | TileFact | DieFact | UncoverFact | ScoreFact | GameEndFact | ExplorationEndFact
         | NotCheckedFact | DungeonFact | SoloDungeonFact | SoloFailureFact | LayoutFact | CoverFact
         | RoundPointsFact | UnfinishedRoundFact | IllegalFact)

@@ -31,6 +31,9 @@ from pathcheck.facts import (
     CupFact as CupFact,
 )
 from pathcheck.facts import (
+    DieFact as DieFact,
+)
+from pathcheck.facts import (
     DungeonFact as DungeonFact,
 )
 from pathcheck.facts import (
@@ -86,6 +89,9 @@ from pathcheck.facts import (
 )
 from pathcheck.facts import (
     TurnFact as TurnFact,
+)
+from pathcheck.facts import (
+    UncoverFact as UncoverFact,
 )
 from pathcheck.facts import (
     UnfinishedRoundFact as UnfinishedRoundFact,

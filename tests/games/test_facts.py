@@ -21,6 +21,7 @@ from pathcheck.ruling import (
     CaptainFact,
     CoverFact,
     CupFact,
+    DieFact,
     DungeonFact,
     Event,
     ExplorationEndFact,
@@ -42,6 +43,7 @@ from pathcheck.ruling import (
     TileFact,
     TreasureFact,
     TurnFact,
+    UncoverFact,
     UnfinishedRoundFact,
     Violation,
     VoidAnnouncementFact,
@@ -243,6 +245,17 @@ def check_violation_fact(violation: Violation, ruling: Ruling) -> None:
         assert message.startswith((f"{fact.player} draws {fact.tile}, but ",
                                    f"{fact.player} plays {fact.tile}, which is not in their "
                                    "hand"))
+    elif isinstance(fact, DieFact):
+        if fact.symbol is None:
+            assert message == f"die {fact.die} was already rolled and covered this round"
+        elif fact.colour is None:
+            assert message == f"die {fact.die} has no {fact.symbol!r} face"
+        else:
+            assert message.startswith(f"{fact.symbol} is {fact.colour} on die {fact.die}, not ")
+    elif isinstance(fact, UncoverFact):
+        assert message == (f"cup {fact.cup} is uncovered before cup {fact.due}"
+                           if fact.due is not None else
+                           f"cup {fact.cup} was already uncovered (it went to {fact.holder})")
     elif isinstance(fact, TurnFact):
         assert fact.player != fact.expected
         assert fact.player in message and fact.expected in message
@@ -287,7 +300,7 @@ def test_schema_ruling_is_published() -> None:
              if name.endswith("Fact")}
     assert kinds == {"lost-card", "void-announcements", "captain", "guess", "cup", "volcano",
                      "swap", "treasure", "start", "turn", "position", "tile", "score",
-                     "game-end",
+                     "die", "uncover", "game-end",
                      "exploration-end", "not-checked", "dungeon", "solo-dungeon",
                      "solo-failure", "layout", "cover", "round-points", "unfinished-round",
                      "illegal"}

@@ -58,6 +58,7 @@ from pathcheck.games.memo_dice.rules import (
 from pathcheck.ruling import (
     CoverFact,
     CupFact,
+    DieFact,
     Event,
     Fact,
     GameEndFact,
@@ -68,6 +69,7 @@ from pathcheck.ruling import (
     Rule,
     StartFact,
     TurnFact,
+    UncoverFact,
     Violation,
 )
 
@@ -218,7 +220,8 @@ class Replay:
                                   fact=TurnFact(player, expected))
             if die in rolled:
                 self._violate(DIE_ONCE, move,
-                              f"die {die} was already rolled and covered this round")
+                              f"die {die} was already rolled and covered this round",
+                              fact=DieFact(die, None, None))
             if dice is not None:
                 faces = dice[die - 1]
                 face = faces.exact.get(symbol)
@@ -289,9 +292,11 @@ class Replay:
         with that symbol (None: it has none), shows. The replay goes on with the face's colour
         (the roll's if there is no such face)."""
         if face is None:
-            self._violate(ROLL_FACE, move, f"die {die} has no {symbol!r} face")
+            self._violate(ROLL_FACE, move, f"die {die} has no {symbol!r} face",
+                          fact=DieFact(die, symbol, None))
         else:
-            self._violate(ROLL_FACE, move, f"{symbol} is {face.colour} on die {die}, not {colour}")
+            self._violate(ROLL_FACE, move, f"{symbol} is {face.colour} on die {die}, not {colour}",
+                          fact=DieFact(die, symbol, face.colour))
 
     def _uncover(self, number: int, rnd: RoundEntry, row: list[CupInRow],
                  golden_by: str) -> None:
@@ -314,7 +319,8 @@ class Replay:
             if cup.holder is not None:
                 # Taken as played is impossible: the cup is no longer on the table. Skip it.
                 self._violate(UNCOVER_ORDER, move,
-                              f"cup {guess.cup} was already uncovered (it went to {cup.holder})")
+                              f"cup {guess.cup} was already uncovered (it went to {cup.holder})",
+                              fact=UncoverFact(guess.cup, None, cup.holder))
                 continue
             if player != expected:
                 turn = {UNCOVER_START: f"{expected} used the golden cup and starts uncovering",
@@ -326,7 +332,8 @@ class Replay:
                 first_covered += 1
             if guess.cup != first_covered + 1:
                 self._violate(UNCOVER_ORDER, move,
-                              f"cup {guess.cup} is uncovered before cup {first_covered + 1}")
+                              f"cup {guess.cup} is uncovered before cup {first_covered + 1}",
+                              fact=UncoverFact(guess.cup, first_covered + 1, None))
             named = guess.guess
             said = "gives no answer" if named is None else f"names {named!r}"
             # As _event does (inlined: this runs for every guess): the rule is quoted at its
