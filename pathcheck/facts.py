@@ -170,6 +170,15 @@ class UncoverFact(_Fact, frozen=True, gc=False, tag="uncover"):
     """Who got the cup already uncovered."""
 
 
+class PeekSideFact(_Fact, frozen=True, gc=False, tag="peek-side"):
+    """Memoarrr!: a side of the island peeked at before round 1 that another player chose
+    first."""
+
+    player: str
+    side: str
+    chosen_by: str
+
+
 class ScoreFact(_Fact, frozen=True, gc=False, tag="score"):
     """robot memory: the points a guess scores, against the points the log records."""
 
@@ -293,6 +302,7 @@ class IllegalFact(_Fact, frozen=True, gc=False, tag="illegal"):
 
 Fact = (LostCardFact | VoidAnnouncementFact | CaptainFact | GuessFact | CupFact | VolcanoFact
         | SwapFact | TreasureFact | StartFact | TurnFact | PositionFact
-        | TileFact | DieFact | UncoverFact | ScoreFact | GameEndFact | ExplorationEndFact
+        | TileFact | DieFact | UncoverFact | PeekSideFact
+        | ScoreFact | GameEndFact | ExplorationEndFact
         | NotCheckedFact | DungeonFact | SoloDungeonFact | SoloFailureFact | LayoutFact | CoverFact
         | RoundPointsFact | UnfinishedRoundFact | IllegalFact)

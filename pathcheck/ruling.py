@@ -61,6 +61,9 @@ from pathcheck.facts import (
     NotCheckedFact as NotCheckedFact,
 )
 from pathcheck.facts import (
+    PeekSideFact as PeekSideFact,
+)
+from pathcheck.facts import (
     PositionFact as PositionFact,
 )
 from pathcheck.facts import (

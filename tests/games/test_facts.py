@@ -32,6 +32,7 @@ from pathcheck.ruling import (
     LostCardFact,
     MoveRef,
     NotCheckedFact,
+    PeekSideFact,
     PositionFact,
     RoundPointsFact,
     Ruling,
@@ -256,6 +257,12 @@ def check_violation_fact(violation: Violation, ruling: Ruling) -> None:
         assert message == (f"cup {fact.cup} is uncovered before cup {fact.due}"
                            if fact.due is not None else
                            f"cup {fact.cup} was already uncovered (it went to {fact.holder})")
+    elif isinstance(fact, PeekSideFact):
+        assert message == (f"{fact.player} peeked at the {fact.side} side, already chosen by "
+                           f"{fact.chosen_by}")
+    elif isinstance(fact, LayoutFact):
+        assert message.startswith(f"{fact.memory_cards} memory cards and {fact.short_circuits} "
+                                  f"short circuits in {fact.rows}x{fact.columns} places (")
     elif isinstance(fact, TurnFact):
         assert fact.player != fact.expected
         assert fact.player in message and fact.expected in message
@@ -300,7 +307,7 @@ def test_schema_ruling_is_published() -> None:
              if name.endswith("Fact")}
     assert kinds == {"lost-card", "void-announcements", "captain", "guess", "cup", "volcano",
                      "swap", "treasure", "start", "turn", "position", "tile", "score",
-                     "die", "uncover", "game-end",
+                     "die", "uncover", "peek-side", "game-end",
                      "exploration-end", "not-checked", "dungeon", "solo-dungeon",
                      "solo-failure", "layout", "cover", "round-points", "unfinished-round",
                      "illegal"}

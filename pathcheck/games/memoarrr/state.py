@@ -46,6 +46,7 @@ from pathcheck.ruling import (
     Fact,
     GameEndFact,
     MoveRef,
+    PeekSideFact,
     Round,
     Rule,
     SwapFact,
@@ -147,7 +148,7 @@ class Replay:
                 self.violate(
                     PEEK_SIDES, MoveRef(player=player, pointer=pointer_join("/peeks", player)),
                     f"{player} peeked at the {side} side, already chosen by {taken[side]}",
-                )
+                    PeekSideFact(player, str(side), taken[side]))
             taken.setdefault(side, player)
         if (self.setup.ordered_stack and self.setup.treasures is not None
                 and self.setup.treasures != TREASURES):

@@ -221,7 +221,8 @@ class Replay:
             self._violate(SETUP, MoveRef(round=number, pointer=where),
                           f"{memory} memory cards and {short} short circuits in "
                           f"{rows}x{columns} places ({holes} empty); the basic setup is "
-                          f"13 and 3 in a full 4x4 grid")
+                          f"13 and 3 in a full 4x4 grid",
+                          fact=LayoutFact(memory, short, rows, columns))
         if self._head_count >= FIVE_PLUS_PLAYERS and short < FIVE_PLUS_MIN_SHORT_CIRCUITS:
             self._violate(FIVE_PLUS_SHORT_CIRCUITS, MoveRef(round=number, pointer=where),
                           f"{counted(short, 'short circuit')} with {self._head_count} players")
@@ -324,7 +325,8 @@ class Replay:
                 self._violate(TEAM_CAPTAINS, self._move(number, t, turn, pick, "/chooser"),
                               f"{pick.chooser} points, but {pick.chooser} is not in {other}: "
                               f"the captain of {other} ({self.captains[other]}) chooses the "
-                              f"cards for {side}")
+                              f"cards for {side}",
+                              fact=TurnFact(pick.chooser, self.captains[other]))
         elif pick.chooser != self._left[side]:
             self._violate(POINTING_PLAYER, self._move(number, t, turn, pick, "/chooser"),
                           f"{pick.chooser} points; {self._left[side]}, on the left of {side}, "
