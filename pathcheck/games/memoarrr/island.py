@@ -278,7 +278,7 @@ class State:
             target = action.swap
             if earned is not Animal.OCTOPUS:
                 faults.append(Fault(FIXED_POSITIONS, f"swapped {pos} with {target}, but "
-                                                     f"{why_not()}"))
+                                                     f"{why_not()}", PositionFact(str(target))))
             elif target not in _neighbours(pos) or target == CENTRE:
                 what = "the empty centre" if target == CENTRE else "not orthogonally adjacent"
                 faults.append(Fault(OCTOPUS_ADJACENT, f"{target} is {what} to the octopus at "
@@ -294,10 +294,12 @@ class State:
         if action.mark is not None:
             target = action.mark
             if earned is not Animal.WALRUS:
-                faults.append(Fault(ABILITY_NOT_EARNED, f"marked {target}, but {why_not()}"))
+                faults.append(Fault(ABILITY_NOT_EARNED, f"marked {target}, but {why_not()}",
+                                    PositionFact(str(target))))
             elif down <= 1:
                 faults.append(Fault(WALRUS_LAST_CARD, f"marked {target} with {down} "
-                                                      "face-down card(s) left"))
+                                                      "face-down card(s) left",
+                                    PositionFact(str(target))))
             elif target in face_up or target not in _ISLAND:
                 faults.append(Fault(WALRUS_FACE_DOWN, f"{target} is not a face-down card",
                                     PositionFact(str(target))))
@@ -309,7 +311,8 @@ class State:
         if action.peek is not None:
             target = action.peek
             if earned is not Animal.PENGUIN:
-                faults.append(Fault(ABILITY_NOT_EARNED, f"peeked at {target}, but {why_not()}"))
+                faults.append(Fault(ABILITY_NOT_EARNED, f"peeked at {target}, but {why_not()}",
+                                    PositionFact(str(target))))
             elif target in face_up or target not in _ISLAND:
                 faults.append(Fault(PENGUIN_FACE_DOWN, f"{target} is not a face-down card",
                                     PositionFact(str(target))))
