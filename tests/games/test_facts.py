@@ -228,9 +228,8 @@ def check_violation_fact(violation: Violation, ruling: Ruling) -> None:
         check_solo_failure(fact, message, violation.move)
     elif isinstance(fact, PositionFact):
         assert message.startswith((f"{fact.position} ", f"marked {fact.position} ",
-                                   f"peeked at {fact.position}, ")) \
-            or (f"swapped {violation.move.pointer and ''}" in message \
-            and f" with {fact.position}, but " in message)
+                                   f"peeked at {fact.position}, ")) or (
+            message.startswith("swapped ") and f" with {fact.position}, but " in message)
         assert fact.card is None or message.startswith(f"{fact.position} ({fact.card}) ")
     elif isinstance(fact, ScoreFact):
         assert message.startswith(f"{counted(fact.recorded, 'point')} recorded; ")
