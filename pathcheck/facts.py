@@ -258,6 +258,25 @@ class SoloFailureFact(_Fact, frozen=True, gc=False, tag="solo-failure"):
     """The tiles before it, which the score counts."""
 
 
+class SoloTilesFact(_Fact, frozen=True, gc=False, tag="solo-tiles"):
+    """solo: the tiles the record leaves out of the tile set."""
+
+    placed: int
+    missing: tuple[str, ...]
+
+
+class SeedTileFact(_Fact, frozen=True, gc=False, tag="seed-tile"):
+    """solo: the first tile that differs from the seed's deck."""
+
+    stack_tile: int
+    """Its place in the stack (the seed's deck order)."""
+    seed: str
+    tile: str
+    """The seed's tile there."""
+    placed: str
+    """The record's."""
+
+
 class LayoutFact(_Fact, frozen=True, gc=False, tag="layout"):
     """robot memory: the cards laid out for a round."""
 
@@ -304,5 +323,6 @@ Fact = (LostCardFact | VoidAnnouncementFact | CaptainFact | GuessFact | CupFact 
         | SwapFact | TreasureFact | StartFact | TurnFact | PositionFact
         | TileFact | DieFact | UncoverFact | PeekSideFact
         | ScoreFact | GameEndFact | ExplorationEndFact
-        | NotCheckedFact | DungeonFact | SoloDungeonFact | SoloFailureFact | LayoutFact | CoverFact
+        | NotCheckedFact | DungeonFact | SoloDungeonFact | SoloFailureFact | SoloTilesFact
+        | SeedTileFact | LayoutFact | CoverFact
         | RoundPointsFact | UnfinishedRoundFact | IllegalFact)

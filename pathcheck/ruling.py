@@ -73,10 +73,16 @@ from pathcheck.facts import (
     ScoreFact as ScoreFact,
 )
 from pathcheck.facts import (
+    SeedTileFact as SeedTileFact,
+)
+from pathcheck.facts import (
     SoloDungeonFact as SoloDungeonFact,
 )
 from pathcheck.facts import (
     SoloFailureFact as SoloFailureFact,
+)
+from pathcheck.facts import (
+    SoloTilesFact as SoloTilesFact,
 )
 from pathcheck.facts import (
     StartFact as StartFact,

@@ -37,8 +37,10 @@ from pathcheck.ruling import (
     RoundPointsFact,
     Ruling,
     ScoreFact,
+    SeedTileFact,
     SoloDungeonFact,
     SoloFailureFact,
+    SoloTilesFact,
     StartFact,
     SwapFact,
     TileFact,
@@ -265,6 +267,12 @@ def check_violation_fact(violation: Violation, ruling: Ruling) -> None:
     elif isinstance(fact, LayoutFact):
         assert message.startswith(f"{fact.memory_cards} memory cards and {fact.short_circuits} "
                                   f"short circuits in {fact.rows}x{fact.columns} places (")
+    elif isinstance(fact, SoloTilesFact):
+        assert message.startswith(f"{fact.placed} tiles placed; ")
+        assert message.endswith(f": missing {', '.join(fact.missing)}")
+    elif isinstance(fact, SeedTileFact):
+        assert message == (f"tile {fact.stack_tile} of seed {fact.seed} is {fact.tile}, not "
+                           f"{fact.placed}")
     elif isinstance(fact, TurnFact):
         assert fact.player != fact.expected
         assert fact.player in message and fact.expected in message
@@ -309,7 +317,8 @@ def test_schema_ruling_is_published() -> None:
              if name.endswith("Fact")}
     assert kinds == {"lost-card", "void-announcements", "captain", "guess", "cup", "volcano",
                      "swap", "treasure", "start", "turn", "position", "tile", "score",
-                     "die", "uncover", "peek-side", "game-end",
+                     "die", "uncover", "peek-side", "solo-tiles", "seed-tile",
+                     "game-end",
                      "exploration-end", "not-checked", "dungeon", "solo-dungeon",
                      "solo-failure", "layout", "cover", "round-points", "unfinished-round",
                      "illegal"}

@@ -47,8 +47,10 @@ from pathcheck.ruling import (
     Round,
     Rule,
     Ruling,
+    SeedTileFact,
     SoloDungeonFact,
     SoloFailureFact,
+    SoloTilesFact,
     Violation,
 )
 from pathcheck.solo.play import RULE_SOLO_SCORE, SoloFailure, dungeon_failure, max_score
@@ -175,7 +177,8 @@ def completeness(record: SoloRecord) -> list[Violation]:
         out.append(Violation(SOLO_ALL_TILES, MoveRef(pointer="/dungeons"),
                              f"{count} tiles placed; the solo game places all "
                              f"{len(every)}: missing "
-                             f"{', '.join(missing)}", unfinished=True))
+                             f"{', '.join(missing)}", unfinished=True,
+                             fact=SoloTilesFact(count, tuple(missing))))
     return out
 
 
@@ -213,7 +216,9 @@ def seed_check(record: SoloRecord) -> list[Violation]:
         out.append(Violation(SOLO_SEED, MoveRef(round=diff.dungeon, index=diff.index,
                                                 pointer=pointer),
                              f"tile {diff.position} of seed {record.seed} is {diff.want}, "
-                             f"not {diff.got}"))
+                             f"not {diff.got}",
+                             fact=SeedTileFact(diff.position, str(record.seed), diff.want,
+                                               diff.got)))
     return out
 
 
