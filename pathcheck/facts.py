@@ -199,6 +199,26 @@ class GameEndFact(_Fact, frozen=True, gc=False, tag="game-end"):
     """Empty where the game names its winners in the final scores only."""
 
 
+class AnnounceFact(_Fact, frozen=True, gc=False, tag="announce"):
+    """dungeon: a Lost announcement that cannot be made."""
+
+    player: str
+    reason: Literal["active", "twice", "left"]
+    """active: the active player; twice: twice in one turn; left: already out of the team."""
+    after: int | None
+    """left: the tile the player's LOST card lies on."""
+
+
+class HandSizeFact(_Fact, frozen=True, gc=False, tag="hand-size"):
+    """dungeon: a hand dealt with the wrong number of tiles."""
+
+    player: str
+    tiles: int | None
+    """The tiles dealt (None: no hand recorded)."""
+    size: int
+    """The tiles the rules deal."""
+
+
 class ExplorationEndFact(_Fact, frozen=True, gc=False, tag="exploration-end"):
     """dungeon: why an exploration ends."""
 
@@ -322,7 +342,8 @@ class IllegalFact(_Fact, frozen=True, gc=False, tag="illegal"):
 Fact = (LostCardFact | VoidAnnouncementFact | CaptainFact | GuessFact | CupFact | VolcanoFact
         | SwapFact | TreasureFact | StartFact | TurnFact | PositionFact
         | TileFact | DieFact | UncoverFact | PeekSideFact
-        | ScoreFact | GameEndFact | ExplorationEndFact
+        | ScoreFact | GameEndFact | AnnounceFact
+        | HandSizeFact | ExplorationEndFact
         | NotCheckedFact | DungeonFact | SoloDungeonFact | SoloFailureFact | SoloTilesFact
         | SeedTileFact | LayoutFact | CoverFact
         | RoundPointsFact | UnfinishedRoundFact | IllegalFact)

@@ -22,6 +22,9 @@ import msgspec
 from msgspec import UNSET, UnsetType
 
 from pathcheck.facts import (
+    AnnounceFact as AnnounceFact,
+)
+from pathcheck.facts import (
     CaptainFact as CaptainFact,
 )
 from pathcheck.facts import (
@@ -47,6 +50,9 @@ from pathcheck.facts import (
 )
 from pathcheck.facts import (
     GuessFact as GuessFact,
+)
+from pathcheck.facts import (
+    HandSizeFact as HandSizeFact,
 )
 from pathcheck.facts import (
     IllegalFact as IllegalFact,

@@ -18,6 +18,7 @@ from pathcheck.check import _OUTCOME_TEXTS, CardOutcome
 from pathcheck.cli import cli
 from pathcheck.render.words import counted
 from pathcheck.ruling import (
+    AnnounceFact,
     CaptainFact,
     CoverFact,
     CupFact,
@@ -27,6 +28,7 @@ from pathcheck.ruling import (
     ExplorationEndFact,
     GameEndFact,
     GuessFact,
+    HandSizeFact,
     IllegalFact,
     LayoutFact,
     LostCardFact,
@@ -273,6 +275,16 @@ def check_violation_fact(violation: Violation, ruling: Ruling) -> None:
     elif isinstance(fact, SeedTileFact):
         assert message == (f"tile {fact.stack_tile} of seed {fact.seed} is {fact.tile}, not "
                            f"{fact.placed}")
+    elif isinstance(fact, AnnounceFact):
+        assert message == {
+            "active": f"{fact.player} is the active player and cannot announce Lost",
+            "twice": f"{fact.player} announces Lost twice in one turn",
+            "left": f"{fact.player} already left the team (LOST card after tile {fact.after}) "
+                    "and cannot announce again"}[fact.reason]
+    elif isinstance(fact, HandSizeFact):
+        assert message.startswith(f"{fact.player} was dealt " + (
+            "no hand" if fact.tiles is None else counted(fact.tiles, "tile")) + "; the ")
+        assert message.endswith((f" rules deal {fact.size}", f" rules deal {fact.size} tiles"))
     elif isinstance(fact, TurnFact):
         assert fact.player != fact.expected
         assert fact.player in message and fact.expected in message
@@ -318,7 +330,7 @@ def test_schema_ruling_is_published() -> None:
     assert kinds == {"lost-card", "void-announcements", "captain", "guess", "cup", "volcano",
                      "swap", "treasure", "start", "turn", "position", "tile", "score",
                      "die", "uncover", "peek-side", "solo-tiles", "seed-tile",
-                     "game-end",
+                     "announce", "hand-size", "game-end",
                      "exploration-end", "not-checked", "dungeon", "solo-dungeon",
                      "solo-failure", "layout", "cover", "round-points", "unfinished-round",
                      "illegal"}

@@ -33,6 +33,7 @@ from pathcheck.render.words import counted
 from pathcheck.ruling import (
     ExplorationEndFact,
     Fact,
+    HandSizeFact,
     MoveRef,
     NotCheckedFact,
     Rule,
@@ -164,11 +165,11 @@ class DealReplay:
                 self._violate(DEAL, MoveRef(round=number, player=player,
                                             pointer=exp.pointer + "/hands"),
                               f"{player} was dealt no hand; the {mode} rules deal {size} tiles",
-                              unfinished=True)
+                              unfinished=True, fact=HandSizeFact(player, None, size))
             elif len(hand) != size:
                 self._violate(DEAL, MoveRef(round=number, player=player, pointer=at),
                               f"{player} was dealt {counted(len(hand), 'tile')}; the {mode} "
-                              f"rules deal {size}")
+                              f"rules deal {size}", fact=HandSizeFact(player, len(hand), size))
         if exp.deck_recorded and not exp.hands_recorded:
             players = len(log.players)
             right = len(in_play) - players * size

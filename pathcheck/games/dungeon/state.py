@@ -47,6 +47,7 @@ from pathcheck.games.dungeon.rules import (
 from pathcheck.geometry import Direction
 from pathcheck.render.words import counted
 from pathcheck.ruling import (
+    AnnounceFact,
     DungeonFact,
     Event,
     ExplorationEndFact,
@@ -335,13 +336,17 @@ class Replay(DealReplay):
                            pointer=pointer_join(turn.pointer, "lost", i))
             if name == turn.player:
                 self._violate(ANNOUNCE_ACTIVE, move,
-                              f"{name} is the active player and cannot announce Lost")
+                              f"{name} is the active player and cannot announce Lost",
+                              fact=AnnounceFact(name, "active", None))
             elif name in valid:
-                self._violate(ANNOUNCE_TEAM, move, f"{name} announces Lost twice in one turn")
+                self._violate(ANNOUNCE_TEAM, move, f"{name} announces Lost twice in one turn",
+                              fact=AnnounceFact(name, "twice", None))
             elif name not in table.team:
+                card_after = self._card_of(table, name)
                 self._violate(ANNOUNCE_TEAM, move,
                               f"{name} already left the team (LOST card after tile "
-                              f"{self._card_of(table, name)}) and cannot announce again")
+                              f"{card_after}) and cannot announce again",
+                              fact=AnnounceFact(name, "left", card_after))
         if 1 in self.log.rules and len(valid) > 1:
             stay = "stays" if len(valid) == 2 else "stay"
             by: Literal["turn-order", "first"] = "turn-order"
