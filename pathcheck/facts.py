@@ -160,6 +160,15 @@ class DieFact(_Fact, frozen=True, gc=False, tag="die"):
     """The colour the die shows that symbol in (None: it has no such face, or not said)."""
 
 
+class CoveringEndedFact(_Fact, frozen=True, gc=False, tag="covering-ended"):
+    """Memo Dice: a die rolled after the golden cup ended covering."""
+
+    player: str
+    die: int
+    golden_by: str
+    """Who covered a die with the golden cup."""
+
+
 class UncoverFact(_Fact, frozen=True, gc=False, tag="uncover"):
     """Memo Dice: a cup uncovered out of order."""
 
@@ -341,7 +350,8 @@ class IllegalFact(_Fact, frozen=True, gc=False, tag="illegal"):
 
 Fact = (LostCardFact | VoidAnnouncementFact | CaptainFact | GuessFact | CupFact | VolcanoFact
         | SwapFact | TreasureFact | StartFact | TurnFact | PositionFact
-        | TileFact | DieFact | UncoverFact | PeekSideFact
+        | TileFact | DieFact | CoveringEndedFact
+        | UncoverFact | PeekSideFact
         | ScoreFact | GameEndFact | AnnounceFact
         | HandSizeFact | ExplorationEndFact
         | NotCheckedFact | DungeonFact | SoloDungeonFact | SoloFailureFact | SoloTilesFact

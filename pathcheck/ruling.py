@@ -31,6 +31,9 @@ from pathcheck.facts import (
     CoverFact as CoverFact,
 )
 from pathcheck.facts import (
+    CoveringEndedFact as CoveringEndedFact,
+)
+from pathcheck.facts import (
     CupFact as CupFact,
 )
 from pathcheck.facts import (

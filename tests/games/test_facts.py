@@ -21,6 +21,7 @@ from pathcheck.ruling import (
     AnnounceFact,
     CaptainFact,
     CoverFact,
+    CoveringEndedFact,
     CupFact,
     DieFact,
     DungeonFact,
@@ -285,6 +286,9 @@ def check_violation_fact(violation: Violation, ruling: Ruling) -> None:
         assert message.startswith(f"{fact.player} was dealt " + (
             "no hand" if fact.tiles is None else counted(fact.tiles, "tile")) + "; the ")
         assert message.endswith((f" rules deal {fact.size}", f" rules deal {fact.size} tiles"))
+    elif isinstance(fact, CoveringEndedFact):
+        assert message == (f"{fact.player} rolls die {fact.die} after {fact.golden_by} covered "
+                           "a die with the golden cup, which ended covering")
     elif isinstance(fact, TurnFact):
         assert fact.player != fact.expected
         assert fact.player in message and fact.expected in message
@@ -330,7 +334,8 @@ def test_schema_ruling_is_published() -> None:
     assert kinds == {"lost-card", "void-announcements", "captain", "guess", "cup", "volcano",
                      "swap", "treasure", "start", "turn", "position", "tile", "score",
                      "die", "uncover", "peek-side", "solo-tiles", "seed-tile",
-                     "announce", "hand-size", "game-end",
+                     "announce", "hand-size", "covering-ended",
+                     "game-end",
                      "exploration-end", "not-checked", "dungeon", "solo-dungeon",
                      "solo-failure", "layout", "cover", "round-points", "unfinished-round",
                      "illegal"}

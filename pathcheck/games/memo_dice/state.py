@@ -57,6 +57,7 @@ from pathcheck.games.memo_dice.rules import (
 )
 from pathcheck.ruling import (
     CoverFact,
+    CoveringEndedFact,
     CupFact,
     DieFact,
     Event,
@@ -206,7 +207,8 @@ class Replay:
             if golden_by is not None:
                 self._violate(COVERING_END, move,
                               f"{player} rolls die {die} after {golden_by} covered a "
-                              "die with the golden cup, which ended covering")
+                              "die with the golden cup, which ended covering",
+                              fact=CoveringEndedFact(player, die, golden_by))
                 self.stopped = True
                 return row, None
             if expected is not None and player != expected:
