@@ -15,7 +15,7 @@ import re
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from pathcheck.games.dungeon.adjudicator import rule_game
@@ -231,6 +231,9 @@ def test_a_tile_dealt_to_a_hand_is_not_said_to_be_undealt() -> None:
 
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 2**32), players=st.integers(2, 5), advanced=st.booleans())
+# Ann's draw named a tile Bob lays later, and she laid a tile she could not hold in between:
+# her real (unseen) draw is that tile, not a second wrong draw record.
+@example(seed=2018036, players=2, advanced=False)
 def test_a_draw_record_naming_a_tile_another_player_lays_is_the_one_blamed(
         seed: int, players: int, advanced: bool) -> None:
     # The case on random games: with no deal recorded, a player's recorded draw names

@@ -246,8 +246,9 @@ class DealReplay:
                           f"{player} held it, so {drawer} drew another tile",
                           fact=TileFact(drawer, tile))
             table.hands[holder].remove(tile)
-            table.hands[holder].append(UNSEEN)
             del table.drawn[tile]
+            if not self._explains_owed(table, holder, s):
+                table.hands[holder].append(UNSEEN)
             hand.remove(UNSEEN)
             self._lay(table, turn)
             return
@@ -309,6 +310,18 @@ class DealReplay:
             return False
         table.hands[player].remove(suspects[0])
         table.owed.append((player, suspects[0], t, turn))
+        return True
+
+    @staticmethod
+    def _explains_owed(table: Table, player: str, drawn_at: int) -> bool:
+        """``player``'s draw in turn ``drawn_at`` turns out to be of a tile nobody saw: if
+        they laid, after it, a tile they could not hold (a draw of theirs set aside for it),
+        that is the tile they drew, and the draw set aside stands again (False: none)."""
+        owed = next((o for o in table.owed if o[0] == player and o[2] > drawn_at), None)
+        if owed is None:
+            return False
+        table.owed.remove(owed)
+        table.hands[player].append(owed[1])
         return True
 
     def _repay(self, number: int, table: Table, turn: Turn) -> bool:
