@@ -105,7 +105,9 @@ _PLAIN_TOKEN = re.compile(r'\s*([^\s·;"{#$][^\s·;"{#]*|[·;])')
 """A word or a separator, after any whitespace (\\s: what :meth:`str.isspace` says)."""
 _SEPARATOR_TOKENS = frozenset(("·", ";", "."))
 _SPACE = re.compile(r"\s*")
-_QUOTED = re.compile(r'"(?:[^"\\]+|\\.)*"', re.DOTALL)
+_QUOTED = re.compile(r'"(?:[^"\\]|\\.)*+"', re.DOTALL)
+"""A quoted string: one character or one escape at a time, never given back (a nested
+``(...+)*`` took exponential time to fail on an unclosed quote)."""
 
 
 class Reader:

@@ -156,6 +156,16 @@ def test_a_lone_surrogate_in_a_quoted_name_is_invalid_as_in_json(tmp_path: Path)
     assert run("adjudicate", json_log)[0] == 3  # what JSON says of the same
 
 
+def test_an_unclosed_quote_on_a_long_line_is_one_quick_error(tmp_path: Path) -> None:
+    # A quoted name that never closes, on a line of 100,000 characters: the string pattern
+    # once took exponential time to fail here (a hang at a few dozen characters).
+    bad = write(tmp_path, "q.pcn", '#! memo-dice/1\nplayers: "' + "a" * 100_000 + "\n")
+    for args in (["adjudicate", bad], ["convert", bad]):
+        code, _, err = run(*args)
+        assert code == 3, err
+        assert f"{bad}:2:10: " in err and "unclosed quote" in err
+
+
 def test_invalid_utf8_is_an_error_at_its_column_never_a_replacement(tmp_path: Path) -> None:
     names = [b"A\xff", b"A\xfe", b"A\xc3"]  # one player each, if read with U+FFFD
     for raw in names:
