@@ -41,9 +41,11 @@ from pathcheck.games.robot_memory.rules import (
     Guess,
     MemoryCard,
     Score,
+    UnknownCard,
     Variant,
     score,
 )
+from pathcheck.games.robot_memory.unchecked import Unchecked
 from pathcheck.render.words import counted
 from pathcheck.ruling import (
     CaptainFact,
@@ -117,6 +119,8 @@ class Replay:
         self._drawing = self.pictures.want is not None
         self._events: list[Event] = []
         self._face_up: set[tuple[int, int]] = set()
+        self.unchecked: list[Unchecked] = []
+        """Per round replayed, what cards not recorded left unchecked (the ruling's notes)."""
         self.up_next: str | None = None
         """The active player (side) of the next turn in the last round replayed (None: the
         round is over)."""
@@ -160,6 +164,7 @@ class Replay:
         self._events = []
         self._face_up = set()
         self.captains.update(rnd.captains)
+        self.unchecked.append(Unchecked(number))
         if number == ROUNDS + 1:
             self._violate(THREE_ROUNDS, MoveRef(round=number, pointer=rnd.pointer),
                           f"a round {number} is recorded")
@@ -206,7 +211,11 @@ class Replay:
         holes = places.count(None)
         memory_cards = [card for card in places if isinstance(card, MemoryCard)]
         memory = len(memory_cards)
-        short = len(places) - holes - memory
+        unknown = sum(isinstance(card, UnknownCard) for card in places)
+        short = len(places) - holes - memory - unknown
+        if unknown:
+            self.unchecked[-1].setup(rnd.grid, self.log.basic_setup,
+                                     self._head_count >= FIVE_PLUS_PLAYERS)
         # two equal cards? (a set of their features: cheaper than hashing the cards)
         if len({(card.type, card.colour, card.number) for card in memory_cards}) < memory:
             self._check_distinct(number, where, rnd)
@@ -216,20 +225,26 @@ class Replay:
         rows, columns = len(rnd.grid), len(rnd.grid[0])
         if self.log.basic_setup and (
             (rows, columns) != (BASIC_ROWS, BASIC_COLUMNS) or holes
-            or (memory, short) != (BASIC_MEMORY_CARDS, BASIC_SHORT_CIRCUITS)
+            or memory > BASIC_MEMORY_CARDS or short > BASIC_SHORT_CIRCUITS
+            or (not unknown and (memory, short) != (BASIC_MEMORY_CARDS, BASIC_SHORT_CIRCUITS))
         ):
             self._violate(SETUP, MoveRef(round=number, pointer=where),
                           f"{memory} memory cards and {short} short circuits in "
                           f"{rows}x{columns} places ({holes} empty); the basic setup is "
                           f"13 and 3 in a full 4x4 grid",
                           fact=LayoutFact(memory, short, rows, columns))
-        if self._head_count >= FIVE_PLUS_PLAYERS and short < FIVE_PLUS_MIN_SHORT_CIRCUITS:
+        if self._head_count >= FIVE_PLUS_PLAYERS and \
+                short + unknown < FIVE_PLUS_MIN_SHORT_CIRCUITS:
             self._violate(FIVE_PLUS_SHORT_CIRCUITS, MoveRef(round=number, pointer=where),
                           f"{counted(short, 'short circuit')} with {self._head_count} players")
-        self._event(f"{memory} memory card{'' if memory == 1 else 's'} and {short} short "
-                    f"circuit{'' if short == 1 else 's'}, {rows}x{columns}",
-                    fact=LayoutFact(memory, short, rows, columns))
-        return memory + short
+        if unknown:  # the layout is not known: no layout fact
+            self._event(f"{counted(memory, 'memory card')}, {counted(short, 'short circuit')} "
+                        f"and {unknown} not recorded, {rows}x{columns}")
+        else:
+            self._event(f"{memory} memory card{'' if memory == 1 else 's'} and {short} short "
+                        f"circuit{'' if short == 1 else 's'}, {rows}x{columns}",
+                        fact=LayoutFact(memory, short, rows, columns))
+        return memory + short + unknown
 
     def _check_distinct(self, number: int, where: str, rnd: RoundLog) -> None:
         """A violation for every memory card laid out a second time."""
@@ -348,6 +363,8 @@ class Replay:
         self._face_up.add(position)
         if self._drawing:
             self._picked.append(position)
+        if isinstance(card, UnknownCard):
+            return self._play_unknown(number, t, guesser, side, pick, chained)
         _, _, result, words, card_text, guess_text, features = _score(pick.guess, card,
                                                                       self._solo)
         rule, points = result.rule, result.points
@@ -373,6 +390,34 @@ class Replay:
                                                 pointer=pick.pointer), rule,
                                   {side: points}, fact))
         return result.short_circuit_named
+
+    def _play_unknown(self, number: int, t: int, guesser: str, side: str, pick: Pick,
+                      chained: bool) -> bool:
+        """A guess on a card the log does not record: only naming nothing is checked; it
+        scores the points the log records (0 if it records none), and a short circuit named
+        on it may be followed by another card."""
+        guess = pick.guess
+        move = MoveRef(round=number, index=t, player=guesser, pointer=pick.pointer)
+        where = position_name(pick.position)
+        named = guess.named()
+        if not guess.short_circuit and not named:
+            self._violate(GUESS_FEATURE, MoveRef(round=number, index=t, player=guesser,
+                                                 pointer=pick.pointer + "/guess"),
+                          "no feature named")
+        points = pick.points or 0
+        self.unchecked[-1].guessed(t, where, guess.short_circuit)
+        self.scores[side] += points
+        recorded = "as recorded" if pick.points is not None else "none recorded"
+        words = (f" names {guess.describe()}; it is not recorded: not checked, "
+                 f"{counted(points, 'point')} ({recorded})")
+        chooser = guesser if chained else pick.chooser
+        text = (f"{guesser} chooses {where} (after a short circuit); {guesser}{words}"
+                if chained else f"{pick.chooser} points at {where} for {guesser}; {guesser}{words}")
+        features = ("short-circuit",) if guess.short_circuit else tuple(named)
+        fact = GuessFact(chooser, guesser, side, where, "not recorded",
+                         guess.describe().strip('"'), features, points)
+        self._events.append(Event(text, move, None, {side: points}, fact))
+        return guess.short_circuit
 
     # --- the game -------------------------------------------------------------------
 
