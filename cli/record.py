@@ -63,7 +63,8 @@ def command(ctx: click.Context, game: str | None, path: str | None, resume: str 
     Asks for the settings, then for each move in turn, says at once when a move breaks a rule
     (keep it as played, or correct it), writes the log after every move, and prints the
     ruling at the end. What the table sees only later is asked then (a robot-memory card
-    when it is turned face up, Memoarrr! treasures at the end). --resume LOG goes on with a log recorded before. Needs a terminal.
+    when it is turned face up, Memoarrr! treasures at the end). --resume LOG goes on with a
+    log recorded before. Needs a terminal.
     Exit code 0: the game is recorded (whatever the ruling), or Ctrl-D stopped it (the log is
     saved); 2: no terminal; 3: bad LOG; 4: LOG is not a regular
     file of at most 16 MB; 130: stopped by Ctrl-C (the log is saved).

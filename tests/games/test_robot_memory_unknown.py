@@ -139,6 +139,9 @@ def test_cards_named_when_revealed_in_the_notation() -> None:
     ruling = rule_on(log)
     assert ruling.final_scores == {"Ann": 3, "Ben": 0}
     assert ruling.notes[0].endswith("2 cards not recorded (r1c1, r1c3)")
+    known = text.replace("Ben Ann", "row ? bulb/red/3 gear/blue/1\nBen Ann", 1)
+    assert notation.parse(known.replace("is bulb/red/3", "is ?"), source="t.pcn") == \
+        notation.parse(known, source="t.pcn")  # "is ?": nobody noted what the grid knows
     for bad, message in (("Ben Ann r1c2 bulb is", "after 'is'"),
                          ("Ben Ann r1c2 bulb is gear/red/3\nAnn Ben r1c2 3 is bulb/red/3",
                           "r1c2 is gear/red/3 in the grid")):

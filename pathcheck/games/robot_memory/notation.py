@@ -235,7 +235,7 @@ def _reveal(reader: Reader, grid: dict[str, Any], revealed: list[tuple[Token, An
         there = cards[row - 1][column - 1]
         if there == UNKNOWN:
             cards[row - 1][column - 1] = card
-        elif there != card:
+        elif there != card and card != UNKNOWN:  # "is ?": nobody noted what the grid says
             raise reader.fail(token, f"r{row}c{column} is {features(there)} in the grid")
 
 
