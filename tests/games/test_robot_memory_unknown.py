@@ -4,10 +4,14 @@ replay still checks, what it scores, and the ruling's "not checked" notes (issue
 from __future__ import annotations
 
 import copy
+import importlib
 import json
 import random
 from pathlib import Path
 from typing import Any
+
+import pytest
+from click.testing import CliRunner
 
 from pathcheck import notation
 from pathcheck.games import AdjudicateOptions
@@ -17,6 +21,7 @@ from pathcheck.games.robot_memory.gen import random_game
 from pathcheck.ruling import Ruling, render_text
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "robot-memory"
+cli = importlib.import_module("pathcheck.cli").cli  # cli/ is mapped onto pathcheck.cli
 
 
 def rule_on(log: dict[str, Any]) -> Ruling:
@@ -151,3 +156,21 @@ def test_cards_named_when_revealed_in_the_notation() -> None:
             assert message in str(exc) and "t.pcn:" in str(exc)
         else:
             raise AssertionError(bad)
+
+
+@pytest.mark.parametrize(("tail", "where"), [
+    ("is colour=x", "t.pcn:5: /rounds/0/grid/cards/0/0/colour"),
+    ("is $[1]", "t.pcn:5: /rounds/0/grid/cards/0/0"),
+    ("is $null", "t.pcn:5: /rounds/0/turns/0/position: no card at r1c1"),
+    ("is r1c1", "t.pcn:5:22: 'r1c1': expected short-circuit or type/colour/number"),
+    ("is ? is ?", "t.pcn:5:24: 'is': expected '+ CHOOSER rRcC GUESS'"),
+    ("=1 is bulb/red/3 + Ann r9c9 3 is gear/red/1", "/chain/0/position: r9c9 is off"),
+])
+def test_a_bad_card_revealed_is_one_line_naming_the_turn(tmp_path: Path, tail: str,
+                                                         where: str) -> None:
+    path = tmp_path / "t.pcn"
+    path.write_text("#! robot-memory/1\nvariant: custom\nplayers: Ann Ben\n"
+                    f"round 1x2 first Ann\nBen Ann r1c1 bulb {tail}\n", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["adjudicate", str(path)])
+    assert result.exit_code == 3, result.output
+    assert where in result.output and len(result.output.strip().splitlines()) == 1

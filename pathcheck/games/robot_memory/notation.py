@@ -234,7 +234,9 @@ def _reveal(reader: Reader, grid: dict[str, Any], revealed: list[tuple[Token, An
         card = read_features(reader, token, None)
         there = cards[row - 1][column - 1]
         if there == UNKNOWN:
-            cards[row - 1][column - 1] = card
+            # a card's errors name the line that revealed it (a dict or list has its spot)
+            cards[row - 1][column - 1] = reader.at(card, token) \
+                if isinstance(card, (dict, list)) else card
         elif there != card and card != UNKNOWN:  # "is ?": nobody noted what the grid says
             raise reader.fail(token, f"r{row}c{column} is {features(there)} in the grid")
 
