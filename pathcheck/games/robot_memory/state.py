@@ -94,6 +94,15 @@ def _score(guess: Guess, card: Card, solo: bool) -> _Scored:
     return found
 
 
+def _told(guesser: str, chooser: str, where: str, chained: bool, words: str
+          ) -> tuple[str, str]:
+    """The event's text of a card turned (``words``: what was named and what came of it),
+    and who chose the card."""
+    if chained:
+        return f"{guesser} chooses {where} (after a short circuit); {guesser}{words}", guesser
+    return f"{chooser} points at {where} for {guesser}; {guesser}{words}", chooser
+
+
 class Replay:
     """The replay: scores, the face-up cards of the current round, events and violations.
 
@@ -378,12 +387,7 @@ class Replay:
                           f"{pick.points} point{'' if pick.points == 1 else 's'} recorded; "
                           f"{result.reason}", fact=ScoreFact(pick.points, points))
         self.scores[side] += points
-        if chained:
-            text = f"{guesser} chooses {where} (after a short circuit); {guesser}{words}"
-            turn_pointer = guesser
-        else:
-            text = f"{pick.chooser} points at {where} for {guesser}; {guesser}{words}"
-            turn_pointer = pick.chooser
+        text, turn_pointer = _told(guesser, pick.chooser, where, chained, words)
         fact = GuessFact(turn_pointer, guesser, side, where, card_text, guess_text, features,
                          points)
         self._events.append(Event(text, MoveRef(round=number, index=t, player=guesser,
@@ -410,9 +414,7 @@ class Replay:
         recorded = "as recorded" if pick.points is not None else "none recorded"
         words = (f" names {guess.describe()}; it is not recorded: not checked, "
                  f"{counted(points, 'point')} ({recorded})")
-        chooser = guesser if chained else pick.chooser
-        text = (f"{guesser} chooses {where} (after a short circuit); {guesser}{words}"
-                if chained else f"{pick.chooser} points at {where} for {guesser}; {guesser}{words}")
+        text, chooser = _told(guesser, pick.chooser, where, chained, words)
         features = ("short-circuit",) if guess.short_circuit else tuple(named)
         fact = GuessFact(chooser, guesser, side, where, "not recorded",
                          guess.describe().strip('"'), features, points)
