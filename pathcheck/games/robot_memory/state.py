@@ -31,6 +31,7 @@ from pathcheck.games.robot_memory.rules import (
     POINTING_PLAYER,
     ROUND_END,
     ROUNDS,
+    SCORING,
     SETUP,
     SHORT_CIRCUIT_SUPPLY,
     SHORT_CIRCUITS_IN_BOX,
@@ -81,6 +82,10 @@ The log reader shares its guesses and cards, which come from small finite sets (
 so the table stays small; the cap only guards against hand-built logs."""
 
 
+NOT_RECORDED = "not recorded"
+"""How events and facts word a card the log does not record."""
+
+
 def _score(guess: Guess, card: Card, solo: bool) -> _Scored:
     found = _scored.get((id(guess), id(card), solo))
     if found is None:
@@ -92,15 +97,6 @@ def _score(guess: Guess, card: Card, solo: bool) -> _Scored:
         if len(_scored) < _SCORED_MAX:
             _scored[id(guess), id(card), solo] = found
     return found
-
-
-def _told(guesser: str, chooser: str, where: str, chained: bool, words: str
-          ) -> tuple[str, str]:
-    """The event's text of a card turned (``words``: what was named and what came of it),
-    and who chose the card."""
-    if chained:
-        return f"{guesser} chooses {where} (after a short circuit); {guesser}{words}", guesser
-    return f"{chooser} points at {where} for {guesser}; {guesser}{words}", chooser
 
 
 class Replay:
@@ -129,7 +125,7 @@ class Replay:
         self._events: list[Event] = []
         self._face_up: set[tuple[int, int]] = set()
         self.unchecked: list[Unchecked] = []
-        """Per round replayed, what cards not recorded left unchecked (the ruling's notes)."""
+        """Per round with cards not recorded, what they left unchecked (the ruling's notes)."""
         self.up_next: str | None = None
         """The active player (side) of the next turn in the last round replayed (None: the
         round is over)."""
@@ -173,7 +169,6 @@ class Replay:
         self._events = []
         self._face_up = set()
         self.captains.update(rnd.captains)
-        self.unchecked.append(Unchecked(number))
         if number == ROUNDS + 1:
             self._violate(THREE_ROUNDS, MoveRef(round=number, pointer=rnd.pointer),
                           f"a round {number} is recorded")
@@ -220,9 +215,10 @@ class Replay:
         holes = places.count(None)
         memory_cards = [card for card in places if isinstance(card, MemoryCard)]
         memory = len(memory_cards)
-        unknown = sum(isinstance(card, UnknownCard) for card in places)
+        unknown = len([card for card in places if card.__class__ is UnknownCard])
         short = len(places) - holes - memory - unknown
         if unknown:
+            self.unchecked.append(Unchecked(number))
             self.unchecked[-1].setup(rnd.grid, self.log.basic_setup,
                                      self._head_count >= FIVE_PLUS_PLAYERS)
         # two equal cards? (a set of their features: cheaper than hashing the cards)
@@ -372,10 +368,11 @@ class Replay:
         self._face_up.add(position)
         if self._drawing:
             self._picked.append(position)
-        if isinstance(card, UnknownCard):
-            return self._play_unknown(number, t, guesser, side, pick, chained)
-        _, _, result, words, card_text, guess_text, features = _score(pick.guess, card,
-                                                                      self._solo)
+        if card.__class__ is UnknownCard:
+            result, words, card_text, guess_text, features = self._not_recorded(t, where, pick)
+        else:
+            _, _, result, words, card_text, guess_text, features = _score(pick.guess, card,
+                                                                          self._solo)
         rule, points = result.rule, result.points
         if rule is GUESS_FEATURE:
             self._violate(GUESS_FEATURE, MoveRef(round=number, index=t, player=guesser,
@@ -387,39 +384,36 @@ class Replay:
                           f"{pick.points} point{'' if pick.points == 1 else 's'} recorded; "
                           f"{result.reason}", fact=ScoreFact(pick.points, points))
         self.scores[side] += points
-        text, turn_pointer = _told(guesser, pick.chooser, where, chained, words)
+        if chained:
+            text = f"{guesser} chooses {where} (after a short circuit); {guesser}{words}"
+            turn_pointer = guesser
+        else:
+            text = f"{pick.chooser} points at {where} for {guesser}; {guesser}{words}"
+            turn_pointer = pick.chooser
         fact = GuessFact(turn_pointer, guesser, side, where, card_text, guess_text, features,
                          points)
         self._events.append(Event(text, MoveRef(round=number, index=t, player=guesser,
-                                                pointer=pick.pointer), rule,
+                                                pointer=pick.pointer),
+                                  None if card_text is NOT_RECORDED else rule,
                                   {side: points}, fact))
         return result.short_circuit_named
 
-    def _play_unknown(self, number: int, t: int, guesser: str, side: str, pick: Pick,
-                      chained: bool) -> bool:
-        """A guess on a card the log does not record: only naming nothing is checked; it
-        scores the points the log records (0 if it records none), and a short circuit named
-        on it may be followed by another card."""
+    def _not_recorded(self, t: int, where: str, pick: Pick
+                      ) -> tuple[Score, str, str, str, tuple[str, ...]]:
+        """A guess on a card the log does not record, as :func:`_score` words a guess: only
+        naming nothing is checked; it scores the points the log records (0 if none), and a
+        short circuit named on it may be followed by another card. No rule decides it."""
         guess = pick.guess
-        move = MoveRef(round=number, index=t, player=guesser, pointer=pick.pointer)
-        where = position_name(pick.position)
         named = guess.named()
-        if not guess.short_circuit and not named:
-            self._violate(GUESS_FEATURE, MoveRef(round=number, index=t, player=guesser,
-                                                 pointer=pick.pointer + "/guess"),
-                          "no feature named")
         points = pick.points or 0
         self.unchecked[-1].guessed(t, where, guess.short_circuit)
-        self.scores[side] += points
         recorded = "as recorded" if pick.points is not None else "none recorded"
-        words = (f" names {guess.describe()}; it is not recorded: not checked, "
+        rule = GUESS_FEATURE if not guess.short_circuit and not named else SCORING
+        result = Score(points, "not checked", rule, short_circuit_named=guess.short_circuit)
+        words = (f" names {guess.describe()}; it is {NOT_RECORDED}: not checked, "
                  f"{counted(points, 'point')} ({recorded})")
-        text, chooser = _told(guesser, pick.chooser, where, chained, words)
         features = ("short-circuit",) if guess.short_circuit else tuple(named)
-        fact = GuessFact(chooser, guesser, side, where, "not recorded",
-                         guess.describe().strip('"'), features, points)
-        self._events.append(Event(text, move, None, {side: points}, fact))
-        return guess.short_circuit
+        return result, words, NOT_RECORDED, guess.describe().strip('"'), features
 
     # --- the game -------------------------------------------------------------------
 
