@@ -9,6 +9,8 @@ into the line (:func:`say_cards`) before the line is checked.
 >>> line = "Bob Ann r1c1 short-circuit =0 + Ann r1c2 bulb =1 is bulb/red/3"
 >>> unsaid_cards(header, line, source="t.pcn")
 ['r1c1', None]
+>>> unsaid_cards(header + "Bob Ann r1c1 3 is ?\\n", "captains X Ann", source="t.pcn")
+[]
 >>> say_cards(line, ["short-circuit", None])
 'Bob Ann r1c1 short-circuit =0 is short-circuit + Ann r1c2 bulb =1 is bulb/red/3'
 >>> card_problem("bulb/red"), card_problem("?"), card_problem("short-circuit")
@@ -58,8 +60,8 @@ def unsaid_cards(text: str, line: str, *, source: str) -> list[str | None]:
     turns = rounds[-1]["turns"]
     picks = [p for turn in turns for p in [turn, *turn.get("chain", ())]]
     said = _picks(line)
-    if not said or len(picks) < len(said):
-        return []
+    if not said or len(picks) < len(said) or not all(map(_POSITION.search, said)):
+        return []  # not a line of turns (captains, a turn as a $ value)
     cards = rounds[-1]["grid"]["cards"]
     out: list[str | None] = []
     for pick, words in zip(picks[len(picks) - len(said):], said, strict=True):
