@@ -368,7 +368,7 @@ class Replay:
         self._face_up.add(position)
         if self._drawing:
             self._picked.append(position)
-        if card.__class__ is UnknownCard:
+        if isinstance(card, UnknownCard):
             result, words, card_text, guess_text, features = self._not_recorded(t, where, pick)
         else:
             _, _, result, words, card_text, guess_text, features = _score(pick.guess, card,
