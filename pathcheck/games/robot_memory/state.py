@@ -242,9 +242,10 @@ class Replay:
                 short + unknown < FIVE_PLUS_MIN_SHORT_CIRCUITS:
             self._violate(FIVE_PLUS_SHORT_CIRCUITS, MoveRef(round=number, pointer=where),
                           f"{counted(short, 'short circuit')} with {self._head_count} players")
-        if unknown:  # the layout is not known: no layout fact
+        if unknown:
             self._event(f"{counted(memory, 'memory card')}, {counted(short, 'short circuit')} "
-                        f"and {unknown} not recorded, {rows}x{columns}")
+                        f"and {unknown} not recorded, {rows}x{columns}",
+                        fact=LayoutFact(memory, short, rows, columns, unknown))
         else:
             self._event(f"{memory} memory card{'' if memory == 1 else 's'} and {short} short "
                         f"circuit{'' if short == 1 else 's'}, {rows}x{columns}",
