@@ -62,7 +62,9 @@ def command(ctx: click.Context, game: str | None, path: str | None, resume: str 
 
     Asks for the settings, then for each move in turn, says at once when a move breaks a rule
     (keep it as played, or correct it), writes the log after every move, and prints the
-    ruling at the end. --resume LOG goes on with a log recorded before. Needs a terminal.
+    ruling at the end. What the table sees only later is asked then (a robot-memory card
+    when it is turned face up, Memoarrr! treasures at the end). --resume LOG goes on with a
+    log recorded before. Needs a terminal.
     Exit code 0: the game is recorded (whatever the ruling), or Ctrl-D stopped it (the log is
     saved); 2: no terminal; 3: bad LOG; 4: LOG is not a regular
     file of at most 16 MB; 130: stopped by Ctrl-C (the log is saved).
@@ -238,6 +240,7 @@ class Table:
             line = recording.canonical(line)
             try:
                 line = self.together(recording, line)
+                line = self.revealed(recording, line)
             except Ended as end:
                 self.say(f"  the line was not recorded: {line}")
                 return self.stop(path, end)
@@ -326,6 +329,29 @@ class Table:
                          "> (one after the other, in the order typed)")
         return recording.say_together(line, marks) if any(m is not None for m in marks) \
             else line
+
+    def revealed(self, recording: Any, line: str) -> str:
+        """Robot memory: the card each guess of ``line`` turns face up, asked when neither
+        the line (``is CARD``) nor the grid says it, and written into the line."""
+        from pathcheck.recorder_cards import CARD_WORDS, card_problem, say_cards, unsaid_cards
+
+        places = unsaid_cards(recording.text(), line, source=recording.source)
+        if not any(places):
+            return line
+        cards: list[str | None] = []
+        for place in places:
+            if place is None:
+                cards.append(None)
+                continue
+            while True:
+                answer = ask(self.answers, f"  {place} is turned face up: which card? "
+                                           f"({CARD_WORDS})").strip()
+                problem = card_problem(answer)
+                if problem is None:
+                    cards.append(answer)
+                    break
+                self.say(f"  {answer!r} is not a card: {problem}")
+        return say_cards(line, cards)
 
     def keep_or_correct(self) -> bool:
         """Only k, c or Enter (correct) answer; anything else is refused and asked again."""

@@ -313,6 +313,8 @@ class LayoutFact(_Fact, frozen=True, gc=False, tag="layout"):
     short_circuits: int
     rows: int
     columns: int
+    not_recorded: int = 0
+    """Places whose card the log does not record (``"unknown"``): of either kind."""
 
 
 class CoverFact(_Fact, frozen=True, gc=False, tag="cover"):

@@ -157,14 +157,14 @@ def _robot_memory(log: Mapping[str, Any]) -> Next:
     from pathcheck.games.robot_memory.state import Replay
 
     rounds = log.get("rounds") or []
-    opener = "round ROWSxCOLUMNS first NAME, then its grid a row a line"
+    opener = "round ROWSxCOLUMNS first NAME; each card is asked for when it is turned"
     if not rounds:
         return Next(None, f"open round 1: {opener}")
     grid = rounds[-1].get("grid") or {}
     typed = len(grid.get("cards") or ())
     if typed < int(grid.get("rows", 0)):
         return Next(None, f"row {typed + 1} of {grid['rows']}: row and its {grid['columns']} "
-                          "cards (type/colour/number, short-circuit, - for no card)")
+                          "cards (type/colour/number, short-circuit, ? not known, - no card)")
     game = read_log(log, source="<recording>")
     from pathcheck.games.robot_memory.at import render_grid
 
@@ -180,7 +180,8 @@ def _robot_memory(log: Mapping[str, Any]) -> Next:
         if replay.solo:
             pointer = guesser
         return Next(guesser, f"{_quoted(pointer)} {_quoted(guesser)} rRcC GUESS [=POINTS]; "
-                             f"{pointer} points", verb="to guess", view=view)
+                             f"{pointer} points, then the card turned is asked for",
+                    verb="to guess", view=view)
     if len(rounds) >= ROUNDS:
         return Next(None, "", f"round {len(rounds)} has ended and the game is over",
                     over=True, view=view)

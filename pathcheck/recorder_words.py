@@ -40,10 +40,11 @@ EXAMPLES: Mapping[str, tuple[tuple[str, str], ...]] = {
         ("Ann 1 bell", "uncovering: PLAYER CUP SYMBOL-NAMED"),
     ),
     "robot-memory/1": (
-        ("round 2x2 first Ann", "opens a round: its grid and the first active player"),
-        ("row bulb/red/3 short-circuit", "the grid, a row a line: type/colour/number or"),
-        ("row gear/blue/1 tool/yellow/2", "  short-circuit (- no card)"),
-        ("Bob Ann r1c1 bulb/red =3", "a turn: CHOOSER GUESSER rRcC GUESS [=POINTS]"),
+        ("round 2x2 first Ann", "opens a round: its size and the first active player"),
+        ("Bob Ann r1c1 bulb/red =3 is bulb/red/3",
+         "a turn: CHOOSER GUESSER rRcC GUESS [=POINTS] is CARD,"),
+        ("Ann Bob r2c2 short-circuit =0 is short-circuit + Bob r1c2 3 =1 is gear/blue/3",
+         "  the card turned (asked for if left out; ? nobody noted it)"),
     ),
 }
 """A complete example of each kind of move line, per log format, for the recorder's help
@@ -112,7 +113,7 @@ def words(log: dict[str, Any], source: str = "<recording>", player: str | None =
     from pathcheck.games.robot_memory.notation import COLOURS, TYPES
 
     cards = [f"{t}/{c}/{n}" for t in TYPES for c in COLOURS for n in "1234"]
-    return names + ["round", "row", "first", "captains", "+", "short-circuit", "-"] + \
+    return names + ["round", "row", "first", "captains", "+", "is", "short-circuit", "?", "-"] + \
         positions + list(TYPES) + list(COLOURS) + cards + [f"={n}" for n in range(7)]
 
 

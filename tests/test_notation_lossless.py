@@ -255,3 +255,73 @@ ALL_FIXTURES = sorted(
 @pytest.mark.parametrize("path", ALL_FIXTURES, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_every_fixture_malformed_ones_too_round_trips(path: Path) -> None:
     assert_lossless(json.loads(path.read_text(encoding="utf-8")))
+
+
+ROBOT_BASES = [i for i, log in enumerate(BASES) if log["format"] == "robot-memory/1"]
+
+
+def _with_unknown_cards(log: dict[str, Any], data: st.DataObject) -> dict[str, Any]:
+    """``log`` with some of its cards not recorded (``"unknown"``)."""
+    for rnd in log["rounds"]:
+        cards = rnd["grid"]["cards"]
+        places = [(r, c) for r, row in enumerate(cards) for c, card in enumerate(row)
+                  if card is not None]
+        for r, c in data.draw(st.lists(st.sampled_from(places), max_size=len(places))):
+            cards[r][c] = "unknown"
+    return log
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(index=st.sampled_from(ROBOT_BASES), data=st.data())
+def test_robot_cards_not_recorded_round_trip(index: int, data: st.DataObject) -> None:
+    log = _with_unknown_cards(copy.deepcopy(BASES[index]), data)
+    text = assert_lossless(log)
+    unknown = sum(row.count("unknown") for rnd in log["rounds"] for row in rnd["grid"]["cards"])
+    rows = [line.split()[1:] for line in text.splitlines() if line.startswith("row ")]
+    assert sum(row.count("?") for row in rows) == unknown
+
+
+def _revealed_as_played(log: dict[str, Any]) -> str:
+    """The notation of a robot-memory log as the recorder keeps it: no ``row`` lines, each
+    card named on the turn that turns it face up (``is CARD``)."""
+    from pathcheck.games.robot_memory.notation import features
+
+    written = notation.write(log).splitlines()
+    out = written[:next(i for i, line in enumerate(written) if line.startswith("round "))]
+    for rnd in log["rounds"]:
+        grid = rnd["grid"]
+        out.append(f"round {grid['rows']}x{grid['columns']} first {rnd['first']}")
+        if "captains" in rnd:
+            out.append("captains " + " ".join(f"{k} {v}" for k, v in rnd["captains"].items()))
+        for turn in rnd["turns"]:
+            words = [turn["chooser"], turn["guesser"]]
+            for i, pick in enumerate([turn, *turn.get("chain", ())]):
+                if i:
+                    words += ["+", pick["chooser"]]
+                row, column = pick["position"]["row"], pick["position"]["column"]
+                words += [f"r{row}c{column}", features(pick["guess"], {})]
+                if "points" in pick:
+                    words.append(f"={pick['points']}")
+                words += ["is", features(grid["cards"][row - 1][column - 1])]
+            out.append(" ".join(words))
+    return "\n".join(out) + "\n"
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(index=st.sampled_from(ROBOT_BASES), data=st.data())
+def test_robot_cards_named_when_revealed_fill_in_the_grid(index: int,
+                                                           data: st.DataObject) -> None:
+    """Cards named as they are turned (the recorder's way) read as the grid that holds
+    them; a card never turned stays not recorded, and ``?`` leaves one not recorded."""
+    log = _with_unknown_cards(copy.deepcopy(BASES[index]), data)
+    for rnd in log["rounds"]:
+        turned = {(p["position"]["row"], p["position"]["column"])
+                  for turn in rnd["turns"] for p in [turn, *turn.get("chain", ())]}
+        dropped = data.draw(st.sampled_from(sorted(turned))) if turned else None
+        cards = rnd["grid"]["cards"]
+        for r, row in enumerate(cards, 1):
+            for c, card in enumerate(row, 1):
+                if card is not None and ((r, c) not in turned or (r, c) == dropped):
+                    cards[r - 1][c - 1] = "unknown"
+    back = notation.parse(_revealed_as_played(log), source="log.pcn")
+    assert same(back, log)

@@ -161,14 +161,43 @@ def test_settings_edited_mid_game_must_fit_the_moves(tmp_path: Path) -> None:
 
 def test_a_round_left_without_its_grid_is_said_at_once(tmp_path: Path) -> None:
     table = started(tmp_path, "robot-memory")
-    table.type("round 2x2 first Ann")
-    table.wait("row 1 of 2")
+    table.type("round 2x2 first Ann", "row ? short-circuit")  # a grid begun, then left
+    table.wait("row 2 of 2")
     table.type("round 2x2 first Bob")
     table.wait("could no longer be ruled on with it")
     table.type(CLEAR + ":done")
     table.wait("it cannot be ruled on")
     assert table.end() == 3  # as documented: a log that cannot be ruled on
-    assert saved(tmp_path)[-1] == "round 2x2 first Ann"
+    assert saved(tmp_path)[-1] == "row ? short-circuit"
+
+
+# 9. only what the table knows when it happens -------------------------------------------
+
+def test_robot_memory_asks_for_each_card_when_it_is_turned(tmp_path: Path) -> None:
+    table = started(tmp_path, "robot-memory")
+    table.wait("each card is asked for when it is turned")  # no grid before the first turn
+    table.type("round 2x2 first Ann")
+    table.wait("Bob Ann rRcC GUESS [=POINTS]; Bob points, then the card turned is asked for")
+    table.type("Bob Ann r1c1 bulb/red")
+    table.wait("r1c1 is turned face up: which card?")
+    table.type("bulb/red")
+    table.wait("'bulb/red' is not a card: name all three features")
+    table.type(CLEAR + "bulb/red/3")
+    table.wait("Bob to guess")
+    table.type("Ann Bob r1c2 short-circuit + Bob r2c1 3", "short-circuit")
+    table.wait("r2c1 is turned face up")
+    table.type("?")  # nobody noted it
+    table.wait("Ann to guess")
+    table.type(":show")
+    seen = table.wait("the referee's view, with what is face down")
+    assert "3R bulb" in seen and "SHORT" in seen and "(?)" in seen  # r2c2 still face down
+    table.type(":done")
+    seen = table.wait("saved game.pcn")
+    assert "the guess of move 2 on r2c1" in seen and "2 cards not recorded (r2c1, r2c2)" in seen
+    table.end()
+    assert saved(tmp_path)[-2:] == [
+        "Bob Ann r1c1 bulb/red is bulb/red/3",
+        "Ann Bob r1c2 short-circuit is short-circuit + Bob r2c1 3 is ?"]
 
 
 # 3. every rule break flagged on its line ----------------------------------------------
@@ -203,14 +232,10 @@ def test_robot_memory_wrong_first_player_hands_back_the_round_line(tmp_path: Pat
     table = started(tmp_path, "robot-memory")
     table.type("round 1x2 first Ann", "row bulb/red/3 short-circuit",
                "Bob Ann r1c1 bulb/red/3 =6", "Ann Bob r1c2 short-circuit =0",
-               "round 1x2 first Ann")
-    table.wait("row 1 of 1")
-    table.type("row gear/blue/1 short-circuit")  # the grid complete: the first is checked
+               "round 1x2 first Ann")  # the grid is not needed: the first is checked at once
     table.wait("robot-memory/next-round-first")
     table.type("")  # Enter: correct
-    table.wait("the line that broke it comes back: round 1x2 first Ann")
-    table.type(CLEAR + "round 1x2 first Bob")
-    table.keys("\x1b[A\x1b[A\r")  # Up-arrow twice: the row line taken back with it
+    table.type(CLEAR + "round 1x2 first Bob", "row gear/blue/1 short-circuit")
     table.wait("Bob to guess")
     table.type(":done")
     table.end()

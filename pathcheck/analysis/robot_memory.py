@@ -6,7 +6,8 @@ A guess is sound when it names all three features of a memory card (6 points), o
 circuit" for a short circuit; any other answer is a slip: a wrong feature, "short circuit" on
 a memory card or features on a short circuit (what the player saw contradicted), or fewer
 features than were seen (points given away). Which card is pointed at is not a move of the
-guesser's.
+guesser's. A guess on a card the log does not record (``"unknown"``) is not judged: the player
+saw the card at setup, but the analysis cannot tell what they saw; the analysis notes it.
 
 >>> import random
 >>> from pathcheck.games.robot_memory.gen import random_game
@@ -30,7 +31,9 @@ from pathcheck.games.robot_memory.rules import (
     Card,
     Guess,
     MemoryCard,
+    Place,
     ShortCircuit,
+    UnknownCard,
 )
 from pathcheck.games.robot_memory.state import Replay
 from pathcheck.ruling import Rule
@@ -74,6 +77,7 @@ def analyse_read(game: GameLog, *, source: str) -> GameAnalysis:
     replay = Replay(game)
     replay.run()
     moves: list[AnalysedMove] = []
+    unjudged: list[str] = []
     for number, rnd in enumerate(game.rounds, 1):
         face_up: set[tuple[int, int]] = set()
         for t, turn in enumerate(rnd.turns, 1):
@@ -81,21 +85,26 @@ def analyse_read(game: GameLog, *, source: str) -> GameAnalysis:
                 if pick.position in face_up:
                     continue  # already turned: the ruling says so
                 face_up.add(pick.position)
-                moves.append(_move(number, t, turn.guesser, pick, rnd.grid))
+                row, column = pick.position
+                card = rnd.grid[row - 1][column - 1]
+                if isinstance(card, UnknownCard):
+                    unjudged.append(f"{number}.{t} {position_name(pick.position)}")
+                    continue
+                moves.append(_move(number, t, turn.guesser, pick, card))
     winners, _ = replay.winners()
     # In team play the captains guess: each person is summed up, with their team's result.
     people = game.people
     side = {p: game.side_of(p) or p for p in people}
     points = {p: replay.scores.get(side[p], 0) for p in people}
+    notes = (f"not judged: the guesses on cards the log does not record "
+             f"({', '.join(unjudged)}): what the player saw at setup is not known",) \
+        if unjudged else ()
     return make_analysis("robot-memory", FORMAT, source, people, moves, points,
-                         [p for p in people if side[p] in winners])
+                         [p for p in people if side[p] in winners], notes=notes)
 
 
-def _move(number: int, t: int, guesser: str, pick: Pick,
-          grid: tuple[tuple[Card | None, ...], ...]) -> AnalysedMove:
-    row, column = pick.position
-    card = grid[row - 1][column - 1]
-    assert card is not None  # read_log checked every position
+def _move(number: int, t: int, guesser: str, pick: Pick, card: Place) -> AnalysedMove:
+    assert card is not None and not isinstance(card, UnknownCard)  # read_log; analyse_read
     where = position_name(pick.position)
     mark, why, rule = judge(pick.guess, card)
     seen = "a short circuit" if not isinstance(card, MemoryCard) else card.describe()

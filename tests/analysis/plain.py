@@ -134,6 +134,8 @@ def _robot(log: dict[str, Any]) -> list[Plain]:
             for pick in [turn, *turn.get("chain", ())]:
                 card = rnd["grid"]["cards"][pick["position"]["row"] - 1][
                     pick["position"]["column"] - 1]  # what everyone saw at setup
+                if card == "unknown":
+                    continue  # not recorded: what they saw is not known, nothing to judge
                 guess = pick["guess"]
                 if card == "short-circuit" or guess == "short-circuit":
                     right = card == guess

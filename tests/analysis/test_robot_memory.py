@@ -47,3 +47,16 @@ def test_a_wrong_colour_and_a_cautious_guess_are_slips() -> None:
     assert slips == sorted([(2, turns.index(wrong) + 1, "wrong colour"),
                             (2, turns.index(cautious) + 1,
                              "only 1 of the 3 features named (all 3 were seen)")])
+
+
+def test_a_guess_on_a_card_not_recorded_is_not_judged_and_noted() -> None:
+    log = perfect(random_game(random.Random(2), variant="standard"))
+    turn = log["rounds"][0]["turns"][0]
+    where = turn["position"]
+    log["rounds"][0]["grid"]["cards"][where["row"] - 1][where["column"] - 1] = "unknown"
+    analysis = analyse(log, source="p")
+    assert (1, 1) not in {(m.round, m.index) for m in analysis.moves}
+    assert {m.mark for m in analysis.moves} == {Mark.SOUND}
+    place = f"r{where['row']}c{where['column']}"
+    assert analysis.notes == (f"not judged: the guesses on cards the log does not record "
+                              f"(1.1 {place}): what the player saw at setup is not known",)

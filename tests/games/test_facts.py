@@ -164,6 +164,10 @@ def check_fact(event: Event, number: int, ruling: Ruling) -> None:
                         f"{fact.stack_tile} of the stack): {fact.reason}")
     elif isinstance(fact, SoloFailureFact):
         check_solo_failure(fact, text, event.move)
+    elif isinstance(fact, LayoutFact) and fact.not_recorded:
+        assert text == (f"{counted(fact.memory_cards, 'memory card')}, "
+                        f"{counted(fact.short_circuits, 'short circuit')} and "
+                        f"{fact.not_recorded} not recorded, {fact.rows}x{fact.columns}")
     elif isinstance(fact, LayoutFact):
         assert text == (f"{counted(fact.memory_cards, 'memory card')} and "
                         f"{counted(fact.short_circuits, 'short circuit')}, "

@@ -25,7 +25,14 @@ from pathcheck.games.robot_memory import rules as cards
 from pathcheck.games.robot_memory.adjudicator import ADJUDICATOR
 from pathcheck.games.robot_memory.gen import VARIANTS, random_game
 from pathcheck.games.robot_memory.log import GameLog, read_log
-from pathcheck.games.robot_memory.rules import Card, Guess, MemoryCard, ShortCircuit, score
+from pathcheck.games.robot_memory.rules import (
+    Guess,
+    MemoryCard,
+    Place,
+    ShortCircuit,
+    UnknownCard,
+    score,
+)
 from pathcheck.games.robot_memory.state import Replay
 from pathcheck.ruling import Ruling, render_text
 from tests.fuzz import json_values
@@ -50,6 +57,7 @@ def rule_on(log: dict[str, Any], at: str | None = None) -> Ruling:
 
 LEGAL = {
     "legal-standard-2p.json": ({"Ann": 26, "Ben": 24}, ["Ann"]),
+    "legal-cards-unknown.json": ({"Ann": 26, "Ben": 24}, ["Ann"]),
     "legal-standard-3p.json": ({"Ann": 17, "Ben": 18, "Cat": 22}, ["Cat"]),
     "legal-standard-4p.json": ({"Ann": 9, "Ben": 8, "Cat": 17, "Dan": 16}, ["Cat"]),
     "legal-standard-3p-tie.json": ({"Ann": 14, "Ben": 14, "Cat": 12}, ["Ann", "Ben"]),
@@ -335,9 +343,11 @@ def test_random_legal_games_replay_clean(rng: random.Random, variant: str) -> No
 
 def _fresh(game: GameLog) -> GameLog:
     """``game`` with every card and guess a new object, equal to the one read_log shares."""
-    def card(value: Card | None) -> Card | None:
+    def card(value: Place) -> Place:
         if isinstance(value, MemoryCard):
             return MemoryCard(value.type, value.colour, value.number)
+        if isinstance(value, UnknownCard):
+            return UnknownCard()
         return None if value is None else ShortCircuit()
 
     rounds = tuple(dataclasses.replace(

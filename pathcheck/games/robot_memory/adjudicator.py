@@ -66,6 +66,7 @@ class RobotMemoryAdjudicator(GameAdjudicator):
             members = ", ".join(m + (" (captain)" if m == team.captain else "")
                                 for m in team.members)
             notes.append(f"team {team.name}: {members}")
+        notes.extend(note for gaps in replay.unchecked if (note := gaps.note()) is not None)
         if replay.solo:
             notes.append(f"solo play has no winner: {SOLO_GOAL.quote} "
                          f"Score: {replay.scores[game.sides[0]]}")

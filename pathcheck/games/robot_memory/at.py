@@ -6,20 +6,21 @@ from collections.abc import Set
 from functools import lru_cache
 from itertools import chain
 
-from pathcheck.games.robot_memory.rules import Card
+from pathcheck.games.robot_memory.rules import Place
 from pathcheck.ruling import Round
 
-Grid = tuple[tuple[Card | None, ...], ...]
+Grid = tuple[tuple[Place, ...], ...]
 
 
-_coded: dict[int, tuple[Card, str]] = {}
+_coded: dict[int, tuple[Place, str]] = {}
 """id(card) -> the card (kept, so that the id stays its own) and its code. The log reader shares
 its cards (65 of them), so each is coded once; the cap only guards against hand-built grids."""
 _ROW_NAMES = tuple(f"r{r:<3} " for r in range(1, 21))
 """Row names, padded, of the largest grid a log may have."""
 
 
-def _coded_card(card: Card) -> tuple[Card, str]:
+def _coded_card(card: Place) -> tuple[Place, str]:
+    assert card is not None
     found = (card, card.code())
     if len(_coded) < 4096:
         _coded[id(card)] = found

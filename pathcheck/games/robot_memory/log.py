@@ -23,7 +23,7 @@ from msgspec import UNSET, Meta, UnsetType
 from pathcheck.errors import RecordError, pointer_join
 from pathcheck.games.common import check_player
 from pathcheck.games.logformat import LogFormat, unique
-from pathcheck.games.robot_memory.rules import Card, Guess, Variant, card_from_json
+from pathcheck.games.robot_memory.rules import Guess, Place, Variant, card_from_json
 
 FORMAT = "robot-memory/1"
 SCHEMA = "robot-memory"
@@ -39,6 +39,7 @@ TypeName = Literal["battery", "gear", "tool", "bulb"]
 ColourName = Literal["yellow", "red", "blue", "green"]
 Number = Annotated[int, Meta(ge=1, le=4)]
 ShortCircuit = Literal["short-circuit"]
+Unknown = Literal["unknown"]
 
 # gc=False on every Struct: values decoded from JSON cannot form reference cycles, so the
 # collector need not track them (they are built faster and never walked).
@@ -52,14 +53,15 @@ class MemoryCardEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True, g
     number: Number
 
 
-CardEntry = Annotated[MemoryCardEntry | ShortCircuit | None, Meta(
-    description="A memory card, the string \"short-circuit\", or null for an empty place of "
-                "the layout.")]
+CardEntry = Annotated[MemoryCardEntry | ShortCircuit | Unknown | None, Meta(
+    description="A memory card, the string \"short-circuit\", the string \"unknown\" for a "
+                "card the log does not record (never turned face up, or nobody noted it: a "
+                "guess on it is not checked), or null for an empty place of the layout.")]
 
 
 class GridEntry(msgspec.Struct, forbid_unknown_fields=True, frozen=True, gc=False):
     """The layout, row by row: rows x columns places (null where a custom layout has no
-    card)."""
+    card). A card is recorded when it is turned face up: until then it may be "unknown"."""
 
     rows: Annotated[int, Meta(ge=1, le=20)]
     columns: Annotated[int, Meta(ge=1, le=20)]
@@ -238,7 +240,7 @@ class Turn(NamedTuple):
 class RoundLog:
     """One round as recorded."""
 
-    grid: tuple[tuple[Card | None, ...], ...]
+    grid: tuple[tuple[Place, ...], ...]
     first: str
     captains: Mapping[str, str]
     turns: tuple[Turn, ...]
@@ -338,11 +340,11 @@ def _read_teams(entry: RobotMemoryEntry, source: str) -> tuple[Team, ...]:
 # Cards and guesses of a schema-valid log come from small finite sets (64 cards and a short
 # circuit, 126 guesses): each is read once per process and shared, so the replay can key its
 # tables on them.
-_CARDS: dict[MemoryCardEntry | str, Card] = {}
+_CARDS: dict[MemoryCardEntry | str, Place] = {}
 _GUESSES: dict[GuessEntry, Guess] = {}
 
 
-def _card(value: MemoryCardEntry | str) -> Card:
+def _card(value: MemoryCardEntry | str) -> Place:
     card = _CARDS.get(value)
     if card is None:
         found = card_from_json(value if isinstance(value, str) else msgspec.structs.asdict(value))
@@ -425,7 +427,7 @@ class _RoundReader:
     def _unknown(self, name: str, where: str) -> None:
         check_player(name, self.people, source=self.source, pointer=where)
 
-    def _pick(self, layout: tuple[tuple[Card | None, ...], ...],
+    def _pick(self, layout: tuple[tuple[Place, ...], ...],
               value: TurnEntry | ChainedEntry, where: str) -> Pick:
         chooser = value.chooser
         if chooser not in self.known:

@@ -2,12 +2,15 @@
 
 Header: ``variant:`` (standard, solo, team, 5+, custom), ``difficulty:``, ``players:``
 (clockwise) or, in team play, ``team1:``/``team2:`` as ``NAME captain NAME members NAME...``,
-``event:``. Body: ``round ROWSxCOLUMNS first NAME`` opens a round; its grid follows, one
-``row`` line a row (cards ``type/colour/number``, ``short-circuit``, ``-`` no card), then
+``event:``. Body: ``round ROWSxCOLUMNS first NAME`` opens a round; its grid may follow, one
+``row`` line a row (cards ``type/colour/number``, ``short-circuit``, ``?`` a card not
+recorded, ``-`` no card; no ``row`` lines: every card is not recorded), then
 ``captains TEAM NAME...`` where captains changed. A turn is
-``CHOOSER GUESSER rRcC GUESS [=POINTS]``; a guess names ``short-circuit`` or any of the type,
-colour and number joined by ``/`` (``bulb/red``, ``3``; ``-`` names nothing); a chained guess
-after a short circuit follows as ``+ CHOOSER rRcC GUESS [=POINTS]``.
+``CHOOSER GUESSER rRcC GUESS [=POINTS] [is CARD]``; a guess names ``short-circuit`` or any of
+the type, colour and number joined by ``/`` (``bulb/red``, ``3``; ``-`` names nothing);
+``is CARD`` is the card turned face up, which fills in its place of the grid (as the recorder
+asks for it when it is revealed); a chained guess after a short circuit follows as
+``+ CHOOSER rRcC GUESS [=POINTS] [is CARD]``.
 
 >>> from pathcheck.notation import parse, write
 >>> text = '''#! robot-memory/1
@@ -22,6 +25,19 @@ after a short circuit follows as ``+ CHOOSER rRcC GUESS [=POINTS]``.
 {'type': 'bulb', 'colour': 'yellow'}
 >>> write(log) == text
 True
+
+Cards named as they are revealed, the grid left out:
+
+>>> log = parse('''#! robot-memory/1
+... variant: standard
+... players: Ann Ben
+... round 1x2 first Ann
+... Ben Ann r1c2 bulb/yellow =2 is bulb/yellow/2
+... ''', source="r.pcn")
+>>> log["rounds"][0]["grid"]["cards"]
+[['unknown', {'type': 'bulb', 'colour': 'yellow', 'number': 2}]]
+>>> print(write(log).splitlines()[4])
+row ? bulb/yellow/2
 """
 
 from __future__ import annotations
@@ -45,7 +61,9 @@ from pathcheck.notation import (
 from pathcheck.text import ascii_number
 
 FORMAT = "robot-memory/1"
-KEYWORDS = ("round", "row", "captains", "+", "-")
+KEYWORDS = ("round", "row", "captains", "+", "-", "?", "is")
+UNKNOWN = "unknown"
+"""A card not recorded (``?``)."""
 SHORT = "short-circuit"
 TYPES = ("battery", "gear", "tool", "bulb")
 COLOURS = ("yellow", "red", "blue", "green")
@@ -87,6 +105,8 @@ def features(value: Any, empty: Any = None) -> str:
 def _plain_features(value: Any, empty: Any) -> str:
     if value is None or value == empty:
         return "-"
+    if value == UNKNOWN:
+        return "?"
     if not isinstance(value, dict):
         return SHORT if value == SHORT else scalar(value, quote)
     parts = []
@@ -106,6 +126,8 @@ def read_features(reader: Reader, token: Token, empty: Any) -> Any:
         return SHORT
     if token.text == "-":
         return empty
+    if token.text == "?":
+        return UNKNOWN
     out: dict[str, Any] = {}
     for part in token.text.split("/"):
         key, eq, value = part.partition("=")
@@ -172,7 +194,11 @@ def parse(reader: Reader) -> dict[str, Any]:
                                for i in range(0, len(pairs), 2)}
         else:
             for turn in turns(line.tokens):
-                rnd["turns"].append(reader.at(_turn(reader, turn), turn[0]))
+                revealed: list[tuple[Token, Any]] = []
+                rnd["turns"].append(reader.at(_turn(reader, turn, revealed), turn[0]))
+                _reveal(reader, rnd["grid"], revealed)
+    for rnd in rounds:
+        _unrecorded(rnd["grid"])
     log["rounds"] = rounds
     event = reader.text("event")
     if event is not None:
@@ -189,8 +215,36 @@ def _round(reader: Reader, tokens: list[Token]) -> dict[str, Any]:
     return {"grid": grid, "first": tokens[3].value, "turns": []}
 
 
-def _guess(reader: Reader, tokens: list[Token], i: int, out: dict[str, Any]) -> int:
-    """Read ``rRcC GUESS [=POINTS]`` from ``tokens[i]`` into ``out``; the index after it."""
+def _unrecorded(grid: dict[str, Any]) -> None:
+    """A grid given by no ``row`` line: every card not recorded (yet)."""
+    if not grid["cards"]:
+        grid["cards"] = [[UNKNOWN] * grid["columns"] for _ in range(grid["rows"])]
+
+
+def _reveal(reader: Reader, grid: dict[str, Any], revealed: list[tuple[Token, Any]]) -> None:
+    """Fill in the grid with the cards a turn line names as turned face up (``is CARD``)."""
+    if not revealed:
+        return
+    _unrecorded(grid)
+    cards = grid["cards"]
+    for token, out in revealed:
+        row, column = out["position"]["row"], out["position"]["column"]
+        if not (0 < row <= len(cards) and 0 < column <= len(cards[row - 1])):
+            continue  # off the grid: the log reader says so
+        card = read_features(reader, token, None)
+        there = cards[row - 1][column - 1]
+        if there == UNKNOWN:
+            # a card's errors name the line that revealed it (a dict or list has its spot)
+            cards[row - 1][column - 1] = reader.at(card, token) \
+                if isinstance(card, (dict, list)) else card
+        elif there != card and card != UNKNOWN:  # "is ?": nobody noted what the grid says
+            raise reader.fail(token, f"r{row}c{column} is {features(there)} in the grid")
+
+
+def _guess(reader: Reader, tokens: list[Token], i: int, out: dict[str, Any],
+           revealed: list[tuple[Token, Any]]) -> int:
+    """Read ``rRcC GUESS [=POINTS] [is CARD]`` from ``tokens[i]`` into ``out`` (the card
+    revealed into ``revealed``); the index after it."""
     if i + 1 >= len(tokens):
         raise reader.fail(tokens[-1], "expected a position rRcC and a guess after it")
     where = _POSITION.match(tokens[i].text)
@@ -205,22 +259,27 @@ def _guess(reader: Reader, tokens: list[Token], i: int, out: dict[str, Any]) -> 
             raise reader.fail(tokens[i], "expected the points scored, e.g. =2")
         out["points"] = points
         i += 1
+    if i < len(tokens) and tokens[i].text == "is" and tokens[i].kind == "word":
+        if i + 1 >= len(tokens):
+            raise reader.fail(tokens[i], "expected the card turned face up after 'is'")
+        revealed.append((tokens[i + 1], out))
+        i += 2
     return i
 
 
-def _turn(reader: Reader, tokens: list[Token]) -> Any:
+def _turn(reader: Reader, tokens: list[Token], revealed: list[tuple[Token, Any]]) -> Any:
     if len(tokens) == 1 and tokens[0].kind == "json":
         return tokens[0].value  # a turn the usual form cannot carry (see _write_turn)
     if len(tokens) < 4:
         raise reader.fail(tokens[-1], "expected CHOOSER GUESSER rRcC GUESS [=POINTS]")
     turn: dict[str, Any] = {"chooser": tokens[0].value, "guesser": tokens[1].value}
-    i = _guess(reader, tokens, 2, turn)
+    i = _guess(reader, tokens, 2, turn, revealed)
     while i < len(tokens):
         if tokens[i].text != "+" or tokens[i].kind != "word" or i + 1 >= len(tokens):
             raise reader.fail(tokens[i], "expected '+ CHOOSER rRcC GUESS' (a chained guess) "
                                          "or the next turn after '·'")
         link: dict[str, Any] = {"chooser": tokens[i + 1].value}
-        i = _guess(reader, tokens, i + 2, link)
+        i = _guess(reader, tokens, i + 2, link, revealed)
         turn.setdefault("chain", []).append(reader.at(link, tokens[i - 1]))
     return turn
 
@@ -263,7 +322,7 @@ def _plain_turn(turn: dict[str, Any]) -> str:
 
 
 def _read_turn(text: str) -> Any:
-    return one_turn(text, _turn)
+    return one_turn(text, lambda reader, tokens: _turn(reader, tokens, []))
 
 
 def _write_turn(turn: Any) -> str:

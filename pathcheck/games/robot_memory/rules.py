@@ -200,13 +200,38 @@ class ShortCircuit:
 
 Card = MemoryCard | ShortCircuit
 
+UNKNOWN_CARD_NAME = "unknown"
+
+
+@dataclass(frozen=True)
+class UnknownCard:
+    """A place whose card the log does not record (``"unknown"``; ``?`` in the notation):
+    nobody noted it when it was turned face up, or it never was. A guess on it cannot be
+    checked."""
+
+    def describe(self) -> str:
+        return "a card not recorded"
+
+    def code(self) -> str:
+        return "?"
+
+    def to_json(self) -> str:
+        return UNKNOWN_CARD_NAME
+
+
+UNKNOWN_CARD = UnknownCard()
+Place = Card | UnknownCard | None
+"""What a place of the grid holds: a card, a card not recorded, or (None) no card."""
+
 ALL_MEMORY_CARDS = tuple(MemoryCard(t, c, n) for t in TYPES for c in COLOURS for n in NUMBERS)
 
 
-def card_from_json(value: Any) -> Card | None:
+def card_from_json(value: Any) -> Place:
     """A schema-valid card value as a card (None for an empty place)."""
     if value is None:
         return None
+    if value == UNKNOWN_CARD_NAME:
+        return UNKNOWN_CARD
     if value == SHORT_CIRCUIT_NAME:
         return ShortCircuit()
     return MemoryCard(str(value["type"]), str(value["colour"]), int(value["number"]))

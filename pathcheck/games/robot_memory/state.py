@@ -31,6 +31,7 @@ from pathcheck.games.robot_memory.rules import (
     POINTING_PLAYER,
     ROUND_END,
     ROUNDS,
+    SCORING,
     SETUP,
     SHORT_CIRCUIT_SUPPLY,
     SHORT_CIRCUITS_IN_BOX,
@@ -41,9 +42,11 @@ from pathcheck.games.robot_memory.rules import (
     Guess,
     MemoryCard,
     Score,
+    UnknownCard,
     Variant,
     score,
 )
+from pathcheck.games.robot_memory.unchecked import Unchecked
 from pathcheck.render.words import counted
 from pathcheck.ruling import (
     CaptainFact,
@@ -77,6 +80,10 @@ stay theirs), the score, the end of the event's text, ``" names ...; it is ...: 
 and its facts (the card and the guess as worded, the features named).
 The log reader shares its guesses and cards, which come from small finite sets (126 and 65),
 so the table stays small; the cap only guards against hand-built logs."""
+
+
+NOT_RECORDED = "not recorded"
+"""How events and facts word a card the log does not record."""
 
 
 def _score(guess: Guess, card: Card, solo: bool) -> _Scored:
@@ -117,6 +124,8 @@ class Replay:
         self._drawing = self.pictures.want is not None
         self._events: list[Event] = []
         self._face_up: set[tuple[int, int]] = set()
+        self.unchecked: list[Unchecked] = []
+        """Per round with cards not recorded, what they left unchecked (the ruling's notes)."""
         self.up_next: str | None = None
         """The active player (side) of the next turn in the last round replayed (None: the
         round is over)."""
@@ -206,7 +215,12 @@ class Replay:
         holes = places.count(None)
         memory_cards = [card for card in places if isinstance(card, MemoryCard)]
         memory = len(memory_cards)
-        short = len(places) - holes - memory
+        unknown = len([card for card in places if card.__class__ is UnknownCard])
+        short = len(places) - holes - memory - unknown
+        if unknown:
+            self.unchecked.append(Unchecked(number))
+            self.unchecked[-1].setup(rnd.grid, self.log.basic_setup,
+                                     self._head_count >= FIVE_PLUS_PLAYERS)
         # two equal cards? (a set of their features: cheaper than hashing the cards)
         if len({(card.type, card.colour, card.number) for card in memory_cards}) < memory:
             self._check_distinct(number, where, rnd)
@@ -216,20 +230,27 @@ class Replay:
         rows, columns = len(rnd.grid), len(rnd.grid[0])
         if self.log.basic_setup and (
             (rows, columns) != (BASIC_ROWS, BASIC_COLUMNS) or holes
-            or (memory, short) != (BASIC_MEMORY_CARDS, BASIC_SHORT_CIRCUITS)
+            or memory > BASIC_MEMORY_CARDS or short > BASIC_SHORT_CIRCUITS
+            or (not unknown and (memory, short) != (BASIC_MEMORY_CARDS, BASIC_SHORT_CIRCUITS))
         ):
             self._violate(SETUP, MoveRef(round=number, pointer=where),
                           f"{memory} memory cards and {short} short circuits in "
                           f"{rows}x{columns} places ({holes} empty); the basic setup is "
                           f"13 and 3 in a full 4x4 grid",
                           fact=LayoutFact(memory, short, rows, columns))
-        if self._head_count >= FIVE_PLUS_PLAYERS and short < FIVE_PLUS_MIN_SHORT_CIRCUITS:
+        if self._head_count >= FIVE_PLUS_PLAYERS and \
+                short + unknown < FIVE_PLUS_MIN_SHORT_CIRCUITS:
             self._violate(FIVE_PLUS_SHORT_CIRCUITS, MoveRef(round=number, pointer=where),
                           f"{counted(short, 'short circuit')} with {self._head_count} players")
-        self._event(f"{memory} memory card{'' if memory == 1 else 's'} and {short} short "
-                    f"circuit{'' if short == 1 else 's'}, {rows}x{columns}",
-                    fact=LayoutFact(memory, short, rows, columns))
-        return memory + short
+        if unknown:
+            self._event(f"{counted(memory, 'memory card')}, {counted(short, 'short circuit')} "
+                        f"and {unknown} not recorded, {rows}x{columns}",
+                        fact=LayoutFact(memory, short, rows, columns, unknown))
+        else:
+            self._event(f"{memory} memory card{'' if memory == 1 else 's'} and {short} short "
+                        f"circuit{'' if short == 1 else 's'}, {rows}x{columns}",
+                        fact=LayoutFact(memory, short, rows, columns))
+        return memory + short + unknown
 
     def _check_distinct(self, number: int, where: str, rnd: RoundLog) -> None:
         """A violation for every memory card laid out a second time."""
@@ -348,8 +369,11 @@ class Replay:
         self._face_up.add(position)
         if self._drawing:
             self._picked.append(position)
-        _, _, result, words, card_text, guess_text, features = _score(pick.guess, card,
-                                                                      self._solo)
+        if isinstance(card, UnknownCard):
+            result, words, card_text, guess_text, features = self._not_recorded(t, where, pick)
+        else:
+            _, _, result, words, card_text, guess_text, features = _score(pick.guess, card,
+                                                                          self._solo)
         rule, points = result.rule, result.points
         if rule is GUESS_FEATURE:
             self._violate(GUESS_FEATURE, MoveRef(round=number, index=t, player=guesser,
@@ -370,9 +394,27 @@ class Replay:
         fact = GuessFact(turn_pointer, guesser, side, where, card_text, guess_text, features,
                          points)
         self._events.append(Event(text, MoveRef(round=number, index=t, player=guesser,
-                                                pointer=pick.pointer), rule,
+                                                pointer=pick.pointer),
+                                  None if card_text is NOT_RECORDED else rule,
                                   {side: points}, fact))
         return result.short_circuit_named
+
+    def _not_recorded(self, t: int, where: str, pick: Pick
+                      ) -> tuple[Score, str, str, str, tuple[str, ...]]:
+        """A guess on a card the log does not record, as :func:`_score` words a guess: only
+        naming nothing is checked; it scores the points the log records (0 if none), and a
+        short circuit named on it may be followed by another card. No rule decides it."""
+        guess = pick.guess
+        named = guess.named()
+        points = pick.points or 0
+        self.unchecked[-1].guessed(t, where, guess.short_circuit)
+        recorded = "as recorded" if pick.points is not None else "none recorded"
+        rule = GUESS_FEATURE if not guess.short_circuit and not named else SCORING
+        result = Score(points, "not checked", rule, short_circuit_named=guess.short_circuit)
+        words = (f" names {guess.describe()}; it is {NOT_RECORDED}: not checked, "
+                 f"{counted(points, 'point')} ({recorded})")
+        features = ("short-circuit",) if guess.short_circuit else tuple(named)
+        return result, words, NOT_RECORDED, guess.describe().strip('"'), features
 
     # --- the game -------------------------------------------------------------------
 
