@@ -101,7 +101,7 @@ def command(
     if paths and paths[0] in installed and not os.path.exists(paths[0]):
         game = paths.pop(0)
     elif paths:
-        _refuse_unknown_game(paths, installed)
+        refuse_unknown_game(paths, installed)
     if not paths:
         raise click.UsageError("give at least one LOG file")
     refuse_input_as_output(output, paths)
@@ -168,7 +168,7 @@ def command(
         ctx.exit(int(ExitCode.VIOLATION))
 
 
-def _refuse_unknown_game(paths: list[str], installed: Iterable[str]) -> None:
+def refuse_unknown_game(paths: list[str], installed: Iterable[str]) -> None:
     """A first argument that is no file and reads as a game's name (no folder, no suffix),
     followed by logs or close to an installed game's name, is a mistyped GAME: a usage error
     (exit 2) before any log is ruled on, not a file that cannot be read."""

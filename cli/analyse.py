@@ -88,9 +88,17 @@ def command(ctx: click.Context, args: tuple[str, ...], output_format: str, outpu
     """
     game: str | None = None
     paths = list(args)
-    if paths and paths[0] in games.available() and not os.path.exists(paths[0]):
+    installed = games.available()
+    if paths and paths[0] in installed and not os.path.exists(paths[0]):
         game = paths.pop(0)
+    elif paths:
+        from .adjudicate import refuse_unknown_game
+
+        refuse_unknown_game(paths, installed)
     if position is not None or at is not None:
+        if by_player or chart is not None or html_target is not None:
+            raise click.UsageError("--position and --at analyse one position: no --by-player, "
+                                   "--chart or --html")
         _position(paths, output_format, output, position, hand, at, rules, advanced, tileset)
         return
     if hand is not None or rules is not None:

@@ -142,7 +142,10 @@ class Recording:
 
     @property
     def format(self) -> str:
-        return self.header.split("\n", 1)[0][2:].strip()
+        """The format the ``#!`` line names (comments may stand above it)."""
+        line = next((x for x in self.header.split("\n") if x.lstrip().startswith("#!")), "#!")
+        words = line.lstrip()[2:].split()
+        return notation.ALIASES.get(words[0], words[0]) if words else ""
 
     def text(self, lines: Sequence[str] | None = None) -> str:
         """The notation text (of the lines so far, or of ``lines``)."""

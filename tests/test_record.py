@@ -282,3 +282,13 @@ def test_completion_offers_the_players_hand_first_when_the_deal_is_recorded() ->
     tiles = [w for w in recording.words("Bob") if "@" in w]
     assert tiles[:12] == [f"{t}@{d}" for t in ("R2", "R4", "I1") for d in "NESW"]
     assert "R1@N" not in recording.words("Bob")  # placed already
+
+
+def test_a_comment_above_the_format_line_is_resumed_with_its_format(tmp_path: Path) -> None:
+    log_file = tmp_path / "c.pcn"
+    text = (ROOT / "fixtures/dungeon/legal-3p-basic.pcn").read_text(encoding="utf-8")
+    log_file.write_text("# my game\n" + text, encoding="utf-8")
+    code, shown = run_keys(":settings\n\n\n\n\n\n:done\n", None, log_file, resume=True)
+    assert code in (0, 1), shown  # :done rules on the log: never an internal error (70)
+    assert "players" in shown
+    assert log_file.read_text(encoding="utf-8").startswith("# my game\n")

@@ -184,3 +184,16 @@ def test_nothing_read_leaves_every_named_file_as_it_was(tmp_path: Path) -> None:
     assert code == 4 and table.read_text() == chart.read_text() == "precious\n"
     code, _, _ = run(missing, "--html", str(page))
     assert code == 4 and not page.exists()
+
+
+def test_a_mistyped_game_and_position_with_page_options_are_usage_errors(tmp_path: Path) -> None:
+    kept = tmp_path / "k.txt"
+    kept.write_text("precious\n")
+    code, _, err = run("memoarr", str(FIXTURES / "memoarrr/legal-2p-2018.json"),
+                         "-o", str(kept))
+    assert code == 2 and "unknown game 'memoarr' (did you mean memoarrr?)" in err
+    assert kept.read_text() == "precious\n"
+    code, _, err = run("--position", "START@N R1@N", "--hand", "I4", "--chart",
+                       str(tmp_path / "c.svg"))
+    assert code == 2 and "--position and --at analyse one position" in err
+    assert not (tmp_path / "c.svg").exists()
