@@ -344,7 +344,7 @@ class Recording:
     def settings(self) -> dict[str, str]:
         """The header's settings, key -> value as written."""
         out: dict[str, str] = {}
-        for raw in self.header.splitlines()[1:]:
+        for raw in split_lines(self.header):
             key, colon, value = raw.partition(":")
             if colon and not raw.startswith("#"):
                 out[key.strip()] = value.strip()
@@ -354,7 +354,7 @@ class Recording:
         """The header with the settings ``keys`` replaced by ``answers`` in place (new ones at
         its end, others kept)."""
         head: list[str] = []
-        for raw in self.header.splitlines():
+        for raw in split_lines(self.header):
             key = raw.partition(":")[0].strip()
             if key in keys and not raw.startswith("#"):
                 value = answers.get(key, "")

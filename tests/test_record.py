@@ -292,3 +292,13 @@ def test_a_comment_above_the_format_line_is_resumed_with_its_format(tmp_path: Pa
     assert code in (0, 1), shown  # :done rules on the log: never an internal error (70)
     assert "players" in shown
     assert log_file.read_text(encoding="utf-8").startswith("# my game\n")
+
+
+def test_settings_read_the_header_by_the_text_readers_line_ends() -> None:
+    from pathcheck.recorder import Recording
+
+    recording = Recording.new("dungeon", {"players": "Ann Bob", "mode": "basic"})
+    recording.header += "# seats\u2028players: Zed\n"  # U+2028 ends no line: all a comment
+    assert recording.settings()["players"] == "Ann Bob"
+    again = recording.header_with({"players": "Ann Cy"}, ["players"])
+    assert again.count("players:") == 2 and "players: Ann Cy\n" in again  # one, and the comment
