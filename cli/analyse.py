@@ -25,6 +25,7 @@ from .options import (
     emit,
     jobs_option,
     keep_if_nothing_read,
+    not_a_folder,
     output_file,
     progress_bar,
     refuse_input_as_output,
@@ -43,9 +44,11 @@ from .options import (
 @click.option("--by-player", is_flag=True,
               help="Instead of each log, one row per player over all logs: games, wins, "
                    "points, moves, slips, guesses, accuracy, slips per game.")
-@click.option("--chart", type=click.Path(dir_okay=False), default=None, metavar="FILE.svg",
+@click.option("--chart", type=click.Path(dir_okay=False), default=None, callback=not_a_folder,
+              metavar="FILE.svg",
               help="Also draw each player's accuracy over all logs as an SVG chart.")
 @click.option("--html", "html_target", type=click.Path(dir_okay=False), default=None,
+              callback=not_a_folder,
               metavar="FILE.html",
               help="Write the replay page of one LOG with its moves marked (slips, guesses), "
                    "each player's accuracy and a strip of the moves coloured by mark.")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from pathlib import Path
@@ -36,8 +37,17 @@ def output_file(func: F) -> F:
         "--output",
         type=click.Path(dir_okay=False, writable=True),
         default=None,
+        callback=not_a_folder,
         help="Write the report to FILE (atomically) instead of stdout.",
     )(func)
+
+
+def not_a_folder(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """A FILE option's value that ends in ``/`` names a folder: a usage error (exit 2), not
+    a file written under the name without its slash."""
+    if value is not None and value.endswith(("/", os.sep)):
+        raise click.BadParameter(f"{value!r} names a folder; give a file name", ctx, param)
+    return value
 
 
 def _check_tileset(ctx: click.Context, param: click.Parameter, value: str | None

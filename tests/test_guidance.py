@@ -156,3 +156,18 @@ def test_convert_exit_codes_are_the_documented_ones(tmp_path: Path) -> None:
     assert run("convert", str(tmp_path / "empty.pcn"))[0] == 3
     help_text = run("convert", "--help")[1]
     assert all(f"{code}: " in help_text for code in "0234")
+
+
+@pytest.mark.parametrize("args", [
+    ["adjudicate", "fixtures/batch/logs.jsonl", "-o", "out/"],
+    ["verify", "fixtures/dungeons/examples.dgn", "-o", "out/"],
+    ["analyse", "fixtures/batch/logs.jsonl", "--chart", "out/"],
+    ["analyse", "fixtures/memoarrr/legal-2p-2018.json", "--html", "out/"],
+])
+def test_a_file_option_ending_in_a_slash_is_a_usage_error(
+        args: list[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.chdir(ROOT)
+    args = [a if a != "out/" else str(tmp_path / "out") + "/" for a in args]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 2 and "names a folder; give a file name" in result.output
+    assert not (tmp_path / "out").exists()
