@@ -9,7 +9,6 @@ the ruling lists as not checked in that exploration.
 
 from __future__ import annotations
 
-import copy
 import random
 import re
 from typing import Any
@@ -21,6 +20,7 @@ from hypothesis import strategies as st
 from pathcheck.games.dungeon.adjudicator import rule_game
 from pathcheck.games.dungeon.gen import random_game
 from pathcheck.ruling import Ruling
+from tests.games.test_unseen import without_deal
 
 STRIPS = ((), ("hands",), ("deck",))
 """What is kept of each deal: nothing, the hands, the deck."""
@@ -30,12 +30,7 @@ MUTATIONS = ("draw-placed", "draw-start", "draw-re1", "play-re1", "draw-twice",
 
 
 def strip(log: dict[str, Any], keep: tuple[str, ...]) -> dict[str, Any]:
-    out = copy.deepcopy(log)
-    for exploration in out["explorations"]:
-        for key in ("hands", "deck"):
-            if key not in keep:
-                exploration.pop(key, None)
-    return out
+    return without_deal(log, keep)
 
 
 def keys(ruling: Ruling) -> set[tuple[str, str]]:
