@@ -19,6 +19,7 @@ from pathcheck.render.html import Page, render_page
 from pathcheck.render.pictures import picture_name
 from pathcheck.render.ruling_page import DUNGEON_WORDS, GAME_WORDS
 from pathcheck.render.site import SiteWriter, is_page_file
+from pathcheck.render.words import counted
 from pathcheck.ruling import Ruling
 from pathcheck.solo.challenge import AnswerKey
 from pathcheck.verify import DungeonVerdict, Verdict, verify_record
@@ -72,7 +73,7 @@ def write_verify_pages(files: Sequence[str], overrides: Overrides, target: str) 
     finally:
         if site is not None:
             site.discard()
-    click.echo(f"pathcheck: wrote {len(written) - 1} page(s) and index.html to {target}",
+    click.echo(f"pathcheck: wrote {counted(len(written) - 1, 'page')} and index.html to {target}",
                err=True)
 
 
@@ -174,7 +175,7 @@ class AdjudicatePages:
         finally:
             if self.site is not None:
                 self.site.discard()
-        click.echo(f"pathcheck: wrote {len(written) - 1} page(s) and index.html to "
+        click.echo(f"pathcheck: wrote {counted(len(written) - 1, 'page')} and index.html to "
                    f"{self.target}", err=True)
 
 

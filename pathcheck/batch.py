@@ -51,6 +51,7 @@ from pathcheck.records import (
     pragma_settings,
     record_from_document,
 )
+from pathcheck.render.words import counted
 from pathcheck.verify import (
     DungeonVerdict,
     Verdict,
@@ -167,7 +168,7 @@ class RunSummary:
             parts.append(f"{self.solo} solo")
         parts.append(f"{self.invalid} invalid")
         if self.unreadable:
-            parts.append(f"{self.unreadable} unreadable file(s)")
+            parts.append(counted(self.unreadable, "unreadable file"))
         return "Summary: " + ", ".join(parts)
 
 

@@ -141,7 +141,7 @@ def test_missing_file_is_reported_and_others_verified(tmp_path: Path) -> None:
     lines = [json.loads(line) for line in out.splitlines()]
     assert lines[0]["kind"] == "unreadable" and len(lines) == 11
     code, out, _ = run("verify", "--no-map", str(missing), str(EXAMPLES))
-    assert code == 4 and "1 unreadable file(s)" in out and "10 records" in out
+    assert code == 4 and "1 unreadable file" in out and "10 records" in out
 
 
 def test_jobs_give_the_same_output_in_the_same_order(tmp_path: Path,

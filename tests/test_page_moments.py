@@ -116,7 +116,7 @@ def test_same_named_logs_get_a_page_each(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["adjudicate", *inputs, "-o", str(tmp_path / "r.txt"),
                                       "--html", str(folder)])
     assert result.exit_code == 1, result.output
-    assert "wrote 5 page(s)" in result.output
+    assert "wrote 5 pages" in result.output
     from tests.test_html_pages import _parse_index
 
     index = (folder / "index.html").read_text()
@@ -138,7 +138,7 @@ def test_verify_pages_of_same_named_records(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["verify", "-q", *(str(tmp_path / n) for n in (
         "x/e.dgn", "y/e.dgn", "e-1.dgn")), "--html", str(folder)])
     assert result.exit_code == 0, result.output
-    assert "wrote 3 page(s)" in result.output
+    assert "wrote 3 pages" in result.output
     assert len(list(folder.iterdir())) == 4
 
 

@@ -25,6 +25,7 @@ from pathcheck.errors import InputError
 from pathcheck.games.common import Moment
 from pathcheck.games.dungeon.log import GameLog
 from pathcheck.games.dungeon.state import START_DIR
+from pathcheck.render.words import counted
 from pathcheck.ruling import Rule
 from pathcheck.tileset import TileSet, load_tileset
 
@@ -122,10 +123,11 @@ def position_at(game: GameLog, at: str) -> tuple[list[Placement], list[str] | No
     not have."""
     moment = Moment.parse(at)
     if not 1 <= moment.round <= len(game.explorations):
-        raise InputError(f"--at {at}: the log has {len(game.explorations)} exploration(s)")
+        raise InputError(f"--at {at}: the log has {counted(len(game.explorations), 'exploration')}")
     exp = game.explorations[moment.round - 1]
     if not 0 <= moment.turn <= len(exp.turns):
-        raise InputError(f"--at {at}: exploration {moment.round} has {len(exp.turns)} turn(s)")
+        raise InputError(f"--at {at}: exploration {moment.round} has "
+                         f"{counted(len(exp.turns), 'turn')}")
     stack = [Placement(game.tileset.start, START_DIR)]
     stack += [turn.placement for turn in exp.turns[:moment.turn]]
     if moment.turn == len(exp.turns):

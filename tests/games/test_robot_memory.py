@@ -188,7 +188,7 @@ def test_fourth_round_and_at_display() -> None:
     assert [v.rule.id for v in ruling.violations][:1] == [cards.THREE_ROUNDS.id]
     assert ruling.violations[0].move.pointer == "/rounds/3"
     at = rule_on(load("legal-standard-2p.json"), at="1.0")
-    assert "Round 1 after 0 turn(s)" in at.display and at.display.count("(") > 16
+    assert "Round 1 after 0 turns" in at.display and at.display.count("(") > 16
     with pytest.raises(InputError, match=r"--at 9\.1: out of range; this log can show 1\.0-1\."):
         rule_on(load("legal-standard-2p.json"), at="9.1")
     with pytest.raises(InputError):
@@ -427,4 +427,4 @@ def test_cli_at() -> None:
     result = CliRunner().invoke(cli, ["adjudicate", "robot-memory", "--at", "2.3",
                                       str(FIXTURES / "legal-solo.json")])
     assert result.exit_code == 0, result.output
-    assert "Round 2 after 3 turn(s)" in result.output
+    assert "Round 2 after 3 turns" in result.output

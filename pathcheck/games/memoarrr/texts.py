@@ -4,7 +4,7 @@ Shared by the replay (:mod:`~pathcheck.games.memoarrr.state`, the reference) and
 path (:mod:`~pathcheck.games.memoarrr.fast`), so both say the same thing in the same words.
 
 >>> round_title(2, "Ann", 9, 8)
-'Round 2 (start: Ann; 9 turn(s), 8 card(s) face up)'
+'Round 2 (start: Ann; 9 turns, 8 cards face up)'
 >>> start_text(2, "Ben", 2018, 7)
 'Ben starts: took the volcano with the most birds (7) in round 1'
 >>> edition_note(2023, expert=True, ordered_stack=False)
@@ -14,6 +14,7 @@ path (:mod:`~pathcheck.games.memoarrr.fast`), so both say the same thing in the 
 from __future__ import annotations
 
 from pathcheck.games.memoarrr.rules import ROUNDS, rubies
+from pathcheck.render.words import counted
 from pathcheck.ruling import StartFact, UnfinishedRoundFact
 
 LOG_ENDS_EARLY = (f"the log ends before the game does ({ROUNDS} rounds, the last treasure "
@@ -23,7 +24,8 @@ NEVER_SEEN = "a card never seen"
 
 
 def round_title(number: int, starter: str, turns: int, face_up: int) -> str:
-    return f"Round {number} (start: {starter}; {turns} turn(s), {face_up} card(s) face up)"
+    return (f"Round {number} (start: {starter}; {counted(turns, 'turn')}, "
+            f"{counted(face_up, 'card')} face up)")
 
 
 def start_text(number: int, starter: str, edition: int, held_rank: int) -> str:

@@ -7,6 +7,7 @@ from functools import lru_cache
 from itertools import chain
 
 from pathcheck.games.robot_memory.rules import Place
+from pathcheck.render.words import counted
 from pathcheck.ruling import Round
 
 Grid = tuple[tuple[Place, ...], ...]
@@ -91,9 +92,10 @@ def picture(number: int, turns_done: int, grid: Grid, face_up: Set[tuple[int, in
 
     >>> from pathcheck.games.robot_memory.rules import MemoryCard
     >>> print(picture(1, 0, ((MemoryCard("bulb", "red", 3),),), set()))
-    Round 1 after 0 turn(s) (face-down cards in parentheses):
+    Round 1 after 0 turns (face-down cards in parentheses):
          c1
     r1   (3R bulb)
     """
-    return (f"Round {number} after {turns_done} turn(s) (face-down cards in parentheses):\n"
+    return (f"Round {number} after {counted(turns_done, 'turn')} "
+            "(face-down cards in parentheses):\n"
             + render_grid(grid, set(face_up)))
