@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from click.shell_completion import CompletionItem
 
 from .options import (
+    Results,
     jobs_option,
     keep_if_nothing_read,
     output_file,
@@ -127,9 +128,7 @@ def command(
         # written one by one, at once; rulings on files go out in the usual buffered blocks.
         live = output is None and (sys.stdout.isatty()
                                    or any(not os.path.isfile(path) for path in paths))
-        first = True
-        if output_format == "json":
-            out.write(b"[")
+        results = Results(out, output_format)
         for ruled in rule_logs(paths, settings, jobs):
             counts[ruled.status] += 1
             if bar is not None:
@@ -140,21 +139,10 @@ def command(
                     continue
             if ruled.kept is not None and pages is not None:
                 pages.add(*ruled.kept)
-            if output_format == "json":
-                out.write(b"\n" if first else b",\n")
-                out.write(ruled.text)
-            elif output_format == "jsonl":
-                out.write(ruled.text)
-                out.write(b"\n")
-            else:
-                out.write(ruled.text if first else b"\n\n" + ruled.text)
-            first = False
+            results.add(ruled.text)
             if live:
                 sys.stdout.flush()
-        if output_format == "json":
-            out.write(b"]\n" if first else b"\n]\n")
-        elif output_format == "text" and not first:
-            out.write(b"\n")
+        results.close()
         sys.stdout.flush()
         keep_if_nothing_read(out, counts["unreadable"] > 0 and counts["unreadable"] == sum(
             counts.values()))

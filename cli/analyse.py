@@ -20,6 +20,7 @@ from pathcheck.errors import ExitCode, InputError
 from pathcheck.output import AtomicWriter
 
 from .options import (
+    Results,
     advanced_option,
     bad_value,
     emit,
@@ -148,9 +149,7 @@ def _analyse_logs(paths: list[str], game: str | None, output_format: str, output
             out = sys.stdout.buffer if output is None else stack.enter_context(
                 AtomicWriter(output))
         bar = progress_bar(stack, paths, "analysing")
-        first = True
-        if out is not None and output_format == "json":
-            out.write(b"[")
+        results = None if out is None else Results(out, output_format)
         for done in process_logs(paths, work, jobs):
             counts[done.status] += 1
             if bar is not None:
@@ -163,22 +162,11 @@ def _analyse_logs(paths: list[str], game: str | None, output_format: str, output
                 tally.add(done.analysis)
             if html_target is not None and done.analysis is not None:
                 kept.append(done if not kept else None)  # the first log's page only
-            if out is None:
-                continue
-            if output_format == "json":
-                out.write(b"\n" if first else b",\n")
-            elif output_format == "text" and not first:
-                out.write(b"\n\n")
-            out.write(done.text)
-            if output_format == "jsonl":
-                out.write(b"\n")
-            first = False
+            if results is not None:
+                results.add(done.text)
         nothing_read = 0 < counts["unreadable"] == sum(counts.values())
-        if out is not None:
-            if output_format == "json":
-                out.write(b"]\n" if first else b"\n]\n")
-            elif output_format == "text" and not first:
-                out.write(b"\n")
+        if results is not None:
+            results.close()
             keep_if_nothing_read(out, nothing_read)
         sys.stdout.flush()
     if nothing_read:  # no table, chart or page of nothing: the files named are left as they were

@@ -241,6 +241,34 @@ def file_or_folder(value: str | None, suffixes: tuple[str, ...]) -> tuple[str | 
     return (value, None) if value.lower().endswith(suffixes) else (None, value)
 
 
+class Results:
+    """Results written to ``out`` one after another as ``output_format`` frames them: a JSON
+    array (``json``), one a line (``jsonl``), or text blocks a blank line apart (``text``);
+    :meth:`close` ends the frame. One framing for ``adjudicate`` and ``analyse``."""
+
+    def __init__(self, out: Any, output_format: str) -> None:
+        self.out, self.format, self.first = out, output_format, True
+        if output_format == "json":
+            out.write(b"[")
+
+    def add(self, text: bytes) -> None:
+        if self.format == "json":
+            self.out.write(b"\n" if self.first else b",\n")
+            self.out.write(text)
+        elif self.format == "jsonl":
+            self.out.write(text)
+            self.out.write(b"\n")
+        else:
+            self.out.write(text if self.first else b"\n\n" + text)
+        self.first = False
+
+    def close(self) -> None:
+        if self.format == "json":
+            self.out.write(b"]\n" if self.first else b"\n]\n")
+        elif self.format == "text" and not self.first:
+            self.out.write(b"\n")
+
+
 def keep_if_nothing_read(out: Any, nothing_read: bool) -> None:
     """When no input could be read at all (a typo'd name, an unreadable file), the ``-o``
     FILE ``out`` writes is left as it was, not replaced by an empty report."""
