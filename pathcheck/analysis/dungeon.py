@@ -5,9 +5,12 @@ Moves: the active player's placement while the path still holds (sound, or a sli
 arrow is not in line with the last-taken path: "misplace a tile", Lost (D)), and after each
 placement, each non-active player still in the team deciding whether to announce Lost (sound:
 announcing once the path is Lost, staying while it holds; a slip: announcing before, rule I,
-or staying once it is Lost). Besides the marks, each exploration reports where the path was
-first Lost, who laid that tile, and for each player when a perfect memory would have
-announced against what they did, and the points that would have scored.
+or staying once it is Lost). Under additional rule #1 only one announcement a turn stands:
+a player who stays while another's announcement has priority over theirs could not have
+announced, so staying is sound, and their perfect turn comes later (:func:`outranked`).
+Besides the marks, each exploration reports where the path was first Lost, who laid that
+tile, and for each player when a perfect memory would have announced against what they did,
+and the points that would have scored.
 
 >>> import random
 >>> from pathcheck.games.dungeon.gen import random_game
@@ -33,7 +36,8 @@ from pathcheck.check import RULE_I, RULE_II, RULE_III, LostCard, card_outcomes
 from pathcheck.constants import REASONS
 from pathcheck.dungeon import LOST_RULES, LostReason
 from pathcheck.games.dungeon.log import GAME_FORMAT, Exploration, GameLog, read_game_log
-from pathcheck.games.dungeon.state import Replay
+from pathcheck.games.dungeon.rules import PRIORITY
+from pathcheck.games.dungeon.state import Replay, clockwise_after
 
 MISPLACED = LostReason.MISPLACED.value
 
@@ -55,8 +59,11 @@ def analyse_read(game: GameLog, *, source: str) -> GameAnalysis:
     for number, (exp, (lost_at, code, cards)) in enumerate(
             zip(game.explorations, replay.checks, strict=False), 1):
         reason = REASONS[code]
-        moves.extend(exploration_moves(number, exp, lost_at or None, reason, cards, players))
-        reports.append(exploration_report(number, exp, lost_at or None, reason, cards, players))
+        priority = 1 in game.rules
+        moves.extend(exploration_moves(number, exp, lost_at or None, reason, cards, players,
+                                       priority=priority))
+        reports.append(exploration_report(number, exp, lost_at or None, reason, cards, players,
+                                          priority=priority))
     return make_analysis("dungeon", GAME_FORMAT, source, players, moves, replay.scores,
                          replay.winners, explorations=tuple(reports))
 
@@ -69,9 +76,30 @@ def _lost_words(lost_at: int, reason: str | None) -> str:
     return f"the path is Lost since tile {lost_at} ({reason})"
 
 
+def outranked(player: str, t: int, exp: Exploration, cards: Sequence[LostCard],
+              players: Sequence[str]) -> str | None:
+    """Under additional rule #1, the player whose announcement in turn ``t`` stood over any
+    ``player`` could have made, or None: "It is not allowed for multiple players to announce
+    Lost during the same turn. If multiple players simultaneously announce Lost, the earliest
+    player in the subsequent turn order has priority." ``player`` is outranked when their own
+    announcement that turn was voided, or when the one that stood comes before them in turn
+    order after the active player (a perfect memory speaks as soon as the tile is laid, at the
+    same moment as anyone else at the latest, so turn order decides)."""
+    standing = next((c.player for c in cards if c.after == t + 1), None)
+    if standing is None or standing == player:
+        return None
+    turn = exp.turns[t - 1]
+    order = clockwise_after(players, turn.player)
+    if player in turn.lost or order.index(standing) < order.index(player):
+        return standing
+    return None
+
+
 def exploration_moves(number: int, exp: Exploration, lost_at: int | None, reason: str | None,
-                      cards: Sequence[LostCard], players: Sequence[str]) -> list[AnalysedMove]:
-    """The marked moves of one exploration (see the module doc)."""
+                      cards: Sequence[LostCard], players: Sequence[str], *,
+                      priority: bool = False) -> list[AnalysedMove]:
+    """The marked moves of one exploration (see the module doc); ``priority``: additional
+    rule #1 is in play."""
     left_after = {c.player: c.after for c in cards}  # the card that stood: its tile
     moves: list[AnalysedMove] = []
     rule_d = LOST_RULES[LostReason.MISPLACED]
@@ -105,6 +133,12 @@ def exploration_moves(number: int, exp: Exploration, lost_at: int | None, reason
                 moves.append(AnalysedMove(number, t, player, "announces Lost", knew,
                                           "stay in the team", Mark.SLIP,
                                           "too early: the path holds", None, RULE_I, at))
+            elif lost_now and priority and (first := outranked(player, t, exp, cards,
+                                                              players)) is not None:
+                moves.append(AnalysedMove(number, t, player, "stays in the team", knew,
+                                          "stay in the team", Mark.SOUND,
+                                          f"{first} announced Lost with priority: one "
+                                          "announcement a turn", None, PRIORITY, pointer))
             elif lost_now:
                 moves.append(AnalysedMove(number, t, player, "stays in the team", knew,
                                           "announce Lost", Mark.SLIP,
@@ -125,8 +159,9 @@ def in_team(players: Sequence[str], left_after: Mapping[str, int], active: str,
 
 def exploration_report(number: int, exp: Exploration, lost_at: int | None,
                        reason: str | None, cards: Sequence[LostCard],
-                       players: Sequence[str]) -> ExplorationReport:
-    """Where the path was first Lost and each player's announcement against a perfect one."""
+                       players: Sequence[str], *, priority: bool = False) -> ExplorationReport:
+    """Where the path was first Lost and each player's announcement against a perfect one
+    (``priority``: additional rule #1 is in play, see :func:`outranked`)."""
     lost_turn = None if lost_at is None else lost_at - 1
     placed_by = (exp.turns[lost_turn - 1].player
                  if lost_turn is not None and 1 <= lost_turn <= len(exp.turns) else None)
@@ -142,7 +177,9 @@ def exploration_report(number: int, exp: Exploration, lost_at: int | None,
         perfect = None
         if lost_turn is not None:
             perfect = next((t for t in range(lost_turn, len(exp.turns) + 1)
-                            if exp.turns[t - 1].player != player), None)
+                            if exp.turns[t - 1].player != player
+                            and not (priority and outranked(player, t, exp, cards, players))),
+                           None)
         others = [c for c in cards if c.player != player]
         if lost_at is None:
             verdict, rule_used = ("held-on", RULE_III) if after is None else ("too-early", RULE_I)

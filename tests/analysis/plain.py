@@ -169,26 +169,36 @@ def _dungeon(log: dict[str, Any]) -> list[Plain]:
                 bad = now == t + 1 and reason == LostReason.MISPLACED.value
                 out.append((e, t, active, "slip" if bad else "sound", None))
             team = _team(players, turns[:t - 1], rules)  # from scratch: every earlier turn
+            leaving = _leaving(players, turn, team, rules)
+            order = clockwise_after(players, active)
             for player in players:
                 if player == active or player not in team:
                     continue
                 said = player in turn.get("lost", ())
-                out.append((e, t, player, "sound" if said == (now is not None) else "slip",
-                            None))
+                # rule #1: an announcement by a player after the one that stood would be void
+                blocked = (1 in rules and not said and leaving and leaving[0] != player
+                           and order.index(leaving[0]) < order.index(player))
+                out.append((e, t, player,
+                            "sound" if blocked or said == (now is not None) else "slip", None))
     return out
+
+
+def _leaving(players: list[str], turn: dict[str, Any], team: set[str],
+             rules: frozenset[int]) -> list[str]:
+    """The players whose announcement in ``turn`` stands."""
+    said = [p for p in dict.fromkeys(turn.get("lost", ())) if p != turn["player"] and p in team]
+    if 1 in rules and said and turn.get("simultaneous", True) is False:
+        said = said[:1]  # one after the other: the first to speak stands
+    elif 1 in rules and said:
+        order = clockwise_after(players, turn["player"])
+        said = [min(said, key=order.index)]
+    return said
 
 
 def _team(players: list[str], turns: list[dict[str, Any]], rules: frozenset[int]) -> set[str]:
     team = set(players)
     for turn in turns:
-        said = [p for p in dict.fromkeys(turn.get("lost", ()))
-                if p != turn["player"] and p in team]
-        if 1 in rules and said and turn.get("simultaneous", True) is False:
-            said = said[:1]  # one after the other: the first to speak stands
-        elif 1 in rules and said:
-            order = clockwise_after(players, turn["player"])
-            said = [min(said, key=order.index)]
-        team -= set(said)
+        team -= set(_leaving(players, turn, team, rules))
     return team
 
 
@@ -220,3 +230,35 @@ def _entry_move(dungeons: list[list[tuple[str, Direction]]], rules: frozenset[in
     for dungeon in dungeons:
         move = trace_reference(load_tileset(), dungeon, rules, move).last_move
     return move
+
+
+def plain_perfect_turns(log: dict[str, Any]) -> list[dict[str, int | None]]:
+    """A ``game/1`` log's perfect announcement turns, exploration by exploration: for each
+    player, the first turn at or after the one that made the path Lost in which they are not
+    active and no announcement with priority over theirs stood (rule #1); None when the path
+    held or no such turn came."""
+    rules = frozenset(log.get("rules", ()))
+    players = log["players"]
+    out: list[dict[str, int | None]] = []
+    for exp in log["explorations"]:
+        turns = exp["turns"]
+        stack = [("START", Direction.N)] + [(x["tile"], Direction[x["dir"]]) for x in turns]
+        lost_tile, _ = _lost(stack, rules)
+        perfect: dict[str, int | None] = {p: None for p in players}
+        for player in players:
+            if lost_tile is None:
+                continue
+            for t in range(lost_tile - 1, len(turns) + 1):
+                turn = turns[t - 1]
+                if turn["player"] == player:
+                    continue
+                leaving = _leaving(players, turn, _team(players, turns[:t - 1], rules), rules)
+                order = clockwise_after(players, turn["player"])
+                if (1 in rules and leaving and leaving[0] != player
+                        and (player in turn.get("lost", ())
+                             or order.index(leaving[0]) < order.index(player))):
+                    continue
+                perfect[player] = t
+                break
+        out.append(perfect)
+    return out

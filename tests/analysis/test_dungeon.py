@@ -20,7 +20,7 @@ from pathcheck.games.dungeon.gen import random_game
 from pathcheck.solo.play import answer_key
 from pathcheck.tileset import load_tileset
 
-from .plain import plain_marks
+from .plain import plain_marks, plain_perfect_turns
 
 
 @settings(max_examples=10, deadline=None)
@@ -31,8 +31,9 @@ def test_perfect_play_is_all_sound(seed: int, players: int, rules: set[int]) -> 
                                    perfect=True), source="perfect")
     assert analysis.moves and {m.mark for m in analysis.moves} == {Mark.SOUND}
     assert all(s.accuracy == 100.0 for s in analysis.summaries)
-    # under rule #1 one announcement a turn stands: the others, voided, come again later
-    fine = {"on-time", "no-chance", "held-on"} | ({"voided", "late"} if 1 in rules else set())
+    # under rule #1 one announcement a turn stands: the others, voided, come again at their
+    # next chance, which is their perfect turn (or the exploration ends first)
+    fine = {"on-time", "no-chance", "held-on"} | ({"voided"} if 1 in rules else set())
     for exp in analysis.explorations:
         assert {a.verdict for a in exp.announcements} <= fine
 
@@ -124,3 +125,63 @@ def test_position_errors_name_the_tile() -> None:
         analyse_position(parse_notation("START@N"), ["Q9"])
     with pytest.raises(InputError, match="RE1 is not in play"):
         analyse_position(parse_notation("START@N"), ["RE1"])
+
+
+def _fixture(name: str) -> dict[str, Any]:
+    import json
+    from pathlib import Path
+    path = Path(__file__).resolve().parents[2] / "fixtures" / "dungeon" / name
+    loaded: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return loaded
+
+
+def test_rule_1_a_player_outranked_in_a_turn_could_not_announce() -> None:
+    # Exploration 1, turn 3: Bob lays the tile that makes the path Lost; Ann and Cy announce,
+    # Cy (next after Bob) has priority, Ann's announcement is void; Dee stays. Dee comes
+    # after Cy in turn order: an announcement of Dee's would have been void too.
+    log = _fixture("legal-4p-advanced-rules-1-2.json")
+    analysis = analyse(log, source="rule-1")
+    dee = next(m for m in analysis.moves if (m.round, m.index, m.player) == (1, 3, "Dee"))
+    assert (dee.mark, dee.rule and dee.rule.id) == (Mark.SOUND, "dungeon/rule-1-priority")
+    assert dee.why.startswith("Cy announced Lost with priority")
+    report = {a.player: a for a in analysis.explorations[0].announcements}
+    # turn 3 was Cy's; Dee lays turn 4; the first turn each could still announce in:
+    assert (report["Ann"].perfect_turn, report["Dee"].perfect_turn) == (4, 5)
+    assert report["Cy"].verdict == "on-time"
+    # without rule #1 every player may announce in turn 3, and Dee's staying is a slip
+    log["rules"] = [2]
+    free = analyse(log, source="no-rule-1")
+    dee = next(m for m in free.moves if (m.round, m.index, m.player) == (1, 3, "Dee"))
+    assert (dee.mark, dee.why) == (Mark.SLIP, "missed: the path is Lost")
+    assert {a.player: a.perfect_turn for a in free.explorations[0].announcements}["Dee"] == 3
+
+
+def test_rule_1_a_player_before_the_one_that_stood_had_priority() -> None:
+    # Exploration 2, turn 7: Dee lays the Lost tile, Cy announces; Ann comes before Cy in
+    # turn order after Dee, so Ann's announcement would have stood: staying is a slip.
+    analysis = analyse(_fixture("legal-4p-advanced-rules-1-2.json"), source="rule-1")
+    ann = next(m for m in analysis.moves if (m.round, m.index, m.player) == (2, 7, "Ann"))
+    assert (ann.mark, ann.why) == (Mark.SLIP, "missed: the path is Lost")
+    report = {a.player: a for a in analysis.explorations[1].announcements}
+    assert (report["Ann"].verdict, report["Ann"].perfect_turn) == ("missed", 7)
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32), players=st.integers(2, 5),
+       rules=st.sets(st.sampled_from((1, 2, 3))))
+def test_perfect_turns_agree_with_the_plain_ones(seed: int, players: int,
+                                                 rules: set[int]) -> None:
+    log = random_game(random.Random(seed), players=players, rules=rules)
+    analysis = analyse(log, source="random")
+    ours = [{a.player: a.perfect_turn for a in exp.announcements}
+            for exp in analysis.explorations]
+    assert ours == plain_perfect_turns(log)
+
+
+@pytest.mark.parametrize("name", ["legal-4p-advanced-rules-1-2.json",
+                                  "legal-5p-basic-rules-1-2-3.json", "legal-3p-basic.json"])
+def test_perfect_turns_of_fixtures_agree_with_the_plain_ones(name: str) -> None:
+    log = _fixture(name)
+    ours = [{a.player: a.perfect_turn for a in exp.announcements}
+            for exp in analyse(log, source=name).explorations]
+    assert ours == plain_perfect_turns(log)
