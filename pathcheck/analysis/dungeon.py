@@ -186,8 +186,10 @@ def exploration_report(number: int, exp: Exploration, lost_at: int | None,
             perfect_points = _points_of(player, None, others)
         else:
             if after is None:
+                # a voided announcement's turn is never a perfect turn (outranked): a perfect
+                # turn left means a chance they passed over
                 said = any(player in tn.lost for tn in exp.turns[lost_at - 2:])
-                verdict = ("voided" if said else "missed" if perfect is not None
+                verdict = ("missed" if perfect is not None else "voided" if said
                            else "no-chance")
             elif after < lost_at:
                 verdict = "too-early"

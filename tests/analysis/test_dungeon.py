@@ -185,3 +185,25 @@ def test_perfect_turns_of_fixtures_agree_with_the_plain_ones(name: str) -> None:
     ours = [{a.player: a.perfect_turn for a in exp.announcements}
             for exp in analyse(log, source=name).explorations]
     assert ours == plain_perfect_turns(log)
+
+
+def test_rule_1_a_voided_player_who_passes_over_a_later_chance_missed_it() -> None:
+    for seed in range(200):  # a perfect game in which a voided announcer stood a turn later
+        log = random_game(random.Random(seed), players=4, rules={1}, perfect=True)
+        analysis = analyse(log, source="planted")
+        found = [(e, a) for e, exp in enumerate(analysis.explorations)
+                 for a in exp.announcements
+                 if a.verdict == "on-time" and a.announced_turn is not None
+                 and any(a.player in turn["lost"]
+                         for turn in log["explorations"][e]["turns"][:a.announced_turn - 1])]
+        if found:
+            break
+    e, again = found[0]
+    turns = log["explorations"][e]["turns"]
+    for turn in turns[again.announced_turn - 1:]:  # never announces again after being voided
+        turn["lost"] = [p for p in turn["lost"] if p != again.player]
+    planted = analyse(log, source="planted")
+    verdict = next(a for a in planted.explorations[e].announcements if a.player == again.player)
+    assert (verdict.verdict, verdict.perfect_turn) == ("missed", again.perfect_turn)
+    slip = next(m for m in planted.moves if m.mark is Mark.SLIP)
+    assert (slip.round, slip.index, slip.player) == (e + 1, again.perfect_turn, again.player)
