@@ -199,6 +199,7 @@ def test_rule_1_a_voided_player_who_passes_over_a_later_chance_missed_it() -> No
         if found:
             break
     e, again = found[0]
+    assert again.announced_turn is not None
     turns = log["explorations"][e]["turns"]
     for turn in turns[again.announced_turn - 1:]:  # never announces again after being voided
         turn["lost"] = [p for p in turn["lost"] if p != again.player]
