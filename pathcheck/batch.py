@@ -16,7 +16,6 @@ import os
 from collections import Counter, deque
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, NamedTuple
 
 from pathcheck.batch_fast import Block, block_results, block_tasks, fast_path_for
@@ -37,6 +36,7 @@ from pathcheck.batch_items import (
 from pathcheck.constants import REASONS
 from pathcheck.errors import RecordError
 from pathcheck.lifeline import usable_cores
+from pathcheck.meant_for import MEANT_FOR, misdirected
 from pathcheck.parallel import parallel_map
 from pathcheck.reader import source_name
 from pathcheck.render.words import counted
@@ -136,25 +136,6 @@ def _task_results(task: Task, settings: Settings) -> list[Result | FileEnd]:
     if not task.block:
         return [process_item(item, settings) for item in task.items]
     return list(block_results(task, settings))
-
-MEANT_FOR = {".pcn": ("adjudicate", "a game log in game notation, not dungeon records: rule "
-                                    "on it with 'pathcheck adjudicate {path}'"),
-             ".dgn": ("verify", "dungeon records in compact notation, not a game log: verify "
-                                "them with 'pathcheck verify {path}'")}
-"""File suffixes that belong to one command, and what another command says of them."""
-
-
-def misdirected(path: str, command: str) -> str | None:
-    """What ``command`` says of a file made for another command (by its suffix), or None.
-
-    >>> misdirected("game.pcn", "verify")[-31:]
-    "'pathcheck adjudicate game.pcn'"
-    >>> misdirected("game.pcn", "adjudicate") is None
-    True
-    """
-    owner, message = MEANT_FOR.get(Path(path).suffix.lower(), (command, ""))
-    return None if owner == command else message.format(path=path)
-
 
 def _tasks(paths: Iterable[str], settings: Settings) -> Iterator[Task]:
     for path in paths:

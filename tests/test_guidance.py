@@ -77,6 +77,33 @@ def test_dungeon_records_given_to_adjudicate_say_to_verify_them() -> None:
     assert json.loads(out)["kind"] == "invalid"
 
 
+def test_convert_says_what_a_value_that_is_no_game_log_is(tmp_path: Path) -> None:
+    records = str(FIXTURES / "dungeons" / "examples.dgn")
+    code, out, err = run("convert", records)
+    assert (code, out) == (3, "")
+    assert err.splitlines() == [
+        f"pathcheck: invalid: {records}: dungeon records in compact notation, not a game log: "
+        f"verify them with 'pathcheck verify {records}'"]
+    record = tmp_path / "d.jsonl"
+    record.write_text('{"format": "dungeon/1", "tiles": [{"tile": "START", "dir": "N"}]}\n')
+    code, out, err = run("convert", str(record), "-o", str(tmp_path / "d.pcn"))
+    assert (code, out) == (3, "") and not (tmp_path / "d.pcn").exists()
+    assert err.splitlines() == [
+        f"pathcheck: invalid: {record}:1: /format: a dungeon record, not a game log: verify it "
+        f"with 'pathcheck verify {record}'"]
+    assert run("verify", str(record))[0] == 0  # the advice works
+    code, _, err = run("adjudicate", str(record))
+    assert code == 3 and "verify it with 'pathcheck verify'" in err
+    logs = tmp_path / "logs.json"  # the second element has no format: its line and pointer
+    logs.write_text('[{"format": "game/1"},\n {"players": ["Ann"]}]')
+    code, out, err = run("convert", str(logs))
+    assert (code, out) == (3, "")
+    assert err.splitlines() == [
+        f"pathcheck: invalid: {logs}:2: /1/format: missing \"format\": which game the log is "
+        "(one of game/1, memo-dice/1, memoarrr/1, robot-memory/1, solo/1)"]
+    assert run("convert", str(logs), "--to", "jsonl")[0] == 0  # JSON to JSON needs no format
+
+
 @pytest.mark.parametrize("content", ["", "\n\n", "# only a comment\n", "[]"])
 @pytest.mark.parametrize("suffix", [".dgn", ".jsonl", ".json", ".pcn"])
 @pytest.mark.parametrize("fast", [True, False])
