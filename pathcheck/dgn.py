@@ -81,7 +81,8 @@ def parse_dgn_line(
 
 
 def parse_pragma(text: str, source: str, line: int) -> dict[str, Any]:
-    """``#! rules=2,3 advanced players=Ann,Bob``: defaults for the following .dgn lines."""
+    """``#! rules=2,3 advanced players=Ann,Bob``: defaults for the following .dgn lines
+    (``dungeon/1``, the format of every .dgn line, may stand among them and sets nothing)."""
     settings: dict[str, Any] = {}
     for word in text[2:].split():
         key, _, val = word.partition("=")
@@ -98,14 +99,27 @@ def parse_pragma(text: str, source: str, line: int) -> dict[str, Any]:
             settings["players"] = [p for p in val.split(",") if p]
         elif key == "tileset":
             settings["tileset"] = val
+        elif word == DUNGEON_FORMAT:  # what the lines are: a format line, as notation has
+            continue
         elif "/" in key and not val:  # `#! game/1`: the first line of a game notation log
             raise RecordError(source, line, "", f"{brief(word)} starts a game log in game "
-                                                "notation, not dungeon records: rule on it with "
-                                                "'pathcheck adjudicate'")
+                                                "notation, not dungeon records: "
+                                                + _rule_it(source))
         else:
             raise RecordError(source, line, "", f"unknown pragma {brief(word)} (expected advanced, "
-                                                "basic, rules=, players=, tileset=)")
+                                                "basic, rules=, players=, tileset=, dungeon/1)")
     return settings
+
+
+def _rule_it(source: str) -> str:
+    """How to rule on a game log in notation found where dungeon records were expected:
+    ``adjudicate`` reads any file by its first line but a ``.dgn`` one (dungeon records by its
+    name), so that one is renamed first."""
+    path = Path(source)
+    if path.suffix.lower() != ".dgn":
+        return "rule on it with 'pathcheck adjudicate'"
+    renamed = path.with_suffix(".pcn")
+    return f"rename it to {renamed} and rule on it with 'pathcheck adjudicate {renamed}'"
 
 
 def dgn_blank(raw: bytes) -> bool:

@@ -104,6 +104,26 @@ def test_convert_says_what_a_value_that_is_no_game_log_is(tmp_path: Path) -> Non
     assert run("convert", str(logs), "--to", "jsonl")[0] == 0  # JSON to JSON needs no format
 
 
+@pytest.mark.parametrize("output", ["text", "jsonl"])  # jsonl: the C fast path too
+def test_a_dgn_file_with_a_format_line_is_advised_to_a_command_that_reads_it(
+        tmp_path: Path, output: str) -> None:
+    records = tmp_path / "x.dgn"
+    records.write_text("#! dungeon/1\nSTART@N R1@N\n#! dungeon/1 rules=2\nSTART@N\n", "utf-8")
+    code, out, err = run("verify", str(records), "--format", output)
+    assert code == 0 and "2 records, 2 held" in err + out
+    game = tmp_path / "game.dgn"
+    log = FIXTURES / "dungeon" / "legal-2p-basic.pcn"
+    game.write_bytes(log.read_bytes())
+    code, _, err = run("verify", str(game), "--format", output)
+    renamed = tmp_path / "game.pcn"
+    assert code == 3 and err.splitlines()[0] == (
+        f"pathcheck: invalid: {game}:1: /: 'game/1' starts a game log in game notation, not "
+        f"dungeon records: rename it to {renamed} and rule on it with 'pathcheck adjudicate "
+        f"{renamed}'")
+    game.rename(renamed)  # the advice works
+    assert run("adjudicate", str(renamed))[0] == 0
+
+
 @pytest.mark.parametrize("content", ["", "\n\n", "# only a comment\n", "[]"])
 @pytest.mark.parametrize("suffix", [".dgn", ".jsonl", ".json", ".pcn"])
 @pytest.mark.parametrize("fast", [True, False])
