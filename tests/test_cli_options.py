@@ -60,3 +60,24 @@ def test_position_options_apply_to_a_position() -> None:
     assert code == 0 and out.startswith("Position: START@N RE1@N")
     code, _, err = run("analyse", "--position", "START@N RE1@N", "--hand", "R2")
     assert code == 2 and "RE1" in err  # a Repeat tile needs --advanced: it was read
+
+
+def test_csv_cells_cannot_break_the_row_reorder_the_display_or_run(tmp_path: Path) -> None:
+    import csv
+    import io
+    import json
+
+    log = json.loads((FIXTURES / "memo-dice" / "legal-2p.json").read_text("utf-8"))
+    text = json.dumps(log)
+    for old, new in zip(log["players"], ["Ann\nBob,x\r", " =1+1\u202e"], strict=True):
+        text = text.replace(json.dumps(old), json.dumps(new))
+    path = tmp_path / "hostile.json"
+    path.write_text(text, "utf-8")
+    code, out, _ = run("analyse", str(path), "--by-player", "--format", "csv")
+    assert code == 0
+    assert len(out.splitlines()) == 3  # the header and one line per player
+    players = {row["player"] for row in csv.DictReader(io.StringIO(out))}
+    assert players == {"Ann\\nBob,x\\r", "' =1+1\\u202e"}
+    assert not any(ch in out for ch in "\r\u202e")
+    code, out, _ = run("analyse", str(path), "--by-player", "--format", "json")
+    assert {row["player"] for row in json.loads(out)} == {"Ann\nBob,x\r", " =1+1\u202e"}

@@ -13,6 +13,8 @@ them as Python-style escapes instead; JSON output keeps every string exact.
 'row 1\\nrow\\\\t2'
 >>> one_line("Zoë 🎲") == "Zoë 🎲"
 True
+>>> spreadsheet_cell("=HYPERLINK(1)"), spreadsheet_cell("Ann\\n\\u202eBob"), spreadsheet_cell("-")
+("'=HYPERLINK(1)", 'Ann\\\\n\\\\u202eBob', "'-")
 """
 
 from __future__ import annotations
@@ -47,3 +49,18 @@ def keep_lines(text: str) -> str:
     """``text`` with every control and bidi character but the newline escaped (for maps and
     grids, whose lines are meant)."""
     return _BUT_NEWLINE.sub(_escape, text) if _BUT_NEWLINE.search(text) else text
+
+
+_FORMULA_START = frozenset("=+-@")
+"""What makes a spreadsheet read a cell as a formula (OWASP, CSV injection; a tab or carriage
+return, also on its list, never starts a cell: :func:`one_line` escapes them)."""
+
+
+def spreadsheet_cell(text: str) -> str:
+    """``text`` for a text cell of a CSV file opened in a spreadsheet: escaped as
+    :func:`one_line` escapes it (a newline cannot break the row, U+202E cannot reorder the
+    display), and led by an apostrophe when it would start a formula (spaces before ``=``
+    too), so that it shows as the text it is."""
+    cell = one_line(text)
+    first = cell.lstrip(" ")[:1]
+    return "'" + cell if first and first in _FORMULA_START else cell
