@@ -10,6 +10,8 @@ import textwrap
 from collections.abc import Callable
 from typing import Any
 
+from pathcheck.errors import IOFailure
+
 
 class Ended(Exception):
     """The keeper ended the recording (Ctrl-C on an empty line, or Ctrl-D)."""
@@ -91,6 +93,9 @@ def ask(prompts: Any, message: str, **options: Any) -> str:
         raise Ended(True) from None
     except EOFError:
         raise Ended(False) from None
+    except OSError as exc:  # the terminal went away (EIO after a hang-up): not a file error
+        raise IOFailure(f"the terminal cannot be read: {exc.strerror or exc} (the log is "
+                        "saved after every move: --resume it)") from exc
 
 
 def show(prompts: Any, echo: Callable[[str], None], text: str) -> None:
