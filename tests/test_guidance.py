@@ -92,8 +92,10 @@ def test_convert_says_what_a_value_that_is_no_game_log_is(tmp_path: Path) -> Non
         f"pathcheck: invalid: {record}:1: /format: a dungeon record, not a game log: verify it "
         f"with 'pathcheck verify {record}'"]
     assert run("verify", str(record))[0] == 0  # the advice works
-    code, _, err = run("adjudicate", str(record))
-    assert code == 3 and "verify it with 'pathcheck verify'" in err
+    for command in ("adjudicate", "analyse"):
+        code, _, err = run(command, str(record))
+        assert code == 3 and err.endswith(
+            "'dungeon/1': a dungeon record, not a game log: verify it with 'pathcheck verify'\n")
     logs = tmp_path / "logs.json"  # the second element has no format: its line and pointer
     logs.write_text('[{"format": "game/1"},\n {"players": ["Ann"]}]')
     code, out, err = run("convert", str(logs))
