@@ -69,7 +69,7 @@ def test_csv_cells_cannot_break_the_row_reorder_the_display_or_run(tmp_path: Pat
 
     log = json.loads((FIXTURES / "memo-dice" / "legal-2p.json").read_text("utf-8"))
     text = json.dumps(log)
-    for old, new in zip(log["players"], ["Ann\nBob,x\r", " =1+1\u202e"], strict=True):
+    for old, new in zip(log["players"], ["Ann\nBob,x\r\ufeff", " =1+1\u202e"], strict=True):
         text = text.replace(json.dumps(old), json.dumps(new))
     path = tmp_path / "hostile.json"
     path.write_text(text, "utf-8")
@@ -77,7 +77,7 @@ def test_csv_cells_cannot_break_the_row_reorder_the_display_or_run(tmp_path: Pat
     assert code == 0
     assert len(out.splitlines()) == 3  # the header and one line per player
     players = {row["player"] for row in csv.DictReader(io.StringIO(out))}
-    assert players == {"Ann\\nBob,x\\r", "' =1+1\\u202e"}
-    assert not any(ch in out for ch in "\r\u202e")
+    assert players == {"Ann\\nBob,x\\r\\ufeff", "' =1+1\\u202e"}
+    assert not any(ch in out for ch in "\r\u202e\ufeff")
     code, out, _ = run("analyse", str(path), "--by-player", "--format", "json")
-    assert {row["player"] for row in json.loads(out)} == {"Ann\nBob,x\r", " =1+1\u202e"}
+    assert {row["player"] for row in json.loads(out)} == {"Ann\nBob,x\r\ufeff", " =1+1\u202e"}

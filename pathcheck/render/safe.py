@@ -21,9 +21,13 @@ from __future__ import annotations
 
 import re
 
-# C0 and C1 controls, DEL, the line and paragraph separators and the bidi controls (ALM,
-# LRM, RLM, LRE, RLE, PDF, LRO, RLO, LRI, RLI, FSI, PDI).
-_UNSAFE = "\x00-\x1f\x7f-\x9f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+# C0 and C1 controls, DEL, the line and paragraph separators, the bidi controls (ALM, LRM,
+# RLM, LRE, RLE, PDF, LRO, RLO, LRI, RLI, FSI, PDI) and the invisible format characters that
+# change how the text around them shows (the deprecated shaping controls U+206A-U+206F, the
+# zero-width no-break space U+FEFF, the interlinear annotation marks U+FFF9-U+FFFB); the
+# joiners U+200C and U+200D stay, emoji and many scripts need them.
+_UNSAFE = ("\x00-\x1f\x7f-\x9f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+           "\u206a-\u206f\ufeff\ufff9-\ufffb")
 _ANY = re.compile(f"[{_UNSAFE}]")
 _BUT_NEWLINE = re.compile(f"[{_UNSAFE.replace(chr(0) + '-' + chr(0x1f), '')}"
                           "\x00-\x09\x0b-\x1f]")
