@@ -46,14 +46,15 @@ def width(prompts: Any) -> int:
     """The terminal's columns (80 when it cannot say)."""
     try:
         return max(20, int(prompts.output.get_size().columns))
-    except Exception:  # a test's dummy output
+    except OSError:  # the terminal cannot say (its size request fails)
         return shutil.get_terminal_size((80, 24)).columns
 
 
 def height(prompts: Any) -> int:
+    """The terminal's rows (24 when it cannot say)."""
     try:
         return max(5, int(prompts.output.get_size().rows))
-    except Exception:
+    except OSError:
         return shutil.get_terminal_size((80, 24)).lines
 
 

@@ -75,7 +75,7 @@ def test_a_log_that_cannot_be_written_is_said_so(tmp_path: Path) -> None:
 def test_a_terminal_that_goes_away_is_not_a_file_that_cannot_be_written(
         monkeypatch: pytest.MonkeyPatch) -> None:
     class HungUp:
-        output = None
+        output = DummyOutput()
 
         def prompt(self, *args: Any, **options: Any) -> str:
             raise OSError(errno.EIO, "Input/output error")
