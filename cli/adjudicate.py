@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
 from .options import (
     Results,
+    check_moment,
     jobs_option,
     keep_if_nothing_read,
     output_file,
@@ -44,27 +45,12 @@ def _complete_game_or_log(ctx: click.Context, param: click.Parameter, incomplete
             CompletionItem(incomplete, type="file")]
 
 
-def _check_moment(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-    """``--at`` that is no ROUND.TURN at all is a usage error (exit 2); a moment a log does
-    not have is that log's error (exit 3), found when it is ruled on."""
-    from pathcheck.errors import InputError
-    from pathcheck.games.common import Moment
-
-    if value is not None:
-        try:
-            Moment.parse(value)
-        except InputError as exc:
-            raise click.BadParameter(str(exc).removeprefix("--at "),
-                                     param_hint="'--at'") from None
-    return value
-
-
 @click.command(name="adjudicate")
 @click.argument("args", nargs=-1, required=False, metavar="[GAME] LOG...",
                 shell_complete=_complete_game_or_log)
 @output_format
 @output_file
-@click.option("--at", default=None, metavar="ROUND.TURN", callback=_check_moment,
+@click.option("--at", default=None, metavar="ROUND.TURN", callback=check_moment,
               help="Also show the game state at ROUND.TURN (games that can draw it).")
 @click.option("--html", "html_target", type=click.Path(), default=None,
               metavar="FILE.html|DIR",

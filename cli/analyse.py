@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import sys
 from contextlib import ExitStack
-from typing import IO, Any
+from typing import IO, Any, NoReturn
 
 import click
 
@@ -21,8 +21,8 @@ from pathcheck.output import AtomicWriter
 
 from .options import (
     Results,
-    advanced_option,
     bad_value,
+    check_moment,
     emit,
     jobs_option,
     keep_if_nothing_read,
@@ -58,18 +58,20 @@ from .options import (
                    "with --hand, each tile laid as the rules allow.")
 @click.option("--hand", default=None, metavar="R2,I4,L1",
               help="The hand to try on the position (comma-separated tile ids).")
-@click.option("--at", default=None, metavar="ROUND.TURN",
+@click.option("--at", default=None, metavar="ROUND.TURN", callback=check_moment,
               help="Dungeon in memory: the position of LOG (a game/1 log) at exploration "
                    "ROUND after TURN, with the hand of the player who lays the next tile.")
 @click.option("--rules", default=None, metavar="N,N",
               help="The additional rules of a --position, e.g. '2,3' (default: none).")
-@advanced_option
+@click.option("--advanced/--basic", default=None,
+              help="The mode of a --position: advanced (Repeat tiles, rule #4) or basic "
+                   "(default). A log says its own, also with --at.")
 @tileset_option
 @click.pass_context
 def command(ctx: click.Context, args: tuple[str, ...], output_format: str, output: str | None,
             jobs: int, by_player: bool, chart: str | None, html_target: str | None,
             position: str | None, hand: str | None, at: str | None, rules: str | None,
-            advanced: bool, tileset: str | None) -> None:
+            advanced: bool | None, tileset: str | None) -> None:
     """Analyse each LOG: for every move, what the mover knew, what a perfect memory of exactly
     that would have done, and a mark: slip (memory could decide it, and the player did
     otherwise), guess (nothing seen could decide it; with the chance of success) or sound.
@@ -79,9 +81,11 @@ def command(ctx: click.Context, args: tuple[str, ...], output_format: str, outpu
 
     GAME (dungeon, memoarrr, memo-dice, robot-memory) may be left out: the log's "format"
     picks the analysis. LOG is a JSON file, a JSON Lines file with one log a line, a game
-    notation file (*.pcn) or - for stdin. Exit code 0: every log analysed; 3: a log could not
-    be read; 4: a file could not be read (an illegal log is analysed as played: see
-    `pathcheck adjudicate` for the ruling).
+    notation file (*.pcn) or - for stdin. --rules, --advanced/--basic and --tileset are a
+    --position's: a log says its own. Exit code 0: every log analysed; 2: usage (options
+    that do not go together, --at that is no ROUND.TURN); 3: a log could not be read (with
+    --at: no game/1 log, or without that moment); 4: a file could not be read (an illegal
+    log is analysed as played: see `pathcheck adjudicate` for the ruling).
 
     \b
     Examples:
@@ -99,14 +103,19 @@ def command(ctx: click.Context, args: tuple[str, ...], output_format: str, outpu
         from .adjudicate import refuse_unknown_game
 
         refuse_unknown_game(paths, installed)
+    for name, value in (("--rules", rules), ("--advanced" if advanced else "--basic", advanced),
+                        ("--tileset", tileset)):
+        if value is not None and position is None:
+            raise click.UsageError(f"{name} applies to --position only: a log (also with --at) "
+                                   "says its own rules, mode and tile set")
     if position is not None or at is not None:
         if by_player or chart is not None or html_target is not None:
             raise click.UsageError("--position and --at analyse one position: no --by-player, "
                                    "--chart or --html")
         _position(paths, output_format, output, position, hand, at, rules, advanced, tileset)
         return
-    if hand is not None or rules is not None:
-        raise click.UsageError("--hand and --rules go with --position or --at")
+    if hand is not None:
+        raise click.UsageError("--hand goes with --position or --at")
     if not paths:
         raise click.UsageError("give at least one LOG file (or --position)")
     if output_format == "csv" and not by_player:
@@ -212,7 +221,7 @@ def _partial(func: Any, settings: Any) -> Any:
 
 
 def _position(paths: list[str], output_format: str, output: str | None, position: str | None,
-              hand: str | None, at: str | None, rules: str | None, advanced: bool,
+              hand: str | None, at: str | None, rules: str | None, advanced: bool | None,
               tileset: str | None) -> None:
     """``--position`` / ``--at``: a dungeon position and the hand tried on it."""
     from pathcheck.analysis.positions import analyse_position, position_at
@@ -229,27 +238,37 @@ def _position(paths: list[str], output_format: str, output: str | None, position
     player = None
     try:
         rule_set = parse_rules_option(rules) or frozenset()
-        if at is not None:
-            if len(paths) != 1:
-                raise click.UsageError("--at needs exactly one LOG (a game/1 log)")
-            refuse_input_as_output(output, paths)
-            game_log = _read_game_log(paths[0])
+    except InputError as exc:
+        raise bad_value(exc, "--rules") from None
+    if at is not None:
+        if len(paths) != 1:
+            raise click.UsageError("--at needs exactly one LOG (a game/1 log)")
+        refuse_input_as_output(output, paths)
+        game_log, where = _read_game_log(paths[0])
+        try:
             stack, held, player = position_at(game_log, at)
-            if hand is None:
-                if held is None:
-                    raise click.UsageError(
-                        f"--at {at}: the log does not say the next player's hand (not "
-                        "recorded, or no turn follows): give --hand")
-                tiles = held
-            rule_set, advanced, ts = game_log.rules, game_log.advanced, game_log.tileset
-        else:
-            assert position is not None
+        except InputError as exc:  # a moment this log does not have: as adjudicate --at says
+            _invalid(f"pathcheck: error: {where}: {exc}")
+        if hand is None:
+            if held is None:
+                raise click.UsageError(
+                    f"--at {at}: the log does not say the next player's hand (not "
+                    "recorded, or no turn follows): give --hand")
+            tiles = held
+        rule_set, advanced, ts = game_log.rules, game_log.advanced, game_log.tileset
+    else:
+        assert position is not None
+        try:
             stack = parse_notation(position)
-            ts = resolve_tileset(tileset)
-        result = analyse_position(stack, tiles, rules=frozenset(rule_set), advanced=advanced,
+        except InputError as exc:
+            raise bad_value(exc, "--position") from None
+        ts = resolve_tileset(tileset)
+    try:
+        result = analyse_position(stack, tiles, rules=frozenset(rule_set), advanced=bool(advanced),
                                   tileset=ts, player=player)
     except InputError as exc:
-        raise bad_value(exc, "--at" if at is not None else "--position") from None
+        given = "--hand" if hand is not None else "--at"
+        raise bad_value(exc, "--position" if at is None else given) from None
     if output_format == "text":
         emit(render_position(result), output)
     elif output_format == "json":
@@ -260,20 +279,31 @@ def _position(paths: list[str], output_format: str, output: str | None, position
         emit(result.to_json().decode(), output)
 
 
-def _read_game_log(path: str) -> Any:
-    """The first log of ``path`` read as a ``game/1`` log (errors as one line, exit 3/4)."""
+def _read_game_log(path: str) -> tuple[Any, str]:
+    """The first log of ``path`` read as a ``game/1`` log, and where it is (``FILE:LINE``); a
+    log that cannot be read is one line naming file, line and pointer, exit 3, as
+    ``adjudicate`` says it (a file that cannot be opened: exit 4)."""
     from pathcheck.errors import RecordError
     from pathcheck.games.dungeon.log import read_game_log
     from pathcheck.games.stream import located, log_items, log_value
 
     for item in log_items(path):
-        value = log_value(item)
-        source = item.source
         try:
+            value = log_value(item)
             if value.get("format") != "game/1":
-                raise RecordError(source, None, "/format",
+                raise RecordError(item.source, None, "/format",
                                   "--at reads a dungeon in memory game log (format game/1)")
-            return read_game_log(value, source=source)
+            return read_game_log(value, source=item.source), f"{item.source}:{item.line}"
         except RecordError as exc:
-            raise located(exc, item) from None
+            _invalid(f"pathcheck: invalid: {located(exc, item)}")
+        except InputError as exc:  # the file holds no log, or one too long to read
+            _invalid(f"pathcheck: invalid: {exc}")
     raise InputError(f"{path}: no log in it")
+
+
+def _invalid(message: str) -> NoReturn:
+    """One line on stderr, exit 3 (invalid input)."""
+    from pathcheck.render.safe import one_line
+
+    click.echo(one_line(message), err=True)
+    raise click.exceptions.Exit(int(ExitCode.INVALID_INPUT))

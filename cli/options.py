@@ -95,6 +95,22 @@ def bad_value(exc: Exception, option: str) -> click.BadParameter:
     return click.BadParameter(message, param_hint=f"'{option}'")
 
 
+def check_moment(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """``--at`` (adjudicate, analyse) that is no ROUND.TURN at all is a usage error (exit 2),
+    before any log is read; a moment a log does not have is that log's error (exit 3), found
+    when it is read."""
+    from pathcheck.errors import InputError
+    from pathcheck.games.common import Moment
+
+    if value is not None:
+        try:
+            Moment.parse(value)
+        except InputError as exc:
+            raise click.BadParameter(str(exc).removeprefix("--at "),
+                                     param_hint="'--at'") from None
+    return value
+
+
 def _check_rules(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     from pathcheck.errors import InputError
     from pathcheck.records import parse_rules_option

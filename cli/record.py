@@ -79,6 +79,8 @@ def command(ctx: click.Context, game: str | None, path: str | None, resume: str 
         raise click.UsageError(f"unknown GAME {game!r} (one of {', '.join(GAMES)})")
     if resume is not None:
         _load(resume)  # a LOG that cannot be read is said first (exit 3 or 4), terminal or not
+    elif path is not None:
+        refuse_existing(path)  # as is an -o that would replace a file
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         click.echo("pathcheck record: needs a terminal (it reads the keeper's keystrokes); "
                    "to rule on a log written elsewhere: pathcheck adjudicate LOG", err=True)
@@ -94,33 +96,51 @@ def run(game: str | None, path: str | None, resume: str | None, *,
     from pathcheck.recorder import Recording
 
     table = Table(session(input, output), session(input, output), echo)
+    if resume is not None:
+        recording = _load(resume)
+        path = resume
+        echo(f"resuming {resume}: {len(recording.lines)} move line(s) so far")
+        last = recording.lines[-5:]
+        if last:
+            echo("the last moves:\n" + "\n".join(f"  {line}" for line in last))
+    else:
+        assert game is not None
+        path = path or new_log_name(game)
+        refuse_existing(path)  # said before the settings are typed, not after
+        echo(table.wrap(f"recording a {game} game: first its settings (Enter keeps what "
+                        "is shown, Tab completes), then the moves (:help then shows "
+                        "examples)"))
+        answers = table.settings(Recording.format_of(game), {})
+        if answers is None:
+            echo("stopped before the game began: nothing written")
+            return 130
+        recording = Recording.new(game, answers, path)
+        _claim(path)
+    recording.save(path)  # every save: IOFailure ("cannot write") if it fails
+    echo(table.wrap(f"recording to {path} (it is saved after every move); :help shows "
+                    "example move lines and the commands"))
+    return table.moves(recording, path)
+
+
+def new_log_name(game: str) -> str:
+    """The default log file of a new recording: GAME-DATE-TIME.pcn in the current folder."""
+    return f"{game}-{datetime.datetime.now().strftime('%Y%m%d-%H%M')}.pcn"
+
+
+def refuse_existing(path: str) -> None:
+    """A new recording never replaces a file (InputError, exit 3)."""
+    if os.path.lexists(path):
+        raise InputError(f"{path} exists: give another --output, or --resume {path}")
+
+
+def _claim(path: str) -> None:
+    """Create the new log file, empty, only if no file took its name while the settings were
+    typed (then nothing is replaced: InputError); its content is then saved over it."""
     try:
-        if resume is not None:
-            recording = _load(resume)
-            path = resume
-            echo(f"resuming {resume}: {len(recording.lines)} move line(s) so far")
-            last = recording.lines[-5:]
-            if last:
-                echo("the last moves:\n" + "\n".join(f"  {line}" for line in last))
-        else:
-            assert game is not None
-            if path is None:
-                stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M")
-                path = f"{game}-{stamp}.pcn"
-            if os.path.exists(path):
-                raise InputError(f"{path} exists: give another --output, or --resume {path}")
-            echo(table.wrap(f"recording a {game} game: first its settings (Enter keeps what "
-                            "is shown, Tab completes), then the moves (:help then shows "
-                            "examples)"))
-            answers = table.settings(Recording.format_of(game), {})
-            if answers is None:
-                echo("stopped before the game began: nothing written")
-                return 130
-            recording = Recording.new(game, answers, path)
-        recording.save(path)
-        echo(table.wrap(f"recording to {path} (it is saved after every move); :help shows "
-                        "example move lines and the commands"))
-        return table.moves(recording, path)
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666))
+    except FileExistsError:
+        raise InputError(f"{path} exists now (made while the settings were typed): it is "
+                         "left as it is and nothing was written; give another --output") from None
     except OSError as exc:
         raise IOFailure(f"{path}: cannot write: {exc.strerror or exc}") from exc
 
@@ -418,6 +438,6 @@ def _names(players: str) -> list[str]:
 
     try:
         log = notation.parse(f"#! memo-dice/1\nplayers: {players}\n", source="settings")
-    except Exception:  # names that do not read: nothing to offer
+    except notation.NotationError:  # names that do not read: nothing to offer
         return []
     return [notation.word(str(p)) for p in log.get("players", ())]

@@ -10,6 +10,8 @@ import textwrap
 from collections.abc import Callable
 from typing import Any
 
+from pathcheck.errors import IOFailure
+
 
 class Ended(Exception):
     """The keeper ended the recording (Ctrl-C on an empty line, or Ctrl-D)."""
@@ -44,14 +46,15 @@ def width(prompts: Any) -> int:
     """The terminal's columns (80 when it cannot say)."""
     try:
         return max(20, int(prompts.output.get_size().columns))
-    except Exception:  # a test's dummy output
+    except OSError:  # the terminal cannot say (its size request fails)
         return shutil.get_terminal_size((80, 24)).columns
 
 
 def height(prompts: Any) -> int:
+    """The terminal's rows (24 when it cannot say)."""
     try:
         return max(5, int(prompts.output.get_size().rows))
-    except Exception:
+    except OSError:
         return shutil.get_terminal_size((80, 24)).lines
 
 
@@ -91,6 +94,9 @@ def ask(prompts: Any, message: str, **options: Any) -> str:
         raise Ended(True) from None
     except EOFError:
         raise Ended(False) from None
+    except OSError as exc:  # the terminal went away (EIO after a hang-up): not a file error
+        raise IOFailure(f"the terminal cannot be read: {exc.strerror or exc} (the log is "
+                        "saved after every move: --resume it)") from exc
 
 
 def show(prompts: Any, echo: Callable[[str], None], text: str) -> None:

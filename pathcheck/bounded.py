@@ -18,15 +18,17 @@ from __future__ import annotations
 import enum
 import io  # noqa: F401  (the doctests use it)
 import json
-import os
 import re
 import reprlib
-import stat
-import zlib
 from collections.abc import Iterator
 from typing import Any, NamedTuple, Protocol
 
-from pathcheck.errors import InputError, pointer_join
+from pathcheck.errors import pointer_join
+from pathcheck.regular_files import (  # re-exported: files read unasked
+    UnfitFile as UnfitFile,
+)
+from pathcheck.regular_files import gunzip as gunzip
+from pathcheck.regular_files import read_regular as read_regular
 
 try:  # the one-pass scan of guard(); without a C compiler the Python functions below do it
     from pathcheck._speedups import json_guard as _json_guard
@@ -443,82 +445,3 @@ def array_elements(stream: Readable, first_line: int = 1,
         buf = read(BLOCK_SIZE)
         if not buf:
             return
-
-
-# --- files pathcheck reads on its own ----------------------------------------------------
-
-
-class UnfitFile(InputError):
-    """A file pathcheck reads on its own (not named on the command line: a census's files, a
-    tile set a log names) that is not a regular file, or is larger than its limit;
-    ``reason`` says which, without the file's name."""
-
-    def __init__(self, path: str | os.PathLike[str], reason: str) -> None:
-        self.reason = reason
-        super().__init__(f"{os.fsdecode(path)}: {reason}")
-
-
-def read_regular(path: str | os.PathLike[str], limit: int) -> bytes:
-    """The bytes of ``path``, which must be a regular file of at most ``limit`` bytes.
-
-    Opened without blocking (``O_NONBLOCK``, then ``fstat``): a FIFO never hangs, and a
-    device (a symbolic link to ``/dev/zero``) or a directory is refused before a byte is read.
-    :class:`UnfitFile` for such a file or one too large; OSError (FileNotFoundError ...) when
-    it cannot be opened or read, for the caller to name.
-
-    >>> read_regular("/dev/zero", 10)
-    Traceback (most recent call last):
-      ...
-    pathcheck.bounded.UnfitFile: /dev/zero: not a regular file (a character device)
-    """
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise UnfitFile(path, f"not a regular file ({_kind(info.st_mode)})")
-        if info.st_size > limit:
-            raise UnfitFile(path, _larger(limit))
-        stream = os.fdopen(fd, "rb")
-    except BaseException:
-        os.close(fd)
-        raise
-    with stream:
-        data = stream.read(limit + 1)
-    if len(data) > limit:  # it grew since fstat
-        raise UnfitFile(path, _larger(limit))
-    return data
-
-
-def _larger(limit: int) -> str:
-    return f"larger than the limit of {limit} bytes (see Limits in docs/cli.md)"
-
-
-def _kind(mode: int) -> str:
-    kinds = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"),
-             (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
-             (stat.S_ISSOCK, "a socket"))
-    return next((name for test, name in kinds if test(mode)), "not a file")
-
-
-def gunzip(data: bytes, limit: int) -> bytes:
-    """The one gzip member ``data`` holds, decompressed to at most ``limit`` bytes (a small
-    "gzip bomb" never takes more memory than that). ValueError when it would be larger, is
-    cut short or is followed by more bytes; zlib.error when it is not gzip data.
-
-    >>> import gzip
-    >>> gunzip(gzip.compress(b"held"), 4)
-    b'held'
-    >>> gunzip(gzip.compress(bytes(10**6)), 1000)
-    Traceback (most recent call last):
-      ...
-    ValueError: it decompresses to more than the limit of 1000 bytes
-    """
-    inflate = zlib.decompressobj(16 + zlib.MAX_WBITS)  # gzip header and trailer
-    out = inflate.decompress(data, limit + 1)
-    if len(out) > limit:
-        raise ValueError(f"it decompresses to more than the limit of {limit} bytes")
-    if not inflate.eof:
-        raise ValueError("the compressed data is cut short")
-    if inflate.unused_data:
-        raise ValueError("bytes after the end of the compressed data")
-    return out

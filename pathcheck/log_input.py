@@ -20,7 +20,7 @@ import contextlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import NamedTuple
+from typing import IO, NamedTuple
 
 from pathcheck import notation
 from pathcheck.bounded import BLOCK_SIZE, MAX_RECORD_BYTES, Prefixed, Readable
@@ -61,25 +61,51 @@ class Logs(NamedTuple):
 
 @contextlib.contextmanager
 def open_logs(name: str) -> Iterator[Logs]:
-    """Open the file ``name`` (``-``: stdin) and read its logs as they are asked for; a read
-    error is an IOFailure."""
-    source = source_name(name)
+    """Open the file ``name`` (``-``: stdin) and read its logs as they are asked for; an
+    error reading the file is an IOFailure (an OSError of the caller's own, such as a closed
+    output pipe, stays what it is)."""
     stream = open_source(name)
     try:
-        if Path(name).suffix.lower() in JSON_SUFFIXES:
-            yield Logs(False, iter_documents(sniff(stream, name), source))
-            return
-        head, is_notation = b"", Path(name).suffix.lower() == notation.EXTENSION
-        if not is_notation:
-            head, is_notation = _sniff(stream)
-        body = Prefixed(head, stream)
-        yield Logs(is_notation, iter_notation(body, source) if is_notation
-                   else _json_items(body, source))
-    except OSError as exc:
-        raise IOFailure(f"{name}: cannot read: {exc.strerror or exc}") from exc
+        try:
+            logs = _logs(name, stream)
+        except OSError as exc:
+            raise _unreadable(name, exc) from exc
+        yield Logs(logs.is_notation, _read(logs.items, name))
     finally:
         if name != "-":
             stream.close()
+
+
+def _logs(name: str, stream: IO[bytes]) -> Logs:
+    """The logs of ``stream`` as its name or first line says (what is read to decide is
+    read here; the logs as they are asked for)."""
+    source = source_name(name)
+    if Path(name).suffix.lower() in JSON_SUFFIXES:
+        return Logs(False, iter_documents(sniff(stream, name), source))
+    head, is_notation = b"", Path(name).suffix.lower() == notation.EXTENSION
+    if not is_notation:
+        head, is_notation = _sniff(stream)
+    body = Prefixed(head, stream)
+    return Logs(is_notation, iter_notation(body, source) if is_notation
+                else _json_items(body, source))
+
+
+def _read(items: Iterator[Document | RecordError], name: str
+          ) -> Iterator[Document | RecordError]:
+    """``items``, with an OSError of reading the next one turned into an IOFailure naming
+    the file: only reading is caught, not what the caller does with an item."""
+    while True:
+        try:
+            item = next(items)
+        except StopIteration:
+            return
+        except OSError as exc:
+            raise _unreadable(name, exc) from exc
+        yield item
+
+
+def _unreadable(name: str, exc: OSError) -> IOFailure:
+    return IOFailure(f"{name}: cannot read: {exc.strerror or exc}")
 
 
 def _sniff(stream: Readable) -> tuple[bytes, bool]:

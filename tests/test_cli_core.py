@@ -191,8 +191,12 @@ def test_schema_command() -> None:
     assert code == 0 and json.loads(out)["title"].startswith("pathcheck dungeon record")
     code, out, _ = run("schema", "--list")
     assert "dungeon" in out.split()
-    code, _, err = run("schema", "nope")
-    assert code == 3 and "no schema named" in err
+    code, out, err = run("schema", "nope")  # a usage error, as a mistyped command or GAME
+    assert code == 2 and out == ""
+    assert ("unknown schema 'nope' (known: dungeon, game, memo-dice, memoarrr, robot-memory, "
+            "ruling, solo)") in err
+    code, out, err = run("schema", "rulings")
+    assert code == 2 and out == "" and "unknown schema 'rulings' (did you mean ruling?)" in err
 
 
 def test_main_turns_usage_errors_into_exit_2(capsys: pytest.CaptureFixture[str]) -> None:

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pathcheck import batch
+from pathcheck import batch_fast, batch_items
 from pathcheck.batch import Settings, Task, process_item
 from pathcheck.records import Overrides
 
@@ -33,7 +33,7 @@ SPACE = st.sampled_from([" ", " ", " ", "  ", "\t", "\u3000", "\x1c", "\xa0"])
 
 def python_path(block: bytes, settings_: Settings) -> bytes:
     out = []
-    for item in batch._dgn_items(io.BytesIO(block), "s.dgn", 1):
+    for item in batch_items._dgn_items(io.BytesIO(block), "s.dgn", 1):
         out.append(process_item(item, settings_).text.encode() + b"\n")
     return b"".join(out)
 
@@ -50,7 +50,7 @@ def fast_path(block: bytes, settings_: Settings, cuts: list[int]) -> tuple[bytes
         part_out, part_in_c = task_output(task, settings_)
         out.append(part_out)
         in_c += part_in_c
-        pragma = batch._last_pragma(part, "s.dgn", pragma)
+        pragma = batch_fast._last_pragma(part, "s.dgn", pragma)
     return b"".join(out), in_c
 
 

@@ -77,6 +77,55 @@ def test_dungeon_records_given_to_adjudicate_say_to_verify_them() -> None:
     assert json.loads(out)["kind"] == "invalid"
 
 
+def test_convert_says_what_a_value_that_is_no_game_log_is(tmp_path: Path) -> None:
+    records = str(FIXTURES / "dungeons" / "examples.dgn")
+    code, out, err = run("convert", records)
+    assert (code, out) == (3, "")
+    assert err.splitlines() == [
+        f"pathcheck: invalid: {records}: dungeon records in compact notation, not a game log: "
+        f"verify them with 'pathcheck verify {records}'"]
+    record = tmp_path / "d.jsonl"
+    record.write_text('{"format": "dungeon/1", "tiles": [{"tile": "START", "dir": "N"}]}\n')
+    code, out, err = run("convert", str(record), "-o", str(tmp_path / "d.pcn"))
+    assert (code, out) == (3, "") and not (tmp_path / "d.pcn").exists()
+    assert err.splitlines() == [
+        f"pathcheck: invalid: {record}:1: /format: a dungeon record, not a game log: verify it "
+        f"with 'pathcheck verify {record}'"]
+    assert run("verify", str(record))[0] == 0  # the advice works
+    for command in ("adjudicate", "analyse"):
+        code, _, err = run(command, str(record))
+        assert code == 3 and err.endswith(
+            "'dungeon/1': a dungeon record, not a game log: verify it with 'pathcheck verify'\n")
+    logs = tmp_path / "logs.json"  # the second element has no format: its line and pointer
+    logs.write_text('[{"format": "game/1"},\n {"players": ["Ann"]}]')
+    code, out, err = run("convert", str(logs))
+    assert (code, out) == (3, "")
+    assert err.splitlines() == [
+        f"pathcheck: invalid: {logs}:2: /1/format: missing \"format\": which game the log is "
+        "(one of game/1, memo-dice/1, memoarrr/1, robot-memory/1, solo/1)"]
+    assert run("convert", str(logs), "--to", "jsonl")[0] == 0  # JSON to JSON needs no format
+
+
+@pytest.mark.parametrize("output", ["text", "jsonl"])  # jsonl: the C fast path too
+def test_a_dgn_file_with_a_format_line_is_advised_to_a_command_that_reads_it(
+        tmp_path: Path, output: str) -> None:
+    records = tmp_path / "x.dgn"
+    records.write_text("#! dungeon/1\nSTART@N R1@N\n#! dungeon/1 rules=2\nSTART@N\n", "utf-8")
+    code, out, err = run("verify", str(records), "--format", output)
+    assert code == 0 and "2 records, 2 held" in err + out
+    game = tmp_path / "game.dgn"
+    log = FIXTURES / "dungeon" / "legal-2p-basic.pcn"
+    game.write_bytes(log.read_bytes())
+    code, _, err = run("verify", str(game), "--format", output)
+    renamed = tmp_path / "game.pcn"
+    assert code == 3 and err.splitlines()[0] == (
+        f"pathcheck: invalid: {game}:1: /: 'game/1' starts a game log in game notation, not "
+        f"dungeon records: rename it to {renamed} and rule on it with 'pathcheck adjudicate "
+        f"{renamed}'")
+    game.rename(renamed)  # the advice works
+    assert run("adjudicate", str(renamed))[0] == 0
+
+
 @pytest.mark.parametrize("content", ["", "\n\n", "# only a comment\n", "[]"])
 @pytest.mark.parametrize("suffix", [".dgn", ".jsonl", ".json", ".pcn"])
 @pytest.mark.parametrize("fast", [True, False])

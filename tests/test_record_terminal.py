@@ -504,3 +504,11 @@ def test_without_a_terminal_it_says_it_needs_one(tmp_path: Path, stdin: str) -> 
                           **feed)
     assert done.returncode == 2 and "needs a terminal" in done.stderr
     assert not list(tmp_path.iterdir())
+
+
+def test_an_existing_log_is_said_before_any_setting_is_asked(tmp_path: Path) -> None:
+    (tmp_path / "game.pcn").write_text("precious\n", encoding="utf-8")
+    table = Table(tmp_path, "memo-dice", "-o", "game.pcn")
+    shown = table.wait("game.pcn exists: give another --output, or --resume game.pcn")
+    assert table.end() == 3 and "Players" not in shown
+    assert saved(tmp_path) == ["precious"]

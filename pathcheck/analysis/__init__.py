@@ -46,9 +46,13 @@ def analyse(log: Mapping[str, Any], *, source: str,
                           f"format {fmt[:40]!r} is not the named game's (it reads "
                           f"{', '.join(formats)})")
     if fmt not in ANALYSERS:
+        from pathcheck.meant_for import format_advice
+
+        advice = format_advice(fmt)
         raise RecordError(source, None, "/format",
-                          f"no analysis reads format {fmt[:40]!r} (there is one for "
-                          f"{', '.join(ANALYSERS)})")
+                          f"no analysis reads format {fmt[:40]!r}"
+                          + (f": {advice}" if advice else
+                             f" (there is one for {', '.join(ANALYSERS)})"))
     module = importlib.import_module(ANALYSERS[fmt])
     result: GameAnalysis = module.analyse(log, source=source)
     return result

@@ -63,9 +63,13 @@ class Tally:
 
 
 def _cells(row: PlayerRow) -> list[str]:
+    """A row of the CSV table: the name as a spreadsheet shows it safely (escaped, never a
+    formula: :func:`pathcheck.render.safe.spreadsheet_cell`), the numbers as they are."""
+    from pathcheck.render.safe import spreadsheet_cell
+
     acc = "" if row.accuracy is None else f"{row.accuracy:.1f}"
-    return [row.player, str(row.games), str(row.wins), str(row.points), str(row.moves),
-            str(row.slips), str(row.guesses), str(row.sound), acc, f"{row.slips_per_game:.2f}"]
+    counts = (row.games, row.wins, row.points, row.moves, row.slips, row.guesses, row.sound)
+    return [spreadsheet_cell(row.player), *map(str, counts), acc, f"{row.slips_per_game:.2f}"]
 
 
 def render_table(rows: Sequence[PlayerRow], output: str) -> str:
@@ -78,8 +82,7 @@ def render_table(rows: Sequence[PlayerRow], output: str) -> str:
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")
         writer.writerow(COLUMNS)
-        # a name starting with = + - @ would be a formula in a spreadsheet: quote it as text
-        writer.writerows([_safe_cell(c) for c in _cells(r)] for r in rows)
+        writer.writerows(_cells(r) for r in rows)
         return buffer.getvalue().rstrip("\n")
     from pathcheck.render.analysis import render_rows
     from pathcheck.render.safe import one_line
@@ -90,7 +93,3 @@ def render_table(rows: Sequence[PlayerRow], output: str) -> str:
              "-" if r.accuracy is None else f"{r.accuracy:.1f}%", f"{r.slips_per_game:.2f}"]
             for r in rows]
     return render_rows(header, [[str(c) for c in row] for row in body])
-
-
-def _safe_cell(cell: str) -> str:
-    return "'" + cell if cell[:1] in ("=", "+", "-", "@", "\t", "\r") else cell

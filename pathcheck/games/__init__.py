@@ -212,7 +212,11 @@ def for_format(fmt: str) -> Adjudicator:
         if fmt in adjudicator.formats:
             _by_format[fmt] = adjudicator
             return adjudicator
-    raise PluginError(f"no installed adjudicator reads format {brief(fmt)}")
+    from pathcheck.meant_for import format_advice
+
+    advice = format_advice(fmt)
+    raise PluginError(f"no installed adjudicator reads format {brief(fmt)}"
+                      + (f": {advice}" if advice else ""))
 
 
 def json_schema(name: str) -> dict[str, Any] | None:

@@ -13,15 +13,21 @@ them as Python-style escapes instead; JSON output keeps every string exact.
 'row 1\\nrow\\\\t2'
 >>> one_line("Zoë 🎲") == "Zoë 🎲"
 True
+>>> spreadsheet_cell("=HYPERLINK(1)"), spreadsheet_cell("Ann\\n\\u202eBob"), spreadsheet_cell("-")
+("'=HYPERLINK(1)", 'Ann\\\\n\\\\u202eBob', "'-")
 """
 
 from __future__ import annotations
 
 import re
 
-# C0 and C1 controls, DEL, the line and paragraph separators and the bidi controls (ALM,
-# LRM, RLM, LRE, RLE, PDF, LRO, RLO, LRI, RLI, FSI, PDI).
-_UNSAFE = "\x00-\x1f\x7f-\x9f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+# C0 and C1 controls, DEL, the line and paragraph separators, the bidi controls (ALM, LRM,
+# RLM, LRE, RLE, PDF, LRO, RLO, LRI, RLI, FSI, PDI) and the invisible format characters that
+# change how the text around them shows (the deprecated shaping controls U+206A-U+206F, the
+# zero-width no-break space U+FEFF, the interlinear annotation marks U+FFF9-U+FFFB); the
+# joiners U+200C and U+200D stay, emoji and many scripts need them.
+_UNSAFE = ("\x00-\x1f\x7f-\x9f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+           "\u206a-\u206f\ufeff\ufff9-\ufffb")
 _ANY = re.compile(f"[{_UNSAFE}]")
 _BUT_NEWLINE = re.compile(f"[{_UNSAFE.replace(chr(0) + '-' + chr(0x1f), '')}"
                           "\x00-\x09\x0b-\x1f]")
@@ -47,3 +53,18 @@ def keep_lines(text: str) -> str:
     """``text`` with every control and bidi character but the newline escaped (for maps and
     grids, whose lines are meant)."""
     return _BUT_NEWLINE.sub(_escape, text) if _BUT_NEWLINE.search(text) else text
+
+
+_FORMULA_START = frozenset("=+-@")
+"""What makes a spreadsheet read a cell as a formula (OWASP, CSV injection; a tab or carriage
+return, also on its list, never starts a cell: :func:`one_line` escapes them)."""
+
+
+def spreadsheet_cell(text: str) -> str:
+    """``text`` for a text cell of a CSV file opened in a spreadsheet: escaped as
+    :func:`one_line` escapes it (a newline cannot break the row, U+202E cannot reorder the
+    display), and led by an apostrophe when it would start a formula (spaces before ``=``
+    too), so that it shows as the text it is."""
+    cell = one_line(text)
+    first = cell.lstrip(" ")[:1]
+    return "'" + cell if first and first in _FORMULA_START else cell

@@ -109,6 +109,8 @@ static int read_pragma(const char *p, const char *end, Pragma *g) {
             }
         } else if (str_is(key, "tileset")) {
             g->tileset_ok = str_is(val, "standard");
+        } else if (!eq && str_is(key, "dungeon/1")) {
+            /* the format of every .dgn line: sets nothing */
         } else {
             return 0;
         }
