@@ -146,7 +146,8 @@ class TileFact(_Fact, frozen=True, gc=False, tag="tile"):
     in the player's hand): who, and which tile (the violation's rule says why)."""
 
     player: str
-    tile: str
+    tile: str | None
+    """None: the log records a draw of nothing."""
 
 
 class DieFact(_Fact, frozen=True, gc=False, tag="die"):
@@ -343,6 +344,168 @@ class UnfinishedRoundFact(_Fact, frozen=True, gc=False, tag="unfinished-round"):
     still_in: tuple[str, ...]
 
 
+class DeckSizeFact(_Fact, frozen=True, gc=False, tag="deck-size"):
+    """dungeon: a deck recorded (without the hands) whose length the deal cannot leave."""
+
+    tiles: int
+    """The tiles the deck holds."""
+    expected: int
+    """The tiles the rules leave in the deck: ``set_size`` less ``hand_size`` a player."""
+    players: int
+    hand_size: int
+    set_size: int
+    """The tiles of the mode's set dealt (START left out)."""
+    mode: Literal["basic", "advanced"]
+
+
+class DealtTileFact(_Fact, frozen=True, gc=False, tag="dealt-tile"):
+    """dungeon: a tile dealt (to a hand or the deck) that the deal cannot hold."""
+
+    tile: str
+    reason: Literal["start", "not-in-play", "twice"]
+    """start: START lies in the middle of the table; not-in-play: not in the ``mode``'s set;
+    twice: dealt a second time."""
+    mode: Literal["basic", "advanced"]
+    also_at: str | None
+    """twice: the JSON pointer where it was dealt first."""
+
+
+class MissingTilesFact(_Fact, frozen=True, gc=False, tag="missing-tiles"):
+    """dungeon: the tiles of the mode's set in no hand and not in the deck."""
+
+    tiles: tuple[str, ...]
+    mode: Literal["basic", "advanced"]
+
+
+class UnfinishedExplorationFact(_Fact, frozen=True, gc=False, tag="unfinished-exploration"):
+    """dungeon: the log stops while an exploration goes on."""
+
+    team: tuple[str, ...]
+    """Who is still in the team."""
+    turns: int
+    """The turns recorded (0: none)."""
+
+
+class UnfinishedGameFact(_Fact, frozen=True, gc=False, tag="unfinished-game"):
+    """dungeon: the log ends before anyone reached ``points``."""
+
+    points: int
+    best: int
+    """The best score reached."""
+    leaders: tuple[str, ...]
+    """Who has it."""
+
+
+class CoveringStopsFact(_Fact, frozen=True, gc=False, tag="covering-stops"):
+    """Memo Dice: the log stops covering before a die was covered with the golden cup."""
+
+    covered: int
+    """The dice covered in the round."""
+
+
+class NeverUncoveredFact(_Fact, frozen=True, gc=False, tag="never-uncovered"):
+    """Memo Dice: the cups a round leaves covered (they score for nobody)."""
+
+    cups: tuple[int, ...]
+
+
+class UnusedAbilityFact(_Fact, frozen=True, gc=False, tag="unused-ability"):
+    """Memoarrr!: an animal ability earned (it is compulsory) that the log does not record."""
+
+    animal: Literal["octopus", "walrus", "penguin"]
+    ability: Literal["swap", "mark", "peek"]
+
+
+class FaceDownFact(_Fact, frozen=True, gc=False, tag="face-down"):
+    """Cards still face down: where a volcano is taken (Memoarrr!) or a round ends (robot
+    memory)."""
+
+    cards: int
+    positions: tuple[str, ...] | None
+    """Where they lie (robot memory; None where the message only counts them)."""
+
+
+class TreasureStackFact(_Fact, frozen=True, gc=False, tag="treasure-stack"):
+    """Memoarrr!: an ordered treasure stack recorded in another order (top first)."""
+
+    recorded: tuple[int, ...]
+    ordered: tuple[int, ...]
+
+
+class RoundEndFact(_Fact, frozen=True, gc=False, tag="round-end"):
+    """Memoarrr!: a move that ignores the end of ``round``: the next round begun before it
+    ended (``still_in``: who had no volcano yet), or an action after it ended (``still_in``
+    empty)."""
+
+    round: int
+    still_in: tuple[str, ...]
+
+
+class ShortCircuitsFact(_Fact, frozen=True, gc=False, tag="short-circuits"):
+    """robot memory: short circuits laid out beyond a bound: more than the box holds
+    (``players`` None, ``limit`` the box's), or fewer than the ``limit`` that ``players`` (5
+    or more) add."""
+
+    short_circuits: int
+    limit: int
+    players: int | None
+
+
+class RepeatedCardFact(_Fact, frozen=True, gc=False, tag="repeated-card"):
+    """robot memory: a memory card laid out a second time in a round."""
+
+    card: str
+    """As the text words it (``2 blue gears``)."""
+    first: str
+    """The position of the first."""
+    position: str
+    """The position of the second."""
+
+
+class NoFeatureFact(_Fact, frozen=True, gc=False, tag="no-feature"):
+    """robot memory: a guess that names no feature of the card."""
+
+    guesser: str
+    position: str
+
+
+class FewestPointsFact(_Fact, frozen=True, gc=False, tag="fewest-points"):
+    """robot memory: a round started by a player who does not have the fewest points."""
+
+    player: str
+    points: int
+    fewest: int
+    due: tuple[str, ...]
+    """Who has the fewest points (any of them may start)."""
+
+
+class RoundsFact(_Fact, frozen=True, gc=False, tag="rounds"):
+    """robot memory: a log with more or fewer rounds than the game's."""
+
+    round: int
+    """A round beyond the game's (``round`` > ``rounds``), or the last recorded: the log
+    stops after it."""
+    rounds: int
+    """The game's rounds."""
+
+
+class FirstTileFact(_Fact, frozen=True, gc=False, tag="first-tile"):
+    """solo: a record whose first tile is not START."""
+
+    tile: str
+    start: str
+
+
+class SeedRulesFact(_Fact, frozen=True, gc=False, tag="seed-rules"):
+    """solo: a record whose additional rules are not its seed code's."""
+
+    seed: str
+    rules: tuple[int, ...]
+    """The seed's."""
+    recorded: tuple[int, ...]
+    """The record's."""
+
+
 class IllegalFact(_Fact, frozen=True, gc=False, tag="illegal"):
     """A move that breaks a rule, told as an event (the ruling's violation says more)."""
 
@@ -358,4 +521,9 @@ Fact = (LostCardFact | VoidAnnouncementFact | CaptainFact | GuessFact | CupFact 
         | HandSizeFact | ExplorationEndFact
         | NotCheckedFact | DungeonFact | SoloDungeonFact | SoloFailureFact | SoloTilesFact
         | SeedTileFact | LayoutFact | CoverFact
-        | RoundPointsFact | UnfinishedRoundFact | IllegalFact)
+        | RoundPointsFact | UnfinishedRoundFact | IllegalFact
+        | DeckSizeFact | DealtTileFact | MissingTilesFact | UnfinishedExplorationFact
+        | UnfinishedGameFact | CoveringStopsFact | NeverUncoveredFact | UnusedAbilityFact
+        | FaceDownFact | TreasureStackFact | RoundEndFact | ShortCircuitsFact
+        | RepeatedCardFact | NoFeatureFact | FewestPointsFact | RoundsFact | FirstTileFact
+        | SeedRulesFact)

@@ -143,7 +143,7 @@ def _memo_dice(log: Mapping[str, Any]) -> Next:
         if part == "covering":
             return Next(player, "DIE SYMBOL/COLOUR CUP", verb="to roll", view=view)
         return Next(player, "CUP SYMBOL", verb="to uncover", view=view)
-    if replay.ended_in is not None:
+    if replay.game_end is not None:
         winners = ", ".join(p for p, s in replay.scores.items()
                             if s == max(replay.scores.values()))
         return Next(None, "", f"the game is over ({winners} won)", over=True, view=view)

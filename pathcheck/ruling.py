@@ -7,9 +7,10 @@ An adjudicator replays a log and returns a :class:`Ruling`: the rounds (each a l
 >>> rule = Rule("memo-dice/cup-colour", "Covering the dice",
 ...             "cover the die with a cup that's the same color as the symbol")
 >>> move = MoveRef(round=1, index=3, player="Ann", pointer="/rounds/0/covering/3")
->>> v = Violation(rule, move, "blue symbol covered with a red cup")
+>>> fact = CoverFact(2, "blue", "moon", "red", None, True)
+>>> v = Violation(rule, move, "blue moon covered with a red cup", fact)
 >>> v.describe()
-'round 1, move 3 (Ann): blue symbol covered with a red cup [memo-dice/cup-colour]'
+'round 1, move 3 (Ann): blue moon covered with a red cup [memo-dice/cup-colour]'
 """
 
 from __future__ import annotations
@@ -181,22 +182,20 @@ class Violation(msgspec.Struct, frozen=True, gc=False):
     rule: Rule
     move: MoveRef
     message: str
+    fact: Fact
+    """What ``message`` states, as fields: every violation has one, so that tools never
+    parse the message."""
     unfinished: bool = False
     """The log stops before the rule could be met (an unfinished round, exploration or game,
     a hand not yet typed): a log still being recorded is not wrong there. Not in JSON: the
     message says it."""
-    fact: Fact | UnsetType = UNSET
-    """What ``message`` states, as fields, where a fact kind words it (left out of the JSON
-    when there is none)."""
 
     def describe(self) -> str:
         return f"{self.move.describe()}: {self.message} [{self.rule.id}]"
 
     def to_dict(self) -> dict[str, Any]:
-        out = {"rule": self.rule.to_dict(), "move": self.move.to_dict(), "message": self.message}
-        if not isinstance(self.fact, UnsetType):
-            out["fact"] = msgspec.json.decode(_encoder.encode(self.fact))
-        return out
+        return {"rule": self.rule.to_dict(), "move": self.move.to_dict(),
+                "message": self.message, "fact": msgspec.json.decode(_encoder.encode(self.fact))}
 
 
 class Event(msgspec.Struct, frozen=True, gc=False):
@@ -302,7 +301,7 @@ class ViolationDocument(msgspec.Struct, frozen=True, gc=False):
     rule: Rule
     move: MoveRef
     message: str
-    fact: Fact | UnsetType = UNSET
+    fact: Fact
 
 
 class RulingDocument(msgspec.Struct, frozen=True):
@@ -342,8 +341,9 @@ def ruling_schema() -> dict[str, Any]:
     return {"$schema": "https://json-schema.org/draft/2020-12/schema", **body,
             "title": "pathcheck ruling",
             "description": "The ruling on one game log, as `pathcheck adjudicate` writes it in "
-                           "JSON. Each event's optional `fact` states what its text says, as "
-                           "fields (its `kind` tells which).",
+                           "JSON. Each event's optional `fact` states what its text says, and "
+                           "each violation's `fact` what its message says, as fields (its "
+                           "`kind` tells which).",
             "$defs": schema["$defs"]}
 
 

@@ -168,7 +168,8 @@ def test_seed_rules_must_match() -> None:
     record["rules"] = [2]
     ruling = rule(record)
     assert [(v.rule.id, v.move.pointer, v.message) for v in ruling.violations] == [
-        ("solo/seed", "/rules", "seed 1303N-QK8NC plays with additional rules #2, #3")]
+        ("solo/seed", "/rules",
+         "seed 1303N-QK8NC plays with additional rules #2, #3; the record with #2")]
 
 
 def test_unreadable_seed_is_malformed() -> None:

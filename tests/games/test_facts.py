@@ -4,9 +4,11 @@ ruling`` is generated from the same structs and every ruling validates against i
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 import jsonschema
 import pytest
@@ -16,6 +18,28 @@ from msgspec import UnsetType
 from pathcheck import games, notation
 from pathcheck.check import _OUTCOME_TEXTS, CardOutcome
 from pathcheck.cli import cli
+from pathcheck.errors import PathcheckError
+from pathcheck.facts import (
+    CoveringStopsFact,
+    DealtTileFact,
+    DeckSizeFact,
+    FaceDownFact,
+    FewestPointsFact,
+    FirstTileFact,
+    MissingTilesFact,
+    NeverUncoveredFact,
+    NoFeatureFact,
+    RepeatedCardFact,
+    RoundEndFact,
+    RoundsFact,
+    SeedRulesFact,
+    ShortCircuitsFact,
+    TreasureStackFact,
+    UnfinishedExplorationFact,
+    UnfinishedGameFact,
+    UnusedAbilityFact,
+)
+from pathcheck.games.dungeon.rules import rules_text
 from pathcheck.render.words import counted
 from pathcheck.ruling import (
     AnnounceFact,
@@ -56,6 +80,9 @@ from pathcheck.ruling import (
     VolcanoFact,
     ruling_schema,
 )
+from tests.fuzz import json_paths
+from tests.games.test_dealless_exact import MUTATIONS, STRIPS, mutate
+from tests.games.test_unseen import without_deal
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = sorted(p for game in ("dungeon", "memoarrr", "memo-dice", "robot-memory")
@@ -143,9 +170,7 @@ def check_fact(event: Event, number: int, ruling: Ruling) -> None:
             assert text == f"{who} reached {fact.points} points: the game ends"
             assert fact.winners == tuple(ruling.winners)
     elif isinstance(fact, ExplorationEndFact):
-        assert text == ("the exploration ends: " + (
-            f"only {fact.player} is left in the team" if fact.reason == "one-left" else
-            f"{fact.player}, the next active player, has no tile in hand"))
+        assert text == f"the exploration ends: {exploration_end_words(fact)}"
     elif isinstance(fact, NotCheckedFact):
         assert text.startswith("not checked: ") and all(r in text for r in fact.rules)
         assert text.endswith(f": the {fact.missing} was not recorded") or text.endswith(
@@ -195,6 +220,11 @@ def check_fact(event: Event, number: int, ruling: Ruling) -> None:
         raise AssertionError(f"no fact: {text}")
 
 
+def exploration_end_words(fact: ExplorationEndFact) -> str:
+    return (f"only {fact.player} is left in the team" if fact.reason == "one-left" else
+            f"{fact.player}, the next active player, has no tile in hand")
+
+
 def check_start(fact: StartFact, text: str, number: int) -> None:
     """A start event's fact against its text (in round ``number``)."""
     who = fact.player
@@ -237,6 +267,7 @@ def check_violation_fact(violation: Violation, ruling: Ruling) -> None:
         check_solo_failure(fact, message, violation.move)
     elif isinstance(fact, PositionFact):
         assert message.startswith((f"{fact.position} ", f"marked {fact.position} ",
+                                   f"marked {fact.position}, ",
                                    f"peeked at {fact.position}, ")) or (
             message.startswith("swapped ") and f" with {fact.position}, but " in message)
         assert fact.card is None or message.startswith(f"{fact.position} ({fact.card}) ")
@@ -254,7 +285,7 @@ def check_violation_fact(violation: Violation, ruling: Ruling) -> None:
         if not message.startswith("the last die"):  # which does not say whether one was left
             assert fact.cup_left == (f"no {fact.colour} cup was left" not in message)
     elif isinstance(fact, TileFact):
-        assert message.startswith((f"{fact.player} draws {fact.tile}, but ",
+        assert message.startswith((f"{fact.player} draws {fact.tile or 'nothing'}, but ",
                                    f"{fact.player} plays {fact.tile}, which is not in their "
                                    "hand"))
     elif isinstance(fact, DieFact):
@@ -296,8 +327,110 @@ def check_violation_fact(violation: Violation, ruling: Ruling) -> None:
     elif isinstance(fact, TurnFact):
         assert fact.player != fact.expected
         assert fact.player in message and fact.expected in message
+    elif isinstance(fact, ExplorationEndFact):
+        assert message == (f"the exploration had already ended ({exploration_end_words(fact)}): "
+                           f"no turn {violation.move.index} is played")
     else:
-        assert isinstance(fact, UnsetType), message
+        check_new_violation_fact(violation, ruling)
+
+
+def check_new_violation_fact(violation: Violation, ruling: Ruling) -> None:
+    """The violations' facts that only violations carry, against their messages (the rest of
+    :func:`check_violation_fact`); a violation of no known kind fails."""
+    fact, message, move = violation.fact, violation.message, violation.move
+    if isinstance(fact, DeckSizeFact):
+        assert fact.expected == fact.set_size - fact.players * fact.hand_size != fact.tiles
+        assert message == (f"the deck holds {counted(fact.tiles, 'tile')}; after dealing "
+                           f"{fact.hand_size} to each of {fact.players} players the {fact.mode} "
+                           f"rules leave {fact.expected} of the {fact.set_size}")
+    elif isinstance(fact, DealtTileFact):
+        assert (fact.also_at is None) == (fact.reason != "twice")
+        assert message == {
+            "start": f"{fact.tile} lies in the middle of the table: it is not dealt",
+            "not-in-play": f"{fact.tile} is not in play with the {fact.mode} rules",
+            "twice": f"{fact.tile} is dealt twice (also at {fact.also_at})"}[fact.reason]
+    elif isinstance(fact, MissingTilesFact):
+        are = "is" if len(fact.tiles) == 1 else "are"
+        assert message == (f"{counted(len(fact.tiles), 'tile')} of the {fact.mode} set {are} in "
+                           f"no hand and not in the deck: {', '.join(fact.tiles)}")
+    elif isinstance(fact, UnfinishedExplorationFact):
+        going = (f"{len(fact.team)} players are still in the team" if fact.turns else
+                 "no turn is recorded")
+        assert message == f"the log stops while the exploration goes on ({going})"
+        assert move.round is not None
+        assert ruling.rounds[move.round - 1].title.endswith(f", {counted(fact.turns, 'turn')})")
+    elif isinstance(fact, UnfinishedGameFact):
+        assert message == (f"the log ends before anyone reached {fact.points} points (best: "
+                           f"{' and '.join(fact.leaders)} with {fact.best})")
+        assert fact.best == max(ruling.final_scores.values()) < fact.points
+        assert fact.leaders == tuple(p for p, s in ruling.final_scores.items() if s == fact.best)
+    elif isinstance(fact, CoveringStopsFact):
+        dice = "1 die" if fact.covered == 1 else f"{fact.covered} dice"
+        assert message == (f"covering stops after {dice}, before any was covered with the "
+                           "golden cup")
+        assert move.index == fact.covered
+    elif isinstance(fact, NeverUncoveredFact):
+        cups = ", ".join(map(str, fact.cups))
+        assert message == (f"cup {cups} was never uncovered; it scores for nobody"
+                           if len(fact.cups) == 1 else
+                           f"cups {cups} were never uncovered; they score for nobody")
+    elif isinstance(fact, UnusedAbilityFact):
+        assert (fact.animal, fact.ability) in {("octopus", "swap"), ("walrus", "mark"),
+                                               ("penguin", "peek")}
+        assert message == f"the {fact.animal} {fact.ability} was not recorded"
+    elif isinstance(fact, FaceDownFact):
+        if fact.positions is None:
+            assert message == f"took a volcano with {counted(fact.cards, 'face-down card')} left"
+        else:
+            assert len(fact.positions) == fact.cards
+            assert message == (f"the round ends with {counted(fact.cards, 'card')} face down: "
+                               f"{', '.join(fact.positions)}")
+    elif isinstance(fact, TreasureStackFact):
+        assert fact.recorded != fact.ordered
+        assert message == (f"the ordered stack must be {','.join(map(str, fact.ordered))} from "
+                           f"the top, not {','.join(map(str, fact.recorded))}")
+    elif isinstance(fact, RoundEndFact):
+        if fact.still_in:
+            assert move.round == fact.round + 1
+            assert message == (f"round {fact.round + 1} began before round {fact.round}'s last "
+                               f"volcano was taken (still in: {', '.join(fact.still_in)})")
+        else:
+            assert move.round == fact.round
+            assert message == "the round was already over: the last volcano was taken"
+    elif isinstance(fact, ShortCircuitsFact):
+        short = counted(fact.short_circuits, "short circuit")
+        if fact.players is None:
+            assert fact.short_circuits > fact.limit
+            assert message == f"{short}; the box has {fact.limit}"
+        else:
+            assert fact.players >= 5
+            assert message == (f"{short} with {fact.players} players; 5 or more add at least "
+                               f"{fact.limit}")
+    elif isinstance(fact, RepeatedCardFact):
+        assert fact.first != fact.position
+        assert message == f"{fact.card} is laid out twice: at {fact.first} and {fact.position}"
+    elif isinstance(fact, NoFeatureFact):
+        assert move.player == fact.guesser
+        assert message == f"no feature named for {fact.position}"
+    elif isinstance(fact, FewestPointsFact):
+        assert move.player == fact.player and fact.player not in fact.due
+        assert fact.points > fact.fewest
+        assert message == (f"{fact.player} starts with {counted(fact.points, 'point')}; fewest "
+                           f"is {fact.fewest} ({', '.join(fact.due)})")
+    elif isinstance(fact, RoundsFact):
+        assert message == (f"a round {fact.round} is recorded; the game has {fact.rounds}"
+                           if fact.round > fact.rounds else
+                           f"only {counted(fact.round, 'round')} recorded; the game has "
+                           f"{fact.rounds}")
+    elif isinstance(fact, FirstTileFact):
+        assert fact.tile != fact.start
+        assert message == f"the first tile is {fact.tile}; the solo game starts with {fact.start}"
+    elif isinstance(fact, SeedRulesFact):
+        assert fact.rules != fact.recorded
+        assert message == (f"seed {fact.seed} plays with additional rules "
+                           f"{rules_text(fact.rules)}; the record with {rules_text(fact.recorded)}")
+    else:
+        raise AssertionError(f"no fact: {message}")
 
 
 @pytest.mark.parametrize("path", FIXTURES, ids=lambda p: f"{p.parent.name}/{p.name}")
@@ -309,7 +442,9 @@ def test_every_event_states_its_fact_as_fields_that_say_the_same(path: Path) -> 
             check_fact(event, rnd.number, ruling)
     for violation in ruling.violations:
         check_violation_fact(violation, ruling)
-    VALIDATOR.validate(json.loads(ruling.to_json()))
+    document = json.loads(ruling.to_json())
+    VALIDATOR.validate(document)
+    assert all("fact" in v for v in document["violations"])
 
 
 def test_the_game_end_a_violation_names_is_a_field() -> None:
@@ -342,7 +477,12 @@ def test_schema_ruling_is_published() -> None:
                      "game-end",
                      "exploration-end", "not-checked", "dungeon", "solo-dungeon",
                      "solo-failure", "layout", "cover", "round-points", "unfinished-round",
-                     "illegal"}
+                     "illegal", "deck-size", "dealt-tile", "missing-tiles",
+                     "unfinished-exploration", "unfinished-game", "covering-stops",
+                     "never-uncovered", "unused-ability", "face-down", "treasure-stack",
+                     "round-end", "short-circuits", "repeated-card", "no-feature",
+                     "fewest-points", "rounds", "first-tile", "seed-rules"}
+    assert "fact" in schema["$defs"]["ViolationDocument"]["required"]
     assert "ruling" in CliRunner().invoke(cli, ["schema", "--list"]).output.split()
 
 
@@ -369,3 +509,67 @@ def test_random_games_and_their_deal_less_copies_state_every_fact(game: str) -> 
                     check_fact(event, rnd.number, ruling)
             for violation in ruling.violations:
                 check_violation_fact(violation, ruling)
+
+
+def _mutated(log: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """``log`` with one to three of its lists or values changed the way a table gets a log
+    wrong: an entry dropped, repeated, moved or copied over another, a value replaced by one
+    of the same type from elsewhere in the log."""
+    log = copy.deepcopy(log)
+    for _ in range(rng.randint(1, 3)):
+        paths = [p for p in json_paths(log) if p and p[0] != "format"]
+        path = rng.choice(paths)
+        parent: Any = log
+        for key in path[:-1]:
+            parent = parent[key]
+        key = path[-1]
+        how = rng.choice(["drop", "repeat", "move", "copy"])
+        if isinstance(parent, list):
+            if how == "drop":
+                del parent[key]
+            elif how == "repeat":
+                parent.insert(key, copy.deepcopy(parent[key]))
+            elif how == "move":
+                other = rng.randrange(len(parent))
+                parent[key], parent[other] = parent[other], parent[key]
+            else:
+                parent[key] = copy.deepcopy(rng.choice(parent))
+        elif how == "drop":
+            del parent[key]
+        elif not isinstance(parent[key], (dict, list)):
+            values = []
+            for other in json_paths(log):
+                value: Any = log
+                for part in other:
+                    value = value[part]
+                if type(value) is type(parent[key]):
+                    values.append(value)
+            parent[key] = rng.choice(values)
+    return log
+
+
+@pytest.mark.parametrize("game", ["dungeon", "memoarrr", "memo-dice", "robot-memory"])
+def test_mutated_games_state_the_fact_of_every_violation(game: str) -> None:
+    """Rule-breaking logs beyond the fixtures: every violation of every mutated game carries a
+    fact that says what its message says."""
+    plugin = games.load(game)
+    rng = random.Random(4)
+    base = [plugin.random_game(rng) for _ in range(4)]
+    logs = [_mutated(rng.choice(base), rng) for _ in range(120)]
+    if game == "dungeon":  # and the deal's own breaks, with the deal recorded or not
+        for kind in MUTATIONS:
+            log = copy.deepcopy(rng.choice(base))
+            mutate(log, kind, rng)
+            logs += [log, *(without_deal(log, keep) for keep in STRIPS)]
+    rules: set[str] = set()
+    for log in logs:
+        adjudicator = games.for_format(str(log.get("format", "game/1")))
+        try:
+            ruling = adjudicator.adjudicate(log, source="mutated",
+                                            options=games.AdjudicateOptions())
+        except PathcheckError:
+            continue  # malformed, not rule-breaking
+        for violation in ruling.violations:
+            check_violation_fact(violation, ruling)
+            rules.add(violation.rule.id)
+    assert len(rules) >= 5  # the mutations break rules of many kinds

@@ -35,7 +35,14 @@ from pathcheck.games.dungeon.log import (
     read_game_entry,
     read_game_log,
 )
-from pathcheck.games.dungeon.rules import GAME, MAX_PLAYERS, MIN_PLAYERS, TITLE, WIN_POINTS
+from pathcheck.games.dungeon.rules import (
+    GAME,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    TITLE,
+    WIN_POINTS,
+    rules_text,
+)
 from pathcheck.games.dungeon.solo import rule_solo
 from pathcheck.games.dungeon.state import START_DIR, Replay
 from pathcheck.ruling import Ruling
@@ -57,9 +64,8 @@ def _rule(game: GameLog, source: str, pictures: Pictures | None) -> Ruling:
     if pictures is not None and pictures.want is not None:
         take_game_pictures(pictures, replay.stacks, game.tileset, sorted(game.rules))
     mode = "advanced" if game.advanced else "basic"
-    extra = ", ".join(f"#{r}" for r in sorted(game.rules)) or "none"
-    notes = [f"{mode} rules, additional rules: {extra}, tile set {game.tileset.name}; START "
-             f"lies at (0, 0) with its arrow {START_DIR.name}"]
+    notes = [f"{mode} rules, additional rules: {rules_text(game.rules)}, tile set "
+             f"{game.tileset.name}; START lies at (0, 0) with its arrow {START_DIR.name}"]
     by_text: dict[str, list[int]] = {}
     for index, why in replay.unchecked:
         by_text.setdefault(why, []).append(index + 1)

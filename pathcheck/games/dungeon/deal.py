@@ -21,12 +21,12 @@ What cannot be checked is listed, rule by rule, in the ruling's notes
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-
-from msgspec import UNSET, UnsetType
+from typing import Literal
 
 from pathcheck.check import LostCard
 from pathcheck.dungeon import Placement
 from pathcheck.errors import pointer_join
+from pathcheck.facts import DealtTileFact, DeckSizeFact, MissingTilesFact
 from pathcheck.games.dungeon.log import Exploration, GameLog, Turn
 from pathcheck.games.dungeon.rules import DEAL, DRAW, EXPLORATION_END, FROM_HAND, hand_size
 from pathcheck.render.words import counted
@@ -40,6 +40,8 @@ from pathcheck.ruling import (
     TileFact,
     Violation,
 )
+
+DealtTileReason = Literal["start", "not-in-play", "twice"]
 
 UNSEEN = "?"
 """A tile nobody saw: what a hand or the deck holds when the deal was not recorded."""
@@ -119,11 +121,11 @@ class DealReplay:
     violations: list[Violation]
     unchecked: list[tuple[int, str]]
 
-    def _violate(self, rule: Rule, move: MoveRef, message: str, *,
-                 unfinished: bool = False, fact: Fact | UnsetType = UNSET) -> None:
-        self.violations.append(Violation(rule, move, message, unfinished, fact))
+    def _violate(self, rule: Rule, move: MoveRef, message: str, *, fact: Fact,
+                 unfinished: bool = False) -> None:
+        self.violations.append(Violation(rule, move, message, fact, unfinished))
 
-    def _mode(self) -> str:
+    def _mode(self) -> Literal["basic", "advanced"]:
         return "advanced" if self.log.advanced else "basic"
 
     def deal(self, number: int, exp: Exploration, table: Table) -> None:
@@ -175,9 +177,11 @@ class DealReplay:
             right = len(in_play) - players * size
             if len(exp.deck) != right:
                 self._violate(DEAL, MoveRef(round=number, pointer=exp.pointer + "/deck"),
-                              f"the deck holds {len(exp.deck)} tiles; after dealing {size} to "
-                              f"each of {players} players the {mode} rules leave {right} of "
-                              f"the {len(in_play)}")
+                              f"the deck holds {counted(len(exp.deck), 'tile')}; after dealing "
+                              f"{size} to each of {players} players the {mode} rules leave "
+                              f"{right} of the {len(in_play)}",
+                              fact=DeckSizeFact(len(exp.deck), right, players, size,
+                                                len(in_play), mode))
         hands = exp.hands.values()  # (the reader let only the players' hands in)
         if len(exp.deck) + sum(map(len, hands)) == len(in_play) and \
                 self._in_play_set == set(exp.deck).union(*hands):
@@ -191,23 +195,27 @@ class DealReplay:
         start = log.tileset.start
         for where, tile in dealt:
             if tile == start or tile not in playable or tile in seen:
+                first = None
                 if tile == start:
+                    reason: DealtTileReason = "start"
                     message = f"{tile} lies in the middle of the table: it is not dealt"
                 elif tile not in playable:
+                    reason = "not-in-play"
                     message = f"{tile} is not in play with the {mode} rules"
                 else:
-                    message = (f"{tile} is dealt twice (also at "
-                               f"{pointer_join(exp.pointer, *seen[tile])})")
+                    reason, first = "twice", pointer_join(exp.pointer, *seen[tile])
+                    message = f"{tile} is dealt twice (also at {first})"
                 self._violate(DEAL, MoveRef(round=number, pointer=pointer_join(exp.pointer,
                                                                                  *where)),
-                              message)
+                              message, fact=DealtTileFact(tile, reason, mode, first))
             seen.setdefault(tile, where)
         missing = [t for t in in_play if t not in seen]
         if missing and exp.hands_recorded and exp.deck_recorded:
             self._violate(DEAL, MoveRef(round=number, pointer=exp.pointer + "/deck"),
                           f"{counted(len(missing), 'tile')} of the {mode} set "
                           f"{'is' if len(missing) == 1 else 'are'} in no hand and not in the "
-                          f"deck: {', '.join(missing)}")
+                          f"deck: {', '.join(missing)}",
+                          fact=MissingTilesFact(tuple(missing), mode))
 
     def _not_in_play(self, tile: str) -> str | None:
         """Why ``tile`` can be in no hand and in no deck (None: it can)."""
@@ -384,7 +392,7 @@ class DealReplay:
         what = (f"the deck still holds {counted(len(table.deck) + 1, 'tile')}" if top == UNSEEN
                 else f"the top of the deck is {top or 'empty (nothing to draw)'}")
         self._violate(DRAW, move, f"{turn.player} draws {got or 'nothing'}, but {what}",
-                      fact=UNSET if got is None else TileFact(turn.player, got))
+                      fact=TileFact(turn.player, got))
         if top is not None:
             table.deck.insert(0, top)
         if got is not None and got in table.deck:

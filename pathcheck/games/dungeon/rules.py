@@ -12,6 +12,8 @@ this module holds the rules of multiplayer play that only a game log can break.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from pathcheck.ruling import Rule
 
 GAME = "dungeon"
@@ -27,6 +29,15 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 5
 def hand_size(advanced: bool) -> int:
     """Tiles dealt to each player: 3 with the basic rules, 2 with the advanced rules."""
     return ADVANCED_HAND if advanced else BASIC_HAND
+
+
+def rules_text(rules: Iterable[int]) -> str:
+    """Additional rules as a ruling names them.
+
+    >>> rules_text({3, 1}), rules_text(())
+    ('#1, #3', 'none')
+    """
+    return ", ".join(f"#{r}" for r in sorted(rules)) or "none"
 
 
 DEAL = Rule(

@@ -33,11 +33,12 @@ from pathcheck.bounded import MAX_TILESET_TILES
 from pathcheck.constants import MISPLACED, REASONS, tracing_mask
 from pathcheck.dungeon import LostReason, Placement, trace
 from pathcheck.errors import InputError, RecordError, pointer_join
+from pathcheck.facts import FirstTileFact, SeedRulesFact
 from pathcheck.fasttrace import compile_tileset, trace_indices
 from pathcheck.games.common import Pictures
 from pathcheck.games.dungeon.at import take_solo_pictures
 from pathcheck.games.dungeon.log import SOLO_FORMAT, SOLO_RECORD, PlacementEntry, read_solo
-from pathcheck.games.dungeon.rules import GAME, SOLO_ALL_TILES, SOLO_SEED
+from pathcheck.games.dungeon.rules import GAME, SOLO_ALL_TILES, SOLO_SEED, rules_text
 from pathcheck.geometry import Direction, Move
 from pathcheck.records import SoloRecord
 from pathcheck.render import words
@@ -167,7 +168,7 @@ def completeness(record: SoloRecord) -> list[Violation]:
         out.append(Violation(SOLO_ALL_TILES, MoveRef(round=1, index=1,
                                                      pointer="/dungeons/0/0/tile"),
                              f"the first tile is {first}; the solo game starts with "
-                             f"{tileset.start}"))
+                             f"{tileset.start}", FirstTileFact(first, tileset.start)))
     every = _every_tile(tileset)
     count = sum(map(len, record.dungeons))
     # A read record places known tiles once each: only fewer tiles than the set miss some.
@@ -177,8 +178,8 @@ def completeness(record: SoloRecord) -> list[Violation]:
         out.append(Violation(SOLO_ALL_TILES, MoveRef(pointer="/dungeons"),
                              f"{count} tiles placed; the solo game places all "
                              f"{len(every)}: missing "
-                             f"{', '.join(missing)}", unfinished=True,
-                             fact=SoloTilesFact(count, tuple(missing))))
+                             f"{', '.join(missing)}", SoloTilesFact(count, tuple(missing)),
+                             unfinished=True))
     return out
 
 
@@ -207,9 +208,11 @@ def seed_check(record: SoloRecord) -> list[Violation]:
         raise RecordError(record.source, None, "/seed", str(exc)) from None
     out: list[Violation] = []
     if rules != record.rules:
-        wanted = ", ".join(f"#{r}" for r in sorted(rules)) or "none"
         out.append(Violation(SOLO_SEED, MoveRef(pointer="/rules"),
-                             f"seed {record.seed} plays with additional rules {wanted}"))
+                             f"seed {record.seed} plays with additional rules "
+                             f"{rules_text(rules)}; the record with {rules_text(record.rules)}",
+                             SeedRulesFact(record.seed, tuple(sorted(rules)),
+                                           tuple(sorted(record.rules)))))
     diff = first_deck_difference(list(deck), record)
     if diff is not None and diff.want is not None and diff.got is not None:
         pointer = pointer_join("/dungeons", diff.dungeon - 1, diff.index - 1, "tile")

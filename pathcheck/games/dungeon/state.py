@@ -30,6 +30,7 @@ from pathcheck.check import OUTCOME_RULES, LostCard, card_outcomes, explain_outc
 from pathcheck.constants import REASONS, tracing_mask
 from pathcheck.dungeon import LOST_RULES, LostReason, Placement, TraceResult
 from pathcheck.errors import pointer_join
+from pathcheck.facts import UnfinishedExplorationFact, UnfinishedGameFact
 from pathcheck.fasttrace import CompiledTileSet, compile_tileset, trace_indices
 from pathcheck.games.dungeon.deal import DealReplay, Table, unchecked_fact
 from pathcheck.games.dungeon.log import Exploration, GameLog, Turn
@@ -152,7 +153,7 @@ class Replay(DealReplay):
         self.scores: dict[str, int] = dict.fromkeys(log.players, 0)
         self.violations: list[Violation] = []
         self.winners: list[str] = []
-        self.game_end: GameEndFact | UnsetType = UNSET
+        self.game_end: GameEndFact | None = None
         """The game's end, once a check ended it."""
         self.ended_after: int | None = None
         """The exploration (1-based) whose check ended the game."""
@@ -200,7 +201,8 @@ class Replay(DealReplay):
             leaders = [p for p, s in self.scores.items() if s == best]
             self._violate(GAME_END, MoveRef(pointer="/explorations"),
                           f"the log ends before anyone reached {WIN_POINTS} points "
-                          f"(best: {' and '.join(leaders)} with {best})", unfinished=True)
+                          f"(best: {' and '.join(leaders)} with {best})", unfinished=True,
+                          fact=UnfinishedGameFact(WIN_POINTS, best, tuple(leaders)))
         return rounds
 
     def play(self, index: int) -> Round:
@@ -208,7 +210,7 @@ class Replay(DealReplay):
         exp = self.log.explorations[index]
         number = index + 1
         self._events = []
-        if self.ended_after is not None and self.ended_after == number - 1:
+        if self.game_end is not None and self.ended_after == number - 1:
             self._violate(GAME_END, MoveRef(round=number, pointer=exp.pointer),
                           f"the game ended after exploration {self.ended_after} "
                           f"({' and '.join(self.winners)} reached {WIN_POINTS} points); no "
@@ -237,7 +239,8 @@ class Replay(DealReplay):
                      if exp.turns else "no turn is recorded")
             self._violate(EXPLORATION_END, MoveRef(round=number, pointer=exp.pointer + "/turns"),
                           f"the log stops while the exploration goes on ({going})",
-                          unfinished=True)
+                          unfinished=True,
+                          fact=UnfinishedExplorationFact(tuple(table.team), len(exp.turns)))
         else:
             self._events.append(Event(f"the exploration ends: {table.ended}", None,
                                       EXPLORATION_END, {}, table.ended_fact or UNSET))
@@ -268,10 +271,10 @@ class Replay(DealReplay):
         following: str | None = None  # the next active player, found at the end of a turn
         for t, turn in enumerate(exp.turns, start=1):
             player, placement = turn.player, turn.placement
-            if ended is not None:
+            if ended is not None and table.ended_fact is not None:
                 self._violate(EXPLORATION_END, _move(number, t, turn),
                               f"the exploration had already ended ({ended}): no turn "
-                              f"{t} is played")
+                              f"{t} is played", fact=table.ended_fact)
             expected: str | None
             if active is None:
                 expected = exp.start_player
@@ -279,7 +282,7 @@ class Replay(DealReplay):
                 expected = following
             else:
                 expected = self._next_active(table, active)
-            if player != expected and ended is None:
+            if player != expected and ended is None and expected is not None:
                 if player not in team:
                     why = (f"{player} left the team (LOST card after tile "
                            f"{self._card_of(table, player)})")
@@ -287,7 +290,7 @@ class Replay(DealReplay):
                     why = f"the turn passes clockwise to {expected}"
                 self._violate(TURN_ORDER, _move(number, t, turn),
                               f"{player} plays, but it is {expected}'s turn: {why}",
-                              fact=UNSET if expected is None else TurnFact(player, expected))
+                              fact=TurnFact(player, expected))
                 table.adrift += 1
             active, following = player, None
             hand = hands[player]
@@ -399,13 +402,13 @@ class Replay(DealReplay):
             if reached:
                 self.ended_after = number
                 self.winners = reached
-                self.game_end = GameEndFact(number, tuple(reached), WIN_POINTS, dict(scores),
-                                            tuple(reached))
+                end = self.game_end = GameEndFact(number, tuple(reached), WIN_POINTS,
+                                                  dict(scores), tuple(reached))
                 verb = "share the victory" if len(reached) > 1 else "wins"
                 who = " and ".join(reached)
                 reach = "reaches" if len(reached) == 1 else "reach"
                 self._events.append(Event(f"{who} {reach} {WIN_POINTS} points: the game ends; "
-                                          f"{who} {verb}", None, GAME_END, {}, self.game_end))
+                                          f"{who} {verb}", None, GAME_END, {}, end))
                 return
             self._events.append(Event(f"next start player: {self.last_player} (took the last "
                                       "turn)", None, NEXT_START, {},

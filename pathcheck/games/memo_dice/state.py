@@ -23,6 +23,7 @@ from functools import lru_cache
 from msgspec import UNSET, UnsetType
 
 from pathcheck.errors import RecordError
+from pathcheck.facts import CoveringStopsFact, NeverUncoveredFact
 from pathcheck.games.common import Moment, Pictures
 from pathcheck.games.memo_dice.at import draw_row, final_table, picture
 from pathcheck.games.memo_dice.log import (
@@ -55,6 +56,7 @@ from pathcheck.games.memo_dice.rules import (
     Cup,
     same_symbol,
 )
+from pathcheck.render.words import counted
 from pathcheck.ruling import (
     CoverFact,
     CoveringEndedFact,
@@ -113,8 +115,7 @@ class Replay:
         self.rounds: list[Round] = []
         self.notes: list[str] = []
         self.next_first: str | None = None
-        self.ended_in: int | None = None
-        self.game_end: GameEndFact | UnsetType = UNSET
+        self.game_end: GameEndFact | None = None
         """The game's end, once a round ended it."""
         self.stopped = False
         self.row: list[CupInRow] = []
@@ -131,9 +132,9 @@ class Replay:
 
     # -- helpers ---------------------------------------------------------------------------
 
-    def _violate(self, rule: Rule, move: MoveRef, message: str, *,
-                 unfinished: bool = False, fact: Fact | UnsetType = UNSET) -> None:
-        self.violations.append(Violation(rule, move, message, unfinished, fact))
+    def _violate(self, rule: Rule, move: MoveRef, message: str, *, fact: Fact,
+                 unfinished: bool = False) -> None:
+        self.violations.append(Violation(rule, move, message, fact, unfinished))
         self._events.append(Event(f"ILLEGAL: {message}", move, rule, {},
                                   IllegalFact(rule.id, move.player)))
 
@@ -158,14 +159,15 @@ class Replay:
     def play(self) -> None:
         """Replay every round of the log (or up to where replay must stop)."""
         for number, rnd in enumerate(self.log.rounds, 1):
-            if self.ended_in is not None:
+            if self.game_end is not None:
                 # Like memoarrr: the game's result stands; later rounds are not replayed.
                 self.violations.append(Violation(
                     GAME_END,
                     MoveRef(round=number, index=1, player=rnd.covering[0].player,
                             pointer=f"/rounds/{number - 1}/covering/0"),
-                    f"round {number} is played after the game ended in round {self.ended_in}",
-                    fact=self.game_end))
+                    f"round {number} is played after the game ended in round "
+                    f"{self.game_end.round}",
+                    self.game_end))
                 self.stopped = True
             if self.stopped:
                 last = len(self.log.rounds)
@@ -250,8 +252,9 @@ class Replay:
                                 CoverFact(die, colour, symbol, GOLDEN, "no-cup-left", False))
                 else:
                     self._violate(CUP_COLOUR, move,
-                                  f"{colour} {symbol} covered with the golden cup "
-                                  f"while {left[colour]} {colour} cup(s) were left",
+                                  f"{colour} {symbol} covered with the golden cup while "
+                                  f"{counted(left[colour], f'{colour} cup')} "
+                                  f"{'was' if left[colour] == 1 else 'were'} left",
                                   fact=CoverFact(die, colour, symbol, GOLDEN, None, True))
             else:
                 if last:
@@ -282,8 +285,10 @@ class Replay:
             self._violate(COVERING_END,
                           MoveRef(index=len(rnd.covering), player=last_roll.player, round=number,
                                   pointer=pointers[-1]),
-                          "covering stops before any die was covered with the golden cup",
-                          unfinished=True)
+                          f"covering stops after {len(rnd.covering)} "
+                          f"{'die' if len(rnd.covering) == 1 else 'dice'}, before any was "
+                          "covered with the golden cup", unfinished=True,
+                          fact=CoveringStopsFact(len(rnd.covering)))
             self.stopped = True
             self.up_next = (left_of[rnd.covering[-1].player], "covering")
         return row, golden_by
@@ -368,9 +373,10 @@ class Replay:
                 UNCOVER_ALL,
                 MoveRef(round=number, index=offset + len(rnd.uncovering),
                         player=None if last is None else last.player, pointer=at),
-                f"cup(s) {', '.join(map(str, covered))} were never uncovered; "
-                "they score for nobody", unfinished=True,
-            )
+                f"cup {covered[0]} was never uncovered; it scores for nobody"
+                if len(covered) == 1 else
+                f"cups {', '.join(map(str, covered))} were never uncovered; they score for "
+                "nobody", unfinished=True, fact=NeverUncoveredFact(tuple(covered)))
 
     def _score(self, number: int, row: list[CupInRow]) -> None:
         players, scores = self.players, self.scores
@@ -399,11 +405,10 @@ class Replay:
                     RoundPointsFact({p: tuple(cups[p]) for p in players if cups[p]}))
         reached = [p for p in players if scores[p] >= TARGET]
         if reached:
-            self.ended_in = number
-            self.game_end = GameEndFact(number, tuple(reached), TARGET, dict(scores),
-                                        tuple(self.winners()))
+            end = self.game_end = GameEndFact(number, tuple(reached), TARGET, dict(scores),
+                                              tuple(self.winners()))
             self._event(f"{' and '.join(reached)} reached {TARGET} points: the game ends",
-                        None, GAME_END, None, self.game_end)
+                        None, GAME_END, None, end)
         else:
             self.next_first = golden_holder
             if golden_holder is None and number < len(self.log.rounds):

@@ -21,9 +21,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from msgspec import UNSET, UnsetType
-
-from pathcheck.facts import Fact, PositionFact, TurnFact
+from pathcheck.facts import (
+    FaceDownFact,
+    Fact,
+    PositionFact,
+    RoundEndFact,
+    TurnFact,
+    UnusedAbilityFact,
+)
 from pathcheck.games.memoarrr.log import Action, RoundLog, Setup, Volcano
 from pathcheck.games.memoarrr.rules import (
     ABILITY_COMPULSORY,
@@ -50,6 +55,7 @@ from pathcheck.games.memoarrr.rules import (
     EditionRule,
     Pos,
 )
+from pathcheck.render.words import counted
 
 _CRAB = Animal.CRAB
 _ISLAND = frozenset(POSITIONS)
@@ -70,8 +76,8 @@ class Fault(NamedTuple):
 
     rule: EditionRule
     message: str
-    fact: Fact | UnsetType = UNSET
-    """What ``message`` states, as fields, where a fact kind words it."""
+    fact: Fact
+    """What ``message`` states, as fields."""
 
 
 class TurnResult(NamedTuple):
@@ -178,7 +184,8 @@ class State:
         # The common turn (a reveal of a face-down card by the player to move) is kept short:
         # a log has about 60 of them.
         if self.round_over:
-            fault = Fault(ROUND_END, "the round was already over: the last volcano was taken")
+            fault = Fault(ROUND_END, "the round was already over: the last volcano was taken",
+                          RoundEndFact(self.round, ()))
             return TurnResult(player, faults=(fault,), fatal="an action after the round ended")
         if player != self.to_move:
             if self.turns == 0:
@@ -201,8 +208,9 @@ class State:
         if action.reveal is None:
             down = len(POSITIONS) - len(self.face_up)  # face_up holds only island positions
             if down:
-                faults.append(Fault(MUST_REVEAL, f"took a volcano with {down} "
-                                                 "face-down card(s) left"))
+                faults.append(Fault(MUST_REVEAL, f"took a volcano with "
+                                                 f"{counted(down, 'face-down card')} left",
+                                    FaceDownFact(down, None)))
             taken = self._take_volcano(player)
             return self._end_turn(TurnResult(player, volcano=taken, faults=tuple(faults)))
 
@@ -286,7 +294,8 @@ class State:
             if target != CENTRE and target != pos:
                 swapped = self._swap(pos, target)  # as played
         elif earned is Animal.OCTOPUS:
-            faults.append(Fault(ABILITY_COMPULSORY, "the octopus swap was not recorded"))
+            faults.append(Fault(ABILITY_COMPULSORY, "the octopus swap was not recorded",
+                                UnusedAbilityFact("octopus", "swap")))
 
         # The face-down cards (after the swap), counted and tested without listing them.
         face_up = self.face_up
@@ -297,8 +306,8 @@ class State:
                 faults.append(Fault(ABILITY_NOT_EARNED, f"marked {target}, but {why_not()}",
                                     PositionFact(str(target))))
             elif down <= 1:
-                faults.append(Fault(WALRUS_LAST_CARD, f"marked {target} with {down} "
-                                                      "face-down card(s) left",
+                faults.append(Fault(WALRUS_LAST_CARD, f"marked {target} with "
+                                                      f"{counted(down, 'face-down card')} left",
                                     PositionFact(str(target))))
             elif target in face_up or target not in _ISLAND:
                 faults.append(Fault(WALRUS_FACE_DOWN, f"{target} is not a face-down card",
@@ -306,7 +315,8 @@ class State:
             else:
                 self.mark = target
         elif earned is Animal.WALRUS and down > 1:
-            faults.append(Fault(ABILITY_COMPULSORY, "the walrus mark was not recorded"))
+            faults.append(Fault(ABILITY_COMPULSORY, "the walrus mark was not recorded",
+                                UnusedAbilityFact("walrus", "mark")))
 
         if action.peek is not None:
             target = action.peek
@@ -317,7 +327,8 @@ class State:
                 faults.append(Fault(PENGUIN_FACE_DOWN, f"{target} is not a face-down card",
                                     PositionFact(str(target))))
         elif earned is Animal.PENGUIN and down:
-            faults.append(Fault(ABILITY_COMPULSORY, "the penguin peek was not recorded"))
+            faults.append(Fault(ABILITY_COMPULSORY, "the penguin peek was not recorded",
+                                UnusedAbilityFact("penguin", "peek")))
         return swapped
 
     def _swap(self, a: Pos, b: Pos) -> tuple[Pos, Pos]:

@@ -7,9 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from msgspec import UNSET, UnsetType
-
 from pathcheck.errors import pointer_join
+from pathcheck.facts import RoundEndFact, TreasureStackFact
 from pathcheck.games.common import Moment, Pictures
 from pathcheck.games.memoarrr.at import render_island
 from pathcheck.games.memoarrr.island import State, TurnResult
@@ -88,9 +87,8 @@ class Replay:
     def rule(self, rule: EditionRule) -> Rule:
         return rule.r2018 if self.setup.edition == 2018 else rule.r2023  # rule_for, inlined
 
-    def violate(self, rule: EditionRule, move: MoveRef, message: str,
-                fact: Fact | UnsetType = UNSET) -> None:
-        self.violations.append(Violation(self.rule(rule), move, message, fact=fact))
+    def violate(self, rule: EditionRule, move: MoveRef, message: str, fact: Fact) -> None:
+        self.violations.append(Violation(self.rule(rule), move, message, fact))
 
     def run(self) -> None:
         self.check_setup()
@@ -109,9 +107,11 @@ class Replay:
                 self.stop(f"round {rnd.number}")
                 return
             if rnd.number > 1 and not self.state.round_over:
+                still = tuple(p for p in self.setup.players if p not in self.state.out)
                 self.violate(ROUND_END, MoveRef(round=rnd.number, pointer=rnd.pointer),
                              f"round {rnd.number} began before round {rnd.number - 1}'s last "
-                             "volcano was taken")
+                             f"volcano was taken (still in: {', '.join(still)})",
+                             RoundEndFact(rnd.number - 1, still))
                 self.stop(f"round {rnd.number}")
                 return
             events = [self.start_event(rnd.number, starter)]
@@ -154,7 +154,9 @@ class Replay:
                 and self.setup.treasures != TREASURES):
             order = ",".join(map(str, self.setup.treasures))
             self.violate(ORDERED_STACK, MoveRef(pointer="/treasures"),
-                         f"the ordered stack must be 1,1,2,2,2,3,4 from the top, not {order}")
+                         f"the ordered stack must be {','.join(map(str, TREASURES))} from the "
+                         f"top, not {order}",
+                         TreasureStackFact(tuple(self.setup.treasures), tuple(TREASURES)))
 
     def stop(self, where: str) -> None:
         self.notes.append(f"replay stopped at {where}: the rest of the log was not ruled on")

@@ -10,6 +10,14 @@ from collections.abc import Mapping
 from msgspec import UNSET, UnsetType
 
 from pathcheck.errors import pointer_join
+from pathcheck.facts import (
+    FaceDownFact,
+    FewestPointsFact,
+    NoFeatureFact,
+    RepeatedCardFact,
+    RoundsFact,
+    ShortCircuitsFact,
+)
 from pathcheck.games.common import Moment, Pictures
 from pathcheck.games.robot_memory.at import Grid, picture, render_grid
 from pathcheck.games.robot_memory.log import GameLog, Pick, RoundLog, Turn, position_name
@@ -153,9 +161,9 @@ class Replay:
         """The next active side: the player on the left (the other team in team play)."""
         return self._left[side]
 
-    def _violate(self, rule: Rule, move: MoveRef, message: str, *,
-                 unfinished: bool = False, fact: Fact | UnsetType = UNSET) -> None:
-        self.violations.append(Violation(rule, move, message, unfinished, fact))
+    def _violate(self, rule: Rule, move: MoveRef, message: str, *, fact: Fact,
+                 unfinished: bool = False) -> None:
+        self.violations.append(Violation(rule, move, message, fact, unfinished))
 
     def _event(self, text: str, move: MoveRef | None = None, rule: Rule | None = None,
                points: Mapping[str, int] | None = None, fact: Fact | UnsetType = UNSET) -> None:
@@ -171,7 +179,8 @@ class Replay:
         self.captains.update(rnd.captains)
         if number == ROUNDS + 1:
             self._violate(THREE_ROUNDS, MoveRef(round=number, pointer=rnd.pointer),
-                          f"a round {number} is recorded")
+                          f"a round {number} is recorded; the game has {ROUNDS}",
+                          fact=RoundsFact(number, ROUNDS))
         cards = self._check_setup(number, rnd)
         self._check_first(number, rnd)
         expected = rnd.first
@@ -192,10 +201,11 @@ class Replay:
         if not face_down:
             self.up_next = None
         if face_down:
-            where = ", ".join(position_name(p) for p in face_down)
+            names = tuple(position_name(p) for p in face_down)
             self._violate(ROUND_END, MoveRef(round=number, pointer=rnd.pointer + "/turns"),
-                          f"the round ends with {len(face_down)} card(s) face down: {where}",
-                          unfinished=True)
+                          f"the round ends with {counted(len(names), 'card')} face down: "
+                          f"{', '.join(names)}", unfinished=True,
+                          fact=FaceDownFact(len(names), names))
         title = f"Round {number} (first active: {rnd.first})"
         return Round(number, title, tuple(self._events), dict(self.scores), render_grid(grid))
 
@@ -226,7 +236,9 @@ class Replay:
             self._check_distinct(number, where, rnd)
         if short > SHORT_CIRCUITS_IN_BOX:
             self._violate(SHORT_CIRCUIT_SUPPLY, MoveRef(round=number, pointer=where),
-                          f"{short} short circuits; the box has {SHORT_CIRCUITS_IN_BOX}")
+                          f"{counted(short, 'short circuit')}; the box has "
+                          f"{SHORT_CIRCUITS_IN_BOX}",
+                          fact=ShortCircuitsFact(short, SHORT_CIRCUITS_IN_BOX, None))
         rows, columns = len(rnd.grid), len(rnd.grid[0])
         if self.log.basic_setup and (
             (rows, columns) != (BASIC_ROWS, BASIC_COLUMNS) or holes
@@ -241,7 +253,11 @@ class Replay:
         if self._head_count >= FIVE_PLUS_PLAYERS and \
                 short + unknown < FIVE_PLUS_MIN_SHORT_CIRCUITS:
             self._violate(FIVE_PLUS_SHORT_CIRCUITS, MoveRef(round=number, pointer=where),
-                          f"{counted(short, 'short circuit')} with {self._head_count} players")
+                          f"{counted(short, 'short circuit')} with {self._head_count} players; "
+                          f"{FIVE_PLUS_PLAYERS} or more add at least "
+                          f"{FIVE_PLUS_MIN_SHORT_CIRCUITS}",
+                          fact=ShortCircuitsFact(short, FIVE_PLUS_MIN_SHORT_CIRCUITS,
+                                                 self._head_count))
         if unknown:
             self._event(f"{counted(memory, 'memory card')}, {counted(short, 'short circuit')} "
                         f"and {unknown} not recorded, {rows}x{columns}",
@@ -254,16 +270,18 @@ class Replay:
 
     def _check_distinct(self, number: int, where: str, rnd: RoundLog) -> None:
         """A violation for every memory card laid out a second time."""
-        seen: set[MemoryCard] = set()
+        seen: dict[MemoryCard, str] = {}
         for r, row in enumerate(rnd.grid):
             for c, card in enumerate(row):
                 if not isinstance(card, MemoryCard):
                     continue
-                if card in seen:
+                here = position_name((r + 1, c + 1))
+                first = seen.setdefault(card, here)
+                if first != here:
                     at = pointer_join(where, "cards", r, c)
                     self._violate(DISTINCT_CARDS, MoveRef(round=number, pointer=at),
-                                  f"{card.describe()} is laid out twice")
-                seen.add(card)
+                                  f"{card.describe()} is laid out twice: at {first} and {here}",
+                                  fact=RepeatedCardFact(card.describe(), first, here))
 
     def _check_first(self, number: int, rnd: RoundLog) -> None:
         if number == 1:
@@ -275,8 +293,10 @@ class Replay:
         if rnd.first not in lowest:
             self._violate(NEXT_ROUND_FIRST,
                           MoveRef(round=number, player=rnd.first, pointer=rnd.pointer + "/first"),
-                          f"{rnd.first} starts with {self.scores[rnd.first]} points; fewest is "
-                          f"{fewest} ({', '.join(lowest)})")
+                          f"{rnd.first} starts with {counted(self.scores[rnd.first], 'point')}; "
+                          f"fewest is {fewest} ({', '.join(lowest)})",
+                          fact=FewestPointsFact(rnd.first, self.scores[rnd.first], fewest,
+                                                tuple(lowest)))
         tie = " (a tie, any of them)" if len(lowest) > 1 else ""
         self._event(f"{rnd.first} starts: fewest points{tie}", rule=NEXT_ROUND_FIRST,
                     fact=StartFact(rnd.first, number, "fewest-points", tie=len(lowest) > 1))
@@ -307,8 +327,10 @@ class Replay:
         chained, named = False, True
         for pick in turn.picks:
             if not named:
+                where = position_name(pick.position)
                 self._violate(CHAIN, self._move(number, t, turn, pick, "/position"),
-                              "a further card is chosen though no short circuit was named")
+                              f"{where} is chosen, but no short circuit was named on the card "
+                              "before", fact=PositionFact(where))
             if pick.chooser != chooser:
                 self._check_chooser(number, t, turn, side, pick, chained)
             named = self._play_pick(number, t, guesser, side, pick, chained, grid)
@@ -378,7 +400,7 @@ class Replay:
         if rule is GUESS_FEATURE:
             self._violate(GUESS_FEATURE, MoveRef(round=number, index=t, player=guesser,
                                                  pointer=pick.pointer + "/guess"),
-                          "no feature named")
+                          f"no feature named for {where}", fact=NoFeatureFact(guesser, where))
         if pick.points is not None and pick.points != points:
             self._violate(rule, MoveRef(round=number, index=t, player=guesser,
                                         pointer=pick.pointer + "/points"),
@@ -422,7 +444,9 @@ class Replay:
         rounds = [self.play_round(i, rnd) for i, rnd in enumerate(self.log.rounds)]
         if len(self.log.rounds) < ROUNDS:
             self._violate(THREE_ROUNDS, MoveRef(pointer="/rounds"),
-                          f"only {len(self.log.rounds)} round(s) recorded", unfinished=True)
+                          f"only {counted(len(self.log.rounds), 'round')} recorded; the game "
+                          f"has {ROUNDS}", unfinished=True,
+                          fact=RoundsFact(len(self.log.rounds), ROUNDS))
         return rounds
 
     def winners(self) -> tuple[list[str], str]:
