@@ -228,7 +228,7 @@ def pick(census_dir: str, rules: frozenset[int], wanted: Constraints, count: int
         where = f"the census in {census_dir} ({census.deals:,} seeds counted"
         where += ")" if census.complete else ", not complete)"
         if exhaustive:
-            have = f"only {len(found)} seed(s)" if found else "no seed"
+            have = f"only {counted(len(found), 'seed')}" if found else "no seed"
             click.echo(f"pathcheck: {where} has {have} with these constraints", err=True)
         else:
             click.echo(f"pathcheck: {where} keeps only the extremes and every seed with "

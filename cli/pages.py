@@ -66,8 +66,9 @@ def write_verify_pages(files: Sequence[str], overrides: Overrides, target: str) 
             return
         if site is None:
             if count > 1:
-                click.echo(f"pathcheck: note: {count - 1} more record(s) not drawn: give a "
-                           "folder to --html for a page per record and an index", err=True)
+                click.echo(f"pathcheck: note: {counted(count - 1, 'more record')} not drawn: "
+                           "give a folder to --html for a page per record and an index",
+                           err=True)
             return
         written = site.finish()
     finally:
@@ -162,8 +163,9 @@ class AdjudicatePages:
                 return
             if self.single:
                 if self.logs > 1:
-                    click.echo(f"pathcheck: note: {self.logs - 1} more log(s) not drawn: give "
-                               "a folder to --html for a page per log and an index", err=True)
+                    click.echo(f"pathcheck: note: {counted(self.logs - 1, 'more log')} not "
+                               "drawn: give a folder to --html for a page per log and an index",
+                               err=True)
                 return
             assert self.site is not None
             if self.held is not None:

@@ -16,6 +16,7 @@ import click
 
 from pathcheck.cli.record_terminal import Ended, ask, session, show, wrap
 from pathcheck.errors import ExitCode, InputError, IOFailure
+from pathcheck.render.words import counted
 
 HELP = """\
 Type each move as a line of game notation ({how}); Tab completes names, tiles and positions.
@@ -99,7 +100,7 @@ def run(game: str | None, path: str | None, resume: str | None, *,
     if resume is not None:
         recording = _load(resume)
         path = resume
-        echo(f"resuming {resume}: {len(recording.lines)} move line(s) so far")
+        echo(f"resuming {resume}: {counted(len(recording.lines), 'move line')} so far")
         last = recording.lines[-5:]
         if last:
             echo("the last moves:\n" + "\n".join(f"  {line}" for line in last))
@@ -291,8 +292,10 @@ class Table:
                         default = taken[0]
                         for later in [*taken[1:], line]:
                             self.moves_prompt.history.append_string(later)
-                        self.say(f"  the line that broke it comes back: {taken[0]} (the "
-                                 f"{len(taken)} line(s) after it: Up-arrow)")
+                        after = ("the line after it" if len(taken) == 1 else
+                                 f"the {len(taken)} lines after it")
+                        self.say(f"  the line that broke it comes back: {taken[0]} ({after}: "
+                                 "Up-arrow)")
                     continue
                 self.echo("  kept as played")
             recording.add(line, kept=tuple(v.rule.id for v in check.new_violations))

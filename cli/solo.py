@@ -231,8 +231,8 @@ def _write_svgs(answer: AnswerKey, folder: Path) -> list[Path]:
 @click.pass_context
 def check(ctx: click.Context, code: str, record: str, output_format: str,
           output: str | None) -> None:
-    """Score the solo/1 RECORD(s) in a file (JSON, JSON Lines or .dgn) against CODE and show
-    the first divergence from the answer key.
+    """Score each solo/1 record in the file RECORD (JSON, JSON Lines or .dgn) against CODE
+    and show the first divergence from the answer key.
 
     Exit code 0: scored (whatever the score); 1: the record's deck (or rules) does not match
     the code; 3: the record or the code is malformed.

@@ -14,6 +14,7 @@ from pathcheck.output import AtomicWriter, write_atomic
 from pathcheck.records import Overrides, parse_rules_option
 from pathcheck.render.pictures import picture_stems
 from pathcheck.render.safe import one_line
+from pathcheck.render.words import counted
 
 from .options import (
     GRAPH_SUFFIXES,
@@ -133,7 +134,7 @@ def command(
     if output_format != "text":
         click.echo(summary.text(), err=True)
     if pictures.extra:
-        click.echo(f"pathcheck: note: {pictures.extra} more record(s) not drawn: "
+        click.echo(f"pathcheck: note: {counted(pictures.extra, 'more record')} not drawn: "
                    "give a folder to --svg/--graph to draw every dungeon", err=True)
     if html_target is not None:
         from .pages import write_verify_pages

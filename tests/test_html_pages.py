@@ -106,7 +106,7 @@ def test_verify_html_file_and_folder(tmp_path: Path) -> None:
     one = tmp_path / "one.html"
     result = runner.invoke(cli, ["verify", str(EXAMPLES), "-q", "--html", str(one)])
     assert result.exit_code == 0
-    assert "9 more record(s) not drawn" in result.output
+    assert "9 more records not drawn" in result.output
     check_page(one.read_text())
     folder = tmp_path / "pages"
     assert main(["verify", str(EXAMPLES), "-q", "--html", str(folder)]) == 0

@@ -18,6 +18,7 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from pathcheck import notation
+from pathcheck.render.words import counted
 
 record = importlib.import_module("pathcheck.cli.record")
 ROOT = Path(__file__).resolve().parents[1]
@@ -244,7 +245,7 @@ def test_resume_after_the_recorder_is_killed(tmp_path: Path) -> None:
     keys = "".join(m + "\n" for m in moves[half:]) + ":done\n"
     code, shown = run_keys(keys, None, log_file, resume=True)
     assert code == 0, shown
-    assert f"resuming {log_file}: {half} move line(s) so far" in shown
+    assert f"resuming {log_file}: {counted(half, 'move line')} so far" in shown
     assert "Verdict: legal" in shown
     recorded = notation.parse(log_file.read_text(encoding="utf-8"), source="resumed")
     assert recorded == expected("memo-dice", fixture, ["Linda Nora"])

@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from pathcheck.render.html import Moments, Note, NoteKind, Page, PageEvent
+from pathcheck.render.words import counted
 from pathcheck.ruling import Event, GameEndFact, MoveRef, Round, Ruling, Violation
 
 
@@ -101,7 +102,7 @@ def verdict_lines(ruling: Ruling, words: Words = GAME_WORDS) -> list[str]:
         return [*lines, f"Final: {scores}"]
     lines = [f"Verdict: ILLEGAL: {words.describe(ruling.violations[0])}"]
     if len(ruling.violations) > 1:
-        lines[0] += f" (and {len(ruling.violations) - 1} more violation(s))"
+        lines[0] += f" (and {counted(len(ruling.violations) - 1, 'more violation')})"
     ahead = " and ".join(ruling.winners) or "none"
     lines.append(f"Scores as played (not a result): {scores}; ahead as played: {ahead}")
     ended = should_have_ended(ruling, words)

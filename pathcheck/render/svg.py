@@ -27,6 +27,7 @@ from shapely.ops import unary_union
 from pathcheck.dungeon import TraceResult
 from pathcheck.geometry import Direction
 from pathcheck.render.model import DungeonView, PortPair, TileView, build_view
+from pathcheck.render.words import counted
 from pathcheck.tileset import TileSet
 
 SCALE = 64
@@ -191,7 +192,7 @@ def view_svg(view: DungeonView, title: str = "", extent: Extent | None = None, *
     width = max((max_x - min_x + 1 + 2 * MARGIN) * SCALE, MIN_WIDTH if title else 0)
     height = (max_y - min_y + 1 + 2 * MARGIN) * SCALE + (24 if title else 0)
     off_y = 24 if title else 0
-    described = f"{len(view.tiles)} tile(s) laid" + (
+    described = f"{counted(len(view.tiles), 'tile')} laid" + (
         f"; Lost at tile {view.lost_index} ({view.reason})" if view.lost_cell is not None
         and view.reason else "")
     out = [

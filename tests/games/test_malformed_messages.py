@@ -73,7 +73,7 @@ def test_json_lines_messages_name_the_same_lines_and_pointers(tmp_path: Path) ->
     ("robot-memory/malformed-team-with-players.json",
      "team play lists \"teams\" and no \"players\""),
     ("robot-memory/malformed-solo-two-players.json",
-     "the solo variant is played by exactly 1 player(s), not 2"),
+     "the solo variant is played by exactly 1 player, not 2"),
 ])
 def test_messages_say_what_was_expected(fixture: str, expected: str) -> None:
     result = CliRunner().invoke(cli, ["adjudicate", str(ROOT / "fixtures" / fixture)])

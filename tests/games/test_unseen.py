@@ -16,6 +16,7 @@ from pathcheck import notation
 from pathcheck.games.dungeon.adjudicator import rule_game
 from pathcheck.games.dungeon.gen import random_game
 from pathcheck.games.memoarrr.texts import TREASURES_UNKNOWN
+from pathcheck.render.words import counted
 from pathcheck.ruling import render_text
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -130,8 +131,9 @@ def test_memoarrr_with_only_the_cards_seen_rules_the_same(path: Path) -> None:
     unseen = sum(card is None for row in seen_only["island"] for card in row) - 1
     notes = [n for n in less.notes if n.startswith("not checked")
              and n != TREASURES_UNKNOWN]  # a log recorded without the treasure stack
-    assert notes == ([f"not checked: that the island holds each card once, for the {unseen} "
-                      "card(s) never revealed: the log leaves them out (null)"] if unseen else [])
+    assert notes == ([f"not checked: that the island holds each card once, for the "
+                      f"{counted(unseen, 'card')} never revealed: the log leaves "
+                      f"{'it' if unseen == 1 else 'them'} out (null)"] if unseen else [])
 
 
 def test_memoarrr_a_revealed_card_must_be_named() -> None:

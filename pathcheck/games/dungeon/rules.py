@@ -22,7 +22,7 @@ TITLE = "dungeon in memory"
 BASIC_HAND = 3
 ADVANCED_HAND = 2
 WIN_POINTS = 3
-"""The first player(s) to reach this score win."""
+"""Who reaches this score first wins (all of them, on a tie)."""
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
 
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from pathcheck.games.memo_dice.rules import TARGET, Cup
 from pathcheck.render.board import Bar, Card, Look, board_svg
+from pathcheck.render.words import counted
 
 if TYPE_CHECKING:
     from pathcheck.games.memo_dice.row import CupInRow
@@ -51,7 +52,7 @@ def cups_svg(number: int, move: int, row: Sequence[CupInRow],
                           band=CUP_COLOURS.get(cup.cup, "")))
     rows = [cards[i:i + PER_ROW] for i in range(0, len(cards), PER_ROW)] or [[]]
     where = "the start" if move == 0 else f"move {move}"
-    notes = [f"Round {number}, {where}: {len(row)} cup(s) in the row, "
+    notes = [f"Round {number}, {where}: {counted(len(row), 'cup')} in the row, "
              f"{len(uncovered)} uncovered" + (" (covered cups hatched, ★ the golden cup)"
                                               if row else "")]
     bars = [Bar(player, points, TARGET) for player, points in scores.items()]

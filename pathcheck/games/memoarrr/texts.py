@@ -83,5 +83,6 @@ def edition_note(edition: int, *, expert: bool, ordered_stack: bool) -> str:
 
 
 def unseen_note(unseen: int) -> str:
-    return (f"not checked: that the island holds each card once, for the {unseen} card(s) "
-            "never revealed: the log leaves them out (null)")
+    return (f"not checked: that the island holds each card once, for the "
+            f"{counted(unseen, 'card')} never revealed: the log leaves "
+            f"{'it' if unseen == 1 else 'them'} out (null)")

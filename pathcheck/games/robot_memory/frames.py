@@ -1,8 +1,8 @@
 """The robot memory game drawn for the replay page: the grid at a moment, as SVG.
 
 Cards turned face up are white, face-down ones hatched (the referee's view knows them), short
-circuits carry a ``⚡``, and the card(s) of the last turn (a short-circuit chain turns several)
-an orange border and ``▶``. Under the grid, each side's points so far.
+circuits carry a ``⚡``, and the cards of the last turn (one, or several after a short-circuit
+chain) an orange border and ``▶``. Under the grid, each side's points so far.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from typing import Any
 from pathcheck.games.robot_memory.at import Grid
 from pathcheck.games.robot_memory.rules import ShortCircuit
 from pathcheck.render.board import Card, Look, board_svg
+from pathcheck.render.words import counted
 
 
 def legend(log: Mapping[str, Any]) -> str:
@@ -20,7 +21,7 @@ def legend(log: Mapping[str, Any]) -> str:
     del log
     return ("White cards: turned face up; grey hatched, the text in parentheses: still face "
             "down (the page is the referee's view); ⚡: a short circuit; an orange border and "
-            "▶: the card(s) of the last move (a short-circuit chain turns several).")
+            "▶: the cards of the last move (one, or several after a short-circuit chain).")
 
 
 def grid_svg(number: int, turns_done: int, grid: Grid, face_up: Set[tuple[int, int]],
@@ -39,9 +40,10 @@ def grid_svg(number: int, turns_done: int, grid: Grid, face_up: Set[tuple[int, i
                             current=(r, c) in picked, glyph="⚡" if short else ""))
         rows.append(row)
     chain = " (a short-circuit chain)" if len(picked) > 1 else ""
-    notes = [f"Round {number} after {turns_done} move(s); face up: {len(face_up)}{chain}",
+    after = f"after {counted(turns_done, 'move')}"
+    notes = [f"Round {number} {after}; face up: {len(face_up)}{chain}",
              "points: " + ", ".join(f"{side} {n}" for side, n in scores.items())]
     columns = [f"c{c}" for c in range(1, max((len(r) for r in grid), default=0) + 1)]
     return board_svg(rows, columns=columns, row_names=[f"r{r}" for r in range(1, len(grid) + 1)],
                      notes=notes, card_w=118, card_h=52,
-                     title=f"grid, round {number} after {turns_done} move(s)")
+                     title=f"grid, round {number} {after}")

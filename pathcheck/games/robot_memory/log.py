@@ -24,6 +24,7 @@ from pathcheck.errors import RecordError, pointer_join
 from pathcheck.games.common import check_player
 from pathcheck.games.logformat import LogFormat, unique
 from pathcheck.games.robot_memory.rules import Guess, Place, Variant, card_from_json
+from pathcheck.render.words import counted
 
 FORMAT = "robot-memory/1"
 SCHEMA = "robot-memory"
@@ -197,10 +198,10 @@ def _check_seats(entry: RobotMemoryEntry, source: str) -> None:
     low, high = _PLAYER_COUNTS[entry.variant]
     count = len(entry.players)
     if count < low or (high is not None and count > high):
-        wanted = f"exactly {low}" if low == high else f"at least {low}"
+        wanted = "exactly" if low == high else "at least"
         raise RecordError(source, None, "/players",
-                          f"the {entry.variant} variant is played by {wanted} player(s), "
-                          f"not {count}")
+                          f"the {entry.variant} variant is played by {wanted} "
+                          f"{counted(low, 'player')}, not {count}")
 
 
 @dataclass(frozen=True)
