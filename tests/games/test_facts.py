@@ -538,9 +538,9 @@ def _mutated(log: dict[str, Any], rng: random.Random) -> dict[str, Any]:
             del parent[key]
         elif not isinstance(parent[key], (dict, list)):
             values = []
-            for other in json_paths(log):
+            for elsewhere in json_paths(log):
                 value: Any = log
-                for part in other:
+                for part in elsewhere:
                     value = value[part]
                 if type(value) is type(parent[key]):
                     values.append(value)
