@@ -203,6 +203,11 @@ ILLEGAL: dict[str, tuple[list[tuple[str, str]], str, dict[str, int], list[str]]]
         [("dungeon/deal", "/explorations/0/hands/Ann")],
         "Ann was dealt 4 tiles; the basic rules deal 3",
         {"Ann": 0, "Bob": 2, "Cy": 3}, ["Cy"]),
+    "illegal-deal-deck-length": (
+        [("dungeon/deal", "/explorations/0/deck")],
+        "the deck holds 23 tiles; after dealing 3 to each of 3 players the basic rules leave 24 "
+        "of the 33",
+        {"Ann": 0, "Bob": 2, "Cy": 3}, ["Cy"]),
     "illegal-deal-missing-tile": (
         [("dungeon/deal", "/explorations/0/deck")],
         "1 tile of the basic set is in no hand and not in the deck: BL2",

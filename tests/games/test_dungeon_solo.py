@@ -69,6 +69,9 @@ SOLO: dict[str, tuple[list[tuple[str, str]], str | None, int]] = {
     "illegal-solo-seed-wrong-order": (
         [("solo/seed", "/dungeons/0/1/tile")],
         "tile 2 of seed 1303N-QK8NC is I9, not X1", 46),
+    "illegal-solo-seed-rules": (
+        [("solo/seed", "/rules")],
+        "seed 1303N-QK8NC plays with additional rules #2, #3; the record with #2", 42),
     "illegal-solo-start-not-first": (
         [("solo/all-tiles", "/dungeons/0/0/tile"), ("solo/premature", "/dungeons/1/0")],
         "the first tile is RE4; the solo game starts with START", 1),

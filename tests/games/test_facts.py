@@ -1,6 +1,8 @@
-"""Facts as fields: every fact an event states in words is also in its JSON (``fact``), and
-the fields say what the text says, on every fixture of every game. ``pathcheck schema
-ruling`` is generated from the same structs and every ruling validates against it."""
+"""Facts as fields: every fact an event or a violation states in words is also in its JSON
+(``fact``), and the fields say what the text says, on every fixture of every game and on
+generated and mutated games: no event lacks a fact, and no violation (``Violation.fact`` is
+required). ``pathcheck schema ruling`` is generated from the same structs and every ruling
+validates against it."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ import copy
 import json
 import random
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import jsonschema
 import pytest
@@ -24,6 +26,7 @@ from pathcheck.facts import (
     DealtTileFact,
     DeckSizeFact,
     FaceDownFact,
+    Fact,
     FewestPointsFact,
     FirstTileFact,
     MissingTilesFact,
@@ -91,6 +94,8 @@ FIXTURES = sorted(p for game in ("dungeon", "memoarrr", "memo-dice", "robot-memo
 
 
 VALIDATOR = jsonschema.Draft202012Validator(ruling_schema())
+VIOLATION_VALIDATOR = jsonschema.Draft202012Validator(
+    {"$ref": "#/$defs/ViolationDocument", "$defs": ruling_schema()["$defs"]})
 
 
 def rule(path: Path) -> Ruling:
@@ -447,6 +452,18 @@ def test_every_event_states_its_fact_as_fields_that_say_the_same(path: Path) -> 
     assert all("fact" in v for v in document["violations"])
 
 
+def test_the_fixtures_state_every_kind_of_fact() -> None:
+    """Every kind of fact is stated by some fixture, so that the checks above check it."""
+    stated = {type(fact) for path in FIXTURES for fact in facts_of(rule(path))}
+    assert set(get_args(Fact)) - stated == set()
+
+
+def facts_of(ruling: Ruling) -> list[Fact]:
+    return [*(e.fact for r in ruling.rounds for e in r.events
+              if not isinstance(e.fact, UnsetType)),
+            *(v.fact for v in ruling.violations)]
+
+
 def test_the_game_end_a_violation_names_is_a_field() -> None:
     ruling = rule(ROOT / "fixtures" / "dungeon" / "illegal-after-game-end.json")
     fact = next(v.fact for v in ruling.violations if v.rule.id == "dungeon/game-end")
@@ -571,5 +588,7 @@ def test_mutated_games_state_the_fact_of_every_violation(game: str) -> None:
             continue  # malformed, not rule-breaking
         for violation in ruling.violations:
             check_violation_fact(violation, ruling)
+            if violation.rule.id not in rules:  # and its JSON, once a rule (it takes time)
+                VIOLATION_VALIDATOR.validate(violation.to_dict())
             rules.add(violation.rule.id)
     assert len(rules) >= 5  # the mutations break rules of many kinds
