@@ -11,6 +11,10 @@ from typing import Literal
 
 import msgspec
 
+Mode = Literal["basic", "advanced"]
+"""The dungeon game's rules: basic or advanced (which deal different tiles)."""
+DealtTileReason = Literal["start", "not-in-play", "twice"]
+
 
 class _Fact(msgspec.Struct, frozen=True, gc=False, tag_field="kind", forbid_unknown_fields=True):
     """What every fact shares: the ``kind`` tag."""
@@ -355,17 +359,17 @@ class DeckSizeFact(_Fact, frozen=True, gc=False, tag="deck-size"):
     hand_size: int
     set_size: int
     """The tiles of the mode's set dealt (START left out)."""
-    mode: Literal["basic", "advanced"]
+    mode: Mode
 
 
 class DealtTileFact(_Fact, frozen=True, gc=False, tag="dealt-tile"):
     """dungeon: a tile dealt (to a hand or the deck) that the deal cannot hold."""
 
     tile: str
-    reason: Literal["start", "not-in-play", "twice"]
+    reason: DealtTileReason
     """start: START lies in the middle of the table; not-in-play: not in the ``mode``'s set;
     twice: dealt a second time."""
-    mode: Literal["basic", "advanced"]
+    mode: Mode
     also_at: str | None
     """twice: the JSON pointer where it was dealt first."""
 
@@ -374,7 +378,7 @@ class MissingTilesFact(_Fact, frozen=True, gc=False, tag="missing-tiles"):
     """dungeon: the tiles of the mode's set in no hand and not in the deck."""
 
     tiles: tuple[str, ...]
-    mode: Literal["basic", "advanced"]
+    mode: Mode
 
 
 class UnfinishedExplorationFact(_Fact, frozen=True, gc=False, tag="unfinished-exploration"):

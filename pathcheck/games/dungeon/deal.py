@@ -21,12 +21,11 @@ What cannot be checked is listed, rule by rule, in the ruling's notes
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
 
 from pathcheck.check import LostCard
 from pathcheck.dungeon import Placement
 from pathcheck.errors import pointer_join
-from pathcheck.facts import DealtTileFact, DeckSizeFact, MissingTilesFact
+from pathcheck.facts import DealtTileFact, DealtTileReason, DeckSizeFact, MissingTilesFact, Mode
 from pathcheck.games.dungeon.log import Exploration, GameLog, Turn
 from pathcheck.games.dungeon.rules import DEAL, DRAW, EXPLORATION_END, FROM_HAND, hand_size
 from pathcheck.render.words import counted
@@ -40,8 +39,6 @@ from pathcheck.ruling import (
     TileFact,
     Violation,
 )
-
-DealtTileReason = Literal["start", "not-in-play", "twice"]
 
 UNSEEN = "?"
 """A tile nobody saw: what a hand or the deck holds when the deal was not recorded."""
@@ -125,7 +122,7 @@ class DealReplay:
                  unfinished: bool = False) -> None:
         self.violations.append(Violation(rule, move, message, fact, unfinished))
 
-    def _mode(self) -> Literal["basic", "advanced"]:
+    def _mode(self) -> Mode:
         return "advanced" if self.log.advanced else "basic"
 
     def deal(self, number: int, exp: Exploration, table: Table) -> None:
