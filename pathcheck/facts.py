@@ -2,6 +2,9 @@
 never parse the text. Each is a frozen struct tagged by ``kind``; :mod:`pathcheck.ruling`
 holds them (``Event.fact``, ``Violation.fact``) and ``pathcheck schema ruling`` publishes
 them.
+
+The file is one catalogue, past the usual ~500 lines on purpose: the tagged union
+:data:`Fact` must name every kind, and a reader of the schema finds them all in one place.
 """
 
 from __future__ import annotations
