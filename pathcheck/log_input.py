@@ -17,6 +17,7 @@ each from its ``#!`` line on, each at most :data:`~pathcheck.bounded.MAX_RECORD_
 from __future__ import annotations
 
 import contextlib
+import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,10 +46,10 @@ SNIFF_BYTES = 1 << 16
 class NotationDocument(Document):
     """A reader Document that also knows the line of each part of its log."""
 
-    lines: dict[str, int] = field(default_factory=dict)
+    lines: notation.Places = field(default_factory=notation.Places)
 
     def line_of(self, pointer: str) -> int:
-        return notation.line_of(self.lines, pointer, self.line)
+        return self.lines.line_of(pointer, self.line)
 
 
 class Logs(NamedTuple):
@@ -144,44 +145,135 @@ def iter_source(name: str) -> Iterator[Document | RecordError]:
 
 def iter_notation(stream: Readable, source: str) -> Iterator[Document | RecordError]:
     """The logs of a notation text, each from its ``#!`` line on (a part with nothing but
-    blank lines and comments is no log). A line that is not UTF-8 is its log's error; a log
-    past the size limit, a NUL byte, ends the file with that error."""
-    chunk: list[Line] = []
-    size = 0
-    for item in raw_lines(stream, source):
-        if isinstance(item, TextError):
+    blank lines and comments is no log), each parsed as its lines are read (a log's lines
+    are never all held). A line that is not UTF-8 is its log's error; a log past the size
+    limit, a NUL byte, ends the file with that error (and its log is not ruled)."""
+    lines = _LogLines(raw_lines(stream, source), source)
+    while lines.next_log():
+        try:
+            try:
+                item = _log(lines, source)
+            except _Stop as stop:
+                item = stop.error
+            lines.drain()
+        except _Abort as abort:
+            yield abort.error
+            return
+        if lines.bad is not None:  # before any error of the notation, as in a text read whole
+            item = lines.bad
+        if item is not None:
             yield item
-            return
-        if item.raw.lstrip().startswith(b"#!") and chunk:
-            yield from _log(chunk, source)
-            chunk, size = [], 0
-        size += len(item.raw) + 1
-        if size > MAX_RECORD_BYTES:
-            first = chunk[0].number if chunk else item.number
-            yield TextError(source, first, 1, f"a log longer than the limit of "
-                            f"{MAX_RECORD_BYTES} bytes (see Limits in docs/cli.md; the rest "
-                            "of the input is not read)")
-            return
-        chunk.append(item)
-    if chunk:
-        yield from _log(chunk, source)
 
 
-def _log(chunk: list[Line], source: str) -> Iterator[Document | RecordError]:
+class _Stop(Exception):
+    """A line of the log is not UTF-8: the log's error, once its other lines are read."""
+
+    def __init__(self, error: TextError) -> None:
+        self.error = error
+
+
+class _Abort(Exception):
+    """The input ends here with this error (a log past the limit, binary data)."""
+
+    def __init__(self, error: TextError) -> None:
+        self.error = error
+
+
+class _LogLines:
+    """The lines of a notation input, one log at a time: :meth:`next_log` starts the next
+    log; iterating gives its lines, decoded, until the next ``#!`` line. A line not UTF-8
+    raises _Stop (the first one only); the size limit passed, or a line raw_lines refuses,
+    raises _Abort. The checks come in the order of a log read whole before it is parsed: an
+    _Abort anywhere in the log before a _Stop, a _Stop before any error of the notation
+    (:func:`iter_notation` reads the rest of a log with :meth:`drain`)."""
+
+    def __init__(self, raw: Iterator[Line | TextError], source: str) -> None:
+        self.raw, self.source = raw, source
+        self.held: Line | TextError | None = None  # the '#!' line that starts the next log
+        self.first = 0  # the first line of the log being read
+        self.size = 0
+        self.bad: TextError | None = None
+        self.ended = False
+
+    def next_log(self) -> bool:
+        """Start reading the next log; False at the end of the input."""
+        if self.held is None:
+            self.held = next(self.raw, None)
+        if self.held is None:
+            return False
+        self.first = (self.held.line or 0) if isinstance(self.held, TextError) \
+            else self.held.number
+        self.size, self.bad, self.ended = 0, None, False
+        return True
+
+    def __iter__(self) -> Iterator[tuple[int, str]]:
+        return self
+
+    def __next__(self) -> tuple[int, str]:
+        while True:
+            line = self._next_raw()
+            text = self._decode(line)
+            if text is not None:
+                return line.number, text
+
+    def _next_raw(self) -> Line:
+        if self.ended:
+            raise StopIteration
+        item, self.held = (self.held, None) if self.held is not None else (next(self.raw, None),
+                                                                            None)
+        if item is None:
+            self.ended = True
+            raise StopIteration
+        if isinstance(item, TextError):
+            raise _Abort(item)
+        if self.size and item.raw.lstrip().startswith(b"#!"):
+            self.held, self.ended = item, True
+            raise StopIteration
+        self.size += len(item.raw) + 1
+        if self.size > MAX_RECORD_BYTES:
+            raise _Abort(TextError(self.source, self.first, 1, f"a log longer than the "
+                                   f"limit of {MAX_RECORD_BYTES} bytes (see Limits in "
+                                   "docs/cli.md; the rest of the input is not read)"))
+        return item
+
+    def _decode(self, line: Line) -> str | None:
+        """The text of a line; None after the log's first line that is not UTF-8 (which
+        raises _Stop)."""
+        if self.bad is not None:
+            return None
+        try:
+            return decode(line, self.source)
+        except TextError as exc:
+            self.bad = exc
+            raise _Stop(exc) from None
+
+    def drain(self) -> None:
+        """Read the rest of the log: its lines are checked (the first not UTF-8 is kept in
+        ``bad``; _Abort passes through), not kept."""
+        while True:
+            try:
+                self._decode(self._next_raw())
+            except StopIteration:
+                return
+            except _Stop:
+                pass
+
+
+def _log(lines: _LogLines, source: str) -> Document | RecordError | None:
+    """The next log of ``lines``, its error, or None for a part of the input that holds no
+    log (blank lines and comments); _Stop or _Abort from ``lines`` pass through."""
+    first = lines.first
+    for number, text in lines:
+        if _holds_something(text):
+            numbered = itertools.chain(((number, text),), lines)
+            break
+    else:
+        return None
     try:
-        lines = [(line.number, decode(line, source)) for line in chunk]
-    except TextError as exc:
-        yield exc
-        return
-    if not any(_holds_something(text) for _, text in lines):
-        return
-    first = lines[0][0]
-    try:
-        log, where = notation.parse_lines(lines, source=source, first_line=first)
+        log, where = notation.parse_lines(numbered, source=source, first_line=first)
     except RecordError as exc:
-        yield exc
-        return
-    yield NotationDocument(source, first, log, "", where)
+        return exc
+    return NotationDocument(source, first, log, "", where)
 
 
 def _holds_something(text: str) -> bool:

@@ -32,12 +32,14 @@ pathcheck.notation.NotationError: bad.pcn:4:5: 'x': expected a die number
 
 from __future__ import annotations
 
+import collections
 import functools
 import importlib
 import re
+from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from pathcheck.bounded import cut
 from pathcheck.notation_values import LITERAL as LITERAL
@@ -54,6 +56,8 @@ from pathcheck.notation_values import word as word
 from pathcheck.text import TextError, ascii_number, split_lines
 
 EXTENSION = ".pcn"
+SAME_TEXTS = 4096
+"""How many distinct token texts a reader shares one string for (:meth:`Reader.shared`)."""
 SEPARATORS = ("·", ";", ".")
 
 # format name -> the module that reads and writes it; game names are accepted too
@@ -76,8 +80,7 @@ class NotationError(TextError):
     """
 
 
-@dataclass(frozen=True, slots=True)
-class Token:
+class Token(NamedTuple):
     """One token: its text (unquoted), where it stands, and its kind."""
 
     text: str
@@ -104,6 +107,8 @@ _HEADER = re.compile(r"^([A-Za-z_][A-Za-z0-9_-]*):(?:\s|$)")
 _PLAIN_TOKEN = re.compile(r'\s*([^\s·;"{#$][^\s·;"{#]*|[·;])')
 """A word or a separator, after any whitespace (\\s: what :meth:`str.isspace` says)."""
 _SEPARATOR_TOKENS = frozenset(("·", ";", "."))
+_SPECIAL = re.compile(r'["{#$]')
+"""What a line of words and separators alone never holds."""
 _SPACE = re.compile(r"\s*")
 _QUOTED = re.compile(r'"(?:[^"\\]|\\.)*+"', re.DOTALL)
 """A quoted string: one character or one escape at a time, never given back (a nested
@@ -111,10 +116,13 @@ _QUOTED = re.compile(r'"(?:[^"\\]|\\.)*+"', re.DOTALL)
 
 
 class Reader:
-    """The lexed text of one notation file: its format, header and body lines.
+    """One notation log read as it is parsed: its format and header, then its body lines.
 
     ``text`` is the whole text, or its lines already split (:mod:`pathcheck.text`) with
-    their numbers. Errors come from :meth:`fail`, which names the file, line and column.
+    their numbers, as an iterable read only as far as asked: the format line and the header
+    are read at once, the body a line at a time as :attr:`lines` is iterated (lexed lines
+    are not kept, so reading a long log holds one line's tokens, not the whole log's).
+    Errors come from :meth:`fail`, which names the file, line and column.
     """
 
     def __init__(self, text: str | Iterable[tuple[int, str]], source: str,
@@ -127,11 +135,13 @@ class Reader:
         value such as a ``note:`` is taken as written, a lone ``"`` or ``{`` included)."""
         self._value_at: dict[str, int] = {}
         self._texts: dict[str, str] = {}
-        self.lines: list[Line] = []
         self.spots: dict[int, int] = {}
         """id() of a dict or list of the log -> the line it was written on (see :func:`lines`)."""
         numbered = enumerate(split_lines(text), first_line) if isinstance(text, str) else text
-        self._lex(numbered)
+        self._rest = iter(numbered)
+        self._ahead: collections.deque[Line] = collections.deque()
+        self._lex_failed = False
+        self._read_head()
 
     def at(self, value: Any, token: Token | Line) -> Any:
         """Note that ``value`` (a dict or list of the log) comes from ``token``'s line."""
@@ -145,9 +155,58 @@ class Reader:
         line = where.number if where is not None else 1
         return NotationError(self.source, line, 1, message)
 
-    def _lex(self, numbered: Iterable[tuple[int, str]]) -> None:
-        in_header = True
-        for number, raw in numbered:
+    def shared(self, text: str) -> str:
+        """One string object for each text a log repeats (a tile, a name): a long log's
+        values then share them. At most SAME_TEXTS are kept (a log of all different words
+        does not grow the table without bound)."""
+        kept = self._texts.get(text)
+        if kept is not None:
+            return kept
+        if len(self._texts) < SAME_TEXTS:
+            self._texts[text] = text
+        return text
+
+    @property
+    def lines(self) -> Iterator[Line]:
+        """The body's lines that hold a token, lexed one at a time as they are asked for:
+        one pass (a line handed out is not kept)."""
+        while True:
+            line = self._ahead.popleft() if self._ahead else self._next_line()
+            if line is None:
+                return
+            yield line
+
+    def peek(self, count: int) -> list[Line]:
+        """The next ``count`` body lines (fewer at the end), still to come from :attr:`lines`."""
+        while len(self._ahead) < count:
+            line = self._next_line()
+            if line is None:
+                break
+            self._ahead.append(line)
+        return list(self._ahead)[:count]
+
+    def finish(self) -> None:
+        """Lex the body lines not read yet, for their first error: a text is checked as if
+        it were lexed whole before it is parsed, so a line that does not lex is the error
+        even where the parser stopped at an earlier line (see :func:`parse_lines`)."""
+        self._ahead.clear()
+        while not self._lex_failed and self._next_line() is not None:
+            pass
+
+    def _next_line(self) -> Line | None:
+        for number, raw in self._rest:
+            try:
+                tokens = self._tokens(raw, number, 0)
+            except NotationError:
+                self._lex_failed = True
+                raise
+            if tokens:
+                return Line(number, raw, tokens)
+        return None
+
+    def _read_head(self) -> None:
+        """The format line and the header, up to the first body line (kept for :attr:`lines`)."""
+        for number, raw in self._rest:
             stripped = raw.strip()
             if not self.format:
                 if not stripped or (stripped.startswith("#") and not stripped.startswith("#!")):
@@ -162,7 +221,7 @@ class Reader:
                                         f"format, one of {', '.join(_MODULES)}")
                 continue
             match = _HEADER.match(stripped)
-            if in_header and match:
+            if match:
                 key = match.group(1)
                 if key in self.header:
                     raise NotationError(self.source, number, 1, f"{key}: given twice")
@@ -170,17 +229,21 @@ class Reader:
                 self._value_at[key] = match.end() + raw.index(stripped)
                 continue
             tokens = self._tokens(raw, number, 0)
-            if not tokens:
-                continue
-            in_header = False
-            self.lines.append(Line(number, raw, tokens))
+            if tokens:
+                self._ahead.append(Line(number, raw, tokens))
+                return
         if not self.format:
             raise NotationError(self.source, self.first_line, 1,
                                 "empty: expected the format line, e.g. '#! game/1'")
 
     def _tokens(self, raw: str, number: int, start: int) -> list[Token]:
+        same = self.shared  # one string for each token text (a long log repeats them)
+        if _SPECIAL.search(raw, start) is None:  # the usual line: words and separators only
+            known = self._texts.get
+            return [Token(known(found[1]) or same(found[1]), number, found.start(1) + 1,
+                          "sep" if found[1] in _SEPARATOR_TOKENS else "word")
+                    for found in _PLAIN_TOKEN.finditer(raw, start)]
         out: list[Token] = []
-        same_text = self._texts.setdefault  # one string for each token text (a long log repeats)
         i = start
         n = len(raw)
         while True:
@@ -188,7 +251,7 @@ class Reader:
             if plain is not None:  # the usual token: a word or a separator
                 text = plain.group(1)
                 kind = "sep" if text in _SEPARATOR_TOKENS else "word"
-                out.append(Token(same_text(text, text), number, plain.start(1) + 1, kind))
+                out.append(Token(same(text), number, plain.start(1) + 1, kind))
                 i = plain.end()
                 continue
             i = _SPACE.match(raw, i).end()  # type: ignore[union-attr]  # \s* always matches
@@ -356,40 +419,88 @@ def parse(text: str, *, source: str, first_line: int = 1) -> dict[str, Any]:
     return parse_lines(text, source=source, first_line=first_line)[0]
 
 
+@dataclass(frozen=True, slots=True)
+class Places:
+    """Where the parts of a log read from notation were written: the line of each turn,
+    round and exploration (each dict or list a game's reader noted with :meth:`Reader.at`),
+    by JSON pointer. The items of a list are one array of lines (a 16 MB log holds about a
+    million turns: a pointer string for each would weigh more than the log)."""
+
+    named: dict[str, int] = field(default_factory=dict)
+    """pointer -> line, for a part that is not an item of a list."""
+    items: dict[str, array[int]] = field(default_factory=dict)
+    """pointer of a list -> the line of each of its items (0: not noted)."""
+
+    def line_of(self, pointer: str, default: int) -> int:
+        """The line of the deepest part of the log that holds ``pointer`` (else ``default``)."""
+        while pointer:
+            if pointer in self.named:
+                return self.named[pointer]
+            parent, _, last = pointer.rpartition("/")
+            lines = self.items.get(parent)
+            index = ascii_number(last)
+            if lines is not None and index is not None and index < len(lines) and lines[index]:
+                return lines[index]
+            pointer = parent
+        return default
+
+
 def parse_lines(text: str | Iterable[tuple[int, str]], *, source: str, first_line: int = 1
-                ) -> tuple[dict[str, Any], dict[str, int]]:
+                ) -> tuple[dict[str, Any], Places]:
     """The JSON log and, for the JSON pointer of each turn, round and exploration, its line.
 
+    ``text`` as :class:`Reader` takes it: lines given as an iterable are read as the log is
+    built, each lexed and let go (a log's lines are never all held at once).
+
     >>> log, where = parse_lines("#! solo/1\\nSTART@N\\n\\nI1@N I2@N\\n", source="s")
-    >>> where["/dungeons/1"], line_of(where, "/dungeons/1/0/dir", 1)
+    >>> line_of(where, "/dungeons/1", 1), line_of(where, "/dungeons/1/0/dir", 1)
     (4, 4)
     """
     reader = Reader(text, source, first_line)
-    log = _whole(reader)
-    if log is None:
-        log = _module(reader.format).parse(reader)
-    where: dict[str, int] = {}
+    try:
+        log = _whole(reader)
+        if log is None:
+            log = _module(reader.format).parse(reader)
+    except NotationError:
+        reader.finish()  # a later line that does not lex is the error, as it always was
+        raise
+    reader.finish()
+    return log, _places(log, reader.spots)
 
-    def walk(value: Any, pointer: str) -> None:
-        if id(value) in reader.spots:
-            where[pointer] = reader.spots[id(value)]
+
+def _places(log: dict[str, Any], spots: dict[int, int]) -> Places:
+    """The Places of the parts of ``log`` whose id() ``spots`` notes."""
+    places = Places()
+    pending: list[tuple[Any, str]] = [(log, "")]
+    while pending:
+        value, pointer = pending.pop()
         if isinstance(value, dict):
             for key, item in value.items():
                 if isinstance(item, dict | list):
-                    walk(item, pointer + "/" + str(key).replace("~", "~0").replace("/", "~1"))
-        elif isinstance(value, list):
-            for i, item in enumerate(value):
-                if isinstance(item, dict | list):
-                    walk(item, f"{pointer}/{i}")
-
-    walk(log, "")
-    return log, where
+                    inner = pointer + "/" + str(key).replace("~", "~0").replace("/", "~1")
+                    if id(item) in spots:
+                        places.named[inner] = spots[id(item)]
+                    pending.append((item, inner))
+        else:
+            inner_parts = [(i, item) for i, item in enumerate(value)
+                           if isinstance(item, dict | list)]
+            if not inner_parts:
+                continue
+            lines = array("q", bytes(8 * len(value)))
+            for i, item in inner_parts:
+                lines[i] = spots.get(id(item), 0)
+                pending.append((item, f"{pointer}/{i}"))
+            if any(lines):
+                places.items[pointer] = lines
+    return places
 
 
 def _whole(reader: Reader) -> dict[str, Any] | None:
     """The log of a notation text that is one ``$`` JSON object (see :func:`write`)."""
-    lines = reader.lines
-    if reader.header or len(lines) != 1 or [t.kind for t in lines[0].tokens] != ["json"]:
+    if reader.header:
+        return None
+    lines = reader.peek(2)
+    if len(lines) != 1 or [t.kind for t in lines[0].tokens] != ["json"]:
         return None
     token = lines[0].tokens[0]
     value = token.value
@@ -424,13 +535,9 @@ def _fragment_reader() -> Reader:
     return Reader("#! game/1\n", "<written>")
 
 
-def line_of(where: dict[str, int], pointer: str, default: int) -> int:
+def line_of(where: Places, pointer: str, default: int) -> int:
     """The line of the deepest part of the log that holds ``pointer`` (else ``default``)."""
-    while pointer:
-        if pointer in where:
-            return where[pointer]
-        pointer = pointer.rsplit("/", 1)[0]
-    return default
+    return where.line_of(pointer, default)
 
 
 def write(log: dict[str, Any]) -> str:

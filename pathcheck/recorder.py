@@ -129,8 +129,7 @@ class Recording:
         move line (comments stay with their line).
         """
         notation.parse(text, source=source)  # it must read
-        reader = notation.Reader(text, source)
-        first = reader.lines[0].number if reader.lines else None
+        first = next((line.number for line in notation.Reader(text, source).lines), None)
         raw = split_lines(text)
         if first is None:
             return cls(text, [], source)

@@ -78,7 +78,7 @@ def assert_lossless(log: dict[str, Any]) -> str:
 def literal_values(text: str) -> list[str]:
     """The '$' values of a notation text (a value its usual form could not carry)."""
     reader = Reader(text, "log.pcn")
-    lines = [line for _, line in reader.header.values()] + reader.lines
+    lines = [line for _, line in reader.header.values()] + list(reader.lines)
     return [t.text for line in lines for t in line.tokens if t.kind == "json"]
 
 

@@ -30,8 +30,7 @@ DROPPED = ("note:", "comment:", "event:", "hand ", "deck ", "row1:", "row2:", "r
 def body(path: str) -> tuple[list[str], list[str]]:
     """The fixture's header lines and its move lines (the deal and island rows left out)."""
     text = (ROOT / "fixtures" / path).read_text(encoding="utf-8")
-    reader = notation.Reader(text, path)
-    first = reader.lines[0].number
+    first = next(notation.Reader(text, path).lines).number
     lines = text.splitlines()
     head = [x for x in lines[:first - 1] if not x.startswith(DROPPED)]
     moves = [x for x in lines[first - 1:] if x.strip() and not x.startswith(DROPPED)]

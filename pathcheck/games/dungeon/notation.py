@@ -85,7 +85,7 @@ def _placement(reader: Reader, token: Token) -> tuple[str, str]:
     if not direction:
         raise reader.fail(token, "expected a direction N, E, S or W after '@'")
     # anything else is left to the log's checks, which name the field
-    return tile, direction.upper() if direction.upper() in _DIRS else direction
+    return reader.shared(tile), direction.upper() if direction.upper() in _DIRS else direction
 
 
 def _header(reader: Reader, log: dict[str, Any], keys: tuple[str, ...]) -> None:
@@ -207,11 +207,11 @@ def _turn(reader: Reader, turn: list[Token]) -> Any:
                 raise reader.fail(token, "a second '!=' or '!>' in one turn")
             out["simultaneous"] = _TOGETHER[token.text[1:]]
         elif token.kind == "word" and token.text.startswith("!") and len(token.text) > 1:
-            lost.append(token.text[1:])
+            lost.append(reader.shared(token.text[1:]))
         elif token.kind == "word" and token.text.startswith("+") and len(token.text) > 1:
             if "draw" in out:
                 raise reader.fail(token, "a second draw in one turn")
-            out["draw"] = None if token.text == "+-" else token.text[1:]
+            out["draw"] = None if token.text == "+-" else reader.shared(token.text[1:])
         else:
             raise reader.fail(token, "expected !NAME (LOST), +TILE (the draw) or the next turn "
                                      "after '·'")
