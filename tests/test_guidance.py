@@ -99,7 +99,7 @@ def test_convert_says_what_a_value_that_is_no_game_log_is(tmp_path: Path) -> Non
     logs = tmp_path / "logs.json"  # the second element has no format: its line and pointer
     logs.write_text('[{"format": "game/1"},\n {"players": ["Ann"]}]')
     code, out, err = run("convert", str(logs))
-    assert (code, out) == (3, "")
+    assert (code, out) == (3, '#! game/1\n${"format":"game/1"}\n')  # the other log converts
     assert err.splitlines() == [
         f"pathcheck: invalid: {logs}:2: /1/format: missing \"format\": which game the log is "
         "(one of game/1, memo-dice/1, memoarrr/1, robot-memory/1, solo/1)"]
