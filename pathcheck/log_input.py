@@ -163,6 +163,7 @@ def iter_notation(stream: Readable, source: str) -> Iterator[Document | RecordEr
             item = lines.bad
         if item is not None:
             yield item
+            item = None  # not held while the next log is read
 
 
 class _Stop(Exception):
