@@ -70,6 +70,11 @@ def analysis_bench() -> Any:
     return _sibling("analysis")
 
 
+def notation_bench() -> Any:
+    """tests/bench/notation.py (reading game notation in bounded memory)."""
+    return _sibling("notation")
+
+
 # The msgspec decode the figures are measured against, and the environment commands run in,
 # are games.py's (one definition for both files).
 _GAMES = games_bench()
@@ -204,7 +209,8 @@ def main() -> int:
     parser.add_argument("--census", type=int, default=1 << 24, help="seeds of the census figure")
     parser.add_argument("--logs", type=int, default=10_000, help="game logs of each format")
     parser.add_argument("--games-only", action="store_true",
-                        help="only the adjudicate and analyse figures (6-10, 12-13)")
+                        help="only the adjudicate, analyse and notation figures (6-10, "
+                             "12-14)")
     parser.add_argument("--pages", type=int, default=2_000,
                         help="replay pages of the memory figure (against 200)")
     parser.add_argument("--pages-only", action="store_true",
@@ -225,6 +231,7 @@ def main() -> int:
             games_bench().figures(pathcheck, work, args.logs, args.big_mb, 5, line)
             _sibling("dealless").figures(line)
             analysis_bench().figures(pathcheck, work, args.logs, 3, line)
+            notation_bench().figures(pathcheck, work, line, peak_rss_mb)
             return verdict(min(cores, free_cores()))
         if args.pages_only:
             pages_bench().figures(pathcheck, work, 200, args.pages, 3, line, _GAMES)
@@ -329,6 +336,8 @@ def main() -> int:
         # 11. Replay pages (tests/bench/pages.py).
         pages_bench().figures(pathcheck, work, 200, args.pages, 3, line, _GAMES)
         analysis_bench().figures(pathcheck, work, args.logs, 3, line)
+        # 14. Game notation in bounded memory (tests/bench/notation.py).
+        notation_bench().figures(pathcheck, work, line, peak_rss_mb)
         return verdict(min(cores, free_cores()))
     finally:
         shutil.rmtree(work, ignore_errors=True)
