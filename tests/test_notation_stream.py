@@ -7,13 +7,19 @@ from __future__ import annotations
 
 import gc
 import io
+import json
 import tracemalloc
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from pathcheck import log_input
+from pathcheck import log_input, notation
+from pathcheck.errors import RecordError
 from pathcheck.log_input import NotationDocument, iter_notation
+from pathcheck.text import Line as TextLine
+from pathcheck.text import TextError, decode, raw_lines
 
 ROOT = Path(__file__).resolve().parents[1]
 GAME = (ROOT / "fixtures" / "dungeon" / "legal-3p-basic.pcn").read_bytes()
@@ -98,3 +104,62 @@ def test_an_error_names_the_line_also_deep_in_a_long_log() -> None:
     line = data.count(b"\n") + 1
     assert read(data + b"Ann R1N\n") == [
         f"x.pcn:{line}:5: 'R1N': expected a tile as ID@DIR, e.g. R4@N"]
+
+
+def read_whole(data: bytes, limit: int) -> list[str]:
+    """The reference: how notation was read before it streamed. Each log's lines all read,
+    then all decoded, then all lexed, then parsed (what iter_notation must still say)."""
+    out: list[str] = []
+    chunks: list[list[tuple[int, bytes]]] = [[]]
+    size = 0
+    for item in raw_lines(io.BytesIO(data), "x.pcn"):
+        if isinstance(item, TextError):
+            return [*out, str(item)]
+        if item.raw.lstrip().startswith(b"#!") and chunks[-1]:
+            out += whole_log(chunks[-1])
+            chunks.append([])
+            size = 0
+        size += len(item.raw) + 1
+        if size > limit:
+            first = chunks[-1][0][0] if chunks[-1] else item.number
+            return [*out, f"x.pcn:{first}:1: a log longer than the limit of {limit} bytes "
+                          "(see Limits in docs/cli.md; the rest of the input is not read)"]
+        chunks[-1].append((item.number, item.raw))
+    return out + whole_log(chunks[-1])
+
+
+def whole_log(chunk: list[tuple[int, bytes]]) -> list[str]:
+    try:
+        lines = [(n, decode(TextLine(n, raw), "x.pcn")) for n, raw in chunk]
+    except TextError as exc:
+        return [str(exc)]
+    if not any(text.strip() and (not text.strip().startswith("#")
+                                 or text.strip().startswith("#!")) for _, text in lines):
+        return []
+    try:
+        reader = notation.Reader(iter(lines), "x.pcn", lines[0][0])
+        list(reader.lines)  # every line lexed before the log is parsed
+        log = notation.parse_lines(iter(lines), source="x.pcn", first_line=lines[0][0])[0]
+    except RecordError as exc:
+        return [str(exc)]
+    return [f"log at {lines[0][0]}: {json.dumps(log)}"]
+
+
+PIECES = [b"#! memo-dice/1\n", b"#! solo/1\n", b"players: Ann Bob\n", b"round\n",
+          b"Ann 3 cat/blue red \xc2\xb7 Bob 5 sun/red blue\n", b"Ann 1 cat; Bob 2 -\n",
+          b"Ann x cat\n", b"START@N I1@N\n", b"Ann 2 \"open\n", b"# caf\xe9\n", b"\n",
+          b"# a comment\n", b"Bob {a note} 1 -\n", b"$[1\n", b"players: Cy\n", b"\0\n",
+          b"START@N | I2@E\n", b"Ann 1 \"A\\ud800\"\n"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(pieces=st.lists(st.sampled_from(PIECES), max_size=14), limit=st.integers(20, 200))
+def test_reading_as_it_parses_says_what_reading_whole_said(pieces: list[bytes],
+                                                           limit: int) -> None:
+    data = b"".join(pieces)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(log_input, "MAX_RECORD_BYTES", limit)
+        streamed = [f"log at {item.line}: {json.dumps(item.value)}"
+                    if isinstance(item, NotationDocument) else str(item)
+                    for item in iter_notation(io.BytesIO(data), "x.pcn")]
+    assert streamed == read_whole(data, limit)
