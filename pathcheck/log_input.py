@@ -103,6 +103,7 @@ def _read(items: Iterator[Document | RecordError], name: str
         except OSError as exc:
             raise _unreadable(name, exc) from exc
         yield item
+        del item  # not held while the next log is read
 
 
 def _unreadable(name: str, exc: OSError) -> IOFailure:

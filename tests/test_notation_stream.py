@@ -163,3 +163,28 @@ def test_reading_as_it_parses_says_what_reading_whole_said(pieces: list[bytes],
                     if isinstance(item, NotationDocument) else str(item)
                     for item in iter_notation(io.BytesIO(data), "x.pcn")]
     assert streamed == read_whole(data, limit)
+
+
+def peak_reading(path: Path) -> int:
+    """Peak traced memory of reading every log of ``path``, each let go when the next comes."""
+    gc.collect()
+    tracemalloc.start()
+    try:
+        logs = log_input.iter_source(str(path))
+        item = next(logs, None)
+        while item is not None:
+            item = None
+            item = next(logs, None)
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_several_logs_are_read_one_at_a_time(tmp_path: Path) -> None:
+    """Each layer of the reader lets a log go before the next is read: four logs peak as
+    one does (held two at a time, they peaked at twice as much)."""
+    one, four = tmp_path / "one.pcn", tmp_path / "four.pcn"
+    one.write_bytes(long_game(150_000))
+    four.write_bytes(b"\n".join([long_game(150_000)] * 4))
+    peak_reading(one)  # the modules loaded
+    assert peak_reading(four) <= 1.3 * peak_reading(one)
