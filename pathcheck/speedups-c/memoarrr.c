@@ -17,7 +17,11 @@
  *     M_FAIL  reveal of a (card b) that connects with neither of c: takes volcano d (rank)
  *     M_TAKE  takes volcano d (rank) without revealing
  * Players are seat numbers, positions row * 5 + col, volcanoes by rank (2023: dark 1, light
- * 0; 2018: the birds); winner -1 for a round unfinished in the log. */
+ * 0; 2018: the birds); winner -1 for a round unfinished in the log.
+ *
+ * memoarrr_replay(log, cards, texts) also marks each reveal against what its player knew, for
+ * the analysis (pathcheck.analysis.memoarrr), and hands back a fourth item: those moves
+ * (memoarrr_know.c says what each is; `texts` are the analysis's texts it picks from). */
 
 #define M_SIZE 5
 #define M_CENTRE 12
@@ -107,6 +111,10 @@ static int m_popcount(uint32_t x) {
     return n;
 }
 
+/* Whether cards `a` and `b` (numbers animal * 5 + landscape) connect: an animal or a
+ * landscape in common. */
+static int m_connects(int a, int b) { return a / 5 == b / 5 || a % 5 == b % 5; }
+
 typedef struct {
     int n, edition, expert;
     int grid[M_CARDS];          /* card number by position; -1: none (the centre, unseen) */
@@ -115,6 +123,12 @@ typedef struct {
     int out[M_MAX_PLAYERS];     /* the rank of the volcano each player took, -1: still in */
     int last, mark, crab, to_move, turns, round_over, round;
     int treasures[M_ROUNDS], treasure_top;
+    /* What each player knows of the island (memoarrr_know.c): the places and the cards seen
+     * by everyone (every reveal) and by one player only (their side, their peeks). */
+    uint32_t public_places, public_cards, own_places[M_MAX_PLAYERS], own_cards[M_MAX_PLAYERS];
+    uint32_t kind_places[10];   /* per animal, then per landscape: the places of its cards */
+    PyObject *marks;            /* the list of moves marked; NULL: not asked for */
+    PyObject *best_one, *at, *comma;  /* the texts it picks from (borrowed; comma owned) */
 } MState;
 
 static int m_next_clockwise(const MState *s, int player) {
@@ -208,6 +222,8 @@ static int m_read_setup(MState *s, PyObject *log, PyObject *cards, PyObject **pl
             if (named >> card & 1) return 0;
             named |= 1u << card;
             s->grid[pos] = card;
+            s->kind_places[card / 5] |= 1u << pos;
+            s->kind_places[5 + card % 5] |= 1u << pos;
             --*unseen;
         }
     }
@@ -226,6 +242,10 @@ static int m_read_setup(MState *s, PyObject *log, PyObject *cards, PyObject **pl
         if (k < 0 || (sides >> k & 1)) return 0;
         sides |= 1 << k;
         s->peeked |= M_SIDE_MASK[k];
+        s->own_places[i] = M_SIDE_MASK[k];
+        for (int pos = 0; pos < M_CARDS; pos++)
+            if ((M_SIDE_MASK[k] >> pos & 1) && s->grid[pos] >= 0)
+                s->own_cards[i] |= 1u << s->grid[pos];
     }
 
     /* The treasures: 1,1,2,2,2,3,4 in any order (top first), in order for the variant. */

@@ -32,9 +32,12 @@ static int m_action(MState *s, PyObject *item, int index, PyObject *const *playe
         int card = s->grid[pos];
         if (card < 0 || (s->up >> pos & 1) || pos == blocked) return 0;
         if (s->turns == 1 && s->round == 1 && (s->peeked >> pos & 1)) return 0;
+        if (s->marks && s->last >= 0 && m_know_move(s, index, player, pos, blocked) < 0)
+            return -1;
         s->up |= 1u << pos;
+        m_know_reveal(s, pos, card);
         int previous = s->last;
-        int success = previous < 0 || card / 5 == previous / 5 || card % 5 == previous % 5;
+        int success = previous < 0 || m_connects(card, previous);
         s->last = card;
         if (!success) m_take(s, player);
         int earned = success && s->expert ? card / 5 : -1;
@@ -47,6 +50,7 @@ static int m_action(MState *s, PyObject *item, int index, PyObject *const *playe
             uint32_t a_up = s->up >> pos & 1, b_up = s->up >> target & 1;
             s->up &= ~((1u << pos) | (1u << target));
             s->up |= (b_up << pos) | (a_up << target);
+            m_know_swap(s, pos, target);
             if (m_event(events, M_SWAP, index, player, pos, target, s->grid[target],
                         s->grid[pos]) < 0)
                 return -1;
@@ -65,6 +69,7 @@ static int m_action(MState *s, PyObject *item, int index, PyObject *const *playe
         if (at[2] >= 0) {  /* the penguin peek */
             int target = at[2];
             if (earned != M_PENGUIN || target == M_CENTRE || (s->up >> target & 1)) return 0;
+            m_know_peek(s, player, target);
         } else if (earned == M_PENGUIN && down) {
             return 0;
         }
@@ -82,11 +87,19 @@ static int m_action(MState *s, PyObject *item, int index, PyObject *const *playe
 }
 
 static PyObject *m_replay(MState *sp, PyObject *rounds, PyObject *const *players, int unseen);
+static int m_table(PyObject *table);
 
 static PyObject *memoarrr_replay(PyObject *self, PyObject *args) {
     (void)self;
-    PyObject *log, *cards;
-    if (!PyArg_ParseTuple(args, "OO!", &log, &PyDict_Type, &cards)) return NULL;
+    PyObject *log, *cards, *texts = NULL;
+    if (!PyArg_ParseTuple(args, "OO!|O!", &log, &PyDict_Type, &cards, &PyTuple_Type, &texts))
+        return NULL;
+    if (texts && (PyTuple_GET_SIZE(texts) != 2 || !m_table(PyTuple_GET_ITEM(texts, 0)) ||
+                  !m_table(PyTuple_GET_ITEM(texts, 1)))) {
+        PyErr_SetString(PyExc_ValueError,
+                        "memoarrr_replay: texts must be 2 tuples of 625 str (place * 25 + card)");
+        return NULL;
+    }
     /* Card names must be str: a look-up then compares strings only and runs no Python code
      * that could change the log while it is read (the log's own keys are checked as read). */
     PyObject *key, *value;
@@ -108,9 +121,26 @@ static PyObject *memoarrr_replay(PyObject *self, PyObject *args) {
                                        players[2] ? players[2] : Py_None,
                                        players[3] ? players[3] : Py_None);
     if (!held_refs) return NULL;
-    PyObject *result = m_replay(&s, rounds, players, unseen);
+    PyObject *result = NULL;
+    if (texts) {
+        s.best_one = PyTuple_GET_ITEM(texts, 0);
+        s.at = PyTuple_GET_ITEM(texts, 1);
+        s.comma = PyUnicode_FromString(", ");
+        s.marks = s.comma ? PyList_New(0) : NULL;
+    }
+    if (!texts || s.marks) result = m_replay(&s, rounds, players, unseen);
+    Py_XDECREF(s.marks);
+    Py_XDECREF(s.comma);
     Py_DECREF(held_refs);
     return result;
+}
+
+/* Whether `table` is a tuple of 25 * 25 str, as the analysis's texts are. */
+static int m_table(PyObject *table) {
+    if (!PyTuple_CheckExact(table) || PyTuple_GET_SIZE(table) != M_CARDS * M_CARDS) return 0;
+    for (Py_ssize_t i = 0; i < M_CARDS * M_CARDS; i++)
+        if (!PyUnicode_CheckExact(PyTuple_GET_ITEM(table, i))) return 0;
+    return 1;
 }
 
 /* Replay the rounds of a log whose setup is read; the trace, None, or NULL on an error. */
@@ -172,7 +202,9 @@ static PyObject *m_replay(MState *sp, PyObject *rounds, PyObject *const *players
                 if (s.out[i] > held) held = s.out[i], starter = i;
         }
     }
-    return Py_BuildValue("(iiN)", unseen, s.round == M_ROUNDS && s.round_over, out);
+    int complete = s.round == M_ROUNDS && s.round_over;
+    if (s.marks) return Py_BuildValue("(iiNO)", unseen, complete, out, s.marks);
+    return Py_BuildValue("(iiN)", unseen, complete, out);
 refuse:
     Py_DECREF(out);
     Py_RETURN_NONE;
