@@ -57,6 +57,8 @@ static const int SIGN[4] = {1, 1, -1, -1};
 #include "speedups-c/dungeon_solo.c"
 #include "speedups-c/dungeon_game.c"
 #include "speedups-c/memoarrr.c"
+#include "speedups-c/memoarrr_know.c"
+#include "speedups-c/memoarrr_replay.c"
 
 static PyMethodDef methods[] = {
     {"solo_kernel", solo_kernel, METH_VARARGS, "Perfect solo play of many seeds."},

@@ -1,4 +1,4 @@
-from typing import Any
+from typing import Any, overload
 
 def make_tables(
     index: dict[str, int],
@@ -62,6 +62,11 @@ def scan_dgn(
 ) -> tuple[bytes, int, int, tuple[int, ...], int, int]: ...
 def json_guard(data: bytes, limit: int) -> int: ...
 def trace_stack(tables: object, placements: list[Any], rules: int) -> tuple[int, int] | None: ...
+@overload
 def memoarrr_replay(
     log: Any, cards: dict[str, int]
 ) -> tuple[int, int, tuple[tuple[Any, ...], ...]] | None: ...
+@overload
+def memoarrr_replay(
+    log: Any, cards: dict[str, int], texts: tuple[tuple[str, ...], tuple[str, ...]]
+) -> tuple[int, int, tuple[tuple[Any, ...], ...], list[int | str | None]] | None: ...

@@ -10,10 +10,13 @@ connects (or, knowing none, anything when nothing can connect), a slip if it pas
 known connecting card or reveals a card seen not to connect while a chance was left, a guess
 (with the chance that a card not seen connects) when it reveals a card not seen.
 
-Two walks give the same moves (tests/analysis/test_memoarrr.py): a clean log that the C
-replay (:mod:`pathcheck.games.memoarrr.fast`) takes is walked straight from its JSON, cards
-and places as small integers; any other log (what the C side declines: illegal moves, odd
-values) through the game's own replay state (:class:`~pathcheck.games.memoarrr.island.State`).
+A clean log that the C replay (:mod:`pathcheck.games.memoarrr.fast`) takes is marked there,
+while it is replayed (pathcheck/speedups-c/memoarrr_know.c), and only worded here; any other
+log (what the C side declines: illegal moves, odd values), and every log without the C
+extension, is walked through the game's own replay state
+(:class:`~pathcheck.games.memoarrr.island.State`) with :class:`Island`, the plain reference
+the tests compare the C marks with (tests/analysis/test_memoarrr.py). Both give each reveal
+as a :data:`Judged` value and word it with :func:`marked`, from the same texts.
 
 >>> import random
 >>> from pathcheck.games.memoarrr.gen import random_game
@@ -31,7 +34,7 @@ from typing import Any
 
 from pathcheck.analysis.core import AnalysedMove, GameAnalysis, Mark, make_analysis
 from pathcheck.games.memoarrr import fast
-from pathcheck.games.memoarrr.fast import _CARD_NUMBERS, _CARD_TEXT, _POS_TEXT
+from pathcheck.games.memoarrr.fast import CARD_NUMBERS, CARD_TEXT, POS_TEXT
 from pathcheck.games.memoarrr.island import State
 from pathcheck.games.memoarrr.log import FORMAT, Setup, read_log
 from pathcheck.games.memoarrr.plain import read_plain
@@ -57,32 +60,46 @@ _KINDS = tuple((list(Animal).index(card.animal), len(Animal) + list(Landscape).i
     card.landscape)) for card in ALL_CARDS)
 """Per card number: its animal and its landscape, as indexes of Island.kind_places (a card
 connects with the cards that share one of them)."""
-_POS_NUMBER = {text: i for i, text in enumerate(_POS_TEXT)}
-_CENTRE = 2 * SIZE + 2
-ISLAND = sum(1 << p for p in range(SIZE * SIZE) if p != _CENTRE)
-"""The bit set of the 24 places (row * 5 + column) of the island."""
 _SIDES = {side: tuple(p.row * SIZE + p.col for p in places) for side, places in SIDES.items()}
-_AT = tuple(tuple(f"{place} ({card})" for card in _CARD_TEXT) for place in _POS_TEXT)
-"""``_AT[place][card]``: ``"B1 (turtle/water)"``, made once."""
-_REVEALS = tuple(tuple(f"reveals {at}" for at in row) for row in _AT)
-_SEEN_CONNECTS = "reveal a card seen that connects: "
-_BEST_ONE = tuple(tuple(_SEEN_CONNECTS + at for at in row) for row in _AT)
-"""``_BEST_ONE[place][card]``: the best move when one card seen connects, made once."""
-_CONNECT_TO = tuple(f"to connect to {card}; " for card in _CARD_TEXT)
+_CARDS = len(ALL_CARDS)
+
+# The verdicts on a reveal, in the order of memoarrr_know.c's (a verdict + 1 is the same
+# verdict on a card that connects), with the mark and the why each gives.
+SEEN_CONNECTS, PASSED_OVER, NOTHING, EVERY_UNSEEN, SEEN_MISS, GUESS = 0, 1, 3, 4, 5, 6
+_VERDICTS = (
+    (Mark.SOUND, "a card seen that connects"),
+    (Mark.SLIP, "passed over a card seen that connects (it does not connect)"),
+    (Mark.SLIP, "passed over a card seen that connects (it connects)"),
+    (Mark.SOUND, "nothing could connect"),
+    (Mark.SOUND, "every card not seen connects"),
+    (Mark.SLIP, "a card seen not to connect, while a chance was left"),
+    (Mark.GUESS, "it does not connect"),
+    (Mark.GUESS, "it connects"),
+)
+Judged = tuple[int, int, str | int | None, int]
+"""A reveal judged, as the C replay hands it over (memoarrr_know.c) and :meth:`Island.judge`
+gives it: ``did`` (the place revealed * 25 + its card), ``knew`` (the card to connect to
+<< 15 | the places it could reveal | those not seen << 5 | those seen that connect << 10),
+``best`` (the best move's text when a card seen connects; else ``hits << 5 | size``, the
+cards not seen that connect and all those not seen; None when nothing could connect) and
+the verdict."""
+
+_AT = tuple(f"{place} ({card})" for place in POS_TEXT for card in CARD_TEXT)
+"""``_AT[place * 25 + card]``: ``"B1 (turtle/water)"``, made once."""
+_REVEALS = tuple(f"reveals {at}" for at in _AT)
+_BEST_ONE = tuple(f"reveal a card seen that connects: {at}" for at in _AT)
+"""The best move when one card seen connects (and the start of it when more do)."""
+TEXTS = (_BEST_ONE, _AT)
+"""The texts the C replay makes the best move from (see :data:`Judged`)."""
+_NOTHING_CONNECTS = "any reveal: no card they could reveal can connect"
+_CONNECT_TO = tuple(f"to connect to {card}; " for card in CARD_TEXT)
 _KNEW: dict[int, str] = {}
-"""What a mover knew, after the card to connect to, by ``choices | unknown << 5 | matches <<
-10``: a few thousand texts at most, each made once."""
+"""What a mover knew, after the card to connect to, by :data:`Judged`'s ``knew`` without the
+card (its low 15 bits): a few thousand texts at most, each made once."""
 _NOT_SEEN: dict[int, tuple[str, float]] = {}
 """The best move and its chance when no card seen connects, by ``hits << 5 | size``."""
-_OUTCOME = ("it does not connect", "it connects")
-_PASSED_OVER = tuple(f"passed over a card seen that connects ({outcome})"
-                     for outcome in _OUTCOME)
-
-
-_LOW_PLACES = tuple(tuple(p for p in range(13) if mask >> p & 1) for mask in range(1 << 13))
-_HIGH_PLACES = tuple(tuple(p + 12 for p in low) for low in _LOW_PLACES)
-"""The places of a set of the 25 places, in order: ``_LOW_PLACES[mask & 4095] +
-_HIGH_PLACES[mask >> 12]``."""
+_POINTERS: dict[tuple[int, int], str] = {}
+"""A move's JSON pointer by (round, index), each made once."""
 
 
 class Island:
@@ -117,8 +134,7 @@ class Island:
             self.own_cards[player] |= 1 << card
 
     def everyone(self, place: int) -> None:
-        """The card at ``place`` revealed: seen by everyone (:func:`analyse` does this
-        inline)."""
+        """The card at ``place`` revealed: seen by everyone."""
         self.public_places |= 1 << place
         self.public_cards |= 1 << self.cards[place]
 
@@ -139,51 +155,61 @@ class Island:
         for player, places in self.own_places.items():
             self.own_places[player] = _swapped(places, a, b, both)
 
-    def move(self, number: int, index: int, player: str, allowed: int, last: int,
-             chosen: int, rule: Rule, pointer: str) -> AnalysedMove:
+    def judge(self, player: str, allowed: int, last: int, chosen: int) -> Judged:
         """``player`` revealing place ``chosen`` to connect to card ``last``, among the
-        places of bit set ``allowed``, marked: what they knew, what a perfect memory does,
-        the chance of a guess and why."""
+        places of bit set ``allowed``, judged against what they knew."""
         cards = self.cards
         card = cards[chosen]
         known = self.public_places | self.own_places[player]
         animal, landscape = _KINDS[last]
         matches = allowed & known & (self.kind_places[animal] | self.kind_places[landscape])
-        choices = allowed.bit_count()
         unknown = (allowed & ~known).bit_count()
-        key = choices | unknown << 5 | matches.bit_count() << 10
-        knew = _CONNECT_TO[last] + (_KNEW.get(key) or _knew(key))
-        did = _REVEALS[chosen][card]
-        connects = CONNECTS[last]
+        did = chosen * _CARDS + card
+        knew = last << 15 | allowed.bit_count() | unknown << 5 | matches.bit_count() << 10
+        hit = CONNECTS[last] >> card & 1
         if matches:
-            if matches & (matches - 1) == 0:
-                place = matches.bit_length() - 1
-                best = _BEST_ONE[place][cards[place]]
-            else:
-                best = _SEEN_CONNECTS + ", ".join([
-                    _AT[p][cards[p]]
-                    for p in _LOW_PLACES[matches & 4095] + _HIGH_PLACES[matches >> 12]])
-            if matches >> chosen & 1:
-                return AnalysedMove(number, index, player, did, knew, best, Mark.SOUND,
-                                    "a card seen that connects", None, rule, pointer)
-            return AnalysedMove(number, index, player, did, knew, best, Mark.SLIP,
-                                _PASSED_OVER[connects >> card & 1], None, rule, pointer)
+            first = (matches & -matches).bit_length() - 1
+            texts = [_BEST_ONE[first * _CARDS + cards[first]]]
+            rest = matches & (matches - 1)
+            while rest:
+                place = (rest & -rest).bit_length() - 1
+                texts.append(_AT[place * _CARDS + cards[place]])
+                rest &= rest - 1
+            best = ", ".join(texts)
+            return did, knew, best, SEEN_CONNECTS if matches >> chosen & 1 else PASSED_OVER + hit
         pool = EVERY_CARD & ~(self.public_cards | self.own_cards[player])
-        hits, size = (pool & connects).bit_count(), pool.bit_count()
+        hits, size = (pool & CONNECTS[last]).bit_count(), pool.bit_count()
         if not unknown or not size or not hits:
-            return AnalysedMove(number, index, player, did, knew,
-                                "any reveal: no card they could reveal can connect",
-                                Mark.SOUND, "nothing could connect", None, rule, pointer)
-        best, chance = _NOT_SEEN.get(hits << 5 | size) or _not_seen(hits, size)
-        if not known >> chosen & 1:
-            if hits == size:  # every card not seen connects: what was seen decides it
-                return AnalysedMove(number, index, player, did, knew, best, Mark.SOUND,
-                                    "every card not seen connects", None, rule, pointer)
-            return AnalysedMove(number, index, player, did, knew, best, Mark.GUESS,
-                                _OUTCOME[connects >> card & 1], chance, rule, pointer)
-        return AnalysedMove(number, index, player, did, knew, best, Mark.SLIP,
-                            "a card seen not to connect, while a chance was left", None,
-                            rule, pointer)
+            return did, knew, None, NOTHING
+        if known >> chosen & 1:
+            verdict = SEEN_MISS
+        else:  # every card not seen connects: what was seen decides it
+            verdict = EVERY_UNSEEN if hits == size else GUESS + hit
+        return did, knew, hits << 5 | size, verdict
+
+    def move(self, number: int, index: int, player: str, allowed: int, last: int,
+             chosen: int, rule: Rule, pointer: str) -> AnalysedMove:
+        """:meth:`judge`, worded by :func:`marked`."""
+        return marked(number, index, player, *self.judge(player, allowed, last, chosen), rule,
+                      pointer)
+
+
+def marked(number: int, index: int, player: str, did: int, knew: int, best: str | int | None,
+           verdict: int, rule: Rule, pointer: str) -> AnalysedMove:
+    """A reveal judged (:data:`Judged`), worded: what they did and knew, what a perfect
+    memory does, the mark, why, and the chance of a guess; each text made once."""
+    mark, why = _VERDICTS[verdict]
+    chance = None
+    if isinstance(best, int):
+        best, chance = _NOT_SEEN.get(best) or _not_seen(best)
+        if mark is not Mark.GUESS:
+            chance = None
+    elif best is None:
+        best = _NOTHING_CONNECTS
+    seen = knew & 32767
+    return AnalysedMove(number, index, player, _REVEALS[did],
+                        _CONNECT_TO[knew >> 15] + (_KNEW.get(seen) or _knew(seen)), best, mark,
+                        why, chance, rule, pointer)
 
 
 def _swapped(places: int, a: int, b: int, both: int) -> int:
@@ -192,66 +218,43 @@ def _swapped(places: int, a: int, b: int, both: int) -> int:
 
 
 def _knew(key: int) -> str:
-    """What a mover knew, after the card to connect to, from :meth:`Island.move`'s key
-    (kept in _KNEW)."""
+    """What a mover knew, after the card to connect to, from the low 15 bits of
+    :data:`Judged`'s ``knew`` (kept in _KNEW)."""
     choices, unknown, matches = key & 31, key >> 5 & 31, key >> 10
     text = _KNEW[key] = (f"{choices - unknown} of the {choices} cards they could reveal "
                          f"seen, {matches} of them connecting")
     return text
 
 
-def _not_seen(hits: int, size: int) -> tuple[str, float]:
-    """The best move when no card seen connects, and its chance (kept in _NOT_SEEN)."""
+def _not_seen(key: int) -> tuple[str, float]:
+    """The best move when no card seen connects, and its chance, from ``hits << 5 | size``
+    (kept in _NOT_SEEN)."""
+    hits, size = key >> 5, key & 31
     chance = hits / size
-    found = _NOT_SEEN[hits << 5 | size] = (
+    found = _NOT_SEEN[key] = (
         f"reveal a card not seen: {hits} of the {size} cards not seen connect "
         f"({chance:.0%})", chance)
     return found
 
 
+def _pointer(number: int, index: int) -> str:
+    """A move's JSON pointer (kept in _POINTERS)."""
+    pointer = _POINTERS[number, index] = f"/rounds/{number - 1}/actions/{index - 1}"
+    return pointer
+
+
 def analyse(log: Mapping[str, Any], *, source: str) -> GameAnalysis:
     """Every reveal of ``log`` marked (see the module doc); RecordError if malformed."""
-    replay = fast._replay  # looked up here: None without the C extension
-    trace = None if replay is None else replay(log, _CARD_NUMBERS)
+    trace = fast.trace(log, TEXTS)
     if trace is None:
         return analyse_replayed(log, source=source)
+    _unseen, complete, trace_rounds, judged = trace
     players: tuple[str, ...] = tuple(log["players"])
-    island = Island({r * SIZE + c: _CARD_NUMBERS[name] for r, row in enumerate(log["island"])
-                     for c, name in enumerate(row) if name is not None}, players, log["peeks"])
     rule = rule_for(CONNECT, log["edition"])
-    moves: list[AnalysedMove] = []
-    add, judge, cards, place_of = moves.append, island.move, island.cards, _POS_NUMBER
-    for number, rnd in enumerate(log["rounds"], 1):
-        face_down = ISLAND
-        last = -1  # the card revealed last this round (-1: none yet)
-        mark = 0  # the bit of the place a walrus marked for the next turn
-        at = f"/rounds/{number - 1}/actions/"
-        for index, action in enumerate(rnd["actions"], 1):
-            blocked, mark = mark, 0
-            if "reveal" not in action:
-                continue
-            player, place = action["player"], place_of[action["reveal"]]
-            card = cards[place]
-            if last >= 0:
-                add(judge(number, index, player, face_down & ~blocked, last, place, rule,
-                          f"{at}{index - 1}"))
-            face_down &= ~(1 << place)
-            island.public_places |= 1 << place  # revealed: seen by everyone
-            island.public_cards |= 1 << card
-            success = last < 0 or CONNECTS[last] >> card & 1
-            last = card
-            if len(action) == 2:  # player and reveal: no ability used
-                continue
-            if "swap" in action:  # the C replay took the log: every ability is as earned
-                other = place_of[action["swap"]]
-                if (face_down >> place ^ face_down >> other) & 1:
-                    face_down ^= 1 << place | 1 << other
-                island.swap(place, other)
-            if "mark" in action and success:
-                mark = 1 << place_of[action["mark"]]
-            if "peek" in action:
-                island.learn(player, place_of[action["peek"]])
-    _unseen, complete, trace_rounds = trace
+    pointers, flat = _POINTERS, iter(judged)  # 7 items a move, in one list
+    moves = [marked(number, index, players[seat], did, knew, best, verdict, rule,
+                    pointers.get((number, index)) or _pointer(number, index))
+             for number, index, seat, did, knew, best, verdict in zip(*[flat] * 7, strict=True)]
     treasures: dict[str, list[int]] = {p: [] for p in players}
     for *_, winner, treasure, _events in trace_rounds:
         if winner >= 0:
@@ -266,7 +269,7 @@ def analyse_replayed(log: Mapping[str, Any], *, source: str) -> GameAnalysis:
     moves included (the analysis stops where the replay must)."""
     setup: Setup = read_plain(log) or read_log(log, source=source)
     state = State(setup)
-    number_of = _CARD_NUMBERS
+    number_of = CARD_NUMBERS
     island = Island({_place(p): number_of[c.text] for p, c in setup.island.items()},
                     setup.players, setup.peeks)
     rule = rule_for(CONNECT, setup.edition)

@@ -4,9 +4,9 @@
 On the same files as the ``adjudicate`` figures (tests/bench/games.py: LOGS random legal
 games of each format, one in ten an illegal fixture, as JSON Lines):
 
-11. ``analyse --format jsonl`` / ``adjudicate --format jsonl`` on the same file, CPU time of
+12. ``analyse --format jsonl`` / ``adjudicate --format jsonl`` on the same file, CPU time of
     the whole command, medians of rounds run in turn (target <= 2x);
-12. memory flat while streaming: peak memory of ``analyse`` (and of ``analyse --by-player``)
+13. memory flat while streaming: peak memory of ``analyse`` (and of ``analyse --by-player``)
     on a file of every format repeated to 5x its size / on the file once (target <= 1.2x).
 """
 
@@ -79,7 +79,7 @@ def main() -> None:
     script = Path(sys.executable).parent / "pathcheck"
     pathcheck = [str(script) if script.exists() else shutil.which("pathcheck") or "pathcheck"]
 
-    def line(name: str, value: str, target: str, ok: bool) -> None:
+    def line(name: str, value: str, target: str, ok: bool, *, load_bound: bool = True) -> None:
         print(f"{name:<58} {value:>18}   target {target:<12} {'met' if ok else 'MISSED'}",
               flush=True)
 

@@ -59,7 +59,7 @@ def test_card_numbers_are_animal_and_landscape() -> None:
     for number, card in enumerate(ALL_CARDS):
         assert card.animal is list(Animal)[number // 5]
         assert card.landscape is list(Landscape)[number % 5]
-    assert set(fast._CARD_NUMBERS.values()) == set(range(len(ALL_CARDS)))
+    assert set(fast.CARD_NUMBERS.values()) == set(range(len(ALL_CARDS)))
 
 
 @built
@@ -178,11 +178,11 @@ def test_replay_refuses_bad_arguments(args: tuple[Any, ...]) -> None:
 @built
 @pytest.mark.parametrize("cards", [
     {"x": 0, 5: 1},                                          # a name that is no str
-    {**fast._CARD_NUMBERS, "penguin/water": 25},             # numbers past the cards
-    {**fast._CARD_NUMBERS, "penguin/water": -1},
-    {**fast._CARD_NUMBERS, "penguin/water": 2**70},
-    {**fast._CARD_NUMBERS, "penguin/water": True},
-    {**fast._CARD_NUMBERS, "penguin/water": "0"},
+    {**fast.CARD_NUMBERS, "penguin/water": 25},             # numbers past the cards
+    {**fast.CARD_NUMBERS, "penguin/water": -1},
+    {**fast.CARD_NUMBERS, "penguin/water": 2**70},
+    {**fast.CARD_NUMBERS, "penguin/water": True},
+    {**fast.CARD_NUMBERS, "penguin/water": "0"},
 ])
 def test_replay_refuses_a_broken_card_table(cards: dict[Any, Any]) -> None:
     from pathcheck import _speedups
@@ -226,4 +226,4 @@ def test_replay_declines_odd_logs(change: Any) -> None:
 
     log = change(copy.deepcopy(_BASE[1]))
     _Evil.log = log if isinstance(log, dict) else {}
-    assert _speedups.memoarrr_replay(log, fast._CARD_NUMBERS) is None
+    assert _speedups.memoarrr_replay(log, fast.CARD_NUMBERS) is None

@@ -12,6 +12,8 @@ fault of a move, at anything :func:`~pathcheck.games.memoarrr.plain.read_plain` 
 (and for a log it reads as Python would not: a str subclass, a tuple for a list), it answers
 None, and :func:`fast_ruling` too; the Python path then rules on the whole log and words
 every error. Without the extension (no C compiler at install time) it is always None.
+:func:`trace` is the one way to the C side: the analysis (:mod:`pathcheck.analysis.memoarrr`)
+asks it for the same trace with each reveal marked.
 tests/games/test_memoarrr_fast.py checks that both paths give the same Ruling.
 
 >>> import random
@@ -71,15 +73,17 @@ from pathcheck.ruling import (
 try:
     from pathcheck import _speedups
 
-    _replay: Callable[[Any, dict[str, int]], Any] | None = _speedups.memoarrr_replay
+    _replay: Callable[..., Any] | None = _speedups.memoarrr_replay
 except ImportError:  # no C compiler at install time: the Python path rules on every log
     _replay = None
 
-_CARD_NUMBERS = {name: number for name, (_, number) in _CARD_NAMES.items()}
+CARD_NUMBERS = {name: number for name, (_, number) in _CARD_NAMES.items()}
 """Each card name (aliases too) -> its number in ALL_CARDS: animal * 5 + landscape, which is
 how the C side tells animals and landscapes apart (test_memoarrr_fast checks the order)."""
-_CARD_TEXT = tuple(str(card) for card in ALL_CARDS)
-_POS_TEXT = tuple(str(Pos(r, c)) for r in range(SIZE) for c in range(SIZE))
+CARD_TEXT = tuple(str(card) for card in ALL_CARDS)
+"""Each card's text by its number."""
+POS_TEXT = tuple(str(Pos(r, c)) for r in range(SIZE) for c in range(SIZE))
+"""Each position's name (``"B1"``) by its number in the C trace, row * 5 + column."""
 _SWAP, _FAIL, _TAKE = 0, 1, 2
 """The kinds of event in a trace (M_SWAP, M_FAIL, M_TAKE in memoarrr.c)."""
 _VOLCANO_TEXT = {2023: {1: "dark", 0: "light"}, 2018: {n: f"{n}-bird" for n in (1, 3, 7)}}
@@ -100,12 +104,25 @@ def _move(number: int, index: int, player: str) -> MoveRef:
     return move
 
 
+def trace(log: Mapping[str, Any], texts: tuple[tuple[str, ...], tuple[str, ...]] | None = None
+          ) -> tuple[Any, ...] | None:
+    """The C replay's trace of ``log`` (pathcheck/speedups-c/memoarrr.c), with, when
+    ``texts`` are given, each reveal marked for the analysis
+    (:mod:`pathcheck.analysis.memoarrr`); None if the C side declines the log or the
+    extension is not built."""
+    if _replay is None:  # looked up at each call: the tests switch the C side off
+        return None
+    found: tuple[Any, ...] | None = (_replay(log, CARD_NUMBERS) if texts is None
+                                     else _replay(log, CARD_NUMBERS, texts))
+    return found
+
+
 def fast_ruling(log: Mapping[str, Any], *, source: str) -> Ruling | None:
     """The ruling on ``log`` as the Python path gives it, or None if the C side declines."""
-    trace = None if _replay is None else _replay(log, _CARD_NUMBERS)
-    if trace is None:
+    replayed = trace(log)
+    if replayed is None:
         return None
-    unseen, complete, trace_rounds = trace
+    unseen, complete, trace_rounds = replayed
     players: tuple[str, ...] = tuple(log["players"])
     edition: int = log["edition"]
     variants = log.get("variants", {})
@@ -115,7 +132,7 @@ def fast_ruling(log: Mapping[str, Any], *, source: str) -> Ruling | None:
     treasure_rule = TREASURE.r2018 if r2018 else TREASURE.r2023
     start_rule = START_PLAYER.r2018 if r2018 else START_PLAYER.r2023
     volcano_names = _VOLCANO_TEXT[edition]
-    cards, names, moves = _CARD_TEXT, _POS_TEXT, _moves
+    cards, names, moves = CARD_TEXT, POS_TEXT, _moves
     treasures: dict[str, list[int]] = {p: [] for p in players}
     totals = dict.fromkeys(players, 0)  # the running score, copied into each Round
     rounds: list[Round] = []

@@ -1,0 +1,184 @@
+"""The Memoarrr! analysis marked by the C replay is the plain one, byte for byte.
+
+:func:`pathcheck.analysis.memoarrr.analyse` takes the marks of a clean log from the C replay
+(pathcheck/speedups-c/memoarrr_know.c); without the extension, or for a log the C side
+declines, :func:`~pathcheck.analysis.memoarrr.analyse_replayed` walks it with the plain
+:class:`~pathcheck.analysis.memoarrr.Island`. Both must write the same bytes on random logs
+of every kind (either edition, the variants, perfect and careless players, unfinished logs,
+cards nobody named) and on hostile ones. Run under ASan/UBSan by .ci/sanitize.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from typing import Any
+from unittest import mock
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pathcheck.analysis import memoarrr
+from pathcheck.errors import RecordError
+from pathcheck.games.memoarrr import fast
+from pathcheck.games.memoarrr.gen import random_game
+from pathcheck.games.memoarrr.rules import POSITIONS
+
+from ..games.test_memoarrr_fast import _move_mutation, built
+from ..games.test_memoarrr_plain import _BASE, _at, _containers, json_values
+
+
+def outcome(log: Any) -> bytes | str:
+    """The analysis as JSON, or the error that stopped it."""
+    try:
+        return memoarrr.analyse(log, source="t").to_json()
+    except RecordError as exc:
+        return f"RecordError: {exc}"
+
+
+def same_both_ways(log: Any) -> bytes | str:
+    """The analysis with the C marks, after checking that the plain walk writes the same."""
+    with_c = outcome(log)
+    with mock.patch.object(fast, "_replay", None):
+        assert outcome(log) == with_c
+    return with_c
+
+
+def marked_by_c(log: Any) -> bool:
+    return fast.trace(log, memoarrr.TEXTS) is not None
+
+
+def unnamed(log: dict[str, Any], rng: random.Random, count: int) -> None:
+    """Up to ``count`` cards of the island that no reveal names left out of the log (cards
+    nobody saw: a side or a peek may still show their place)."""
+    revealed = {a.get("reveal") for rnd in log["rounds"] for a in rnd["actions"]}
+    hidden = [p for p in POSITIONS if str(p) not in revealed]
+    for pos in rng.sample(hidden, min(count, len(hidden))):
+        log["island"][pos.row][pos.col] = None
+
+
+@built
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32), st.integers(2, 4), st.sampled_from([2018, 2023]), st.booleans(),
+       st.booleans(), st.floats(0, 1), st.integers(0, 7), st.integers(0, 4))
+def test_random_logs(seed: int, players: int, edition: int, expert: bool, ordered: bool,
+                     skill: float, keep: int, blanks: int) -> None:
+    rng = random.Random(seed)
+    log = random_game(rng, players=players, edition=edition, expert=expert,
+                      ordered_stack=ordered, skill=skill)
+    del log["rounds"][keep:]  # a log that ends early
+    if keep and keep < 7:  # and one whose last round stops half way
+        actions = log["rounds"][-1]["actions"]
+        del actions[rng.randrange(len(actions)):]
+    unnamed(log, rng, blanks)
+    same_both_ways(log)
+    if not blanks:
+        assert marked_by_c(log)
+
+
+@built
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_hostile_logs(data: st.DataObject) -> None:
+    """Moves changed (the C side declines at the first fault) and values replaced anywhere."""
+    log = copy.deepcopy(data.draw(st.sampled_from(_BASE)))
+    for _ in range(data.draw(st.integers(0, 3))):
+        _move_mutation(data, log)
+    for _ in range(data.draw(st.integers(0, 2))):
+        holder = _at(log, data.draw(st.sampled_from(_containers(log))))
+        keys = list(holder) if isinstance(holder, dict) else list(range(len(holder)))
+        replace: bool = data.draw(st.booleans())
+        if keys and replace:
+            holder[data.draw(st.sampled_from(keys))] = data.draw(json_values)
+        elif keys:
+            holder.pop(data.draw(st.sampled_from(keys)))
+    same_both_ways(log)
+
+
+def renamed(log: dict[str, Any], names: list[str]) -> None:
+    """The players renamed everywhere in the log."""
+    new = dict(zip(log["players"], names, strict=False))
+    log["players"] = [new[p] for p in log["players"]]
+    log["start_player"] = new[log["start_player"]]
+    log["peeks"] = {new[p]: side for p, side in log["peeks"].items()}
+    for rnd in log["rounds"]:
+        for action in rnd["actions"]:
+            action["player"] = new[action["player"]]
+
+
+@built
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_odd_logs_the_c_side_takes(data: st.DataObject) -> None:
+    """Names of any text, other sides peeked at, the cards no reveal names shuffled or left
+    out: what a peek, a side or a swap shows then differs from what the log was played with
+    (the C side marks what it takes, and declines at a fault)."""
+    rng = random.Random(data.draw(st.integers(0, 2**32)))
+    log = copy.deepcopy(data.draw(st.sampled_from(_BASE)))
+    names = data.draw(st.lists(st.text(min_size=1, max_size=6), min_size=4, max_size=4,
+                               unique=True))
+    renamed(log, names)
+    sides = data.draw(st.permutations(["north", "east", "south", "west"]))
+    log["peeks"] = dict(zip(log["players"], sides, strict=False))
+    revealed = {a.get("reveal") for rnd in log["rounds"] for a in rnd["actions"]}
+    hidden = [p for p in POSITIONS if str(p) not in revealed]
+    cards = [log["island"][p.row][p.col] for p in hidden]
+    rng.shuffle(cards)
+    for pos, card in zip(hidden, cards, strict=True):
+        log["island"][pos.row][pos.col] = card
+    unnamed(log, rng, data.draw(st.integers(0, 3)))
+    same_both_ways(log)
+
+
+@built
+def test_the_bases_are_marked_by_c() -> None:
+    """An unfinished log, a card nobody named, comments: marked in C, as the plain walk."""
+    for log in _BASE:
+        assert marked_by_c(log)
+        same_both_ways(log)
+
+
+@built
+def test_the_marks_leave_the_trace_as_it_was() -> None:
+    for log in _BASE:
+        plain, marked = fast.trace(log), fast.trace(log, memoarrr.TEXTS)
+        assert plain is not None and marked is not None
+        assert marked[:3] == plain
+        assert len(marked[3]) == 7 * len(memoarrr.analyse(log, source="t").moves)
+
+
+# --- the C entry point checks the texts (misuse is an error, never a crash) ---------------
+
+_GOOD = memoarrr.TEXTS
+
+
+class _Text(str):
+    pass
+
+
+@built
+@pytest.mark.parametrize("texts", [
+    (),
+    (_GOOD[0],),
+    (*_GOOD, _GOOD[0]),
+    (_GOOD[0][:-1], _GOOD[1]),
+    (_GOOD[0], (*_GOOD[1], "x")),
+    (_GOOD[0], (*_GOOD[1][:-1], 5)),
+    (_GOOD[0], (_Text("x"), *_GOOD[1][1:])),
+    (list(_GOOD[0]), _GOOD[1]),
+])
+def test_replay_refuses_bad_texts(texts: tuple[Any, ...]) -> None:
+    from pathcheck import _speedups
+
+    with pytest.raises(ValueError):
+        _speedups.memoarrr_replay(copy.deepcopy(_BASE[1]), fast.CARD_NUMBERS, texts)
+
+
+@built
+@pytest.mark.parametrize("texts", [[*_GOOD], None, "texts"])
+def test_replay_wants_a_tuple_of_texts(texts: Any) -> None:
+    from pathcheck import _speedups
+
+    with pytest.raises(TypeError):
+        _speedups.memoarrr_replay(copy.deepcopy(_BASE[1]), fast.CARD_NUMBERS, texts)
