@@ -102,7 +102,9 @@ def exploration_moves(number: int, exp: Exploration, lost_at: int | None, reason
     rule #1 is in play."""
     left_after = {c.player: c.after for c in cards}  # the card that stood: its tile
     moves: list[AnalysedMove] = []
-    rule_d = LOST_RULES[LostReason.MISPLACED]
+    add = moves.append
+    lost_words = None if lost_at is None else _lost_words(lost_at, reason)
+    misplaced_at = lost_at if reason == MISPLACED else None
     for t, turn in enumerate(exp.turns, 1):
         height = t + 1  # the tile this turn lays
         active = turn.player
@@ -110,51 +112,45 @@ def exploration_moves(number: int, exp: Exploration, lost_at: int | None, reason
         if lost_at is None or lost_at >= height:  # the path held up to this placement
             did = f"lays {turn.placement}"
             knew = f"the stack of {_tiles(t)}; the path holds"
-            if lost_at == height and reason == MISPLACED:
-                moves.append(AnalysedMove(number, t, active, did, knew,
-                                          "lay it with its arrow in line with the last-taken "
-                                          "path", Mark.SLIP, "misplaced", None, rule_d,
-                                          pointer))
+            if misplaced_at == height:
+                add(AnalysedMove(number, t, active, did, knew, _LAY_IN_LINE, Mark.SLIP,
+                                 "misplaced", None, _RULE_D, pointer))
             else:
-                moves.append(AnalysedMove(number, t, active, did, knew, "as played",
-                                          Mark.SOUND, "in line with the last-taken path",
-                                          None, None, pointer))
+                add(AnalysedMove(number, t, active, did, knew, "as played", Mark.SOUND,
+                                 "in line with the last-taken path", None, None, pointer))
         lost_now = lost_at is not None and lost_at <= height
-        knew = (_lost_words(lost_at, reason) if lost_now and lost_at is not None
+        knew = (lost_words if lost_now and lost_words is not None
                 else f"the stack of {_tiles(height)}; the path holds")
-        for player in in_team(players, left_after, active, t):
-            said = player in turn.lost
-            at = f"{pointer}/lost"
-            if said and lost_now:
-                moves.append(AnalysedMove(number, t, player, "announces Lost", knew,
-                                          "announce Lost", Mark.SOUND, "the path is Lost",
-                                          None, RULE_II, at))
-            elif said:
-                moves.append(AnalysedMove(number, t, player, "announces Lost", knew,
-                                          "stay in the team", Mark.SLIP,
-                                          "too early: the path holds", None, RULE_I, at))
-            elif lost_now and priority and (first := outranked(player, t, exp, cards,
-                                                              players)) is not None:
-                moves.append(AnalysedMove(number, t, player, "stays in the team", knew,
-                                          "stay in the team", Mark.SOUND,
-                                          f"{first} announced Lost with priority: one "
-                                          "announcement a turn", None, PRIORITY, pointer))
-            elif lost_now:
-                moves.append(AnalysedMove(number, t, player, "stays in the team", knew,
-                                          "announce Lost", Mark.SLIP,
-                                          "missed: the path is Lost", None, RULE_II, pointer))
+        said_by = turn.lost
+        at = f"{pointer}/lost" if said_by else pointer
+        for player in players:
+            if player == active or left_after.get(player, height) < height:
+                continue  # active, or out of the team: their card lies on an earlier tile
+            if player in said_by:
+                if lost_now:
+                    add(AnalysedMove(number, t, player, "announces Lost", knew, "announce Lost",
+                                     Mark.SOUND, "the path is Lost", None, RULE_II, at))
+                else:
+                    add(AnalysedMove(number, t, player, "announces Lost", knew,
+                                     "stay in the team", Mark.SLIP, "too early: the path holds",
+                                     None, RULE_I, at))
+            elif not lost_now:
+                add(AnalysedMove(number, t, player, "stays in the team", knew,
+                                 "stay in the team", Mark.SOUND, "the path holds", None, None,
+                                 pointer))
+            elif priority and (first := outranked(player, t, exp, cards, players)) is not None:
+                add(AnalysedMove(number, t, player, "stays in the team", knew,
+                                 "stay in the team", Mark.SOUND,
+                                 f"{first} announced Lost with priority: one announcement a "
+                                 "turn", None, PRIORITY, pointer))
             else:
-                moves.append(AnalysedMove(number, t, player, "stays in the team", knew,
-                                          "stay in the team", Mark.SOUND, "the path holds",
-                                          None, None, pointer))
+                add(AnalysedMove(number, t, player, "stays in the team", knew, "announce Lost",
+                                 Mark.SLIP, "missed: the path is Lost", None, RULE_II, pointer))
     return moves
 
 
-def in_team(players: Sequence[str], left_after: Mapping[str, int], active: str,
-            t: int) -> list[str]:
-    """The non-active players still in the team after turn ``t``'s placement (before that
-    turn's announcements): those whose LOST card, if any, lies on tile ``t + 1`` or later."""
-    return [p for p in players if p != active and left_after.get(p, t + 1) >= t + 1]
+_RULE_D = LOST_RULES[LostReason.MISPLACED]
+_LAY_IN_LINE = "lay it with its arrow in line with the last-taken path"
 
 
 def exploration_report(number: int, exp: Exploration, lost_at: int | None,
@@ -166,49 +162,41 @@ def exploration_report(number: int, exp: Exploration, lost_at: int | None,
     placed_by = (exp.turns[lost_turn - 1].player
                  if lost_turn is not None and 1 <= lost_turn <= len(exp.turns) else None)
     rule = None if reason is None else LOST_RULES[LostReason(reason)]
-    outcome = {name: (kind, points) for name, kind, _, points in
-               card_outcomes(lost_at, cards, players)}
+    outcome = {name: points for name, _, _, points in card_outcomes(lost_at, cards, players)}
     card_of = {c.player: c.after for c in cards}
+    turns = exp.turns
     announcements = []
     for player in players:
         after = card_of.get(player)
         announced = None if after is None else after - 1
-        points = outcome[player][1]
-        perfect = None
-        if lost_turn is not None:
-            perfect = next((t for t in range(lost_turn, len(exp.turns) + 1)
-                            if exp.turns[t - 1].player != player
-                            and not (priority and outranked(player, t, exp, cards, players))),
-                           None)
-        others = [c for c in cards if c.player != player]
-        if lost_at is None:
+        points = outcome[player]
+        if lost_at is None:  # the path held: staying scores (rule III), any card is early
             verdict, rule_used = ("held-on", RULE_III) if after is None else ("too-early", RULE_I)
-            perfect_points = _points_of(player, None, others)
+            announcements.append(LostAnnouncement(player, verdict, announced, None, points, 1,
+                                                  rule_used))
+            continue
+        perfect = next((t for t in range(lost_at - 1, len(turns) + 1)
+                        if turns[t - 1].player != player
+                        and not (priority and outranked(player, t, exp, cards, players))),
+                       None)
+        if after is None:
+            # a voided announcement's turn is never a perfect turn (outranked): a perfect
+            # turn left means a chance they passed over
+            said = any(player in tn.lost for tn in turns[lost_at - 2:])
+            verdict = "missed" if perfect is not None else "voided" if said else "no-chance"
+        elif after < lost_at:
+            verdict = "too-early"
+        elif announced == perfect:
+            verdict = "on-time"
         else:
-            if after is None:
-                # a voided announcement's turn is never a perfect turn (outranked): a perfect
-                # turn left means a chance they passed over
-                said = any(player in tn.lost for tn in exp.turns[lost_at - 2:])
-                verdict = ("missed" if perfect is not None else "voided" if said
-                           else "no-chance")
-            elif after < lost_at:
-                verdict = "too-early"
-            elif announced == perfect:
-                verdict = "on-time"
-            else:
-                verdict = "late"
-            rule_used = RULE_I if verdict == "too-early" else RULE_II
-            perfect_points = 0
-            if perfect is not None:
-                perfect_points = _points_of(player, lost_at,
-                                            [*others, LostCard(player, perfect + 1)])
+            verdict = "late"
+        perfect_points = 0
+        if perfect is not None:  # rule II: it scores if no other card lies lower, past Lost
+            first_other = min((c.after for c in cards
+                               if c.player != player and c.after >= lost_at), default=None)
+            perfect_points = int(first_other is None or perfect + 1 <= first_other)
         announcements.append(LostAnnouncement(player, verdict, announced, perfect, points,
-                                              perfect_points, rule_used))
+                                              perfect_points,
+                                              RULE_I if verdict == "too-early" else RULE_II))
     return ExplorationReport(number, lost_at, lost_turn, reason, rule, placed_by,
                              tuple(announcements))
-
-
-def _points_of(player: str, lost_at: int | None, cards: Sequence[LostCard]) -> int:
-    """What ``player`` scores in the check (rules I-III) with ``cards`` on the stack."""
-    return next(points for name, _, _, points in card_outcomes(lost_at, cards, [player])
-                if name == player)

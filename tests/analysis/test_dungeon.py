@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from pathcheck.analysis import analyse
 from pathcheck.analysis.core import Mark
 from pathcheck.analysis.positions import analyse_position
+from pathcheck.check import LostCard, score_lost_cards
 from pathcheck.dungeon import parse_notation
 from pathcheck.errors import InputError
 from pathcheck.games.dungeon.gen import random_game
@@ -176,6 +177,18 @@ def test_perfect_turns_agree_with_the_plain_ones(seed: int, players: int,
     ours = [{a.player: a.perfect_turn for a in exp.announcements}
             for exp in analysis.explorations]
     assert ours == plain_perfect_turns(log)
+    for exp in analysis.explorations:  # the perfect card scored with the others as they lay
+        cards = [LostCard(a.player, a.announced_turn + 1) for a in exp.announcements
+                 if a.announced_turn is not None]
+        for a in exp.announcements:
+            others = [c for c in cards if c.player != a.player]
+            if a.perfect_turn is not None:
+                others.append(LostCard(a.player, a.perfect_turn + 1))
+            if exp.lost_tile is None or a.perfect_turn is not None:
+                expected = score_lost_cards(exp.lost_tile, others, log["players"])
+                assert a.perfect_points == expected.points[a.player]
+            else:
+                assert a.perfect_points == 0
 
 
 @pytest.mark.parametrize("name", ["legal-4p-advanced-rules-1-2.json",
