@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import sys
 from contextlib import ExitStack
+from pathlib import Path
 from typing import IO, Any, NoReturn
 
 import click
@@ -22,6 +23,7 @@ from pathcheck.output import AtomicWriter
 from .options import (
     Results,
     bad_value,
+    chart_file,
     check_moment,
     emit,
     jobs_option,
@@ -31,6 +33,7 @@ from .options import (
     progress_bar,
     refuse_input_as_output,
     tileset_option,
+    write_svg_chart,
 )
 
 
@@ -45,9 +48,10 @@ from .options import (
 @click.option("--by-player", is_flag=True,
               help="Instead of each log, one row per player over all logs: games, wins, "
                    "points, moves, slips, guesses, accuracy, slips per game.")
-@click.option("--chart", type=click.Path(dir_okay=False), default=None, callback=not_a_folder,
-              metavar="FILE.svg",
-              help="Also draw each player's accuracy over all logs as an SVG chart.")
+@click.option("--chart", type=click.Path(dir_okay=False), default=None, callback=chart_file,
+              metavar="FILE.svg|FILE.png",
+              help="Also draw each player's accuracy over all logs as a chart: FILE.svg, or "
+                   "FILE.png (needs rsvg-convert).")
 @click.option("--html", "html_target", type=click.Path(dir_okay=False), default=None,
               callback=not_a_folder,
               metavar="FILE.html",
@@ -188,10 +192,9 @@ def _analyse_logs(paths: list[str], game: str | None, output_format: str, output
     if by_player:
         emit(render_table(rows, output_format), output)
     if chart is not None:
-        from pathcheck.output import write_atomic
         from pathcheck.render.accuracy_chart import accuracy_chart_svg
 
-        write_atomic(chart, accuracy_chart_svg(rows))
+        write_svg_chart(accuracy_chart_svg(rows), Path(chart))
     if html_target is not None and kept:
         _write_page(kept[0], game, html_target)
         if len(kept) > 1:

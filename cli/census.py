@@ -18,6 +18,7 @@ from pathcheck.solo.seed_codes import SEED_LIMIT, parse_rules
 
 from .options import (
     cap_jobs,
+    chart_file,
     emit,
     output_file,
     output_format,
@@ -65,8 +66,9 @@ DEFAULT_CHUNK = 1 << 20
               help="Run on local processes without Dask.")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None, callback=cap_jobs,
               help="Local workers or processes (default and most: all cores).")
-@click.option("--chart", type=click.Path(dir_okay=False), default=None,
-              help="Also draw the statistics as a chart: FILE.svg or FILE.png.")
+@click.option("--chart", type=click.Path(dir_okay=False), default=None, callback=chart_file,
+              help="Also draw the statistics as a chart: FILE.svg, or FILE.png (needs "
+                   "rsvg-convert).")
 @output_format
 @output_file
 def command(out_dir: str | None, report_dir: str | None, rules: str | None, start: int | None,

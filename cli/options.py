@@ -50,6 +50,23 @@ def not_a_folder(ctx: click.Context, param: click.Parameter, value: str | None) 
     return value
 
 
+def chart_file(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """``--chart FILE``: a ``.svg`` file, or a ``.png`` one drawn through rsvg-convert; any
+    other name, or a PNG without rsvg-convert, is a usage error (exit 2) before any work."""
+    import shutil
+
+    value = not_a_folder(ctx, param, value)
+    if value is None:
+        return None
+    suffix = os.path.splitext(value)[1].lower()
+    if suffix not in (".svg", ".png"):
+        raise click.BadParameter(f"{value!r}: name a .svg or .png file", ctx, param)
+    if suffix == ".png" and shutil.which("rsvg-convert") is None:
+        raise click.BadParameter("a PNG chart needs rsvg-convert (librsvg) on the PATH; "
+                                 "write a .svg instead", ctx, param)
+    return value
+
+
 def _check_tileset(ctx: click.Context, param: click.Parameter, value: str | None
                    ) -> str | None:
     """``--tileset FILE`` that is not there or is a folder: a file that cannot be read (exit
@@ -186,16 +203,18 @@ def emit(text: str, output: str | None) -> None:
 
 
 def write_chart(summary: Summary, path: Path, start: int) -> None:
-    """``--chart`` of ``solo stats`` and ``solo census``: the statistics as SVG, or as PNG
-    through rsvg-convert."""
-    from pathcheck.output import write_atomic
+    """``--chart`` of ``solo stats`` and ``solo census``: the statistics as SVG or PNG."""
     from pathcheck.render.chart import stats_chart_svg
 
-    suffix = path.suffix.lower()
-    if suffix not in (".svg", ".png"):
-        raise click.BadParameter(f"{path}: name a .svg or .png file", param_hint="--chart")
-    svg = stats_chart_svg(summary, start=start)
-    if suffix == ".svg":
+    write_svg_chart(stats_chart_svg(summary, start=start), path)
+
+
+def write_svg_chart(svg: str, path: Path) -> None:
+    """A chart (checked by :func:`chart_file`) written atomically: as SVG, or as PNG through
+    rsvg-convert."""
+    from pathcheck.output import write_atomic
+
+    if path.suffix.lower() != ".png":
         write_atomic(path, svg)
         return
     import shutil

@@ -30,6 +30,7 @@ from .census import command as census_command
 from .options import (
     bad_value,
     cap_jobs,
+    chart_file,
     emit,
     output_file,
     output_format,
@@ -278,7 +279,7 @@ def check(ctx: click.Context, code: str, record: str, output_format: str,
               help="First seed.")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None, callback=cap_jobs,
               help="Worker processes (default and most: all cores).")
-@click.option("--chart", type=click.Path(dir_okay=False), default=None,
+@click.option("--chart", type=click.Path(dir_okay=False), default=None, callback=chart_file,
               help="Also draw the statistics as a chart: FILE.svg, or FILE.png (needs "
                    "rsvg-convert).")
 @output_format

@@ -197,3 +197,20 @@ def test_a_mistyped_game_and_position_with_page_options_are_usage_errors(tmp_pat
                        str(tmp_path / "c.svg"))
     assert code == 2 and "--position and --at analyse one position" in err
     assert not (tmp_path / "c.svg").exists()
+
+
+def test_chart_is_svg_or_png_by_its_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    log = str(FIXTURES / "memo-dice" / "legal-2p.json")
+    code, _, err = run(log, "--by-player", "--chart", str(tmp_path / "acc.gif"))
+    assert code == 2 and "name a .svg or .png file" in err
+    monkeypatch.setenv("PATH", str(tmp_path / "bin"))  # no rsvg-convert: refused before work
+    code, _, err = run(log, "--by-player", "--chart", str(tmp_path / "acc.png"))
+    assert code == 2 and "needs rsvg-convert" in err and not (tmp_path / "acc.png").exists()
+    fake = tmp_path / "bin" / "rsvg-convert"  # a converter that shows what it was given
+    fake.parent.mkdir()
+    fake.write_text("#!/bin/sh\nprintf 'PNG:'; head -c 4\n", encoding="utf-8")
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{fake.parent}:/usr/bin:/bin")
+    code, _, err = run(log, "--by-player", "--chart", str(tmp_path / "acc.PNG"))
+    assert (code, err) == (0, "")
+    assert (tmp_path / "acc.PNG").read_bytes() == b"PNG:<svg"
