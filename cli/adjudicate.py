@@ -130,8 +130,10 @@ def command(
                 sys.stdout.flush()
         results.close()
         sys.stdout.flush()
-        keep_if_nothing_read(out, counts["unreadable"] > 0 and counts["unreadable"] == sum(
-            counts.values()))
+        failed = counts["unreadable"] + counts["invalid"]
+        keep_if_nothing_read(out, 0 < failed == sum(counts.values()),
+                             "nothing could be read" if failed == counts["unreadable"]
+                             else "no log could be ruled on")
     if pages is not None:
         pages.finish()
     if counts["unreadable"]:

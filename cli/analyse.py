@@ -177,16 +177,18 @@ def _analyse_logs(paths: list[str], game: str | None, output_format: str, output
                 kept.append(done if not kept else None)  # the first log's page only
             if results is not None:
                 results.add(done.text)
-        nothing_read = 0 < counts["unreadable"] == sum(counts.values())
+        failed = counts["unreadable"] + counts["invalid"]
+        nothing_read = 0 < failed == sum(counts.values())
+        why = ("nothing could be read" if failed == counts["unreadable"]
+               else "no log could be analysed")
         if results is not None:
             results.close()
-            keep_if_nothing_read(out, nothing_read)
+            keep_if_nothing_read(out, nothing_read, why)
         sys.stdout.flush()
     if nothing_read:  # no table, chart or page of nothing: the files named are left as they were
         named = [chart, html_target, output if by_player else None]
         for target in filter(None, named):
-            click.echo(f"pathcheck: note: nothing could be read: {target} is left as it was",
-                       err=True)
+            click.echo(f"pathcheck: note: {why}: {target} is left as it was", err=True)
         return counts
     rows = tally.rows()
     if by_player:

@@ -304,12 +304,15 @@ class Results:
             self.out.write(b"\n")
 
 
-def keep_if_nothing_read(out: Any, nothing_read: bool) -> None:
-    """When no input could be read at all (a typo'd name, an unreadable file), the ``-o``
-    FILE ``out`` writes is left as it was, not replaced by an empty report."""
+def keep_if_nothing_read(out: Any, nothing_read: bool,
+                         why: str = "nothing could be read") -> bool:
+    """When no input could be read or ruled on at all (a typo'd name, an unreadable file,
+    only invalid logs or records), the ``-o`` FILE ``out`` writes is left as it was, not
+    replaced by a report of nothing (the errors are on stderr); True when it was."""
     from pathcheck.output import AtomicWriter
 
     if nothing_read and isinstance(out, AtomicWriter):
         out.abandon()
-        click.echo(f"pathcheck: note: nothing could be read: {out.target} is left as it was",
-                   err=True)
+        click.echo(f"pathcheck: note: {why}: {out.target} is left as it was", err=True)
+        return True
+    return False

@@ -130,8 +130,10 @@ def command(
         if output_format == "text":
             out.write((("\n" if not first else "") + summary.text() + "\n").encode())
         sys.stdout.flush()
-        keep_if_nothing_read(out, summary.unreadable > 0 and summary.records == 0)
-    if output_format != "text":
+        kept = keep_if_nothing_read(
+            out, summary.unreadable + summary.invalid > 0 and summary.records == summary.invalid,
+            "nothing could be read" if summary.records == 0 else "no record could be verified")
+    if output_format != "text" or kept:
         click.echo(summary.text(), err=True)
     if pictures.extra:
         click.echo(f"pathcheck: note: {counted(pictures.extra, 'more record')} not drawn: "
