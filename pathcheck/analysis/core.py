@@ -114,15 +114,17 @@ class LostAnnouncement(msgspec.Struct, frozen=True, gc=False):
     player: str
     verdict: str
     """``held-on`` (no card, the path held), ``too-early`` (rule I), ``on-time``, ``late``
-    (scoring or not: ``points``), ``missed`` (no card stood although a turn came in which
-    they could announce), ``voided`` (announced after the Lost point, but another player had
-    priority under rule #1 and the exploration ended before they could announce again),
+    (scoring or not: ``points``), ``missed`` (no card stood and they did not announce in
+    their perfect turn), ``voided`` (no card stood: under rule #1 another's announcement
+    stood in their perfect turn although they announced in it, or in every turn they
+    announced in, and the exploration ended before they could announce again),
     ``no-chance`` (the exploration ended before the player could announce)."""
     announced_turn: int | None
     """The turn after which their LOST card lies (None: no card)."""
     perfect_turn: int | None
     """The first turn at or after the Lost point at which they could announce: not active,
-    and under rule #1 no announcement with priority over theirs stood (None: none)."""
+    and under rule #1 no announcement of a player before them in turn order stood (None:
+    none)."""
     points: int
     """What their announcement (or staying) scored."""
     perfect_points: int

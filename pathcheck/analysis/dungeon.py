@@ -81,18 +81,21 @@ def outranked(player: str, t: int, exp: Exploration, cards: Sequence[LostCard],
     """Under additional rule #1, the player whose announcement in turn ``t`` stood over any
     ``player`` could have made, or None: "It is not allowed for multiple players to announce
     Lost during the same turn. If multiple players simultaneously announce Lost, the earliest
-    player in the subsequent turn order has priority." ``player`` is outranked when their own
-    announcement that turn was voided, or when the one that stood comes before them in turn
-    order after the active player (a perfect memory speaks as soon as the tile is laid, at the
-    same moment as anyone else at the latest, so turn order decides)."""
-    standing = next((c.player for c in cards if c.after == t + 1), None)
+    player in the subsequent turn order has priority." A perfect memory speaks as soon as the
+    tile is laid, at the same moment as anyone else at the latest, so turn order after the
+    active player decides: ``player`` is outranked when the announcement that stood comes
+    before them in it, whether or not they spoke (one who spoke after a player behind them,
+    in a turn marked one after the other, was voided for speed, not memory)."""
+    standing = _stood(t, cards)
     if standing is None or standing == player:
         return None
-    turn = exp.turns[t - 1]
-    order = clockwise_after(players, turn.player)
-    if player in turn.lost or order.index(standing) < order.index(player):
-        return standing
-    return None
+    order = clockwise_after(players, exp.turns[t - 1].player)
+    return standing if order.index(standing) < order.index(player) else None
+
+
+def _stood(t: int, cards: Sequence[LostCard]) -> str | None:
+    """The player whose announcement in turn ``t`` stood, if any."""
+    return next((c.player for c in cards if c.after == t + 1), None)
 
 
 def exploration_moves(number: int, exp: Exploration, lost_at: int | None, reason: str | None,
@@ -127,7 +130,14 @@ def exploration_moves(number: int, exp: Exploration, lost_at: int | None, reason
             if player == active or left_after.get(player, height) < height:
                 continue  # active, or out of the team: their card lies on an earlier tile
             if player in said_by:
-                if lost_now:
+                if lost_now and priority and left_after.get(player) != height:
+                    # voided under rule #1: still the move a perfect memory makes
+                    first = _stood(t, cards)
+                    add(AnalysedMove(number, t, player, "announces Lost", knew, "announce Lost",
+                                     Mark.SOUND, f"the path is Lost; void: {first}'s "
+                                     "announcement stood (one announcement a turn)", None,
+                                     PRIORITY, at))
+                elif lost_now:
                     add(AnalysedMove(number, t, player, "announces Lost", knew, "announce Lost",
                                      Mark.SOUND, "the path is Lost", None, RULE_II, at))
                 else:
@@ -150,6 +160,7 @@ def exploration_moves(number: int, exp: Exploration, lost_at: int | None, reason
 
 
 _RULE_D = LOST_RULES[LostReason.MISPLACED]
+_VERDICT_RULES = {"too-early": RULE_I, "voided": PRIORITY}
 _LAY_IN_LINE = "lay it with its arrow in line with the last-taken path"
 
 
@@ -179,11 +190,12 @@ def exploration_report(number: int, exp: Exploration, lost_at: int | None,
                         if turns[t - 1].player != player
                         and not (priority and outranked(player, t, exp, cards, players))),
                        None)
-        if after is None:
-            # a voided announcement's turn is never a perfect turn (outranked): a perfect
-            # turn left means a chance they passed over
-            said = any(player in tn.lost for tn in turns[lost_at - 2:])
-            verdict = "missed" if perfect is not None else "voided" if said else "no-chance"
+        if after is None:  # announced only in vain (voided), or never
+            if perfect is not None:
+                verdict = "voided" if player in turns[perfect - 1].lost else "missed"
+            else:
+                said = any(player in tn.lost for tn in turns[lost_at - 2:])
+                verdict = "voided" if said else "no-chance"
         elif after < lost_at:
             verdict = "too-early"
         elif announced == perfect:
@@ -196,7 +208,7 @@ def exploration_report(number: int, exp: Exploration, lost_at: int | None,
                                if c.player != player and c.after >= lost_at), default=None)
             perfect_points = int(first_other is None or perfect + 1 <= first_other)
         announcements.append(LostAnnouncement(player, verdict, announced, perfect, points,
-                                              perfect_points,
-                                              RULE_I if verdict == "too-early" else RULE_II))
+                                              perfect_points, _VERDICT_RULES.get(verdict,
+                                                                                 RULE_II)))
     return ExplorationReport(number, lost_at, lost_turn, reason, rule, placed_by,
                              tuple(announcements))

@@ -235,8 +235,8 @@ def _entry_move(dungeons: list[list[tuple[str, Direction]]], rules: frozenset[in
 def plain_perfect_turns(log: dict[str, Any]) -> list[dict[str, int | None]]:
     """A ``game/1`` log's perfect announcement turns, exploration by exploration: for each
     player, the first turn at or after the one that made the path Lost in which they are not
-    active and no announcement with priority over theirs stood (rule #1); None when the path
-    held or no such turn came."""
+    active and no announcement of a player before them in turn order stood (rule #1); None
+    when the path held or no such turn came."""
     rules = frozenset(log.get("rules", ()))
     players = log["players"]
     out: list[dict[str, int | None]] = []
@@ -255,8 +255,7 @@ def plain_perfect_turns(log: dict[str, Any]) -> list[dict[str, int | None]]:
                 leaving = _leaving(players, turn, _team(players, turns[:t - 1], rules), rules)
                 order = clockwise_after(players, turn["player"])
                 if (1 in rules and leaving and leaving[0] != player
-                        and (player in turn.get("lost", ())
-                             or order.index(leaving[0]) < order.index(player))):
+                        and order.index(leaving[0]) < order.index(player)):
                     continue
                 perfect[player] = t
                 break

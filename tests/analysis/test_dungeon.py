@@ -28,15 +28,24 @@ from .plain import plain_marks, plain_perfect_turns
 @given(seed=st.integers(0, 2**32), players=st.integers(2, 5),
        rules=st.sets(st.sampled_from((1, 2, 3))))
 def test_perfect_play_is_all_sound(seed: int, players: int, rules: set[int]) -> None:
-    analysis = analyse(random_game(random.Random(seed), players=players, rules=rules,
-                                   perfect=True), source="perfect")
+    log = random_game(random.Random(seed), players=players, rules=rules, perfect=True)
+    analysis = analyse(log, source="perfect")
     assert analysis.moves and {m.mark for m in analysis.moves} == {Mark.SOUND}
     assert all(s.accuracy == 100.0 for s in analysis.summaries)
     # under rule #1 one announcement a turn stands: the others, voided, come again at their
-    # next chance, which is their perfect turn (or the exploration ends first)
+    # next chance (or the exploration ends first); one voided in their own perfect turn
+    # because a player behind them spoke first (a turn marked one after the other) stands
+    # later than a perfect memory's would
     fine = {"on-time", "no-chance", "held-on"} | ({"voided"} if 1 in rules else set())
-    for exp in analysis.explorations:
-        assert {a.verdict for a in exp.announcements} <= fine
+    for e, exp in enumerate(analysis.explorations):
+        turns = log["explorations"][e]["turns"]
+        for a in exp.announcements:
+            if a.verdict == "late":
+                assert 1 in rules and a.perfect_turn is not None
+                assert a.player in turns[a.perfect_turn - 1]["lost"]
+                assert turns[a.perfect_turn - 1]["simultaneous"] is False
+            else:
+                assert a.verdict in fine
 
 
 def test_a_missed_announcement_is_found_exactly() -> None:
@@ -221,3 +230,34 @@ def test_rule_1_a_voided_player_who_passes_over_a_later_chance_missed_it() -> No
     assert (verdict.verdict, verdict.perfect_turn) == ("missed", again.perfect_turn)
     slip = next(m for m in planted.moves if m.mark is Mark.SLIP)
     assert (slip.round, slip.index, slip.player) == (e + 1, again.perfect_turn, again.player)
+
+
+def _spoken_second(dee_speaks: bool) -> dict[str, Any]:
+    """Cy's tile makes the path Lost; Ann speaks first and stands (one after the other);
+    Dee, first after Cy in turn order, speaks second or not at all."""
+    return {"format": "game/1", "players": ["Ann", "Bob", "Cy", "Dee"], "rules": [1],
+            "explorations": [{"start_player": "Ann", "turns": [
+                {"player": "Ann", "tile": "I9", "dir": "N", "lost": []},
+                {"player": "Bob", "tile": "L8", "dir": "N", "lost": []},
+                {"player": "Cy", "tile": "X2", "dir": "N",
+                 "lost": ["Ann", "Dee"] if dee_speaks else ["Ann"], "simultaneous": False},
+                {"player": "Dee", "tile": "I5", "dir": "W", "lost": ["Cy", "Bob"]}]}]}
+
+
+@pytest.mark.parametrize("dee_speaks", [True, False])
+def test_rule_1_turn_order_decides_a_perfect_turn_whether_or_not_one_spoke(
+        dee_speaks: bool) -> None:
+    analysis = analyse(_spoken_second(dee_speaks), source="rule-1")
+    dee = next(a for a in analysis.explorations[0].announcements if a.player == "Dee")
+    # Dee comes before Ann in turn order after Cy: at once, Dee's announcement would stand
+    assert (dee.perfect_turn, dee.perfect_points) == (3, 1)
+    move = next(m for m in analysis.moves if (m.round, m.index, m.player) == (1, 3, "Dee"))
+    if dee_speaks:  # spoke in time but second: voided for speed, not memory
+        assert (dee.verdict, dee.rule and dee.rule.id) == ("voided", "dungeon/rule-1-priority")
+        assert (move.mark, move.rule and move.rule.id) == (Mark.SOUND,
+                                                           "dungeon/rule-1-priority")
+        assert move.why == ("the path is Lost; void: Ann's announcement stood (one "
+                            "announcement a turn)")
+    else:
+        assert (dee.verdict, move.mark, move.why) == ("missed", Mark.SLIP,
+                                                     "missed: the path is Lost")
