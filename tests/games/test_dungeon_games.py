@@ -231,7 +231,7 @@ ILLEGAL: dict[str, tuple[list[tuple[str, str]], str, dict[str, int], list[str]]]
     "illegal-exploration-unfinished": (
         [("dungeon/exploration-end", "/explorations/0/turns"),
          ("dungeon/next-start", "/explorations/1/start_player")],
-        "the log stops while the exploration goes on (3 players are still in the team)",
+        "the log stops while the exploration goes on (still in the team: Ann, Bob, Cy)",
         {"Ann": 1, "Bob": 2, "Cy": 3}, ["Cy"]),
     "illegal-from-hand": (
         [("dungeon/from-hand", "/explorations/0/turns/6/tile")],

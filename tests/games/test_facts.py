@@ -359,7 +359,7 @@ def check_new_violation_fact(violation: Violation, ruling: Ruling) -> None:
         assert message == (f"{counted(len(fact.tiles), 'tile')} of the {fact.mode} set {are} in "
                            f"no hand and not in the deck: {', '.join(fact.tiles)}")
     elif isinstance(fact, UnfinishedExplorationFact):
-        going = (f"{len(fact.team)} players are still in the team" if fact.turns else
+        going = (f"still in the team: {', '.join(fact.team)}" if fact.turns else
                  "no turn is recorded")
         assert message == f"the log stops while the exploration goes on ({going})"
         assert move.round is not None

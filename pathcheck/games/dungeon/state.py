@@ -235,7 +235,7 @@ class Replay(DealReplay):
         # (The stack is complete: it is kept as it is.)
         self.stacks.append((table.placements, list(range(2, len(exp.turns) + 2))))
         if table.ended is None:
-            going = (f"{len(table.team)} players are still in the team"
+            going = (f"still in the team: {', '.join(table.team)}"
                      if exp.turns else "no turn is recorded")
             self._violate(EXPLORATION_END, MoveRef(round=number, pointer=exp.pointer + "/turns"),
                           f"the log stops while the exploration goes on ({going})",
