@@ -86,7 +86,8 @@ def command(ctx: click.Context, args: tuple[str, ...], output_format: str, outpu
     GAME (dungeon, memoarrr, memo-dice, robot-memory) may be left out: the log's "format"
     picks the analysis. LOG is a JSON file, a JSON Lines file with one log a line, a game
     notation file (*.pcn) or - for stdin. --rules, --advanced/--basic and --tileset are a
-    --position's: a log says its own. Exit code 0: every log analysed; 2: usage (options
+    --position's: a log says its own (given with a LOG, a usage error); --position takes no
+    LOG. Exit code 0: every log analysed; 2: usage (options
     that do not go together, --at that is no ROUND.TURN); 3: a log could not be read (with
     --at: no game/1 log, or without that moment); 4: a file could not be read (an illegal
     log is analysed as played: see `pathcheck adjudicate` for the ruling).
@@ -112,6 +113,9 @@ def command(ctx: click.Context, args: tuple[str, ...], output_format: str, outpu
         if value is not None and position is None:
             raise click.UsageError(f"{name} applies to --position only: a log (also with --at) "
                                    "says its own rules, mode and tile set")
+    if position is not None and paths:
+        raise click.UsageError("--position analyses the stack given, not a LOG: give no LOG "
+                               "(or --at ROUND.TURN for a position of a LOG)")
     if position is not None or at is not None:
         if by_player or chart is not None or html_target is not None:
             raise click.UsageError("--position and --at analyse one position: no --by-player, "

@@ -54,6 +54,13 @@ def test_position_options_given_with_a_log_are_a_usage_error(option: list[str],
             "own rules, mode and tile set") in err
 
 
+@pytest.mark.parametrize("logs", [[GAME], [GAME, "/nonexistent"], ["/nonexistent"]])
+def test_a_log_given_with_position_is_a_usage_error(logs: list[str]) -> None:
+    code, out, err = run("analyse", "--position", "START@N R1@N", "--hand", "R2", *logs)
+    assert code == 2 and out == ""
+    assert "Error: --position analyses the stack given, not a LOG" in err
+
+
 def test_position_options_apply_to_a_position() -> None:
     code, out, _ = run("analyse", "--position", "START@N RE1@N", "--hand", "R2", "--advanced",
                        "--rules", "2")
