@@ -25,6 +25,7 @@ from .options import (
     bad_value,
     chart_file,
     check_moment,
+    check_tileset_file,
     emit,
     jobs_option,
     keep_if_nothing_read,
@@ -32,7 +33,7 @@ from .options import (
     output_file,
     progress_bar,
     refuse_input_as_output,
-    tileset_option,
+    unchecked_tileset_option,
     write_svg_chart,
 )
 
@@ -70,7 +71,7 @@ from .options import (
 @click.option("--advanced/--basic", default=None,
               help="The mode of a --position: advanced (Repeat tiles, rule #4) or basic "
                    "(default). A log says its own, also with --at.")
-@tileset_option
+@unchecked_tileset_option
 @click.pass_context
 def command(ctx: click.Context, args: tuple[str, ...], output_format: str, output: str | None,
             jobs: int, by_player: bool, chart: str | None, html_target: str | None,
@@ -116,6 +117,7 @@ def command(ctx: click.Context, args: tuple[str, ...], output_format: str, outpu
     if position is not None and paths:
         raise click.UsageError("--position analyses the stack given, not a LOG: give no LOG "
                                "(or --at ROUND.TURN for a position of a LOG)")
+    check_tileset_file(tileset)
     if position is not None or at is not None:
         if by_player or chart is not None or html_target is not None:
             raise click.UsageError("--position and --at analyse one position: no --by-player, "

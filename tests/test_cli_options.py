@@ -54,6 +54,15 @@ def test_position_options_given_with_a_log_are_a_usage_error(option: list[str],
             "own rules, mode and tile set") in err
 
 
+@pytest.mark.parametrize("tileset", ["/nonexistent.toml", "/tmp"])
+def test_tileset_with_a_log_is_a_usage_error_whatever_the_file(tileset: str) -> None:
+    code, out, err = run("analyse", GAME, "--tileset", tileset)
+    assert code == 2 and out == ""
+    assert "Error: --tileset applies to --position only" in err
+    code, _, err = run("analyse", "--position", "START@N R1@N", "--tileset", tileset)
+    assert code == 4 and err.startswith(f"pathcheck: error: {tileset}: ")  # then checked
+
+
 @pytest.mark.parametrize("logs", [[GAME], [GAME, "/nonexistent"], ["/nonexistent"]])
 def test_a_log_given_with_position_is_a_usage_error(logs: list[str]) -> None:
     code, out, err = run("analyse", "--position", "START@N R1@N", "--hand", "R2", *logs)
