@@ -12,7 +12,8 @@ import os
 import sys
 from contextlib import ExitStack
 from pathlib import Path
-from typing import IO, Any, NoReturn
+from collections.abc import Iterator
+from typing import IO, Any
 
 import click
 
@@ -64,8 +65,9 @@ from .options import (
 @click.option("--hand", default=None, metavar="R2,I4,L1",
               help="The hand to try on the position (comma-separated tile ids).")
 @click.option("--at", default=None, metavar="ROUND.TURN", callback=check_moment,
-              help="Dungeon in memory: the position of LOG (a game/1 log) at exploration "
-                   "ROUND after TURN, with the hand of the player who lays the next tile.")
+              help="Dungeon in memory: the position of each log of LOG (game/1) at "
+                   "exploration ROUND after TURN, with the hand of the player who lays the "
+                   "next tile; several logs: each headed by its FILE:LINE.")
 @click.option("--rules", default=None, metavar="N,N",
               help="The additional rules of a --position, e.g. '2,3' (default: none).")
 @click.option("--advanced/--basic", default=None,
@@ -233,7 +235,7 @@ def _position(paths: list[str], output_format: str, output: str | None, position
               hand: str | None, at: str | None, rules: str | None, advanced: bool | None,
               tileset: str | None) -> None:
     """``--position`` / ``--at``: a dungeon position and the hand tried on it."""
-    from pathcheck.analysis.positions import analyse_position, position_at
+    from pathcheck.analysis.positions import analyse_position
     from pathcheck.dungeon import parse_notation
     from pathcheck.records import parse_rules_option
     from pathcheck.render.analysis import render_position
@@ -244,40 +246,26 @@ def _position(paths: list[str], output_format: str, output: str | None, position
     if (position is None) == (at is None):
         raise click.UsageError("give --position or --at LOG, not both")
     tiles = [] if hand is None else [t.strip() for t in hand.split(",") if t.strip()]
-    player = None
     try:
         rule_set = parse_rules_option(rules) or frozenset()
     except InputError as exc:
         raise bad_value(exc, "--rules") from None
     if at is not None:
         if len(paths) != 1:
-            raise click.UsageError("--at needs exactly one LOG (a game/1 log)")
+            raise click.UsageError("--at needs exactly one LOG (a file of game/1 logs)")
         refuse_input_as_output(output, paths)
-        game_log, where = _read_game_log(paths[0])
-        try:
-            stack, held, player = position_at(game_log, at)
-        except InputError as exc:  # a moment this log does not have: as adjudicate --at says
-            _invalid(f"pathcheck: error: {where}: {exc}")
-        if hand is None:
-            if held is None:
-                raise click.UsageError(
-                    f"--at {at}: the log does not say the next player's hand (not "
-                    "recorded, or no turn follows): give --hand")
-            tiles = held
-        rule_set, advanced, ts = game_log.rules, game_log.advanced, game_log.tileset
-    else:
-        assert position is not None
-        try:
-            stack = parse_notation(position)
-        except InputError as exc:
-            raise bad_value(exc, "--position") from None
-        ts = resolve_tileset(tileset)
+        _positions_at(paths[0], at, tiles if hand is not None else None, output_format, output)
+        return
+    assert position is not None
+    try:
+        stack = parse_notation(position)
+    except InputError as exc:
+        raise bad_value(exc, "--position") from None
     try:
         result = analyse_position(stack, tiles, rules=frozenset(rule_set), advanced=bool(advanced),
-                                  tileset=ts, player=player)
+                                  tileset=resolve_tileset(tileset))
     except InputError as exc:
-        given = "--hand" if hand is not None else "--at"
-        raise bad_value(exc, "--position" if at is None else given) from None
+        raise bad_value(exc, "--position") from None
     if output_format == "text":
         emit(render_position(result), output)
     elif output_format == "json":
@@ -288,10 +276,68 @@ def _position(paths: list[str], output_format: str, output: str | None, position
         emit(result.to_json().decode(), output)
 
 
-def _read_game_log(path: str) -> tuple[Any, str]:
-    """The first log of ``path`` read as a ``game/1`` log, and where it is (``FILE:LINE``); a
-    log that cannot be read is one line naming file, line and pointer, exit 3, as
-    ``adjudicate`` says it (a file that cannot be opened: exit 4)."""
+def _positions_at(path: str, at: str, hand: list[str] | None, output_format: str,
+                  output: str | None) -> None:
+    """``--at``: the position of every log of ``path`` at that moment, each headed by where
+    its log is when the file holds several (json: an array of them; jsonl: one a line; each
+    with its ``source``). A log that cannot be read or lacks the moment is one line, exit 3 at the end,
+    the others still analysed, as ``adjudicate --at`` does."""
+    import msgspec
+
+    from pathcheck.analysis.positions import analyse_position, position_at
+    from pathcheck.render.analysis import render_position
+    from pathcheck.render.safe import one_line
+
+    found: list[tuple[str, Any]] = []
+    failed = False
+    logs = 0
+    for logs, entry in enumerate(_game_logs(path), 1):
+        if isinstance(entry, str):
+            click.echo(one_line(entry), err=True)
+            failed = True
+            continue
+        game_log, where = entry
+        try:
+            stack, held, player = position_at(game_log, at)
+        except InputError as exc:  # a moment this log does not have: as adjudicate --at says
+            click.echo(one_line(f"pathcheck: error: {where}: {exc}"), err=True)
+            failed = True
+            continue
+        if hand is None and held is None:  # this log's lack, as a moment it does not have
+            click.echo(one_line(f"pathcheck: error: {where}: --at {at}: the log does not say "
+                                "the next player's hand (not recorded, or no turn follows): "
+                                "give --hand"), err=True)
+            failed = True
+            continue
+        try:
+            found.append((where, analyse_position(
+                stack, held if hand is None else hand, rules=frozenset(game_log.rules),
+                advanced=bool(game_log.advanced), tileset=game_log.tileset, player=player)))
+        except InputError as exc:
+            raise bad_value(exc, "--hand" if hand is not None else "--at") from None
+    if not logs:
+        raise InputError(f"{path}: no log in it")
+    if found:
+        if output_format == "text":
+            emit("\n\n".join(render_position(result) if logs == 1
+                              else f"{where}:\n{render_position(result)}"
+                              for where, result in found), output)
+        else:
+            values = [{"source": where, **msgspec.json.decode(result.to_json())}
+                      for where, result in found]
+            if output_format == "jsonl":
+                emit("\n".join(msgspec.json.encode(v).decode() for v in values), output)
+            else:
+                emit(msgspec.json.format(msgspec.json.encode(
+                    values[0] if logs == 1 else values), indent=2).decode(), output)
+    if failed:
+        raise click.exceptions.Exit(int(ExitCode.INVALID_INPUT))
+
+
+def _game_logs(path: str) -> Iterator[tuple[Any, str] | str]:
+    """Each log of ``path`` read as a ``game/1`` log, with where it is (``FILE:LINE``), or the
+    line that says why it could not be (exit 3), as ``adjudicate`` says it; a file that cannot
+    be opened raises (exit 4)."""
     from pathcheck.errors import RecordError
     from pathcheck.games.dungeon.log import read_game_log
     from pathcheck.games.stream import located, log_items, log_value
@@ -302,17 +348,9 @@ def _read_game_log(path: str) -> tuple[Any, str]:
             if value.get("format") != "game/1":
                 raise RecordError(item.source, None, "/format",
                                   "--at reads a dungeon in memory game log (format game/1)")
-            return read_game_log(value, source=item.source), f"{item.source}:{item.line}"
+            yield read_game_log(value, source=item.source), f"{item.source}:{item.line}"
         except RecordError as exc:
-            _invalid(f"pathcheck: invalid: {located(exc, item)}")
+            yield f"pathcheck: invalid: {located(exc, item)}"
         except InputError as exc:  # the file holds no log, or one too long to read
-            _invalid(f"pathcheck: invalid: {exc}")
-    raise InputError(f"{path}: no log in it")
+            yield f"pathcheck: invalid: {exc}"
 
-
-def _invalid(message: str) -> NoReturn:
-    """One line on stderr, exit 3 (invalid input)."""
-    from pathcheck.render.safe import one_line
-
-    click.echo(one_line(message), err=True)
-    raise click.exceptions.Exit(int(ExitCode.INVALID_INPUT))
