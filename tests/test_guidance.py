@@ -126,6 +126,28 @@ def test_a_dgn_file_with_a_format_line_is_advised_to_a_command_that_reads_it(
     assert run("adjudicate", str(renamed))[0] == 0
 
 
+@pytest.mark.parametrize("word", ["dungeon/2", "dungeon/1x", "Dungeon/1", "dungeon/01",
+                                  "chess/1"])
+@pytest.mark.parametrize("output", ["text", "jsonl"])  # jsonl: the C fast path too
+def test_an_unknown_format_word_in_a_dgn_is_an_unknown_pragma_not_a_game_log(
+        tmp_path: Path, word: str, output: str) -> None:
+    records = tmp_path / "x.dgn"
+    records.write_text(f"#! {word}\nSTART@N R1@N\n", "utf-8")
+    code, _, err = run("verify", str(records), "--format", output)
+    assert code == 3 and err.splitlines()[0] == (
+        f"pathcheck: invalid: {records}:1: /: unknown pragma '{word}' (expected advanced, "
+        "basic, rules=, players=, tileset=, dungeon/1)")
+
+
+@pytest.mark.parametrize("word", ["memoarrr/1", "solo/1", "robot-memory/1"])
+def test_every_game_format_word_in_a_dgn_is_advised_to_adjudicate(tmp_path: Path,
+                                                                   word: str) -> None:
+    records = tmp_path / "x.dgn"
+    records.write_text(f"#! {word}\n", "utf-8")
+    code, _, err = run("verify", str(records))
+    assert code == 3 and f"'{word}' starts a game log in game notation" in err
+
+
 @pytest.mark.parametrize("content", ["", "\n\n", "# only a comment\n", "[]"])
 @pytest.mark.parametrize("suffix", [".dgn", ".jsonl", ".json", ".pcn"])
 @pytest.mark.parametrize("fast", [True, False])
