@@ -242,3 +242,27 @@ def test_a_file_option_ending_in_a_slash_is_a_usage_error(
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 2 and "names a folder; give a file name" in result.output
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("command", ["adjudicate", "analyse", "convert"])
+def test_dungeon_records_in_notation_say_how_to_verify_them(tmp_path: Path,
+                                                              command: str) -> None:
+    text = "#! dungeon/1\nSTART@N R1@N\n"
+    pcn = tmp_path / "dp.pcn"
+    pcn.write_text(text, "utf-8")
+    renamed = tmp_path / "dp.dgn"
+    code, out, err = run(command, str(pcn))
+    assert code == 3 and out == ""
+    assert err.splitlines() == [
+        f"pathcheck: invalid: {pcn}:1:4: 'dungeon/1': dungeon records in compact notation, "
+        f"not a game log: rename it to {renamed} and verify them with 'pathcheck verify "
+        f"{renamed}'"]
+    other = tmp_path / "dp.txt"
+    other.write_text(text, "utf-8")
+    code, _, err = run(command, str(other))
+    assert code == 3 and err.endswith(f"verify them with 'pathcheck verify {other}'\n")
+    code, _, err = run(command, "-", stdin=text)
+    assert code == 3 and err.endswith("verify them with 'pathcheck verify -'\n")
+    pcn.rename(renamed)  # the advice works
+    assert run("verify", str(renamed))[0] == 0
+    assert run("verify", str(other))[0] == 0
