@@ -60,8 +60,10 @@ def records_advice(source: str) -> str:
 
 def format_advice(fmt: object, path: str | None = None) -> str | None:
     """What a game-log command says of a log whose ``format`` is that of dungeon records
-    (``path``: the file, to name in the command to run), or None for any other format."""
+    (``path``: the file, to name in the command to run; ``<stdin>`` is ``-``), or None for
+    any other format."""
     if fmt != DUNGEON_FORMAT:
         return None
+    path = "-" if path == "<stdin>" else path
     command = "pathcheck verify" if path is None else f"pathcheck verify {path}"
     return f"a dungeon record, not a game log: verify it with '{command}'"

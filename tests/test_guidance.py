@@ -92,10 +92,18 @@ def test_convert_says_what_a_value_that_is_no_game_log_is(tmp_path: Path) -> Non
         f"pathcheck: invalid: {record}:1: /format: a dungeon record, not a game log: verify it "
         f"with 'pathcheck verify {record}'"]
     assert run("verify", str(record))[0] == 0  # the advice works
-    for command in ("adjudicate", "analyse"):
+    for command in ("adjudicate", "analyse"):  # the same words, naming the file
         code, _, err = run(command, str(record))
-        assert code == 3 and err.endswith(
-            "'dungeon/1': a dungeon record, not a game log: verify it with 'pathcheck verify'\n")
+        assert code == 3 and err.splitlines() == [
+            f"pathcheck: invalid: {record}:1: /format: a dungeon record, not a game log: "
+            f"verify it with 'pathcheck verify {record}'"]
+    for command in ("adjudicate", "analyse", "convert"):
+        code, _, err = run(command, "-", stdin='{"format": "dungeon/1"}')
+        assert code == 3 and err.splitlines() == [
+            "pathcheck: invalid: <stdin>:1: /format: a dungeon record, not a game log: "
+            "verify it with 'pathcheck verify -'"]
+    code, _, err = run("analyse", str(record), "--at", "1.1")
+    assert code == 3 and err.endswith(f"verify it with 'pathcheck verify {record}'\n")
     logs = tmp_path / "logs.json"  # the second element has no format: its line and pointer
     logs.write_text('[{"format": "game/1"},\n {"players": ["Ann"]}]')
     code, out, err = run("convert", str(logs))
