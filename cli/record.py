@@ -129,9 +129,15 @@ def new_log_name(game: str) -> str:
 
 
 def refuse_existing(path: str) -> None:
-    """A new recording never replaces a file (InputError, exit 3)."""
-    if os.path.lexists(path):
+    """A new recording never replaces a file (InputError, exit 3); ``--resume`` is offered
+    only for what it can go on with, a regular file (a dangling symbolic link is not one)."""
+    if os.path.islink(path) and not os.path.exists(path):
+        raise InputError(f"{path} is a dangling symbolic link (to {os.readlink(path)}): give "
+                         "another --output")
+    if os.path.isfile(path):
         raise InputError(f"{path} exists: give another --output, or --resume {path}")
+    if os.path.lexists(path):
+        raise InputError(f"{path} exists and is not a regular file: give another --output")
 
 
 def _claim(path: str) -> None:
