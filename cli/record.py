@@ -54,7 +54,7 @@ def help_text(fmt: str, players: list[str] | None = None) -> str:
 @click.argument("game", required=False, metavar="GAME")
 @click.option("-o", "--output", "path", type=click.Path(dir_okay=False), default=None,
               help="The log file to write (game notation; default GAME-DATE-TIME.pcn).")
-@click.option("--resume", "resume", type=click.Path(dir_okay=False, exists=True), default=None,
+@click.option("--resume", "resume", default=None,
               metavar="LOG", help="Go on recording the notation file LOG.")
 @click.pass_context
 def command(ctx: click.Context, game: str | None, path: str | None, resume: str | None) -> None:
@@ -67,8 +67,8 @@ def command(ctx: click.Context, game: str | None, path: str | None, resume: str 
     when it is turned face up, Memoarrr! treasures at the end). --resume LOG goes on with a
     log recorded before. Needs a terminal.
     Exit code 0: the game is recorded (whatever the ruling), or Ctrl-D stopped it (the log is
-    saved); 2: no terminal; 3: bad LOG; 4: LOG is not a regular
-    file of at most 16 MB; 130: stopped by Ctrl-C (the log is saved).
+    saved); 2: no terminal; 3: bad LOG; 4: LOG is missing or not a
+    regular file of at most 16 MB; 130: stopped by Ctrl-C (the log is saved).
     """
     import sys
 

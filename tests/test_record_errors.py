@@ -119,3 +119,15 @@ def test_the_log_reader_names_its_read_errors_and_leaves_the_callers_alone(
         with pytest.raises(IOFailure, match=unreadable), contextlib.ExitStack() as stack:
             logs = stack.enter_context(log_input.open_logs(name))
             list(logs.items)
+
+
+@pytest.mark.parametrize("name", ["missing.pcn", "folder", "dangling.pcn", "fifo.pcn"])
+def test_a_resume_log_that_is_no_regular_file_is_exit_4_in_one_line(tmp_path: Path,
+                                                                     name: str) -> None:
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "dangling.pcn").symlink_to(tmp_path / "nowhere.pcn")
+    os.mkfifo(tmp_path / "fifo.pcn")
+    log = tmp_path / name
+    result = CliRunner().invoke(cli, ["record", "--resume", str(log)])
+    assert result.exit_code == 4 and len(result.stderr.splitlines()) == 1
+    assert result.stderr.startswith(f"pathcheck: error: {log}: cannot read: ")
