@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterator
 from contextlib import ExitStack
 from pathlib import Path
-from collections.abc import Iterator
 from typing import IO, Any
 
 import click
@@ -280,8 +280,8 @@ def _positions_at(path: str, at: str, hand: list[str] | None, output_format: str
                   output: str | None) -> None:
     """``--at``: the position of every log of ``path`` at that moment, each headed by where
     its log is when the file holds several (json: an array of them; jsonl: one a line; each
-    with its ``source``). A log that cannot be read or lacks the moment is one line, exit 3 at the end,
-    the others still analysed, as ``adjudicate --at`` does."""
+    with its ``source``). A log that cannot be read or lacks the moment is one line, exit 3
+    at the end, the others still analysed, as ``adjudicate --at`` does."""
     import msgspec
 
     from pathcheck.analysis.positions import analyse_position, position_at
@@ -291,7 +291,8 @@ def _positions_at(path: str, at: str, hand: list[str] | None, output_format: str
     found: list[tuple[str, Any]] = []
     failed = False
     logs = 0
-    for logs, entry in enumerate(_game_logs(path), 1):
+    for entry in _game_logs(path):
+        logs += 1
         if isinstance(entry, str):
             click.echo(one_line(entry), err=True)
             failed = True
@@ -303,7 +304,8 @@ def _positions_at(path: str, at: str, hand: list[str] | None, output_format: str
             click.echo(one_line(f"pathcheck: error: {where}: {exc}"), err=True)
             failed = True
             continue
-        if hand is None and held is None:  # this log's lack, as a moment it does not have
+        tiles = held if hand is None else hand
+        if tiles is None:  # this log's lack, as a moment it does not have
             click.echo(one_line(f"pathcheck: error: {where}: --at {at}: the log does not say "
                                 "the next player's hand (not recorded, or no turn follows): "
                                 "give --hand"), err=True)
@@ -311,7 +313,7 @@ def _positions_at(path: str, at: str, hand: list[str] | None, output_format: str
             continue
         try:
             found.append((where, analyse_position(
-                stack, held if hand is None else hand, rules=frozenset(game_log.rules),
+                stack, tiles, rules=frozenset(game_log.rules),
                 advanced=bool(game_log.advanced), tileset=game_log.tileset, player=player)))
         except InputError as exc:
             raise bad_value(exc, "--hand" if hand is not None else "--at") from None

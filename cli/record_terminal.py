@@ -13,7 +13,6 @@ from typing import Any
 
 from pathcheck.errors import IOFailure
 
-
 HANG_UP_EXIT = 128 + signal.SIGHUP
 """The exit code of a recording whose terminal went away (129, as a hang-up ends any command)."""
 

@@ -53,8 +53,8 @@ from pathcheck.notation_values import read_literal as read_literal
 from pathcheck.notation_values import read_quoted as read_quoted
 from pathcheck.notation_values import same as same
 from pathcheck.notation_values import scalar as scalar
-from pathcheck.record_values import DUNGEON_FORMAT
 from pathcheck.notation_values import word as word
+from pathcheck.record_values import DUNGEON_FORMAT
 from pathcheck.text import TextError, ascii_number, split_lines
 
 EXTENSION = ".pcn"

@@ -115,8 +115,8 @@ SETUP = {"dungeon": ["Ann Bob", "basic", "none"],
 CLEAR = "\x15"
 
 
-def started(tmp_path: Path, game: str, **size: int) -> Table:
-    table = Table(tmp_path, game, "-o", "game.pcn", **size)
+def started(tmp_path: Path, game: str, columns: int = 100, rows: int = 40) -> Table:
+    table = Table(tmp_path, game, "-o", "game.pcn", columns=columns, rows=rows)
     for answer in SETUP[game]:
         table.type(CLEAR + answer)
     table.wait("recording to game.pcn")
