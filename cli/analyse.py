@@ -285,6 +285,7 @@ def _positions_at(path: str, at: str, hand: list[str] | None, output_format: str
     import msgspec
 
     from pathcheck.analysis.positions import analyse_position, position_at
+    from pathcheck.reader import source_name
     from pathcheck.render.analysis import render_position
     from pathcheck.render.safe import one_line
 
@@ -318,7 +319,7 @@ def _positions_at(path: str, at: str, hand: list[str] | None, output_format: str
         except InputError as exc:
             raise bad_value(exc, "--hand" if hand is not None else "--at") from None
     if not logs:
-        raise InputError(f"{path}: no log in it")
+        raise InputError(f"{source_name(path)}: no log in it")
     if found:
         if output_format == "text":
             emit("\n\n".join(render_position(result) if logs == 1

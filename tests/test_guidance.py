@@ -274,3 +274,14 @@ def test_dungeon_records_in_notation_say_how_to_verify_them(tmp_path: Path,
     pcn.rename(renamed)  # the advice works
     assert run("verify", str(renamed))[0] == 0
     assert run("verify", str(other))[0] == 0
+
+
+@pytest.mark.parametrize("args", [["adjudicate"], ["analyse"], ["convert"],
+                                  ["analyse", "--at", "1.1"]])
+def test_empty_stdin_is_named_and_labelled_alike_in_every_game_log_command(
+        args: list[str]) -> None:
+    code, out, err = run(*args, "-", stdin="")
+    assert (code, out) == (3, "")
+    assert err.splitlines() == ["pathcheck: invalid: <stdin>: no log in it"]
+    code, _, err = run("verify", "-", stdin="")  # verify names it the same way
+    assert code == 3 and err.startswith("pathcheck: invalid: <stdin>: ")

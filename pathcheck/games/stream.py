@@ -42,7 +42,7 @@ from pathcheck.batch import (
 from pathcheck.bounded import Guard, guard
 from pathcheck.errors import InputError, IOFailure, PathcheckError, PluginError, RecordError
 from pathcheck.meant_for import format_advice
-from pathcheck.reader import Document, decode_value
+from pathcheck.reader import Document, decode_value, source_name
 from pathcheck.ruling import Ruling, render_text
 from pathcheck.verify import error_dict, unreadable_dict
 
@@ -147,8 +147,8 @@ def log_items(path: str) -> Iterator[Item]:
         found = True
         yield item
     if not found:
-        source = "<stdin>" if path == "-" else path
-        yield Item(ERROR, source, 0, InputError(f"{path}: no log in it"))
+        source = source_name(path)
+        yield Item(ERROR, source, 0, InputError(f"{source}: no log in it"))
 
 
 def _file_items(path: str) -> Iterator[Item]:
@@ -157,7 +157,7 @@ def _file_items(path: str) -> Iterator[Item]:
         return
     from pathcheck.log_input import iter_source
 
-    source = "<stdin>" if path == "-" else path
+    source = source_name(path)
     try:
         for entry in iter_source(path):
             if isinstance(entry, RecordError):
