@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import signal
 import sys
 from collections.abc import Iterable
 from typing import Any, NoReturn
@@ -130,7 +131,7 @@ def cli() -> None:
 
 
 class Interrupted(KeyboardInterrupt):
-    """SIGINT or SIGTERM: stop quietly with exit code 128 + the signal's number.
+    """SIGINT, SIGTERM or SIGHUP: stop quietly with exit code 128 + the signal's number.
 
     A KeyboardInterrupt, so that no ``except Exception`` on the way takes it for an error and
     a command that tidies up after Ctrl-C (``solo census``) does so after SIGTERM too.
@@ -141,6 +142,11 @@ class Interrupted(KeyboardInterrupt):
         self.code = code
 
 
+STOPPING_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+"""The signals that stop a run quietly, its temporary files removed (exit 128 + the number: a
+hang-up, the terminal gone, is 129)."""
+
+
 def _on_signal(signum: int, frame: object) -> None:
     from pathcheck.output import remove_temporaries
 
@@ -149,21 +155,19 @@ def _on_signal(signum: int, frame: object) -> None:
 
 
 GRACE_SECONDS = 10.0
-"""After SIGINT/SIGTERM, how long the main thread has to stop cleanly before the process is
+"""After SIGINT/SIGTERM/SIGHUP, how long the main thread has to stop cleanly before the process is
 ended from the watchdog thread (a signal that lands between two reads of a pipe that stays
 silent is otherwise only seen when more input comes)."""
 
 
 def _install_signal_handlers() -> Any:
-    """Handlers for SIGINT and SIGTERM, and a watchdog thread woken by the same signals;
+    """Handlers for SIGINT, SIGTERM and SIGHUP, and a watchdog thread woken by the same signals;
     returns what :func:`_restore_signal_handlers` needs."""
-    import signal
     import threading
 
     if threading.current_thread() is not threading.main_thread():
         return None
-    previous = {number: signal.signal(number, _on_signal)
-                for number in (signal.SIGINT, signal.SIGTERM)}
+    previous = {number: signal.signal(number, _on_signal) for number in STOPPING_SIGNALS}
     read_end, write_end = os.pipe()
     os.set_blocking(write_end, False)
     old_fd = signal.set_wakeup_fd(write_end, warn_on_full_buffer=False)
@@ -173,7 +177,6 @@ def _install_signal_handlers() -> Any:
 
 
 def _restore_signal_handlers(saved: Any) -> None:
-    import signal
 
     if saved is None:
         return
@@ -187,7 +190,6 @@ def _restore_signal_handlers(saved: Any) -> None:
 def _watchdog(read_end: int) -> None:
     """Woken by the C-level signal handler itself (``signal.set_wakeup_fd``), even while the
     main thread sits in a read that the signal did not interrupt."""
-    import signal
     import time
 
     from pathcheck.lifeline import leave_signals_to_main_thread
@@ -196,7 +198,7 @@ def _watchdog(read_end: int) -> None:
     leave_signals_to_main_thread()
     try:
         while data := os.read(read_end, 1):
-            if data[0] in (signal.SIGINT, signal.SIGTERM):
+            if data[0] in STOPPING_SIGNALS:
                 remove_temporaries()
                 time.sleep(GRACE_SECONDS)  # the main thread normally exits well before
                 remove_temporaries()  # any made meanwhile
@@ -222,7 +224,7 @@ def _main(argv: list[str] | None) -> Any:
     except click.ClickException as exc:
         exc.show()
         code = exc.exit_code
-    except Interrupted as exc:  # SIGINT (Ctrl-C) or SIGTERM: quiet, like a killed program
+    except Interrupted as exc:  # SIGINT (Ctrl-C), SIGTERM or SIGHUP: quiet, like a killed program
         from pathcheck.output import remove_temporaries
 
         remove_temporaries()

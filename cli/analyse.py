@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterator
 from contextlib import ExitStack
 from pathlib import Path
-from typing import IO, Any, NoReturn
+from typing import IO, Any
 
 import click
 
@@ -25,6 +26,7 @@ from .options import (
     bad_value,
     chart_file,
     check_moment,
+    check_tileset_file,
     emit,
     jobs_option,
     keep_if_nothing_read,
@@ -32,7 +34,7 @@ from .options import (
     output_file,
     progress_bar,
     refuse_input_as_output,
-    tileset_option,
+    unchecked_tileset_option,
     write_svg_chart,
 )
 
@@ -63,14 +65,15 @@ from .options import (
 @click.option("--hand", default=None, metavar="R2,I4,L1",
               help="The hand to try on the position (comma-separated tile ids).")
 @click.option("--at", default=None, metavar="ROUND.TURN", callback=check_moment,
-              help="Dungeon in memory: the position of LOG (a game/1 log) at exploration "
-                   "ROUND after TURN, with the hand of the player who lays the next tile.")
+              help="Dungeon in memory: the position of each log of LOG (game/1) at "
+                   "exploration ROUND after TURN, with the hand of the player who lays the "
+                   "next tile; several logs: each headed by its FILE:LINE.")
 @click.option("--rules", default=None, metavar="N,N",
               help="The additional rules of a --position, e.g. '2,3' (default: none).")
 @click.option("--advanced/--basic", default=None,
               help="The mode of a --position: advanced (Repeat tiles, rule #4) or basic "
                    "(default). A log says its own, also with --at.")
-@tileset_option
+@unchecked_tileset_option
 @click.pass_context
 def command(ctx: click.Context, args: tuple[str, ...], output_format: str, output: str | None,
             jobs: int, by_player: bool, chart: str | None, html_target: str | None,
@@ -86,7 +89,8 @@ def command(ctx: click.Context, args: tuple[str, ...], output_format: str, outpu
     GAME (dungeon, memoarrr, memo-dice, robot-memory) may be left out: the log's "format"
     picks the analysis. LOG is a JSON file, a JSON Lines file with one log a line, a game
     notation file (*.pcn) or - for stdin. --rules, --advanced/--basic and --tileset are a
-    --position's: a log says its own. Exit code 0: every log analysed; 2: usage (options
+    --position's: a log says its own (given with a LOG, a usage error); --position takes no
+    LOG. Exit code 0: every log analysed; 2: usage (options
     that do not go together, --at that is no ROUND.TURN); 3: a log could not be read (with
     --at: no game/1 log, or without that moment); 4: a file could not be read (an illegal
     log is analysed as played: see `pathcheck adjudicate` for the ruling).
@@ -112,6 +116,10 @@ def command(ctx: click.Context, args: tuple[str, ...], output_format: str, outpu
         if value is not None and position is None:
             raise click.UsageError(f"{name} applies to --position only: a log (also with --at) "
                                    "says its own rules, mode and tile set")
+    if position is not None and paths:
+        raise click.UsageError("--position analyses the stack given, not a LOG: give no LOG "
+                               "(or --at ROUND.TURN for a position of a LOG)")
+    check_tileset_file(tileset)
     if position is not None or at is not None:
         if by_player or chart is not None or html_target is not None:
             raise click.UsageError("--position and --at analyse one position: no --by-player, "
@@ -229,7 +237,7 @@ def _position(paths: list[str], output_format: str, output: str | None, position
               hand: str | None, at: str | None, rules: str | None, advanced: bool | None,
               tileset: str | None) -> None:
     """``--position`` / ``--at``: a dungeon position and the hand tried on it."""
-    from pathcheck.analysis.positions import analyse_position, position_at
+    from pathcheck.analysis.positions import analyse_position
     from pathcheck.dungeon import parse_notation
     from pathcheck.records import parse_rules_option
     from pathcheck.render.analysis import render_position
@@ -240,40 +248,26 @@ def _position(paths: list[str], output_format: str, output: str | None, position
     if (position is None) == (at is None):
         raise click.UsageError("give --position or --at LOG, not both")
     tiles = [] if hand is None else [t.strip() for t in hand.split(",") if t.strip()]
-    player = None
     try:
         rule_set = parse_rules_option(rules) or frozenset()
     except InputError as exc:
         raise bad_value(exc, "--rules") from None
     if at is not None:
         if len(paths) != 1:
-            raise click.UsageError("--at needs exactly one LOG (a game/1 log)")
+            raise click.UsageError("--at needs exactly one LOG (a file of game/1 logs)")
         refuse_input_as_output(output, paths)
-        game_log, where = _read_game_log(paths[0])
-        try:
-            stack, held, player = position_at(game_log, at)
-        except InputError as exc:  # a moment this log does not have: as adjudicate --at says
-            _invalid(f"pathcheck: error: {where}: {exc}")
-        if hand is None:
-            if held is None:
-                raise click.UsageError(
-                    f"--at {at}: the log does not say the next player's hand (not "
-                    "recorded, or no turn follows): give --hand")
-            tiles = held
-        rule_set, advanced, ts = game_log.rules, game_log.advanced, game_log.tileset
-    else:
-        assert position is not None
-        try:
-            stack = parse_notation(position)
-        except InputError as exc:
-            raise bad_value(exc, "--position") from None
-        ts = resolve_tileset(tileset)
+        _positions_at(paths[0], at, tiles if hand is not None else None, output_format, output)
+        return
+    assert position is not None
+    try:
+        stack = parse_notation(position)
+    except InputError as exc:
+        raise bad_value(exc, "--position") from None
     try:
         result = analyse_position(stack, tiles, rules=frozenset(rule_set), advanced=bool(advanced),
-                                  tileset=ts, player=player)
+                                  tileset=resolve_tileset(tileset))
     except InputError as exc:
-        given = "--hand" if hand is not None else "--at"
-        raise bad_value(exc, "--position" if at is None else given) from None
+        raise bad_value(exc, "--position") from None
     if output_format == "text":
         emit(render_position(result), output)
     elif output_format == "json":
@@ -284,10 +278,71 @@ def _position(paths: list[str], output_format: str, output: str | None, position
         emit(result.to_json().decode(), output)
 
 
-def _read_game_log(path: str) -> tuple[Any, str]:
-    """The first log of ``path`` read as a ``game/1`` log, and where it is (``FILE:LINE``); a
-    log that cannot be read is one line naming file, line and pointer, exit 3, as
-    ``adjudicate`` says it (a file that cannot be opened: exit 4)."""
+def _positions_at(path: str, at: str, hand: list[str] | None, output_format: str,
+                  output: str | None) -> None:
+    """``--at``: the position of every log of ``path`` at that moment, each headed by where
+    its log is when the file holds several (json: an array of them; jsonl: one a line; each
+    with its ``source``). A log that cannot be read or lacks the moment is one line, exit 3
+    at the end, the others still analysed, as ``adjudicate --at`` does."""
+    import msgspec
+
+    from pathcheck.analysis.positions import analyse_position, position_at
+    from pathcheck.reader import source_name
+    from pathcheck.render.analysis import render_position
+    from pathcheck.render.safe import one_line
+
+    found: list[tuple[str, Any]] = []
+    failed = False
+    logs = 0
+    for entry in _game_logs(path):
+        logs += 1
+        if isinstance(entry, str):
+            click.echo(one_line(entry), err=True)
+            failed = True
+            continue
+        game_log, where = entry
+        try:
+            stack, held, player = position_at(game_log, at)
+        except InputError as exc:  # a moment this log does not have: as adjudicate --at says
+            click.echo(one_line(f"pathcheck: error: {where}: {exc}"), err=True)
+            failed = True
+            continue
+        tiles = held if hand is None else hand
+        if tiles is None:  # this log's lack, as a moment it does not have
+            click.echo(one_line(f"pathcheck: error: {where}: --at {at}: the log does not say "
+                                "the next player's hand (not recorded, or no turn follows): "
+                                "give --hand"), err=True)
+            failed = True
+            continue
+        try:
+            found.append((where, analyse_position(
+                stack, tiles, rules=frozenset(game_log.rules),
+                advanced=bool(game_log.advanced), tileset=game_log.tileset, player=player)))
+        except InputError as exc:
+            raise bad_value(exc, "--hand" if hand is not None else "--at") from None
+    if not logs:
+        raise InputError(f"{source_name(path)}: no log in it")
+    if found:
+        if output_format == "text":
+            emit("\n\n".join(render_position(result) if logs == 1
+                              else f"{where}:\n{render_position(result)}"
+                              for where, result in found), output)
+        else:
+            values = [{"source": where, **msgspec.json.decode(result.to_json())}
+                      for where, result in found]
+            if output_format == "jsonl":
+                emit("\n".join(msgspec.json.encode(v).decode() for v in values), output)
+            else:
+                emit(msgspec.json.format(msgspec.json.encode(
+                    values[0] if logs == 1 else values), indent=2).decode(), output)
+    if failed:
+        raise click.exceptions.Exit(int(ExitCode.INVALID_INPUT))
+
+
+def _game_logs(path: str) -> Iterator[tuple[Any, str] | str]:
+    """Each log of ``path`` read as a ``game/1`` log, with where it is (``FILE:LINE``), or the
+    line that says why it could not be (exit 3), as ``adjudicate`` says it; a file that cannot
+    be opened raises (exit 4)."""
     from pathcheck.errors import RecordError
     from pathcheck.games.dungeon.log import read_game_log
     from pathcheck.games.stream import located, log_items, log_value
@@ -298,17 +353,9 @@ def _read_game_log(path: str) -> tuple[Any, str]:
             if value.get("format") != "game/1":
                 raise RecordError(item.source, None, "/format",
                                   "--at reads a dungeon in memory game log (format game/1)")
-            return read_game_log(value, source=item.source), f"{item.source}:{item.line}"
+            yield read_game_log(value, source=item.source), f"{item.source}:{item.line}"
         except RecordError as exc:
-            _invalid(f"pathcheck: invalid: {located(exc, item)}")
+            yield f"pathcheck: invalid: {located(exc, item)}"
         except InputError as exc:  # the file holds no log, or one too long to read
-            _invalid(f"pathcheck: invalid: {exc}")
-    raise InputError(f"{path}: no log in it")
+            yield f"pathcheck: invalid: {exc}"
 
-
-def _invalid(message: str) -> NoReturn:
-    """One line on stderr, exit 3 (invalid input)."""
-    from pathcheck.render.safe import one_line
-
-    click.echo(one_line(message), err=True)
-    raise click.exceptions.Exit(int(ExitCode.INVALID_INPUT))

@@ -12,9 +12,9 @@ from typing import IO, TYPE_CHECKING, Any, NoReturn
 import click
 
 from pathcheck.bounded import brief
-from pathcheck.errors import ExitCode, InputError, RecordError
+from pathcheck.errors import ExitCode, RecordError
 from pathcheck.meant_for import misdirected
-from pathcheck.reader import Document
+from pathcheck.reader import Document, source_name
 
 from .options import output_file, refuse_input_as_output
 
@@ -100,8 +100,8 @@ def command(ctx: click.Context, log: str, target: str | None, output: str | None
             written += 1
         if written:
             out.close()
-    if not written and not errors:
-        raise InputError(f"{log}: no log in it")
+    if not written and not errors:  # as adjudicate and analyse say it
+        _invalid(ctx, f"{source_name(log)}: no log in it")
     if errors:  # the other logs are converted; -o is left as it was when none is
         ctx.exit(int(ExitCode.INVALID_INPUT))
 

@@ -69,6 +69,10 @@ def chart_file(ctx: click.Context, param: click.Parameter, value: str | None) ->
 
 def _check_tileset(ctx: click.Context, param: click.Parameter, value: str | None
                    ) -> str | None:
+    return check_tileset_file(value)
+
+
+def check_tileset_file(value: str | None) -> str | None:
     """``--tileset FILE`` that is not there or is a folder: a file that cannot be read (exit
     4) before any record is read, in every command alike; a malformed one is invalid input
     (exit 3) when it is loaded. Not read here: a FIFO can be read only once."""
@@ -98,6 +102,17 @@ def tileset_option(func: F) -> F:
         default=None,
         metavar="FILE",
         callback=_check_tileset,
+        help="A tile-set TOML file (default: the built-in 'standard' set).",
+    )(func)
+
+
+def unchecked_tileset_option(func: F) -> F:
+    """``--tileset`` of a command that calls :func:`check_tileset_file` itself, after its own
+    usage checks (analyse: ``--tileset`` with a LOG is a usage error whatever the file)."""
+    return click.option(
+        "--tileset",
+        default=None,
+        metavar="FILE",
         help="A tile-set TOML file (default: the built-in 'standard' set).",
     )(func)
 

@@ -7,6 +7,7 @@ move, atomically, so closing the terminal or Ctrl-C loses nothing.
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import os
 from collections.abc import Callable
@@ -14,7 +15,16 @@ from typing import Any
 
 import click
 
-from pathcheck.cli.record_terminal import Ended, ask, session, show, wrap
+from pathcheck.cli.record_terminal import (
+    HANG_UP_EXIT,
+    Ended,
+    ask,
+    hung_up,
+    note_hang_ups,
+    session,
+    show,
+    wrap,
+)
 from pathcheck.errors import ExitCode, InputError, IOFailure
 from pathcheck.render.words import counted
 
@@ -54,7 +64,7 @@ def help_text(fmt: str, players: list[str] | None = None) -> str:
 @click.argument("game", required=False, metavar="GAME")
 @click.option("-o", "--output", "path", type=click.Path(dir_okay=False), default=None,
               help="The log file to write (game notation; default GAME-DATE-TIME.pcn).")
-@click.option("--resume", "resume", type=click.Path(dir_okay=False, exists=True), default=None,
+@click.option("--resume", "resume", default=None,
               metavar="LOG", help="Go on recording the notation file LOG.")
 @click.pass_context
 def command(ctx: click.Context, game: str | None, path: str | None, resume: str | None) -> None:
@@ -67,8 +77,9 @@ def command(ctx: click.Context, game: str | None, path: str | None, resume: str 
     when it is turned face up, Memoarrr! treasures at the end). --resume LOG goes on with a
     log recorded before. Needs a terminal.
     Exit code 0: the game is recorded (whatever the ruling), or Ctrl-D stopped it (the log is
-    saved); 2: no terminal; 3: bad LOG; 4: LOG is not a regular
-    file of at most 16 MB; 130: stopped by Ctrl-C (the log is saved).
+    saved); 2: no terminal; 3: bad LOG; 4: LOG is missing or not a
+    regular file of at most 16 MB; 129: the terminal hung up (the log is saved); 130: stopped by
+    Ctrl-C (the log is saved).
     """
     import sys
 
@@ -86,6 +97,7 @@ def command(ctx: click.Context, game: str | None, path: str | None, resume: str 
         click.echo("pathcheck record: needs a terminal (it reads the keeper's keystrokes); "
                    "to rule on a log written elsewhere: pathcheck adjudicate LOG", err=True)
         ctx.exit(int(ExitCode.USAGE))
+    note_hang_ups()
     code = run(game, path, resume, echo=click.echo)
     if code:
         ctx.exit(code)
@@ -93,7 +105,24 @@ def command(ctx: click.Context, game: str | None, path: str | None, resume: str 
 
 def run(game: str | None, path: str | None, resume: str | None, *,
         echo: Callable[[str], None], input: Any = None, output: Any = None) -> int:
-    """The recorder's dialogue; ``input``/``output`` are prompt-toolkit ones (tests)."""
+    """The recorder's dialogue; ``input``/``output`` are prompt-toolkit ones (tests). A
+    hang-up (SIGHUP: the terminal went away) ends it with exit code 129, saying on stderr,
+    if it can still be written, where the log is (saved after every move)."""
+    logged: list[str] = []  # the log file, once there is one
+    try:
+        return _dialogue(game, path, resume, echo, input, output, logged)
+    except (OSError, EOFError):  # reading or writing the terminal failed
+        if not hung_up():
+            raise
+    said = (f"the log is saved: pathcheck record --resume {logged[0]}" if logged
+            else "nothing was written")
+    with contextlib.suppress(OSError):
+        click.echo(f"pathcheck record: the terminal hung up (SIGHUP): {said}", err=True)
+    return HANG_UP_EXIT
+
+
+def _dialogue(game: str | None, path: str | None, resume: str | None,
+              echo: Callable[[str], None], input: Any, output: Any, logged: list[str]) -> int:
     from pathcheck.recorder import Recording
 
     table = Table(session(input, output), session(input, output), echo)
@@ -117,6 +146,7 @@ def run(game: str | None, path: str | None, resume: str | None, *,
             return 130
         recording = Recording.new(game, answers, path)
         _claim(path)
+    logged.append(path)
     recording.save(path)  # every save: IOFailure ("cannot write") if it fails
     echo(table.wrap(f"recording to {path} (it is saved after every move); :help shows "
                     "example move lines and the commands"))
@@ -129,9 +159,15 @@ def new_log_name(game: str) -> str:
 
 
 def refuse_existing(path: str) -> None:
-    """A new recording never replaces a file (InputError, exit 3)."""
-    if os.path.lexists(path):
+    """A new recording never replaces a file (InputError, exit 3); ``--resume`` is offered
+    only for what it can go on with, a regular file (a dangling symbolic link is not one)."""
+    if os.path.islink(path) and not os.path.exists(path):
+        raise InputError(f"{path} is a dangling symbolic link (to {os.readlink(path)}): give "
+                         "another --output")
+    if os.path.isfile(path):
         raise InputError(f"{path} exists: give another --output, or --resume {path}")
+    if os.path.lexists(path):
+        raise InputError(f"{path} exists and is not a regular file: give another --output")
 
 
 def _claim(path: str) -> None:

@@ -6,11 +6,32 @@ prompt-toolkit is imported here and in ``record.py`` only (so ``pathcheck --help
 from __future__ import annotations
 
 import shutil
+import signal
 import textwrap
 from collections.abc import Callable
 from typing import Any
 
 from pathcheck.errors import IOFailure
+
+HANG_UP_EXIT = 128 + signal.SIGHUP
+"""The exit code of a recording whose terminal went away (129, as a hang-up ends any command)."""
+
+_hung_up: list[int] = []
+
+
+def note_hang_ups() -> None:
+    """While recording, SIGHUP (the terminal went away) is only noted: raised inside
+    prompt-toolkit's event loop it would break the loop's own clean-up. The terminal then fails
+    to read (EIO) or write, and :func:`hung_up` tells that failure from another one."""
+    import threading
+
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGHUP, lambda signum, frame: _hung_up.append(signum))
+
+
+def hung_up() -> bool:
+    """Whether the terminal hung up (SIGHUP) since :func:`note_hang_ups`."""
+    return bool(_hung_up)
 
 
 class Ended(Exception):
@@ -90,11 +111,18 @@ def ask(prompts: Any, message: str, **options: Any) -> str:
             return str(prompts.prompt(text, **options))
         # prompt-toolkit runs its own loop: in a thread when one already runs here (a test)
         return str(prompts.prompt(text, in_thread=True, **options))
-    except KeyboardInterrupt:
-        raise Ended(True) from None
-    except EOFError:
-        raise Ended(False) from None
-    except OSError as exc:  # the terminal went away (EIO after a hang-up): not a file error
+    except KeyboardInterrupt as exc:
+        from . import Interrupted
+
+        if isinstance(exc, Interrupted):  # SIGTERM, SIGHUP: the run stops as any command does
+            raise
+        raise Ended(True) from None  # Ctrl-C on an empty line
+    except (EOFError, OSError) as exc:
+        if hung_up():  # record.run says so and ends with HANG_UP_EXIT
+            raise
+        if isinstance(exc, EOFError):
+            raise Ended(False) from None
+        # the terminal went away (EIO) without a hang-up signal: not a file error
         raise IOFailure(f"the terminal cannot be read: {exc.strerror or exc} (the log is "
                         "saved after every move: --resume it)") from exc
 

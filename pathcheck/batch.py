@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from pathcheck.batch_fast import Block, block_results, block_tasks, fast_path_for
+from pathcheck.batch_fast import WRONG_PRAGMA, Block, block_results, block_tasks, fast_path_for
 from pathcheck.batch_items import (
     CHUNK,
     DGN_LINE,
@@ -42,10 +42,10 @@ from pathcheck.reader import source_name
 from pathcheck.render.words import counted
 
 __all__ = [
-    "CHUNK", "DGN_LINE", "ERROR", "JSON_LINE", "MEANT_FOR", "NO_RECORD", "VALUE", "Block",
-    "Item", "Rendered", "Result", "RunSummary", "Settings", "Task", "input_size", "iter_items",
-    "misdirected", "parallel_map", "process_item", "process_task", "render_verdict", "run",
-    "usable_cores",
+    "CHUNK", "DGN_LINE", "ERROR", "JSON_LINE", "MEANT_FOR", "NO_RECORD", "VALUE",
+    "WRONG_PRAGMA", "Block", "FileEnd", "Item", "Rendered", "Result", "RunSummary", "Settings",
+    "Task", "input_size", "iter_items", "misdirected", "parallel_map", "process_item",
+    "process_task", "render_verdict", "run", "usable_cores",
 ]
 """What other modules import from here (the items, the fast path and the worker pool live in
 batch_items, batch_fast and parallel)."""

@@ -101,7 +101,7 @@ def parse_pragma(text: str, source: str, line: int) -> dict[str, Any]:
             settings["tileset"] = val
         elif word == DUNGEON_FORMAT:  # what the lines are: a format line, as notation has
             continue
-        elif "/" in key and not val:  # `#! game/1`: the first line of a game notation log
+        elif word in _game_formats():  # `#! game/1`: the first line of a game notation log
             raise RecordError(source, line, "", f"{brief(word)} starts a game log in game "
                                                 "notation, not dungeon records: "
                                                 + _rule_it(source))
@@ -109,6 +109,14 @@ def parse_pragma(text: str, source: str, line: int) -> dict[str, Any]:
             raise RecordError(source, line, "", f"unknown pragma {brief(word)} (expected advanced, "
                                                 "basic, rules=, players=, tileset=, dungeon/1)")
     return settings
+
+
+def _game_formats() -> tuple[str, ...]:
+    """The formats of game logs in notation (``#! game/1`` ...): only these words on a ``#!``
+    line are a game log's first line; any other (``dungeon/2``) is an unknown pragma."""
+    from pathcheck.notation import formats
+
+    return formats()
 
 
 def _rule_it(source: str) -> str:

@@ -41,6 +41,7 @@ def bind_to_parent(parent_pid: int, *, ignore_interrupt: bool = True) -> None:
     parent handles by stopping its workers)."""
     if ignore_interrupt:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)  # a hang-up reaches the parent too: it stops us
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the parent's clean-up handler
     signal.set_wakeup_fd(-1)  # nor the parent's signal watchdog
     direct = os.getppid() == parent_pid  # False under the spawn/forkserver start methods
@@ -53,11 +54,11 @@ def bind_to_parent(parent_pid: int, *, ignore_interrupt: bool = True) -> None:
 
 
 def leave_signals_to_main_thread() -> None:
-    """Block SIGINT and SIGTERM in the calling (helper) thread, so that the kernel delivers
+    """Block SIGINT, SIGTERM and SIGHUP in the calling (helper) thread, so that the kernel delivers
     them to the main thread: only there does a signal interrupt a blocking read and let
     Python run its handler at once."""
     if hasattr(signal, "pthread_sigmask"):
-        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
 
 
 def _set_parent_death_signal() -> bool:

@@ -37,10 +37,33 @@ def misdirected(path: str, command: str) -> str | None:
     return None if command in owners else message.format(path=path)
 
 
+def records_advice(source: str) -> str:
+    """What a game-log command says of dungeon records in compact notation (a ``#! dungeon/1``
+    line where game notation was read) in ``source`` (a file, or ``<stdin>``): ``verify``
+    reads them from any file but a ``.pcn`` one (a game log by its name), renamed first.
+
+    >>> records_advice("d.pcn")[-64:]
+    "rename it to d.dgn and verify them with 'pathcheck verify d.dgn'"
+    >>> records_advice("<stdin>")[-37:]
+    "verify them with 'pathcheck verify -'"
+    """
+    path = Path(source)
+    message = MEANT_FOR[".dgn"][1]
+    if source == "<stdin>":
+        return message.format(path="-")
+    if path.suffix.lower() != ".pcn":
+        return message.format(path=source)
+    renamed = path.with_suffix(".dgn")
+    return message.replace("verify them", f"rename it to {renamed} and verify them").format(
+        path=renamed)
+
+
 def format_advice(fmt: object, path: str | None = None) -> str | None:
     """What a game-log command says of a log whose ``format`` is that of dungeon records
-    (``path``: the file, to name in the command to run), or None for any other format."""
+    (``path``: the file, to name in the command to run; ``<stdin>`` is ``-``), or None for
+    any other format."""
     if fmt != DUNGEON_FORMAT:
         return None
+    path = "-" if path == "<stdin>" else path
     command = "pathcheck verify" if path is None else f"pathcheck verify {path}"
     return f"a dungeon record, not a game log: verify it with '{command}'"

@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol
 
 from pathcheck.bounded import cut
+from pathcheck.meant_for import records_advice
 from pathcheck.notation_values import LITERAL as LITERAL
 from pathcheck.notation_values import checked as checked
 from pathcheck.notation_values import literal as literal
@@ -53,6 +54,7 @@ from pathcheck.notation_values import read_quoted as read_quoted
 from pathcheck.notation_values import same as same
 from pathcheck.notation_values import scalar as scalar
 from pathcheck.notation_values import word as word
+from pathcheck.record_values import DUNGEON_FORMAT
 from pathcheck.text import TextError, ascii_number, split_lines
 
 EXTENSION = ".pcn"
@@ -216,6 +218,9 @@ class Reader:
                                         "expected the format line first, e.g. '#! game/1'")
                 name = stripped[2:].strip().split()[0] if stripped[2:].strip() else ""
                 self.format = ALIASES.get(name, name)
+                if self.format == DUNGEON_FORMAT:  # compact notation's optional first line
+                    raise NotationError(self.source, number, 4,
+                                        f"{cut(name)}: {records_advice(self.source)}")
                 if self.format not in _MODULES:
                     raise NotationError(self.source, number, 4, f"{cut(name)}: expected a "
                                         f"format, one of {', '.join(_MODULES)}")

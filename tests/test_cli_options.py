@@ -54,6 +54,22 @@ def test_position_options_given_with_a_log_are_a_usage_error(option: list[str],
             "own rules, mode and tile set") in err
 
 
+@pytest.mark.parametrize("tileset", ["/nonexistent.toml", "/tmp"])
+def test_tileset_with_a_log_is_a_usage_error_whatever_the_file(tileset: str) -> None:
+    code, out, err = run("analyse", GAME, "--tileset", tileset)
+    assert code == 2 and out == ""
+    assert "Error: --tileset applies to --position only" in err
+    code, _, err = run("analyse", "--position", "START@N R1@N", "--tileset", tileset)
+    assert code == 4 and err.startswith(f"pathcheck: error: {tileset}: ")  # then checked
+
+
+@pytest.mark.parametrize("logs", [[GAME], [GAME, "/nonexistent"], ["/nonexistent"]])
+def test_a_log_given_with_position_is_a_usage_error(logs: list[str]) -> None:
+    code, out, err = run("analyse", "--position", "START@N R1@N", "--hand", "R2", *logs)
+    assert code == 2 and out == ""
+    assert "Error: --position analyses the stack given, not a LOG" in err
+
+
 def test_position_options_apply_to_a_position() -> None:
     code, out, _ = run("analyse", "--position", "START@N RE1@N", "--hand", "R2", "--advanced",
                        "--rules", "2")
@@ -81,3 +97,27 @@ def test_csv_cells_cannot_break_the_row_reorder_the_display_or_run(tmp_path: Pat
     assert not any(ch in out for ch in "\r\u202e\ufeff")
     code, out, _ = run("analyse", str(path), "--by-player", "--format", "json")
     assert {row["player"] for row in json.loads(out)} == {"Ann\nBob,x\r\ufeff", " =1+1\u202e"}
+
+
+def test_analyse_at_gives_the_position_of_every_log_of_the_file(tmp_path: Path) -> None:
+    import json
+
+    two = tmp_path / "two.pcn"
+    two.write_bytes(b"".join((FIXTURES / "dungeon" / name).read_bytes()
+                             for name in ("legal-3p-basic.pcn", "legal-2p-basic.pcn")))
+    code, out, err = run("analyse", str(two), "--at", "1.2")
+    assert code == 0 and err == ""
+    heads = [line for line in out.splitlines() if line.startswith(str(two))]
+    assert heads == [f"{two}:1:", f"{two}:26:"]
+    assert out.count("Position: ") == 2 and "Hand of Cy:" in out and "Hand of Bob:" in out
+    code, out, _ = run("analyse", str(two), "--at", "1.2", "--format", "jsonl")
+    assert code == 0
+    assert [json.loads(line)["source"] for line in out.splitlines()] == [f"{two}:1", f"{two}:26"]
+    code, out, _ = run("analyse", str(two), "--at", "1.2", "--format", "json")
+    assert code == 0 and [v["player"] for v in json.loads(out)] == ["Cy", "Bob"]
+    # a log without that moment is its own error line; the other is still analysed
+    code, out, err = run("analyse", str(two), "--at", "3.2")
+    assert code == 3 and out.startswith(f"{two}:26:\nPosition: START@N R2@N I3@E")
+    assert err.splitlines() == [f"pathcheck: error: {two}:1: --at 3.2: the log does not say "
+                                "the next player's hand (not recorded, or no turn follows): "
+                                "give --hand"]

@@ -101,7 +101,8 @@ MISTAKES = [
     "#! advanced=\u00c9", "#! players=A\u2003B", "#! players=\udcff", "#!rules=1",
     "#! players=Ann\x00", "  #! advanced", "START@N R1@N !\x00A", '!"q', "RE1@N", "BL1@N",
     "START@N R3@N L3@E", "#! rules=4", "  #! basic", "\t#!", "\ufeff#! advanced",
-    "\ufeffSTART@N", "START@N R1@N !" + "x" * 101,
+    "\ufeffSTART@N", "START@N R1@N !" + "x" * 101, "#! dungeon/2", "#! Dungeon/1",
+    "#! dungeon/01", "#! game/1", "#! dungeon/1 memoarrr/1",
 ]
 
 

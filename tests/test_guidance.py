@@ -92,10 +92,18 @@ def test_convert_says_what_a_value_that_is_no_game_log_is(tmp_path: Path) -> Non
         f"pathcheck: invalid: {record}:1: /format: a dungeon record, not a game log: verify it "
         f"with 'pathcheck verify {record}'"]
     assert run("verify", str(record))[0] == 0  # the advice works
-    for command in ("adjudicate", "analyse"):
+    for command in ("adjudicate", "analyse"):  # the same words, naming the file
         code, _, err = run(command, str(record))
-        assert code == 3 and err.endswith(
-            "'dungeon/1': a dungeon record, not a game log: verify it with 'pathcheck verify'\n")
+        assert code == 3 and err.splitlines() == [
+            f"pathcheck: invalid: {record}:1: /format: a dungeon record, not a game log: "
+            f"verify it with 'pathcheck verify {record}'"]
+    for command in ("adjudicate", "analyse", "convert"):
+        code, _, err = run(command, "-", stdin='{"format": "dungeon/1"}')
+        assert code == 3 and err.splitlines() == [
+            "pathcheck: invalid: <stdin>:1: /format: a dungeon record, not a game log: "
+            "verify it with 'pathcheck verify -'"]
+    code, _, err = run("analyse", str(record), "--at", "1.1")
+    assert code == 3 and err.endswith(f"verify it with 'pathcheck verify {record}'\n")
     logs = tmp_path / "logs.json"  # the second element has no format: its line and pointer
     logs.write_text('[{"format": "game/1"},\n {"players": ["Ann"]}]')
     code, out, err = run("convert", str(logs))
@@ -124,6 +132,28 @@ def test_a_dgn_file_with_a_format_line_is_advised_to_a_command_that_reads_it(
         f"{renamed}'")
     game.rename(renamed)  # the advice works
     assert run("adjudicate", str(renamed))[0] == 0
+
+
+@pytest.mark.parametrize("word", ["dungeon/2", "dungeon/1x", "Dungeon/1", "dungeon/01",
+                                  "chess/1"])
+@pytest.mark.parametrize("output", ["text", "jsonl"])  # jsonl: the C fast path too
+def test_an_unknown_format_word_in_a_dgn_is_an_unknown_pragma_not_a_game_log(
+        tmp_path: Path, word: str, output: str) -> None:
+    records = tmp_path / "x.dgn"
+    records.write_text(f"#! {word}\nSTART@N R1@N\n", "utf-8")
+    code, _, err = run("verify", str(records), "--format", output)
+    assert code == 3 and err.splitlines()[0] == (
+        f"pathcheck: invalid: {records}:1: /: unknown pragma '{word}' (expected advanced, "
+        "basic, rules=, players=, tileset=, dungeon/1)")
+
+
+@pytest.mark.parametrize("word", ["memoarrr/1", "solo/1", "robot-memory/1"])
+def test_every_game_format_word_in_a_dgn_is_advised_to_adjudicate(tmp_path: Path,
+                                                                   word: str) -> None:
+    records = tmp_path / "x.dgn"
+    records.write_text(f"#! {word}\n", "utf-8")
+    code, _, err = run("verify", str(records))
+    assert code == 3 and f"'{word}' starts a game log in game notation" in err
 
 
 @pytest.mark.parametrize("content", ["", "\n\n", "# only a comment\n", "[]"])
@@ -220,3 +250,38 @@ def test_a_file_option_ending_in_a_slash_is_a_usage_error(
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 2 and "names a folder; give a file name" in result.output
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("command", ["adjudicate", "analyse", "convert"])
+def test_dungeon_records_in_notation_say_how_to_verify_them(tmp_path: Path,
+                                                              command: str) -> None:
+    text = "#! dungeon/1\nSTART@N R1@N\n"
+    pcn = tmp_path / "dp.pcn"
+    pcn.write_text(text, "utf-8")
+    renamed = tmp_path / "dp.dgn"
+    code, out, err = run(command, str(pcn))
+    assert code == 3 and out == ""
+    assert err.splitlines() == [
+        f"pathcheck: invalid: {pcn}:1:4: 'dungeon/1': dungeon records in compact notation, "
+        f"not a game log: rename it to {renamed} and verify them with 'pathcheck verify "
+        f"{renamed}'"]
+    other = tmp_path / "dp.txt"
+    other.write_text(text, "utf-8")
+    code, _, err = run(command, str(other))
+    assert code == 3 and err.endswith(f"verify them with 'pathcheck verify {other}'\n")
+    code, _, err = run(command, "-", stdin=text)
+    assert code == 3 and err.endswith("verify them with 'pathcheck verify -'\n")
+    pcn.rename(renamed)  # the advice works
+    assert run("verify", str(renamed))[0] == 0
+    assert run("verify", str(other))[0] == 0
+
+
+@pytest.mark.parametrize("args", [["adjudicate"], ["analyse"], ["convert"],
+                                  ["analyse", "--at", "1.1"]])
+def test_empty_stdin_is_named_and_labelled_alike_in_every_game_log_command(
+        args: list[str]) -> None:
+    code, out, err = run(*args, "-", stdin="")
+    assert (code, out) == (3, "")
+    assert err.splitlines() == ["pathcheck: invalid: <stdin>: no log in it"]
+    code, _, err = run("verify", "-", stdin="")  # verify names it the same way
+    assert code == 3 and err.startswith("pathcheck: invalid: <stdin>: ")

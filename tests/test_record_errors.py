@@ -8,6 +8,7 @@ import contextlib
 import errno
 import importlib
 import io
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -44,8 +45,16 @@ def test_an_existing_output_is_said_before_anything_else(tmp_path: Path) -> None
     assert f"{mine} exists: give another --output, or --resume {mine}" in result.stderr
     dangling = tmp_path / "link.pcn"
     dangling.symlink_to(tmp_path / "elsewhere.pcn")  # a link to be followed is a file too
-    assert CliRunner().invoke(cli, ["record", "memo-dice", "-o", str(dangling)]).exit_code == 3
+    result = CliRunner().invoke(cli, ["record", "memo-dice", "-o", str(dangling)])
+    assert result.exit_code == 3 and result.stderr.splitlines() == [  # no --resume: it fails
+        f"pathcheck: error: {dangling} is a dangling symbolic link (to {tmp_path}/elsewhere.pcn)"
+        ": give another --output"]
     assert mine.read_text() == "precious\n" and not (tmp_path / "elsewhere.pcn").exists()
+    fifo = tmp_path / "fifo.pcn"
+    os.mkfifo(fifo)
+    result = CliRunner().invoke(cli, ["record", "memo-dice", "-o", str(fifo)])
+    assert result.exit_code == 3 and result.stderr.splitlines() == [
+        f"pathcheck: error: {fifo} exists and is not a regular file: give another --output"]
 
 
 def test_a_file_made_while_the_settings_are_typed_is_not_replaced(
@@ -110,3 +119,15 @@ def test_the_log_reader_names_its_read_errors_and_leaves_the_callers_alone(
         with pytest.raises(IOFailure, match=unreadable), contextlib.ExitStack() as stack:
             logs = stack.enter_context(log_input.open_logs(name))
             list(logs.items)
+
+
+@pytest.mark.parametrize("name", ["missing.pcn", "folder", "dangling.pcn", "fifo.pcn"])
+def test_a_resume_log_that_is_no_regular_file_is_exit_4_in_one_line(tmp_path: Path,
+                                                                     name: str) -> None:
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "dangling.pcn").symlink_to(tmp_path / "nowhere.pcn")
+    os.mkfifo(tmp_path / "fifo.pcn")
+    log = tmp_path / name
+    result = CliRunner().invoke(cli, ["record", "--resume", str(log)])
+    assert result.exit_code == 4 and len(result.stderr.splitlines()) == 1
+    assert result.stderr.startswith(f"pathcheck: error: {log}: cannot read: ")

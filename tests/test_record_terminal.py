@@ -24,10 +24,14 @@ CTRL_C, CTRL_D, TAB = "\x03", "\x04", "\t"
 class Table:
     """``pathcheck record ARGS`` in a terminal of ``columns`` x ``rows``."""
 
-    def __init__(self, tmp_path: Path, *args: str, columns: int = 100, rows: int = 40) -> None:
+    def __init__(self, tmp_path: Path, *args: str, columns: int = 100, rows: int = 40,
+                 stderr: str | None = None) -> None:
         env = {**os.environ, "TERM": "xterm", "PROMPT_TOOLKIT_NO_CPR": "1",
                "COLUMNS": str(columns), "LINES": str(rows)}
-        self.child = pexpect.spawn(sys.executable, ["-m", "pathcheck", "record", *args],
+        command = [sys.executable, "-m", "pathcheck", "record", *args]
+        if stderr is not None:  # stderr to that file (exec: the recorder leads the session)
+            command = ["/bin/sh", "-c", f'exec "$@" 2>{stderr}', "sh", *command]
+        self.child = pexpect.spawn(command[0], command[1:],
                                    cwd=str(tmp_path), env=env, encoding="utf-8",
                                    dimensions=(rows, columns), timeout=15)
         self.screen = ""
@@ -82,6 +86,20 @@ class Table:
             self.tail = ""
         self.child.send(keys)
 
+    def hang_up(self) -> int:
+        """Close the terminal (the recorder, leading its session, gets SIGHUP) and wait for its
+        exit code; not pexpect's close(), which signals the child again after 0.1 s."""
+        import time
+
+        pty = self.child.ptyproc
+        pty.fileobj.close()
+        deadline = time.monotonic() + 30
+        while pty.isalive():
+            assert time.monotonic() < deadline, "the recorder did not end after a hang-up"
+            time.sleep(0.05)
+        pty.closed = True  # closed here: nothing left for pexpect to close
+        return int(pty.exitstatus) if pty.exitstatus is not None else -int(pty.signalstatus)
+
     def end(self) -> int:
         self.child.expect(pexpect.EOF)
         self.child.close()
@@ -97,8 +115,8 @@ SETUP = {"dungeon": ["Ann Bob", "basic", "none"],
 CLEAR = "\x15"
 
 
-def started(tmp_path: Path, game: str, **size: int) -> Table:
-    table = Table(tmp_path, game, "-o", "game.pcn", **size)
+def started(tmp_path: Path, game: str, columns: int = 100, rows: int = 40) -> Table:
+    table = Table(tmp_path, game, "-o", "game.pcn", columns=columns, rows=rows)
     for answer in SETUP[game]:
         table.type(CLEAR + answer)
     table.wait("recording to game.pcn")
@@ -315,6 +333,29 @@ def test_ctrl_c_clears_a_half_typed_line_then_ends(tmp_path: Path) -> None:
     table.wait("pathcheck record --resume game.pcn")
     assert table.end() == 130
     assert saved(tmp_path)[-1] == "Ann 3 cat/blue blue"
+
+
+def test_a_terminal_that_hangs_up_ends_with_129_and_says_the_log_is_saved(
+        tmp_path: Path) -> None:
+    table = Table(tmp_path, "memo-dice", "-o", "game.pcn", stderr="err.txt")
+    table.type(CLEAR + "Ann Bob")
+    table.wait("recording to game.pcn")
+    table.type("round")
+    table.wait("the first roll")
+    table.type("Ann 3 cat/blue blue")
+    table.wait("Bob to roll")
+    table.ready()
+    assert table.hang_up() == 129
+    assert (tmp_path / "err.txt").read_text("utf-8") == (
+        "pathcheck record: the terminal hung up (SIGHUP): the log is saved: pathcheck record "
+        "--resume game.pcn\n")
+    assert saved(tmp_path)[-1] == "Ann 3 cat/blue blue"
+    table = Table(tmp_path, "memo-dice", "-o", "new.pcn", stderr="err.txt")
+    table.wait("Players")
+    table.ready()
+    assert table.hang_up() == 129 and not (tmp_path / "new.pcn").exists()  # before the game
+    assert (tmp_path / "err.txt").read_text("utf-8") == (
+        "pathcheck record: the terminal hung up (SIGHUP): nothing was written\n")
 
 
 def test_ctrl_d_at_keep_or_correct_ends_without_correcting(tmp_path: Path) -> None:

@@ -89,8 +89,10 @@ def feeding(fifo: Path, text: str) -> Iterator[None]:
 
 
 @pytest.mark.parametrize(("path", "jobs"), PATHS)
+@pytest.mark.parametrize(("signum", "code"), [(signal.SIGTERM, 143), (signal.SIGHUP, 129)])
 def test_sigterm_during_output_removes_the_temporary_file(tmp_path: Path, path: str,
-                                                          jobs: int) -> None:
+                                                          jobs: int, signum: int,
+                                                          code: int) -> None:
     fifo = tmp_path / "in.jsonl"
     os.mkfifo(fifo)
     out = tmp_path / "report.jsonl"
@@ -101,9 +103,9 @@ def test_sigterm_during_output_removes_the_temporary_file(tmp_path: Path, path: 
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         wait_for(lambda: any(p.name.startswith(".report") for p in tmp_path.iterdir()),
                  "the temporary file")
-        proc.send_signal(signal.SIGTERM)
+        proc.send_signal(signum)
         _, err = proc.communicate(timeout=60)
-    assert proc.returncode == 143 and err == b""
+    assert proc.returncode == code and err == b""
     assert sorted(p.name for p in tmp_path.iterdir()) == ["in.jsonl", "report.jsonl"]
     assert out.read_text() == "the old report\n"
 

@@ -41,7 +41,8 @@ from pathcheck.batch import (
 )
 from pathcheck.bounded import Guard, guard
 from pathcheck.errors import InputError, IOFailure, PathcheckError, PluginError, RecordError
-from pathcheck.reader import Document, decode_value
+from pathcheck.meant_for import format_advice
+from pathcheck.reader import Document, decode_value, source_name
 from pathcheck.ruling import Ruling, render_text
 from pathcheck.verify import error_dict, unreadable_dict
 
@@ -146,8 +147,8 @@ def log_items(path: str) -> Iterator[Item]:
         found = True
         yield item
     if not found:
-        source = "<stdin>" if path == "-" else path
-        yield Item(ERROR, source, 0, InputError(f"{path}: no log in it"))
+        source = source_name(path)
+        yield Item(ERROR, source, 0, InputError(f"{source}: no log in it"))
 
 
 def _file_items(path: str) -> Iterator[Item]:
@@ -156,7 +157,7 @@ def _file_items(path: str) -> Iterator[Item]:
         return
     from pathcheck.log_input import iter_source
 
-    source = "<stdin>" if path == "-" else path
+    source = source_name(path)
     try:
         for entry in iter_source(path):
             if isinstance(entry, RecordError):
@@ -328,7 +329,8 @@ def _rule(item: Item, settings: StreamSettings) -> tuple[Document | None, Ruling
 def log_value(item: Item, checked: Guard | None = None) -> dict[str, Any]:
     """The log an item holds, decoded as ``verify`` decodes a record (depth, syntax, keys
     given twice; ``checked``: the reader's guard, when already run); RecordError (with file,
-    line and pointer) for what is not a JSON object, or the item's own error."""
+    line and pointer) for what is not a JSON object, a dungeon record
+    (:func:`pathcheck.meant_for.format_advice`), or the item's own error."""
     if item.kind == ERROR:
         raise item.payload
     value: Any = item.payload
@@ -342,6 +344,9 @@ def log_value(item: Item, checked: Guard | None = None) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise RecordError(item.source, item.line, item.pointer,
                           "expected a JSON object (a log)")
+    advice = format_advice(value.get("format"), item.source)
+    if advice is not None:  # a dungeon record: every game-log command says so in these words
+        raise RecordError(item.source, item.line, item.pointer + "/format", advice)
     return value
 
 
