@@ -25,8 +25,8 @@ from pathcheck.games.memoarrr import fast
 from pathcheck.games.memoarrr.gen import random_game
 from pathcheck.games.memoarrr.rules import POSITIONS
 
-from ..games.test_memoarrr_fast import _move_mutation, built
-from ..games.test_memoarrr_plain import _BASE, _at, _containers, json_values
+from ..games.test_memoarrr_fast import built, mutated_log
+from ..games.test_memoarrr_plain import _BASE
 
 
 def outcome(log: Any) -> bytes | str:
@@ -82,18 +82,7 @@ def test_random_logs(seed: int, players: int, edition: int, expert: bool, ordere
 @given(st.data())
 def test_hostile_logs(data: st.DataObject) -> None:
     """Moves changed (the C side declines at the first fault) and values replaced anywhere."""
-    log = copy.deepcopy(data.draw(st.sampled_from(_BASE)))
-    for _ in range(data.draw(st.integers(0, 3))):
-        _move_mutation(data, log)
-    for _ in range(data.draw(st.integers(0, 2))):
-        holder = _at(log, data.draw(st.sampled_from(_containers(log))))
-        keys = list(holder) if isinstance(holder, dict) else list(range(len(holder)))
-        replace: bool = data.draw(st.booleans())
-        if keys and replace:
-            holder[data.draw(st.sampled_from(keys))] = data.draw(json_values)
-        elif keys:
-            holder.pop(data.draw(st.sampled_from(keys)))
-    same_both_ways(log)
+    same_both_ways(mutated_log(data))
 
 
 def renamed(log: dict[str, Any], names: list[str]) -> None:

@@ -130,7 +130,13 @@ def _move_mutation(data: st.DataObject, log: dict[str, Any]) -> None:
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_mutated_logs(data: st.DataObject) -> None:
-    log = copy.deepcopy(data.draw(st.sampled_from(_BASE)))
+    agree(mutated_log(data))
+
+
+def mutated_log(data: st.DataObject) -> dict[str, Any]:
+    """A base log with a few moves changed, then a few values anywhere replaced by any JSON
+    value or removed (the hostile logs the C and Python paths must agree on)."""
+    log: dict[str, Any] = copy.deepcopy(data.draw(st.sampled_from(_BASE)))
     for _ in range(data.draw(st.integers(0, 3))):  # moves first, while the log is whole
         _move_mutation(data, log)
     for _ in range(data.draw(st.integers(0, 2))):
@@ -141,7 +147,7 @@ def test_mutated_logs(data: st.DataObject) -> None:
             holder[data.draw(st.sampled_from(keys))] = data.draw(json_values)
         elif keys:
             holder.pop(data.draw(st.sampled_from(keys)))
-    agree(log)
+    return log
 
 
 @built
