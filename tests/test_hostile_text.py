@@ -12,6 +12,7 @@ import json
 import os
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -79,6 +80,21 @@ def write(tmp_path: Path, name: str, data: str | bytes) -> str:
     return str(path)
 
 
+def verify_every_path(monkeypatch: pytest.MonkeyPatch,
+                      path: str) -> list[tuple[int, list[dict[str, Any]], str]]:
+    """``verify --format jsonl PATH`` through the C scanners and the Python path, on one
+    process and on two: each run's exit code, output lines and stderr, in that order."""
+    runs = []
+    for python in (False, True):
+        with monkeypatch.context() as patch:
+            if python:
+                patch.setattr(speedups, "_speedups", None)
+            for jobs in ("1", "2"):
+                code, out, err = run("verify", "-j", jobs, "--format", "jsonl", path)
+                runs.append((code, [json.loads(x) for x in out.splitlines()], err))
+    return runs
+
+
 # --- 1. numbers -------------------------------------------------------------------------------
 
 
@@ -118,17 +134,11 @@ def test_dgn_rules_in_digits_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
                                   digits: str) -> None:
     dgn = write(tmp_path, "r.dgn", f"#! rules={HOSTILE_NUMBERS[digits]}\nSTART@N\n"
                                    "#! rules=2\nSTART@N I4@N\n")
-    for python in (False, True):
-        with monkeypatch.context() as patch:
-            if python:
-                patch.setattr(speedups, "_speedups", None)
-            for jobs in ("1", "2"):
-                code, out, err = run("verify", "-j", jobs, "--format", "jsonl", dgn)
-                lines = [json.loads(x) for x in out.splitlines()]
-                assert code == 3
-                assert [(r["line"], r["kind"]) for r in lines] == [
-                    (1, "invalid"), (2, "invalid"), (4, "dungeon")]
-                assert "expected rules=N,N" in lines[0]["error"]
+    for code, lines, _ in verify_every_path(monkeypatch, dgn):
+        assert code == 3
+        assert [(r["line"], r["kind"]) for r in lines] == [
+            (1, "invalid"), (2, "invalid"), (4, "dungeon")]
+        assert "expected rules=N,N" in lines[0]["error"]
     solo = write(tmp_path, "s.dgn", f"#! rules={HOSTILE_NUMBERS[digits]}\nSTART@N | START@N\n")
     code, _, err = run("solo", "check", "10000-0000T", solo)
     assert code == 3 and f"{solo}:1:" in err
@@ -217,15 +227,8 @@ def test_a_lone_cr_inside_a_dgn_line_is_an_error_on_every_path(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     dgn = write(tmp_path, "cr.dgn", "START@N # c\rSTART@N R1@N\n#! rules=2\rx\nSTART@N\n"
                                     "#! rules=2\nSTART@N\r\n")
-    seen = []
-    for python in (False, True):
-        with monkeypatch.context() as patch:
-            if python:
-                patch.setattr(speedups, "_speedups", None)
-            for jobs in ("1", "2"):
-                code, out, _ = run("verify", "-j", jobs, "--format", "jsonl", dgn)
-                seen.append((code, [(r["line"], r["kind"]) for r in map(json.loads,
-                                                                        out.splitlines())]))
+    seen = [(code, [(r["line"], r["kind"]) for r in lines])
+            for code, lines, _ in verify_every_path(monkeypatch, dgn)]
     # line 3 is not ruled: the #! line before it could not be read
     assert seen == [(3, [(1, "invalid"), (2, "invalid"), (3, "invalid"), (5, "dungeon")])] * 4
 
@@ -245,13 +248,8 @@ def test_dev_zero_is_an_error_everywhere(tmp_path: Path,
                                                                 name]):
             code, _, err = run(*args)
             assert code == 3 and err.count("pathcheck:") == 1, (args, err)
-        for python in (False, True):
-            with monkeypatch.context() as patch:
-                if python:
-                    patch.setattr(speedups, "_speedups", None)
-                for jobs in ("1", "2"):
-                    code, out, err = run("verify", "-j", jobs, "--format", "jsonl", name)
-                    assert code == 3 and len(out.splitlines()) == 1, (name, err)
+        for code, lines, err in verify_every_path(monkeypatch, name):
+            assert code == 3 and len(lines) == 1, (name, err)
 
 
 def test_a_binary_file_named_pcn_stops_at_its_nul_byte(tmp_path: Path) -> None:
@@ -401,17 +399,11 @@ def test_dgn_text_is_strict_utf8_with_columns_on_every_path(
                                    b"#! players=Ann\nSTART@N R1@N !Ann # \xc3\n"
                                    b"START@N R1@N !An\xffn\nSTART@N\n")
     seen = []
-    for python in (False, True):
-        with monkeypatch.context() as patch:
-            if python:
-                patch.setattr(speedups, "_speedups", None)
-            for jobs in ("1", "2"):
-                code, out, err = run("verify", "-j", jobs, "--format", "jsonl", dgn)
-                seen.append((code, [(r["line"], r["kind"]) for r in map(json.loads,
-                                                                        out.splitlines())]))
-                assert f"{dgn}:1:13: not UTF-8 text (byte 0xff)" in err
-                assert f"{dgn}:4:21: not UTF-8 text (byte 0xc3)" in err
-                assert f"{dgn}:5:17: not UTF-8 text (byte 0xff)" in err
+    for code, lines, err in verify_every_path(monkeypatch, dgn):
+        seen.append((code, [(r["line"], r["kind"]) for r in lines]))
+        assert f"{dgn}:1:13: not UTF-8 text (byte 0xff)" in err
+        assert f"{dgn}:4:21: not UTF-8 text (byte 0xc3)" in err
+        assert f"{dgn}:5:17: not UTF-8 text (byte 0xff)" in err
     assert seen == [(3, [(1, "invalid"), (2, "invalid"), (4, "invalid"), (5, "invalid"),
                          (6, "dungeon")])] * 4
     solo = write(tmp_path, "s.dgn", b"START@N | START@N \xff\n")
