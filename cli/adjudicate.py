@@ -18,7 +18,6 @@ import click
 from pathcheck import games
 from pathcheck.errors import ExitCode
 from pathcheck.output import AtomicWriter
-from pathcheck.render.safe import one_line
 
 if TYPE_CHECKING:
     from click.shell_completion import CompletionItem
@@ -26,8 +25,10 @@ if TYPE_CHECKING:
 from .options import (
     Results,
     check_moment,
+    counted_outcomes,
     jobs_option,
     keep_if_nothing_read,
+    nothing_ruled,
     output_file,
     output_format,
     progress_bar,
@@ -115,14 +116,7 @@ def command(
         live = output is None and (sys.stdout.isatty()
                                    or any(not os.path.isfile(path) for path in paths))
         results = Results(out, output_format)
-        for ruled in rule_logs(paths, settings, jobs):
-            counts[ruled.status] += 1
-            if bar is not None:
-                bar.update(ruled.size)
-            if ruled.error:
-                click.echo(one_line(ruled.error), err=True)
-                if not ruled.text:  # text output: the error is on stderr only
-                    continue
+        for ruled in counted_outcomes(rule_logs(paths, settings, jobs), counts, bar):
             if ruled.kept is not None and pages is not None:
                 pages.add(*ruled.kept)
             results.add(ruled.text)
@@ -130,10 +124,7 @@ def command(
                 sys.stdout.flush()
         results.close()
         sys.stdout.flush()
-        failed = counts["unreadable"] + counts["invalid"]
-        keep_if_nothing_read(out, 0 < failed == sum(counts.values()),
-                             "nothing could be read" if failed == counts["unreadable"]
-                             else "no log could be ruled on")
+        keep_if_nothing_read(out, nothing_ruled(counts, "log could be ruled on"))
     if pages is not None:
         pages.finish()
     if counts["unreadable"]:

@@ -27,10 +27,12 @@ from .options import (
     chart_file,
     check_moment,
     check_tileset_file,
+    counted_outcomes,
     emit,
     jobs_option,
     keep_if_nothing_read,
     not_a_folder,
+    nothing_ruled,
     output_file,
     progress_bar,
     refuse_input_as_output,
@@ -152,7 +154,6 @@ def _analyse_logs(paths: list[str], game: str | None, output_format: str, output
     from pathcheck.analysis.stream import AnalyseSettings, analyse_item
     from pathcheck.analysis.table import Tally, render_table
     from pathcheck.games.stream import process_logs
-    from pathcheck.render.safe import one_line
     from pathcheck.render.words import counted
 
     tallied = by_player or chart is not None
@@ -171,29 +172,19 @@ def _analyse_logs(paths: list[str], game: str | None, output_format: str, output
                 AtomicWriter(output))
         bar = progress_bar(stack, paths, "analysing")
         results = None if out is None else Results(out, output_format)
-        for done in process_logs(paths, work, jobs):
-            counts[done.status] += 1
-            if bar is not None:
-                bar.update(done.size)
-            if done.error:
-                click.echo(one_line(done.error), err=True)
-                if not done.text:  # text output: the error is on stderr only
-                    continue
+        for done in counted_outcomes(process_logs(paths, work, jobs), counts, bar):
             if done.analysis is not None and tallied:
                 tally.add(done.analysis)
             if html_target is not None and done.analysis is not None:
                 kept.append(done if not kept else None)  # the first log's page only
             if results is not None:
                 results.add(done.text)
-        failed = counts["unreadable"] + counts["invalid"]
-        nothing_read = 0 < failed == sum(counts.values())
-        why = ("nothing could be read" if failed == counts["unreadable"]
-               else "no log could be analysed")
+        why = nothing_ruled(counts, "log could be analysed")
         if results is not None:
             results.close()
-            keep_if_nothing_read(out, nothing_read, why)
+            keep_if_nothing_read(out, why)
         sys.stdout.flush()
-    if nothing_read:  # no table, chart or page of nothing: the files named are left as they were
+    if why is not None:  # no table, chart or page of nothing: the files named are left as they were
         named = [chart, html_target, output if by_player else None]
         for target in filter(None, named):
             click.echo(f"pathcheck: note: {why}: {target} is left as it was", err=True)

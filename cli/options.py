@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import ExitStack
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import click
 
@@ -319,14 +319,58 @@ class Results:
             self.out.write(b"\n")
 
 
-def keep_if_nothing_read(out: Any, nothing_read: bool,
-                         why: str = "nothing could be read") -> bool:
-    """When no input could be read or ruled on at all (a typo'd name, an unreadable file,
-    only invalid logs or records), the ``-o`` FILE ``out`` writes is left as it was, not
-    replaced by a report of nothing (the errors are on stderr); True when it was."""
+class Outcome(Protocol):
+    """What a batch command gets back for each log: its status (a key of the command's
+    counts), its rendered text, the one-line error (empty: none) and the bytes it took."""
+
+    @property
+    def status(self) -> str: ...
+    @property
+    def text(self) -> bytes: ...
+    @property
+    def error(self) -> str: ...
+    @property
+    def size(self) -> int: ...
+
+
+OutcomeT = TypeVar("OutcomeT", bound=Outcome)
+
+
+def counted_outcomes(outcomes: Iterable[OutcomeT], counts: dict[str, int],
+                     bar: Any) -> Iterator[OutcomeT]:
+    """Each outcome counted by status and shown on the progress ``bar`` (None: none); an
+    error goes to stderr at once, and an error with no text to write (text output) is not
+    handed on."""
+    from pathcheck.render.safe import one_line
+
+    for outcome in outcomes:
+        counts[outcome.status] += 1
+        if bar is not None:
+            bar.update(outcome.size)
+        if outcome.error:
+            click.echo(one_line(outcome.error), err=True)
+            if not outcome.text:
+                continue
+        yield outcome
+
+
+def nothing_ruled(counts: dict[str, int], what: str) -> str | None:
+    """Why no input gave a result, when none did (every one ``unreadable`` or ``invalid``):
+    "nothing could be read", or "no WHAT" when something was read; None when one did."""
+    failed = counts["unreadable"] + counts["invalid"]
+    if not failed or failed != sum(counts.values()):
+        return None
+    return "nothing could be read" if failed == counts["unreadable"] else f"no {what}"
+
+
+def keep_if_nothing_read(out: Any, why: str | None) -> bool:
+    """When no input could be read or ruled on at all (``why``, see :func:`nothing_ruled`:
+    a typo'd name, an unreadable file, only invalid logs or records), the ``-o`` FILE ``out``
+    writes is left as it was, not replaced by a report of nothing (the errors are on
+    stderr); True when it was."""
     from pathcheck.output import AtomicWriter
 
-    if nothing_read and isinstance(out, AtomicWriter):
+    if why is not None and isinstance(out, AtomicWriter):
         out.abandon()
         click.echo(f"pathcheck: note: {why}: {out.target} is left as it was", err=True)
         return True

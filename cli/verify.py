@@ -23,6 +23,7 @@ from .options import (
     file_or_folder,
     jobs_option,
     keep_if_nothing_read,
+    nothing_ruled,
     output_file,
     output_format,
     progress_bar,
@@ -130,9 +131,9 @@ def command(
         if output_format == "text":
             out.write((("\n" if not first else "") + summary.text() + "\n").encode())
         sys.stdout.flush()
-        kept = keep_if_nothing_read(
-            out, summary.unreadable + summary.invalid > 0 and summary.records == summary.invalid,
-            "nothing could be read" if summary.records == 0 else "no record could be verified")
+        kept = keep_if_nothing_read(out, nothing_ruled(
+            {"unreadable": summary.unreadable, "invalid": summary.invalid,
+             "verified": summary.records - summary.invalid}, "record could be verified"))
     if output_format != "text" or kept:
         click.echo(summary.text(), err=True)
     if pictures.extra:

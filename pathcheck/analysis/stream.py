@@ -16,7 +16,7 @@ from pathcheck.analysis.core import GameAnalysis
 from pathcheck.batch import ERROR, JSON_LINE, Item
 from pathcheck.bounded import Guard, guard
 from pathcheck.errors import InputError, IOFailure, PathcheckError, RecordError
-from pathcheck.games.stream import format_of, invalid_entry, located, log_value
+from pathcheck.games.stream import failure_line, format_of, invalid_entry, located, log_value
 
 
 @dataclass(frozen=True)
@@ -68,11 +68,8 @@ def analyse_item(item: Item, settings: AnalyseSettings) -> Analysed:
                 result = analyse(value, source=source, formats=formats)
             except RecordError as exc:
                 raise located(exc, item) from exc
-    except RecordError as exc:
-        return _invalid(item, exc, f"pathcheck: invalid: {exc}", settings)
     except PathcheckError as exc:
-        return _invalid(item, exc, f"pathcheck: error: {item.source}:{item.line}: {exc}",
-                        settings)
+        return _invalid(item, exc, failure_line(item, exc), settings)
     result = msgspec.structs.replace(result, line=item.line or None)
     return Analysed("analysed", render(result, settings.output), "", item.line, item.size,
                     result if settings.keep else None, value if settings.keep_logs else None)

@@ -202,11 +202,8 @@ def rule_item(item: Item, settings: StreamSettings) -> Ruled:
         return _invalid(item, item.payload, f"pathcheck: invalid: {item.payload}", settings)
     try:
         doc, ruling = _rule(item, settings)
-    except RecordError as exc:
-        return _invalid(item, exc, f"pathcheck: invalid: {exc}", settings)
     except PathcheckError as exc:
-        return _invalid(item, exc, f"pathcheck: error: {item.source}:{item.line}: {exc}",
-                        settings)
+        return _invalid(item, exc, failure_line(item, exc), settings)
     ruling = msgspec.structs.replace(ruling, line=item.line or None)
     status = "illegal" if ruling.violations else "legal"
     return Ruled(status, render(ruling, settings.output), "", item.line, item.size,
@@ -218,6 +215,14 @@ def _invalid(item: Item, exc: PathcheckError, message: str, settings: StreamSett
     ``"kind": "invalid"`` result in its place (so output line N stays input log N)."""
     return Ruled("invalid", invalid_entry(item, exc, settings.output), message, item.line,
                  item.size)
+
+
+def failure_line(item: Item, exc: PathcheckError) -> str:
+    """The stderr line for a log that could not be ruled on or analysed (``adjudicate`` and
+    ``analyse`` alike): a RecordError names its own place; any other error gets the log's."""
+    if isinstance(exc, RecordError):
+        return f"pathcheck: invalid: {exc}"
+    return f"pathcheck: error: {item.source}:{item.line}: {exc}"
 
 
 def invalid_entry(item: Item, exc: PathcheckError, output: str) -> bytes:
