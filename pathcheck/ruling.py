@@ -156,13 +156,16 @@ class MoveRef(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     player: str | None = None
     pointer: str = ""
 
-    def describe(self) -> str:
+    def describe(self, round_word: str = "round", move_word: str = "move",
+                 whole: str = "log") -> str:
+        """Where the move is, in the given words for a round and a move (a game's replay
+        page uses the rulebook's), ``whole`` when it is no round or move."""
         parts = []
         if self.round is not None:
-            parts.append(f"round {self.round}")
+            parts.append(f"{round_word} {self.round}")
         if self.index is not None:
-            parts.append(f"move {self.index}")
-        text = ", ".join(parts) or "log"
+            parts.append(f"{move_word} {self.index}")
+        text = ", ".join(parts) or whole
         if self.player is not None:
             text += f" ({self.player})"
         return text

@@ -55,13 +55,7 @@ class Words:
     move: str = "move"
 
     def where(self, move: MoveRef) -> str:
-        parts = []
-        if move.round is not None:
-            parts.append(f"{self.round} {move.round}")
-        if move.index is not None:
-            parts.append(f"{self.move} {move.index}")
-        text = ", ".join(parts) or "the log"
-        return text + (f" ({move.player})" if move.player is not None else "")
+        return move.describe(self.round, self.move, "the log")
 
     def describe(self, violation: Violation) -> str:
         return f"{self.where(violation.move)}: {violation.message} [{violation.rule.id}]"
