@@ -255,6 +255,17 @@ def check_solo_failure(fact: SoloFailureFact, text: str, move: MoveRef | None) -
     assert text.endswith(f"the score counts the {counted(fact.score, 'tile')} before it")
 
 
+def check_every_fact(ruling: Ruling) -> None:
+    """Every event of ``ruling`` states a fact, and each fact (of an event or a violation)
+    says what its text says."""
+    for rnd in ruling.rounds:
+        for event in rnd.events:
+            assert not isinstance(event.fact, UnsetType), f"no fact: {event.text}"
+            check_fact(event, rnd.number, ruling)
+    for violation in ruling.violations:
+        check_violation_fact(violation, ruling)
+
+
 def check_violation_fact(violation: Violation, ruling: Ruling) -> None:
     """A violation's fact against its message."""
     fact, message = violation.fact, violation.message
@@ -441,12 +452,7 @@ def check_new_violation_fact(violation: Violation, ruling: Ruling) -> None:
 @pytest.mark.parametrize("path", FIXTURES, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_every_event_states_its_fact_as_fields_that_say_the_same(path: Path) -> None:
     ruling = rule(path)
-    for rnd in ruling.rounds:
-        for event in rnd.events:
-            assert not isinstance(event.fact, UnsetType), f"no fact: {event.text}"
-            check_fact(event, rnd.number, ruling)
-    for violation in ruling.violations:
-        check_violation_fact(violation, ruling)
+    check_every_fact(ruling)
     document = json.loads(ruling.to_json())
     VALIDATOR.validate(document)
     assert all("fact" in v for v in document["violations"])
@@ -518,14 +524,8 @@ def test_random_games_and_their_deal_less_copies_state_every_fact(game: str) -> 
                 for leave_out in (("hands",), ("deck",), ("hands", "deck"))]
         for log in logs:
             adjudicator = games.for_format(str(log["format"]))
-            ruling = adjudicator.adjudicate(log, source="gen",
-                                            options=games.AdjudicateOptions())
-            for rnd in ruling.rounds:
-                for event in rnd.events:
-                    assert not isinstance(event.fact, UnsetType), f"no fact: {event.text}"
-                    check_fact(event, rnd.number, ruling)
-            for violation in ruling.violations:
-                check_violation_fact(violation, ruling)
+            check_every_fact(adjudicator.adjudicate(log, source="gen",
+                                                    options=games.AdjudicateOptions()))
 
 
 def _mutated(log: dict[str, Any], rng: random.Random) -> dict[str, Any]:
