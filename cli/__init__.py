@@ -107,7 +107,7 @@ def _show_version(ctx: click.Context, param: click.Parameter, value: bool) -> No
     if not value or ctx.resilient_parsing:
         return
     try:  # the extension itself, as pathcheck.speedups loads it (cheap: no Python around it)
-        import pathcheck._speedups  # noqa: F401
+        import pathcheck.speedups._speedups  # noqa: F401
 
         built = True
     except ImportError:
@@ -247,7 +247,7 @@ def _main(argv: list[str] | None) -> Any:
 
 def _error(exc: PathcheckError) -> None:
     """One line on stderr; control and bidi characters from the input escaped."""
-    from pathcheck.render.safe import one_line
+    from pathcheck.safe import one_line
 
     click.echo(one_line(f"pathcheck: error: {exc}"), err=True)
 

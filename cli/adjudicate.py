@@ -2,7 +2,7 @@
 
 Rulings are streamed: each is written, in input order, as soon as it is made (the ``json``
 array too), so memory stays constant however many logs come in; ``-o`` still writes the file
-atomically. The work itself is :func:`pathcheck.games.stream.rule_logs`.
+atomically. The work itself is :func:`pathcheck.batch.logs.rule_logs`.
 """
 
 from __future__ import annotations
@@ -96,7 +96,7 @@ def command(
     refuse_input_as_output(html_target, paths)
     if game is not None:
         games.load(game)  # a broken plug-in named on the command line fails here, once
-    from pathcheck.games.stream import StreamSettings, rule_logs
+    from pathcheck.batch.logs import StreamSettings, rule_logs
 
     settings = StreamSettings(game=game, at=at, output=output_format,
                               keep=html_target is not None)

@@ -153,7 +153,7 @@ def _analyse_logs(paths: list[str], game: str | None, output_format: str, output
                   html_target: str | None) -> dict[str, int]:
     from pathcheck.analysis.stream import AnalyseSettings, analyse_item
     from pathcheck.analysis.table import Tally, render_table
-    from pathcheck.games.stream import process_logs
+    from pathcheck.batch.logs import process_logs
     from pathcheck.render.words import counted
 
     tallied = by_player or chart is not None
@@ -193,7 +193,7 @@ def _analyse_logs(paths: list[str], game: str | None, output_format: str, output
     if by_player:
         emit(render_table(rows, output_format), output)
     if chart is not None:
-        from pathcheck.render.accuracy_chart import accuracy_chart_svg
+        from pathcheck.analysis.chart import accuracy_chart_svg
 
         write_svg_chart(accuracy_chart_svg(rows), Path(chart))
     if html_target is not None and kept:
@@ -206,9 +206,9 @@ def _analyse_logs(paths: list[str], game: str | None, output_format: str, output
 
 def _write_page(done: Any, game: str | None, target: str) -> None:
     """The replay page of the analysed log, with its marks (``--html``)."""
+    from pathcheck.analysis.page import marked_page
     from pathcheck.games.pages import page_for
     from pathcheck.output import write_atomic
-    from pathcheck.render.analysis_page import marked_page
     from pathcheck.render.html import render_page
 
     log, analysis = done.log, done.analysis
@@ -229,10 +229,10 @@ def _position(paths: list[str], output_format: str, output: str | None, position
               tileset: str | None) -> None:
     """``--position`` / ``--at``: a dungeon position and the hand tried on it."""
     from pathcheck.analysis.positions import analyse_position
-    from pathcheck.dungeon import parse_notation
-    from pathcheck.records import parse_rules_option
-    from pathcheck.render.analysis import render_position
-    from pathcheck.tileset import resolve_tileset
+    from pathcheck.analysis.report import render_position
+    from pathcheck.inputs.records import parse_rules_option
+    from pathcheck.tracer.dungeon import parse_notation
+    from pathcheck.tracer.tileset import resolve_tileset
 
     if output_format == "csv":
         raise click.UsageError("--format csv is the --by-player table's")
@@ -278,9 +278,9 @@ def _positions_at(path: str, at: str, hand: list[str] | None, output_format: str
     import msgspec
 
     from pathcheck.analysis.positions import analyse_position, position_at
-    from pathcheck.reader import source_name
-    from pathcheck.render.analysis import render_position
-    from pathcheck.render.safe import one_line
+    from pathcheck.analysis.report import render_position
+    from pathcheck.reading.reader import source_name
+    from pathcheck.safe import one_line
 
     found: list[tuple[str, Any]] = []
     failed = False
@@ -336,7 +336,7 @@ def _game_logs(path: str) -> Iterator[tuple[Any, str] | str]:
     be opened raises (exit 4)."""
     from pathcheck.errors import RecordError
     from pathcheck.games.dungeon.log import read_game_log
-    from pathcheck.games.stream import located, log_items, log_value
+    from pathcheck.inputs.items import located, log_items, log_value
 
     for item in log_items(path):
         try:

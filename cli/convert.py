@@ -11,10 +11,10 @@ from typing import IO, TYPE_CHECKING, Any, NoReturn
 
 import click
 
-from pathcheck.bounded import brief
 from pathcheck.errors import ExitCode, RecordError
-from pathcheck.meant_for import misdirected
-from pathcheck.reader import Document, source_name
+from pathcheck.reading.bounded import brief
+from pathcheck.reading.meant_for import misdirected
+from pathcheck.reading.reader import Document, source_name
 
 from .options import output_file, refuse_input_as_output
 
@@ -62,7 +62,7 @@ def command(ctx: click.Context, log: str, target: str | None, output: str | None
     that is no game log, such as a dungeon record, which 'pathcheck verify' reads (or LOG
     holds none); 4: LOG cannot be read.
     """
-    from pathcheck.log_input import open_logs
+    from pathcheck.inputs.logs import open_logs
 
     refuse_input_as_output(output, [log])
     named = target_of(output)
@@ -111,7 +111,7 @@ def notation_of(document: Document, log: str) -> str:
     (exactly); a RecordError naming file, line and ``/format`` when the value is no game log
     (not an object, or a format without notation: a dungeon record, none at all)."""
     from pathcheck import notation
-    from pathcheck.meant_for import format_advice
+    from pathcheck.reading.meant_for import format_advice
 
     value = document.value
     if not isinstance(value, dict):
@@ -136,7 +136,7 @@ def _invalid(ctx: click.Context, message: str) -> NoReturn:
 
 
 def _report(message: str) -> None:
-    from pathcheck.render.safe import one_line
+    from pathcheck.safe import one_line
 
     click.echo(one_line(f"pathcheck: invalid: {message}"), err=True)
 

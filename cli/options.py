@@ -80,7 +80,7 @@ def check_tileset_file(value: str | None) -> str | None:
     import stat
 
     from pathcheck.errors import IOFailure
-    from pathcheck.tileset import BUILTIN
+    from pathcheck.tracer.tileset import BUILTIN
 
     if value is None or value in BUILTIN:
         return value
@@ -145,7 +145,7 @@ def check_moment(ctx: click.Context, param: click.Parameter, value: str | None) 
 
 def _check_rules(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     from pathcheck.errors import InputError
-    from pathcheck.records import parse_rules_option
+    from pathcheck.inputs.records import parse_rules_option
 
     try:
         parse_rules_option(value)
@@ -341,7 +341,7 @@ def counted_outcomes(outcomes: Iterable[OutcomeT], counts: dict[str, int],
     """Each outcome counted by status and shown on the progress ``bar`` (None: none); an
     error goes to stderr at once, and an error with no text to write (text output) is not
     handed on."""
-    from pathcheck.render.safe import one_line
+    from pathcheck.safe import one_line
 
     for outcome in outcomes:
         counts[outcome.status] += 1

@@ -12,9 +12,9 @@ import click
 from pathcheck import games
 from pathcheck.errors import IOFailure
 from pathcheck.games.dungeon.frames import key_page, verdict_page
+from pathcheck.inputs.records import Overrides, iter_records
 from pathcheck.output import write_atomic
-from pathcheck.reader import Document
-from pathcheck.records import Overrides, iter_records
+from pathcheck.reading.reader import Document
 from pathcheck.render.html import Page, render_page
 from pathcheck.render.pictures import picture_name
 from pathcheck.render.ruling_page import DUNGEON_WORDS, GAME_WORDS

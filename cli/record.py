@@ -185,8 +185,8 @@ def _claim(path: str) -> None:
 def _load(resume: str) -> Any:
     """The recording in the notation file ``resume`` (RecordError if it does not read,
     IOFailure if it is not a regular file of at most 16 MB)."""
+    from pathcheck.reading.text import read_text_file  # as adjudicate reads it: BOM, any line end
     from pathcheck.recorder import Recording
-    from pathcheck.text import read_text_file  # as adjudicate reads it: BOM, any line end
 
     return Recording.load(read_text_file(resume), resume)
 
@@ -214,7 +214,7 @@ class Table:
         stopped."""
         from prompt_toolkit.completion import WordCompleter
 
-        from pathcheck.recorder_settings import SETTINGS, check, choices
+        from pathcheck.recorder.settings import SETTINGS, check, choices
 
         answers = dict(current)
         pending = [s.key for s in SETTINGS[fmt]]
@@ -252,7 +252,7 @@ class Table:
         """``:settings`` (and ``:undo`` with no move yet): ask the settings again; the new ones
         are kept only if every move recorded still reads with them."""
         from pathcheck.recorder import Recording
-        from pathcheck.recorder_settings import SETTINGS
+        from pathcheck.recorder.settings import SETTINGS
 
         current = recording.settings()
         answers = self.settings(recording.format, current)
@@ -341,7 +341,7 @@ class Table:
         """Once the game is over, ask what the table sees only then (Memoarrr!'s treasure
         cards, turned over), checked as the settings are, and write it into the header."""
         from pathcheck.games.memoarrr.rules import TREASURES
-        from pathcheck.recorder_settings import AT_THE_END, check
+        from pathcheck.recorder.settings import AT_THE_END, check
 
         missing = [s for s in AT_THE_END.get(recording.format, ())
                    if s.key not in recording.settings()]
@@ -392,7 +392,7 @@ class Table:
     def revealed(self, recording: Any, line: str) -> str:
         """Robot memory: the card each guess of ``line`` turns face up, asked when neither
         the line (``is CARD``) nor the grid says it, and written into the line."""
-        from pathcheck.recorder_cards import CARD_WORDS, card_problem, say_cards, unsaid_cards
+        from pathcheck.recorder.cards import CARD_WORDS, card_problem, say_cards, unsaid_cards
 
         places = unsaid_cards(recording.text(), line, source=recording.source)
         if not any(places):

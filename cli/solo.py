@@ -13,8 +13,8 @@ import click
 
 from pathcheck.errors import ExitCode, RecordError
 from pathcheck.lifeline import usable_cores
-from pathcheck.render.safe import one_line
 from pathcheck.render.solo import render_check, render_deal, render_key
+from pathcheck.safe import one_line
 from pathcheck.solo.challenge import AnswerKey, Challenge, SeedCheck, check_record
 from pathcheck.solo.seed_codes import SEED_LIMIT, SeedCode, SeedCodeError, parse_rules
 from pathcheck.solo.stats import (
@@ -201,10 +201,10 @@ def _key_facts(seed: SeedCode, output_format: str, output: str | None) -> None:
 
 
 def _write_svgs(answer: AnswerKey, folder: Path) -> list[Path]:
-    from pathcheck.dungeon import trace
-    from pathcheck.geometry import Move
     from pathcheck.output import write_atomic
     from pathcheck.render.svg import dungeon_svg
+    from pathcheck.tracer.dungeon import trace
+    from pathcheck.tracer.geometry import Move
 
     seed, dungeons = answer.seed, answer.dungeons
     written = []
@@ -238,7 +238,7 @@ def check(ctx: click.Context, code: str, record: str, output_format: str,
     Exit code 0: scored (whatever the score); 1: the record's deck (or rules) does not match
     the code; 3: the record or the code is malformed.
     """
-    from pathcheck.records import iter_solo_records
+    from pathcheck.inputs.records import iter_solo_records
 
     refuse_input_as_output(output, [record])
     answer = AnswerKey.of(SeedCode.parse(code))

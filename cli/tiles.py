@@ -6,7 +6,7 @@ import json
 
 import click
 
-from pathcheck.tileset import load_tileset
+from pathcheck.tracer.tileset import load_tileset
 
 from .options import tileset_option
 

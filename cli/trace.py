@@ -6,8 +6,8 @@ import click
 
 from pathcheck.batch import render_verdict
 from pathcheck.errors import InputError, RecordError
+from pathcheck.inputs.records import Overrides, parse_dgn_line, parse_rules_option
 from pathcheck.output import write_atomic
-from pathcheck.records import Overrides, parse_dgn_line, parse_rules_option
 from pathcheck.verify import verify_record
 
 from .options import (

@@ -10,11 +10,11 @@ import click
 
 from pathcheck.batch import Block, Rendered, RunSummary, Settings, run
 from pathcheck.errors import ExitCode
+from pathcheck.inputs.records import Overrides, parse_rules_option
 from pathcheck.output import AtomicWriter, write_atomic
-from pathcheck.records import Overrides, parse_rules_option
 from pathcheck.render.pictures import picture_stems
-from pathcheck.render.safe import one_line
 from pathcheck.render.words import counted
+from pathcheck.safe import one_line
 
 from .options import (
     GRAPH_SUFFIXES,

@@ -16,10 +16,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from pathcheck import _moved
+
 __version__ = "0.1.0"
 
+_moved.install()  # the module paths before the move into wings keep importing (deprecated)
+
 if TYPE_CHECKING:
-    from pathcheck.dungeon import LostReason, TraceResult, trace, trace_notation
+    from pathcheck.tracer.dungeon import LostReason, TraceResult, trace, trace_notation
 
 __all__ = ["LostReason", "TraceResult", "__version__", "trace", "trace_notation"]
 
@@ -27,7 +31,7 @@ __all__ = ["LostReason", "TraceResult", "__version__", "trace", "trace_notation"
 def __getattr__(name: str) -> Any:
     # Lazy: keeps `import pathcheck` (and so `pathcheck --help`) cheap.
     if name in ("LostReason", "TraceResult", "trace", "trace_notation"):
-        from pathcheck import dungeon
+        from pathcheck.tracer import dungeon
 
         return getattr(dungeon, name)
     raise AttributeError(name)

@@ -28,7 +28,7 @@ class LostCardFact(_Fact, frozen=True, gc=False, tag="lost-card"):
 
     player: str
     outcome: str
-    """early, scored, too-late, held-on or stayed (pathcheck.check.CardOutcome)."""
+    """early, scored, too-late, held-on or stayed (pathcheck.tracer.check.CardOutcome)."""
     after: int | None
     """The tile the player's LOST card lies on (None: no card)."""
     lost_at: int | None

@@ -365,10 +365,10 @@ def render_text(ruling: Ruling) -> str:
     """The ruling as a table would read it.
 
     Names and other text from the log may hold control or bidi characters: each line is
-    escaped (see :mod:`pathcheck.render.safe`), so no name can forge a line or drive the
+    escaped (see :mod:`pathcheck.safe`), so no name can forge a line or drive the
     terminal; the grids and maps keep their own line breaks.
     """
-    from pathcheck.render.safe import keep_lines, one_line
+    from pathcheck.safe import keep_lines, one_line
 
     lines = [f"{ruling.source}: {ruling.game} ({ruling.format}), players: "
              + ", ".join(ruling.players)]

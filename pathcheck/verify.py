@@ -1,6 +1,6 @@
 """Verifying records: trace, check, and a plain result value (spec section 6 "Results").
 
->>> from pathcheck.records import parse_dgn_line
+>>> from pathcheck.inputs.records import parse_dgn_line
 >>> rec = parse_dgn_line("START@N R1@N R2@E !Ann R3@S I4@W !Bob", source="-", line=1)
 >>> v = verify_record(rec)
 >>> v.trace.lost_at, dict(v.check.points)
@@ -12,11 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from pathcheck.check import CheckResult, score_lost_cards
-from pathcheck.dungeon import TraceResult, trace
 from pathcheck.errors import IOFailure, RecordError
-from pathcheck.records import DungeonRecord, Record, SoloRecord
+from pathcheck.inputs.records import DungeonRecord, Record, SoloRecord
 from pathcheck.solo.play import SoloResult, check_solo
+from pathcheck.tracer.check import CheckResult, score_lost_cards
+from pathcheck.tracer.dungeon import TraceResult, trace
 
 
 @dataclass(frozen=True)

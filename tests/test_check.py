@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pathcheck.check import CardOutcome, LostCard, score_lost_cards
+from pathcheck.tracer.check import CardOutcome, LostCard, score_lost_cards
 
 
 def test_spec_example_lost_at_five() -> None:

@@ -155,9 +155,9 @@ def test_jobs_give_the_same_output_in_the_same_order(tmp_path: Path,
         {"tile": p["tile"], "dir": p["dir"]} for p in r["layout"]]}) for r in lines]
     path = tmp_path / "many.jsonl"
     path.write_text("\n".join([*records, "{bad"] * 3000) + "\n")
-    import pathcheck.bounded
+    import pathcheck.reading.bounded
 
-    monkeypatch.setattr(pathcheck.bounded, "BLOCK_SIZE", 1 << 14)  # many blocks
+    monkeypatch.setattr(pathcheck.reading.bounded, "BLOCK_SIZE", 1 << 14)  # many blocks
     code1, one, _ = run("verify", "--format", "jsonl", str(path))
     code2, two, _ = run("verify", "--format", "jsonl", "--jobs", "2", str(path))
     assert code1 == code2 == 3

@@ -17,9 +17,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pathcheck import batch_fast, batch_items
 from pathcheck.batch import Settings, Task, process_item
-from pathcheck.records import Overrides
+from pathcheck.batch import fast as batch_fast
+from pathcheck.inputs import items as input_items
+from pathcheck.inputs.records import Overrides
 
 from . import test_fast_records
 from .test_fast_records import NAMES, OVERRIDES, dungeons, verify_three_ways
@@ -33,7 +34,7 @@ SPACE = st.sampled_from([" ", " ", " ", "  ", "\t", "\u3000", "\x1c", "\xa0"])
 
 def python_path(block: bytes, settings_: Settings) -> bytes:
     out = []
-    for item in batch_items._dgn_items(io.BytesIO(block), "s.dgn", 1):
+    for item in input_items._dgn_items(io.BytesIO(block), "s.dgn", 1):
         out.append(process_item(item, settings_).text.encode() + b"\n")
     return b"".join(out)
 

@@ -19,11 +19,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pathcheck import bounded, speedups
+from pathcheck import speedups
 from pathcheck.batch import JSON_LINE, Item, Settings, process_item
-from pathcheck.records import Overrides
+from pathcheck.inputs.records import Overrides
+from pathcheck.reading import bounded
 from pathcheck.solo.play import answer_key
-from pathcheck.tileset import load_tileset
+from pathcheck.tracer.tileset import load_tileset
 
 from .test_speedups import BUILT, REQUIRED, fast_path
 
@@ -31,7 +32,7 @@ from .test_speedups import BUILT, REQUIRED, fast_path
 # (and not required), as tests/test_speedups.py explains.
 pytestmark = pytest.mark.skipif(
     not BUILT and not REQUIRED,
-    reason="pathcheck._speedups was not built (no C compiler at install time)")
+    reason="pathcheck.speedups._speedups was not built (no C compiler at install time)")
 TILESET = load_tileset()
 NAMES = ["Ann", "Bob", "Cy", "Zoë", "José", "Björn", "Łucja", "李雷", "Ærin 😀", 'Q"uote',
          "back\\slash", "tab\tbed", "nul\x00", "del\x7f", "a/b", "\u2028", " ", "😀"]

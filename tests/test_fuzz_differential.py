@@ -23,10 +23,11 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pathcheck import bounded, speedups
+from pathcheck import speedups
 from pathcheck.batch import Block, RunSummary, Settings, run
 from pathcheck.cli import cli
-from pathcheck.records import Overrides
+from pathcheck.inputs.records import Overrides
+from pathcheck.reading import bounded
 from tests.fuzz import examples
 from tests.test_speedups import json_text, line_of, records
 

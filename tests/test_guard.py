@@ -16,9 +16,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pathcheck import bounded
-from pathcheck.bounded import MAX_DEPTH, Guard, duplicate_keys, guard, too_deep
-from pathcheck.reader import decode_value
+from pathcheck.reading import bounded
+from pathcheck.reading.bounded import MAX_DEPTH, Guard, duplicate_keys, guard, too_deep
+from pathcheck.reading.reader import decode_value
 
 _c: Any = getattr(bounded, "_json_guard")  # noqa: B009  (private, not exported)
 needs_c = pytest.mark.skipif(_c is None, reason="the C extension is not built")

@@ -19,8 +19,9 @@ from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pathcheck import bounded, speedups
+from pathcheck import speedups
 from pathcheck.cli import cli
+from pathcheck.reading import bounded
 
 GOOD = {"tiles": [{"tile": "START", "dir": "N"}, {"tile": "I1", "dir": "N"}]}
 DEAD_END = {"tiles": [{"tile": t, "dir": d} for t, d in [

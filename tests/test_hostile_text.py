@@ -1,5 +1,5 @@
 """Hostile text (issue 20, points 1-4, 7, 10-12): game notation, ``.dgn`` and the recorder's
-``--resume`` read through the one text reader (:mod:`pathcheck.text`), through every command
+``--resume`` read through the one text reader (:mod:`pathcheck.reading.text`), through every command
 that reads them.
 
 Each bad input must be one line naming the file, line and column, exit code 3 (4 for a file
@@ -18,8 +18,8 @@ import pytest
 from click.testing import CliRunner
 
 from pathcheck import speedups
-from pathcheck.bounded import MAX_DIGITS
 from pathcheck.cli import cli
+from pathcheck.reading.bounded import MAX_DIGITS
 
 ROOT = Path(__file__).resolve().parent.parent
 GOOD = (ROOT / "fixtures" / "memo-dice" / "legal-short-game.pcn").read_text(encoding="utf-8")
@@ -260,7 +260,7 @@ def test_a_binary_file_named_pcn_stops_at_its_nul_byte(tmp_path: Path) -> None:
 
 
 def test_a_log_past_the_limit_is_an_error_read_in_bounded_memory(tmp_path: Path) -> None:
-    from pathcheck.bounded import MAX_RECORD_BYTES
+    from pathcheck.reading.bounded import MAX_RECORD_BYTES
 
     line = "Linda 9 sun\n"
     big = tmp_path / "big.pcn"

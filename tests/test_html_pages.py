@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from pathcheck.cli import cli, main
 from pathcheck.games.dungeon.frames import verdict_page
-from pathcheck.records import DungeonRecord, iter_records, parse_dgn_line
+from pathcheck.inputs.records import DungeonRecord, iter_records, parse_dgn_line
 from pathcheck.render.html import Frame, Page, frames_data, render_page
 from pathcheck.verify import DungeonVerdict, verify_record
 
@@ -200,7 +200,7 @@ def ten_exploration_game(seed: int, players: list[str]) -> dict[str, Any]:
     import random
 
     from pathcheck.games.dungeon.gen import random_exploration
-    from pathcheck.tileset import load_tileset
+    from pathcheck.tracer.tileset import load_tileset
 
     rng, tileset = random.Random(seed), load_tileset()
     scores, start = dict.fromkeys(players, 0), players[0]

@@ -80,3 +80,58 @@ def test_no_import_circle() -> None:
         steps = zip(circle, [*circle[1:], circle[0]], strict=True)
         circles.append(" -> ".join(f"{a} ({graph.edges[a, b]['where']})" for a, b in steps))
     assert circles == [], "import circles:\n" + "\n".join(circles)
+
+
+# The wings of the engine from the bottom up (docs/design.md, "The house"): a module may import
+# its own layer and the layers below it, never one above. A unit is a wing (a package right under
+# pathcheck/), a module left at the top, or, where named, one module of a wing that sits lower
+# than the rest of it.
+LAYERS: tuple[tuple[str, ...], ...] = (
+    ("pathcheck.errors", "pathcheck.facts", "pathcheck.ruling", "pathcheck.safe",
+     "pathcheck.output", "pathcheck.lifeline", "pathcheck._moved"),
+    ("pathcheck.reading",),
+    ("pathcheck.tracer",),
+    ("pathcheck.solo.seed_codes",),  # a solo record's seed code: read by the record reader
+    ("pathcheck.notation",),
+    ("pathcheck.inputs",),
+    ("pathcheck.speedups",),
+    ("pathcheck.solo",),
+    ("pathcheck.verify",),
+    ("pathcheck.render",),
+    ("pathcheck.games",),
+    ("pathcheck.schemas",),
+    ("pathcheck.batch",),
+    ("pathcheck.analysis",),
+    ("pathcheck.recorder",),
+    ("pathcheck.cli", "pathcheck.__main__", "pathcheck"),
+)
+
+
+def unit_of(module: str) -> tuple[int, str]:
+    """The layer and unit a module belongs to: the longest unit name that contains it."""
+    best: tuple[int, str] | None = None
+    for level, units in enumerate(LAYERS):
+        for unit in units:
+            inside = module == unit or (unit != "pathcheck" and module.startswith(unit + "."))
+            if inside and (best is None or len(unit) > len(best[1])):
+                best = (level, unit)
+    assert best is not None, f"{module} is in no layer: add its wing to LAYERS"
+    return best
+
+
+def test_every_module_has_a_layer() -> None:
+    for module in import_graph():
+        unit_of(module)
+    assert unit_of("pathcheck.solo.seed_codes") == (3, "pathcheck.solo.seed_codes")
+    assert unit_of("pathcheck.solo.census.files") == (7, "pathcheck.solo")
+
+
+def test_imports_run_down_the_layers() -> None:
+    graph = import_graph()
+    upward = []
+    for a, b in graph.edges:
+        (level_a, unit_a), (level_b, unit_b) = unit_of(a), unit_of(b)
+        if level_b > level_a:
+            upward.append(f"{a} -> {b} ({graph.edges[a, b]['where']}): "
+                          f"{unit_a} may not import {unit_b}")
+    assert upward == [], "imports that run up the layers:\n" + "\n".join(sorted(upward))

@@ -19,7 +19,7 @@ from pathcheck.games.dungeon import gen as dungeon_gen
 from pathcheck.games.memo_dice import gen as dice_gen
 from pathcheck.games.memoarrr import gen as memoarrr_gen
 from pathcheck.games.robot_memory import gen as robot_gen
-from pathcheck.log_input import iter_source
+from pathcheck.inputs.logs import iter_source
 from pathcheck.notation import NotationError
 
 cli = importlib.import_module("pathcheck.cli").cli

@@ -1,4 +1,4 @@
-"""Notation is read as it is parsed (pathcheck.log_input.iter_notation): a log's lines are
+"""Notation is read as it is parsed (pathcheck.inputs.logs.iter_notation): a log's lines are
 never all held, and the errors are those of a text read whole before it is parsed: the first
 of a line refused by the reader (a NUL byte, the size limit: the input ends there), a line not
 UTF-8, a line that does not lex, then the first error of the notation."""
@@ -15,11 +15,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pathcheck import log_input, notation
+from pathcheck import notation
 from pathcheck.errors import RecordError
-from pathcheck.log_input import NotationDocument, iter_notation
-from pathcheck.text import Line as TextLine
-from pathcheck.text import TextError, decode, raw_lines
+from pathcheck.inputs import logs as log_input
+from pathcheck.inputs.logs import NotationDocument, iter_notation
+from pathcheck.reading.text import Line as TextLine
+from pathcheck.reading.text import TextError, decode, raw_lines
 
 ROOT = Path(__file__).resolve().parents[1]
 GAME = (ROOT / "fixtures" / "dungeon" / "legal-3p-basic.pcn").read_bytes()

@@ -19,8 +19,8 @@ from click.testing import CliRunner
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from pathcheck import bounded
-from pathcheck.bounded import UnfitFile, gunzip, read_regular
+from pathcheck.reading import bounded
+from pathcheck.reading.bounded import UnfitFile, gunzip, read_regular
 from pathcheck.recorder import Recording
 
 cli: click.Command = importlib.import_module("pathcheck.cli").cli

@@ -18,9 +18,9 @@ from click.testing import CliRunner
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from pathcheck import log_input
 from pathcheck.cli import cli, record_terminal
 from pathcheck.errors import InputError, IOFailure
+from pathcheck.inputs import logs as log_input
 
 record = importlib.import_module("pathcheck.cli.record")
 CLEAR = "\x15"  # Ctrl-U

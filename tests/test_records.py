@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pathcheck.errors import RecordError
-from pathcheck.records import (
+from pathcheck.inputs.records import (
     DungeonRecord,
     Overrides,
     SoloRecord,

@@ -24,7 +24,7 @@ from pathcheck.solo.seed_codes import (
     permutation,
     splitmix64,
 )
-from pathcheck.tileset import load_tileset
+from pathcheck.tracer.tileset import load_tileset
 
 VECTORS = Path(__file__).parent.parent / "fixtures" / "seeds" / "vectors.json"
 

@@ -8,8 +8,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pathcheck.dungeon import Placement
-from pathcheck.geometry import Direction
 from pathcheck.render.chart import format_table, stats_chart_svg
 from pathcheck.solo.play import answer_key, check_solo
 from pathcheck.solo.seed_codes import SEED_LIMIT, deal
@@ -25,6 +23,8 @@ from pathcheck.solo.stats import (
     summarise,
     summarise_range,
 )
+from pathcheck.tracer.dungeon import Placement
+from pathcheck.tracer.geometry import Direction
 
 RULE_SETS = [frozenset(), frozenset({2}), frozenset({3, 4}), frozenset({2, 3, 4})]
 

@@ -30,19 +30,19 @@ from pathcheck.batch import (
     process_item,
     process_task,
 )
-from pathcheck.records import Overrides
+from pathcheck.inputs.records import Overrides
 from pathcheck.solo import kernel as solo_kernel
 from pathcheck.solo import stats as solo_stats
-from pathcheck.tileset import load_tileset
+from pathcheck.tracer.tileset import load_tileset
 
 TILESET = load_tileset()
 IDS = [t.id for t in TILESET]
 
-BUILT = importlib.util.find_spec("pathcheck._speedups") is not None
+BUILT = importlib.util.find_spec("pathcheck.speedups._speedups") is not None
 REQUIRED = os.environ.get("PATHCHECK_REQUIRE_SPEEDUPS") == "1"
 pytestmark = pytest.mark.skipif(
     not BUILT and not REQUIRED,
-    reason="pathcheck._speedups was not built (no C compiler at install time)")
+    reason="pathcheck.speedups._speedups was not built (no C compiler at install time)")
 
 
 def python_path(block: bytes, settings: Settings) -> bytes:
@@ -223,9 +223,9 @@ def test_the_c_tracer_takes_its_rule_constants_from_python(
         monkeypatch: pytest.MonkeyPatch, bound: int, ghost_limit: int) -> None:
     # Tables built with another bound and ghost limit change the C verdicts exactly as the
     # same constants change the Python fast tracer's: C has no copy of its own.
-    from pathcheck import fasttrace
-    from pathcheck.constants import REASONS, TRACING
     from pathcheck.solo.play import answer_key
+    from pathcheck.tracer import fast as fasttrace
+    from pathcheck.tracer.constants import REASONS, TRACING
 
     monkeypatch.setattr(fasttrace, "BOUND", bound)
     monkeypatch.setattr(fasttrace, "GHOST_LIMIT", ghost_limit)
@@ -248,7 +248,7 @@ def test_the_c_tracer_takes_its_rule_constants_from_python(
 
 
 def test_the_c_side_follows_the_python_reason_order() -> None:
-    from pathcheck.constants import REASONS
+    from pathcheck.tracer.constants import REASONS
 
     reordered = (REASONS[0], *reversed(REASONS[1:]))
     tables = speedups.make_tables(TILESET, reasons=reordered)

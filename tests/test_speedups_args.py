@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from pathcheck import speedups
-from pathcheck.constants import REASONS
+from pathcheck.tracer.constants import REASONS
 
 _c: Any = speedups._speedups
 pytestmark = pytest.mark.skipif(_c is None, reason="the C extension is not built")

@@ -1,6 +1,6 @@
 """The C tracer of one solo dungeon (``_speedups.trace_dungeon``) against the Python path.
 
-It must answer as :func:`pathcheck.fasttrace.trace_indices` on any dungeon, and a solo ruling
+It must answer as :func:`pathcheck.tracer.fast.trace_indices` on any dungeon, and a solo ruling
 made with it must equal the one made without it, on every solo fixture, random perfect and
 spoilt play and mutated records; misuse of its arguments is an exception, never a read
 outside a buffer (``.ci/sanitize`` runs this file against the ASan/UBSan build).
@@ -18,10 +18,10 @@ from hypothesis import strategies as st
 
 from pathcheck import speedups
 from pathcheck.errors import RecordError
-from pathcheck.fasttrace import compile_tileset, trace_indices
 from pathcheck.games.dungeon import solo
 from pathcheck.ruling import Ruling
-from pathcheck.tileset import load_tileset
+from pathcheck.tracer.fast import compile_tileset, trace_indices
+from pathcheck.tracer.tileset import load_tileset
 from tests.games.test_dungeon_solo_fast import (
     SOLO_FIXTURES,
     SPOILS,

@@ -1,4 +1,4 @@
-"""Properties of the one text reader (:mod:`pathcheck.text`, issue 20): any bytes, cut into
+"""Properties of the one text reader (:mod:`pathcheck.reading.text`, issue 20): any bytes, cut into
 blocks anywhere, read as the whole text would be; arbitrary bytes never make a command fail
 with an internal error (exit 70) or hang; a log read from JSON and from its notation agrees.
 """
@@ -20,9 +20,9 @@ from hypothesis import strategies as st
 from pathcheck import games, notation
 from pathcheck.cli import cli
 from pathcheck.errors import PathcheckError
-from pathcheck.log_input import iter_notation
+from pathcheck.inputs.logs import iter_notation
+from pathcheck.reading.text import Line, TextError, decode, raw_lines, read_text_file, split_lines
 from pathcheck.recorder import Recording
-from pathcheck.text import Line, TextError, decode, raw_lines, read_text_file, split_lines
 
 FIXTURE = [HealthCheck.function_scoped_fixture]  # tmp_path: each example writes its own files
 FORMATS = ("game/1", "solo/1", "memoarrr/1", "memo-dice/1", "robot-memory/1")

@@ -6,11 +6,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pathcheck.dungeon import LostReason, Placement, parse_notation, trace, trace_notation
-from pathcheck.fasttrace import compile_tileset, trace_indices
-from pathcheck.geometry import Direction, Move
-from pathcheck.reference import trace_reference
-from pathcheck.tileset import load_tileset
+from pathcheck.tracer.dungeon import LostReason, Placement, parse_notation, trace, trace_notation
+from pathcheck.tracer.fast import compile_tileset, trace_indices
+from pathcheck.tracer.geometry import Direction, Move
+from pathcheck.tracer.reference import trace_reference
+from pathcheck.tracer.tileset import load_tileset
 
 TILESET = load_tileset()
 

@@ -46,7 +46,7 @@ def analyse(log: Mapping[str, Any], *, source: str,
                           f"format {fmt[:40]!r} is not the named game's (it reads "
                           f"{', '.join(formats)})")
     if fmt not in ANALYSERS:
-        from pathcheck.meant_for import format_advice
+        from pathcheck.reading.meant_for import format_advice
 
         advice = format_advice(fmt)
         raise RecordError(source, None, "/format",

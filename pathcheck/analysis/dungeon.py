@@ -32,12 +32,12 @@ from pathcheck.analysis.core import (
     Mark,
     make_analysis,
 )
-from pathcheck.check import RULE_I, RULE_II, RULE_III, LostCard, card_outcomes
-from pathcheck.constants import REASONS
-from pathcheck.dungeon import LOST_RULES, LostReason
 from pathcheck.games.dungeon.log import GAME_FORMAT, Exploration, GameLog, read_game_log
 from pathcheck.games.dungeon.rules import PRIORITY
 from pathcheck.games.dungeon.state import Replay, clockwise_after
+from pathcheck.tracer.check import RULE_I, RULE_II, RULE_III, LostCard, card_outcomes
+from pathcheck.tracer.constants import REASONS
+from pathcheck.tracer.dungeon import LOST_RULES, LostReason
 
 MISPLACED = LostReason.MISPLACED.value
 

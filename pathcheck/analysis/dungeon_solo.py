@@ -8,7 +8,7 @@ getting Lost"); laid as a new dungeon, it is sound if the previous dungeon was L
 (premature) if it still held. The answer key (perfect play) is all sound.
 
 >>> from pathcheck.solo.play import answer_key
->>> from pathcheck.tileset import load_tileset
+>>> from pathcheck.tracer.tileset import load_tileset
 >>> deck = load_tileset().deck_ids(False)
 >>> key = answer_key(["START", *deck], rules=())
 >>> log = {"format": "solo/1", "dungeons": [[{"tile": p.tile, "dir": p.dir.name}
@@ -24,13 +24,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from pathcheck.analysis.core import AnalysedMove, GameAnalysis, Mark, make_analysis
-from pathcheck.constants import REASONS
-from pathcheck.dungeon import LostReason
 from pathcheck.errors import pointer_join
 from pathcheck.games.dungeon.log import SOLO_FORMAT
 from pathcheck.games.dungeon.solo import SOLO_PLAYER, read_record, traced_dungeons
 from pathcheck.solo.play import RULE_SOLO_FAIL, RULE_SOLO_PREMATURE, dungeon_failure, max_score
-from pathcheck.tileset import load_tileset
+from pathcheck.tracer.constants import REASONS
+from pathcheck.tracer.dungeon import LostReason
+from pathcheck.tracer.tileset import load_tileset
 
 MISPLACED = REASONS.index(LostReason.MISPLACED.value)
 

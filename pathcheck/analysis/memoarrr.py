@@ -11,7 +11,7 @@ known connecting card or reveals a card seen not to connect while a chance was l
 (with the chance that a card not seen connects) when it reveals a card not seen.
 
 A clean log that the C replay (:mod:`pathcheck.games.memoarrr.fast`) takes is marked there,
-while it is replayed (pathcheck/speedups-c/memoarrr_know.c), and only worded here; any other
+while it is replayed (pathcheck/speedups/c/memoarrr_know.c), and only worded here; any other
 log (what the C side declines: illegal moves, odd values), and every log without the C
 extension, is walked through the game's own replay state
 (:class:`~pathcheck.games.memoarrr.island.State`) with :class:`Island`, the plain reference

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from pathcheck.analysis.core import AnalysedMove, GameAnalysis, Mark
-from pathcheck.render.analysis import accuracy_text
+from pathcheck.analysis.report import accuracy_text
 from pathcheck.render.html import Note, NoteKind, Page
 
 _RANK = {Mark.SOUND: 0, Mark.GUESS: 1, Mark.SLIP: 2}

@@ -6,7 +6,7 @@ or is Lost (the reason, at which tile). Over the tiles the player has not seen (
 tiles minus the stack and their hand), the chance that the next tile laid, laid right, makes
 the path Lost.
 
->>> from pathcheck.dungeon import parse_notation
+>>> from pathcheck.tracer.dungeon import parse_notation
 >>> result = analyse_position(parse_notation("START@N R1@N R2@E"), ["R3", "I4"])
 >>> [(h.tile, h.placement, h.goes_on) for h in result.hand]
 [('R3', 'R3@S', True), ('I4', 'I4@S', True)]
@@ -20,14 +20,14 @@ from collections.abc import Sequence
 
 import msgspec
 
-from pathcheck.dungeon import Placement, trace
 from pathcheck.errors import InputError
 from pathcheck.games.common import Moment
 from pathcheck.games.dungeon.log import GameLog
 from pathcheck.games.dungeon.state import START_DIR
 from pathcheck.render.words import counted
 from pathcheck.ruling import Rule
-from pathcheck.tileset import TileSet, load_tileset
+from pathcheck.tracer.dungeon import Placement, trace
+from pathcheck.tracer.tileset import TileSet, load_tileset
 
 
 class HandTile(msgspec.Struct, frozen=True, gc=False):

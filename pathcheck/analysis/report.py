@@ -1,7 +1,7 @@
 """Analyses as text: a log's per-player summary, its slips and guesses, and (dungeon in
 memory) each exploration's Lost point and announcements; a position; the tournament table.
 
-Names from the log are escaped as every text report escapes them (:mod:`pathcheck.render.safe`).
+Names from the log are escaped as every text report escapes them (:mod:`pathcheck.safe`).
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from collections.abc import Sequence
 
 from pathcheck.analysis.core import GameAnalysis, Mark, PlayerSummary
 from pathcheck.analysis.positions import PositionAnalysis
-from pathcheck.render.safe import one_line
 from pathcheck.render.words import counted
+from pathcheck.safe import one_line
 
 TITLES = {"dungeon": "dungeon in memory", "memoarrr": "Memoarrr!", "memo-dice": "Memo Dice",
           "robot-memory": "robot memory game"}

@@ -1,5 +1,5 @@
 """Analysing many logs as a stream: the items of ``adjudicate``'s reader
-(:func:`pathcheck.games.stream.process_logs`), each analysed and rendered in a worker or here,
+(:func:`pathcheck.batch.logs.process_logs`), each analysed and rendered in a worker or here,
 in input order, one line of error per bad log.
 """
 
@@ -13,10 +13,10 @@ import msgspec
 from pathcheck import games
 from pathcheck.analysis import analyse, analyse_decoded
 from pathcheck.analysis.core import GameAnalysis
-from pathcheck.batch import ERROR, JSON_LINE, Item
-from pathcheck.bounded import Guard, guard
+from pathcheck.batch.logs import failure_line, format_of, invalid_entry
 from pathcheck.errors import InputError, IOFailure, PathcheckError, RecordError
-from pathcheck.games.stream import failure_line, format_of, invalid_entry, located, log_value
+from pathcheck.inputs.items import ERROR, JSON_LINE, Item, located, log_value
+from pathcheck.reading.bounded import Guard, guard
 
 
 @dataclass(frozen=True)
@@ -103,7 +103,7 @@ def render(analysis: GameAnalysis, output: str) -> bytes:
     if output == "none":
         return b""
     if output == "text":
-        from pathcheck.render.analysis import render_analysis
+        from pathcheck.analysis.report import render_analysis
 
         return render_analysis(analysis).encode("utf-8")
     encoded = analysis.to_json()

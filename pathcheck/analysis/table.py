@@ -64,8 +64,8 @@ class Tally:
 
 def _cells(row: PlayerRow) -> list[str]:
     """A row of the CSV table: the name as a spreadsheet shows it safely (escaped, never a
-    formula: :func:`pathcheck.render.safe.spreadsheet_cell`), the numbers as they are."""
-    from pathcheck.render.safe import spreadsheet_cell
+    formula: :func:`pathcheck.safe.spreadsheet_cell`), the numbers as they are."""
+    from pathcheck.safe import spreadsheet_cell
 
     acc = "" if row.accuracy is None else f"{row.accuracy:.1f}"
     counts = (row.games, row.wins, row.points, row.moves, row.slips, row.guesses, row.sound)
@@ -84,8 +84,8 @@ def render_table(rows: Sequence[PlayerRow], output: str) -> str:
         writer.writerow(COLUMNS)
         writer.writerows(_cells(r) for r in rows)
         return buffer.getvalue().rstrip("\n")
-    from pathcheck.render.analysis import render_rows
-    from pathcheck.render.safe import one_line
+    from pathcheck.analysis.report import render_rows
+    from pathcheck.safe import one_line
 
     header = ["player", "games", "wins", "points", "moves", "slips", "guesses", "accuracy",
               "slips/game"]

@@ -1,6 +1,6 @@
 """The C fast path of batch verification: whole-line blocks of JSON Lines or ``.dgn`` verified
 by :mod:`pathcheck.speedups` (on threads: it lets go of the GIL), the lines it leaves handed
-back to :func:`pathcheck.batch_items.process_item`. The results are :class:`Block` values of
+back to :func:`pathcheck.batch.items.process_item`. The results are :class:`Block` values of
 JSON Lines bytes with their counts per Lost reason.
 """
 
@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from pathcheck.batch_items import (
+from pathcheck.batch.items import (
     DGN_LINE,
     ERROR,
     JSON_LINE,
@@ -23,10 +23,10 @@ from pathcheck.batch_items import (
     oversized_item,
     process_item,
 )
-from pathcheck.bounded import Oversized, line_blocks
 from pathcheck.errors import IOFailure, RecordError
-from pathcheck.reader import Shape, open_source, shape_by_name
-from pathcheck.records import NOT_RULED, dgn_blank, pragma_line, pragma_settings
+from pathcheck.inputs.records import NOT_RULED, dgn_blank, pragma_line, pragma_settings
+from pathcheck.reading.bounded import Oversized, line_blocks
+from pathcheck.reading.reader import Shape, open_source, shape_by_name
 
 if TYPE_CHECKING:
     from pathcheck import speedups
@@ -37,7 +37,7 @@ class Block(NamedTuple):
 
     data: bytes
     counts: list[int]
-    """Records per reason code of :data:`pathcheck.constants.REASONS` (0: held)."""
+    """Records per reason code of :data:`pathcheck.tracer.constants.REASONS` (0: held)."""
     size: int
 
 
@@ -110,7 +110,7 @@ the settings before it."""
 def _last_pragma(block: bytes, source: str, state: tuple[bytes, bytes]) -> tuple[bytes, bytes]:
     """The state of a .dgn file after ``block`` (see :data:`speedups.DgnState`) if it was
     ``state`` before: the last ``#!`` line and the last valid one (``#!`` lines after spaces
-    or a byte order mark too, as :func:`pathcheck.records.pragma_line` finds them)."""
+    or a byte order mark too, as :func:`pathcheck.inputs.records.pragma_line` finds them)."""
     last = b""
     for match in reversed(list(_PRAGMA_LINE.finditer(block))):
         raw = match.group(1)

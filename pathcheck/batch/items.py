@@ -1,24 +1,29 @@
-"""The items of batch verification: one record of an input, not yet decoded, and its
-verdict rendered (:mod:`pathcheck.batch` runs them, :mod:`pathcheck.batch_fast` the C path).
+"""The items of batch verification: one record of an input verified and its verdict
+rendered (:mod:`pathcheck.batch` runs them, :mod:`pathcheck.batch.fast` the C path).
 
-An input is split into :class:`Item` values (raw JSON Lines or ``.dgn`` lines, or decoded
-values of a JSON document, or the error that made one unreadable); :func:`process_item`
-verifies one and renders it in the output format asked for.
+An input is split into :class:`Item` values by the one way in,
+:func:`pathcheck.inputs.items.iter_items` (re-exported here); :func:`process_item` verifies
+one and renders it in the output format asked for.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
 import msgspec
 
-from pathcheck.bounded import Oversized, Readable
 from pathcheck.errors import IOFailure, RecordError
-from pathcheck.reader import Document, Shape, decode_value, iter_document, open_input, source_name
-from pathcheck.records import Overrides, dgn_lines, parse_dgn_bytes, record_from_document
+from pathcheck.inputs.items import DGN_LINE as DGN_LINE
+from pathcheck.inputs.items import ERROR as ERROR
+from pathcheck.inputs.items import JSON_LINE as JSON_LINE
+from pathcheck.inputs.items import VALUE as VALUE
+from pathcheck.inputs.items import Item as Item
+from pathcheck.inputs.items import iter_items as iter_items
+from pathcheck.inputs.items import oversized_item as oversized_item
+from pathcheck.inputs.records import Overrides, parse_dgn_bytes, record_from_document
+from pathcheck.reading.reader import Document, decode_value
 from pathcheck.verify import (
     DungeonVerdict,
     Verdict,
@@ -27,21 +32,7 @@ from pathcheck.verify import (
     verify_record,
 )
 
-JSON_LINE, DGN_LINE, VALUE, ERROR = range(4)
 CHUNK = 256
-
-
-class Item(NamedTuple):
-    """One record to verify, not yet decoded (or decoded by the main process)."""
-
-    kind: int
-    source: str
-    line: int
-    payload: Any
-    pointer: str = ""
-    extra: Any = None
-    """.dgn: the pragma defaults in force; JSON: the folder relative tile-set paths start from."""
-    size: int = 0
 
 
 @dataclass(frozen=True)
@@ -73,57 +64,6 @@ class Rendered(NamedTuple):
     """For an invalid record: the one-line error (file:line: pointer: message)."""
     svg: str | None = None
     graph: bytes | None = None
-
-
-# --- splitting input into items -------------------------------------------------------------
-
-
-def iter_items(name: str) -> Iterator[Item]:
-    """The records of one file as items, in order (``-`` is stdin)."""
-    source = source_name(name)
-    base = None if name == "-" else str(Path(name).resolve().parent)
-    try:
-        with open_input(name) as sniffed:
-            if sniffed.shape is Shape.DGN:
-                yield from _dgn_items(sniffed.lines(), source, sniffed.first_line)
-            elif sniffed.shape is Shape.JSON_LINES:
-                yield from _line_items(sniffed.lines(), source, sniffed.first_line, base)
-            else:
-                yield from _document_items(sniffed.document(), source, sniffed.first_line, base)
-    except IOFailure as exc:
-        yield Item(ERROR, source, 0, exc)
-
-
-def _line_items(stream: Iterable[bytes | Oversized], source: str, start: int, base: str | None
-                ) -> Iterator[Item]:
-    for number, raw in enumerate(stream, start):
-        if isinstance(raw, Oversized):
-            yield oversized_item(source, number, raw)
-        elif raw.strip():
-            yield Item(JSON_LINE, source, number, raw, "", base, len(raw))
-
-
-def oversized_item(source: str, line: int, raw: Oversized) -> Item:
-    return Item(ERROR, source, line, RecordError(source, line, "", raw.message()),
-                size=raw.size)
-
-
-def _dgn_items(stream: Iterable[bytes | Oversized], source: str, start: int) -> Iterator[Item]:
-    for entry in dgn_lines(stream, source, start):
-        if isinstance(entry, RecordError):
-            yield Item(ERROR, source, entry.line or 0, entry)
-        else:
-            number, raw, defaults = entry
-            yield Item(DGN_LINE, source, number, raw, "", defaults, len(raw))
-
-
-def _document_items(stream: Readable, source: str, first_line: int, base: str | None
-                    ) -> Iterator[Item]:
-    for entry in iter_document(stream, source, first_line):
-        if isinstance(entry, RecordError):
-            yield Item(ERROR, source, entry.line or first_line, entry)
-        else:
-            yield Item(VALUE, source, entry.line, entry.value, entry.pointer, base, 0)
 
 
 # --- processing ---------------------------------------------------------------------------
@@ -191,7 +131,7 @@ def render_verdict(verdict: Verdict, output: str, *, show_map: bool = True) -> s
 
 def _render_error(error: RecordError, settings: Settings) -> str:
     if settings.output == "text":
-        from pathcheck.render.safe import one_line
+        from pathcheck.safe import one_line
 
         where = error.source if error.line is None else f"{error.source}:{error.line}"
         return one_line(f"== {where}: INVALID: {error.pointer or '/'}: {error.message}")

@@ -1,7 +1,7 @@
 """Ruling on many logs as a stream: in input order, in constant memory, on one or more cores.
 
-The input is split into the same items as ``verify``'s (:func:`pathcheck.batch.iter_items`:
-raw JSON Lines, or the decoded records of a JSON document), in chunks; each chunk is decoded,
+The input is split by the one way in (:func:`pathcheck.inputs.items.log_items`: raw JSON
+Lines, the decoded elements of a JSON document, or notation logs), in chunks; each chunk is decoded,
 ruled on and rendered in one go (:func:`rule_chunk`), here or in a worker process
 (:func:`pathcheck.batch.parallel_map`), and the rendered rulings come back in input order as
 :class:`Ruled` values, one per log, ready to write. Nothing is kept once it is written.
@@ -19,30 +19,28 @@ from __future__ import annotations
 import functools
 import gc
 import itertools
-import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
 
 import msgspec
 
 from pathcheck import games
-from pathcheck.batch import (
+from pathcheck.batch.records import parallel_map, usable_cores
+from pathcheck.errors import InputError, IOFailure, PathcheckError, PluginError, RecordError
+from pathcheck.inputs.items import (
     DGN_LINE,
     ERROR,
     JSON_LINE,
-    VALUE,
     Item,
-    iter_items,
-    misdirected,
-    parallel_map,
-    usable_cores,
+    is_json,
+    is_notation,
+    located,
+    log_items,
+    log_value,
 )
-from pathcheck.bounded import Guard, guard
-from pathcheck.errors import InputError, IOFailure, PathcheckError, PluginError, RecordError
-from pathcheck.meant_for import format_advice
-from pathcheck.reader import Document, decode_value, source_name
+from pathcheck.reading.bounded import Guard, guard
+from pathcheck.reading.reader import Document
 from pathcheck.ruling import Ruling, render_text
 from pathcheck.verify import error_dict, unreadable_dict
 
@@ -97,7 +95,7 @@ def process_logs(paths: Iterable[str], work: Callable[[Item], R], jobs: int = 1)
     :func:`rule_logs` rules on them, ``pathcheck analyse`` analyses them."""
     paths = list(paths)
     jobs = max(1, min(jobs, usable_cores()))
-    if not all(_is_json(path) and path != "-" for path in paths):
+    if not all(is_json(path) and path != "-" for path in paths):
         jobs = 1  # notation logs (hand-written, small) carry documents that do not pickle
     gc_was_enabled = gc.isenabled()
     gc.disable()  # rulings are acyclic: collecting while thousands are made only costs time
@@ -130,57 +128,6 @@ def _chunks(paths: Iterable[str]) -> Iterator[list[Item]]:
                 chunk = []
         if chunk:
             yield chunk
-
-
-def log_items(path: str) -> Iterator[Item]:
-    """The logs of one file as items, in order: JSON (a document, an array, JSON Lines)
-    streamed as ``verify`` splits it; game notation (:mod:`pathcheck.log_input`) one log at a
-    time, each log an item carrying its notation Document (which knows the line of every
-    move). A file with no log in it is one error item: an empty file is not a legal game; so
-    is a file of dungeon records (``.dgn``), which ``verify`` reads."""
-    mistake = misdirected(path, "adjudicate")
-    if mistake is not None:
-        yield Item(ERROR, path, 0, InputError(f"{path}: {mistake}"))
-        return
-    found = False
-    for item in _file_items(path):
-        found = True
-        yield item
-    if not found:
-        source = source_name(path)
-        yield Item(ERROR, source, 0, InputError(f"{source}: no log in it"))
-
-
-def _file_items(path: str) -> Iterator[Item]:
-    if _is_json(path):
-        yield from iter_items(path)
-        return
-    from pathcheck.log_input import iter_source
-
-    source = source_name(path)
-    try:
-        for entry in iter_source(path):
-            if isinstance(entry, RecordError):
-                yield Item(ERROR, entry.source, entry.line or 0, entry)
-            else:
-                yield Item(VALUE, entry.source, entry.line, entry.value, entry.pointer, entry)
-    except IOFailure as exc:
-        yield Item(ERROR, source, 0, exc)
-
-
-def _is_json(path: str) -> bool:
-    """JSON by its name, or (stdin, other names) by its first byte: ``{`` or ``[``."""
-    suffix = Path(path).suffix.lower()
-    if suffix in (".json", ".jsonl", ".ndjson"):
-        return True
-    if path != "-" or sys.stdin is None:  # a closed stdin is reported when it is read
-        return False
-    try:
-        peek = getattr(sys.stdin.buffer, "peek", None)
-        head = peek(1).lstrip()[:1] if peek is not None else b""  # peeked, not consumed
-    except (OSError, ValueError):
-        return False
-    return head in (b"{", b"[")
 
 
 def rule_chunk(items: list[Item], settings: StreamSettings) -> list[Ruled]:
@@ -327,43 +274,5 @@ def _rule(item: Item, settings: StreamSettings) -> tuple[Document | None, Ruling
                                         options=games.AdjudicateOptions(at=settings.at))
     except RecordError as exc:
         raise located(exc, item) from exc
-    doc = item.extra if _is_notation(item) else Document(item.source, item.line, value, pointer)
+    doc = item.extra if is_notation(item) else Document(item.source, item.line, value, pointer)
     return doc, ruling
-
-
-def log_value(item: Item, checked: Guard | None = None) -> dict[str, Any]:
-    """The log an item holds, decoded as ``verify`` decodes a record (depth, syntax, keys
-    given twice; ``checked``: the reader's guard, when already run); RecordError (with file,
-    line and pointer) for what is not a JSON object, a dungeon record
-    (:func:`pathcheck.meant_for.format_advice`), or the item's own error."""
-    if item.kind == ERROR:
-        raise item.payload
-    value: Any = item.payload
-    if item.kind in (JSON_LINE, DGN_LINE):
-        raw = item.payload.rstrip(b"\r\n")
-        decoded = decode_value(raw, item.source, item.line, item.pointer,
-                               guard(raw) if checked is None else checked)
-        if isinstance(decoded, RecordError):
-            raise decoded
-        value = decoded.value
-    if not isinstance(value, dict):
-        raise RecordError(item.source, item.line, item.pointer,
-                          "expected a JSON object (a log)")
-    advice = format_advice(value.get("format"), item.source)
-    if advice is not None:  # a dungeon record: every game-log command says so in these words
-        raise RecordError(item.source, item.line, item.pointer + "/format", advice)
-    return value
-
-
-def located(exc: RecordError, item: Item) -> RecordError:
-    """A game's error (which knows the pointer in the log) with the line and the pointer in
-    the file the reader knows; a notation Document knows the line of each turn, round and
-    exploration."""
-    if exc.line is not None:
-        return exc
-    line = item.extra.line_of(exc.pointer) if _is_notation(item) else item.line
-    return RecordError(exc.source, line, item.pointer + exc.pointer, exc.message)
-
-
-def _is_notation(item: Item) -> bool:
-    return isinstance(item.extra, Document) and hasattr(item.extra, "line_of")

@@ -18,8 +18,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from pathcheck.batch_fast import WRONG_PRAGMA, Block, block_results, block_tasks, fast_path_for
-from pathcheck.batch_items import (
+from pathcheck.batch.fast import WRONG_PRAGMA, Block, block_results, block_tasks, fast_path_for
+from pathcheck.batch.items import (
     CHUNK,
     DGN_LINE,
     ERROR,
@@ -33,13 +33,13 @@ from pathcheck.batch_items import (
     process_item,
     render_verdict,
 )
-from pathcheck.constants import REASONS
+from pathcheck.batch.parallel import parallel_map
 from pathcheck.errors import RecordError
 from pathcheck.lifeline import usable_cores
-from pathcheck.meant_for import MEANT_FOR, misdirected
-from pathcheck.parallel import parallel_map
-from pathcheck.reader import source_name
+from pathcheck.reading.meant_for import MEANT_FOR, misdirected
+from pathcheck.reading.reader import source_name
 from pathcheck.render.words import counted
+from pathcheck.tracer.constants import REASONS
 
 __all__ = [
     "CHUNK", "DGN_LINE", "ERROR", "JSON_LINE", "MEANT_FOR", "NO_RECORD", "VALUE",

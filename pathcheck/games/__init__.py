@@ -15,13 +15,13 @@ from functools import cache
 from importlib.metadata import EntryPoint, entry_points
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from pathcheck.bounded import brief
 from pathcheck.errors import PluginError
 from pathcheck.games.common import EVERY_MOMENT, Moment, Pictures, wanted
+from pathcheck.reading.bounded import brief
 from pathcheck.ruling import Ruling
 
 if TYPE_CHECKING:
-    from pathcheck.games.logformat import LogFormat
+    from pathcheck.inputs.logformat import LogFormat
 
 ENTRY_POINT_GROUP = "pathcheck.games"
 
@@ -80,7 +80,7 @@ class GameAdjudicator:
     formats: tuple[str, ...]
     schemas: tuple[str, ...]
     log_formats: tuple[LogFormat[Any], ...] = ()
-    """The formats as typed definitions (:mod:`pathcheck.games.logformat`), in the order of
+    """The formats as typed definitions (:mod:`pathcheck.inputs.logformat`), in the order of
     ``schemas``: they read the logs and generate the published JSON Schemas."""
 
     def json_schema(self, name: str) -> dict[str, Any] | None:
@@ -212,7 +212,7 @@ def for_format(fmt: str) -> Adjudicator:
         if fmt in adjudicator.formats:
             _by_format[fmt] = adjudicator
             return adjudicator
-    from pathcheck.meant_for import format_advice
+    from pathcheck.reading.meant_for import format_advice
 
     advice = format_advice(fmt)
     raise PluginError(f"no installed adjudicator reads format {brief(fmt)}"

@@ -25,9 +25,9 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from pathcheck.bounded import cut
 from pathcheck.errors import InputError, RecordError
-from pathcheck.text import ascii_number
+from pathcheck.reading.bounded import cut
+from pathcheck.reading.text import ascii_number
 
 _MOMENT = re.compile(r"([0-9]+)\.([0-9]+)")
 

@@ -1,6 +1,6 @@
 """.dgn compact notation (docs/formats.md): one dungeon or solo record a line, ``#!`` lines
 setting defaults for the lines after them. Each line's tokens are turned into the JSON record
-they stand for, so both notations share one validation (:mod:`pathcheck.record_values`).
+they stand for, so both notations share one validation (:mod:`pathcheck.inputs.record_values`).
 """
 
 from __future__ import annotations
@@ -9,10 +9,8 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from pathcheck.bounded import MAX_TOKENS, Oversized, brief
 from pathcheck.errors import RecordError
-from pathcheck.reader import BOM, source_name
-from pathcheck.record_values import (
+from pathcheck.inputs.record_values import (
     DUNGEON_FORMAT,
     NO_OVERRIDES,
     SOLO_FORMAT,
@@ -21,7 +19,9 @@ from pathcheck.record_values import (
     parse_dungeon_record,
     parse_solo_record,
 )
-from pathcheck.text import Line, TextError, ascii_number, decode, lone_carriage_return
+from pathcheck.reading.bounded import MAX_TOKENS, Oversized, brief
+from pathcheck.reading.reader import BOM, source_name
+from pathcheck.reading.text import Line, TextError, ascii_number, decode, lone_carriage_return
 
 
 def parse_dgn_line(
@@ -143,8 +143,8 @@ def dgn_blank(raw: bytes) -> bool:
 
 
 def dgn_text(raw: bytes, source: str, line: int) -> str:
-    r"""The text of a raw ``.dgn`` line (:mod:`pathcheck.text`: strict UTF-8, errors with their
-    column). A ``.dgn`` line ends at ``\n`` or ``\r\n``: a lone ``\r`` inside one is an
+    r"""The text of a raw ``.dgn`` line (:mod:`pathcheck.reading.text`: strict UTF-8, errors with
+    their column). A ``.dgn`` line ends at ``\n`` or ``\r\n``: a lone ``\r`` inside one is an
     error, since what follows it would be read as part of this line (or of its comment)
     where an editor shows a line of its own."""
     cr = lone_carriage_return(raw)

@@ -74,8 +74,8 @@ class LogFormat(Generic[S]):
         """The JSON text ``data`` decoded straight into the typed structure (no dict is made
         on the way), or None if it does not fit: the caller then reads the text the usual way
         (:meth:`read`), which words the error. The text must have passed the reader's guard
-        (:func:`pathcheck.bounded.guard`: no key given twice, not too deep). See the module's
-        example."""
+        (:func:`pathcheck.reading.bounded.guard`: no key given twice, not too deep). See the
+        module's example."""
         try:
             value: S = self._decoder.decode(data)
         except (msgspec.DecodeError, UnicodeDecodeError):  # ValidationError is a DecodeError

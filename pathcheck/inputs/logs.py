@@ -1,12 +1,12 @@
 r"""The logs of one input file, game notation or JSON, streamed in bounded memory.
 
 ``adjudicate`` and ``convert`` read their LOG files here. ``*.json``, ``*.jsonl`` and
-``*.ndjson`` are JSON (:mod:`pathcheck.reader`); ``*.pcn`` is game notation
+``*.ndjson`` are JSON (:mod:`pathcheck.reading.reader`); ``*.pcn`` is game notation
 (:mod:`pathcheck.notation`); any other name (``.txt``, ``-``, ``/dev/fd/N``, a pipe) is
 notation when its first line that is neither blank nor a ``#`` comment is a ``#!`` line, else
-JSON. Notation is read line by line through :func:`pathcheck.text.raw_lines` (strict UTF-8,
+JSON. Notation is read line by line through :func:`pathcheck.reading.text.raw_lines` (strict UTF-8,
 lines ended by ``\n``, ``\r\n`` or ``\r`` only), one log at a time: a file may hold several,
-each from its ``#!`` line on, each at most :data:`~pathcheck.bounded.MAX_RECORD_BYTES`.
+each from its ``#!`` line on, each at most :data:`~pathcheck.reading.bounded.MAX_RECORD_BYTES`.
 
 >>> import io
 >>> text = b"#! solo/1\nSTART@N\n\n#! chess/1\ne4\n"
@@ -24,9 +24,9 @@ from pathlib import Path
 from typing import IO, NamedTuple
 
 from pathcheck import notation
-from pathcheck.bounded import BLOCK_SIZE, MAX_RECORD_BYTES, Prefixed, Readable
 from pathcheck.errors import IOFailure, RecordError
-from pathcheck.reader import (
+from pathcheck.reading.bounded import BLOCK_SIZE, MAX_RECORD_BYTES, Prefixed, Readable
+from pathcheck.reading.reader import (
     Document,
     Shape,
     iter_document,
@@ -35,7 +35,7 @@ from pathcheck.reader import (
     sniff,
     source_name,
 )
-from pathcheck.text import Line, TextError, decode, raw_lines, split_lines
+from pathcheck.reading.text import Line, TextError, decode, raw_lines, split_lines
 
 JSON_SUFFIXES = (".json", ".jsonl", ".ndjson")
 SNIFF_BYTES = 1 << 16
@@ -130,7 +130,7 @@ def _sniff(stream: Readable) -> tuple[bytes, bool]:
 
 def _json_items(body: Prefixed, source: str) -> Iterator[Document | RecordError]:
     """JSON of a file whose name does not say: JSON Lines when its first line is a complete
-    JSON value, else one document (as :func:`pathcheck.reader.sniff` decides)."""
+    JSON value, else one document (as :func:`pathcheck.reading.reader.sniff` decides)."""
     sniffed = sniff(body, "-")  # type: ignore[arg-type]  # Prefixed reads lines as a file
     if sniffed.shape is Shape.DGN:  # no JSON at all: the decoder says where
         yield from iter_document(sniffed.document(), source, sniffed.first_line)

@@ -1,6 +1,6 @@
 """Dungeon and solo records as values (spec section 6): their types, and the validation of a
 decoded record (a JSON value, or the one a ``.dgn`` line stands for) with errors naming file,
-line and JSON pointer. :mod:`pathcheck.records` reads them from files.
+line and JSON pointer. :mod:`pathcheck.inputs.records` reads them from files.
 """
 
 from __future__ import annotations
@@ -11,17 +11,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pathcheck.bounded import MAX_NAME, MAX_PLAYERS, MAX_TILESET_TILES, brief
-from pathcheck.check import LostCard
-from pathcheck.dungeon import Placement
 from pathcheck.errors import RecordError, TileSetError, json_value
-from pathcheck.geometry import Direction
-from pathcheck.tileset import REPEAT_KINDS, TileSet, load_tileset, resolve_tileset
+from pathcheck.reading.bounded import MAX_NAME, MAX_PLAYERS, MAX_TILESET_TILES, brief
+from pathcheck.reading.meant_for import DUNGEON_FORMAT as DUNGEON_FORMAT
+from pathcheck.reading.meant_for import SOLO_FORMAT as SOLO_FORMAT
+from pathcheck.tracer.check import LostCard
+from pathcheck.tracer.dungeon import Placement
+from pathcheck.tracer.geometry import Direction
+from pathcheck.tracer.tileset import REPEAT_KINDS, TileSet, load_tileset, resolve_tileset
 
-DUNGEON_FORMAT = "dungeon/1"
 _LOG_FORMAT = re.compile(r"[a-z][a-z-]*/[0-9]+")
 """The ``format`` of a game log (``game/1``, ``memo-dice/1``), which ``adjudicate`` reads."""
-SOLO_FORMAT = "solo/1"
 ALL_RULES = frozenset({1, 2, 3, 4})
 DUNGEON_KEYS = frozenset({"format", "tileset", "advanced", "rules", "tiles", "players", "lost",
                           "id", "note"})

@@ -20,7 +20,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-from pathcheck.dgn import (
+from pathcheck.errors import InputError, RecordError
+from pathcheck.inputs.dgn import (
     NOT_RULED,
     dgn_blank,
     dgn_lines,
@@ -32,9 +33,7 @@ from pathcheck.dgn import (
     pragma_line,
     pragma_settings,
 )
-from pathcheck.errors import InputError, RecordError
-from pathcheck.reader import Document, Shape, iter_documents, open_input, shape_by_name, source_name
-from pathcheck.record_values import (
+from pathcheck.inputs.record_values import (
     ALL_RULES,
     DUNGEON_FORMAT,
     DUNGEON_KEYS,
@@ -48,6 +47,14 @@ from pathcheck.record_values import (
     parse_dungeon_record,
     parse_solo_record,
 )
+from pathcheck.reading.reader import (
+    Document,
+    Shape,
+    iter_documents,
+    open_input,
+    shape_by_name,
+    source_name,
+)
 
 __all__ = [
     "ALL_RULES", "DUNGEON_FORMAT", "DUNGEON_KEYS", "NOT_RULED", "SOLO_FORMAT", "SOLO_KEYS",
@@ -57,7 +64,7 @@ __all__ = [
     "pragma_line", "pragma_settings", "record_from_document",
 ]
 """The record types and their decoding (record_values) and compact notation (dgn), re-exported:
-``pathcheck.records`` is where callers import them from."""
+``pathcheck.inputs.records`` is where callers import them from."""
 
 
 def record_from_document(doc: Document, overrides: Overrides, base: Path | None) -> Record:
@@ -72,14 +79,14 @@ def record_from_document(doc: Document, overrides: Overrides, base: Path | None)
 
 def is_dgn(name: str) -> bool:
     """Whether ``name`` holds compact notation by its suffix (stdin is sniffed: see
-    :func:`pathcheck.reader.sniff`)."""
+    :func:`pathcheck.reading.reader.sniff`)."""
     return shape_by_name(name) is Shape.DGN
 
 
 def iter_records(name: str, overrides: Overrides = NO_OVERRIDES) -> Iterator[Record | RecordError]:
     """Yield every dungeon or solo record of a file (JSON, JSON Lines or .dgn), in order.
 
-    The shape is the one :func:`pathcheck.reader.sniff` decides, as for batch work.
+    The shape is the one :func:`pathcheck.reading.reader.sniff` decides, as for batch work.
     """
     source = source_name(name)
     base = None if name == "-" else Path(name).resolve().parent

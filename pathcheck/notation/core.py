@@ -6,7 +6,7 @@ and move tokens (``pathcheck/games/<game>/notation.py``); this module holds what
 
 - ``#`` starts a comment (to the end of the line); ``{...}`` is a note kept in the log;
   ``"..."`` quotes a name with spaces (JSON string syntax); ``$`` and a JSON value is exactly
-  that value (how values are written: :mod:`pathcheck.notation_values`).
+  that value (how values are written: :mod:`pathcheck.notation.values`).
 - Turns on one line are separated by ``·``, ``;`` or a lone ``.``; a line break ends a turn.
 
 >>> text = '''#! memo-dice/1
@@ -27,7 +27,7 @@ Ann 1 cat · Bob 2 -
 >>> parse("#! memo-dice/1\\nplayers: Ann\\nround\\nAnn x cat/red red", source="bad.pcn")
 Traceback (most recent call last):
 ...
-pathcheck.notation.NotationError: bad.pcn:4:5: 'x': expected a die number
+pathcheck.notation.core.NotationError: bad.pcn:4:5: 'x': expected a die number
 """
 
 from __future__ import annotations
@@ -40,24 +40,23 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol
 
-from pathcheck.bounded import cut
-from pathcheck.meant_for import records_advice
-from pathcheck.notation_places import Places as Places
-from pathcheck.notation_places import line_of as line_of
-from pathcheck.notation_places import places_of
-from pathcheck.notation_values import LITERAL as LITERAL
-from pathcheck.notation_values import checked as checked
-from pathcheck.notation_values import literal as literal
-from pathcheck.notation_values import note as note
-from pathcheck.notation_values import pretty_json as pretty_json
-from pathcheck.notation_values import quote as quote
-from pathcheck.notation_values import read_literal as read_literal
-from pathcheck.notation_values import read_quoted as read_quoted
-from pathcheck.notation_values import same as same
-from pathcheck.notation_values import scalar as scalar
-from pathcheck.notation_values import word as word
-from pathcheck.record_values import DUNGEON_FORMAT
-from pathcheck.text import TextError, ascii_number, split_lines
+from pathcheck.notation.places import Places as Places
+from pathcheck.notation.places import line_of as line_of
+from pathcheck.notation.places import places_of
+from pathcheck.notation.values import LITERAL as LITERAL
+from pathcheck.notation.values import checked as checked
+from pathcheck.notation.values import literal as literal
+from pathcheck.notation.values import note as note
+from pathcheck.notation.values import pretty_json as pretty_json
+from pathcheck.notation.values import quote as quote
+from pathcheck.notation.values import read_literal as read_literal
+from pathcheck.notation.values import read_quoted as read_quoted
+from pathcheck.notation.values import same as same
+from pathcheck.notation.values import scalar as scalar
+from pathcheck.notation.values import word as word
+from pathcheck.reading.bounded import cut
+from pathcheck.reading.meant_for import DUNGEON_FORMAT, records_advice
+from pathcheck.reading.text import TextError, ascii_number, split_lines
 
 EXTENSION = ".pcn"
 SAME_TEXTS = 4096
@@ -122,7 +121,7 @@ _QUOTED = re.compile(r'"(?:[^"\\]|\\.)*+"', re.DOTALL)
 class Reader:
     """One notation log read as it is parsed: its format and header, then its body lines.
 
-    ``text`` is the whole text, or its lines already split (:mod:`pathcheck.text`) with
+    ``text`` is the whole text, or its lines already split (:mod:`pathcheck.reading.text`) with
     their numbers, as an iterable read only as far as asked: the format line and the header
     are read at once, the body a line at a time as :attr:`lines` is iterated (lexed lines
     are not kept, so reading a long log holds one line's tokens, not the whole log's).
@@ -368,7 +367,7 @@ def turns(tokens: Sequence[Token]) -> Iterator[list[Token]]:
 
 
 def integer(reader: Reader, token: Token, low: int, high: int, what: str) -> int:
-    """The number ``token`` spells (ASCII digits, see :func:`pathcheck.text.number`) between
+    """The number ``token`` spells (ASCII digits, see :func:`pathcheck.reading.text.number`) between
     ``low`` and ``high``; else the reader's error, expecting ``what``."""
     value = ascii_number(token.text)
     if value is None or not low <= value <= high:

@@ -7,7 +7,7 @@ from array import array
 from dataclasses import dataclass, field
 from typing import Any
 
-from pathcheck.text import ascii_number
+from pathcheck.reading.text import ascii_number
 
 
 @dataclass(frozen=True, slots=True)

@@ -117,7 +117,7 @@ def read_literal(text: str, start: int = 0) -> tuple[Any, int]:
     ...
     ValueError: arrays and objects nested deeper than the limit of 64 (see Limits in docs/cli.md)
     """
-    from pathcheck.bounded import depth_message, duplicate_keys, duplicate_message, too_deep
+    from pathcheck.reading.bounded import depth_message, duplicate_keys, duplicate_message, too_deep
 
     try:
         value, end = _DECODER.raw_decode(text, start)

@@ -24,14 +24,14 @@ from collections.abc import Iterator
 from typing import Any, NamedTuple, Protocol
 
 from pathcheck.errors import pointer_join
-from pathcheck.regular_files import (  # re-exported: files read unasked
+from pathcheck.reading.regular_files import (  # re-exported: files read unasked
     UnfitFile as UnfitFile,
 )
-from pathcheck.regular_files import gunzip as gunzip
-from pathcheck.regular_files import read_regular as read_regular
+from pathcheck.reading.regular_files import gunzip as gunzip
+from pathcheck.reading.regular_files import read_regular as read_regular
 
 try:  # the one-pass scan of guard(); without a C compiler the Python functions below do it
-    from pathcheck._speedups import json_guard as _json_guard
+    from pathcheck.speedups._speedups import json_guard as _json_guard
 except ImportError:
     _json_guard = None  # type: ignore[assignment]
 

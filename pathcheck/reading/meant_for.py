@@ -17,7 +17,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pathcheck.record_values import DUNGEON_FORMAT
+DUNGEON_FORMAT = "dungeon/1"
+"""The ``format`` of a dungeon record (``verify``'s input; defined here, the lowest reader
+that names it, and re-exported by :mod:`pathcheck.inputs.record_values`)."""
+SOLO_FORMAT = "solo/1"
 
 GAME_LOG_COMMANDS = frozenset({"adjudicate", "analyse", "convert"})
 RECORD_COMMANDS = frozenset({"verify"})

@@ -3,7 +3,7 @@ r"""The one reader of every input: which shape it has, and streaming JSON with e
 :func:`sniff` decides the :class:`Shape` of every input of every command (batch work,
 ``verify``, ``solo check``, ``adjudicate``):
 
-- ``*.dgn`` / ``*.txt``: compact notation, one dungeon per line (:mod:`pathcheck.records`);
+- ``*.dgn`` / ``*.txt``: compact notation, one dungeon per line (:mod:`pathcheck.inputs.records`);
 - ``*.jsonl`` / ``*.ndjson``: one JSON value per line (blank lines are skipped);
 - ``*.json``: one JSON document; a top-level array holds one record per element;
 - ``-`` (stdin) and other names, by their first line that is neither blank nor a ``#``
@@ -38,8 +38,9 @@ from typing import IO, Any
 
 import msgspec
 
-from pathcheck import bounded
-from pathcheck.bounded import (
+from pathcheck.errors import IOFailure, RecordError, pointer_join
+from pathcheck.reading import bounded
+from pathcheck.reading.bounded import (
     Guard,
     Oversized,
     Prefixed,
@@ -49,7 +50,6 @@ from pathcheck.bounded import (
     guard,
     lines,
 )
-from pathcheck.errors import IOFailure, RecordError, pointer_join
 
 _decoder = msgspec.json.Decoder()
 
@@ -165,7 +165,7 @@ class Sniffed:
 
     def lines(self) -> Iterator[bytes | Oversized]:
         """The input's lines from :attr:`first_line` on; a line past the record limit comes
-        as one :class:`~pathcheck.bounded.Oversized`."""
+        as one :class:`~pathcheck.reading.bounded.Oversized`."""
         return lines(Prefixed(b"".join(self.head), self.stream))
 
     def document(self) -> Prefixed:
@@ -312,7 +312,7 @@ def iter_document(stream: bounded.Readable, source: str, first_line: int = 1) ->
 def decode_value(data: bytes, source: str, line: int, pointer: str,
                  checked: Guard | None = None) -> Document | RecordError:
     """One JSON record: its Document, or the RecordError (depth, syntax, a key given twice).
-    ``checked``: what :func:`~pathcheck.bounded.guard` said of ``data``, if the caller asked
+    ``checked``: what :func:`~pathcheck.reading.bounded.guard` said of ``data``, if the caller asked
     already."""
     if checked is None:
         checked = guard(data)

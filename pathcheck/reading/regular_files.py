@@ -32,7 +32,7 @@ def read_regular(path: str | os.PathLike[str], limit: int) -> bytes:
     >>> read_regular("/dev/zero", 10)
     Traceback (most recent call last):
       ...
-    pathcheck.regular_files.UnfitFile: /dev/zero: not a regular file (a character device)
+    pathcheck.reading.regular_files.UnfitFile: /dev/zero: not a regular file (a character device)
     """
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     try:

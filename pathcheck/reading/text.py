@@ -10,10 +10,10 @@ JSON readers have (docs/cli.md, Limits):
   editor's;
 - **text** is strict UTF-8: a byte that is not is an error naming the line and column, a NUL
   byte means binary data (the rest of the input is not read);
-- **numbers** are ASCII digits only, at most :data:`~pathcheck.bounded.MAX_DIGITS` of them
+- **numbers** are ASCII digits only, at most :data:`~pathcheck.reading.bounded.MAX_DIGITS` of them
   (no superscripts, no Arabic-Indic digits, no 5,000-digit numbers);
 - **size**: a line, and a log of several lines, is at most
-  :data:`~pathcheck.bounded.MAX_RECORD_BYTES`; the input is read in blocks, never whole.
+  :data:`~pathcheck.reading.bounded.MAX_RECORD_BYTES`; the input is read in blocks, never whole.
 
 >>> split_lines("a\u2028b\r\nc\rd\x0ce\n")
 ['a\u2028b', 'c', 'd\x0ce']
@@ -30,7 +30,8 @@ import re
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from pathcheck.bounded import (
+from pathcheck.errors import IOFailure, RecordError
+from pathcheck.reading.bounded import (
     BLOCK_SIZE,
     MAX_DIGITS,
     MAX_RECORD_BYTES,
@@ -38,8 +39,7 @@ from pathcheck.bounded import (
     UnfitFile,
     read_regular,
 )
-from pathcheck.errors import IOFailure, RecordError
-from pathcheck.reader import BOM
+from pathcheck.reading.reader import BOM
 
 _EOL = re.compile(rb"\r\n|\r|\n")
 _EOL_TEXT = re.compile(r"\r\n|\r|\n")
@@ -165,7 +165,7 @@ def read_text_file(name: str, source: str | None = None, *, regular: bool = True
     """The whole text of the file ``name`` (a byte order mark at its start skipped), its
     lines ended by ``\\n``: at most MAX_RECORD_BYTES, strict UTF-8 (TextError otherwise),
     read in blocks (``/dev/zero`` is one error). ``regular``: it must be a regular file
-    (:func:`~pathcheck.bounded.read_regular`: a FIFO, a device, a larger file is an
+    (:func:`~pathcheck.reading.bounded.read_regular`: a FIFO, a device, a larger file is an
     IOFailure, nothing blocks), as a file pathcheck reads whole and writes back (``record
     --resume``); else anything that can be read (a FIFO is waited on, as ``cat`` does:
     ``--tileset FILE``)."""

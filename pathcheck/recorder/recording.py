@@ -32,10 +32,10 @@ from typing import Any
 
 from pathcheck import notation
 from pathcheck.errors import InputError, RecordError
-from pathcheck.recorder_settings import SETTINGS, Setting
-from pathcheck.recorder_words import EXAMPLES, at_this_table, tile_ids
+from pathcheck.reading.text import split_lines
+from pathcheck.recorder.settings import SETTINGS, Setting
+from pathcheck.recorder.words import EXAMPLES, at_this_table, tile_ids
 from pathcheck.ruling import Ruling, Violation
-from pathcheck.text import split_lines
 
 __all__ = ["EXAMPLES", "GAMES", "SETTINGS", "Check", "Recording", "Setting", "at_this_table"]
 
@@ -186,7 +186,7 @@ class Recording:
         say, and a line starting with ``|`` starts one at once)."""
         if self.format != "solo/1" or not self.lines or line.lstrip().startswith("|"):
             return False
-        from pathcheck.dungeon import LOST_RULES
+        from pathcheck.tracer.dungeon import LOST_RULES
 
         try:
             ruling = self._rule(self.text())[1]
@@ -394,7 +394,7 @@ class Recording:
         return names
 
     def next(self) -> Any:
-        from pathcheck.recorder_next import next_move
+        from pathcheck.recorder.up_next import next_move
 
         return next_move(self._log_or_empty() or {"format": self.format})
 
@@ -489,7 +489,7 @@ class Recording:
     def words(self, player: str | None = None) -> list[str]:
         """The words that may come next in a move line: names, keywords, tiles, positions
         (``player``: the one whose turn the line is)."""
-        from pathcheck.recorder_words import words
+        from pathcheck.recorder.words import words
 
         try:
             return words(dict(self.log()), self.source, player)

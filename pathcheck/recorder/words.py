@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from pathcheck import notation
 
 if TYPE_CHECKING:
-    from pathcheck.tileset import TileSet
+    from pathcheck.tracer.tileset import TileSet
 
 EXAMPLES: Mapping[str, tuple[tuple[str, str], ...]] = {
     "game/1": (

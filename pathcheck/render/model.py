@@ -1,6 +1,6 @@
 """The layout model both renderers draw: tiles, their paths, the path taken, the marks.
 
->>> from pathcheck.dungeon import parse_notation, trace
+>>> from pathcheck.tracer.dungeon import parse_notation, trace
 >>> view = build_view(trace(parse_notation("START@N L4@E"), with_passes=True))
 >>> view.lost_cell, view.start_cell
 ((0, 1), (0, 0))
@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from pathcheck.constants import BOUND, AdditionalRule
-from pathcheck.dungeon import TraceResult
-from pathcheck.geometry import Cell, Direction
-from pathcheck.tileset import KIND_PATHS, TileKind, TileSet, load_tileset
+from pathcheck.tracer.constants import BOUND, AdditionalRule
+from pathcheck.tracer.dungeon import TraceResult
+from pathcheck.tracer.geometry import Cell, Direction
+from pathcheck.tracer.tileset import KIND_PATHS, TileKind, TileSet, load_tileset
 
 PortPair = frozenset[Direction]
 

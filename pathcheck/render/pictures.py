@@ -58,8 +58,8 @@ def verdict_graph(verdict: Verdict, path: str = ".graphml") -> bytes | None:
     (GraphML for ``*.graphml``, else node-link JSON); None for a solo record."""
     if not isinstance(verdict, DungeonVerdict):
         return None
-    from pathcheck.reference import export_graph, trace_reference
-    from pathcheck.tileset import load_tileset
+    from pathcheck.tracer.reference import export_graph, trace_reference
+    from pathcheck.tracer.tileset import load_tileset
 
     record = verdict.record
     ref = trace_reference(record.tileset or load_tileset(),

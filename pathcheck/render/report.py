@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from pathcheck.dungeon import TraceResult
-from pathcheck.records import DungeonRecord, SoloRecord
+from pathcheck.inputs.records import DungeonRecord, SoloRecord
 from pathcheck.render.model import build_view
-from pathcheck.render.safe import keep_lines, one_line
 from pathcheck.render.text import render_map
 from pathcheck.render.words import counted
+from pathcheck.safe import keep_lines, one_line
+from pathcheck.tracer.dungeon import TraceResult
 from pathcheck.verify import DungeonVerdict, SoloVerdict, Verdict
 
 
@@ -30,7 +30,7 @@ def lost_sentence(result: TraceResult, offset: int = 0) -> str:
 
 def verdict_text(verdict: Verdict, *, show_map: bool = True) -> str:
     """A verdict for people. Text from the record (names, file names, tile ids of a custom
-    set) has its control and bidi characters escaped (:mod:`pathcheck.render.safe`)."""
+    set) has its control and bidi characters escaped (:mod:`pathcheck.safe`)."""
     if isinstance(verdict, SoloVerdict):
         return solo_text(verdict, show_map=show_map)
     return dungeon_text(verdict, show_map=show_map)

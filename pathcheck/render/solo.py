@@ -55,7 +55,7 @@ def render_check(check: SeedCheck) -> str:
         head = (f"{check.source}: {check.seed}: {score}, failed: {result.failure.value} "
                 f"at stack tile {result.failing_tile} (dungeon {result.failing_dungeon}, "
                 f"tile {result.failing_index})")
-    from pathcheck.render.safe import one_line
+    from pathcheck.safe import one_line
 
     head = one_line(head)  # the file name may hold control characters
     divergence = check.divergence

@@ -8,7 +8,7 @@ Colours are from the Okabe-Ito palette (they read for colour-blind people too), 
 also has a shape or a letter: START a circle with ``S``, the Lost tile a cross in a circle.
 Elements carry classes (``tile``, ``taken``, ``start``, ``lost``) so a page can find them.
 
->>> from pathcheck.dungeon import parse_notation, trace
+>>> from pathcheck.tracer.dungeon import parse_notation, trace
 >>> svg = dungeon_svg(trace(parse_notation("START@N L4@E"), with_passes=True))
 >>> svg.count('class="tile"'), 'class="lost"' in svg
 (2, True)
@@ -24,11 +24,11 @@ from shapely import LineString, Point, box
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
 
-from pathcheck.dungeon import TraceResult
-from pathcheck.geometry import Direction
 from pathcheck.render.model import DungeonView, PortPair, TileView, build_view
 from pathcheck.render.words import counted
-from pathcheck.tileset import TileSet
+from pathcheck.tracer.dungeon import TraceResult
+from pathcheck.tracer.geometry import Direction
+from pathcheck.tracer.tileset import TileSet
 
 SCALE = 64
 MIN_WIDTH = 420

@@ -11,8 +11,8 @@ from __future__ import annotations
 import unicodedata
 from functools import cache
 
-from pathcheck.geometry import Direction
 from pathcheck.render.model import DungeonView, TileView
+from pathcheck.tracer.geometry import Direction
 
 CELL_W, CELL_H = 7, 3
 LIGHT, HEAVY = "LIGHT", "HEAVY"

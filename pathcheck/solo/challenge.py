@@ -15,11 +15,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from pathcheck.records import SoloRecord
+from pathcheck.inputs.records import SoloRecord
 from pathcheck.solo.play import KeyDungeon, SoloResult, answer_key, check_solo, max_score
 from pathcheck.solo.seed_codes import SeedCode, SeedCodeError
 from pathcheck.solo.stats import DealStats, Divergence, first_divergence
-from pathcheck.tileset import load_tileset
+from pathcheck.tracer.tileset import load_tileset
 
 
 def rules_text(rules: frozenset[int]) -> str:
@@ -119,7 +119,7 @@ class DeckDifference:
 def first_deck_difference(deck: list[str], record: SoloRecord) -> DeckDifference | None:
     """Where the record's stack first differs from ``deck`` (START first), in stack order.
 
-    >>> from pathcheck.records import parse_dgn_line
+    >>> from pathcheck.inputs.records import parse_dgn_line
     >>> record = parse_dgn_line("START@N R1@N | I1@N", source="doc", line=1)
     >>> first_deck_difference(["START", "R1", "I2"], record)
     DeckDifference(position=3, dungeon=2, index=1, want='I2', got='I1')

@@ -21,11 +21,11 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from pathcheck import constants
-from pathcheck.constants import REASONS, tracing_mask
-from pathcheck.fasttrace import STEP, CompiledTileSet, compile_tileset, trace_indices
 from pathcheck.solo.seed_codes import permutation
-from pathcheck.tileset import load_tileset
+from pathcheck.tracer import constants
+from pathcheck.tracer.constants import REASONS, tracing_mask
+from pathcheck.tracer.fast import STEP, CompiledTileSet, compile_tileset, trace_indices
+from pathcheck.tracer.tileset import load_tileset
 
 PATH_REASONS = frozenset({"loop", "reverse", "dead-end"})
 """Lost reasons found only by following the path over tiles already laid (rulebook A-C)."""

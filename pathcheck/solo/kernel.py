@@ -2,8 +2,8 @@
 
 :func:`summarise_range` gives the same :class:`~pathcheck.solo.deal.Summary` as analysing
 every seed with :func:`~pathcheck.solo.deal.analyse_deal`, from the histograms and per-deal
-keys that ``pathcheck._speedups.solo_kernel`` returns (the tests compare both). Each distinct
-deal key (squared lengths, revisits, path-Lost and rule-Lost counts) is scored once by
+keys that ``pathcheck.speedups._speedups.solo_kernel`` returns (the tests compare both). Each
+distinct deal key (squared lengths, revisits, path-Lost and rule-Lost counts) is scored once by
 :class:`~pathcheck.solo.deal.Factors`, so the difficulty values are exactly those of the
 Python path. Without the extension, :func:`available` is False.
 """
@@ -14,7 +14,6 @@ from array import array
 from collections import Counter
 from dataclasses import dataclass
 
-from pathcheck.constants import REASONS, AdditionalRule, tracing_mask
 from pathcheck.solo.deal import (
     Constraints,
     DealStats,
@@ -25,6 +24,7 @@ from pathcheck.solo.deal import (
     grade_of,
 )
 from pathcheck.speedups import _speedups, _tables
+from pathcheck.tracer.constants import REASONS, AdditionalRule, tracing_mask
 
 
 def available() -> bool:

@@ -4,7 +4,7 @@ A solo game stacks all 38 tiles: START first, then the deck in order. Each dunge
 first starts with the tile after the previous dungeon's Lost point. The check stops at the
 first failure (``misplaced``, ``late`` or ``premature``) and scores the tiles placed before it.
 
->>> from pathcheck.dungeon import parse_notation
+>>> from pathcheck.tracer.dungeon import parse_notation
 >>> dungeons = [parse_notation("START@N L4@E"), parse_notation("I1@N")]
 >>> result = check_solo(dungeons, rules=())
 >>> result.failure.value, result.failing_tile, result.score
@@ -18,12 +18,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pathcheck.constants import tracing_mask
-from pathcheck.dungeon import LostReason, Placement, TraceResult, trace
-from pathcheck.fasttrace import compile_tileset, trace_indices
-from pathcheck.geometry import Direction, Move
 from pathcheck.ruling import Rule
-from pathcheck.tileset import TileSet, load_tileset
+from pathcheck.tracer.constants import tracing_mask
+from pathcheck.tracer.dungeon import LostReason, Placement, TraceResult, trace
+from pathcheck.tracer.fast import compile_tileset, trace_indices
+from pathcheck.tracer.geometry import Direction, Move
+from pathcheck.tracer.tileset import TileSet, load_tileset
 
 SOLO_RULES = frozenset({2, 3, 4})
 """Additional rules allowed in solo play (not #1)."""

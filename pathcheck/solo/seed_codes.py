@@ -21,11 +21,11 @@ import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from pathcheck.bounded import cut
-from pathcheck.constants import RULE_NUMBERS, TRACING, AdditionalRule
 from pathcheck.errors import InputError
-from pathcheck.text import ascii_number
-from pathcheck.tileset import TileSet, load_tileset
+from pathcheck.reading.bounded import cut
+from pathcheck.reading.text import ascii_number
+from pathcheck.tracer.constants import RULE_NUMBERS, TRACING, AdditionalRule
+from pathcheck.tracer.tileset import TileSet, load_tileset
 
 ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 """Crockford base32: digit value = index (no I, L, O, U)."""
@@ -48,7 +48,7 @@ GROUP = 5
 SOLO_RULES = TRACING
 """The additional rules solo play allows (#2, #3, #4)."""
 CODE_SHIFT = 1
-"""The rules character is the :class:`~pathcheck.constants.AdditionalRule` flag of the solo
+"""The rules character is the :class:`~pathcheck.tracer.constants.AdditionalRule` flag of the solo
 rules shifted right by one (rule #2 is bit 0, #3 bit 1, #4 bit 2): codes are a published
 format, so this one shift (in :func:`rules_bits` / :func:`bits_rules`) is the only place where
 a rule set has another bit layout."""

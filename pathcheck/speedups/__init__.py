@@ -2,13 +2,17 @@
 
 :func:`fast_block` verifies a block of complete JSON Lines and :func:`fast_dgn_block` one of
 ``.dgn`` lines, and return the JSON Lines results. The optional extension
-:mod:`pathcheck._speedups` reads the lines with strict scanners, checks what the Python path
-checks (players and LOST cards too), traces with the same compiled tables as
-:mod:`pathcheck.fasttrace` and writes each result exactly as the Python path would. A JSON
+:mod:`pathcheck.speedups._speedups` reads the lines with strict scanners, checks what the Python
+path checks (players and LOST cards too), traces with the same compiled tables as
+:mod:`pathcheck.tracer.fast` and writes each result exactly as the Python path would. A JSON
 line the scanner leaves is decoded by msgspec into typed structs and traced in C if it is a
 plain valid record after all; every record the fast path is not sure about (invalid ones,
 custom tile sets, solo lines) is verified by the Python path instead, in its place. Without
 the extension, :func:`available` is False and batch work uses the Python path throughout.
+
+The wing holds the extension's sources beside this Python side: ``_speedups.c`` is one
+translation unit that includes its parts from ``c/`` (one job a file), ``_speedups.pyi`` its
+types. May import: the shared top modules, ``pathcheck.reading`` and ``pathcheck.tracer``.
 """
 
 from __future__ import annotations
@@ -19,14 +23,14 @@ from typing import Any, Literal
 
 import msgspec
 
-from pathcheck.bounded import Guard, duplicate_keys, guard
-from pathcheck.constants import ADVANCED_ONLY, BOUND, GHOST_LIMIT, REASONS, AdditionalRule
-from pathcheck.dungeon import LOST_RULES, LostReason
-from pathcheck.fasttrace import compile_tileset
-from pathcheck.tileset import TileSet, load_tileset
+from pathcheck.reading.bounded import Guard, duplicate_keys, guard
+from pathcheck.tracer.constants import ADVANCED_ONLY, BOUND, GHOST_LIMIT, REASONS, AdditionalRule
+from pathcheck.tracer.dungeon import LOST_RULES, LostReason
+from pathcheck.tracer.fast import compile_tileset
+from pathcheck.tracer.tileset import TileSet, load_tileset
 
 try:
-    from pathcheck import _speedups as _speedups  # re-exported for pathcheck.solo.kernel
+    from pathcheck.speedups import _speedups  # re-exported for pathcheck.solo.kernel
 except ImportError:  # no C compiler at install time: the Python path does everything
     _speedups = None  # type: ignore[assignment]
 
@@ -67,8 +71,8 @@ def available() -> bool:
 def make_tables(tileset: TileSet, *, bound: int = BOUND, ghost_limit: int = GHOST_LIMIT,
                 reasons: tuple[str | None, ...] = REASONS) -> object:
     """The C side's tables: the compiled tile set plus the rule constants of
-    :mod:`pathcheck.constants` (the C file defines none of its own; the arguments exist so the
-    tests can show that the C tracer follows them)."""
+    :mod:`pathcheck.tracer.constants` (the C file defines none of its own; the arguments exist so
+    the tests can show that the C tracer follows them)."""
     _speedups.set_layout(RecordStruct, PlacementStruct)
     compiled = compile_tileset(tileset)
     reason_json = [_encoder.encode(name) for name in reasons]
@@ -108,8 +112,8 @@ def prefix_for(source: str) -> bytes:
 
 
 def overrides_codes(rules: frozenset[int] | None, advanced: bool | None) -> tuple[int, int]:
-    """The C side's rule mask (an :class:`~pathcheck.constants.AdditionalRule` value, -1 none)
-    and advanced (-1 none, 0, 1)."""
+    """The C side's rule mask (an :class:`~pathcheck.tracer.constants.AdditionalRule` value, -1
+    none) and advanced (-1 none, 0, 1)."""
     mask = -1 if rules is None else int(AdditionalRule.of(rules))
     return mask, -1 if advanced is None else int(advanced)
 

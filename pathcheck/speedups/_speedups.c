@@ -1,5 +1,5 @@
 /*
- * pathcheck._speedups: the fast tracer of pathcheck.fasttrace, in C, for batch work.
+ * pathcheck.speedups._speedups: the fast tracer of pathcheck.tracer.fast, in C, for batch work.
  *
  * It reads dungeon/1 JSON Lines (scan_block) and .dgn lines (scan_dgn) itself, or records
  * that msgspec has already decoded (trace_records); checks what the Python path checks
@@ -28,7 +28,7 @@
 #define MAX_KINDS 16
 #define ID_SLOTS 1024
 
-/* The checks of the tracer. Their reason codes (the order of pathcheck.constants.REASONS),
+/* The checks of the tracer. Their reason codes (the order of pathcheck.tracer.constants.REASONS),
  * the rule bits, the bound and the ghost limit come from Python with the tables. */
 enum { HELD, MISPLACED, OUT_OF_BOUNDS, GHOST_FIVE, GHOST_TWICE, DEAD_END, LOOP, REVERSE, NCHECKS };
 static const char *const CHECK_NAMES[NCHECKS] = {
@@ -44,21 +44,21 @@ static const int SIGN[4] = {1, 1, -1, -1};
 
 /* The parts below are one translation unit (so the compiler inlines the scanners into the
  * tracer as before); each file holds one job. They are included in dependency order. */
-#include "speedups-c/buffer.c"
-#include "speedups-c/tables.c"
-#include "speedups-c/trace.c"
-#include "speedups-c/records.c"
-#include "speedups-c/scan_json.c"
-#include "speedups-c/check.c"
-#include "speedups-c/block.c"
-#include "speedups-c/scan_dgn.c"
-#include "speedups-c/solo.c"
-#include "speedups-c/guard.c"
-#include "speedups-c/dungeon_solo.c"
-#include "speedups-c/dungeon_game.c"
-#include "speedups-c/memoarrr.c"
-#include "speedups-c/memoarrr_know.c"
-#include "speedups-c/memoarrr_replay.c"
+#include "c/buffer.c"
+#include "c/tables.c"
+#include "c/trace.c"
+#include "c/records.c"
+#include "c/scan_json.c"
+#include "c/check.c"
+#include "c/block.c"
+#include "c/scan_dgn.c"
+#include "c/solo.c"
+#include "c/guard.c"
+#include "c/dungeon_solo.c"
+#include "c/dungeon_game.c"
+#include "c/memoarrr.c"
+#include "c/memoarrr_know.c"
+#include "c/memoarrr_replay.c"
 
 static PyMethodDef methods[] = {
     {"solo_kernel", solo_kernel, METH_VARARGS, "Perfect solo play of many seeds."},

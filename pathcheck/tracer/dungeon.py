@@ -16,12 +16,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pathcheck.constants import REASONS, tracing_mask
 from pathcheck.errors import InputError
-from pathcheck.fasttrace import compile_tileset, trace_indices, unpack
-from pathcheck.geometry import Direction, Move
 from pathcheck.ruling import Rule
-from pathcheck.tileset import TileSet, load_tileset
+from pathcheck.tracer.constants import REASONS, tracing_mask
+from pathcheck.tracer.fast import compile_tileset, trace_indices, unpack
+from pathcheck.tracer.geometry import Direction, Move
+from pathcheck.tracer.tileset import TileSet, load_tileset
 
 RULEBOOK = "dungeon in memory rule sheet"
 
@@ -157,7 +157,8 @@ class TraceResult:
 
 
 rules_mask = tracing_mask
-"""The fast tracer's bit mask for a set of additional rules (see :mod:`pathcheck.constants`)."""
+"""The fast tracer's bit mask for a set of additional rules (see
+:mod:`pathcheck.tracer.constants`)."""
 
 
 def trace(
@@ -173,7 +174,7 @@ def trace(
     ``with_passes`` also records every pass over a tile (for drawing the path taken).
 
     Unknown tile ids raise InputError; validating a whole record (repeats, mode) is the job
-    of :mod:`pathcheck.records`.
+    of :mod:`pathcheck.inputs.records`.
     """
     ts = tileset or load_tileset()
     compiled = compile_tileset(ts)

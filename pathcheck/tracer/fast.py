@@ -1,12 +1,12 @@
 """The fast tracer: the rules of spec section 3 run on compiled integer tables.
 
-It never imports networkx. :func:`compile_tileset` turns :data:`~pathcheck.tileset.KIND_PATHS`
-into flat lookup tables once per tile set; :func:`trace_indices` traces one dungeon given as
-tile indices and directions. Cells and edges are packed into integers so that the walk is
-dictionary look-ups and additions only.
+It never imports networkx. :func:`compile_tileset` turns
+:data:`~pathcheck.tracer.tileset.KIND_PATHS` into flat lookup tables once per tile set;
+:func:`trace_indices` traces one dungeon given as tile indices and directions. Cells and
+edges are packed into integers so that the walk is dictionary look-ups and additions only.
 
 Reason codes are small ints (see :data:`REASONS`); the public API in
-:mod:`pathcheck.dungeon` turns them into :class:`~pathcheck.dungeon.LostReason`.
+:mod:`pathcheck.tracer.dungeon` turns them into :class:`~pathcheck.tracer.dungeon.LostReason`.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from pathcheck.constants import (  # noqa: F401  (REASONS and the codes are re-exported)
+from pathcheck.tracer.constants import (  # noqa: F401  (REASONS and the codes are re-exported)
     BOUND,
     DEAD_END,
     GHOST_FIVE,
@@ -29,8 +29,8 @@ from pathcheck.constants import (  # noqa: F401  (REASONS and the codes are re-e
     REVERSE,
     AdditionalRule,
 )
-from pathcheck.geometry import Direction
-from pathcheck.tileset import KIND_PATHS, REPEAT_KINDS, TileKind, TileSet
+from pathcheck.tracer.geometry import Direction
+from pathcheck.tracer.tileset import KIND_PATHS, REPEAT_KINDS, TileKind, TileSet
 
 RULE_BOUND, RULE_GHOST_FIVE, RULE_GHOST_TWICE = (
     int(AdditionalRule.BOUND), int(AdditionalRule.GHOST_FIVE), int(AdditionalRule.GHOST_TWICE))

@@ -1,7 +1,7 @@
 """The reference tracer: spec section 3 walked plainly on a networkx dungeon graph.
 
 It is written to be obviously right, not fast: cells are ``(x, y)`` tuples, directions are
-:class:`~pathcheck.geometry.Direction` values, and the laid-out dungeon is a networkx graph
+:class:`~pathcheck.tracer.geometry.Direction` values, and the laid-out dungeon is a networkx graph
 whose nodes are edge ports ``(x, y, side)`` and whose edges are path segments (inside a tile)
 and borders (between the facing ports of two neighbouring tiles). The fast tracer must give
 the same answer on every dungeon; the tests prove it with hypothesis.
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import networkx as nx
 
-from pathcheck.constants import (
+from pathcheck.tracer.constants import (
     BOUND,
     GHOST_FIVE,
     GHOST_LIMIT,
@@ -24,8 +24,8 @@ from pathcheck.constants import (
     REASONS,
     AdditionalRule,
 )
-from pathcheck.geometry import Cell, Direction, Move, chebyshev, neighbour
-from pathcheck.tileset import REPEAT_KINDS, TileSet, tile_graph
+from pathcheck.tracer.geometry import Cell, Direction, Move, chebyshev, neighbour
+from pathcheck.tracer.tileset import REPEAT_KINDS, TileSet, tile_graph
 
 Port = tuple[int, int, str]
 

@@ -21,7 +21,8 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pathcheck.bounded import (
+from pathcheck.errors import IOFailure, RecordError, TileSetError, json_value
+from pathcheck.reading.bounded import (
     MAX_NAME,
     MAX_TILESET_BYTES,
     MAX_TILESET_TILES,
@@ -29,8 +30,7 @@ from pathcheck.bounded import (
     brief,
     read_regular,
 )
-from pathcheck.errors import IOFailure, RecordError, TileSetError, json_value
-from pathcheck.geometry import Direction
+from pathcheck.tracer.geometry import Direction
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -151,7 +151,7 @@ def load_tileset(name_or_path: str = "standard") -> TileSet:
         raise TileSetError(
             f"{name_or_path}: no such tile-set file (built-in sets: {', '.join(BUILTIN)})"
         )
-    from pathcheck.text import read_text_file  # the one text reader: bounded, strict UTF-8
+    from pathcheck.reading.text import read_text_file  # the one text reader: bounded, strict UTF-8
 
     try:
         text = read_text_file(name_or_path, regular=False)
@@ -163,7 +163,7 @@ def load_tileset(name_or_path: str = "standard") -> TileSet:
 def resolve_tileset(value: object, *, beside: Path | None = None) -> TileSet:
     """The tile set a record or game log names: a built-in set, or a TOML file inside the
     record's own folder ``beside`` (None: the current folder), a regular file of at most
-    :data:`~pathcheck.bounded.MAX_TILESET_BYTES`; TileSetError (one line) otherwise. Every
+    :data:`~pathcheck.reading.bounded.MAX_TILESET_BYTES`; TileSetError (one line) otherwise. Every
     reader of records and logs calls this one function.
 
     A record may come from anyone: it must not make pathcheck read other files, devices or

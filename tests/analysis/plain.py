@@ -10,13 +10,13 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from pathcheck.dungeon import LostReason
 from pathcheck.games.dungeon.state import clockwise_after
 from pathcheck.games.memo_dice.rules import same_symbol
 from pathcheck.games.memoarrr.rules import ALL_CARDS, CENTRE, SIDES, Card, Pos
-from pathcheck.geometry import Direction, Move
-from pathcheck.reference import trace_reference
-from pathcheck.tileset import load_tileset
+from pathcheck.tracer.dungeon import LostReason
+from pathcheck.tracer.geometry import Direction, Move
+from pathcheck.tracer.reference import trace_reference
+from pathcheck.tracer.tileset import load_tileset
 
 Plain = tuple[int, int, str, str, float | None]
 """(round, index, player, mark, chance) of one move."""

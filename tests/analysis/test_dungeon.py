@@ -14,12 +14,12 @@ from hypothesis import strategies as st
 from pathcheck.analysis import analyse
 from pathcheck.analysis.core import Mark
 from pathcheck.analysis.positions import analyse_position
-from pathcheck.check import LostCard, score_lost_cards
-from pathcheck.dungeon import parse_notation
 from pathcheck.errors import InputError
 from pathcheck.games.dungeon.gen import random_game
 from pathcheck.solo.play import answer_key
-from pathcheck.tileset import load_tileset
+from pathcheck.tracer.check import LostCard, score_lost_cards
+from pathcheck.tracer.dungeon import parse_notation
+from pathcheck.tracer.tileset import load_tileset
 
 from .plain import plain_marks, plain_perfect_turns
 

@@ -1,7 +1,7 @@
 """The Memoarrr! analysis marked by the C replay is the plain one, byte for byte.
 
 :func:`pathcheck.analysis.memoarrr.analyse` takes the marks of a clean log from the C replay
-(pathcheck/speedups-c/memoarrr_know.c); without the extension, or for a log the C side
+(pathcheck/speedups/c/memoarrr_know.c); without the extension, or for a log the C side
 declines, :func:`~pathcheck.analysis.memoarrr.analyse_replayed` walks it with the plain
 :class:`~pathcheck.analysis.memoarrr.Island`. Both must write the same bytes on random logs
 of every kind (either edition, the variants, perfect and careless players, unfinished logs,
@@ -158,7 +158,7 @@ class _Text(str):
     (list(_GOOD[0]), _GOOD[1]),
 ])
 def test_replay_refuses_bad_texts(texts: tuple[Any, ...]) -> None:
-    from pathcheck import _speedups
+    from pathcheck.speedups import _speedups
 
     with pytest.raises(ValueError):
         _speedups.memoarrr_replay(copy.deepcopy(_BASE[1]), fast.CARD_NUMBERS, texts)
@@ -167,7 +167,7 @@ def test_replay_refuses_bad_texts(texts: tuple[Any, ...]) -> None:
 @built
 @pytest.mark.parametrize("texts", [[*_GOOD], None, "texts"])
 def test_replay_wants_a_tuple_of_texts(texts: Any) -> None:
-    from pathcheck import _speedups
+    from pathcheck.speedups import _speedups
 
     with pytest.raises(TypeError):
         _speedups.memoarrr_replay(copy.deepcopy(_BASE[1]), fast.CARD_NUMBERS, texts)

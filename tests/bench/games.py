@@ -63,7 +63,7 @@ def _illegal(fmt: str) -> list[bytes]:
 
 def _solo_logs(rng: random.Random) -> Iterator[dict[str, object]]:
     from pathcheck.solo.play import answer_key
-    from pathcheck.tileset import load_tileset
+    from pathcheck.tracer.tileset import load_tileset
 
     tileset = load_tileset()
     ids = tileset.deck_ids(advanced=True)

@@ -20,7 +20,7 @@ from typing import Any
 import msgspec
 
 from pathcheck.solo.play import answer_key
-from pathcheck.tileset import load_tileset
+from pathcheck.tracer.tileset import load_tileset
 
 # Names as a club's score sheets have them: accents, other scripts, hyphens (no spaces: a
 # .dgn token cannot hold one).

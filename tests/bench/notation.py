@@ -9,7 +9,7 @@ log of one game (the interpreter and the modules), per byte of the log:
 14. ``pathcheck adjudicate LOG.pcn``: reading, ruling and writing the ruling (reading the log
     whole before parsing it took about 90 bytes per byte here, 1.4 GB; the ruling itself
     holds about 20 bytes per byte, the parsed log about 15);
-    reading alone (``pathcheck.log_input.iter_source``): about 64 bytes per byte before;
+    reading alone (``pathcheck.inputs.logs.iter_source``): about 64 bytes per byte before;
     ``convert`` of a file of 5 such logs of 1 MB to JSON Lines / of one of them: the logs are
     converted and let go one by one (held all at once before: 2.25x).
 """
@@ -25,7 +25,7 @@ from typing import Any
 Line = Callable[..., None]
 """run.py's ``line(name, value, target, ok, *, load_bound=True)`` (see games.Line)."""
 LOG_BYTES = 16_000_000
-READ_ONLY = ("import sys\nfrom pathcheck.log_input import iter_source\n"
+READ_ONLY = ("import sys\nfrom pathcheck.inputs.logs import iter_source\n"
              "for item in iter_source(sys.argv[1]):\n    pass\n")
 
 

@@ -260,12 +260,12 @@ def main() -> int:
         # 2. Fast tracers against the networkx reference, on the same dungeons.
         import msgspec
 
-        from pathcheck.dungeon import rules_mask
-        from pathcheck.fasttrace import compile_tileset, trace_indices
-        from pathcheck.geometry import Direction
-        from pathcheck.reference import trace_reference
         from pathcheck.speedups import _decoder, _speedups, _tables, prefix_for
-        from pathcheck.tileset import load_tileset
+        from pathcheck.tracer.dungeon import rules_mask
+        from pathcheck.tracer.fast import compile_tileset, trace_indices
+        from pathcheck.tracer.geometry import Direction
+        from pathcheck.tracer.reference import trace_reference
+        from pathcheck.tracer.tileset import load_tileset
 
         tileset = load_tileset()
         compiled = compile_tileset(tileset)

@@ -12,8 +12,8 @@ import pytest
 from click.testing import CliRunner
 
 from pathcheck import games
+from pathcheck.batch.logs import CHUNK
 from pathcheck.cli import cli
-from pathcheck.games.stream import CHUNK
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 

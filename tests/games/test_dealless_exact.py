@@ -205,7 +205,7 @@ def test_a_deck_one_tile_short_is_caught_with_the_hands_left_out() -> None:
 def test_a_tile_dealt_to_a_hand_is_not_said_to_be_undealt() -> None:
     # Only the deck is recorded, and it leaves out I1-I7: they were dealt (to hands), so a
     # tile Ann cannot hold is hers no more, never "not dealt".
-    from pathcheck.tileset import load_tileset
+    from pathcheck.tracer.tileset import load_tileset
 
     hidden = [f"I{k}" for k in range(1, 8)]
     deck = [t for t in load_tileset().deck_ids(False) if t not in hidden]

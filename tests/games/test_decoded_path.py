@@ -15,9 +15,10 @@ from unittest import mock
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pathcheck import bounded, games
+from pathcheck import games
+from pathcheck.batch.logs import StreamSettings, rule_logs
 from pathcheck.games.dungeon.adjudicator import ADJUDICATOR
-from pathcheck.games.stream import StreamSettings, rule_logs
+from pathcheck.reading import bounded
 from tests.games.test_dungeon_c_trace import mutate
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"

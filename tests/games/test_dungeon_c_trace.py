@@ -20,13 +20,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pathcheck.dungeon import Placement
 from pathcheck.errors import RecordError
-from pathcheck.fasttrace import compile_tileset
 from pathcheck.games.dungeon import state
 from pathcheck.games.dungeon.adjudicator import ADJUDICATOR, rule_game
-from pathcheck.geometry import Direction
-from pathcheck.tileset import load_tileset
+from pathcheck.tracer.dungeon import Placement
+from pathcheck.tracer.fast import compile_tileset
+from pathcheck.tracer.geometry import Direction
+from pathcheck.tracer.tileset import load_tileset
 
 TRACER = state.c_tracer()
 pytestmark = pytest.mark.skipif(TRACER is None, reason="the C extension is not built")

@@ -19,14 +19,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import pathcheck.games
-from pathcheck.dungeon import Placement, trace
 from pathcheck.errors import RecordError
 from pathcheck.games import AdjudicateOptions
 from pathcheck.games.dungeon.adjudicator import ADJUDICATOR
 from pathcheck.games.dungeon.gen import random_game
 from pathcheck.games.dungeon.rules import GAME_RULES
-from pathcheck.geometry import Direction
 from pathcheck.ruling import Outcome, Ruling, render_text
+from pathcheck.tracer.dungeon import Placement, trace
+from pathcheck.tracer.geometry import Direction
 
 # pathcheck.cli lives in cli/ (setuptools package-dir), which mypy cannot resolve statically;
 # this is `from pathcheck.cli import cli, main`.

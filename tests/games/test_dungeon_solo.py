@@ -20,7 +20,7 @@ from pathcheck.games import AdjudicateOptions
 from pathcheck.games.dungeon.adjudicator import ADJUDICATOR
 from pathcheck.ruling import Outcome, Ruling
 from pathcheck.solo.play import answer_key
-from pathcheck.tileset import TileKind, load_tileset
+from pathcheck.tracer.tileset import TileKind, load_tileset
 from tests.games.test_dungeon_solo_fast import mutated
 
 # pathcheck.cli lives in cli/ (setuptools package-dir), which mypy cannot resolve statically;

@@ -20,7 +20,7 @@ from pathcheck.errors import RecordError
 from pathcheck.games.dungeon.log import read_solo
 from pathcheck.games.dungeon.solo import _check, read_record
 from pathcheck.solo.play import answer_key, check_solo
-from pathcheck.tileset import load_tileset
+from pathcheck.tracer.tileset import load_tileset
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "dungeon"
 SOLO_FIXTURES = sorted(p.stem for p in FIXTURES.glob("*solo*.json"))

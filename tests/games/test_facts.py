@@ -18,7 +18,6 @@ from click.testing import CliRunner
 from msgspec import UnsetType
 
 from pathcheck import games, notation
-from pathcheck.check import _OUTCOME_TEXTS, CardOutcome
 from pathcheck.cli import cli
 from pathcheck.errors import PathcheckError
 from pathcheck.facts import (
@@ -83,6 +82,7 @@ from pathcheck.ruling import (
     VolcanoFact,
     ruling_schema,
 )
+from pathcheck.tracer.check import _OUTCOME_TEXTS, CardOutcome
 from tests.fuzz import json_paths
 from tests.games.test_dealless_exact import MUTATIONS, STRIPS, mutate
 from tests.games.test_unseen import without_deal

@@ -4,9 +4,9 @@ For a game log, moment ``R.T`` is exploration R after its turn T (``R.0``: only 
 tile); for a solo record, dungeon R after its tile T (T from 1). The map is the one
 ``pathcheck verify`` draws, with the verdict so far under it.
 
->>> from pathcheck.dungeon import parse_notation
+>>> from pathcheck.tracer.dungeon import parse_notation
 >>> from pathcheck.games.common import EVERY_MOMENT, Pictures
->>> from pathcheck.tileset import load_tileset
+>>> from pathcheck.tracer.tileset import load_tileset
 >>> pictures = Pictures(EVERY_MOMENT)
 >>> take_game_pictures(pictures, [(parse_notation("START@N R1@N I1@N"), [2, 3])],
 ...                    load_tileset(), [])
@@ -18,14 +18,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pathcheck.dungeon import Placement, trace
 from pathcheck.games.common import Moment, Pictures
-from pathcheck.geometry import Move
 from pathcheck.render.model import build_view
 from pathcheck.render.report import lost_sentence
 from pathcheck.render.text import render_map
 from pathcheck.render.words import counted
-from pathcheck.tileset import TileSet
+from pathcheck.tracer.dungeon import Placement, trace
+from pathcheck.tracer.geometry import Move
+from pathcheck.tracer.tileset import TileSet
 
 
 def draw_at(title: str, placements: Sequence[Placement], tileset: TileSet, rules: Sequence[int],

@@ -22,8 +22,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pathcheck.check import LostCard
-from pathcheck.dungeon import Placement
 from pathcheck.errors import pointer_join
 from pathcheck.facts import DealtTileFact, DealtTileReason, DeckSizeFact, MissingTilesFact, Mode
 from pathcheck.games.dungeon.log import Exploration, GameLog, Turn
@@ -39,6 +37,8 @@ from pathcheck.ruling import (
     TileFact,
     Violation,
 )
+from pathcheck.tracer.check import LostCard
+from pathcheck.tracer.dungeon import Placement
 
 UNSEEN = "?"
 """A tile nobody saw: what a hand or the deck holds when the deal was not recorded."""

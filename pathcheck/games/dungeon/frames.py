@@ -8,7 +8,7 @@ last moments, each player's outcome of the check and the points. Every event is 
 keyed ``D.T`` (dungeon or exploration D after its tile or turn T), ``D.Tb`` for a second
 event of the same turn.
 
->>> from pathcheck.records import parse_dgn_line
+>>> from pathcheck.inputs.records import parse_dgn_line
 >>> from pathcheck.verify import verify_record
 >>> rec = parse_dgn_line("START@N R1@N R2@E !Ann L4@N !Bob", source="x.dgn", line=1)
 >>> page = record_page(verify_record(rec))
@@ -24,10 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from pathcheck.check import CheckResult, LostCard
-from pathcheck.dungeon import Placement, TraceResult, trace
 from pathcheck.games.dungeon.log import Exploration
-from pathcheck.geometry import Move
 from pathcheck.render.html import Moments, Note, NoteKind, Page, PageEvent
 from pathcheck.render.model import build_view
 from pathcheck.render.report import lost_sentence
@@ -35,7 +32,10 @@ from pathcheck.render.ruling_page import DUNGEON_WORDS, Words, verdict_lines
 from pathcheck.render.svg import Extent, forget, view_svg
 from pathcheck.render.words import counted
 from pathcheck.ruling import Ruling, Violation
-from pathcheck.tileset import TileSet, load_tileset
+from pathcheck.tracer.check import CheckResult, LostCard
+from pathcheck.tracer.dungeon import Placement, TraceResult, trace
+from pathcheck.tracer.geometry import Move
+from pathcheck.tracer.tileset import TileSet, load_tileset
 from pathcheck.verify import DungeonVerdict, SoloVerdict, Verdict
 
 LEGEND = ("Thick blue: the path followed so far; thin: paths not taken; S in a green circle: "

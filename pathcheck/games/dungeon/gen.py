@@ -21,15 +21,15 @@ import random
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from pathcheck.check import LostCard, score_lost_cards
-from pathcheck.constants import tracing_mask
-from pathcheck.dungeon import Placement, trace
-from pathcheck.fasttrace import compile_tileset, trace_indices
 from pathcheck.games.dungeon.log import GAME_FORMAT
 from pathcheck.games.dungeon.rules import WIN_POINTS, hand_size
 from pathcheck.games.dungeon.state import START_DIR, clockwise_after
-from pathcheck.geometry import Direction
-from pathcheck.tileset import TileSet, load_tileset
+from pathcheck.tracer.check import LostCard, score_lost_cards
+from pathcheck.tracer.constants import tracing_mask
+from pathcheck.tracer.dungeon import Placement, trace
+from pathcheck.tracer.fast import compile_tileset, trace_indices
+from pathcheck.tracer.geometry import Direction
+from pathcheck.tracer.tileset import TileSet, load_tileset
 
 PLAYER_NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve")
 MAX_EXPLORATIONS = 400

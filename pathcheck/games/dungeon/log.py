@@ -1,6 +1,6 @@
 """The log formats of dungeon in memory, and reading a ``game/1`` log into typed values.
 
-A ``solo/1`` record is read by :func:`pathcheck.records.parse_solo_record` (the engine's
+A ``solo/1`` record is read by :func:`pathcheck.inputs.records.parse_solo_record` (the engine's
 reader, shared with ``pathcheck solo``); this module names both formats and their schemas.
 
 What makes replay impossible is a :class:`~pathcheck.errors.RecordError` naming the JSON
@@ -25,13 +25,13 @@ from typing import Annotated, Any, Literal, NamedTuple
 import msgspec
 from msgspec import UNSET, Meta, UnsetType
 
-from pathcheck.dungeon import Placement
 from pathcheck.errors import RecordError, TileSetError, pointer_join
 from pathcheck.games.common import check_player, log_folder
-from pathcheck.games.logformat import LogFormat, unique
-from pathcheck.geometry import Direction
-from pathcheck.records import SoloRecord, parse_solo_record
-from pathcheck.tileset import BUILTIN, TileSet, resolve_tileset
+from pathcheck.inputs.logformat import LogFormat, unique
+from pathcheck.inputs.records import SoloRecord, parse_solo_record
+from pathcheck.tracer.dungeon import Placement
+from pathcheck.tracer.geometry import Direction
+from pathcheck.tracer.tileset import BUILTIN, TileSet, resolve_tileset
 
 GAME_FORMAT = "game/1"
 SOLO_FORMAT = "solo/1"
@@ -226,7 +226,7 @@ def read_game_log(log: Mapping[str, Any], *, source: str) -> GameLog:
 
 
 def log_tileset(name: object, source: str) -> TileSet:
-    """The tile set the log ``source`` names (:func:`~pathcheck.tileset.resolve_tileset`: a
+    """The tile set the log ``source`` names (:func:`~pathcheck.tracer.tileset.resolve_tileset`: a
     built-in set or a file in the log's own folder), for its ruling and for the recorder's
     completion alike; TileSetError otherwise."""
     # Only a file is looked for beside the log: a built-in name needs no folder (whose
@@ -273,7 +273,7 @@ _by_tileset: dict[int, tuple[TileSet, _Placements]] = {}
 def _placements(tileset: TileSet) -> _Placements:
     """The placements of ``tileset``, made once (a turn then looks its placement up instead
     of building one: logs have many turns). Found by identity, as the compiled tracer tables
-    are (:func:`pathcheck.fasttrace.compile_tileset`).
+    are (:func:`pathcheck.tracer.fast.compile_tileset`).
 
     >>> _placements(resolve_tileset(None)).by_dir["E"]["R1"]
     Placement(tile='R1', dir=<Direction.E: 1>)

@@ -50,7 +50,7 @@ from pathcheck.notation import (
     turns,
     word,
 )
-from pathcheck.text import ascii_number
+from pathcheck.reading.text import ascii_number
 
 KEYWORDS = ("exploration", "hand", "hands", "deck")
 _DIRS = ("N", "E", "S", "W")

@@ -1,8 +1,9 @@
 """dungeon in memory: the static facts of a game log and every rule a ruling quotes.
 
-The Lost reasons' rules live with the tracer (:data:`pathcheck.dungeon.LOST_RULES`), the check
-rules I-III with the check (:mod:`pathcheck.check`), the solo rules with :mod:`pathcheck.solo.play`;
-this module holds the rules of multiplayer play that only a game log can break.
+The Lost reasons' rules live with the tracer (:data:`pathcheck.tracer.dungeon.LOST_RULES`),
+the check rules I-III with the check (:mod:`pathcheck.tracer.check`), the solo rules with
+:mod:`pathcheck.solo.play`; this module holds the rules of multiplayer play that only a game
+log can break.
 
 >>> hand_size(advanced=False), hand_size(advanced=True), WIN_POINTS
 (3, 2, 3)

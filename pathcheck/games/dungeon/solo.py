@@ -1,7 +1,7 @@
 """Ruling on a ``solo/1`` record of dungeon in memory (spec section 5).
 
 A record in the standard tile set is read here in one pass over its typed form; any other
-(and every malformed one) by :func:`pathcheck.records.parse_solo_record`, which words the
+(and every malformed one) by :func:`pathcheck.inputs.records.parse_solo_record`, which words the
 errors. This module checks that the dungeons together are the whole tile set with START first,
 runs the solo check (the decisions of :func:`pathcheck.solo.check_solo`, on the fast tracer's
 tables, in C when the extension is built, without the layouts a ruling never shows) and turns
@@ -10,7 +10,7 @@ it into a :class:`~pathcheck.ruling.Ruling`: one round per dungeon, the first fa
 with the +4 per additional rule.
 
 >>> from pathcheck.solo.play import answer_key
->>> from pathcheck.tileset import load_tileset
+>>> from pathcheck.tracer.tileset import load_tileset
 >>> deck = load_tileset().ids_for(advanced=True)
 >>> key = answer_key(deck, rules=())
 >>> record = {"format": "solo/1", "dungeons": [
@@ -29,18 +29,14 @@ from typing import Any, Literal, NamedTuple
 
 from msgspec import UNSET
 
-from pathcheck.bounded import MAX_TILESET_TILES
-from pathcheck.constants import MISPLACED, REASONS, tracing_mask
-from pathcheck.dungeon import LostReason, Placement, trace
 from pathcheck.errors import InputError, RecordError, pointer_join
 from pathcheck.facts import FirstTileFact, SeedRulesFact
-from pathcheck.fasttrace import compile_tileset, trace_indices
 from pathcheck.games.common import Pictures
 from pathcheck.games.dungeon.at import take_solo_pictures
 from pathcheck.games.dungeon.log import SOLO_FORMAT, SOLO_RECORD, PlacementEntry, read_solo
 from pathcheck.games.dungeon.rules import GAME, SOLO_ALL_TILES, SOLO_SEED, rules_text
-from pathcheck.geometry import Direction, Move
-from pathcheck.records import SoloRecord
+from pathcheck.inputs.records import SoloRecord
+from pathcheck.reading.bounded import MAX_TILESET_TILES
 from pathcheck.render import words
 from pathcheck.ruling import (
     Event,
@@ -55,7 +51,11 @@ from pathcheck.ruling import (
     Violation,
 )
 from pathcheck.solo.play import RULE_SOLO_SCORE, SoloFailure, dungeon_failure, max_score
-from pathcheck.tileset import TileSet, load_tileset
+from pathcheck.tracer.constants import MISPLACED, REASONS, tracing_mask
+from pathcheck.tracer.dungeon import LostReason, Placement, trace
+from pathcheck.tracer.fast import compile_tileset, trace_indices
+from pathcheck.tracer.geometry import Direction, Move
+from pathcheck.tracer.tileset import TileSet, load_tileset
 
 SOLO_PLAYER = "solo"
 """The one name in a solo ruling's scores."""
@@ -281,7 +281,7 @@ CTrace = Callable[[object, tuple[int, ...], tuple[int, ...], int, int, int, int]
 @cache
 def _c_tracer() -> tuple[CTrace, object] | None:
     """The C tracer of one dungeon and its tables of the standard tile set, or None without
-    the extension (:mod:`pathcheck._speedups` is optional)."""
+    the extension (:mod:`pathcheck.speedups._speedups` is optional)."""
     from pathcheck import speedups
 
     if not speedups.available():
@@ -295,7 +295,7 @@ def traced_dungeons(read: SoloRead, tileset: TileSet
     index after its last, its Lost point within it (0: it held), the reason code, the last
     movement), in C for
     the standard tile set when the extension is there (it answers as
-    :func:`~pathcheck.fasttrace.trace_indices`), else with the fast tracer. The check and the
+    :func:`~pathcheck.tracer.fast.trace_indices`), else with the fast tracer. The check and the
     analysis (:mod:`pathcheck.analysis.dungeon_solo`) read the record through this."""
     c = _c_tracer() if tileset is load_tileset() else None
     trace_c, tables = c if c is not None else (None, None)

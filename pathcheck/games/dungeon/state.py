@@ -26,12 +26,8 @@ from typing import Literal
 
 from msgspec import UNSET, UnsetType
 
-from pathcheck.check import OUTCOME_RULES, LostCard, card_outcomes, explain_outcome
-from pathcheck.constants import REASONS, tracing_mask
-from pathcheck.dungeon import LOST_RULES, LostReason, Placement, TraceResult
 from pathcheck.errors import pointer_join
 from pathcheck.facts import UnfinishedExplorationFact, UnfinishedGameFact
-from pathcheck.fasttrace import CompiledTileSet, compile_tileset, trace_indices
 from pathcheck.games.dungeon.deal import DealReplay, Table, unchecked_fact
 from pathcheck.games.dungeon.log import Exploration, GameLog, Turn
 from pathcheck.games.dungeon.rules import (
@@ -45,7 +41,6 @@ from pathcheck.games.dungeon.rules import (
     TURN_ORDER,
     WIN_POINTS,
 )
-from pathcheck.geometry import Direction
 from pathcheck.render.words import counted
 from pathcheck.ruling import (
     AnnounceFact,
@@ -63,7 +58,12 @@ from pathcheck.ruling import (
     Violation,
     VoidAnnouncementFact,
 )
-from pathcheck.tileset import TileSet, load_tileset
+from pathcheck.tracer.check import OUTCOME_RULES, LostCard, card_outcomes, explain_outcome
+from pathcheck.tracer.constants import REASONS, tracing_mask
+from pathcheck.tracer.dungeon import LOST_RULES, LostReason, Placement, TraceResult
+from pathcheck.tracer.fast import CompiledTileSet, compile_tileset, trace_indices
+from pathcheck.tracer.geometry import Direction
+from pathcheck.tracer.tileset import TileSet, load_tileset
 
 START_DIR = Direction.N
 """**Decision**: the Start tile lies with its arrow north; turns' ``dir`` are read from there."""
@@ -126,7 +126,7 @@ _setups: dict[tuple[int, bool], tuple[TileSet, _Setup]] = {}
 
 def _setup(tileset: TileSet, advanced: bool) -> _Setup:
     """The setup of ``tileset`` in a mode, found by identity (holding the set keeps its id
-    unique) as :func:`pathcheck.fasttrace.compile_tileset` finds its tables."""
+    unique) as :func:`pathcheck.tracer.fast.compile_tileset` finds its tables."""
     hit = _setups.get((id(tileset), advanced))
     if hit is not None and hit[0] is tileset:
         return hit[1]
@@ -423,12 +423,12 @@ code), or None for a stack it does not take (longer than it traces)."""
 def lost_point(placements: list[Placement], compiled: CompiledTileSet, rules: int,
                c_tracer: CTracer | None = None) -> tuple[int, int]:
     """Where the stack got Lost (its 1-based tile, 0: never) and the reason code, as
-    :func:`~pathcheck.fasttrace.trace_indices` gives them (``rules``: its mask).
+    :func:`~pathcheck.tracer.fast.trace_indices` gives them (``rules``: its mask).
 
     ``c_tracer`` (:func:`c_tracer`, for a stack of the standard tile set) traces it in C
     when it takes the stack; the result is the same (the tests compare both).
 
-    >>> from pathcheck.dungeon import parse_notation
+    >>> from pathcheck.tracer.dungeon import parse_notation
     >>> tiles = parse_notation("START@N L4@E I4@N")
     >>> lost_point(tiles, compile_tileset(load_tileset()), 0)
     (2, 1)
@@ -462,7 +462,7 @@ def _move(number: int, t: int, turn: Turn) -> MoveRef:
 def describe_trace(result: TraceResult, placements: Sequence[Placement]) -> str:
     """One line on the laid-out dungeon: its size and its Lost point and reason.
 
-    >>> from pathcheck.dungeon import parse_notation, trace
+    >>> from pathcheck.tracer.dungeon import parse_notation, trace
     >>> tiles = parse_notation("START@N L4@E I4@N")
     >>> describe_trace(trace(tiles), tiles)
     'the dungeon of 3 tiles is Lost at tile 2 (L4@E, placed in turn 1): misplaced'

@@ -24,8 +24,8 @@ from msgspec import Meta
 
 from pathcheck.errors import RecordError
 from pathcheck.games.common import check_player
-from pathcheck.games.logformat import LogFormat, unique
 from pathcheck.games.memo_dice.rules import symbol_key
+from pathcheck.inputs.logformat import LogFormat, unique
 
 FORMAT = "memo-dice/1"
 SCHEMA = "memo-dice"

@@ -1,6 +1,6 @@
 """The C fast path of the Memoarrr! adjudicator, for clean logs.
 
-``pathcheck._speedups.memoarrr_replay`` (pathcheck/speedups-c/memoarrr.c) reads a decoded
+``pathcheck.speedups._speedups.memoarrr_replay`` (pathcheck/speedups/c/memoarrr.c) reads a decoded
 log and replays it as :mod:`~pathcheck.games.memoarrr.plain` and
 :meth:`~pathcheck.games.memoarrr.island.State.apply` would, and hands back a compact trace
 (per round: the start player, the counts of the title, the winner and treasure, and the turns
@@ -71,7 +71,7 @@ from pathcheck.ruling import (
 )
 
 try:
-    from pathcheck import _speedups
+    from pathcheck.speedups import _speedups
 
     _replay: Callable[..., Any] | None = _speedups.memoarrr_replay
 except ImportError:  # no C compiler at install time: the Python path rules on every log
@@ -106,7 +106,7 @@ def _move(number: int, index: int, player: str) -> MoveRef:
 
 def trace(log: Mapping[str, Any], texts: tuple[tuple[str, ...], tuple[str, ...]] | None = None
           ) -> tuple[Any, ...] | None:
-    """The C replay's trace of ``log`` (pathcheck/speedups-c/memoarrr.c), with, when
+    """The C replay's trace of ``log`` (pathcheck/speedups/c/memoarrr.c), with, when
     ``texts`` are given, each reveal marked for the analysis
     (:mod:`pathcheck.analysis.memoarrr`); None if the C side declines the log or the
     extension is not built."""

@@ -23,7 +23,6 @@ from msgspec import Meta, UnsetType
 
 from pathcheck.errors import RecordError, pointer_join
 from pathcheck.games.common import check_player
-from pathcheck.games.logformat import LogFormat, unique
 from pathcheck.games.memoarrr.rules import (
     ALL_CARDS,
     BIRDS,
@@ -35,6 +34,7 @@ from pathcheck.games.memoarrr.rules import (
     Card,
     Pos,
 )
+from pathcheck.inputs.logformat import LogFormat, unique
 
 FORMAT = "memoarrr/1"
 SCHEMA = "memoarrr"

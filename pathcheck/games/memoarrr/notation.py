@@ -47,7 +47,7 @@ from pathcheck.notation import (
     turns,
     word,
 )
-from pathcheck.text import ascii_number
+from pathcheck.reading.text import ascii_number
 
 FORMAT = "memoarrr/1"
 KEYWORDS = ("round", "volcano")

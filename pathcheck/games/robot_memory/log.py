@@ -22,8 +22,8 @@ from msgspec import UNSET, Meta, UnsetType
 
 from pathcheck.errors import RecordError, pointer_join
 from pathcheck.games.common import check_player
-from pathcheck.games.logformat import LogFormat, unique
 from pathcheck.games.robot_memory.rules import Guess, Place, Variant, card_from_json
+from pathcheck.inputs.logformat import LogFormat, unique
 from pathcheck.render.words import counted
 
 FORMAT = "robot-memory/1"

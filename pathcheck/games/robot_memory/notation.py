@@ -45,7 +45,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from pathcheck.bounded import MAX_DIGITS
 from pathcheck.notation import (
     Reader,
     Token,
@@ -58,7 +57,8 @@ from pathcheck.notation import (
     turns,
     word,
 )
-from pathcheck.text import ascii_number
+from pathcheck.reading.bounded import MAX_DIGITS
+from pathcheck.reading.text import ascii_number
 
 FORMAT = "robot-memory/1"
 KEYWORDS = ("round", "row", "captains", "+", "-", "?", "is")

@@ -2,10 +2,10 @@
 
 ``census.json``, the chunk files and ``runs.jsonl`` are written by pathcheck, but read back
 from a directory anyone may have touched: each is read as a regular file of bounded size
-(:func:`pathcheck.bounded.read_regular`; a chunk's decompression is bounded too), decoded into
-the typed structures below (ranges included: no negative count, no infinite difficulty, no
-rule the census cannot count) and then checked as a whole (a chunk's counts add up to its
-seeds). What does not fit is a :class:`Damage`: the JSON pointer and what is wrong.
+(:func:`pathcheck.reading.bounded.read_regular`; a chunk's decompression is bounded too),
+decoded into the typed structures below (ranges included: no negative count, no infinite
+difficulty, no rule the census cannot count) and then checked as a whole (a chunk's counts
+add up to its seeds). What does not fit is a :class:`Damage`: the JSON pointer and what is wrong.
 
 >>> decode(b'{"format": "pathcheck-census/1", "rules": [9], "start": 0, "count": 10,'
 ...        b' "chunk": 5, "top": 20, "rare": 9}', PlanEntry)
@@ -25,7 +25,7 @@ from typing import Annotated, Any, Literal, TypeVar
 
 import msgspec
 
-from pathcheck.games.logformat import locate
+from pathcheck.inputs.logformat import locate
 from pathcheck.solo.deal import LOST_REASONS
 from pathcheck.solo.seed_codes import SEED_LIMIT
 

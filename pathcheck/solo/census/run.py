@@ -26,8 +26,8 @@ from typing import Any
 
 import msgspec
 
-from pathcheck.bounded import UnfitFile, read_regular
 from pathcheck.errors import IOFailure, PathcheckError
+from pathcheck.reading.bounded import UnfitFile, read_regular
 from pathcheck.solo.census.chunk import ChunkResult, Limits, analyse_chunk
 from pathcheck.solo.census.cluster import Analyse, ChunkFailed, Notice, Store
 from pathcheck.solo.census.files import RUNS_BYTES, Damage, Outcome, RunEntry, decode

@@ -30,9 +30,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn
 
-from pathcheck.bounded import UnfitFile, gunzip, read_regular
 from pathcheck.errors import InputError, IOFailure
 from pathcheck.output import write_atomic
+from pathcheck.reading.bounded import UnfitFile, gunzip, read_regular
 from pathcheck.solo.census.chunk import ChunkResult, Limits
 from pathcheck.solo.census.files import (
     FORMAT,

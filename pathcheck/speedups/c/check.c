@@ -1,6 +1,6 @@
-/* pathcheck._speedups, part of the one translation unit _speedups.c: The check of LOST cards: points and outcomes, as pathcheck.check scores them. */
+/* pathcheck.speedups._speedups, part of the one translation unit _speedups.c: The check of LOST cards: points and outcomes, as pathcheck.tracer.check scores them. */
 
-/* ---- the check of LOST cards (pathcheck.records._lost_cards, pathcheck.check) ------------- */
+/* ---- the check of LOST cards (pathcheck.inputs.records._lost_cards, pathcheck.tracer.check) ------------- */
 
 /* 1 if the Python path accepts these players and LOST cards for n tiles. */
 static int cards_ok(Cards *c, int n, int rules) {
@@ -61,7 +61,7 @@ static char *put_json_str(char *w, Str s) {
 
 enum { EARLY, SCORED, TOO_LATE, HELD_ON, STAYED };
 
-/* The "points" and "outcomes" of pathcheck.check.score_lost_cards for a dungeon Lost at
+/* The "points" and "outcomes" of pathcheck.tracer.check.score_lost_cards for a dungeon Lost at
  * lost_at (0: never), written as the Python path writes them. */
 static int write_check(Out *o, const Cards *c, int lost_at) {
     const Str *names = c->has_players ? c->player : c->card;

@@ -1,4 +1,4 @@
-/* pathcheck._speedups, part of the one translation unit _speedups.c: The Lost point of one
+/* pathcheck.speedups._speedups, part of the one translation unit _speedups.c: The Lost point of one
  * game/1 exploration's stack (trace_stack), for pathcheck.games.dungeon.state. */
 
 /* ---- the stack of a game/1 exploration ----------------------------------------------------- */
@@ -8,7 +8,7 @@ static Grid *stack_grid;
 
 /* trace_stack(tables, placements, rules) -> (lost_at, reason code) or None
  * placements: a list of objects with `tile` (a str) and `dir` (an int 0-3), START first,
- * traced as pathcheck.fasttrace.trace_indices(compiled, tiles, dirs, rules) traces them
+ * traced as pathcheck.tracer.fast.trace_indices(compiled, tiles, dirs, rules) traces them
  * (lost_at 0: the path holds; rules: the AdditionalRule bits of constants.tracing_mask).
  * None when the stack is longer than MAX_TILES or names a tile the tables do not know: the
  * caller traces it in Python then. */
@@ -16,7 +16,7 @@ static PyObject *trace_stack(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *capsule, *list;
     int rules;
     if (!PyArg_ParseTuple(args, "OO!i", &capsule, &PyList_Type, &list, &rules)) return NULL;
-    Tables *t = PyCapsule_GetPointer(capsule, "pathcheck._speedups.Tables");
+    Tables *t = PyCapsule_GetPointer(capsule, "pathcheck.speedups._speedups.Tables");
     if (!t) return NULL;
     Py_ssize_t n = PyList_GET_SIZE(list);
     if (n > MAX_TILES) Py_RETURN_NONE;

@@ -1,4 +1,4 @@
-/* pathcheck._speedups, part of the one translation unit _speedups.c: One dungeon of a solo record traced (trace_dungeon). */
+/* pathcheck.speedups._speedups, part of the one translation unit _speedups.c: One dungeon of a solo record traced (trace_dungeon). */
 
 /* ---- one dungeon of a solo record ------------------------------------------------------- */
 
@@ -24,10 +24,10 @@ static int small_ints(PyObject *tuple, Py_ssize_t start, Py_ssize_t n, int *out,
 
 /* trace_dungeon(tables, tiles, dirs, start, stop, rules, initial_move)
  *   -> (lost_at, reason, last_move) | None
- * pathcheck.fasttrace.trace_indices(compiled, tiles[start:stop], dirs[start:stop], rules,
+ * pathcheck.tracer.fast.trace_indices(compiled, tiles[start:stop], dirs[start:stop], rules,
  * initial_move) without the cells: tiles and dirs are tuples of equal length (tile numbers of
  * the tables, arrows 0-3; a solo record's placements, every dungeon in one run), rules a
- * mask of pathcheck.constants.AdditionalRule bits, initial_move 0-3. lost_at is the 1-based
+ * mask of pathcheck.tracer.constants.AdditionalRule bits, initial_move 0-3. lost_at is the 1-based
  * index in the dungeon of the tile that made it Lost (0: it held). None when the dungeon is
  * longer than the C grid holds: the caller traces it with the Python tracer. */
 static PyObject *trace_dungeon(PyObject *Py_UNUSED(self), PyObject *args) {
@@ -36,7 +36,7 @@ static PyObject *trace_dungeon(PyObject *Py_UNUSED(self), PyObject *args) {
     if (!PyArg_ParseTuple(args, "OO!O!nnnn", &capsule, &PyTuple_Type, &tiles_obj, &PyTuple_Type,
                           &dirs_obj, &start, &stop, &rules, &move))
         return NULL;
-    Tables *t = PyCapsule_GetPointer(capsule, "pathcheck._speedups.Tables");
+    Tables *t = PyCapsule_GetPointer(capsule, "pathcheck.speedups._speedups.Tables");
     if (!t) return NULL;
     Py_ssize_t total = PyTuple_GET_SIZE(tiles_obj);
     if (PyTuple_GET_SIZE(dirs_obj) != total || start < 0 || start > stop || stop > total ||

@@ -1,10 +1,10 @@
-/* pathcheck._speedups, part of the one translation unit _speedups.c: the reader's guard on a
- * JSON text before and after it is decoded (pathcheck.reader.decode_value).
+/* pathcheck.speedups._speedups, part of the one translation unit _speedups.c: the reader's guard on a
+ * JSON text before and after it is decoded (pathcheck.reading.reader.decode_value).
  *
  * json_guard(data, limit) scans the text once and answers
  *   1  arrays and objects nest deeper than `limit` somewhere: exactly
- *      pathcheck.bounded.too_deep(data, limit), on any bytes, JSON or not;
- *   2  an object may give a key twice: pathcheck.bounded.duplicate_keys decides (a key that
+ *      pathcheck.reading.bounded.too_deep(data, limit), on any bytes, JSON or not;
+ *   2  an object may give a key twice: pathcheck.reading.bounded.duplicate_keys decides (a key that
  *      repeats byte for byte, or one this scan cannot compare: an escape in it, an object
  *      with more keys than it keeps);
  *   0  neither: no object of the (valid) JSON text gives a key twice.

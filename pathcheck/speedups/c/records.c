@@ -1,4 +1,4 @@
-/* pathcheck._speedups, part of the one translation unit _speedups.c: Records msgspec has decoded (set_layout, trace_records). */
+/* pathcheck.speedups._speedups, part of the one translation unit _speedups.c: Records msgspec has decoded (set_layout, trace_records). */
 
 /* ---- records ---------------------------------------------------------------------------- */
 
@@ -195,7 +195,7 @@ static int write_result(const Tables *t, Out *o, PyObject *prefix, long line, co
  *   -> (bytes, stop, counts)
  * Results for records[start:stop] (line numbers first_line + index); stop < len(records)
  * names the record to verify with the Python path. rules_override: -1 or a mask with bit r - 1
- * for rule r (pathcheck.constants.AdditionalRule); adv_override: -1, 0 or 1. counts: records per reason code. */
+ * for rule r (pathcheck.tracer.constants.AdditionalRule); adv_override: -1, 0 or 1. counts: records per reason code. */
 static PyObject *trace_records(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *capsule, *records, *prefix;
     Py_ssize_t start;
@@ -204,7 +204,7 @@ static PyObject *trace_records(PyObject *Py_UNUSED(self), PyObject *args) {
     if (!PyArg_ParseTuple(args, "OO!nlSii", &capsule, &PyList_Type, &records, &start,
                           &first_line, &prefix, &rules_override, &adv_override))
         return NULL;
-    Tables *t = PyCapsule_GetPointer(capsule, "pathcheck._speedups.Tables");
+    Tables *t = PyCapsule_GetPointer(capsule, "pathcheck.speedups._speedups.Tables");
     if (!t) return NULL;
     Py_ssize_t total = PyList_GET_SIZE(records);
     if (start < 0 || start > total || first_line < 0 || first_line > LONG_MAX - total ||

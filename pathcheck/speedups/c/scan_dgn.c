@@ -1,8 +1,8 @@
-/* pathcheck._speedups, part of the one translation unit _speedups.c: The .dgn reader (scan_dgn): #! settings lines and record lines. */
+/* pathcheck.speedups._speedups, part of the one translation unit _speedups.c: The .dgn reader (scan_dgn): #! settings lines and record lines. */
 
 /* ---- the .dgn reader ---------------------------------------------------------------------- */
 
-/* Lines of compact notation (pathcheck.records.dgn_lines and parse_dgn_line): `#!` settings
+/* Lines of compact notation (pathcheck.inputs.records.dgn_lines and parse_dgn_line): `#!` settings
  * lines, blank and comment lines, and dungeons of ID@DIR tokens with !NAME LOST cards. Like
  * the JSON Lines scanner it takes only what the Python path would verify without an error
  * (and settings lines it reads exactly as Python does), and stops at anything else: solo
@@ -43,7 +43,7 @@ static int dgn_token(const char **pp, const char *end, Str *tok) {
     return 1;
 }
 
-/* The settings of a `#!` line (pathcheck.records.parse_pragma). */
+/* The settings of a `#!` line (pathcheck.inputs.records.parse_pragma). */
 typedef struct {
     int known;         /* 0: this line is left to Python, and so are the records under it */
     int has_adv, adv, has_rules, rules, rules_ok, tileset_ok, has_players, nplayers;
@@ -119,7 +119,7 @@ static int read_pragma(const char *p, const char *end, Pragma *g) {
 }
 
 /* 1: a dungeon line read (tiles, LOST cards into c); 2: no token (a blank line to Python
- * too: pathcheck.records.dgn_blank); 0: leave it to Python. */
+ * too: pathcheck.inputs.records.dgn_blank); 0: leave it to Python. */
 static int scan_dgn_line(const Tables *t, const char *p, const char *end, int *tiles,
                          int *dirs, int *n, Cards *c) {
     Str tok;
@@ -184,7 +184,7 @@ static PyObject *scan_dgn(PyObject *Py_UNUSED(self), PyObject *args) {
     if (!PyArg_ParseTuple(args, "Oy*nlSiiy*", &capsule, &block, &offset, &line, &prefix,
                           &rules_override, &adv_override, &pragma_text))
         return NULL;
-    Tables *t = PyCapsule_GetPointer(capsule, "pathcheck._speedups.Tables");
+    Tables *t = PyCapsule_GetPointer(capsule, "pathcheck.speedups._speedups.Tables");
     Grid *g = t ? grid_new() : NULL;
     if (!g) {
         PyBuffer_Release(&block);

@@ -1,4 +1,4 @@
-/* pathcheck._speedups, part of the one translation unit _speedups.c: The strict reader of dungeon/1 JSON Lines: strings, numbers, values, one record. */
+/* pathcheck.speedups._speedups, part of the one translation unit _speedups.c: The strict reader of dungeon/1 JSON Lines: strings, numbers, values, one record. */
 
 /* ---- the JSON Lines scanner ------------------------------------------------------------------ */
 
@@ -21,7 +21,7 @@
 #define MAX_DEPTH 32     /* id or note values nested deeper: the Python path */
 #define MAX_KEYS 16      /* objects in id or note values with more keys: the Python path */
 #define MAX_NAME 100     /* player names of more bytes: the Python path */
-#define RULE_BIT(r) (1 << ((r) - 1))   /* rule r's bit (pathcheck.constants.AdditionalRule) */
+#define RULE_BIT(r) (1 << ((r) - 1))   /* rule r's bit (pathcheck.tracer.constants.AdditionalRule) */
 
 typedef struct {
     const char *p, *end;

@@ -1,4 +1,4 @@
-/* pathcheck._speedups, part of the one translation unit _speedups.c: Perfect solo play of many seeds (solo_kernel). */
+/* pathcheck.speedups._speedups, part of the one translation unit _speedups.c: Perfect solo play of many seeds (solo_kernel). */
 
 /* ---- perfect solo play of many seeds ------------------------------------------------------ */
 
@@ -16,7 +16,7 @@
  * one int64 key per deal: sum of squared lengths | revisits << 16 | path-Lost << 24 |
  * rule-Lost << 32, and two bytes per deal: its number of dungeons and a bit mask of the
  * reason codes its dungeons end with (for seed searches). rules_mask and the bites (index: bit) use the bits of
- * pathcheck.constants.AdditionalRule. */
+ * pathcheck.tracer.constants.AdditionalRule. */
 static PyObject *solo_kernel(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *capsule, *base_obj;
     unsigned long long first_seed;
@@ -24,7 +24,7 @@ static PyObject *solo_kernel(PyObject *Py_UNUSED(self), PyObject *args) {
     int mask;
     if (!PyArg_ParseTuple(args, "OSKni", &capsule, &base_obj, &first_seed, &count, &mask))
         return NULL;
-    Tables *t = PyCapsule_GetPointer(capsule, "pathcheck._speedups.Tables");
+    Tables *t = PyCapsule_GetPointer(capsule, "pathcheck.speedups._speedups.Tables");
     if (!t) return NULL;
     Py_ssize_t n = PyBytes_GET_SIZE(base_obj);
     if (n < 1 || n > MAX_STACK || count < 0 || count > PY_SSIZE_T_MAX / 8) {
