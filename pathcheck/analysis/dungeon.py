@@ -193,9 +193,8 @@ def exploration_report(number: int, exp: Exploration, lost_at: int | None,
         if after is None:  # announced only in vain (voided), or never
             if perfect is not None:
                 verdict = "voided" if player in turns[perfect - 1].lost else "missed"
-            else:
-                said = any(player in tn.lost for tn in turns[lost_at - 2:])
-                verdict = "voided" if said else "no-chance"
+            else:  # an announcement in no turn of theirs (void, or ignored) is no chance
+                verdict = "no-chance"
         elif after < lost_at:
             verdict = "too-early"
         elif announced == perfect:

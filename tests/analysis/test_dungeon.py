@@ -261,3 +261,19 @@ def test_rule_1_turn_order_decides_a_perfect_turn_whether_or_not_one_spoke(
     else:
         assert (dee.verdict, move.mark, move.why) == ("missed", Mark.SLIP,
                                                      "missed: the path is Lost")
+
+
+@pytest.mark.parametrize("rules", [[], [1]])
+def test_an_ignored_announcement_by_the_active_player_is_no_chance_not_voided(
+        rules: list[int]) -> None:
+    # Ann's own tile makes the path Lost and the log ends: her announcement is ignored (the
+    # active player does not announce, adjudicate decision 5), and she had no turn to speak
+    log = {"format": "game/1", "players": ["Ann", "Bob"], "rules": rules,
+           "explorations": [{"start_player": "Ann", "turns": [
+               {"player": "Ann", "tile": "R1", "dir": "E", "lost": ["Bob", "Ann"]}]}]}
+    exp = analyse(log, source="active").explorations[0]
+    verdicts = {a.player: (a.verdict, a.perfect_turn, a.rule and a.rule.id)
+                for a in exp.announcements}
+    assert exp.lost_turn == 1
+    assert verdicts == {"Ann": ("no-chance", None, "dungeon/check-II"),
+                        "Bob": ("on-time", 1, "dungeon/check-II")}
