@@ -38,6 +38,7 @@ from pathcheck.games.memoarrr.fast import CARD_NUMBERS, CARD_TEXT, POS_TEXT
 from pathcheck.games.memoarrr.island import State
 from pathcheck.games.memoarrr.log import FORMAT, Setup, read_log
 from pathcheck.games.memoarrr.plain import read_plain
+from pathcheck.games.memoarrr.texts import TREASURES_UNKNOWN
 from pathcheck.games.memoarrr.rules import (
     ALL_CARDS,
     CONNECT,
@@ -107,8 +108,8 @@ class Island:
     what each player knows of it: the places they know (what lies there is the island's
     card: cards move only by swaps everyone sees) and the cards they have seen, as bit sets,
     split into what everyone saw (every reveal) and what only they saw (their side before
-    round 1, their peeks). A place seen whose card the log does not name cannot be used: it
-    never connects."""
+    round 1, their peeks). A place seen whose card the log does not name (``null``) counts
+    as unseen (docs/analysis.md): the player knows it, the analysis does not."""
 
     def __init__(self, cards: dict[int, int], players: Sequence[str],
                  peeks: Mapping[str, str]) -> None:
@@ -128,9 +129,10 @@ class Island:
                 self.learn(p, place)
 
     def learn(self, player: str, place: int) -> None:
-        self.own_places[player] |= 1 << place
+        """``player`` saw ``place`` alone; a card the log leaves out counts as unseen."""
         card = self.cards.get(place)
         if card is not None:
+            self.own_places[player] |= 1 << place
             self.own_cards[player] |= 1 << card
 
     def everyone(self, place: int) -> None:
@@ -259,9 +261,11 @@ def analyse(log: Mapping[str, Any], *, source: str) -> GameAnalysis:
     for *_, winner, treasure, _events in trace_rounds:
         if winner >= 0:
             treasures[players[winner]].append(treasure)
-    winners = decide_winners(treasures)[0] if complete else []
+    known = log.get("treasures") is not None  # else no winner (as adjudicate decides)
+    winners = decide_winners(treasures)[0] if complete and known else []
     return make_analysis("memoarrr", FORMAT, source, players, moves,
-                         {p: sum(t) for p, t in treasures.items()}, winners)
+                         {p: sum(t) for p, t in treasures.items()}, winners,
+                         notes=() if known else (TREASURES_UNKNOWN,))
 
 
 def analyse_replayed(log: Mapping[str, Any], *, source: str) -> GameAnalysis:
@@ -307,7 +311,10 @@ def analyse_replayed(log: Mapping[str, Any], *, source: str) -> GameAnalysis:
             continue
         break
     finished = state.round == ROUNDS and state.round_over
-    winners = decide_winners(state.treasures)[0] if finished else []
+    known = setup.treasures is not None  # else no winner (as adjudicate decides)
+    winners = decide_winners(state.treasures)[0] if finished and known else []
+    if not known:
+        notes.append(TREASURES_UNKNOWN)
     scores = {p: state.rubies(p) for p in setup.players}
     return make_analysis("memoarrr", FORMAT, source, setup.players, moves, scores, winners,
                          notes=tuple(notes))
