@@ -11,7 +11,8 @@ one, 0 otherwise; and nothing goes wrong inside (no exit 70, no usage error).
 A *transcript* is a ``$ pathcheck ...`` line followed by the lines it prints (up to the next
 ``$`` line or the end of the block). Those lines are compared with the command's output, in
 order: a line ``...`` stands for any number of lines, ``...`` within a line for any text, a
-time measured (``0.2 s on 2 processes``) for any time; ``$ echo $?`` followed by a number is the exit code.
+time measured (``0.2 s on 2 processes``) for any time; ``$ echo $?`` followed by a number is
+the exit code.
 Transcripts of commands that need no file are run too, except ``record`` (it asks at a
 terminal) and ``solo census`` (minutes of work; its tests are in tests/test_census*.py).
 """

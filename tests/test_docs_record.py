@@ -18,7 +18,7 @@ from tests.test_record_terminal import CLEAR, CTRL_D, Table
 
 ROOT = Path(__file__).resolve().parent.parent
 PROMPT_ENDS = ("> ", "? [c] ")
-"""What ends a prompt of a move, a question, or (``): ``) a setting, after which the keeper types."""
+"""What ends the prompt of a move or a question (a setting's ends ``): ``), before the answer."""
 
 
 def transcripts() -> list[tuple[str, list[str]]]:
