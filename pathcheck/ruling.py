@@ -353,6 +353,19 @@ def ruling_schema() -> dict[str, Any]:
 _encoder = msgspec.json.Encoder()
 
 
+def _opening(quote: str, words: int = 6) -> str:
+    """The first words of a quote, to tell it from others of its section (a short quote
+    whole).
+
+    >>> _opening("If you choose to name two or three features but make an error")
+    'If you choose to name two ...'
+    >>> _opening("1 point for guessing one feature of the card")
+    '1 point for guessing one feature of the card'
+    """
+    parts = quote.split()
+    return quote if len(parts) <= 12 else " ".join(parts[:words]) + " ..."
+
+
 def _indent(text: str, prefix: str = "    ") -> str:
     return "\n".join(prefix + line if line else line for line in text.splitlines())
 
@@ -387,15 +400,23 @@ def render_text(ruling: Ruling) -> str:
         lines.append(f"{rnd.title}")
         if rnd.display:
             show(_indent(rnd.display))
-        quoted: set[str] = set()  # each rule is quoted once a round, then named
+        # Each rule is quoted once a round, then named; where one section holds several rules
+        # quoted in the round, the reference says which by the first words of its quote.
+        quoted: dict[str, set[str]] = {}  # section -> ids of its rules quoted this round
         for event in rnd.events:
             where = f"{event.move.describe()}: " if event.move is not None else ""
             lines.append(f"  - {where}{event.text}")
-            if event.rule is not None and event.rule.id in quoted:
-                lines.append(f"      ({event.rule.section}, quoted above)")
-            elif event.rule is not None:
-                quoted.add(event.rule.id)
+            if event.rule is None:
+                continue
+            section = quoted.setdefault(event.rule.section, set())
+            if event.rule.id not in section:
+                section.add(event.rule.id)
                 lines.append(f"      ({event.rule.section}: \"{event.rule.quote}\")")
+            elif len(section) == 1:
+                lines.append(f"      ({event.rule.section}, quoted above)")
+            else:
+                lines.append(f"      ({event.rule.section}: \"{_opening(event.rule.quote)}\", "
+                             "quoted above)")
         lines.append(f"  score: {_score_line(rnd.scores)}")
     if ruling.display:
         lines.append("")

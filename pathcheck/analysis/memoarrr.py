@@ -38,7 +38,6 @@ from pathcheck.games.memoarrr.fast import CARD_NUMBERS, CARD_TEXT, POS_TEXT
 from pathcheck.games.memoarrr.island import State
 from pathcheck.games.memoarrr.log import FORMAT, Setup, read_log
 from pathcheck.games.memoarrr.plain import read_plain
-from pathcheck.games.memoarrr.texts import TREASURES_UNKNOWN
 from pathcheck.games.memoarrr.rules import (
     ALL_CARDS,
     CONNECT,
@@ -51,6 +50,7 @@ from pathcheck.games.memoarrr.rules import (
     decide_winners,
     rule_for,
 )
+from pathcheck.games.memoarrr.texts import TREASURES_UNKNOWN
 from pathcheck.ruling import Rule
 
 CONNECTS = tuple(sum(1 << j for j, other in enumerate(ALL_CARDS) if card.connects(other))
