@@ -175,11 +175,13 @@ def _dungeon(log: dict[str, Any]) -> list[Plain]:
                 if player == active or player not in team:
                     continue
                 said = player in turn.get("lost", ())
-                # rule #1: an announcement by a player after the one that stood would be void
-                blocked = (1 in rules and not said and leaving and leaving[0] != player
-                           and order.index(leaving[0]) < order.index(player))
-                out.append((e, t, player,
-                            "sound" if blocked or said == (now is not None) else "slip", None))
+                if 1 in rules and leaving and leaving[0] != player:
+                    # rule #1: the log may list only the announcement that stood
+                    if now is not None and order.index(leaving[0]) < order.index(player):
+                        out.append((e, t, player, "sound", None))  # it would have been void
+                    continue  # else speaking could be sound or a slip: not judged
+                out.append((e, t, player, "sound" if said == (now is not None) else "slip",
+                            None))
     return out
 
 
@@ -260,4 +262,38 @@ def plain_perfect_turns(log: dict[str, Any]) -> list[dict[str, int | None]]:
                 perfect[player] = t
                 break
         out.append(perfect)
+    return out
+
+
+def plain_verdicts(log: dict[str, Any]) -> list[dict[str, str]]:
+    """A ``game/1`` log's announcement verdicts, exploration by exploration, from the LOST
+    cards that stood (:func:`_leaving`), the Lost tile and :func:`plain_perfect_turns`."""
+    rules = frozenset(log.get("rules", ()))
+    players = log["players"]
+    out: list[dict[str, str]] = []
+    for exp, perfect in zip(log["explorations"], plain_perfect_turns(log), strict=True):
+        turns = exp["turns"]
+        stack = [("START", Direction.N)] + [(x["tile"], Direction[x["dir"]]) for x in turns]
+        lost_tile, _ = _lost(stack, rules)
+        stood: dict[int, list[str]] = {}  # turn -> the players whose card lies after it
+        team = set(players)
+        for t, turn in enumerate(turns, 1):
+            stood[t] = _leaving(players, turn, team, rules)
+            team -= set(stood[t])
+        card = {p: t for t, who in stood.items() for p in who}
+        verdicts: dict[str, str] = {}
+        for player in players:
+            turn_of = card.get(player)
+            best = perfect[player]
+            if lost_tile is None:
+                verdicts[player] = "held-on" if turn_of is None else "too-early"
+            elif turn_of is None:
+                verdicts[player] = ("no-chance" if best is None
+                                    else "not-judged" if 1 in rules and stood[best]
+                                    else "missed")
+            elif turn_of + 1 < lost_tile:
+                verdicts[player] = "too-early"
+            else:
+                verdicts[player] = "on-time" if turn_of == best else "late"
+        out.append(verdicts)
     return out
