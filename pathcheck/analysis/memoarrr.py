@@ -50,6 +50,7 @@ from pathcheck.games.memoarrr.rules import (
     decide_winners,
     rule_for,
 )
+from pathcheck.games.memoarrr.texts import TREASURES_UNKNOWN
 from pathcheck.ruling import Rule
 
 CONNECTS = tuple(sum(1 << j for j, other in enumerate(ALL_CARDS) if card.connects(other))
@@ -259,9 +260,11 @@ def analyse(log: Mapping[str, Any], *, source: str) -> GameAnalysis:
     for *_, winner, treasure, _events in trace_rounds:
         if winner >= 0:
             treasures[players[winner]].append(treasure)
-    winners = decide_winners(treasures)[0] if complete else []
+    known = log.get("treasures") is not None  # else no winner (as adjudicate decides)
+    winners = decide_winners(treasures)[0] if complete and known else []
     return make_analysis("memoarrr", FORMAT, source, players, moves,
-                         {p: sum(t) for p, t in treasures.items()}, winners)
+                         {p: sum(t) for p, t in treasures.items()}, winners,
+                         notes=() if known else (TREASURES_UNKNOWN,))
 
 
 def analyse_replayed(log: Mapping[str, Any], *, source: str) -> GameAnalysis:
@@ -307,7 +310,10 @@ def analyse_replayed(log: Mapping[str, Any], *, source: str) -> GameAnalysis:
             continue
         break
     finished = state.round == ROUNDS and state.round_over
-    winners = decide_winners(state.treasures)[0] if finished else []
+    known = setup.treasures is not None  # else no winner (as adjudicate decides)
+    winners = decide_winners(state.treasures)[0] if finished and known else []
+    if not known:
+        notes.append(TREASURES_UNKNOWN)
     scores = {p: state.rubies(p) for p in setup.players}
     return make_analysis("memoarrr", FORMAT, source, setup.players, moves, scores, winners,
                          notes=tuple(notes))
