@@ -108,8 +108,8 @@ class Island:
     what each player knows of it: the places they know (what lies there is the island's
     card: cards move only by swaps everyone sees) and the cards they have seen, as bit sets,
     split into what everyone saw (every reveal) and what only they saw (their side before
-    round 1, their peeks). A place seen whose card the log does not name cannot be used: it
-    never connects."""
+    round 1, their peeks). A place seen whose card the log does not name (``null``) counts
+    as unseen (docs/analysis.md): the player knows it, the analysis does not."""
 
     def __init__(self, cards: dict[int, int], players: Sequence[str],
                  peeks: Mapping[str, str]) -> None:
@@ -129,9 +129,10 @@ class Island:
                 self.learn(p, place)
 
     def learn(self, player: str, place: int) -> None:
-        self.own_places[player] |= 1 << place
+        """``player`` saw ``place`` alone; a card the log leaves out counts as unseen."""
         card = self.cards.get(place)
         if card is not None:
+            self.own_places[player] |= 1 << place
             self.own_cards[player] |= 1 << card
 
     def everyone(self, place: int) -> None:

@@ -114,6 +114,21 @@ def _memoarrr(log: dict[str, Any]) -> list[Plain]:
     return out
 
 
+def plain_unseen(log: dict[str, Any]) -> list[tuple[int, int, int]]:
+    """(round, index, places not seen) of each Memoarrr! reveal that is a move: the places
+    the mover could reveal whose card they had not seen, as far as the log names it."""
+    out: list[tuple[int, int, int]] = []
+    for i, (r, k, action) in enumerate(_events(log)):
+        if "reveal" not in action:
+            continue
+        known, face_up, last, mark, _ = _memoarrr_view(log, action["player"], i)
+        if last is not None:
+            out.append((r, k, sum(1 for a in range(5) for b in range(5)
+                                  if Pos(a, b) not in known and Pos(a, b) != CENTRE
+                                  and Pos(a, b) not in face_up and Pos(a, b) != mark)))
+    return out
+
+
 # --- Memo Dice and the robot game --------------------------------------------------------
 
 def _memo_dice(log: dict[str, Any]) -> list[Plain]:
