@@ -279,6 +279,7 @@ def analyse_replayed(log: Mapping[str, Any], *, source: str) -> GameAnalysis:
     rule = rule_for(CONNECT, setup.edition)
     moves: list[AnalysedMove] = []
     notes: list[str] = []
+    barred: list[str] = []
     starter = setup.start_player
     for rnd in setup.rounds:
         if rnd.number > ROUNDS or (rnd.number > 1 and not state.round_over):
@@ -294,6 +295,10 @@ def analyse_replayed(log: Mapping[str, Any], *, source: str) -> GameAnalysis:
                         rnd.number, action.number, action.player,
                         sum(map(_PLACE_BIT.__getitem__, allowed)),
                         number_of[last.text], _place(pos), rule, action.pointer))
+                else:  # no choice among the cards one may reveal: the ruling says so
+                    why = ("walrus-marked" if pos == state.mark
+                           else "face up" if pos in state.face_up else "not allowed")
+                    barred.append(f"{rnd.number}.{action.number} {action.player} {pos} ({why})")
             result = state.apply(action)
             if result.fatal:
                 notes.append(f"analysis stopped at round {rnd.number}, move {action.number}: "
@@ -310,6 +315,10 @@ def analyse_replayed(log: Mapping[str, Any], *, source: str) -> GameAnalysis:
                 starter = state.next_start_player()
             continue
         break
+    if barred:
+        notes.insert(0, f"not judged: the reveals of cards the rules do not let them reveal "
+                        f"({', '.join(barred)}): memory bears on the choice among the cards "
+                        "one may reveal (adjudicate rules on them)")
     finished = state.round == ROUNDS and state.round_over
     known = setup.treasures is not None  # else no winner (as adjudicate decides)
     winners = decide_winners(state.treasures)[0] if finished and known else []

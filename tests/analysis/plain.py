@@ -302,10 +302,10 @@ def plain_verdicts(log: dict[str, Any]) -> list[dict[str, str]]:
             best = perfect[player]
             if lost_tile is None:
                 verdicts[player] = "held-on" if turn_of is None else "too-early"
-            elif turn_of is None and best is None:
-                verdicts[player] = "no-chance"
             elif turn_of is None:
-                verdicts[player] = "not-judged" if 1 in rules and stood[best] else "missed"
+                verdicts[player] = ("no-chance" if best is None
+                                    else "not-judged" if 1 in rules and stood[best]
+                                    else "missed")
             elif turn_of + 1 < lost_tile:
                 verdicts[player] = "too-early"
             else:

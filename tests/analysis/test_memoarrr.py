@@ -138,3 +138,18 @@ def test_winners_are_the_rulings_with_or_without_the_treasure_stack(
         assert sum(row.wins for row in table.rows()) == len(ruling.winners)
     if not stack:
         assert not ruling.winners
+
+
+def test_reveals_the_rules_bar_are_named_as_not_judged() -> None:
+    import json
+    from pathlib import Path
+
+    fixtures = Path(__file__).parents[2] / "fixtures/memoarrr"
+    for name, barred in (("illegal-reveal-face-down.json", "1.2 Ben E1 (face up)"),
+                         ("illegal-walrus-blocked.json", "1.2 Ann D2 (walrus-marked)")):
+        analysis = analyse(json.loads((fixtures / name).read_text()), source=name)
+        assert not [m for m in analysis.moves if (m.round, m.index) == (1, 2)]
+        assert analysis.notes[0] == (
+            f"not judged: the reveals of cards the rules do not let them reveal ({barred}): "
+            "memory bears on the choice among the cards one may reveal (adjudicate rules on "
+            "them)")
