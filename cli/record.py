@@ -26,6 +26,8 @@ from pathcheck.cli.record_terminal import (
     wrap,
 )
 from pathcheck.errors import ExitCode, InputError, IOFailure
+from pathcheck.render.safe import keep_lines
+from pathcheck.render.safe import one_line as safe
 from pathcheck.render.words import counted
 
 HELP = """\
@@ -129,10 +131,10 @@ def _dialogue(game: str | None, path: str | None, resume: str | None,
     if resume is not None:
         recording = _load(resume)
         path = resume
-        echo(f"resuming {resume}: {counted(len(recording.lines), 'move line')} so far")
+        echo(f"resuming {safe(resume)}: {counted(len(recording.lines), 'move line')} so far")
         last = recording.lines[-5:]
         if last:
-            echo("the last moves:\n" + "\n".join(f"  {line}" for line in last))
+            echo("the last moves:\n" + "\n".join(f"  {safe(line)}" for line in last))
     else:
         assert game is not None
         path = path or new_log_name(game)
@@ -148,8 +150,8 @@ def _dialogue(game: str | None, path: str | None, resume: str | None,
         _claim(path)
     logged.append(path)
     recording.save(path)  # every save: IOFailure ("cannot write") if it fails
-    echo(table.wrap(f"recording to {path} (it is saved after every move); :help shows "
-                    "example move lines and the commands"))
+    table.say(f"recording to {path} (it is saved after every move); :help shows "
+              "example move lines and the commands")
     return table.moves(recording, path)
 
 
@@ -197,6 +199,8 @@ class Table:
 
     def __init__(self, moves: Any, answers: Any, echo: Callable[[str], None]) -> None:
         self.moves_prompt, self.answers, self.echo = moves, answers, echo
+        self.waiting: list[str] = []
+        """The lines of a pasted block after the one being checked."""
 
     def wrap(self, text: str) -> str:
         from pathcheck.cli.record_terminal import width
@@ -204,7 +208,9 @@ class Table:
         return wrap(text, width(self.answers) - 1, "  ")
 
     def say(self, text: str) -> None:
-        self.echo(self.wrap(text))
+        """Say ``text`` wrapped, a name's control and bidi characters escaped (an ESC ] 0 ;
+        ... BEL in a name would set the terminal's title, U+202E reverse the line)."""
+        self.echo(self.wrap(keep_lines(text)))
 
     # --- settings ---------------------------------------------------------------------
 
@@ -281,8 +287,14 @@ class Table:
         while True:
             try:
                 self.at_the_end(recording, path)
-                line = ask(self.moves_prompt, recording.prompt(), default=default,
-                           completer=completer, complete_while_typing=False)
+                if self.waiting and not default:
+                    # a pasted block goes on, line by line, each checked as a typed one
+                    line = self.waiting.pop(0)
+                    self.echo(keep_lines(f"{recording.prompt()} {line}"))
+                else:
+                    line = self.pasted(ask(self.moves_prompt, self.prompt(recording),
+                                           default=default, completer=completer,
+                                           complete_while_typing=False))
             except Ended as end:
                 return self.stop(path, end)
             default = ""
@@ -336,6 +348,24 @@ class Table:
                 self.echo("  kept as played")
             recording.add(line, kept=tuple(v.rule.id for v in check.new_violations))
             recording.save(path)
+
+    def prompt(self, recording: Any) -> str:
+        """The move prompt, saying how many pasted lines wait behind the line asked for."""
+        text = recording.prompt()
+        if self.waiting:
+            text = text.removesuffix(">").rstrip() + \
+                f" [{counted(len(self.waiting), 'pasted line')} wait] >"
+        return str(text)
+
+    def pasted(self, text: str) -> str:
+        """The first line of ``text`` (one typed line, or a pasted block); the block's other
+        lines wait (:attr:`waiting`), to be checked one by one after it, as typed lines are."""
+        lines = [x for x in text.splitlines() if x.strip()]
+        if len(lines) <= 1:
+            return lines[0] if lines else ""
+        self.waiting[:0] = lines[1:]
+        self.say(f"  a pasted block of {len(lines)} lines: each is checked as if typed")
+        return lines[0]
 
     def at_the_end(self, recording: Any, path: str) -> None:
         """Once the game is over, ask what the table sees only then (Memoarrr!'s treasure
@@ -425,6 +455,9 @@ class Table:
                      "played, c or Enter to correct it")
 
     def stop(self, path: str, end: Ended) -> int:
+        if self.waiting:  # said, so that none is lost
+            self.say("  not recorded (pasted after the line asked for, not checked yet):\n"
+                     + "\n".join(f"    {safe(x)}" for x in self.waiting))
         self.say(f"stopped; the log is saved: pathcheck record --resume {path}")
         return 130 if end.interrupted else 0
 
@@ -462,8 +495,8 @@ class Table:
             except RecordError as exc:
                 self.say(f"saved {path}; it cannot be ruled on: {exc}")
                 return int(ExitCode.INVALID_INPUT)
-            self.echo(render_text(ruling))
-            self.echo(f"saved {path}")
+            show(self.answers, self.echo, keep_lines(render_text(ruling)))
+            self.say(f"saved {path}")
             return 0
         else:
             if name not in ("h", "help", "?"):

@@ -49,7 +49,16 @@ def session(input: Any = None, output: Any = None) -> Any:
     from prompt_toolkit.history import InMemoryHistory
     from prompt_toolkit.key_binding import KeyBindings
 
+    from prompt_toolkit.filters import shift_selection_mode
+    from prompt_toolkit.keys import Keys
+
     keys = KeyBindings()
+
+    @keys.add(Keys.BracketedPaste, filter=shift_selection_mode)
+    def _paste_over(event: Any) -> None:
+        # a paste replaces a pre-filled answer as typing does (see ask)
+        event.current_buffer.cut_selection()
+        event.current_buffer.insert_text(event.data.replace("\r\n", "\n").replace("\r", "\n"))
 
     @keys.add("c-c")
     def _interrupt(event: Any) -> None:
@@ -99,6 +108,16 @@ def ask(prompts: Any, message: str, **options: Any) -> str:
     raises :class:`Ended` for Ctrl-C on an empty line or Ctrl-D."""
     import asyncio
 
+    default = str(options.get("default", ""))
+    if default:
+        # **Decision**: a pre-filled answer (a setting's default, a line handed back to be
+        # corrected) is selected as a shift-selection is: the first key typed replaces it
+        # (typing "custom" over "standard" gives "custom"), an arrow key or Home starts
+        # editing it, Enter keeps it.
+        options["pre_run"] = lambda: _select_all(prompts.default_buffer)
+    from pathcheck.render.safe import keep_lines
+
+    message = keep_lines(message)  # names in it: their control characters escaped
     columns = width(prompts) - 1
     text = wrap(message.rstrip(), columns)
     if "\n" in text or len(text) > columns - 20:  # a narrow terminal: type on a line of its own
@@ -127,10 +146,23 @@ def ask(prompts: Any, message: str, **options: Any) -> str:
                         "saved after every move: --resume it)") from exc
 
 
+def _select_all(buffer: Any) -> None:
+    """Select the whole text of ``buffer`` in shift mode (what is typed replaces it)."""
+    from prompt_toolkit.selection import SelectionType
+
+    buffer.cursor_position = 0
+    buffer.start_selection(selection_type=SelectionType.CHARACTERS)
+    if buffer.selection_state is not None:
+        buffer.selection_state.enter_shift_mode()
+    buffer.cursor_position = len(buffer.text)
+
+
 def show(prompts: Any, echo: Callable[[str], None], text: str) -> None:
     """Print ``text`` wrapped to the terminal, a screenful at a time when it is longer (Enter
     shows the next screenful, q the end of it)."""
-    lines = wrap(text, width(prompts) - 1).splitlines()
+    from pathcheck.render.safe import keep_lines
+
+    lines = wrap(keep_lines(text), width(prompts) - 1).splitlines()
     page = height(prompts) - 1
     while len(lines) > page:
         echo("\n".join(lines[:page]))

@@ -249,6 +249,8 @@ class Recording:
         A log that cannot be ruled on only because it stops here (a round with no move yet)
         is fine; one that cannot be ruled on at all (an unknown player) is ``malformed``.
         """
+        if "\n" in line or "\r" in line:  # a pasted block is checked a line at a time
+            return Check("one move line at a time (a pasted block is split into its lines)")
         before: set[tuple[str, str, str]] = set()
         open_ended: list[Violation] = []
         for back in range(len(self.lines) + 1):
