@@ -46,7 +46,7 @@ HOW = {"solo/1": "one tile a line as TILE@DIR, or a dungeon a line; | starts the
 """How move lines are typed, per format (else: several turns may share a line)."""
 
 
-def help_text(fmt: str, players: list[str] | None = None) -> str:
+def help_text(fmt: str, players: list[str] | None = None, edition: str = "2023") -> str:
     """The recorder's ``:help``, with example move lines of the game ``fmt`` being recorded,
     written with the names of the players at this table.
 
@@ -55,10 +55,13 @@ def help_text(fmt: str, players: list[str] | None = None) -> str:
     """
     from pathcheck.recorder import EXAMPLES, at_this_table
 
-    pairs = [(at_this_table(line, players or []), what) for line, what in EXAMPLES.get(fmt, ())]
-    width = max((len(line) for line, _ in pairs), default=0)
+    from pathcheck.render.align import ljust, text_width
+
+    pairs = [(at_this_table(line, players or [], edition), what)
+             for line, what in EXAMPLES.get(fmt, ())]
+    width = max((text_width(line) for line, _ in pairs), default=0)
     how = HOW.get(fmt, "several turns may share a line, separated by '·', ';' or ' . '")
-    return HELP.format(how=how, examples="\n".join(f"  {line:<{width}}   {what}"
+    return HELP.format(how=how, examples="\n".join(f"  {ljust(line, width)}   {what}"
                                                    for line, what in pairs))
 
 
@@ -131,17 +134,17 @@ def _dialogue(game: str | None, path: str | None, resume: str | None,
     if resume is not None:
         recording = _load(resume)
         path = resume
-        echo(f"resuming {safe(resume)}: {counted(len(recording.lines), 'move line')} so far")
+        table.say(f"resuming {resume}: {counted(len(recording.lines), 'move line')} so far")
         last = recording.lines[-5:]
-        if last:
-            echo("the last moves:\n" + "\n".join(f"  {safe(line)}" for line in last))
+        if last:  # wrapped between words, each line's own lines indented under it
+            table.say("the last moves:\n" + "\n".join(f"  {line}" for line in last))
     else:
         assert game is not None
         path = path or new_log_name(game)
         refuse_existing(path)  # said before the settings are typed, not after
-        echo(table.wrap(f"recording a {game} game: first its settings (Enter keeps what "
-                        "is shown, Tab completes), then the moves (:help then shows "
-                        "examples)"))
+        table.say(f"recording a {game} game: first its settings (Enter keeps what "
+                  "is shown, Tab completes), then the moves (:help then shows "
+                  "examples)")
         answers = table.settings(Recording.format_of(game), {})
         if answers is None:
             echo("stopped before the game began: nothing written")
@@ -215,6 +218,8 @@ class Table:
     # --- settings ---------------------------------------------------------------------
 
     def settings(self, fmt: str, current: dict[str, str]) -> dict[str, str] | None:
+        from pathcheck.recorder import Recording
+
         """Ask every setting of ``fmt`` (``current``: the answers so far, shown to keep),
         each checked as it is entered and all together at the end; None: the keeper
         stopped."""
@@ -226,6 +231,9 @@ class Table:
         pending = [s.key for s in SETTINGS[fmt]]
         while pending:
             for setting in SETTINGS[fmt]:
+                if not setting.asked(answers):  # (robot memory: teams or players)
+                    answers.pop(setting.key, None)
+                    continue
                 if setting.key not in pending:
                     continue
                 offered = list(choices(fmt, setting.key))
@@ -241,7 +249,11 @@ class Table:
                                      if offered else None)
                     except Ended:
                         return None
+                    before = dict(answers)
                     answers[setting.key] = answer.strip()
+                    for key, value in answers.items():  # a player renamed: everywhere
+                        if key not in ("players", "team1", "team2", setting.key):
+                            answers[key] = Recording.rename(value, renames(before, answers))
                     problems = check(fmt, answers, only=setting.key)
                     if not problems:
                         break
@@ -266,7 +278,8 @@ class Table:
             self.say("  the settings are unchanged")
             return
         edited = Recording.new(recording.format, answers, path)
-        edited.lines = list(recording.lines)
+        renamed = renames(current, answers)
+        edited.lines = [Recording.rename(line, renamed) for line in recording.lines]
         edited.header = recording.header_with(answers, [s.key for s in SETTINGS[
             recording.format]])
         trouble = edited.trouble()
@@ -274,6 +287,11 @@ class Table:
             self.say(f"  not changed: the moves recorded do not fit them ({trouble})")
             return
         recording.header = edited.header
+        if renamed:  # the moves name the players as they are called now
+            recording.lines = edited.lines
+            recording.back_to(len(recording.lines))  # (:undo cannot bring old names back)
+            self.say("  renamed in every move: " + ", ".join(f"{a} -> {b}"
+                                                            for a, b in renamed.items()))
         recording.save(path)
         self.say("  settings changed: " + "; ".join(f"{k}: {v}" for k, v in answers.items()))
 
@@ -320,6 +338,11 @@ class Table:
             if check.error is not None or check.malformed is not None:
                 why = (f"not read: {check.error}" if check.error is not None
                        else f"the log could no longer be ruled on with it: {check.malformed}")
+                trouble = recording.trouble()
+                if trouble is not None:  # not this line's fault: the settings (or a line) are
+                    self.say(f"  the log cannot be ruled on even without this line: {trouble} "
+                             "(:settings changes the settings, :undo takes back the last "
+                             "line)")
                 self.say(f"  {why} (correct the line below, Ctrl-U clears it; :help)")
                 default = line
                 continue
@@ -501,15 +524,28 @@ class Table:
         else:
             if name not in ("h", "help", "?"):
                 self.say(f"  unknown command {line.split()[0]!r}; the commands:")
-            show(self.answers, self.echo, help_text(recording.format, recording.players()))
+            show(self.answers, self.echo, help_text(recording.format, recording.players(),
+                                                      recording.settings().get("edition", "2023")))
         return None
 
 
-def _names(players: str) -> list[str]:
+def renames(before: dict[str, str], after: dict[str, str]) -> dict[str, str]:
+    """The players renamed from the settings ``before`` to ``after`` (old -> new): the same
+    number of names, some of them changed, matched by their place in the list."""
+    out: dict[str, str] = {}
+    for key in ("players", "team1", "team2"):
+        old, new = _names(before.get(key, ""), True), _names(after.get(key, ""), True)
+        if old and len(old) == len(new):
+            out.update((a, b) for a, b in zip(old, new, strict=True) if a != b)
+    return out
+
+
+def _names(players: str, raw: bool = False) -> list[str]:
+    """The names of a ``players:`` answer, as typed in a move line (``raw``: as they are)."""
     from pathcheck import notation
 
     try:
         log = notation.parse(f"#! memo-dice/1\nplayers: {players}\n", source="settings")
     except notation.NotationError:  # names that do not read: nothing to offer
         return []
-    return [notation.word(str(p)) for p in log.get("players", ())]
+    return [str(p) if raw else notation.word(str(p)) for p in log.get("players", ())]

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import shutil
 import signal
-import textwrap
 from collections.abc import Callable
 from typing import Any
 
@@ -91,15 +90,15 @@ def height(prompts: Any) -> int:
 def wrap(text: str, columns: int, indent: str = "") -> str:
     """``text`` wrapped at word boundaries to ``columns`` (lines already short are kept; a
     drawing, which has no long words to break, is never rewrapped)."""
+    from pathcheck.render.align import text_width, wrap_words
+
     out: list[str] = []
     for line in text.splitlines() or [""]:
-        if len(line) <= columns:
+        if text_width(line) <= columns:  # columns as the terminal shows them (CJK: 2)
             out.append(line)
             continue
         lead = line[:len(line) - len(line.lstrip())]
-        out.extend(textwrap.wrap(line, columns, initial_indent="",
-                                 subsequent_indent=lead + indent, break_long_words=False,
-                                 break_on_hyphens=False) or [line])
+        out.extend(wrap_words(line, columns, lead + indent, lead))
     return "\n".join(out)
 
 
@@ -117,10 +116,12 @@ def ask(prompts: Any, message: str, **options: Any) -> str:
         options["pre_run"] = lambda: _select_all(prompts.default_buffer)
     from pathcheck.render.safe import keep_lines
 
+    from pathcheck.render.align import text_width
+
     message = keep_lines(message)  # names in it: their control characters escaped
     columns = width(prompts) - 1
     text = wrap(message.rstrip(), columns)
-    if "\n" in text or len(text) > columns - 20:  # a narrow terminal: type on a line of its own
+    if "\n" in text or text_width(text) > columns - 20:  # a narrow terminal: type on a line of its own
         text = wrap(message.rstrip().removesuffix(">").rstrip(), columns) + "\n>"
     text += " "
     try:
@@ -159,7 +160,7 @@ def _select_all(buffer: Any) -> None:
 
 def show(prompts: Any, echo: Callable[[str], None], text: str) -> None:
     """Print ``text`` wrapped to the terminal, a screenful at a time when it is longer (Enter
-    shows the next screenful, q the end of it)."""
+    shows the next screenful, q skips the rest, Ctrl-D prints the rest at once)."""
     from pathcheck.render.safe import keep_lines
 
     lines = wrap(keep_lines(text), width(prompts) - 1).splitlines()
@@ -169,8 +170,8 @@ def show(prompts: Any, echo: Callable[[str], None], text: str) -> None:
         lines = lines[page:]
         try:
             more = ask(prompts, f"-- more ({len(lines)} lines): Enter, q to skip --")
-        except Ended:
-            return
+        except Ended:  # no more keys (Ctrl-D): the rest at once
+            break
         if more.strip().lower().startswith("q"):
             return
     if lines:

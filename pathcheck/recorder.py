@@ -39,6 +39,11 @@ from pathcheck.text import split_lines
 
 __all__ = ["EXAMPLES", "GAMES", "SETTINGS", "Check", "Recording", "Setting", "at_this_table"]
 
+KEYWORDS = {"game/1": ("exploration", "hand", "hands", "deck"), "solo/1": (),
+            "memoarrr/1": ("round", "volcano", "dark", "light"), "memo-dice/1": ("round",),
+            "robot-memory/1": ("round", "row", "first", "captains", "is", "short-circuit")}
+"""The words of each format's move lines that a typo of is pointed out ("did you mean")."""
+
 GAMES = {"dungeon": "game/1", "solo": "solo/1", "memoarrr": "memoarrr/1",
          "memo-dice": "memo-dice/1", "robot-memory": "robot-memory/1"}
 
@@ -271,7 +276,7 @@ class Recording:
             message = str(exc)
             if isinstance(exc, notation.NotationError) and exc.line == text.count("\n"):
                 message = f"column {exc.column}: {exc.message}"
-            return Check(message)
+            return Check(message + self.did_you_mean(line))
         try:
             ruling = self._rule(text, log)[1]  # (a whole log is not parsed twice a move)
         except RecordError as exc:
@@ -283,12 +288,27 @@ class Recording:
                 new = tuple(v for v in open_ended
                             if closes and v.move.pointer != f"/{key}")
                 return Check(None, new, log)
-            return Check(None, (), log, malformed=str(exc))
+            return Check(None, (), log, malformed=str(exc) + self.did_you_mean(line))
         except InputError as exc:
-            return Check(None, (), log, malformed=str(exc))
+            return Check(None, (), log, malformed=str(exc) + self.did_you_mean(line))
         new = tuple(v for v in ruling.violations
                     if self._key(v) not in before and not _stops(v, log))
         return Check(None, new, log, culprit=self._culprit(text, new))
+
+    def did_you_mean(self, line: str) -> str:
+        """`` (did you mean 'exploration'?)`` for a word of ``line`` that is close to, but
+        not, a keyword of the game or a name at the table ('' when there is none)."""
+        import difflib
+
+        known = [*KEYWORDS.get(self.format, ()), *self.players()]
+        for raw in line.partition("#")[0].split():
+            word = raw.lstrip("!+").strip('"')
+            if word in known or not word.isalpha():
+                continue
+            close = difflib.get_close_matches(word, known, n=1, cutoff=0.75)
+            if close:
+                return f" (did you mean {notation.word(close[0])!r} for {word!r}?)"
+        return ""
 
     def _culprit(self, text: str, new: Sequence[Violation]) -> int | None:
         """The earliest move line before the new one that ``new`` points at, if any."""
@@ -329,7 +349,8 @@ class Recording:
         self.lines = self.placed(line)
 
     def canonical(self, line: str) -> str:
-        """``line`` with tile ids as the tile set writes them (``r1@n`` is ``R1@N``)."""
+        """``line`` with tile ids as the tile set writes them (``r1@n`` is ``R1@N``, ``hand Ann
+        i3`` is ``hand Ann I3``)."""
         if self.format not in ("game/1", "solo/1"):
             return line
         ids = tile_ids(self._log_or_empty(), self.source)
@@ -340,7 +361,29 @@ class Recording:
                 return match.group(0)
             return lead + ids.get(tile.lower(), tile) + at.upper()
 
+        deal = _DEAL.match(line)
+        if deal is not None:  # hand NAME TILE... / deck TILE...: every word after is a tile
+            code, hash_, comment = deal.group(2).partition("#")
+            tiles = re.sub(r"[^\s]+", lambda m: ids.get(m.group(0).lower(), m.group(0)), code)
+            return deal.group(1) + tiles + hash_ + comment
         return _TILE_TOKEN.sub(fix, line)
+
+    @staticmethod
+    def rename(text: str, names: Mapping[str, str]) -> str:
+        """``text`` (a move line, a setting) with each name of ``names`` (old -> new) replaced
+        where it stands as a word (``!Ann``, ``+Ann`` too), all at once (a swap works).
+
+        >>> Recording.rename("Ann R1@N !Bob · Bob R2@E", {"Ann": "Bob", "Bob": "Ann"})
+        'Bob R1@N !Ann · Ann R2@E'
+        """
+        words = {notation.word(old): notation.word(new) for old, new in names.items()
+                 if old != new}
+        if not words:
+            return text
+        code, hash_, comment = text.partition("#")
+        pattern = re.compile(r"(?<![^\s!+])(" + "|".join(
+            re.escape(w) for w in sorted(words, key=len, reverse=True)) + r")(?!\S)")
+        return pattern.sub(lambda m: words[m.group(1)], code) + hash_ + comment
 
     def settings(self) -> dict[str, str]:
         """The header's settings, key -> value as written."""
@@ -403,6 +446,13 @@ class Recording:
     def prompt(self) -> str:
         """The move prompt: whose turn it is and what to type, or that the game is over."""
         if self.format == "solo/1":
+            log = self._log_or_empty()
+            tiles = set(tile_ids(log, self.source).values())
+            placed = {p.get("tile") for d in log.get("dungeons", ()) for p in d
+                      if isinstance(p, dict)}
+            if tiles and tiles <= placed:  # the stack is used up
+                return f"all {len(tiles)} tiles are placed: the game is over - :done " \
+                    "finishes and prints the ruling >"
             return f"{self.where()}: TILE@DIR (one a line; | starts a new dungeon) >"
         return self.next().prompt()  # type: ignore[no-any-return]
 
@@ -481,10 +531,19 @@ class Recording:
             ruling = self.ruling(at=f"{number}.{moves}")
         except (InputError, RecordError):
             ruling = self.ruling()
-        if ruling.display:
-            return ruling.display
-        rnd = ruling.rounds[-1] if ruling.rounds else None
-        return (rnd.display or rnd.title) if rnd is not None else "nothing to show"
+        display = ruling.display
+        up = self.next()
+        extra: list[str] = []
+        if "Final table:" in display and not up.over:
+            # Memoarrr!: no final table while the game goes on; the treasures taken so far,
+            # counted as :show counts them
+            display = "\n\n".join(block for block in display.split("\n\n")
+                                  if not block.startswith("Final table:"))
+            extra = up.view.splitlines()[-1:]
+        if not display:
+            rnd = ruling.rounds[-1] if ruling.rounds else None
+            display = (rnd.display or rnd.title) if rnd is not None else "nothing to show"
+        return "\n".join([display, *extra])
 
     # --- completion ----------------------------------------------------------------------
 
@@ -499,4 +558,6 @@ class Recording:
             return []
 
 
+_DEAL = re.compile(r'(\s*(?:hand\s+(?:"(?:[^"\\]|\\.)*"|\S+)|deck)\s+)(.*)$', re.DOTALL)
+"""A deal line: its keyword (and the hand's player), then its tiles."""
 _TILE_TOKEN = re.compile(r"(^|\s|(?<=\s)\+|^\+)([A-Za-z][A-Za-z0-9]*)(@[NESWnesw]|(?=$|\s))")

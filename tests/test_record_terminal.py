@@ -173,7 +173,7 @@ def test_settings_edited_mid_game_must_fit_the_moves(tmp_path: Path) -> None:
     table = started(tmp_path, "memo-dice")
     table.type("round", "Ann 3 cat/blue blue", ":settings")
     table.wait("Players")
-    table.type(CLEAR + "Cy Dee")
+    table.type(CLEAR + "Cy Dee Eve")  # not a renaming (three names): Ann's move fits no one
     table.wait("not changed: the moves recorded do not fit them")
     table.type(":done")
     table.end()
