@@ -138,6 +138,9 @@ def _dialogue(game: str | None, path: str | None, resume: str | None,
         last = recording.lines[-5:]
         if last:  # wrapped between words, each line's own lines indented under it
             table.say("the last moves:\n" + "\n".join(f"  {line}" for line in last))
+        if recording.waiting:
+            table.say(f"{counted(len(recording.waiting), 'pasted line')} not checked yet, "
+                      "each checked now as if typed")
     else:
         assert game is not None
         path = path or new_log_name(game)
@@ -204,6 +207,7 @@ class Table:
         self.moves_prompt, self.answers, self.echo = moves, answers, echo
         self.waiting: list[str] = []
         """The lines of a pasted block after the one being checked."""
+        self.recording: Any = None
 
     def wrap(self, text: str) -> str:
         from pathcheck.cli.record_terminal import width
@@ -301,6 +305,8 @@ class Table:
         from pathcheck.cli.record_complete import MoveCompleter
 
         completer = MoveCompleter(recording)
+        self.waiting = recording.waiting  # (one list: saved with the log)
+        self.recording = recording
         default = ""
         while True:
             try:
@@ -313,6 +319,8 @@ class Table:
                     line = self.pasted(ask(self.moves_prompt, self.prompt(recording),
                                            default=default, completer=completer,
                                            complete_while_typing=False))
+                    if self.waiting:
+                        recording.save(path)  # the pasted lines that wait: kept too
             except Ended as end:
                 return self.stop(path, end)
             default = ""
@@ -338,11 +346,12 @@ class Table:
             if check.error is not None or check.malformed is not None:
                 why = (f"not read: {check.error}" if check.error is not None
                        else f"the log could no longer be ruled on with it: {check.malformed}")
-                trouble = recording.trouble()
-                if trouble is not None:  # not this line's fault: the settings (or a line) are
-                    self.say(f"  the log cannot be ruled on even without this line: {trouble} "
-                             "(:settings changes the settings, :undo takes back the last "
-                             "line)")
+                if recording.in_settings(check):  # not the line's fault: the settings'
+                    self.say("  the settings are wrong, whatever the line: :settings changes "
+                             "them")
+                elif recording.trouble() is not None:  # an earlier line's fault
+                    self.say(f"  the log cannot be ruled on even without this line: "
+                             f"{recording.trouble()} (:undo takes back the last line)")
                 self.say(f"  {why} (correct the line below, Ctrl-U clears it; :help)")
                 default = line
                 continue
@@ -478,8 +487,11 @@ class Table:
                      "played, c or Enter to correct it")
 
     def stop(self, path: str, end: Ended) -> int:
+        if self.recording is not None:  # the lines that wait, as they are now
+            self.recording.save(path)
         if self.waiting:  # said, so that none is lost
-            self.say("  not recorded (pasted after the line asked for, not checked yet):\n"
+            self.say("  not recorded (pasted after the line asked for, not checked yet; kept "
+                     "at the end of the log, --resume checks them):\n"
                      + "\n".join(f"    {safe(x)}" for x in self.waiting))
         self.say(f"stopped; the log is saved: pathcheck record --resume {path}")
         return 130 if end.interrupted else 0

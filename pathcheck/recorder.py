@@ -39,6 +39,9 @@ from pathcheck.text import split_lines
 
 __all__ = ["EXAMPLES", "GAMES", "SETTINGS", "Check", "Recording", "Setting", "at_this_table"]
 
+WAITING = "# waiting (pasted, not checked yet): "
+"""How a line pasted but not checked yet is saved, at the end of the log."""
+
 KEYWORDS = {"game/1": ("exploration", "hand", "hands", "deck"), "solo/1": (),
             "memoarrr/1": ("round", "volcano", "dark", "light"), "memo-dice/1": ("round",),
             "robot-memory/1": ("round", "row", "first", "captains", "is", "short-circuit")}
@@ -106,6 +109,9 @@ class Recording:
         self.lines = list(lines)
         self.source = source
         self._cache: dict[str, tuple[Mapping[str, Any], Ruling]] = {}
+        self.waiting: list[str] = []
+        """Lines pasted after the one being checked, not checked yet: saved as comments at
+        the log's end (a kill -9 loses none; ``--resume`` checks them then)."""
         self._undo: list[tuple[list[str], str]] = []
         """The move lines before each line typed, and the line (``:undo`` goes back)."""
 
@@ -133,6 +139,20 @@ class Recording:
         Everything up to the first move line is the header; each later non-blank line is a
         move line (comments stay with their line).
         """
+        raw_lines = split_lines(text)
+        waiting: list[str] = []
+        while raw_lines and (raw_lines[-1].startswith(WAITING) or not raw_lines[-1].strip()):
+            if raw_lines[-1].strip():
+                waiting.insert(0, raw_lines[-1].removeprefix(WAITING).strip())
+            raw_lines.pop()
+        if waiting:
+            text = "".join(x + "\n" for x in raw_lines)
+        recording = cls._load(text, source)
+        recording.waiting = waiting
+        return recording
+
+    @classmethod
+    def _load(cls, text: str, source: str) -> Recording:
         notation.parse(text, source=source)  # it must read
         first = next((line.number for line in notation.Reader(text, source).lines), None)
         raw = split_lines(text)
@@ -294,6 +314,13 @@ class Recording:
         new = tuple(v for v in ruling.violations
                     if self._key(v) not in before and not _stops(v, log))
         return Check(None, new, log, culprit=self._culprit(text, new))
+
+    def in_settings(self, check: Check) -> bool:
+        """Whether the line of ``check`` cannot be ruled on because of a setting of the
+        header (its JSON pointer names no round), not because of the line."""
+        match = re.search(r"(?:^|: )/([A-Za-z_]+)(?=[/:]|$)", check.malformed or "")
+        return match is not None and match.group(1) not in (
+            "explorations", "dungeons", "rounds")
 
     def did_you_mean(self, line: str) -> str:
         """`` (did you mean 'exploration'?)`` for a word of ``line`` that is close to, but
@@ -467,7 +494,7 @@ class Recording:
         """Write the notation atomically (a temporary file, then os.replace)."""
         from pathcheck.output import write_atomic
 
-        write_atomic(path, self.text())
+        write_atomic(path, self.text() + "".join(f"{WAITING}{x}\n" for x in self.waiting))
 
     # --- where the game stands -------------------------------------------------------------
 
