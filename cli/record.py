@@ -54,7 +54,6 @@ def help_text(fmt: str, players: list[str] | None = None, edition: str = "2023")
       Linda 2 bell/red red · Nora 7 lemon/red red   covering: PLAYER DIE SYMBOL/COLOUR CUP
     """
     from pathcheck.recorder import EXAMPLES, at_this_table
-
     from pathcheck.render.align import ljust, text_width
 
     pairs = [(at_this_table(line, players or [], edition), what)

@@ -45,10 +45,9 @@ def session(input: Any = None, output: Any = None) -> Any:
     """A prompt session with its own history, where Ctrl-C clears a half-typed line (as a
     shell does) and ends the recording on an empty one; Ctrl-D on an empty line ends it."""
     from prompt_toolkit import PromptSession
+    from prompt_toolkit.filters import shift_selection_mode
     from prompt_toolkit.history import InMemoryHistory
     from prompt_toolkit.key_binding import KeyBindings
-
-    from prompt_toolkit.filters import shift_selection_mode
     from prompt_toolkit.keys import Keys
 
     keys = KeyBindings()
@@ -114,14 +113,13 @@ def ask(prompts: Any, message: str, **options: Any) -> str:
         # (typing "custom" over "standard" gives "custom"), an arrow key or Home starts
         # editing it, Enter keeps it.
         options["pre_run"] = lambda: _select_all(prompts.default_buffer)
-    from pathcheck.render.safe import keep_lines
-
     from pathcheck.render.align import text_width
+    from pathcheck.render.safe import keep_lines
 
     message = keep_lines(message)  # names in it: their control characters escaped
     columns = width(prompts) - 1
     text = wrap(message.rstrip(), columns)
-    if "\n" in text or text_width(text) > columns - 20:  # a narrow terminal: type on a line of its own
+    if "\n" in text or text_width(text) > columns - 20:  # narrow: type on a line of its own
         text = wrap(message.rstrip().removesuffix(">").rstrip(), columns) + "\n>"
     text += " "
     try:

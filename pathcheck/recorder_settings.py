@@ -294,7 +294,7 @@ def _across(fmt: str, values: Mapping[str, Any], settings: Mapping[str, Setting]
         low, high = _PLAYER_COUNTS[str(values["variant"])]
         count = len(players)
         if count < low or (high is not None and count > high):
-            wanted = {0: "no players (teams are edited in the file)", 1: "exactly 1 player"
+            wanted = {0: "two teams, not players", 1: "exactly 1 player"
                       }.get(high if high == low else -1, f"at least {low} players")
             out.append(Problem("players", f"the {values['variant']} variant is played by "
                                           f"{wanted}, not {count}", settings["players"].fix))
