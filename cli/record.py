@@ -246,10 +246,9 @@ class Table:
                 default = answers.get(setting.key, setting.default)
                 while True:
                     try:
-                        answer = ask(self.answers, f"{setting.question}{listed}:",
-                                     default=default,
-                                     completer=WordCompleter(offered, WORD=True)
-                                     if offered else None)
+                        answer = self.question(
+                            f"{setting.question}{listed}:", setting=True, default=default,
+                            completer=WordCompleter(offered, WORD=True) if offered else None)
                     except Ended:
                         return None
                     before = dict(answers)
@@ -304,6 +303,7 @@ class Table:
         from pathcheck.cli.record_complete import MoveCompleter
 
         completer = MoveCompleter(recording)
+        recording.waiting[:0] = self.waiting  # pasted into the settings' last answer
         self.waiting = recording.waiting  # (one list: saved with the log)
         self.recording = recording
         default = ""
@@ -380,6 +380,16 @@ class Table:
             recording.add(line, kept=tuple(v.rule.id for v in check.new_violations))
             recording.save(path)
 
+    def question(self, message: str, setting: bool = False, **options: Any) -> str:
+        """The keeper's answer to a question (not a move line). A pasted block answers with
+        its first line; its other lines wait for the next settings (``setting``) or moves,
+        each checked there as a typed line is."""
+        if setting and self.waiting:  # (over the default shown, as typed keys would be)
+            answer = self.waiting.pop(0)
+            self.echo(keep_lines(f"{message} {answer}"))
+            return answer
+        return self.pasted(ask(self.answers, message, **options))
+
     def prompt(self, recording: Any) -> str:
         """The move prompt, saying how many pasted lines wait behind the line asked for."""
         text = recording.prompt()
@@ -418,7 +428,7 @@ class Table:
                          f"{', '.join(winners)}; they turn their treasure cards over")
                 answer = ""
                 while True:
-                    answer = ask(self.answers, f"{setting.question} (e.g. 2 1 4 2 1 3 2):",
+                    answer = self.question(f"{setting.question} (e.g. 2 1 4 2 1 3 2):",
                                  default=answer).strip()
                     problems = check(recording.format, {setting.key: answer},
                                      only=setting.key)
@@ -439,7 +449,7 @@ class Table:
                 marks.append(None)
                 continue
             while True:
-                answer = ask(self.answers, f"  {' and '.join(names)} announced Lost: at the "
+                answer = self.question(f"  {' and '.join(names)} announced Lost: at the "
                                            "same moment (=) or one after the other (>)? [=]")
                 word = answer.strip()
                 if word in ("", "=", ">"):
@@ -464,7 +474,7 @@ class Table:
                 cards.append(None)
                 continue
             while True:
-                answer = ask(self.answers, f"  {place} is turned face up: which card? "
+                answer = self.question(f"  {place} is turned face up: which card? "
                                            f"({CARD_WORDS})").strip()
                 problem = card_problem(answer)
                 if problem is None:
@@ -476,7 +486,7 @@ class Table:
     def keep_or_correct(self) -> bool:
         """Only k, c or Enter (correct) answer; anything else is refused and asked again."""
         while True:
-            answer = ask(self.answers, "  keep it as played (k) or correct it (c)? [c]")
+            answer = self.question("  keep it as played (k) or correct it (c)? [c]")
             word = answer.strip().lower()
             if word in ("k", "keep"):
                 return True

@@ -289,3 +289,38 @@ def test_wide_names_keep_the_help_aligned(tmp_path: Path) -> None:
         shown[-3:], ("opens a round", "covering:", "uncovering:"), strict=True)}) == 1
     table.type(":done")
     table.end()
+
+
+def test_a_block_pasted_into_the_settings_answers_them_then_the_moves(tmp_path: Path) -> None:
+    table = Table(tmp_path, "dungeon", "-o", "game.pcn")
+    table.wait("Players")
+    paste(table, "Ann Bob", "basic", "none", "exploration Ann", "Ann R1@N", "Ann R2@E",
+          "Bob R3@S")
+    table.keys("\r")
+    table.wait("a pasted block of 7 lines")
+    table.wait("this breaks a rule")  # Ann R2@E: Bob's turn
+    table.type("c")
+    table.wait("[1 pasted line wait] >")
+    table.keys("\x03")
+    table.type("")  # the line handed back dropped: Bob R3@S, checked as typed
+    table.wait("Ann to play")
+    table.type(":done")
+    table.end()
+    assert saved(tmp_path)[1:] == ["players: Ann Bob", "mode: basic", "rules: none",
+                                   "exploration Ann", "Ann R1@N", "Bob R3@S"]
+
+
+def test_a_block_pasted_into_keep_or_correct_answers_it_and_the_rest_wait(tmp_path: Path
+                                                                           ) -> None:
+    table = started(tmp_path, "memo-dice")
+    table.type("round", "Ann 3 cat/blue blue", "Ann 4 sun/red red")
+    table.wait("keep it as played (k) or correct it (c)?")
+    paste(table, "c", "Bob 4 sun/red red")
+    table.keys("\r")
+    table.wait("[1 pasted line wait] >")
+    table.keys("\x03")
+    table.type("")
+    table.wait("Ann to roll")
+    table.type(":done")
+    table.end()
+    assert saved(tmp_path)[-1] == "Bob 4 sun/red red"
