@@ -27,6 +27,8 @@ from pathcheck.cli.record_terminal import (
 )
 from pathcheck.errors import ExitCode, InputError, IOFailure
 from pathcheck.render.words import counted
+from pathcheck.safe import keep_lines
+from pathcheck.safe import one_line as safe
 
 HELP = """\
 Type each move as a line of game notation ({how}); Tab completes names, tiles and positions.
@@ -44,7 +46,7 @@ HOW = {"solo/1": "one tile a line as TILE@DIR, or a dungeon a line; | starts the
 """How move lines are typed, per format (else: several turns may share a line)."""
 
 
-def help_text(fmt: str, players: list[str] | None = None) -> str:
+def help_text(fmt: str, players: list[str] | None = None, edition: str = "2023") -> str:
     """The recorder's ``:help``, with example move lines of the game ``fmt`` being recorded,
     written with the names of the players at this table.
 
@@ -52,11 +54,13 @@ def help_text(fmt: str, players: list[str] | None = None) -> str:
       Linda 2 bell/red red · Nora 7 lemon/red red   covering: PLAYER DIE SYMBOL/COLOUR CUP
     """
     from pathcheck.recorder import EXAMPLES, at_this_table
+    from pathcheck.render.align import ljust, text_width
 
-    pairs = [(at_this_table(line, players or []), what) for line, what in EXAMPLES.get(fmt, ())]
-    width = max((len(line) for line, _ in pairs), default=0)
+    pairs = [(at_this_table(line, players or [], edition), what)
+             for line, what in EXAMPLES.get(fmt, ())]
+    width = max((text_width(line) for line, _ in pairs), default=0)
     how = HOW.get(fmt, "several turns may share a line, separated by '·', ';' or ' . '")
-    return HELP.format(how=how, examples="\n".join(f"  {line:<{width}}   {what}"
+    return HELP.format(how=how, examples="\n".join(f"  {ljust(line, width)}   {what}"
                                                    for line, what in pairs))
 
 
@@ -129,17 +133,20 @@ def _dialogue(game: str | None, path: str | None, resume: str | None,
     if resume is not None:
         recording = _load(resume)
         path = resume
-        echo(f"resuming {resume}: {counted(len(recording.lines), 'move line')} so far")
+        table.say(f"resuming {resume}: {counted(len(recording.lines), 'move line')} so far")
         last = recording.lines[-5:]
-        if last:
-            echo("the last moves:\n" + "\n".join(f"  {line}" for line in last))
+        if last:  # wrapped between words, each line's own lines indented under it
+            table.say("the last moves:\n" + "\n".join(f"  {line}" for line in last))
+        if recording.waiting:
+            table.say(f"{counted(len(recording.waiting), 'pasted line')} not checked yet, "
+                      "each checked now as if typed")
     else:
         assert game is not None
         path = path or new_log_name(game)
         refuse_existing(path)  # said before the settings are typed, not after
-        echo(table.wrap(f"recording a {game} game: first its settings (Enter keeps what "
-                        "is shown, Tab completes), then the moves (:help then shows "
-                        "examples)"))
+        table.say(f"recording a {game} game: first its settings (Enter keeps what "
+                  "is shown, Tab completes), then the moves (:help then shows "
+                  "examples)")
         answers = table.settings(Recording.format_of(game), {})
         if answers is None:
             echo("stopped before the game began: nothing written")
@@ -148,8 +155,8 @@ def _dialogue(game: str | None, path: str | None, resume: str | None,
         _claim(path)
     logged.append(path)
     recording.save(path)  # every save: IOFailure ("cannot write") if it fails
-    echo(table.wrap(f"recording to {path} (it is saved after every move); :help shows "
-                    "example move lines and the commands"))
+    table.say(f"recording to {path} (it is saved after every move); :help shows "
+              "example move lines and the commands")
     return table.moves(recording, path)
 
 
@@ -197,6 +204,9 @@ class Table:
 
     def __init__(self, moves: Any, answers: Any, echo: Callable[[str], None]) -> None:
         self.moves_prompt, self.answers, self.echo = moves, answers, echo
+        self.waiting: list[str] = []
+        """The lines of a pasted block after the one being checked."""
+        self.recording: Any = None
 
     def wrap(self, text: str) -> str:
         from pathcheck.cli.record_terminal import width
@@ -204,11 +214,15 @@ class Table:
         return wrap(text, width(self.answers) - 1, "  ")
 
     def say(self, text: str) -> None:
-        self.echo(self.wrap(text))
+        """Say ``text`` wrapped, a name's control and bidi characters escaped (an ESC ] 0 ;
+        ... BEL in a name would set the terminal's title, U+202E reverse the line)."""
+        self.echo(self.wrap(keep_lines(text)))
 
     # --- settings ---------------------------------------------------------------------
 
     def settings(self, fmt: str, current: dict[str, str]) -> dict[str, str] | None:
+        from pathcheck.recorder import Recording
+
         """Ask every setting of ``fmt`` (``current``: the answers so far, shown to keep),
         each checked as it is entered and all together at the end; None: the keeper
         stopped."""
@@ -220,6 +234,9 @@ class Table:
         pending = [s.key for s in SETTINGS[fmt]]
         while pending:
             for setting in SETTINGS[fmt]:
+                if not setting.asked(answers):  # (robot memory: teams or players)
+                    answers.pop(setting.key, None)
+                    continue
                 if setting.key not in pending:
                     continue
                 offered = list(choices(fmt, setting.key))
@@ -229,13 +246,16 @@ class Table:
                 default = answers.get(setting.key, setting.default)
                 while True:
                     try:
-                        answer = ask(self.answers, f"{setting.question}{listed}:",
-                                     default=default,
-                                     completer=WordCompleter(offered, WORD=True)
-                                     if offered else None)
+                        answer = self.question(
+                            f"{setting.question}{listed}:", setting=True, default=default,
+                            completer=WordCompleter(offered, WORD=True) if offered else None)
                     except Ended:
                         return None
+                    before = dict(answers)
                     answers[setting.key] = answer.strip()
+                    for key, value in answers.items():  # a player renamed: everywhere
+                        if key not in ("players", "team1", "team2", setting.key):
+                            answers[key] = Recording.rename(value, renames(before, answers))
                     problems = check(fmt, answers, only=setting.key)
                     if not problems:
                         break
@@ -260,7 +280,8 @@ class Table:
             self.say("  the settings are unchanged")
             return
         edited = Recording.new(recording.format, answers, path)
-        edited.lines = list(recording.lines)
+        renamed = renames(current, answers)
+        edited.lines = [Recording.rename(line, renamed) for line in recording.lines]
         edited.header = recording.header_with(answers, [s.key for s in SETTINGS[
             recording.format]])
         trouble = edited.trouble()
@@ -268,6 +289,11 @@ class Table:
             self.say(f"  not changed: the moves recorded do not fit them ({trouble})")
             return
         recording.header = edited.header
+        if renamed:  # the moves name the players as they are called now
+            recording.lines = edited.lines
+            recording.back_to(len(recording.lines))  # (:undo cannot bring old names back)
+            self.say("  renamed in every move: " + ", ".join(f"{a} -> {b}"
+                                                            for a, b in renamed.items()))
         recording.save(path)
         self.say("  settings changed: " + "; ".join(f"{k}: {v}" for k, v in answers.items()))
 
@@ -277,12 +303,23 @@ class Table:
         from pathcheck.cli.record_complete import MoveCompleter
 
         completer = MoveCompleter(recording)
+        recording.waiting[:0] = self.waiting  # pasted into the settings' last answer
+        self.waiting = recording.waiting  # (one list: saved with the log)
+        self.recording = recording
         default = ""
         while True:
             try:
                 self.at_the_end(recording, path)
-                line = ask(self.moves_prompt, recording.prompt(), default=default,
-                           completer=completer, complete_while_typing=False)
+                if self.waiting and not default:
+                    # a pasted block goes on, line by line, each checked as a typed one
+                    line = self.waiting.pop(0)
+                    self.echo(keep_lines(f"{recording.prompt()} {line}"))
+                else:
+                    line = self.pasted(ask(self.moves_prompt, self.prompt(recording),
+                                           default=default, completer=completer,
+                                           complete_while_typing=False))
+                    if self.waiting:
+                        recording.save(path)  # the pasted lines that wait: kept too
             except Ended as end:
                 return self.stop(path, end)
             default = ""
@@ -308,6 +345,12 @@ class Table:
             if check.error is not None or check.malformed is not None:
                 why = (f"not read: {check.error}" if check.error is not None
                        else f"the log could no longer be ruled on with it: {check.malformed}")
+                if recording.in_settings(check):  # not the line's fault: the settings'
+                    self.say("  the settings are wrong, whatever the line: :settings changes "
+                             "them")
+                elif recording.trouble() is not None:  # an earlier line's fault
+                    self.say(f"  the log cannot be ruled on even without this line: "
+                             f"{recording.trouble()} (:undo takes back the last line)")
                 self.say(f"  {why} (correct the line below, Ctrl-U clears it; :help)")
                 default = line
                 continue
@@ -337,6 +380,34 @@ class Table:
             recording.add(line, kept=tuple(v.rule.id for v in check.new_violations))
             recording.save(path)
 
+    def question(self, message: str, setting: bool = False, **options: Any) -> str:
+        """The keeper's answer to a question (not a move line). A pasted block answers with
+        its first line; its other lines wait for the next settings (``setting``) or moves,
+        each checked there as a typed line is."""
+        if setting and self.waiting:  # (over the default shown, as typed keys would be)
+            answer = self.waiting.pop(0)
+            self.echo(keep_lines(f"{message} {answer}"))
+            return answer
+        return self.pasted(ask(self.answers, message, **options))
+
+    def prompt(self, recording: Any) -> str:
+        """The move prompt, saying how many pasted lines wait behind the line asked for."""
+        text = recording.prompt()
+        if self.waiting:
+            text = text.removesuffix(">").rstrip() + \
+                f" [{counted(len(self.waiting), 'pasted line')} wait] >"
+        return str(text)
+
+    def pasted(self, text: str) -> str:
+        """The first line of ``text`` (one typed line, or a pasted block); the block's other
+        lines wait (:attr:`waiting`), to be checked one by one after it, as typed lines are."""
+        lines = [x for x in text.splitlines() if x.strip()]
+        if len(lines) <= 1:
+            return lines[0] if lines else ""
+        self.waiting[:0] = lines[1:]
+        self.say(f"  a pasted block of {len(lines)} lines: each is checked as if typed")
+        return lines[0]
+
     def at_the_end(self, recording: Any, path: str) -> None:
         """Once the game is over, ask what the table sees only then (Memoarrr!'s treasure
         cards, turned over), checked as the settings are, and write it into the header."""
@@ -357,7 +428,7 @@ class Table:
                          f"{', '.join(winners)}; they turn their treasure cards over")
                 answer = ""
                 while True:
-                    answer = ask(self.answers, f"{setting.question} (e.g. 2 1 4 2 1 3 2):",
+                    answer = self.question(f"{setting.question} (e.g. 2 1 4 2 1 3 2):",
                                  default=answer).strip()
                     problems = check(recording.format, {setting.key: answer},
                                      only=setting.key)
@@ -378,7 +449,7 @@ class Table:
                 marks.append(None)
                 continue
             while True:
-                answer = ask(self.answers, f"  {' and '.join(names)} announced Lost: at the "
+                answer = self.question(f"  {' and '.join(names)} announced Lost: at the "
                                            "same moment (=) or one after the other (>)? [=]")
                 word = answer.strip()
                 if word in ("", "=", ">"):
@@ -403,7 +474,7 @@ class Table:
                 cards.append(None)
                 continue
             while True:
-                answer = ask(self.answers, f"  {place} is turned face up: which card? "
+                answer = self.question(f"  {place} is turned face up: which card? "
                                            f"({CARD_WORDS})").strip()
                 problem = card_problem(answer)
                 if problem is None:
@@ -415,7 +486,7 @@ class Table:
     def keep_or_correct(self) -> bool:
         """Only k, c or Enter (correct) answer; anything else is refused and asked again."""
         while True:
-            answer = ask(self.answers, "  keep it as played (k) or correct it (c)? [c]")
+            answer = self.question("  keep it as played (k) or correct it (c)? [c]")
             word = answer.strip().lower()
             if word in ("k", "keep"):
                 return True
@@ -425,6 +496,12 @@ class Table:
                      "played, c or Enter to correct it")
 
     def stop(self, path: str, end: Ended) -> int:
+        if self.recording is not None:  # the lines that wait, as they are now
+            self.recording.save(path)
+        if self.waiting:  # said, so that none is lost
+            self.say("  not recorded (pasted after the line asked for, not checked yet; kept "
+                     "at the end of the log, --resume checks them):\n"
+                     + "\n".join(f"    {safe(x)}" for x in self.waiting))
         self.say(f"stopped; the log is saved: pathcheck record --resume {path}")
         return 130 if end.interrupted else 0
 
@@ -462,21 +539,34 @@ class Table:
             except RecordError as exc:
                 self.say(f"saved {path}; it cannot be ruled on: {exc}")
                 return int(ExitCode.INVALID_INPUT)
-            self.echo(render_text(ruling))
-            self.echo(f"saved {path}")
+            show(self.answers, self.echo, keep_lines(render_text(ruling)))
+            self.say(f"saved {path}")
             return 0
         else:
             if name not in ("h", "help", "?"):
                 self.say(f"  unknown command {line.split()[0]!r}; the commands:")
-            show(self.answers, self.echo, help_text(recording.format, recording.players()))
+            show(self.answers, self.echo, help_text(recording.format, recording.players(),
+                                                      recording.settings().get("edition", "2023")))
         return None
 
 
-def _names(players: str) -> list[str]:
+def renames(before: dict[str, str], after: dict[str, str]) -> dict[str, str]:
+    """The players renamed from the settings ``before`` to ``after`` (old -> new): the same
+    number of names, some of them changed, matched by their place in the list."""
+    out: dict[str, str] = {}
+    for key in ("players", "team1", "team2"):
+        old, new = _names(before.get(key, ""), True), _names(after.get(key, ""), True)
+        if old and len(old) == len(new):
+            out.update((a, b) for a, b in zip(old, new, strict=True) if a != b)
+    return out
+
+
+def _names(players: str, raw: bool = False) -> list[str]:
+    """The names of a ``players:`` answer, as typed in a move line (``raw``: as they are)."""
     from pathcheck import notation
 
     try:
         log = notation.parse(f"#! memo-dice/1\nplayers: {players}\n", source="settings")
     except notation.NotationError:  # names that do not read: nothing to offer
         return []
-    return [notation.word(str(p)) for p in log.get("players", ())]
+    return [str(p) if raw else notation.word(str(p)) for p in log.get("players", ())]

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import shutil
 import signal
-import textwrap
 from collections.abc import Callable
 from typing import Any
 
@@ -46,10 +45,18 @@ def session(input: Any = None, output: Any = None) -> Any:
     """A prompt session with its own history, where Ctrl-C clears a half-typed line (as a
     shell does) and ends the recording on an empty one; Ctrl-D on an empty line ends it."""
     from prompt_toolkit import PromptSession
+    from prompt_toolkit.filters import shift_selection_mode
     from prompt_toolkit.history import InMemoryHistory
     from prompt_toolkit.key_binding import KeyBindings
+    from prompt_toolkit.keys import Keys
 
     keys = KeyBindings()
+
+    @keys.add(Keys.BracketedPaste, filter=shift_selection_mode)
+    def _paste_over(event: Any) -> None:
+        # a paste replaces a pre-filled answer as typing does (see ask)
+        event.current_buffer.cut_selection()
+        event.current_buffer.insert_text(event.data.replace("\r\n", "\n").replace("\r", "\n"))
 
     @keys.add("c-c")
     def _interrupt(event: Any) -> None:
@@ -82,15 +89,15 @@ def height(prompts: Any) -> int:
 def wrap(text: str, columns: int, indent: str = "") -> str:
     """``text`` wrapped at word boundaries to ``columns`` (lines already short are kept; a
     drawing, which has no long words to break, is never rewrapped)."""
+    from pathcheck.render.align import text_width, wrap_words
+
     out: list[str] = []
     for line in text.splitlines() or [""]:
-        if len(line) <= columns:
+        if text_width(line) <= columns:  # columns as the terminal shows them (CJK: 2)
             out.append(line)
             continue
         lead = line[:len(line) - len(line.lstrip())]
-        out.extend(textwrap.wrap(line, columns, initial_indent="",
-                                 subsequent_indent=lead + indent, break_long_words=False,
-                                 break_on_hyphens=False) or [line])
+        out.extend(wrap_words(line, columns, lead + indent, lead))
     return "\n".join(out)
 
 
@@ -99,9 +106,20 @@ def ask(prompts: Any, message: str, **options: Any) -> str:
     raises :class:`Ended` for Ctrl-C on an empty line or Ctrl-D."""
     import asyncio
 
+    default = str(options.get("default", ""))
+    if default:
+        # **Decision**: a pre-filled answer (a setting's default, a line handed back to be
+        # corrected) is selected as a shift-selection is: the first key typed replaces it
+        # (typing "custom" over "standard" gives "custom"), an arrow key or Home starts
+        # editing it, Enter keeps it.
+        options["pre_run"] = lambda: _select_all(prompts.default_buffer)
+    from pathcheck.render.align import text_width
+    from pathcheck.safe import keep_lines
+
+    message = keep_lines(message)  # names in it: their control characters escaped
     columns = width(prompts) - 1
     text = wrap(message.rstrip(), columns)
-    if "\n" in text or len(text) > columns - 20:  # a narrow terminal: type on a line of its own
+    if "\n" in text or text_width(text) > columns - 20:  # narrow: type on a line of its own
         text = wrap(message.rstrip().removesuffix(">").rstrip(), columns) + "\n>"
     text += " "
     try:
@@ -127,18 +145,31 @@ def ask(prompts: Any, message: str, **options: Any) -> str:
                         "saved after every move: --resume it)") from exc
 
 
+def _select_all(buffer: Any) -> None:
+    """Select the whole text of ``buffer`` in shift mode (what is typed replaces it)."""
+    from prompt_toolkit.selection import SelectionType
+
+    buffer.cursor_position = 0
+    buffer.start_selection(selection_type=SelectionType.CHARACTERS)
+    if buffer.selection_state is not None:
+        buffer.selection_state.enter_shift_mode()
+    buffer.cursor_position = len(buffer.text)
+
+
 def show(prompts: Any, echo: Callable[[str], None], text: str) -> None:
     """Print ``text`` wrapped to the terminal, a screenful at a time when it is longer (Enter
-    shows the next screenful, q the end of it)."""
-    lines = wrap(text, width(prompts) - 1).splitlines()
+    shows the next screenful, q skips the rest, Ctrl-D prints the rest at once)."""
+    from pathcheck.safe import keep_lines
+
+    lines = wrap(keep_lines(text), width(prompts) - 1).splitlines()
     page = height(prompts) - 1
     while len(lines) > page:
         echo("\n".join(lines[:page]))
         lines = lines[page:]
         try:
             more = ask(prompts, f"-- more ({len(lines)} lines): Enter, q to skip --")
-        except Ended:
-            return
+        except Ended:  # no more keys (Ctrl-D): the rest at once
+            break
         if more.strip().lower().startswith("q"):
             return
     if lines:

@@ -244,7 +244,7 @@ def test_resume_after_the_recorder_is_killed(tmp_path: Path) -> None:
     keys = "".join(m + "\n" for m in moves[half:]) + ":done\n"
     code, shown = run_keys(keys, None, log_file, resume=True)
     assert code == 0, shown
-    assert f"resuming {log_file}: {counted(half, 'move line')} so far" in shown
+    assert f"resuming {log_file}: {counted(half, 'move line')} so far" in " ".join(shown.split())
     assert "Verdict: legal" in shown
     recorded = notation.parse(log_file.read_text(encoding="utf-8"), source="resumed")
     assert recorded == expected("memo-dice", fixture, ["Linda Nora"])

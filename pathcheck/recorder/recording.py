@@ -39,6 +39,14 @@ from pathcheck.ruling import Ruling, Violation
 
 __all__ = ["EXAMPLES", "GAMES", "SETTINGS", "Check", "Recording", "Setting", "at_this_table"]
 
+WAITING = "# waiting (pasted, not checked yet): "
+"""How a line pasted but not checked yet is saved, at the end of the log."""
+
+KEYWORDS = {"game/1": ("exploration", "hand", "hands", "deck"), "solo/1": (),
+            "memoarrr/1": ("round", "volcano", "dark", "light"), "memo-dice/1": ("round",),
+            "robot-memory/1": ("round", "row", "first", "captains", "is", "short-circuit")}
+"""The words of each format's move lines that a typo of is pointed out ("did you mean")."""
+
 GAMES = {"dungeon": "game/1", "solo": "solo/1", "memoarrr": "memoarrr/1",
          "memo-dice": "memo-dice/1", "robot-memory": "robot-memory/1"}
 
@@ -101,6 +109,9 @@ class Recording:
         self.lines = list(lines)
         self.source = source
         self._cache: dict[str, tuple[Mapping[str, Any], Ruling]] = {}
+        self.waiting: list[str] = []
+        """Lines pasted after the one being checked, not checked yet: saved as comments at
+        the log's end (a kill -9 loses none; ``--resume`` checks them then)."""
         self._undo: list[tuple[list[str], str]] = []
         """The move lines before each line typed, and the line (``:undo`` goes back)."""
 
@@ -128,6 +139,20 @@ class Recording:
         Everything up to the first move line is the header; each later non-blank line is a
         move line (comments stay with their line).
         """
+        raw_lines = split_lines(text)
+        waiting: list[str] = []
+        while raw_lines and (raw_lines[-1].startswith(WAITING) or not raw_lines[-1].strip()):
+            if raw_lines[-1].strip():
+                waiting.insert(0, raw_lines[-1].removeprefix(WAITING).strip())
+            raw_lines.pop()
+        if waiting:
+            text = "".join(x + "\n" for x in raw_lines)
+        recording = cls._load(text, source)
+        recording.waiting = waiting
+        return recording
+
+    @classmethod
+    def _load(cls, text: str, source: str) -> Recording:
         notation.parse(text, source=source)  # it must read
         first = next((line.number for line in notation.Reader(text, source).lines), None)
         raw = split_lines(text)
@@ -249,6 +274,8 @@ class Recording:
         A log that cannot be ruled on only because it stops here (a round with no move yet)
         is fine; one that cannot be ruled on at all (an unknown player) is ``malformed``.
         """
+        if "\n" in line or "\r" in line:  # a pasted block is checked a line at a time
+            return Check("one move line at a time (a pasted block is split into its lines)")
         before: set[tuple[str, str, str]] = set()
         open_ended: list[Violation] = []
         for back in range(len(self.lines) + 1):
@@ -269,7 +296,7 @@ class Recording:
             message = str(exc)
             if isinstance(exc, notation.NotationError) and exc.line == text.count("\n"):
                 message = f"column {exc.column}: {exc.message}"
-            return Check(message)
+            return Check(message + self.did_you_mean(line))
         try:
             ruling = self._rule(text, log)[1]  # (a whole log is not parsed twice a move)
         except RecordError as exc:
@@ -281,12 +308,34 @@ class Recording:
                 new = tuple(v for v in open_ended
                             if closes and v.move.pointer != f"/{key}")
                 return Check(None, new, log)
-            return Check(None, (), log, malformed=str(exc))
+            return Check(None, (), log, malformed=str(exc) + self.did_you_mean(line))
         except InputError as exc:
-            return Check(None, (), log, malformed=str(exc))
+            return Check(None, (), log, malformed=str(exc) + self.did_you_mean(line))
         new = tuple(v for v in ruling.violations
                     if self._key(v) not in before and not _stops(v, log))
         return Check(None, new, log, culprit=self._culprit(text, new))
+
+    def in_settings(self, check: Check) -> bool:
+        """Whether the line of ``check`` cannot be ruled on because of a setting of the
+        header (its JSON pointer names no round), not because of the line."""
+        match = re.search(r"(?:^|: )/([A-Za-z_]+)(?=[/:]|$)", check.malformed or "")
+        return match is not None and match.group(1) not in (
+            "explorations", "dungeons", "rounds")
+
+    def did_you_mean(self, line: str) -> str:
+        """`` (did you mean 'exploration'?)`` for a word of ``line`` that is close to, but
+        not, a keyword of the game or a name at the table ('' when there is none)."""
+        import difflib
+
+        known = [*KEYWORDS.get(self.format, ()), *self.players()]
+        for raw in line.partition("#")[0].split():
+            word = raw.lstrip("!+").strip('"')
+            if word in known or not word.isalpha():
+                continue
+            close = difflib.get_close_matches(word, known, n=1, cutoff=0.75)
+            if close:
+                return f" (did you mean {notation.word(close[0])!r} for {word!r}?)"
+        return ""
 
     def _culprit(self, text: str, new: Sequence[Violation]) -> int | None:
         """The earliest move line before the new one that ``new`` points at, if any."""
@@ -327,7 +376,8 @@ class Recording:
         self.lines = self.placed(line)
 
     def canonical(self, line: str) -> str:
-        """``line`` with tile ids as the tile set writes them (``r1@n`` is ``R1@N``)."""
+        """``line`` with tile ids as the tile set writes them (``r1@n`` is ``R1@N``, ``hand Ann
+        i3`` is ``hand Ann I3``)."""
         if self.format not in ("game/1", "solo/1"):
             return line
         ids = tile_ids(self._log_or_empty(), self.source)
@@ -338,7 +388,29 @@ class Recording:
                 return match.group(0)
             return lead + ids.get(tile.lower(), tile) + at.upper()
 
+        deal = _DEAL.match(line)
+        if deal is not None:  # hand NAME TILE... / deck TILE...: every word after is a tile
+            code, hash_, comment = deal.group(2).partition("#")
+            tiles = re.sub(r"[^\s]+", lambda m: ids.get(m.group(0).lower(), m.group(0)), code)
+            return deal.group(1) + tiles + hash_ + comment
         return _TILE_TOKEN.sub(fix, line)
+
+    @staticmethod
+    def rename(text: str, names: Mapping[str, str]) -> str:
+        """``text`` (a move line, a setting) with each name of ``names`` (old -> new) replaced
+        where it stands as a word (``!Ann``, ``+Ann`` too), all at once (a swap works).
+
+        >>> Recording.rename("Ann R1@N !Bob · Bob R2@E", {"Ann": "Bob", "Bob": "Ann"})
+        'Bob R1@N !Ann · Ann R2@E'
+        """
+        words = {notation.word(old): notation.word(new) for old, new in names.items()
+                 if old != new}
+        if not words:
+            return text
+        code, hash_, comment = text.partition("#")
+        pattern = re.compile(r"(?<![^\s!+])(" + "|".join(
+            re.escape(w) for w in sorted(words, key=len, reverse=True)) + r")(?!\S)")
+        return pattern.sub(lambda m: words[m.group(1)], code) + hash_ + comment
 
     def settings(self) -> dict[str, str]:
         """The header's settings, key -> value as written."""
@@ -401,6 +473,13 @@ class Recording:
     def prompt(self) -> str:
         """The move prompt: whose turn it is and what to type, or that the game is over."""
         if self.format == "solo/1":
+            log = self._log_or_empty()
+            tiles = set(tile_ids(log, self.source).values())
+            placed = {p.get("tile") for d in log.get("dungeons", ()) for p in d
+                      if isinstance(p, dict)}
+            if tiles and tiles <= placed:  # the stack is used up
+                return f"all {len(tiles)} tiles are placed: the game is over - :done " \
+                    "finishes and prints the ruling >"
             return f"{self.where()}: TILE@DIR (one a line; | starts a new dungeon) >"
         return self.next().prompt()  # type: ignore[no-any-return]
 
@@ -415,7 +494,7 @@ class Recording:
         """Write the notation atomically (a temporary file, then os.replace)."""
         from pathcheck.output import write_atomic
 
-        write_atomic(path, self.text())
+        write_atomic(path, self.text() + "".join(f"{WAITING}{x}\n" for x in self.waiting))
 
     # --- where the game stands -------------------------------------------------------------
 
@@ -479,10 +558,19 @@ class Recording:
             ruling = self.ruling(at=f"{number}.{moves}")
         except (InputError, RecordError):
             ruling = self.ruling()
-        if ruling.display:
-            return ruling.display
-        rnd = ruling.rounds[-1] if ruling.rounds else None
-        return (rnd.display or rnd.title) if rnd is not None else "nothing to show"
+        display = ruling.display
+        up = self.next()
+        extra: list[str] = []
+        if "Final table:" in display and not up.over:
+            # Memoarrr!: no final table while the game goes on; the treasures taken so far,
+            # counted as :show counts them
+            display = "\n\n".join(block for block in display.split("\n\n")
+                                  if not block.startswith("Final table:"))
+            extra = up.view.splitlines()[-1:]
+        if not display:
+            rnd = ruling.rounds[-1] if ruling.rounds else None
+            display = (rnd.display or rnd.title) if rnd is not None else "nothing to show"
+        return "\n".join([display, *extra])
 
     # --- completion ----------------------------------------------------------------------
 
@@ -497,4 +585,6 @@ class Recording:
             return []
 
 
+_DEAL = re.compile(r'(\s*(?:hand\s+(?:"(?:[^"\\]|\\.)*"|\S+)|deck)\s+)(.*)$', re.DOTALL)
+"""A deal line: its keyword (and the hand's player), then its tiles."""
 _TILE_TOKEN = re.compile(r"(^|\s|(?<=\s)\+|^\+)([A-Za-z][A-Za-z0-9]*)(@[NESWnesw]|(?=$|\s))")

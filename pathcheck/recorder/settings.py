@@ -41,6 +41,19 @@ class Setting:
     default: str = ""
     offered: tuple[str, ...] = ()
     """Answers offered beside the field's own choices (completion; e.g. ``none``)."""
+    asked_if: str = ""
+    """``KEY=VALUE`` or ``KEY!=VALUE``: asked only when an earlier answer is (is not) that
+    (robot memory's team play names teams, the other variants players)."""
+    required: bool = False
+    """An empty answer is refused (a setting whose absence the header reads as nothing)."""
+
+    def asked(self, answers: Mapping[str, str]) -> bool:
+        """Whether this setting is asked, given the ``answers`` so far."""
+        if not self.asked_if:
+            return True
+        key, _, value = self.asked_if.replace("!=", "=").partition("=")
+        equal = answers.get(key, "").strip() == value
+        return equal != ("!=" in self.asked_if)
 
 
 SETTINGS: Mapping[str, tuple[Setting, ...]] = {
@@ -75,9 +88,17 @@ SETTINGS: Mapping[str, tuple[Setting, ...]] = {
     "robot-memory/1": (
         Setting("variant", "Variant", "variant", "one of standard solo team 5+ custom",
                 "standard"),
-        Setting("players", "Players, clockwise (names separated by spaces; for team play, "
-                           "leave empty and edit team1:/team2: in the file)", "players",
-                "names, each once: 1 for solo, 5 or more for 5+, else 2 or more"),
+        Setting("players", "Players, clockwise (names separated by spaces)", "players",
+                "names, each once: 1 for solo, 5 or more for 5+, else 2 or more",
+                asked_if="variant!=team"),
+        Setting("team1", "Team 1, which sits first (NAME captain MEMBER members MEMBER...)",
+                "teams", "a team name, then captain and one of its members, then members and "
+                "every member, e.g. Red captain Ann members Ann Bob", asked_if="variant=team",
+                required=True),
+        Setting("team2", "Team 2 (NAME captain MEMBER members MEMBER...)", "teams",
+                "a team name, then captain and one of its members, then members and every "
+                "member, e.g. Blue captain Cy members Cy Dee", asked_if="variant=team",
+                required=True),
     ),
 }
 """The settings asked for at the start of a recording, per log format."""
@@ -95,12 +116,18 @@ _READS_WITH = {"game/1": {"players": "A B"}, "memoarrr/1": {"edition": "2023", "
                                                           "start": "A", "peeks": "A north B south",
                                                           "treasures": "1 1 2 2 2 3 4"},
                "robot-memory/1": {"variant": "custom", "players": "A B"},
+               "robot-memory/1 team": {"variant": "team", "team1": "T1 captain a members a",
+                                       "team2": "T2 captain b members b"},
                "memo-dice/1": {"players": "A B"}}
 """Answers that make a header read, beside the one setting being read on its own."""
 
 _PLAYER_COUNTS = {"solo": (1, 1), "standard": (2, None), "custom": (2, None), "5+": (5, None),
                   "team": (0, 0)}
 """Robot memory's players per variant (the schema's conditions; team play lists teams)."""
+
+
+_EACH_ONCE = ("players", "rules")
+"""The list settings whose items are each named once (the formats' ``uniqueItems``)."""
 
 
 @dataclass(frozen=True)
@@ -164,8 +191,14 @@ def check(fmt: str, answers: Mapping[str, str], only: str | None = None) -> list
         setting = settings.get(key)
         if setting is None or (only is not None and key != only and key in values):
             continue
+        if not setting.asked(answers):
+            continue
+        if setting.required and not answer.strip():
+            problems.append(Problem(key, "an answer is needed", setting.fix))
+            continue
         try:
-            alone = {**_READS_WITH.get(fmt, {}), key: answer}
+            reads_with = _READS_WITH.get(f"{fmt} team" if key.startswith("team") else fmt, {})
+            alone = {**reads_with, key: answer}
             log = notation.parse(_header(fmt, alone) + "\n", source="settings")
         except RecordError as exc:
             message = str(getattr(exc, "message", exc))
@@ -174,22 +207,53 @@ def check(fmt: str, answers: Mapping[str, str], only: str | None = None) -> list
         if setting.field not in log:
             continue
         value = log[setting.field]
-        try:
-            msgspec.convert({setting.field: value}, msgspec.defstruct(
-                "Setting", [(setting.field, _field_type(fmt, setting.field))]))
-        except msgspec.ValidationError as exc:
-            problems.append(Problem(key, _worded(str(exc), value), setting.fix))
+        found: list[Problem] = []  # every problem of the answer, not only the first
+        if isinstance(value, list) and setting.field in _EACH_ONCE:
+            for twice in [v for v, n in Counter(map(str, value)).items() if n > 1]:
+                said = f"{twice!r} is named twice" if setting.field == "players" \
+                    else f"{twice} is there twice"
+                found.append(Problem(key, said, setting.fix))
+        items = value if isinstance(value, list) and setting.field == "rules" else []
+        for bad in dict.fromkeys(v for v in items if not _choice_ok(fmt, setting.field, v)):
+            found.append(Problem(key, f"{bad} is not one of the choices", setting.fix))
+        if not found:
+            try:
+                msgspec.convert({setting.field: value}, msgspec.defstruct(
+                    "Setting", [(setting.field, _field_type(fmt, setting.field))]))
+            except msgspec.ValidationError as exc:
+                found.append(Problem(key, _worded(str(exc), value), setting.fix))
+        elif setting.field == "players":  # a count that is wrong too
+            count = _worded_count(fmt, setting.field, value)
+            if count:
+                found.append(Problem(key, count, setting.fix))
+        problems.extend(found)
+        if found:
             continue
-        if isinstance(value, list):
-            twice = [v for v, n in Counter(map(str, value)).items() if n > 1]
-            if twice and setting.field == "players":
-                problems.append(Problem(key, f"{twice[0]!r} is named twice", setting.fix))
-                continue
         values[setting.field] = value
     problems.extend(_across(fmt, values, settings))
     if only is not None:
         problems = [p for p in problems if p.key == only]
     return problems
+
+
+def _choice_ok(fmt: str, field: str, value: Any) -> bool:
+    """Whether ``value``, alone, is a good item of the list setting ``field`` (a rule)."""
+    try:
+        msgspec.convert({field: [value]}, msgspec.defstruct(
+            "Setting", [(field, _field_type(fmt, field))]))
+    except msgspec.ValidationError:
+        return False
+    return True
+
+
+def _worded_count(fmt: str, field: str, value: list[Any]) -> str:
+    """What is wrong with the length of ``value`` alone ('' if nothing)."""
+    try:
+        msgspec.convert({field: [f"{i}" for i in range(len(value))]}, msgspec.defstruct(
+            "Setting", [(field, _field_type(fmt, field))]))
+    except msgspec.ValidationError as exc:
+        return _worded(str(exc), value)
+    return ""
 
 
 def _worded(message: str, value: Any) -> str:
@@ -230,7 +294,7 @@ def _across(fmt: str, values: Mapping[str, Any], settings: Mapping[str, Setting]
         low, high = _PLAYER_COUNTS[str(values["variant"])]
         count = len(players)
         if count < low or (high is not None and count > high):
-            wanted = {0: "no players (teams are edited in the file)", 1: "exactly 1 player"
+            wanted = {0: "two teams, not players", 1: "exactly 1 player"
                       }.get(high if high == low else -1, f"at least {low} players")
             out.append(Problem("players", f"the {values['variant']} variant is played by "
                                           f"{wanted}, not {count}", settings["players"].fix))

@@ -103,10 +103,15 @@ def _memoarrr(log: Mapping[str, Any]) -> Next:
     replay = Replay(read_log(log, source="<recording>"))
     replay.run()
     state = replay.state
+    turned = state.round >= ROUNDS and state.round_over and log.get("treasures")
+    # treasures lie face down until the game ends: only how many, then what they are
+    treasures = ("treasure cards turned over: " + ", ".join(
+        f"{p} {' + '.join(map(str, cards)) or '-'} ({sum(cards)} rubies)"
+        for p, cards in state.treasures.items()) if turned else
+        "treasure cards taken (face down): " + ", ".join(
+            f"{p} {state.round_winners.count(p)}" for p in state.treasures))
     view = "\n".join([render_island(state, Moment(state.round, state.turns), public=True),
-                      # treasures lie face down until the game ends: only how many
-                      "treasure cards taken (face down): " + ", ".join(
-                          f"{p} {state.round_winners.count(p)}" for p in state.treasures)])
+                      treasures])
     if not state.round_over:
         return Next(state.to_move, "POS ANIMAL/LANDSCAPE, or volcano", view=view)
     if state.round >= ROUNDS:

@@ -51,16 +51,22 @@ EXAMPLES: Mapping[str, tuple[tuple[str, str], ...]] = {
 (written for the players Ann, Bob and Cy; the tests type each one)."""
 
 
-def at_this_table(line: str, players: Sequence[str]) -> str:
+def at_this_table(line: str, players: Sequence[str], edition: str = "2023") -> str:
     """An example line of the help written with the players at this table (the examples
-    name Ann, Bob and Cy).
+    name Ann, Bob and Cy), a Memoarrr! round with this table's volcanoes (one fewer than
+    the players; the 2018 edition's are numbered 1, 3, 7).
 
     >>> at_this_table("Ann R1@N · Bob R2@E !Ann", ["Linda", "Nora"])
     'Linda R1@N · Nora R2@E !Linda'
+    >>> at_this_table("round dark light", ["Ann", "Bob"], "2018")
+    'round 1'
     """
     names = [notation.word(p) for p in players]
     if not names:
         return line
+    if re.fullmatch(r"round (dark|light)( (dark|light))*", line):
+        cards = ("1", "3", "7") if edition.strip() == "2018" else ("dark", "light", "dark")
+        return " ".join(["round", *cards[:max(1, len(names) - 1)]])
     table = {"Ann": names[0], "Bob": names[1 % len(names)], "Cy": names[2 % len(names)]}
     return re.sub(r"\b(Ann|Bob|Cy)\b", lambda m: table[m.group(1)], line)
 

@@ -70,12 +70,14 @@ def treasure_table(players: Sequence[str], treasures: Mapping[str, Sequence[int]
       Ann          6      2        4  2 + 4
       Ben          0      0        0  -
     """
-    width = max(len("player"), *(len(p) for p in players))
+    from pathcheck.render.align import ljust, text_width
+
+    width = max(len("player"), *(text_width(p) for p in players))  # CJK: two columns
     lines = ["Final table:", f"  {'player'.ljust(width)}  rubies  cards  largest  treasures"]
     for p in players:
         cards = treasures[p]
         lines.append(
-            f"  {p.ljust(width)}  {sum(cards):>6}  {len(cards):>5}  {max(cards, default=0):>7}"
+            f"  {ljust(p, width)}  {sum(cards):>6}  {len(cards):>5}  {max(cards, default=0):>7}"
             f"  {' + '.join(map(str, cards)) or '-'}"
         )
     return "\n".join(lines)

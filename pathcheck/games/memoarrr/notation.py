@@ -224,8 +224,10 @@ def _action(reader: Reader, turn: list[Token]) -> Any:
 def _fill(reader: Reader, log: dict[str, Any]) -> None:
     """Put each card seen into the island where it lay at setup; drop the card tokens."""
     island = log["island"]
-    for rnd, origins in zip(log["rounds"], follow(log["rounds"]), strict=True):
-        for action, origin in zip(rnd["actions"], origins, strict=True):
+    said: dict[tuple[int, int], str] = {}  # where each card of the island was recorded
+    for number, (rnd, origins) in enumerate(zip(log["rounds"], follow(log["rounds"]),
+                                                strict=True), 1):
+        for move, (action, origin) in enumerate(zip(rnd["actions"], origins, strict=True), 1):
             token = action.pop("card", None) if isinstance(action, dict) else None
             if token is None:
                 continue
@@ -235,8 +237,15 @@ def _fill(reader: Reader, log: dict[str, Any]) -> None:
             known = island[at[0]][at[1]]
             if known is None:
                 island[at[0]][at[1]] = token.text
+                said[at] = f"round {number}, move {move}"
             elif known != token.text:
-                raise reader.fail(token, f"the card at {origin} at setup was {known}")
+                # the card recorded before is not named: the players may not have seen it
+                # (the island's header line, a card moved by a swap since)
+                moved = "" if origin == action["reveal"] else f" (it lay at {origin} at setup)"
+                before = said.get(at, "the island: line of the header")
+                raise reader.fail(token, f"the card at {action['reveal']}{moved} was recorded "
+                                         f"as another card before ({before}): check the card "
+                                         "turned up and that line")
 
 
 def _card(card: str) -> str:
