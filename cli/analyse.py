@@ -232,7 +232,7 @@ def _position(paths: list[str], output_format: str, output: str | None, position
     from pathcheck.dungeon import parse_notation
     from pathcheck.records import parse_rules_option
     from pathcheck.render.analysis import render_position
-    from pathcheck.tileset import resolve_tileset
+    from pathcheck.tileset import load_tileset
 
     if output_format == "csv":
         raise click.UsageError("--format csv is the --by-player table's")
@@ -256,7 +256,7 @@ def _position(paths: list[str], output_format: str, output: str | None, position
         raise bad_value(exc, "--position") from None
     try:
         result = analyse_position(stack, tiles, rules=frozenset(rule_set), advanced=bool(advanced),
-                                  tileset=resolve_tileset(tileset))
+                                  tileset=load_tileset(tileset or "standard"))  # named by the user: any file
     except InputError as exc:
         raise bad_value(exc, "--position") from None
     if output_format == "text":

@@ -261,18 +261,25 @@ def progress_bar(stack: ExitStack, files: Sequence[str], label: str) -> Any:
 
 def refuse_input_as_output(output: str | None, inputs: tuple[str, ...] | list[str],
                            option: str = "--output") -> None:
-    """``-o`` (``--svg``, ``--graph``) may not name one of the input files: the report would
-    replace the user's data."""
+    """``-o`` (``--svg``, ``--graph``) may not name one of the input files, nor the file on
+    standard input (``-``): the report would replace the user's data. Files are compared as
+    the system sees them (device and inode), so links and other spellings are caught."""
     if output is None:
         return
     import os
 
+    try:
+        target = os.stat(output)
+    except (OSError, ValueError):  # not there yet (or not a name at all): nothing to replace
+        return
     for name in inputs:
-        if name == "-" or not os.path.exists(name) or not os.path.exists(output):
+        try:  # standard input as what it is (a file redirected with <, a pipe)
+            info = os.fstat(0) if name == "-" else os.stat(name)
+        except (OSError, ValueError):  # unreadable: reported when it is read
             continue
-        if os.path.samefile(name, output):
-            raise click.UsageError(f"{option} {output} is one of the input files; "
-                                   "name another file")
+        if (info.st_dev, info.st_ino) == (target.st_dev, target.st_ino):
+            what = "the file on standard input" if name == "-" else "one of the input files"
+            raise click.UsageError(f"{option} {output} is {what}; name another file")
 
 
 SVG_SUFFIXES = (".svg",)

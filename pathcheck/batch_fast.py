@@ -25,7 +25,7 @@ from pathcheck.batch_items import (
 )
 from pathcheck.bounded import Oversized, line_blocks
 from pathcheck.errors import IOFailure, RecordError
-from pathcheck.reader import Shape, open_source, shape_by_name
+from pathcheck.reader import Shape, folder_of, open_source, shape_by_name
 from pathcheck.records import NOT_RULED, dgn_blank, pragma_line, pragma_settings
 
 if TYPE_CHECKING:
@@ -48,7 +48,7 @@ def block_results(task: Task, settings: Settings) -> list[Rendered | Block]:
     size go with the first :class:`Block` only, so that nothing is counted twice."""
     from pathcheck import speedups
 
-    base = str(Path(task.source).resolve().parent)  # relative tile sets start beside the file
+    base = str(folder_of(task.source))  # relative tile sets start beside the file
 
     def fallback(raw: bytes, line: int) -> Rendered:
         return process_item(Item(JSON_LINE, task.source, line, raw, "", base, len(raw)),

@@ -17,7 +17,15 @@ import msgspec
 
 from pathcheck.bounded import Oversized, Readable
 from pathcheck.errors import IOFailure, RecordError
-from pathcheck.reader import Document, Shape, decode_value, iter_document, open_input, source_name
+from pathcheck.reader import (
+    Document,
+    Shape,
+    decode_value,
+    folder_of,
+    iter_document,
+    open_input,
+    source_name,
+)
 from pathcheck.records import Overrides, dgn_lines, parse_dgn_bytes, record_from_document
 from pathcheck.verify import (
     DungeonVerdict,
@@ -81,7 +89,7 @@ class Rendered(NamedTuple):
 def iter_items(name: str) -> Iterator[Item]:
     """The records of one file as items, in order (``-`` is stdin)."""
     source = source_name(name)
-    base = None if name == "-" else str(Path(name).resolve().parent)
+    base = None if name == "-" else str(folder_of(name))
     try:
         with open_input(name) as sniffed:
             if sniffed.shape is Shape.DGN:

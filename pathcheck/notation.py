@@ -51,6 +51,7 @@ from pathcheck.notation_values import literal as literal
 from pathcheck.notation_values import note as note
 from pathcheck.notation_values import pretty_json as pretty_json
 from pathcheck.notation_values import quote as quote
+from pathcheck.notation_values import Refused
 from pathcheck.notation_values import read_literal as read_literal
 from pathcheck.notation_values import read_quoted as read_quoted
 from pathcheck.notation_values import same as same
@@ -317,10 +318,13 @@ class Reader:
         ``$`` value), or None."""
         if key not in self.header:
             return None
-        value, _ = self.header[key]
+        value, line = self.header[key]
         if value.startswith(LITERAL):  # one '$' value is that value; else text as written
             try:
                 decoded, end = read_literal(value, 1)
+            except Refused as exc:  # JSON past a limit is no free text: the log is invalid
+                raise NotationError(self.source, line.number, self._value_at[key] + 2,
+                                    f"{key}: the JSON value after '$': {exc}") from None
             except ValueError:
                 end = -1
             if end == len(value):

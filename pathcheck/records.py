@@ -33,7 +33,15 @@ from pathcheck.dgn import (
     pragma_settings,
 )
 from pathcheck.errors import InputError, RecordError
-from pathcheck.reader import Document, Shape, iter_documents, open_input, shape_by_name, source_name
+from pathcheck.reader import (
+    Document,
+    Shape,
+    folder_of,
+    iter_documents,
+    open_input,
+    shape_by_name,
+    source_name,
+)
 from pathcheck.record_values import (
     ALL_RULES,
     DUNGEON_FORMAT,
@@ -82,7 +90,7 @@ def iter_records(name: str, overrides: Overrides = NO_OVERRIDES) -> Iterator[Rec
     The shape is the one :func:`pathcheck.reader.sniff` decides, as for batch work.
     """
     source = source_name(name)
-    base = None if name == "-" else Path(name).resolve().parent
+    base = None if name == "-" else folder_of(name)
     with open_input(name) as sniffed:
         if sniffed.shape is Shape.DGN:
             yield from dgn_records(sniffed.lines(), source, overrides)
