@@ -254,9 +254,9 @@ def _position(paths: list[str], output_format: str, output: str | None, position
         stack = parse_notation(position)
     except InputError as exc:
         raise bad_value(exc, "--position") from None
-    try:
+    try:  # --tileset is named by the user: any file, as for verify (not a record's rule)
         result = analyse_position(stack, tiles, rules=frozenset(rule_set), advanced=bool(advanced),
-                                  tileset=load_tileset(tileset or "standard"))  # named by the user: any file
+                                  tileset=load_tileset(tileset or "standard"))
     except InputError as exc:
         raise bad_value(exc, "--position") from None
     if output_format == "text":

@@ -239,10 +239,21 @@ def write_svg_chart(svg: str, path: Path) -> None:
     if converter is None:
         raise click.BadParameter("a PNG chart needs rsvg-convert (librsvg) on the PATH; "
                                  "write a .svg instead", param_hint="--chart")
+    from pathcheck.errors import IOFailure
+    from pathcheck.render.chart import PNG_SIDE, fit_for_png
+    from pathcheck.render.safe import one_line
+
+    svg, scale = fit_for_png(svg)
+    if scale < 1.0:
+        click.echo(f"pathcheck: note: {path}: the chart is drawn at {scale:.0%} of its size, "
+                   f"to fit a PNG's {PNG_SIDE:,} pixels; a .svg chart has no such limit",
+                   err=True)
     done = subprocess.run([converter, "--format", "png"], input=svg.encode("utf-8"),
                           capture_output=True, check=False)
-    if done.returncode != 0:
-        raise click.ClickException(f"rsvg-convert failed: {done.stderr.decode(errors='replace')}")
+    if done.returncode != 0:  # one line (rsvg-convert writes several), exit 4: not written
+        said = done.stderr.decode(errors="replace").strip().splitlines()
+        raise IOFailure(one_line(f"{path}: cannot write: rsvg-convert failed"
+                                 + (f": {said[-1]}" if said else "")))
     write_atomic(path, done.stdout)
 
 

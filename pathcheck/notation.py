@@ -46,12 +46,12 @@ from pathcheck.notation_places import Places as Places
 from pathcheck.notation_places import line_of as line_of
 from pathcheck.notation_places import places_of
 from pathcheck.notation_values import LITERAL as LITERAL
+from pathcheck.notation_values import Refused
 from pathcheck.notation_values import checked as checked
 from pathcheck.notation_values import literal as literal
 from pathcheck.notation_values import note as note
 from pathcheck.notation_values import pretty_json as pretty_json
 from pathcheck.notation_values import quote as quote
-from pathcheck.notation_values import Refused
 from pathcheck.notation_values import read_literal as read_literal
 from pathcheck.notation_values import read_quoted as read_quoted
 from pathcheck.notation_values import same as same
