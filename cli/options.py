@@ -122,8 +122,11 @@ SEED_RULES = "The additional rules of the solo challenges, e.g. '2,3' (default: 
 
 
 def bad_value(exc: Exception, option: str) -> click.BadParameter:
-    """An option value the engine refused, as a usage error (exit code 2)."""
-    message = str(exc).removeprefix(f"{option}: ")
+    """An option value the engine refused, as a usage error (exit code 2); what it quotes
+    (a tile id of a tile set, a name) escaped as every message escapes it."""
+    from pathcheck.render.safe import one_line
+
+    message = one_line(str(exc).removeprefix(f"{option}: "))
     return click.BadParameter(message, param_hint=f"'{option}'")
 
 

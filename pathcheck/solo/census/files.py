@@ -25,7 +25,7 @@ from typing import Annotated, Any, Literal, TypeVar
 
 import msgspec
 
-from pathcheck.bounded import Guard, cut, depth_message, duplicate_keys, guard
+from pathcheck.bounded import Guard, cut, duplicate_keys, guard
 from pathcheck.games.logformat import locate
 from pathcheck.solo.deal import LOST_REASONS
 from pathcheck.solo.seed_codes import SEED_LIMIT
@@ -143,11 +143,9 @@ def decode(data: bytes, struct: type[S]) -> S:
     except UnicodeDecodeError as bad:
         line = data.count(b"\n", 0, bad.start) + 1
         where = f", line {line}" if b"\n" in data else ""
-        raise Damage("", f"not UTF-8 text (byte {bad.start}{where})") from None
-    checked = guard(data)
-    if checked is Guard.TOO_DEEP:
-        raise Damage("", depth_message())
-    twice = duplicate_keys(data) if checked is Guard.MAY_REPEAT else []
+        raise Damage("", f"not JSON: not UTF-8 text (byte {bad.start}{where})") from None
+    # too deep to look for keys given twice: the types say what is wrong with it, below
+    twice = duplicate_keys(data) if guard(data) is Guard.MAY_REPEAT else []
     if twice:
         key = twice[0].rsplit("/", 1)[-1].replace("~1", "/").replace("~0", "~")
         raise Damage(twice[0], f"the key {cut(key)} is given twice")
