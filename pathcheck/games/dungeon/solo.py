@@ -211,7 +211,7 @@ def seed_check(record: SoloRecord) -> list[Violation]:
     A seed code that cannot be read is a RecordError at ``/seed``.
     """
     dealt = seed_deal(record)
-    if dealt is None:
+    if dealt is None or record.seed is None:
         return []
     from pathcheck.solo.challenge import first_deck_difference
 
