@@ -232,7 +232,7 @@ def _position(paths: list[str], output_format: str, output: str | None, position
     from pathcheck.analysis.report import render_position
     from pathcheck.inputs.records import parse_rules_option
     from pathcheck.tracer.dungeon import parse_notation
-    from pathcheck.tracer.tileset import resolve_tileset
+    from pathcheck.tracer.tileset import load_tileset
 
     if output_format == "csv":
         raise click.UsageError("--format csv is the --by-player table's")
@@ -254,9 +254,9 @@ def _position(paths: list[str], output_format: str, output: str | None, position
         stack = parse_notation(position)
     except InputError as exc:
         raise bad_value(exc, "--position") from None
-    try:
+    try:  # --tileset is named by the user: any file, as for verify (not a record's rule)
         result = analyse_position(stack, tiles, rules=frozenset(rule_set), advanced=bool(advanced),
-                                  tileset=resolve_tileset(tileset))
+                                  tileset=load_tileset(tileset or "standard"))
     except InputError as exc:
         raise bad_value(exc, "--position") from None
     if output_format == "text":

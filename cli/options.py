@@ -122,8 +122,11 @@ SEED_RULES = "The additional rules of the solo challenges, e.g. '2,3' (default: 
 
 
 def bad_value(exc: Exception, option: str) -> click.BadParameter:
-    """An option value the engine refused, as a usage error (exit code 2)."""
-    message = str(exc).removeprefix(f"{option}: ")
+    """An option value the engine refused, as a usage error (exit code 2); what it quotes
+    (a tile id of a tile set, a name) escaped as every message escapes it."""
+    from pathcheck.safe import one_line
+
+    message = one_line(str(exc).removeprefix(f"{option}: "))
     return click.BadParameter(message, param_hint=f"'{option}'")
 
 
@@ -239,10 +242,21 @@ def write_svg_chart(svg: str, path: Path) -> None:
     if converter is None:
         raise click.BadParameter("a PNG chart needs rsvg-convert (librsvg) on the PATH; "
                                  "write a .svg instead", param_hint="--chart")
+    from pathcheck.errors import IOFailure
+    from pathcheck.render.chart import PNG_SIDE, fit_for_png
+    from pathcheck.safe import one_line
+
+    svg, scale = fit_for_png(svg)
+    if scale < 1.0:
+        click.echo(f"pathcheck: note: {path}: the chart is drawn at {scale:.0%} of its size, "
+                   f"to fit a PNG's {PNG_SIDE:,} pixels; a .svg chart has no such limit",
+                   err=True)
     done = subprocess.run([converter, "--format", "png"], input=svg.encode("utf-8"),
                           capture_output=True, check=False)
-    if done.returncode != 0:
-        raise click.ClickException(f"rsvg-convert failed: {done.stderr.decode(errors='replace')}")
+    if done.returncode != 0:  # one line (rsvg-convert writes several), exit 4: not written
+        said = done.stderr.decode(errors="replace").strip().splitlines()
+        raise IOFailure(one_line(f"{path}: cannot write: rsvg-convert failed"
+                                 + (f": {said[-1]}" if said else "")))
     write_atomic(path, done.stdout)
 
 
@@ -261,18 +275,25 @@ def progress_bar(stack: ExitStack, files: Sequence[str], label: str) -> Any:
 
 def refuse_input_as_output(output: str | None, inputs: tuple[str, ...] | list[str],
                            option: str = "--output") -> None:
-    """``-o`` (``--svg``, ``--graph``) may not name one of the input files: the report would
-    replace the user's data."""
+    """``-o`` (``--svg``, ``--graph``) may not name one of the input files, nor the file on
+    standard input (``-``): the report would replace the user's data. Files are compared as
+    the system sees them (device and inode), so links and other spellings are caught."""
     if output is None:
         return
     import os
 
+    try:
+        target = os.stat(output)
+    except (OSError, ValueError):  # not there yet (or not a name at all): nothing to replace
+        return
     for name in inputs:
-        if name == "-" or not os.path.exists(name) or not os.path.exists(output):
+        try:  # standard input as what it is (a file redirected with <, a pipe)
+            info = os.fstat(0) if name == "-" else os.stat(name)
+        except (OSError, ValueError):  # unreadable: reported when it is read
             continue
-        if os.path.samefile(name, output):
-            raise click.UsageError(f"{option} {output} is one of the input files; "
-                                   "name another file")
+        if (info.st_dev, info.st_ino) == (target.st_dev, target.st_ino):
+            what = "the file on standard input" if name == "-" else "one of the input files"
+            raise click.UsageError(f"{option} {output} is {what}; name another file")
 
 
 SVG_SUFFIXES = (".svg",)

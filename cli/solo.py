@@ -244,7 +244,9 @@ def check(ctx: click.Context, code: str, record: str, output_format: str,
     answer = AnswerKey.of(SeedCode.parse(code))
     checks: list[SeedCheck] = []
     exit_code = ExitCode.OK
+    held = False
     for item in iter_solo_records(record):
+        held = True
         if isinstance(item, RecordError):
             click.echo(one_line(f"pathcheck: invalid: {item}"), err=True)
             exit_code = ExitCode.INVALID_INPUT
@@ -256,6 +258,14 @@ def check(ctx: click.Context, code: str, record: str, output_format: str,
                                 f"{checked.mismatch}"), err=True)
             if exit_code is ExitCode.OK:
                 exit_code = ExitCode.VIOLATION
+    if not held:  # nothing to score is no score: exit 3, as every command says of it
+        from pathcheck.batch import NO_RECORD
+        from pathcheck.reading.reader import source_name
+
+        click.echo(one_line(f"pathcheck: invalid: "
+                            f"{RecordError(source_name(record), None, '', NO_RECORD)}"),
+                   err=True)
+        exit_code = ExitCode.INVALID_INPUT
     if output_format == "text":
         texts = [render_check(c) for c in checks if c.match]
         emit("\n\n".join(texts), output) if texts else None

@@ -6,6 +6,7 @@ import json
 
 import click
 
+from pathcheck.safe import one_line
 from pathcheck.tracer.tileset import load_tileset
 
 from .options import tileset_option
@@ -33,13 +34,14 @@ def command(tileset: str | None, advanced: bool | None, output_format: str) -> N
         paths = ", ".join(f"{a.name}-{b.name}" for a, b in t.paths) or "repeats the last movement"
         if t.paths:
             paths = paths.replace(f"{t.paths[0][0].name}-", f"{t.paths[0][0].name}->", 1)
-        rows.append((t.id + (" (start)" if t.id == ts.start else ""), t.kind.value,
-                     t.ghost or "-", "advanced" if t.advanced_only else "all", paths))
+        rows.append((one_line(t.id) + (" (start)" if t.id == ts.start else ""), t.kind.value,
+                     one_line(t.ghost or "-"), "advanced" if t.advanced_only else "all", paths))
     widths = [max(len(r[i]) for r in rows) for i in range(4)]
-    click.echo(f"tile set {ts.name!r} ({ts.source}): {len(ts)} tiles, "
-               f"{len(ts.ids_for(False))} in basic play, {len(ts.ids_for(True))} in advanced")
+    click.echo(one_line(f"tile set {ts.name!r} ({ts.source}): {len(ts)} tiles, "
+                        f"{len(ts.ids_for(False))} in basic play, "
+                        f"{len(ts.ids_for(True))} in advanced"))
     if ts.description:
-        click.echo(ts.description)
+        click.echo(one_line(ts.description))
     for i, row in enumerate(rows):
         click.echo("  ".join(c.ljust(w) for c, w in zip(row[:4], widths, strict=True))
                    + "  " + row[4])

@@ -20,6 +20,7 @@ True
 from __future__ import annotations
 
 import re
+from html import escape
 
 # C0 and C1 controls, DEL, the line and paragraph separators, the bidi controls (ALM, LRM,
 # RLM, LRE, RLE, PDF, LRO, RLO, LRI, RLI, FSI, PDI) and the invisible format characters that
@@ -68,3 +69,14 @@ def spreadsheet_cell(text: str) -> str:
     cell = one_line(text)
     first = cell.lstrip(" ")[:1]
     return "'" + cell if first and first in _FORMULA_START else cell
+
+
+def xml_text(text: str) -> str:
+    """``text`` for the character data or an attribute of an XML (SVG) document: escaped as
+    :func:`one_line` escapes it (XML 1.0 may not hold most control characters at all: the
+    file would not be well-formed, and no PNG could be drawn from it), then ``&<>"'``.
+
+    >>> xml_text("Ann\x1b]0;x\x07 <b>\u202e")
+    'Ann\\\\x1b]0;x\\\\x07 &lt;b&gt;\\\\u202e'
+    """
+    return escape(one_line(text))

@@ -297,3 +297,43 @@ def test_options_that_plan_too_many_chunks_are_a_usage_error(tmp_path: Path) -> 
     assert done.exit_code == 2 and f"more than the limit of {MAX_CHUNKS:,}" in done.stderr
     assert "use chunks of at least 153 seeds" in done.stderr
     assert not (tmp_path / "c").exists()
+
+
+# --- round three (issue 31, points 1 and 7) ------------------------------------------------
+
+
+def test_a_run_log_line_not_utf8_is_one_line_and_exit_3(census: Path) -> None:
+    with (census / "runs.jsonl").open("ab") as log:
+        log.write(b'{"backend": "proc\xffesses"}\n')
+    refused(census, "runs.jsonl:", "not UTF-8 text")
+
+
+def test_a_manifest_key_not_utf8_is_one_line_and_exit_3(census: Path) -> None:
+    manifest = census / "census.json"
+    manifest.write_bytes(manifest.read_bytes().replace(b'"top"', b'"t\xffop"'))
+    refused(census, "census.json", "not UTF-8 text")
+
+
+def test_a_manifest_key_given_twice_is_named_not_a_chunk(census: Path) -> None:
+    manifest = census / "census.json"
+    doc = manifest.read_text()
+    manifest.write_text(doc.replace('"count": 3000,', '"count": 3000, "count": 1000,'))
+    refused(census, "census.json", "/count", "'count' is given twice")
+    for done in every_reader(census):
+        assert "chunks/" not in done.stderr
+
+
+def test_a_chunk_key_given_twice_is_damage(census: Path) -> None:
+    text = gzip.decompress((census / CHUNK).read_bytes()).decode()
+    (census / CHUNK).write_bytes(gzip.compress(text.replace('"top":', '"top":9,"top":', 1)
+                                               .encode()))
+    refused(census, CHUNK, "'top' is given twice")
+
+
+def test_chunks_replaced_by_a_file_is_named_as_such(census: Path) -> None:
+    shutil.rmtree(census / "chunks")
+    (census / "chunks").write_text("not a folder\n")
+    refused(census, "chunks: damaged census: not a folder")
+    for done in every_reader(census):
+        assert "resume" not in done.stderr
+    assert (census / "chunks").read_text() == "not a folder\n"

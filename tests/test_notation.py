@@ -129,7 +129,7 @@ def test_ascii_separators_and_comments() -> None:
     ("#! game/1\nplayers: Ann Bob\nexploration Ann\nAnn R1@N Bob\n", "t.pcn:4:10", "!NAME"),
     ("#! game/1\nplayers: Ann\ncolour: red\n", "t.pcn:3:1", "unknown setting 'colour'"),
     ("#! memoarrr/1\nedition: 2023\nplayers: A B\nstart: A\ntreasures: 1\nround dark\n"
-     "A B1 crab/lava swap=B2 · B B2 crab/water\n", "t.pcn:7:31", "was crab/lava"),
+     "A B1 crab/lava swap=B2 · B B2 crab/water\n", "t.pcn:7:31", "recorded as another card before"),
     ("#! robot-memory/1\nvariant: solo\nplayers: A\nround 1x1 first A\nrow -\nA A r1c1 pink\n",
      "t.pcn:6:10", "expected short-circuit or type/colour/number"),
     ("#! memo-dice/1\nplayers: A B\nround\nA 3 cat/blue\n", "t.pcn:4:5", "expected the cup colour"),

@@ -11,10 +11,10 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from html import escape
 
 from pathcheck.analysis.table import PlayerRow
 from pathcheck.render.chart import BAR, GRADE_COLOURS, _text
+from pathcheck.safe import xml_text
 
 ROW, LABEL_W, PLOT_W, TOP = 28, 180, 560, 70
 
@@ -52,7 +52,7 @@ def accuracy_chart_svg(rows: Sequence[PlayerRow], *, title: str = "Memory accura
         w = PLOT_W * row.accuracy / 100
         out.append(f"<rect x='{LABEL_W}' y='{y + ROW * 0.15:.1f}' width='{w:.1f}' "
                    f"height='{ROW * 0.7:.1f}' fill='{_colour(row.accuracy)}'>"
-                   f"<title>{escape(row.player)}: {row.accuracy:.1f}%</title></rect>")
+                   f"<title>{xml_text(row.player)}: {row.accuracy:.1f}%</title></rect>")
         out.append(_text(LABEL_W + w + 6, y + ROW * 0.62, f"{row.accuracy:.1f}% ({note})", 11,
                          "start"))
     out.append(f"<line x1='{LABEL_W}' y1='{TOP - 6}' x2='{LABEL_W}' "

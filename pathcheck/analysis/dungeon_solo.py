@@ -26,7 +26,7 @@ from typing import Any
 from pathcheck.analysis.core import AnalysedMove, GameAnalysis, Mark, make_analysis
 from pathcheck.errors import pointer_join
 from pathcheck.games.dungeon.log import SOLO_FORMAT
-from pathcheck.games.dungeon.solo import SOLO_PLAYER, read_record, traced_dungeons
+from pathcheck.games.dungeon.solo import SOLO_PLAYER, read_record, seed_deal, traced_dungeons
 from pathcheck.solo.play import RULE_SOLO_FAIL, RULE_SOLO_PREMATURE, dungeon_failure, max_score
 from pathcheck.tracer.constants import REASONS
 from pathcheck.tracer.dungeon import LostReason
@@ -39,6 +39,7 @@ def analyse(log: Mapping[str, Any], *, source: str) -> GameAnalysis:
     """Every tile of a ``solo/1`` record marked; RecordError if the record is malformed."""
     read = read_record(log, source)
     record = read.record
+    seed_deal(record)  # a seed code that cannot be read makes the record invalid, as ruled
     tokens = read.tokens
     moves: list[AnalysedMove] = []
     previous_held = False  # whether the dungeon before the current one held to its end

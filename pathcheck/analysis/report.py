@@ -78,7 +78,7 @@ def render_position(position: PositionAnalysis) -> str:
     else:
         lines.append(f"The path holds; the next tile's arrow must point {position.heading}.")
     if position.player is not None:
-        lines.append(f"Hand of {one_line(position.player)}:")
+        lines.append(f"Hand of {position.player}:")
     for tile in position.hand:
         if tile.goes_on:
             lines.append(f"  {tile.placement}: the path goes on")
@@ -93,7 +93,7 @@ def render_position(position: PositionAnalysis) -> str:
         lines.append(f"Next tile: {position.lost_next} of the {position.unseen} tiles unseen make "
                      f"the path Lost ({position.chance_lost:.1%}"
                      f"{': ' + reasons if reasons else ''}).")
-    return "\n".join(lines)
+    return "\n".join(map(one_line, lines))  # tile ids come from a tile set anyone may write
 
 
 def render_rows(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:

@@ -13,7 +13,7 @@ import msgspec
 from pathcheck import games
 from pathcheck.analysis import analyse, analyse_decoded
 from pathcheck.analysis.core import GameAnalysis
-from pathcheck.batch.logs import failure_line, format_of, invalid_entry
+from pathcheck.batch.logs import failure_line, format_of, invalid_entry, unreadable_entry
 from pathcheck.errors import InputError, IOFailure, PathcheckError, RecordError
 from pathcheck.inputs.items import ERROR, JSON_LINE, Item, located, log_value
 from pathcheck.reading.bounded import Guard, guard
@@ -49,7 +49,9 @@ class Analysed(NamedTuple):
 def analyse_item(item: Item, settings: AnalyseSettings) -> Analysed:
     """One item analysed and rendered; every error is caught and worded in one line."""
     if isinstance(item.payload, IOFailure):
-        return Analysed("unreadable", b"", f"pathcheck: error: {item.payload}", 0, 0)
+        text = b"" if settings.output == "none" else unreadable_entry(item.payload,
+                                                                      settings.output)
+        return Analysed("unreadable", text, f"pathcheck: error: {item.payload}", 0, 0)
     if item.kind == ERROR and isinstance(item.payload, RecordError | InputError):
         return _invalid(item, item.payload, f"pathcheck: invalid: {item.payload}", settings)
     source = item.source if not item.pointer else f"{item.source}#{item.pointer}"

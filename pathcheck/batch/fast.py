@@ -9,7 +9,6 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterator
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pathcheck.batch.items import (
@@ -26,7 +25,7 @@ from pathcheck.batch.items import (
 from pathcheck.errors import IOFailure, RecordError
 from pathcheck.inputs.records import NOT_RULED, dgn_blank, pragma_line, pragma_settings
 from pathcheck.reading.bounded import Oversized, line_blocks
-from pathcheck.reading.reader import Shape, open_source, shape_by_name
+from pathcheck.reading.reader import Shape, folder_of, open_source, shape_by_name
 
 if TYPE_CHECKING:
     from pathcheck import speedups
@@ -48,7 +47,7 @@ def block_results(task: Task, settings: Settings) -> list[Rendered | Block]:
     size go with the first :class:`Block` only, so that nothing is counted twice."""
     from pathcheck import speedups
 
-    base = str(Path(task.source).resolve().parent)  # relative tile sets start beside the file
+    base = str(folder_of(task.source))  # relative tile sets start beside the file
 
     def fallback(raw: bytes, line: int) -> Rendered:
         return process_item(Item(JSON_LINE, task.source, line, raw, "", base, len(raw)),

@@ -143,7 +143,7 @@ def rule_item(item: Item, settings: StreamSettings) -> Ruled:
     """One item ruled on and rendered; every error is caught and worded in one line (and, in
     JSON output, written in the log's place as ``verify`` writes an invalid record)."""
     if isinstance(item.payload, IOFailure):
-        return Ruled("unreadable", _encode(unreadable_dict(item.payload), settings.output),
+        return Ruled("unreadable", unreadable_entry(item.payload, settings.output),
                      f"pathcheck: error: {item.payload}", 0, 0)
     if item.kind == ERROR and isinstance(item.payload, RecordError | InputError):
         return _invalid(item, item.payload, f"pathcheck: invalid: {item.payload}", settings)
@@ -181,6 +181,12 @@ def invalid_entry(item: Item, exc: PathcheckError, output: str) -> bytes:
         value = {"source": item.source, "line": item.line or None, "kind": "invalid",
                  "pointer": item.pointer, "error": str(exc)}
     return _encode(value, output)
+
+
+def unreadable_entry(exc: IOFailure, output: str) -> bytes:
+    """The ``"kind": "unreadable"`` result that stands in the place of a file that could not
+    be read, in JSON output (``adjudicate`` and ``analyse`` alike; text output has none)."""
+    return _encode(unreadable_dict(exc), output)
 
 
 def render(ruling: Ruling, output: str) -> bytes:

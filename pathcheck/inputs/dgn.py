@@ -20,7 +20,7 @@ from pathcheck.inputs.record_values import (
     parse_solo_record,
 )
 from pathcheck.reading.bounded import MAX_TOKENS, Oversized, brief
-from pathcheck.reading.reader import BOM, source_name
+from pathcheck.reading.reader import BOM, folder_of, source_name
 from pathcheck.reading.text import Line, TextError, ascii_number, decode, lone_carriage_return
 
 
@@ -209,7 +209,7 @@ def parse_dgn_bytes(raw: bytes, *, source: str, line: int, overrides: Overrides,
     """:func:`parse_dgn_line` for a raw line of the file ``source`` names, which must be
     UTF-8 (a tile set it names is found beside that file)."""
     text = dgn_text(raw, source, line)
-    base = None if source == source_name("-") else Path(source).resolve().parent
+    base = None if source == source_name("-") else folder_of(source)
     return parse_dgn_line(text, source=source, line=line, overrides=overrides,
                           defaults=defaults, base=base)
 

@@ -38,6 +38,7 @@ from pathcheck.reading.reader import (
     Document,
     Shape,
     decode_value,
+    folder_of,
     iter_document,
     open_input,
     source_name,
@@ -65,7 +66,7 @@ class Item(NamedTuple):
 def iter_items(name: str) -> Iterator[Item]:
     """The records of one file as items, in order (``-`` is stdin)."""
     source = source_name(name)
-    base = None if name == "-" else str(Path(name).resolve().parent)
+    base = None if name == "-" else str(folder_of(name))
     try:
         with open_input(name) as sniffed:
             if sniffed.shape is Shape.DGN:

@@ -50,6 +50,7 @@ from pathcheck.inputs.record_values import (
 from pathcheck.reading.reader import (
     Document,
     Shape,
+    folder_of,
     iter_documents,
     open_input,
     shape_by_name,
@@ -89,7 +90,7 @@ def iter_records(name: str, overrides: Overrides = NO_OVERRIDES) -> Iterator[Rec
     The shape is the one :func:`pathcheck.reading.reader.sniff` decides, as for batch work.
     """
     source = source_name(name)
-    base = None if name == "-" else Path(name).resolve().parent
+    base = None if name == "-" else folder_of(name)
     with open_input(name) as sniffed:
         if sniffed.shape is Shape.DGN:
             yield from dgn_records(sniffed.lines(), source, overrides)

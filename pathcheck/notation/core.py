@@ -44,6 +44,7 @@ from pathcheck.notation.places import Places as Places
 from pathcheck.notation.places import line_of as line_of
 from pathcheck.notation.places import places_of
 from pathcheck.notation.values import LITERAL as LITERAL
+from pathcheck.notation.values import Refused
 from pathcheck.notation.values import checked as checked
 from pathcheck.notation.values import literal as literal
 from pathcheck.notation.values import note as note
@@ -316,10 +317,13 @@ class Reader:
         ``$`` value), or None."""
         if key not in self.header:
             return None
-        value, _ = self.header[key]
+        value, line = self.header[key]
         if value.startswith(LITERAL):  # one '$' value is that value; else text as written
             try:
                 decoded, end = read_literal(value, 1)
+            except Refused as exc:  # JSON past a limit is no free text: the log is invalid
+                raise NotationError(self.source, line.number, self._value_at[key] + 2,
+                                    f"{key}: the JSON value after '$': {exc}") from None
             except ValueError:
                 end = -1
             if end == len(value):

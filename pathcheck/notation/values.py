@@ -105,6 +105,11 @@ def _no_constant(text: str) -> Any:
 _DECODER = json.JSONDecoder(parse_float=_finite, parse_constant=_no_constant)
 
 
+class Refused(ValueError):
+    """A JSON value that is well-formed but past what a log may hold (nested past the limit,
+    a key given twice, a lone surrogate): never free text, always an error."""
+
+
 def read_literal(text: str, start: int = 0) -> tuple[Any, int]:
     """The JSON value that starts at ``text[start]`` (what follows a ``$``) and the index
     after it. ValueError saying why for anything a JSON log may not hold either: text that
@@ -122,20 +127,20 @@ def read_literal(text: str, start: int = 0) -> tuple[Any, int]:
     try:
         value, end = _DECODER.raw_decode(text, start)
     except RecursionError:
-        raise ValueError(depth_message()) from None
+        raise Refused(depth_message()) from None
     except ValueError as exc:
         raise ValueError(str(exc).split(": line ")[0]) from None
     data = text[start:end].encode("utf-8", errors="surrogatepass")
     if too_deep(data):
-        raise ValueError(depth_message())
+        raise Refused(depth_message())
     twice = duplicate_keys(data, value)
     if twice:
-        raise ValueError(duplicate_message(twice[0]))
+        raise Refused(duplicate_message(twice[0]))
     if b"\\u" in data:
         try:  # an escaped lone surrogate (\ud800) is no text: a JSON log may not hold one
             json.dumps(value, ensure_ascii=False).encode("utf-8")
         except UnicodeEncodeError:
-            raise ValueError("a lone surrogate escape (\\uD800-\\uDFFF) is not text") from None
+            raise Refused("a lone surrogate escape (\\uD800-\\uDFFF) is not text") from None
     return value, end
 
 

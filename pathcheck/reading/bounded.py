@@ -184,7 +184,9 @@ def oversized_message(size: int) -> str:
             "bytes (see Limits in docs/cli.md)")
 
 
-_STRUCTURE = re.compile(rb'"(?:[^"\\]|\\.)*"?|[\[\]{}]', re.DOTALL)
+# Strings as possessive "unrolled loops": a run of plain bytes is one step of the regex
+# engine and nothing is given back, so a string of megabytes takes no memory per byte.
+_STRUCTURE = re.compile(rb'"[^"\\]*+(?:\\.[^"\\]*+)*+"?|[\[\]{}]', re.DOTALL)
 
 
 def too_deep(data: bytes, limit: int | None = None) -> bool:
@@ -365,8 +367,29 @@ class Element(NamedTuple):
     error: str | None = None
 
 
-_TOKEN = re.compile(rb'"(?:[^"\\]|\\.)*"|"|[\[\]{},]')
+_TOKEN = re.compile(rb'["\[\]{},]')
 _OPEN, _CLOSE = frozenset(b"[{"), frozenset(b"]}")
+
+
+_STRING_REST = re.compile(rb'[^"\\]*+(?:\\.[^"\\]*+)*+', re.DOTALL)
+"""The rest of a JSON string up to its closing quote, possessive: never given back, so a
+string of megabytes, escapes and all, takes no memory per byte (a plain ``*`` kept a
+backtracking entry per escape: a gigabyte for 16 MB of them)."""
+
+
+def _string_end(buf: bytes, at: int) -> int:
+    """The index after the closing quote of the JSON string that goes on at ``at`` in ``buf``
+    (past its opening quote); when ``buf`` ends first, ``-1 - where`` with ``where`` the
+    place to go on from once more bytes are read: a long string is searched once, in C.
+
+    >>> _string_end(b'"a\\\\"b\\\\\\\\"c', 1), _string_end(b'"ab\\\\', 1)
+    (8, -4)
+    """
+    quote = buf.find(b'"', at)
+    if quote >= 0 and buf.find(b"\\", at, quote) < 0:  # the usual string: no escape
+        return quote + 1
+    stop = _STRING_REST.match(buf, at).end()  # type: ignore[union-attr]  # matches always
+    return stop + 1 if stop < len(buf) and buf[stop] == 34 else -1 - stop
 
 
 def array_elements(stream: Readable, first_line: int = 1,
@@ -397,10 +420,19 @@ def array_elements(stream: Readable, first_line: int = 1,
         return
     start = pos = begin + 1  # the current element starts at start; scanning goes on at pos
     depth, index, eof = 1, 0, False
+    string = -1  # inside a string: where the search for its end goes on (else -1)
     too_deep = False  # the current element nests past MAX_DEPTH: its error, then the next
     while True:
-        match = _TOKEN.search(buf, pos)
-        if match is None or (match.end() - match.start() == 1 and buf[match.start()] == 34):
+        match = None
+        if string >= 0:
+            end = _string_end(buf, string)
+            if end >= 0:
+                string, pos = -1, end
+                continue
+            string = -1 - end
+        else:
+            match = _TOKEN.search(buf, pos)
+        if match is None:
             if eof:  # no more tokens, or a string never closed
                 yield Element(index, line, b"", "the array is cut short (no closing ])")
                 return
@@ -408,7 +440,8 @@ def array_elements(stream: Readable, first_line: int = 1,
                 yield Element(index, line, b"", oversized_message(len(buf) - start))
                 return
             line += buf.count(b"\n", 0, start)
-            buf, pos = buf[start:], (match.start() if match else len(buf)) - start
+            string -= start if string >= 0 else 0
+            buf, pos = buf[start:], len(buf) - start
             start = 0
             more = read(BLOCK_SIZE)
             eof = not more
@@ -416,6 +449,9 @@ def array_elements(stream: Readable, first_line: int = 1,
             continue
         char = buf[match.start()]
         pos = match.end()
+        if char == 34:
+            string = pos
+            continue
         if char in _OPEN:
             depth += 1
             too_deep = too_deep or depth > MAX_DEPTH + 1

@@ -197,6 +197,21 @@ def sniff(stream: IO[bytes], name: str) -> Sniffed:
     return Sniffed(Shape.JSON_LINES, stream, len(skipped) + 1, [raw])
 
 
+def folder_of(name: str) -> Path:
+    """The folder a file ``name`` lies in, symbolic links followed (a tile set a record names
+    is looked for there). A name that cannot be resolved (a symbolic link loop) keeps its own
+    folder: opening it fails, and that is the error to report (exit 4), in its turn.
+
+    >>> import os
+    >>> folder_of("a/b.json") == Path(os.getcwd()).resolve() / "a"
+    True
+    """
+    try:
+        return Path(name).resolve().parent
+    except (OSError, RuntimeError):  # RuntimeError: a symbolic link loop, before Python 3.13
+        return Path(name).absolute().parent
+
+
 def source_name(name: str) -> str:
     """How results and errors name the input ``name``."""
     return "<stdin>" if name == "-" else name

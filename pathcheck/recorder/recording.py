@@ -137,9 +137,15 @@ class Recording:
         """A recording read back from its notation text (``--resume``); NotationError if bad.
 
         Everything up to the first move line is the header; each later non-blank line is a
-        move line (comments stay with their line).
+        move line (comments stay with their line). A file of several logs (as ``adjudicate``
+        reads it: each from its ``#!`` line) is refused as such.
         """
         raw_lines = split_lines(text)
+        starts = [n for n, x in enumerate(raw_lines, 1) if x.lstrip().startswith("#!")]
+        if len(starts) > 1:  # as adjudicate reads the file: each '#!' line starts a log
+            raise notation.NotationError(
+                source, starts[1], 1, f"the file holds {len(starts)} logs (a second starts "
+                "here): --resume goes on with one log; give each its own file")
         waiting: list[str] = []
         while raw_lines and (raw_lines[-1].startswith(WAITING) or not raw_lines[-1].strip()):
             if raw_lines[-1].strip():

@@ -13,11 +13,12 @@ True
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from html import escape
 
 from pathcheck.render.words import counted
+from pathcheck.safe import xml_text
 from pathcheck.solo.stats import (
     GRADES,
     RULE_OF_REASON,
@@ -55,7 +56,7 @@ class Bar:
 def _text(x: float, y: float, text: str, size: int = 12, anchor: str = "middle",
           weight: str = "normal", colour: str = "#222") -> str:
     return (f"<text x='{x:.1f}' y='{y:.1f}' font-size='{size}' text-anchor='{anchor}' "
-            f"font-weight='{weight}' fill='{colour}' {FONT}>{escape(text)}</text>")
+            f"font-weight='{weight}' fill='{colour}' {FONT}>{xml_text(text)}</text>")
 
 
 def _axis(value: float) -> tuple[float, int]:
@@ -90,7 +91,7 @@ def _panel(origin: tuple[int, int], title: str, xlabel: str, bars: Sequence[Bar]
             h = PANEL_H * share / top
             out.append(f"<rect x='{x + slot * 0.1:.1f}' y='{y0 + PANEL_H - base - h:.1f}' "
                        f"width='{slot * 0.8:.1f}' height='{h:.1f}' fill='{colour}'>"
-                       f"<title>{escape(bar.label)}: {share:.2%}</title></rect>")
+                       f"<title>{xml_text(bar.label)}: {share:.2%}</title></rect>")
             base += h
         if i % label_every == 0:
             out.append(_text(x + slot / 2, y0 + PANEL_H + 14, bar.label, 10))
@@ -240,3 +241,28 @@ def format_table(summary: Summary, *, start: int = 0, jobs: int = 1,
 
 
 _RULE_NAMES = {2: "out-of-bounds", 3: "ghost-five", 4: "ghost-twice"}
+
+
+PNG_SIDE = 32767
+"""The largest side of an image rsvg-convert (cairo) can draw, in pixels."""
+_SIZE = re.compile(r"<svg ([^>]*?)width='([0-9.]+)' height='([0-9.]+)'")
+
+
+def fit_for_png(svg: str, side: int = PNG_SIDE) -> tuple[str, float]:
+    """A chart ``svg`` drawn no larger than ``side`` pixels each way (its viewBox kept, so
+    the whole chart shows, smaller) and the scale applied (1.0: as it was). A table of some
+    1,200 players is taller than a PNG can be; the SVG itself has no such limit.
+
+    >>> fit_for_png("<svg x='1' width='100' height='65534' viewBox='0 0 100 65534'>")
+    ("<svg x='1' width='50' height='32767' viewBox='0 0 100 65534'>", 0.5)
+    """
+    found = _SIZE.search(svg)
+    if found is None:
+        return svg, 1.0
+    width, height = float(found.group(2)), float(found.group(3))
+    scale = min(1.0, side / max(width, height, 1.0))
+    if scale == 1.0:
+        return svg, 1.0
+    sized = (f"<svg {found.group(1)}width='{max(1, int(width * scale))}' "
+             f"height='{max(1, int(height * scale))}'")  # rounded down: within ``side``
+    return svg[:found.start()] + sized + svg[found.end():], scale

@@ -51,6 +51,13 @@ def legend(rules: Iterable[int]) -> str:
     return LEGEND + (BOUND_LEGEND if 2 in set(rules) else "")
 
 
+DRAWN_TURNS = 100
+"""The turns (or tiles) of one exploration or dungeon a page draws at most: more than twice
+a whole deck (38 tiles). Past them one moment says how many more there are (the ruling and
+the text report list every move): each moment's picture grows with the dungeon, so a log of
+20,000 turns would take minutes and make a page no browser opens."""
+
+
 def _initial(name: str) -> str:
     """A player's initial as drawn on a tile (the full name is in the move list)."""
     return name[:1].upper() if name else "?"
@@ -84,15 +91,22 @@ class Builder:
         forget()
         full = trace(placements, tileset=self.tileset, rules=self.rules,
                      initial_movement=movement, with_passes=True)
-        extent = build_view(full, self.tileset, self.rules).extent()
         steps = [1, *heights] if heights is not None else list(range(1, len(placements) + 1))
         start_turn = 0 if heights is not None else 1
+        every = len(steps)
+        steps = steps[:DRAWN_TURNS + 1 - start_turn]  # turns 0 (START alone) to DRAWN_TURNS
+        drawn = full if len(steps) == every else trace(
+            placements[:steps[-1]], tileset=self.tileset, rules=self.rules,
+            initial_movement=movement, with_passes=True)
+        extent = build_view(drawn, self.tileset, self.rules).extent()
         initials = {k: _initial(name) for k, name in (placers or {}).items() if name}
         shown = 0
         lost_before = False
+        result: TraceResult | None = None
         for turn, height in enumerate(steps, start=start_turn):
-            result = trace(placements[:height], tileset=self.tileset, rules=self.rules,
-                           initial_movement=movement, with_passes=True)
+            if result is None or result.lost_at is None:  # a Lost path stays as it is
+                result = trace(placements[:height], tileset=self.tileset, rules=self.rules,
+                               initial_movement=movement, with_passes=True)
             on_tiles: dict[int, str] = {}
             for card in cards:
                 if card.after <= height:
@@ -121,7 +135,21 @@ class Builder:
                 self.moments.add(f"{number}.{turn}", caption, event, picture=picture,
                                  notes=notes + own, scores=scores)
             shown = height
+        if len(steps) < every:
+            self._not_drawn(number, label, start_turn, every, len(placements), scores)
         return full
+
+    def _not_drawn(self, number: int, label: str, start_turn: int, every: int, tiles: int,
+                   scores: Mapping[str, int] | None) -> None:
+        """The one moment that stands for the turns past :data:`DRAWN_TURNS`."""
+        last = start_turn + every - 1
+        unit = "turn" if start_turn == 0 else "tile"
+        text = (f"{unit}s {DRAWN_TURNS + 1}-{last} ({counted(tiles, 'tile')} in all) are not "
+                f"drawn: a page draws the first {DRAWN_TURNS} {unit}s of {label.lower()} "
+                f"(the ruling lists every move)")
+        self.moments.add(f"{number}.{last}", f"{label} {number}, {unit} {last}",
+                         PageEvent(text, f"{label.lower()} {number}"),
+                         picture=self.moments.picture, scores=scores)
 
     def _tile_events(self, placements: Sequence[Placement], index: int, result: TraceResult,
                      number: int, first: int, cards: Sequence[LostCard]) -> list[PageEvent]:

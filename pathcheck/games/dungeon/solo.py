@@ -193,19 +193,29 @@ def _seed_deal(seed: str) -> tuple[frozenset[int], tuple[str, ...]]:
     return code.rules, tuple(code.deck)
 
 
+def seed_deal(record: SoloRecord) -> tuple[frozenset[int], tuple[str, ...]] | None:
+    """The rules and the stack of the record's seed code (None: it names none); a seed code
+    that cannot be read is a RecordError at ``/seed``, for every command that reads the
+    record (``adjudicate`` and ``analyse`` alike)."""
+    if record.seed is None:
+        return None
+    try:
+        return _seed_deal(record.seed)
+    except InputError as exc:
+        raise RecordError(record.source, None, "/seed", str(exc)) from None
+
+
 def seed_check(record: SoloRecord) -> list[Violation]:
     """Violations of the record's seed code: its rules and its deck order (START first).
 
     A seed code that cannot be read is a RecordError at ``/seed``.
     """
-    if record.seed is None:
+    dealt = seed_deal(record)
+    if dealt is None or record.seed is None:
         return []
     from pathcheck.solo.challenge import first_deck_difference
 
-    try:
-        rules, deck = _seed_deal(record.seed)
-    except InputError as exc:
-        raise RecordError(record.source, None, "/seed", str(exc)) from None
+    rules, deck = dealt
     out: list[Violation] = []
     if rules != record.rules:
         out.append(Violation(SOLO_SEED, MoveRef(pointer="/rules"),

@@ -26,6 +26,7 @@ from typing import Annotated, Any, Literal, TypeVar
 import msgspec
 
 from pathcheck.inputs.logformat import locate
+from pathcheck.reading.bounded import Guard, cut, duplicate_keys, guard
 from pathcheck.solo.deal import LOST_REASONS
 from pathcheck.solo.seed_codes import SEED_LIMIT
 
@@ -128,7 +129,26 @@ class RunEntry(msgspec.Struct, forbid_unknown_fields=True):
 
 
 def decode(data: bytes, struct: type[S]) -> S:
-    """The JSON text ``data`` as ``struct``; :class:`Damage` naming where it does not fit."""
+    """The JSON text ``data`` as ``struct``; :class:`Damage` naming where it does not fit:
+    bytes that are not UTF-8 and a key given twice (which msgspec would let the last one
+    win) are damage too, named as such.
+
+    >>> decode(b'{"top": 1, "top": 2}', PlanEntry)
+    Traceback (most recent call last):
+      ...
+    pathcheck.solo.census.files.Damage: /top: the key 'top' is given twice
+    """
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as bad:
+        line = data.count(b"\n", 0, bad.start) + 1
+        where = f", line {line}" if b"\n" in data else ""
+        raise Damage("", f"not JSON: not UTF-8 text (byte {bad.start}{where})") from None
+    # too deep to look for keys given twice: the types say what is wrong with it, below
+    twice = duplicate_keys(data) if guard(data) is Guard.MAY_REPEAT else []
+    if twice:
+        key = twice[0].rsplit("/", 1)[-1].replace("~1", "/").replace("~0", "~")
+        raise Damage(twice[0], f"the key {cut(key)} is given twice")
     try:
         value: S = msgspec.json.decode(data, type=struct)
         return value

@@ -162,8 +162,12 @@ class CensusDir:
         try:
             with os.scandir(self.path / CHUNKS) as entries:
                 present = {e.name for e in entries if _CHUNK_NAME.fullmatch(e.name)}
-        except (FileNotFoundError, NotADirectoryError):
+        except FileNotFoundError:
             return set()
+        except NotADirectoryError:  # not "nothing done yet": a resume could not store a chunk
+            raise CensusError(f"{self.path / CHUNKS}: damaged census: not a folder (the "
+                              "finished chunks are kept in one); move it away, then run the "
+                              "census again") from None
         except OSError as exc:
             raise IOFailure(f"{self.path / CHUNKS}: cannot read: {exc.strerror or exc}") from exc
         return {c for c in self.plan.chunks() if self.chunk_path(*c).name in present}
