@@ -354,3 +354,11 @@ def test_a_refused_position_quotes_a_tile_id_escaped(tmp_path: Path) -> None:
     done = run("analyse", "--position", f"START@N {odd}@N", "--hand", odd, "--tileset", str(toml))
     assert done.exit_code == 2
     assert "\u202e" not in done.stderr and "I\\u202e4 is given twice" in done.stderr
+
+
+def test_output_to_the_device_on_stdin_is_not_refused() -> None:
+    with open(os.devnull, "rb") as stdin:  # nothing to replace: /dev/null read and written
+        done = subprocess.run([sys.executable, "-m", "pathcheck", "adjudicate", "-", "-o",
+                               os.devnull], stdin=stdin, capture_output=True, text=True,
+                              check=False)
+    assert done.returncode == 3 and "no log in it" in done.stderr, done.stderr
