@@ -281,6 +281,7 @@ def refuse_input_as_output(output: str | None, inputs: tuple[str, ...] | list[st
     if output is None:
         return
     import os
+    import stat
 
     try:
         target = os.stat(output)
@@ -290,6 +291,8 @@ def refuse_input_as_output(output: str | None, inputs: tuple[str, ...] | list[st
         try:  # standard input as what it is (a file redirected with <, a pipe)
             info = os.fstat(0) if name == "-" else os.stat(name)
         except (OSError, ValueError):  # unreadable: reported when it is read
+            continue
+        if name == "-" and not stat.S_ISREG(info.st_mode):  # a pipe, a terminal, /dev/null
             continue
         if (info.st_dev, info.st_ino) == (target.st_dev, target.st_ino):
             what = "the file on standard input" if name == "-" else "one of the input files"

@@ -355,3 +355,25 @@ def test_a_refused_position_quotes_a_tile_id_escaped(tmp_path: Path) -> None:
     done = run("analyse", "--position", f"START@N {odd}@N", "--hand", odd, "--tileset", str(toml))
     assert done.exit_code == 2
     assert "\u202e" not in done.stderr and "I\\u202e4 is given twice" in done.stderr
+
+
+def test_output_to_the_device_on_stdin_is_not_refused() -> None:
+    with open(os.devnull, "rb") as stdin:  # nothing to replace: /dev/null read and written
+        done = subprocess.run([sys.executable, "-m", "pathcheck", "adjudicate", "-", "-o",
+                               os.devnull], stdin=stdin, capture_output=True, text=True,
+                              check=False)
+    assert done.returncode == 3 and "no log in it" in done.stderr, done.stderr
+
+
+def test_a_page_draws_at_least_as_many_turns_as_the_tile_set_has_tiles(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pathcheck.games.dungeon import frames
+
+    monkeypatch.setattr(frames, "DRAWN_TURNS", 10)
+    log = tmp_path / "long.pcn"
+    log.write_text(long_game(60))
+    page = tmp_path / "long.html"
+    run("adjudicate", str(log), "--html", str(page))
+    html = page.read_text()  # the standard set: 38 tiles, so 38 turns drawn, not 10
+    assert '"k":"1.38"' in html and '"k":"1.39"' not in html
+    assert "turns 39-60 (61 tiles in all) are not drawn" in html

@@ -113,14 +113,15 @@ class Refused(ValueError):
 def read_literal(text: str, start: int = 0) -> tuple[Any, int]:
     """The JSON value that starts at ``text[start]`` (what follows a ``$``) and the index
     after it. ValueError saying why for anything a JSON log may not hold either: text that
-    is not JSON, ``NaN``, a number too large, nesting past the limit, a key given twice.
+    is not JSON, ``NaN``, a number too large; :class:`Refused` (a ValueError) for well-formed
+    JSON past a limit: nesting past the limit, a key given twice, a lone surrogate.
 
     >>> read_literal('{"a":[1,2]} rest')
     ({'a': [1, 2]}, 11)
-    >>> read_literal("[" * 100 + "]" * 100)
+    >>> read_literal("[" * 100 + "]" * 100)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: arrays and objects nested deeper than the limit of 64 (see Limits in docs/cli.md)
+    pathcheck.notation_values.Refused: arrays and objects nested deeper than the limit of 64 ...
     """
     from pathcheck.reading.bounded import depth_message, duplicate_keys, duplicate_message, too_deep
 

@@ -52,8 +52,9 @@ def legend(rules: Iterable[int]) -> str:
 
 
 DRAWN_TURNS = 100
-"""The turns (or tiles) of one exploration or dungeon a page draws at most: more than twice
-a whole deck (38 tiles). Past them one moment says how many more there are (the ruling and
+"""The turns (or tiles) of one exploration or dungeon a page draws at most, or as many as its
+tile set has tiles if that is more (so a dungeon that lays each tile once is always drawn whole:
+the standard set has 38). Past them one moment says how many more there are (the ruling and
 the text report list every move): each moment's picture grows with the dungeon, so a log of
 20,000 turns would take minutes and make a page no browser opens."""
 
@@ -94,7 +95,8 @@ class Builder:
         steps = [1, *heights] if heights is not None else list(range(1, len(placements) + 1))
         start_turn = 0 if heights is not None else 1
         every = len(steps)
-        steps = steps[:DRAWN_TURNS + 1 - start_turn]  # turns 0 (START alone) to DRAWN_TURNS
+        most = max(DRAWN_TURNS, len(self.tileset))
+        steps = steps[:most + 1 - start_turn]  # turns 0 (START alone) to most
         drawn = full if len(steps) == every else trace(
             placements[:steps[-1]], tileset=self.tileset, rules=self.rules,
             initial_movement=movement, with_passes=True)
@@ -136,16 +138,16 @@ class Builder:
                                  notes=notes + own, scores=scores)
             shown = height
         if len(steps) < every:
-            self._not_drawn(number, label, start_turn, every, len(placements), scores)
+            self._not_drawn(number, label, start_turn, most, every, len(placements), scores)
         return full
 
-    def _not_drawn(self, number: int, label: str, start_turn: int, every: int, tiles: int,
-                   scores: Mapping[str, int] | None) -> None:
-        """The one moment that stands for the turns past :data:`DRAWN_TURNS`."""
+    def _not_drawn(self, number: int, label: str, start_turn: int, most: int, every: int,
+                   tiles: int, scores: Mapping[str, int] | None) -> None:
+        """The one moment that stands for the turns past ``most`` (:data:`DRAWN_TURNS`)."""
         last = start_turn + every - 1
         unit = "turn" if start_turn == 0 else "tile"
-        text = (f"{unit}s {DRAWN_TURNS + 1}-{last} ({counted(tiles, 'tile')} in all) are not "
-                f"drawn: a page draws the first {DRAWN_TURNS} {unit}s of {label.lower()} "
+        text = (f"{unit}s {most + 1}-{last} ({counted(tiles, 'tile')} in all) are not "
+                f"drawn: a page draws the first {most} {unit}s of {label.lower()} "
                 f"(the ruling lists every move)")
         self.moments.add(f"{number}.{last}", f"{label} {number}, {unit} {last}",
                          PageEvent(text, f"{label.lower()} {number}"),
