@@ -27,6 +27,7 @@ from .options import (
     chart_file,
     check_moment,
     check_tileset_file,
+    complete_game_or_log,
     counted_outcomes,
     emit,
     jobs_option,
@@ -42,7 +43,8 @@ from .options import (
 
 
 @click.command(name="analyse")
-@click.argument("args", nargs=-1, required=False, metavar="[GAME] LOG...")
+@click.argument("args", nargs=-1, required=False, metavar="[GAME] LOG...",
+                shell_complete=complete_game_or_log)
 @click.option("--format", "output_format", type=click.Choice(("text", "json", "jsonl", "csv")),
               default="text", show_default=True,
               help="text for people; json (one document) or jsonl (one analysis a line) for "

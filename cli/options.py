@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 import click
 
 if TYPE_CHECKING:
+    from click.shell_completion import CompletionItem
+
     from pathcheck.solo.deal import Summary
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -42,11 +44,40 @@ def output_file(func: F) -> F:
     )(func)
 
 
+def complete_game_or_log(ctx: click.Context, param: click.Parameter, incomplete: str
+                         ) -> list[CompletionItem]:
+    """Shell completion of ``[GAME] LOG...``: the installed games first (in first place
+    only), then files."""
+    from click.shell_completion import CompletionItem
+
+    from pathcheck import games
+
+    names = [] if ctx.params.get(param.name or "") else sorted(games.available())
+    return [*(CompletionItem(name) for name in names if name.startswith(incomplete)),
+            CompletionItem(incomplete, type="file")]
+
+
+def complete_from(names: Callable[[], Iterable[str]]) -> Callable[..., list[CompletionItem]]:
+    """Shell completion of an argument by the ``names`` it takes (computed when completing)."""
+    def complete(ctx: click.Context, param: click.Parameter, incomplete: str
+                 ) -> list[CompletionItem]:
+        from click.shell_completion import CompletionItem
+
+        return [CompletionItem(name) for name in names() if name.startswith(incomplete)]
+
+    return complete
+
+
 def not_a_folder(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     """A FILE option's value that ends in ``/`` names a folder: a usage error (exit 2), not
-    a file written under the name without its slash."""
+    a file written under the name without its slash; so is a file in a folder that does not
+    exist (it is not made)."""
     if value is not None and value.endswith(("/", os.sep)):
         raise click.BadParameter(f"{value!r} names a folder; give a file name", ctx, param)
+    folder = os.path.dirname(value) if value is not None and value != "-" else ""
+    if folder and not os.path.isdir(folder):  # a typo'd folder is not made silently
+        raise click.BadParameter(f"{value!r}: there is no folder {folder!r} to write it in "
+                                 "(make it first)", ctx, param)
     return value
 
 
@@ -279,16 +310,34 @@ SVG_SUFFIXES = (".svg",)
 GRAPH_SUFFIXES = (".graphml", ".json")
 
 
-def file_or_folder(value: str | None, suffixes: tuple[str, ...]) -> tuple[str | None, str | None]:
+def file_or_folder(value: str | None, suffixes: tuple[str, ...],
+                   option: str = "--svg") -> tuple[str | None, str | None]:
     """``--svg``/``--graph`` VALUE as (file, folder): a name with one of ``suffixes`` is a
-    file, anything else (``pictures``, ``newdir/``) a folder, made if need be.
+    file, a name without a suffix (``pictures``), ending in ``/`` or naming a folder that
+    exists a folder, made if need be. A file name with another suffix (``pic.png``) is a
+    usage error saying what can be written, not a folder made by that name.
 
     >>> file_or_folder("a.SVG", SVG_SUFFIXES), file_or_folder("newdir/", SVG_SUFFIXES)
     (('a.SVG', None), (None, 'newdir/'))
+    >>> try:
+    ...     file_or_folder("pic.png", SVG_SUFFIXES)
+    ... except click.BadParameter as exc:
+    ...     print(exc.message)
+    pic.png: pictures are drawn as SVG only: give FILE.svg, or a folder (pic.png/, made if \
+need be) for a picture of each dungeon
     """
     if value is None:
         return None, None
-    return (value, None) if value.lower().endswith(suffixes) else (None, value)
+    if value.lower().endswith(suffixes):
+        return value, None
+    name = os.path.basename(value)
+    if "." in name.strip(".") and not value.endswith(("/", os.sep)) and not os.path.isdir(value):
+        what, each = ("pictures are drawn as SVG only", "a picture") if option == "--svg" else \
+            ("the graph is written as " + " or ".join(s.lstrip(".") for s in suffixes), "a graph")
+        raise click.BadParameter(f"{value}: {what}: give FILE{suffixes[0]}, or a folder "
+                                 f"({value}/, made if need be) for {each} of each dungeon",
+                                 param_hint=option)
+    return None, value
 
 
 class Results:

@@ -226,7 +226,7 @@ def _write_svgs(answer: AnswerKey, folder: Path) -> list[Path]:
 
 @command.command(name="check")
 @click.argument("code")
-@click.argument("record", type=click.Path(dir_okay=False, allow_dash=True))
+@click.argument("record", type=click.Path(allow_dash=True))
 @output_format
 @output_file
 @click.pass_context

@@ -49,7 +49,7 @@ from pathcheck.bounded import (
     guard,
     lines,
 )
-from pathcheck.errors import IOFailure, RecordError, pointer_join
+from pathcheck.errors import IOFailure, RecordError, cannot_read, pointer_join
 
 _decoder = msgspec.json.Decoder()
 
@@ -79,7 +79,7 @@ def open_source(name: str) -> IO[bytes]:
     try:
         return _skip_bom(open(name, "rb"))
     except OSError as exc:
-        raise IOFailure(f"{name}: cannot read: {exc.strerror or exc}") from exc
+        raise cannot_read(name, exc) from exc
 
 
 BOM = b"\xef\xbb\xbf"
@@ -209,7 +209,7 @@ def open_input(name: str) -> Iterator[Sniffed]:
     try:
         yield sniff(stream, name)
     except OSError as exc:
-        raise IOFailure(f"{name}: cannot read: {exc.strerror or exc}") from exc
+        raise cannot_read(name, exc) from exc
     finally:
         if name != "-":
             stream.close()

@@ -38,7 +38,7 @@ from pathcheck.bounded import (
     UnfitFile,
     read_regular,
 )
-from pathcheck.errors import IOFailure, RecordError
+from pathcheck.errors import IOFailure, RecordError, cannot_read
 from pathcheck.reader import BOM
 
 _EOL = re.compile(rb"\r\n|\r|\n")
@@ -176,7 +176,7 @@ def read_text_file(name: str, source: str | None = None, *, regular: bool = True
     except UnfitFile as exc:
         raise IOFailure(f"{source}: cannot read: {exc.reason}") from None
     except OSError as exc:
-        raise IOFailure(f"{source}: cannot read: {exc.strerror or exc}") from exc
+        raise cannot_read(source, exc) from exc
     with stream:
         lines: list[str] = []
         size = 0
