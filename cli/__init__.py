@@ -291,10 +291,17 @@ def _main(argv: list[str] | None) -> Any:
 
 
 def _error(exc: PathcheckError) -> None:
-    """One line on stderr; control and bidi characters from the input escaped."""
+    """One line on stderr; control and bidi characters from the input escaped. Bad input
+    (exit 3) is ``pathcheck: invalid:`` in every command, any other failure ``error:``."""
     from pathcheck.render.safe import one_line
 
-    click.echo(one_line(f"pathcheck: error: {exc}"), err=True)
+    click.echo(one_line(f"pathcheck: {error_prefix(exc)}: {exc}"), err=True)
+
+
+def error_prefix(exc: PathcheckError) -> str:
+    """``invalid`` for bad input (exit 3), ``error`` for anything else (a file that cannot be
+    read, a plug-in that cannot be loaded)."""
+    return "invalid" if exc.exit_code == ExitCode.INVALID_INPUT else "error"
 
 
 def _internal_error(exc: Exception) -> int:

@@ -297,12 +297,12 @@ def _positions_at(path: str, at: str, hand: list[str] | None, output_format: str
         try:
             stack, held, player = position_at(game_log, at)
         except InputError as exc:  # a moment this log does not have: as adjudicate --at says
-            click.echo(one_line(f"pathcheck: error: {where}: {exc}"), err=True)
+            click.echo(one_line(f"pathcheck: invalid: {where}: {exc}"), err=True)
             failed = True
             continue
         tiles = held if hand is None else hand
         if tiles is None:  # this log's lack, as a moment it does not have
-            click.echo(one_line(f"pathcheck: error: {where}: --at {at}: the log does not say "
+            click.echo(one_line(f"pathcheck: invalid: {where}: --at {at}: the log does not say "
                                 "the next player's hand (not recorded, or no turn follows): "
                                 "give --hand"), err=True)
             failed = True

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import ExitStack
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 import click
 
@@ -33,15 +34,45 @@ def output_format(func: F) -> F:
 
 
 def output_file(func: F) -> F:
-    """``--output FILE``: write atomically instead of to stdout."""
+    """``--output FILE``: write atomically instead of to stdout; in a command with
+    ``--format``, FILE's suffix chooses the format (:func:`format_by_name`)."""
+    @functools.wraps(func)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        if "output_format" in kwargs:
+            kwargs["output_format"] = format_by_name(click.get_current_context(),
+                                                     kwargs["output_format"], kwargs["output"])
+        return func(*args, **kwargs)
+
     return click.option(
         "-o",
         "--output",
         type=click.Path(dir_okay=False, writable=True),
         default=None,
         callback=not_a_folder,
-        help="Write the report to FILE (atomically) instead of stdout.",
-    )(func)
+        help="Write the report to FILE (atomically) instead of stdout; FILE.json, .jsonl "
+             "(and .csv where offered) choose the format.",
+    )(cast(F, run))
+
+
+FORMAT_SUFFIXES = {".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl", ".csv": "csv"}
+"""What ``-o NAME.SUFFIX`` writes, as ``convert`` reads a name (any other suffix: --format)."""
+
+
+def format_by_name(ctx: click.Context, output_format: str, output: str | None) -> str:
+    """The format ``-o`` writes: the one its name's suffix says (``-o results.jsonl``), unless
+    ``--format`` is given, which must then agree (``--format text -o r.json`` is a usage
+    error, exit 2); else ``--format`` (default text)."""
+    meant = FORMAT_SUFFIXES.get(os.path.splitext(output or "")[1].lower())
+    param = next((p for p in ctx.command.params if p.name == "output_format"), None)
+    if meant is None or param is None or meant not in getattr(param.type, "choices", ()):
+        return output_format
+    if ctx.get_parameter_source("output_format") in (click.core.ParameterSource.DEFAULT,
+                                                      None):
+        return meant
+    if output_format != meant:
+        raise click.UsageError(f"-o {output} writes {meant}, but --format {output_format} was "
+                               f"given: leave --format out, or name the file to match it")
+    return output_format
 
 
 def complete_game_or_log(ctx: click.Context, param: click.Parameter, incomplete: str

@@ -78,7 +78,8 @@ def not_an_input(path: str, command: str) -> str | None:
     """What ``command`` says of a regular file that is no input of pathcheck at all, by its
     suffix or its first bytes (a picture, a document, pathcheck's own output), in one line
     instead of an error for each of its lines; None for anything else (stdin, a FIFO, a file
-    that cannot be read: the reader words those).
+    that cannot be read: the reader words those; other binary data: the reader stops at its
+    first NUL byte, after the records before it).
 
     >>> not_an_input("README.md", "verify")
     'this is not a dungeon file: it is a Markdown document'
@@ -92,8 +93,6 @@ def not_an_input(path: str, command: str) -> str | None:
         written = OWN_OUTPUT[game, (b'"outcome"' if game else b'"match"') in head]
         return (f"this is pathcheck's own output ({written}), not {WANTED[command]}: give "
                 "the file it was made from")
-    if what is None and b"\x00" in head:
-        what = "binary data"
     if what is None:
         return None
     return f"this is not {WANTED[command]}: it is {what}"

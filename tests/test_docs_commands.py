@@ -184,7 +184,7 @@ def test_documented_command_runs_as_written(example: Example, tmp_path: Path,
     monkeypatch.setenv("COLUMNS", "80")
     result = CliRunner().invoke(cli, args)
     code = example.code if example.code is not None else expected_code(args)
-    if example.code is None and any(line.startswith("pathcheck: error:")
+    if example.code is None and any(line.startswith(("pathcheck: error:", "pathcheck: invalid:"))
                                     for line in example.shown or ()):
         code = result.exit_code  # a transcript of an error: its message is what is compared
         assert code not in (0, 70), (where, result.output)

@@ -306,7 +306,7 @@ def test_hostile_player_names_are_escaped_in_every_ruling(tmp_path: Path, game: 
     (["verify", "--rules", "5", str(EXAMPLES)], "'5' is not an additional rule"),
     (["trace", "--rules", "2,x", "START@N"], "'x' is not an additional rule"),
     (["solo", "new", "--rules", "1"], "rule #1 is not a solo rule"),
-    (["solo", "stats", "--deals", str(10**20)], "use `pathcheck solo census`"),
+    (["solo", "stats", "--count", str(10**20)], "use `pathcheck solo census`"),
 ])
 def test_a_bad_option_value_is_a_usage_error(args: list[str], message: str) -> None:
     from pathcheck.cli import main
@@ -320,8 +320,8 @@ def test_a_bad_option_value_is_a_usage_error(args: list[str], message: str) -> N
 def test_the_deals_cap_is_named() -> None:
     from pathcheck.cli import solo
 
-    code, _, err = run("solo", "stats", "--deals", str(solo.MAX_DEALS + 1))
-    assert code == 2 and f"more than {solo.MAX_DEALS:,} deals" in err
+    code, _, err = run("solo", "stats", "--count", str(solo.MAX_DEALS + 1))
+    assert code == 2 and f"more than {solo.MAX_DEALS:,} seeds" in err
 
 
 # --- messages ---------------------------------------------------------------------------------

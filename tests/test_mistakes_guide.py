@@ -5,6 +5,7 @@ an error; a batch of logs ends with a summary; completion offers games and names
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from pathlib import Path
@@ -110,7 +111,7 @@ def test_solo_check_of_a_game_log_says_it_wants_a_solo_record() -> None:
 def test_a_file_in_a_folder_that_does_not_exist_is_a_usage_error(
         option: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
-    args = ["solo", "stats", "--deals", "10", *option]
+    args = ["solo", "stats", "--count", "10", *option]
     code, _, err = run(*args)
     assert code == 2 and "there is no folder 'nowhere' to write it in" in err
     assert not os.path.exists("nowhere")
@@ -150,3 +151,13 @@ def test_completion_offers_games_schemas_and_commands(monkeypatch: pytest.Monkey
     assert "ruling" in completions(monkeypatch, "pathcheck schema", "r")
     assert completions(monkeypatch, "pathcheck help", "ver") == ["verify"]
     assert sorted(completions(monkeypatch, "pathcheck help solo", "c")) == ["census", "check"]
+
+
+def test_deals_is_a_hidden_alias_of_count_that_still_works() -> None:
+    code, out, err = run("solo", "stats", "--deals", "10", "-j", "1", "--format", "json")
+    assert code == 0 and json.loads(out)["deals"] == 10
+    assert "--deals is now --count" in err
+    code, out, _ = run("solo", "stats", "-n", "10", "-j", "1", "--format", "json")
+    assert code == 0
+    code, help_text, _ = run("solo", "stats", "--help")
+    assert "--deals" not in help_text and "-n, --count" in help_text

@@ -40,7 +40,14 @@ from pathcheck.batch import (
     usable_cores,
 )
 from pathcheck.bounded import Guard, guard
-from pathcheck.errors import InputError, IOFailure, PathcheckError, PluginError, RecordError
+from pathcheck.errors import (
+    ExitCode,
+    InputError,
+    IOFailure,
+    PathcheckError,
+    PluginError,
+    RecordError,
+)
 from pathcheck.meant_for import format_advice
 from pathcheck.reader import Document, decode_value, source_name
 from pathcheck.ruling import Ruling, render_text
@@ -222,7 +229,8 @@ def failure_line(item: Item, exc: PathcheckError) -> str:
     ``analyse`` alike): a RecordError names its own place; any other error gets the log's."""
     if isinstance(exc, RecordError):
         return f"pathcheck: invalid: {exc}"
-    return f"pathcheck: error: {item.source}:{item.line}: {exc}"
+    prefix = "invalid" if exc.exit_code == ExitCode.INVALID_INPUT else "error"
+    return f"pathcheck: {prefix}: {item.source}:{item.line}: {exc}"
 
 
 def invalid_entry(item: Item, exc: PathcheckError, output: str) -> bytes:

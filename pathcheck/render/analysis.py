@@ -12,9 +12,9 @@ from pathcheck.analysis.core import GameAnalysis, Mark, PlayerSummary
 from pathcheck.analysis.positions import PositionAnalysis
 from pathcheck.render.safe import one_line
 from pathcheck.render.words import counted
+from pathcheck.ruling import GAME_TITLES
 
-TITLES = {"dungeon": "dungeon in memory", "memoarrr": "Memoarrr!", "memo-dice": "Memo Dice",
-          "robot-memory": "robot memory game"}
+TITLES = GAME_TITLES
 
 
 def accuracy_text(value: float | None) -> str:
