@@ -110,8 +110,10 @@ class LazyGroup(click.Group):
             _silence_stdout()
             ctx.exit(0)
         except click.exceptions.NoSuchOption as exc:
-            _option_meant(exc)
-            raise
+            meant = _option_meant(exc)
+            if meant is None:
+                raise
+            raise meant from None
         except (click.exceptions.Exit, click.ClickException, click.Abort):
             raise
         except Exception as exc:  # never show a traceback to a user
@@ -129,23 +131,22 @@ OPTIONS_MEANT = {"--json": ("--format", "json"), "--jsonl": ("--format", "jsonl"
 """Options a user may try, and the option (and value) of pathcheck that does it."""
 
 
-def _option_meant(exc: click.exceptions.NoSuchOption) -> None:
-    """Word a mistyped option with the option meant where click cannot guess it: ``--json``
-    is ``--format json`` (in a command whose --format offers json)."""
+def _option_meant(exc: click.exceptions.NoSuchOption) -> click.UsageError | None:
+    """A mistyped option worded with the option meant where click cannot guess it: ``--json``
+    is ``--format json`` (in a command whose --format offers json); None elsewhere."""
     meant = OPTIONS_MEANT.get(exc.option_name)
     command = exc.ctx.command if exc.ctx is not None else None
     if meant is None or command is None:
-        return
+        return None
     option, value = meant
     for param in command.params:
         if option in getattr(param, "opts", ()):
             choices = getattr(param.type, "choices", None)
             if value and choices is not None and value not in choices:
-                return
-            exc.possibilities = None
-            exc.message = f"No such option: {exc.option_name}. Did you mean " \
-                f"'{option}{' ' + value if value else ''}'?"
-            return
+                return None
+            return click.UsageError(f"No such option: {exc.option_name}. Did you mean "
+                                    f"'{option}{' ' + value if value else ''}'?", exc.ctx)
+    return None
 
 
 def _show_version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
