@@ -204,7 +204,7 @@ def test_huge_jobs_is_capped_at_the_cores_and_the_work(tmp_path: Path, jobs: str
 def test_trace_of_nothing_is_one_line_error(text: str) -> None:
     code, out, err = run("trace", text)
     assert code == 3 and out == ""
-    assert err == "pathcheck: error: no tiles to trace (the argument is blank or a comment)\n"
+    assert err == "pathcheck: invalid: no tiles to trace (the argument is blank or a comment)\n"
 
 
 @pytest.mark.parametrize("nest", ["a = {}[]{}", "[[tile]]\nid = \"X\"\nx = {}1{}"])
@@ -217,7 +217,7 @@ def test_a_deeply_nested_tile_set_is_one_line_error(tmp_path: Path, nest: str,
         deep.write_text(nest.format("{a=" * 500, "}" * 500))
     code, _, err = run("tiles", "--tileset", str(deep))
     assert code == 3
-    assert err == f"pathcheck: error: {deep}: not a tile set: arrays or tables nested too " \
+    assert err == f"pathcheck: invalid: {deep}: not a tile set: arrays or tables nested too " \
                   "deeply\n"
     (code, out, err), _ = every_path(monkeypatch, ["--format", "jsonl", "--tileset", str(deep),
                                                    str(jsonl(tmp_path, GOOD, GOOD))])
