@@ -302,7 +302,10 @@ def _error(exc: PathcheckError) -> None:
 def error_prefix(exc: PathcheckError) -> str:
     """``invalid`` for bad input (exit 3), ``error`` for anything else (a file that cannot be
     read, a plug-in that cannot be loaded)."""
-    return "invalid" if exc.exit_code == ExitCode.INVALID_INPUT else "error"
+    from pathcheck.errors import InputError
+
+    bad_input = isinstance(exc, InputError) and exc.exit_code == ExitCode.INVALID_INPUT
+    return "invalid" if bad_input else "error"
 
 
 def _internal_error(exc: Exception) -> int:

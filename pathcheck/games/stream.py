@@ -229,7 +229,8 @@ def failure_line(item: Item, exc: PathcheckError) -> str:
     ``analyse`` alike): a RecordError names its own place; any other error gets the log's."""
     if isinstance(exc, RecordError):
         return f"pathcheck: invalid: {exc}"
-    prefix = "invalid" if exc.exit_code == ExitCode.INVALID_INPUT else "error"
+    bad_input = isinstance(exc, InputError) and exc.exit_code == ExitCode.INVALID_INPUT
+    prefix = "invalid" if bad_input else "error"  # a plug-in that cannot load: error
     return f"pathcheck: {prefix}: {item.source}:{item.line}: {exc}"
 
 
