@@ -48,9 +48,26 @@ def closest(word: str, choices: Iterable[str]) -> str | None:
     return close[0] if close else None
 
 
+MEANT: dict[str, str] = {
+    "version": "'pathcheck --version'",
+    "check": "'pathcheck solo check CODE RECORD' (a solo record against its seed code)",
+    "key": "'pathcheck solo key CODE'",
+    "new": "'pathcheck solo new'",
+    "stats": "'pathcheck solo stats'",
+    "census": "'pathcheck solo census'",
+    "replay": "'--html FILE' of adjudicate, analyse or verify (a replay page)",
+    "html": "'--html FILE' of adjudicate, analyse or verify (a replay page)",
+    "rule": "'pathcheck adjudicate'",
+    "analyze": "'pathcheck analyse'",
+}
+"""Words a user may try as a command, and what does that job."""
+
+
 def no_such_command(ctx: click.Context, name: str, known: Iterable[str]) -> NoReturn:
     """A usage error (exit 2) for a mistyped command, with the command meant, worded as
     click words it for the ``solo`` subcommands."""
+    if ctx.parent is None and name.lower() in MEANT:
+        ctx.fail(f"No such command '{name}'. Did you mean {MEANT[name.lower()]}?")
     meant = closest(name, known)
     ctx.fail(f"No such command '{name}'." + (f" Did you mean '{meant}'?" if meant else ""))
 
@@ -92,6 +109,11 @@ class LazyGroup(click.Group):
             # and caught here because click would turn it into exit code 1.
             _silence_stdout()
             ctx.exit(0)
+        except click.exceptions.NoSuchOption as exc:
+            meant = _option_meant(exc)
+            if meant is None:
+                raise
+            raise meant from None
         except (click.exceptions.Exit, click.ClickException, click.Abort):
             raise
         except Exception as exc:  # never show a traceback to a user
@@ -101,6 +123,30 @@ class LazyGroup(click.Group):
         rows = [(name, short) for name, (_, short) in COMMANDS.items()]
         with formatter.section("Commands"):
             formatter.write_dl(rows)
+
+
+OPTIONS_MEANT = {"--json": ("--format", "json"), "--jsonl": ("--format", "jsonl"),
+                 "--csv": ("--format", "csv"), "--text": ("--format", "text"),
+                 "--out": ("-o", ""), "--output-file": ("-o", "")}
+"""Options a user may try, and the option (and value) of pathcheck that does it."""
+
+
+def _option_meant(exc: click.exceptions.NoSuchOption) -> click.UsageError | None:
+    """A mistyped option worded with the option meant where click cannot guess it: ``--json``
+    is ``--format json`` (in a command whose --format offers json); None elsewhere."""
+    meant = OPTIONS_MEANT.get(exc.option_name)
+    command = exc.ctx.command if exc.ctx is not None else None
+    if meant is None or command is None:
+        return None
+    option, value = meant
+    for param in command.params:
+        if option in getattr(param, "opts", ()):
+            choices = getattr(param.type, "choices", None)
+            if value and choices is not None and value not in choices:
+                return None
+            return click.UsageError(f"No such option: {exc.option_name}. Did you mean "
+                                    f"'{option}{' ' + value if value else ''}'?", exc.ctx)
+    return None
 
 
 def _show_version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
@@ -246,10 +292,20 @@ def _main(argv: list[str] | None) -> Any:
 
 
 def _error(exc: PathcheckError) -> None:
-    """One line on stderr; control and bidi characters from the input escaped."""
+    """One line on stderr; control and bidi characters from the input escaped. Bad input
+    (exit 3) is ``pathcheck: invalid:`` in every command, any other failure ``error:``."""
     from pathcheck.safe import one_line
 
-    click.echo(one_line(f"pathcheck: error: {exc}"), err=True)
+    click.echo(one_line(f"pathcheck: {error_prefix(exc)}: {exc}"), err=True)
+
+
+def error_prefix(exc: PathcheckError) -> str:
+    """``invalid`` for bad input (exit 3), ``error`` for anything else (a file that cannot be
+    read, a plug-in that cannot be loaded)."""
+    from pathcheck.errors import InputError
+
+    bad_input = isinstance(exc, InputError) and exc.exit_code == ExitCode.INVALID_INPUT
+    return "invalid" if bad_input else "error"
 
 
 def _internal_error(exc: Exception) -> int:

@@ -11,7 +11,7 @@ import os
 import sys
 from collections.abc import Iterable
 from contextlib import ExitStack
-from typing import IO, TYPE_CHECKING
+from typing import IO
 
 import click
 
@@ -19,12 +19,10 @@ from pathcheck import games
 from pathcheck.errors import ExitCode
 from pathcheck.output import AtomicWriter
 
-if TYPE_CHECKING:
-    from click.shell_completion import CompletionItem
-
 from .options import (
     Results,
     check_moment,
+    complete_game_or_log,
     counted_outcomes,
     jobs_option,
     keep_if_nothing_read,
@@ -36,19 +34,9 @@ from .options import (
 )
 
 
-def _complete_game_or_log(ctx: click.Context, param: click.Parameter, incomplete: str
-                          ) -> list[CompletionItem]:
-    """Shell completion: the installed games first (in first place only), then files."""
-    from click.shell_completion import CompletionItem
-
-    names = [] if ctx.params.get("args") else sorted(games.available())
-    return [*(CompletionItem(name) for name in names if name.startswith(incomplete)),
-            CompletionItem(incomplete, type="file")]
-
-
 @click.command(name="adjudicate")
 @click.argument("args", nargs=-1, required=False, metavar="[GAME] LOG...",
-                shell_complete=_complete_game_or_log)
+                shell_complete=complete_game_or_log)
 @output_format
 @output_file
 @click.option("--at", default=None, metavar="ROUND.TURN", callback=check_moment,
@@ -58,7 +46,8 @@ def _complete_game_or_log(ctx: click.Context, param: click.Parameter, incomplete
               help="Write a replay page (step through the game in a browser) to FILE.html, or "
                    "a page per log and an index.html into the folder DIR.")
 @jobs_option
-@click.option("--list-games", is_flag=True, help="List the installed adjudicators and exit.")
+@click.option("--list-games", is_flag=True,
+              help="List the installed games and the log formats each reads, and exit.")
 @click.pass_context
 def command(
     ctx: click.Context,
@@ -81,8 +70,7 @@ def command(
     """
     installed = games.available()
     if list_games:
-        for name, target in installed.items():
-            click.echo(f"{name}\t{target}")
+        list_installed(installed)
         return
     game: str | None = None
     paths = list(args)
@@ -122,9 +110,16 @@ def command(
             results.add(ruled.text)
             if live:
                 sys.stdout.flush()
+        # A batch in text ends with a summary line, as verify's does (JSON output is left
+        # as it was: one entry a log, and stderr only errors).
+        summary = log_summary(counts) if sum(counts.values()) > 1 else None
+        if summary is not None and output_format == "text":
+            results.add(summary.encode())
         results.close()
         sys.stdout.flush()
-        keep_if_nothing_read(out, nothing_ruled(counts, "log could be ruled on"))
+        kept = keep_if_nothing_read(out, nothing_ruled(counts, "log could be ruled on"))
+    if summary is not None and output_format == "text" and kept:
+        click.echo(summary, err=True)
     if pages is not None:
         pages.finish()
     if counts["unreadable"]:
@@ -133,6 +128,40 @@ def command(
         ctx.exit(int(ExitCode.INVALID_INPUT))
     if counts["illegal"]:
         ctx.exit(int(ExitCode.VIOLATION))
+
+
+def list_installed(installed: Iterable[str]) -> None:
+    """Each installed game: its GAME name, the log formats it reads and its title (a plug-in
+    that cannot be loaded says why, on its line)."""
+    from pathcheck.errors import PathcheckError
+
+    rows: list[tuple[str, str, str]] = []
+    for name in installed:
+        try:
+            adjudicator = games.load(name)
+        except PathcheckError as exc:
+            rows.append((name, "-", f"cannot be loaded: {exc}"))
+            continue
+        rows.append((name, ", ".join(adjudicator.formats), adjudicator.title))
+    rows.insert(0, ("game", "log formats", "title"))
+    width = [max(len(row[i]) for row in rows) for i in range(2)]
+    for name, formats, title in rows:
+        click.echo(f"{name:<{width[0]}}  {formats:<{width[1]}}  {title}")
+
+
+def log_summary(counts: dict[str, int]) -> str:
+    """The last line of a batch, as ``verify`` ends one.
+
+    >>> log_summary({"legal": 5, "illegal": 1, "invalid": 0, "unreadable": 0})
+    'Summary: 6 logs, 5 legal, 1 illegal, 0 invalid'
+    """
+    logs = counts["legal"] + counts["illegal"] + counts["invalid"]
+    parts = [f"{logs} log{'' if logs == 1 else 's'}", f"{counts['legal']} legal",
+             f"{counts['illegal']} illegal", f"{counts['invalid']} invalid"]
+    if counts["unreadable"]:
+        parts.append(f"{counts['unreadable']} unreadable file"
+                     + ("" if counts["unreadable"] == 1 else "s"))
+    return "Summary: " + ", ".join(parts)
 
 
 def refuse_unknown_game(paths: list[str], installed: Iterable[str]) -> None:

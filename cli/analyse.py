@@ -27,6 +27,7 @@ from .options import (
     chart_file,
     check_moment,
     check_tileset_file,
+    complete_game_or_log,
     counted_outcomes,
     emit,
     jobs_option,
@@ -42,7 +43,8 @@ from .options import (
 
 
 @click.command(name="analyse")
-@click.argument("args", nargs=-1, required=False, metavar="[GAME] LOG...")
+@click.argument("args", nargs=-1, required=False, metavar="[GAME] LOG...",
+                shell_complete=complete_game_or_log)
 @click.option("--format", "output_format", type=click.Choice(("text", "json", "jsonl", "csv")),
               default="text", show_default=True,
               help="text for people; json (one document) or jsonl (one analysis a line) for "
@@ -295,12 +297,12 @@ def _positions_at(path: str, at: str, hand: list[str] | None, output_format: str
         try:
             stack, held, player = position_at(game_log, at)
         except InputError as exc:  # a moment this log does not have: as adjudicate --at says
-            click.echo(one_line(f"pathcheck: error: {where}: {exc}"), err=True)
+            click.echo(one_line(f"pathcheck: invalid: {where}: {exc}"), err=True)
             failed = True
             continue
         tiles = held if hand is None else hand
         if tiles is None:  # this log's lack, as a moment it does not have
-            click.echo(one_line(f"pathcheck: error: {where}: --at {at}: the log does not say "
+            click.echo(one_line(f"pathcheck: invalid: {where}: --at {at}: the log does not say "
                                 "the next player's hand (not recorded, or no turn follows): "
                                 "give --hand"), err=True)
             failed = True

@@ -48,7 +48,7 @@ DEFAULT_CHUNK = 1 << 20
 @_census_rules_option
 @click.option("--start", type=click.IntRange(0, SEED_LIMIT - 1), default=None,
               help="First seed (default 0).")
-@click.option("--count", type=click.IntRange(min=1), default=None,
+@click.option("-n", "--count", type=click.IntRange(min=1), default=None,
               help="Seeds to analyse (default: all up to 2^35 - 1).")
 @click.option("--chunk", type=click.IntRange(min=1), default=None,
               help=f"Seeds per chunk, the unit of work and of resuming (default "

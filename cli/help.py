@@ -2,11 +2,35 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
+
+if TYPE_CHECKING:
+    from click.shell_completion import CompletionItem
+
+
+def complete_command(ctx: click.Context, param: click.Parameter, incomplete: str
+                     ) -> list[CompletionItem]:
+    """Shell completion of ``help``'s names: the commands, then a group's subcommands."""
+    from click.shell_completion import CompletionItem
+
+    root = ctx.find_root()
+    current: click.Command = root.command
+    for name in ctx.params.get("names") or ():
+        found = current.get_command(root, name) if isinstance(current, click.Group) else None
+        if found is None:
+            return []
+        current = found
+    if not isinstance(current, click.Group):
+        return []
+    return [CompletionItem(name) for name in current.list_commands(root)
+            if name.startswith(incomplete)]
 
 
 @click.command(name="help")
-@click.argument("names", nargs=-1, metavar="[COMMAND [SUBCOMMAND]]")
+@click.argument("names", nargs=-1, metavar="[COMMAND [SUBCOMMAND]]",
+                shell_complete=complete_command)
 @click.pass_context
 def command(ctx: click.Context, names: tuple[str, ...]) -> None:
     """Show the help of COMMAND (e.g. 'pathcheck help verify', 'pathcheck help solo new'),

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import ExitStack
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 import click
 
 if TYPE_CHECKING:
+    from click.shell_completion import CompletionItem
+
     from pathcheck.solo.deal import Summary
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -31,22 +34,81 @@ def output_format(func: F) -> F:
 
 
 def output_file(func: F) -> F:
-    """``--output FILE``: write atomically instead of to stdout."""
+    """``--output FILE``: write atomically instead of to stdout; in a command with
+    ``--format``, FILE's suffix chooses the format (:func:`format_by_name`)."""
+    @functools.wraps(func)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        if "output_format" in kwargs:
+            kwargs["output_format"] = format_by_name(click.get_current_context(),
+                                                     kwargs["output_format"], kwargs["output"])
+        return func(*args, **kwargs)
+
     return click.option(
         "-o",
         "--output",
         type=click.Path(dir_okay=False, writable=True),
         default=None,
         callback=not_a_folder,
-        help="Write the report to FILE (atomically) instead of stdout.",
-    )(func)
+        help="Write the report to FILE (atomically) instead of stdout; FILE.json, .jsonl "
+             "(and .csv where offered) choose the format.",
+    )(cast(F, run))
+
+
+FORMAT_SUFFIXES = {".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl", ".csv": "csv"}
+"""What ``-o NAME.SUFFIX`` writes, as ``convert`` reads a name (any other suffix: --format)."""
+
+
+def format_by_name(ctx: click.Context, output_format: str, output: str | None) -> str:
+    """The format ``-o`` writes: the one its name's suffix says (``-o results.jsonl``), unless
+    ``--format`` is given, which must then agree (``--format text -o r.json`` is a usage
+    error, exit 2); else ``--format`` (default text)."""
+    meant = FORMAT_SUFFIXES.get(os.path.splitext(output or "")[1].lower())
+    param = next((p for p in ctx.command.params if p.name == "output_format"), None)
+    if meant is None or param is None or meant not in getattr(param.type, "choices", ()):
+        return output_format
+    if ctx.get_parameter_source("output_format") in (click.core.ParameterSource.DEFAULT,
+                                                      None):
+        return meant
+    if output_format != meant:
+        raise click.UsageError(f"-o {output} writes {meant}, but --format {output_format} was "
+                               f"given: leave --format out, or name the file to match it")
+    return output_format
+
+
+def complete_game_or_log(ctx: click.Context, param: click.Parameter, incomplete: str
+                         ) -> list[CompletionItem]:
+    """Shell completion of ``[GAME] LOG...``: the installed games first (in first place
+    only), then files."""
+    from click.shell_completion import CompletionItem
+
+    from pathcheck import games
+
+    names = [] if ctx.params.get(param.name or "") else sorted(games.available())
+    return [*(CompletionItem(name) for name in names if name.startswith(incomplete)),
+            CompletionItem(incomplete, type="file")]
+
+
+def complete_from(names: Callable[[], Iterable[str]]) -> Callable[..., list[CompletionItem]]:
+    """Shell completion of an argument by the ``names`` it takes (computed when completing)."""
+    def complete(ctx: click.Context, param: click.Parameter, incomplete: str
+                 ) -> list[CompletionItem]:
+        from click.shell_completion import CompletionItem
+
+        return [CompletionItem(name) for name in names() if name.startswith(incomplete)]
+
+    return complete
 
 
 def not_a_folder(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     """A FILE option's value that ends in ``/`` names a folder: a usage error (exit 2), not
-    a file written under the name without its slash."""
+    a file written under the name without its slash; so is a file in a folder that does not
+    exist (it is not made)."""
     if value is not None and value.endswith(("/", os.sep)):
         raise click.BadParameter(f"{value!r} names a folder; give a file name", ctx, param)
+    folder = os.path.dirname(value) if value is not None and value != "-" else ""
+    if folder and not os.path.isdir(folder):  # a typo'd folder is not made silently
+        raise click.BadParameter(f"{value!r}: there is no folder {folder!r} to write it in "
+                                 "(make it first)", ctx, param)
     return value
 
 
@@ -303,16 +365,34 @@ SVG_SUFFIXES = (".svg",)
 GRAPH_SUFFIXES = (".graphml", ".json")
 
 
-def file_or_folder(value: str | None, suffixes: tuple[str, ...]) -> tuple[str | None, str | None]:
+def file_or_folder(value: str | None, suffixes: tuple[str, ...],
+                   option: str = "--svg") -> tuple[str | None, str | None]:
     """``--svg``/``--graph`` VALUE as (file, folder): a name with one of ``suffixes`` is a
-    file, anything else (``pictures``, ``newdir/``) a folder, made if need be.
+    file, a name without a suffix (``pictures``), ending in ``/`` or naming a folder that
+    exists a folder, made if need be. A file name with another suffix (``pic.png``) is a
+    usage error saying what can be written, not a folder made by that name.
 
     >>> file_or_folder("a.SVG", SVG_SUFFIXES), file_or_folder("newdir/", SVG_SUFFIXES)
     (('a.SVG', None), (None, 'newdir/'))
+    >>> try:
+    ...     file_or_folder("pic.png", SVG_SUFFIXES)
+    ... except click.BadParameter as exc:
+    ...     print(exc.message)
+    pic.png: pictures are drawn as SVG only: give FILE.svg, or a folder (pic.png/, made if \
+need be) for a picture of each dungeon
     """
     if value is None:
         return None, None
-    return (value, None) if value.lower().endswith(suffixes) else (None, value)
+    if value.lower().endswith(suffixes):
+        return value, None
+    name = os.path.basename(value)
+    if "." in name.strip(".") and not value.endswith(("/", os.sep)) and not os.path.isdir(value):
+        what, each = ("pictures are drawn as SVG only", "a picture") if option == "--svg" else \
+            ("the graph is written as " + " or ".join(s.lstrip(".") for s in suffixes), "a graph")
+        raise click.BadParameter(f"{value}: {what}: give FILE{suffixes[0]}, or a folder "
+                                 f"({value}/, made if need be) for {each} of each dungeon",
+                                 param_hint=option)
+    return None, value
 
 
 class Results:

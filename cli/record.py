@@ -15,6 +15,7 @@ from typing import Any
 
 import click
 
+from pathcheck.cli.options import complete_from
 from pathcheck.cli.record_terminal import (
     HANG_UP_EXIT,
     Ended,
@@ -64,8 +65,16 @@ def help_text(fmt: str, players: list[str] | None = None, edition: str = "2023")
                                                    for line, what in pairs))
 
 
+def recorded_games() -> list[str]:
+    """The games ``record`` keeps logs of (for shell completion)."""
+    from pathcheck.recorder import GAMES
+
+    return list(GAMES)
+
+
 @click.command(name="record")
-@click.argument("game", required=False, metavar="GAME")
+@click.argument("game", required=False, metavar="GAME",
+                shell_complete=complete_from(recorded_games))
 @click.option("-o", "--output", "path", type=click.Path(dir_okay=False), default=None,
               help="The log file to write (game notation; default GAME-DATE-TIME.pcn).")
 @click.option("--resume", "resume", default=None,

@@ -8,9 +8,11 @@ import click
 
 from pathcheck import schemas
 
+from .options import complete_from
+
 
 @click.command(name="schema")
-@click.argument("name", required=False)
+@click.argument("name", required=False, shell_complete=complete_from(schemas.names))
 @click.option("--list", "list_names", is_flag=True, help="List the schema names.")
 def command(name: str | None, list_names: bool) -> None:
     """Print the JSON Schema called NAME (dungeon, game, solo, memoarrr, memo-dice, ...;

@@ -40,16 +40,25 @@ from .options import (
 )
 
 MAX_DEALS = 100_000_000
-"""``solo stats --deals`` at most: about two minutes on two cores with the C kernel (hours
+"""``solo stats --count`` at most: about a minute on two cores with the C kernel (hours
 without it); the whole space of seeds is the census's work."""
 
 
-def _cap_deals(deals: int) -> int:
-    if deals > MAX_DEALS:
+def _cap_deals(deals: int | None, option: str = "--count") -> int | None:
+    if deals is not None and deals > MAX_DEALS:
         raise click.BadParameter(
-            f"{deals:,} is more than {MAX_DEALS:,} deals; for all {SEED_LIMIT:,} seeds use "
-            "`pathcheck solo census`", param_hint="--deals")
+            f"{deals:,} is more than {MAX_DEALS:,} seeds; for all {SEED_LIMIT:,} seeds use "
+            "`pathcheck solo census`", param_hint=option)
     return deals
+
+
+def _deprecated_deals(ctx: click.Context, param: click.Parameter, value: int | None
+                      ) -> int | None:
+    """``--deals N``, the old name of ``--count N`` (hidden; it still works, with a note)."""
+    if value is not None:
+        click.echo("pathcheck: note: --deals is now --count (-n), the name every solo command "
+                   "uses for how many seeds", err=True)
+    return _cap_deals(value, "--deals")
 
 
 def _solo_rules(rules: str | None) -> frozenset[int]:
@@ -226,7 +235,7 @@ def _write_svgs(answer: AnswerKey, folder: Path) -> list[Path]:
 
 @command.command(name="check")
 @click.argument("code")
-@click.argument("record", type=click.Path(dir_okay=False, allow_dash=True))
+@click.argument("record", type=click.Path(allow_dash=True))
 @output_format
 @output_file
 @click.pass_context
@@ -254,7 +263,7 @@ def check(ctx: click.Context, code: str, record: str, output_format: str,
         checked = check_record(answer, item)
         checks.append(checked)
         if not checked.match:
-            click.echo(one_line(f"pathcheck: {checked.source}: does not match {answer.seed}: "
+            click.echo(one_line(f"pathcheck: {checked.where}: does not match {answer.seed}: "
                                 f"{checked.mismatch}"), err=True)
             if exit_code is ExitCode.OK:
                 exit_code = ExitCode.VIOLATION
@@ -281,9 +290,11 @@ def check(ctx: click.Context, code: str, record: str, output_format: str,
 
 
 @command.command(name="stats")
-@click.option("--deals", type=click.IntRange(min=1), default=10_000, show_default=True,
-              callback=lambda ctx, param, value: _cap_deals(value),
+@click.option("-n", "--count", "deals", type=click.IntRange(min=1), default=10_000,
+              show_default=True, callback=lambda ctx, param, value: _cap_deals(value),
               help=f"How many seeds to analyse (at most {MAX_DEALS:,}).")
+@click.option("--deals", "old_deals", type=click.IntRange(min=1), default=None, hidden=True,
+              callback=_deprecated_deals, help="Deprecated: --count.")
 @seed_rules_option
 @click.option("--start", type=click.IntRange(0, SEED_LIMIT - 1), default=0, show_default=True,
               help="First seed.")
@@ -294,11 +305,12 @@ def check(ctx: click.Context, code: str, record: str, output_format: str,
                    "rsvg-convert).")
 @output_format
 @output_file
-def stats(deals: int, rules: str | None, start: int, jobs: int | None, chart: str | None,
-          output_format: str, output: str | None) -> None:
-    """Analyse DEALS seeds' answer keys: dungeon counts and lengths, Lost reasons, how often
+def stats(deals: int, old_deals: int | None, rules: str | None, start: int, jobs: int | None,
+          chart: str | None, output_format: str, output: str | None) -> None:
+    """Analyse COUNT seeds' answer keys: dungeon counts and lengths, Lost reasons, how often
     each rule bites, and the difficulty score with its factors (docs/seeds.md).
     """
+    deals = old_deals if old_deals is not None else deals
     rule_set = _solo_rules(rules)
     workers = jobs or usable_cores()
     began = time.perf_counter()

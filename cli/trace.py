@@ -72,7 +72,7 @@ def command(
     if record is None:
         raise InputError("no tiles to trace (the argument is blank or a comment)")
     svg_file, svg_dir = file_or_folder(svg_target, SVG_SUFFIXES)
-    graph_file, graph_dir = file_or_folder(graph_target, GRAPH_SUFFIXES)
+    graph_file, graph_dir = file_or_folder(graph_target, GRAPH_SUFFIXES, "--graph")
     drawing = (output_format == "text" and show_map) or svg_target is not None
     verdict = verify_record(record, with_passes=drawing or graph_target is not None)
     emit(render_verdict(verdict, output_format, show_map=show_map), output)

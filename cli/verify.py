@@ -86,7 +86,7 @@ def command(
     refuse_input_as_output(svg_dir, files, "--svg")
     refuse_input_as_output(graph_dir, files, "--graph")
     svg_file, svg_folder = file_or_folder(svg_dir, SVG_SUFFIXES)
-    graph_file, graph_folder = file_or_folder(graph_dir, GRAPH_SUFFIXES)
+    graph_file, graph_folder = file_or_folder(graph_dir, GRAPH_SUFFIXES, "--graph")
     single = svg_file is not None or graph_file is not None
     settings = Settings(
         overrides=Overrides(rules=parse_rules_option(rules), advanced=advanced, tileset=tileset),

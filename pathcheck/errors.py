@@ -134,3 +134,22 @@ def json_value(value: object) -> str:
     if isinstance(value, dict):
         return "an object"
     return type(value).__name__
+
+
+FOLDER_GIVEN = "it is a folder: name the files in it (e.g. {name}/*)"
+"""How every command refuses a folder given where a file is read, saying how to pass its files
+(a shell expands ``{name}/*`` to them)."""
+
+
+def cannot_read(name: str, exc: OSError) -> IOFailure:
+    """The one-line failure (exit 4) of reading ``name``, worded alike in every command; a
+    folder says how to give the files in it.
+
+    >>> str(cannot_read("logs", IsADirectoryError(21, "Is a directory")))
+    'logs: cannot read: it is a folder: name the files in it (e.g. logs/*)'
+    >>> str(cannot_read("x.json", FileNotFoundError(2, "No such file or directory")))
+    'x.json: cannot read: No such file or directory'
+    """
+    if isinstance(exc, IsADirectoryError):
+        return IOFailure(f"{name}: cannot read: " + FOLDER_GIVEN.format(name=name.rstrip("/")))
+    return IOFailure(f"{name}: cannot read: {exc.strerror or exc}")

@@ -143,6 +143,25 @@ class Rule(msgspec.Struct, frozen=True, gc=False):
         return {"id": self.id, "section": self.section, "quote": self.quote}
 
 
+MOVE_WORDS: dict[str, tuple[str, str]] = {"game/1": ("exploration", "turn")}
+"""What a log format's rulebook calls a round and a move, where it is not "round" and "move"
+(dungeon in memory: explorations and turns); every line of a ruling says them so."""
+
+GAME_TITLES = {"dungeon": "dungeon in memory", "memoarrr": "Memoarrr!", "memo-dice": "Memo Dice",
+               "robot-memory": "robot memory game"}
+"""The name a game is known by, for the first line of its ruling and analysis (a game not
+listed, a third party's, is named as installed)."""
+
+
+def words_of(fmt: str) -> tuple[str, str]:
+    """The rulebook's words for a round and a move of a log format.
+
+    >>> words_of("game/1"), words_of("memo-dice/1")
+    (('exploration', 'turn'), ('round', 'move'))
+    """
+    return MOVE_WORDS.get(fmt, ("round", "move"))
+
+
 class MoveRef(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """The move a ruling points at.
 
@@ -193,8 +212,8 @@ class Violation(msgspec.Struct, frozen=True, gc=False):
     a hand not yet typed): a log still being recorded is not wrong there. Not in JSON: the
     message says it."""
 
-    def describe(self) -> str:
-        return f"{self.move.describe()}: {self.message} [{self.rule.id}]"
+    def describe(self, round_word: str = "round", move_word: str = "move") -> str:
+        return f"{self.move.describe(round_word, move_word)}: {self.message} [{self.rule.id}]"
 
     def to_dict(self) -> dict[str, Any]:
         return {"rule": self.rule.to_dict(), "move": self.move.to_dict(),
@@ -383,8 +402,9 @@ def render_text(ruling: Ruling) -> str:
     """
     from pathcheck.safe import keep_lines, one_line
 
-    lines = [f"{ruling.source}: {ruling.game} ({ruling.format}), players: "
-             + ", ".join(ruling.players)]
+    lines = [f"{ruling.source}: {GAME_TITLES.get(ruling.game, ruling.game)} ({ruling.format}), "
+             "players: " + ", ".join(ruling.players)]
+    words = words_of(ruling.format)
     shown: set[int] = set()  # indexes of preformatted displays, escaped line by line
 
     unsafe = [name for name in ruling.players if one_line(name) != name]
@@ -404,7 +424,7 @@ def render_text(ruling: Ruling) -> str:
         # quoted in the round, the reference says which by the first words of its quote.
         quoted: dict[str, set[str]] = {}  # section -> ids of its rules quoted this round
         for event in rnd.events:
-            where = f"{event.move.describe()}: " if event.move is not None else ""
+            where = f"{event.move.describe(*words)}: " if event.move is not None else ""
             lines.append(f"  - {where}{event.text}")
             if event.rule is None:
                 continue
@@ -436,12 +456,12 @@ def render_text(ruling: Ruling) -> str:
     if ruling.violations:
         first = ruling.violations[0]
         lines.append("")
-        lines.append(f"ILLEGAL: {first.describe()}")
+        lines.append(f"ILLEGAL: {first.describe(*words)}")
         lines.append(f"  rule ({first.rule.section}): \"{first.rule.quote}\"")
         if first.move.pointer:
             lines.append(f"  at {first.move.pointer}")
         for other in ruling.violations[1:]:
-            lines.append(f"  also: {other.describe()}")
+            lines.append(f"  also: {other.describe(*words)}")
         lines.append("  The scores above take the log as played.")
     else:
         lines.append("Verdict: legal")

@@ -255,7 +255,7 @@ def test_cli_census_report_has_the_fields_of_solo_stats(tmp_path: Path) -> None:
     assert done.exit_code == 0, done.output
     assert "5 chunks (20,000 seeds)" in done.stderr
     report = run("census", "--report", out, "--format", "json")
-    stats = run("stats", "--rules", "2,3,4", "--start", "1000", "--deals", "20000",
+    stats = run("stats", "--rules", "2,3,4", "--start", "1000", "--count", "20000",
                 "--format", "json", "-j", "1")
     doc = json.loads(report.stdout)
     assert doc == json.loads(done.stdout)

@@ -62,7 +62,8 @@ def refused(census: Path, *words: str, code: int = 3) -> None:
     for done in every_reader(census):
         assert done.exit_code == code, (done.args if hasattr(done, "args") else "", done.output)
         line = done.stderr.strip()
-        assert line.count("\n") == 0 and line.startswith("pathcheck: error: "), line
+        prefix = "pathcheck: invalid: " if code == 3 else "pathcheck: error: "  # bad input
+        assert line.count("\n") == 0 and line.startswith(prefix), line
         assert line.isprintable(), line  # a bidi or control character is shown escaped
         for word in words:
             assert word in line, line

@@ -79,7 +79,7 @@ def test_trace_bad_token_is_one_line_error() -> None:
 def test_trace_of_nothing_is_one_line_error() -> None:
     code, _, err = run("trace", "# only a comment")
     assert code == 3 and err.strip() == (
-        "pathcheck: error: no tiles to trace (the argument is blank or a comment)")
+        "pathcheck: invalid: no tiles to trace (the argument is blank or a comment)")
 
 
 def test_trace_graph_json_is_node_link(tmp_path: Path) -> None:

@@ -25,7 +25,7 @@ def test_at_fails_the_same_way_in_analyse_and_adjudicate(command: str, tmp_path:
     assert code == 2 and out == "" and "Invalid value for '--at': 'x': expected ROUND.TURN" in err
     code, out, err = run(command, GAME, "--at", "9.9")  # a moment the log does not have
     assert code == 3 and out == ""
-    assert err.splitlines()[-1].startswith(f"pathcheck: error: {GAME}:1: --at 9.9: ")
+    assert err.splitlines()[-1].startswith(f"pathcheck: invalid: {GAME}:1: --at 9.9: ")
     invalid = tmp_path / "invalid.json"
     invalid.write_text('{"format": "game/1", "players": "Ann"}', "utf-8")
     code, out, err = run(command, str(invalid), "--at", "1.1")
@@ -118,6 +118,6 @@ def test_analyse_at_gives_the_position_of_every_log_of_the_file(tmp_path: Path) 
     # a log without that moment is its own error line; the other is still analysed
     code, out, err = run("analyse", str(two), "--at", "3.2")
     assert code == 3 and out.startswith(f"{two}:26:\nPosition: START@N R2@N I3@E")
-    assert err.splitlines() == [f"pathcheck: error: {two}:1: --at 3.2: the log does not say "
+    assert err.splitlines() == [f"pathcheck: invalid: {two}:1: --at 3.2: the log does not say "
                                 "the next player's hand (not recorded, or no turn follows): "
                                 "give --hand"]

@@ -184,7 +184,7 @@ def test_documented_command_runs_as_written(example: Example, tmp_path: Path,
     monkeypatch.setenv("COLUMNS", "80")
     result = CliRunner().invoke(cli, args)
     code = example.code if example.code is not None else expected_code(args)
-    if example.code is None and any(line.startswith("pathcheck: error:")
+    if example.code is None and any(line.startswith(("pathcheck: error:", "pathcheck: invalid:"))
                                     for line in example.shown or ()):
         code = result.exit_code  # a transcript of an error: its message is what is compared
         assert code not in (0, 70), (where, result.output)
@@ -201,3 +201,28 @@ def test_documented_command_runs_as_written(example: Example, tmp_path: Path,
         assert matches(example.shown, actual), (
             f"{where}: the document shows\n" + "\n".join(example.shown)
             + "\n\nbut the command prints\n" + "\n".join(actual))
+
+
+def anchors(document: Path) -> set[str]:
+    """The anchors of a Markdown file's headings, as GitHub makes them."""
+    found = set()
+    for line in document.read_text("utf-8").splitlines():
+        if line.startswith("#"):
+            title = re.sub(r"[^\w\- ]", "", line.lstrip("#").strip().lower())
+            found.add(title.replace(" ", "-"))
+    return found
+
+
+def test_every_link_between_the_documents_resolves() -> None:
+    checked = 0
+    for document in [*DOCUMENTS, ROOT / "CHANGELOG.md"]:
+        for link in re.findall(r"\]\(([^)\s]+)\)", document.read_text("utf-8")):
+            if link.startswith(("http://", "https://")):
+                continue
+            path, _, anchor = link.partition("#")
+            target = (document.parent / path).resolve() if path else document
+            assert target.exists(), (document.name, link)
+            if anchor and target.suffix == ".md":
+                assert anchor in anchors(target), (document.name, link)
+            checked += 1
+    assert checked >= 50

@@ -204,7 +204,7 @@ def test_huge_jobs_is_capped_at_the_cores_and_the_work(tmp_path: Path, jobs: str
 def test_trace_of_nothing_is_one_line_error(text: str) -> None:
     code, out, err = run("trace", text)
     assert code == 3 and out == ""
-    assert err == "pathcheck: error: no tiles to trace (the argument is blank or a comment)\n"
+    assert err == "pathcheck: invalid: no tiles to trace (the argument is blank or a comment)\n"
 
 
 @pytest.mark.parametrize("nest", ["a = {}[]{}", "[[tile]]\nid = \"X\"\nx = {}1{}"])
@@ -217,7 +217,7 @@ def test_a_deeply_nested_tile_set_is_one_line_error(tmp_path: Path, nest: str,
         deep.write_text(nest.format("{a=" * 500, "}" * 500))
     code, _, err = run("tiles", "--tileset", str(deep))
     assert code == 3
-    assert err == f"pathcheck: error: {deep}: not a tile set: arrays or tables nested too " \
+    assert err == f"pathcheck: invalid: {deep}: not a tile set: arrays or tables nested too " \
                   "deeply\n"
     (code, out, err), _ = every_path(monkeypatch, ["--format", "jsonl", "--tileset", str(deep),
                                                    str(jsonl(tmp_path, GOOD, GOOD))])
@@ -306,7 +306,7 @@ def test_hostile_player_names_are_escaped_in_every_ruling(tmp_path: Path, game: 
     (["verify", "--rules", "5", str(EXAMPLES)], "'5' is not an additional rule"),
     (["trace", "--rules", "2,x", "START@N"], "'x' is not an additional rule"),
     (["solo", "new", "--rules", "1"], "rule #1 is not a solo rule"),
-    (["solo", "stats", "--deals", str(10**20)], "use `pathcheck solo census`"),
+    (["solo", "stats", "--count", str(10**20)], "use `pathcheck solo census`"),
 ])
 def test_a_bad_option_value_is_a_usage_error(args: list[str], message: str) -> None:
     from pathcheck.cli import main
@@ -320,8 +320,8 @@ def test_a_bad_option_value_is_a_usage_error(args: list[str], message: str) -> N
 def test_the_deals_cap_is_named() -> None:
     from pathcheck.cli import solo
 
-    code, _, err = run("solo", "stats", "--deals", str(solo.MAX_DEALS + 1))
-    assert code == 2 and f"more than {solo.MAX_DEALS:,} deals" in err
+    code, _, err = run("solo", "stats", "--count", str(solo.MAX_DEALS + 1))
+    assert code == 2 and f"more than {solo.MAX_DEALS:,} seeds" in err
 
 
 # --- messages ---------------------------------------------------------------------------------

@@ -373,13 +373,13 @@ def test_an_element_nested_too_deep_is_its_own_error(tmp_path: Path,
 @pytest.mark.parametrize("fmt", ["text", "json", "jsonl"])
 def test_nothing_read_leaves_the_output_file_as_it_was(tmp_path: Path, command: str,
                                                        fmt: str) -> None:
-    out = tmp_path / "rulings.jsonl"
+    out = tmp_path / "rulings.out"
     out.write_text("70 kB of rulings\n")
     code, _, err = run(command, "--format", fmt, str(tmp_path / "typo.jsonl"), "-o", str(out))
     assert code == 4
     assert out.read_text() == "70 kB of rulings\n"
     assert "left as it was" in err
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["rulings.jsonl"]  # no temporary
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["rulings.out"]  # no temporary
     good = write(tmp_path, "g.pcn" if command == "adjudicate" else "g.dgn",
                  GOOD if command == "adjudicate" else "START@N\n")
     code, _, _ = run(command, "--format", fmt, str(tmp_path / "typo.jsonl"), good, "-o", str(out))

@@ -47,14 +47,14 @@ def test_an_existing_output_is_said_before_anything_else(tmp_path: Path) -> None
     dangling.symlink_to(tmp_path / "elsewhere.pcn")  # a link to be followed is a file too
     result = CliRunner().invoke(cli, ["record", "memo-dice", "-o", str(dangling)])
     assert result.exit_code == 3 and result.stderr.splitlines() == [  # no --resume: it fails
-        f"pathcheck: error: {dangling} is a dangling symbolic link (to {tmp_path}/elsewhere.pcn)"
+        f"pathcheck: invalid: {dangling} is a dangling symbolic link (to {tmp_path}/elsewhere.pcn)"
         ": give another --output"]
     assert mine.read_text() == "precious\n" and not (tmp_path / "elsewhere.pcn").exists()
     fifo = tmp_path / "fifo.pcn"
     os.mkfifo(fifo)
     result = CliRunner().invoke(cli, ["record", "memo-dice", "-o", str(fifo)])
     assert result.exit_code == 3 and result.stderr.splitlines() == [
-        f"pathcheck: error: {fifo} exists and is not a regular file: give another --output"]
+        f"pathcheck: invalid: {fifo} exists and is not a regular file: give another --output"]
 
 
 def test_a_file_made_while_the_settings_are_typed_is_not_replaced(

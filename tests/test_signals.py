@@ -138,7 +138,7 @@ def test_ctrl_c_is_a_quiet_exit_130_of_every_process(tmp_path: Path, path: str, 
 @pytest.mark.skipif(usable_cores() < 2, reason="-j 2 is capped to one process on one core")
 @pytest.mark.parametrize("command", [
     ["verify", "-j", "2", "--format", "jsonl", "{fifo}"],
-    ["solo", "stats", "-j", "2", "--deals", "100000000", "--format", "json"],
+    ["solo", "stats", "-j", "2", "--count", "100000000", "--format", "json"],
 ])
 def test_workers_die_with_a_killed_parent(tmp_path: Path, command: list[str]) -> None:
     fifo = tmp_path / "in.dgn"

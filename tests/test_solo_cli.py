@@ -235,26 +235,26 @@ def test_check_malformed_record_exits_3(tmp_path: Path) -> None:
 
 def test_stats_table_json_and_chart(tmp_path: Path) -> None:
     chart = tmp_path / "chart.svg"
-    result = run("stats", "--deals", "300", "--rules", "2,3", "-j", "1", "--chart", str(chart))
+    result = run("stats", "--count", "300", "--rules", "2,3", "-j", "1", "--chart", str(chart))
     assert result.exit_code == 0
     assert "Solo statistics: 300 deals" in result.output
     assert "How often each rule bites" in result.output
     assert chart.read_text(encoding="utf-8").startswith("<svg")
-    doc = json.loads(run("stats", "--deals", "200", "--start", "1000", "-j", "1",
+    doc = json.loads(run("stats", "--count", "200", "--start", "1000", "-j", "1",
                          "--format", "json").output)
     assert doc["deals"] == 200 and doc["start"] == 1000
     assert sum(doc["difficulty"]["grades"].values()) == 200
 
 
 def test_stats_rejects_other_chart_formats(tmp_path: Path) -> None:
-    result = CliRunner().invoke(cli, ["solo", "stats", "--deals", "10", "-j", "1",
+    result = CliRunner().invoke(cli, ["solo", "stats", "--count", "10", "-j", "1",
                                       "--chart", str(tmp_path / "chart.pdf")])
     assert result.exit_code == 2
     assert ".svg or .png" in result.output
 
 
 def test_bad_rules_are_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["solo", "stats", "--deals", "10", "--rules", "1"]) == 2
+    assert main(["solo", "stats", "--count", "10", "--rules", "1"]) == 2
     assert "rule #1 is not a solo rule" in capsys.readouterr().err
 
 

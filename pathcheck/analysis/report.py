@@ -11,10 +11,10 @@ from collections.abc import Sequence
 from pathcheck.analysis.core import GameAnalysis, Mark, PlayerSummary
 from pathcheck.analysis.positions import PositionAnalysis
 from pathcheck.render.words import counted
+from pathcheck.ruling import GAME_TITLES, words_of
 from pathcheck.safe import one_line
 
-TITLES = {"dungeon": "dungeon in memory", "memoarrr": "Memoarrr!", "memo-dice": "Memo Dice",
-          "robot-memory": "robot memory game"}
+TITLES = GAME_TITLES
 
 
 def accuracy_text(value: float | None) -> str:
@@ -40,8 +40,9 @@ def render_analysis(analysis: GameAnalysis) -> str:
     lines += ["  " + summary_line(s) for s in analysis.summaries]
     marked = [m for m in analysis.moves if m.mark is not Mark.SOUND]
     if marked:
-        lines.append("Slips and guesses (round.move player: what they did; what they knew; "
-                     "perfect memory):")
+        round_word, move_word = words_of(analysis.format)  # the rulebook's words
+        lines.append(f"Slips and guesses ({round_word}.{move_word} player: what they did; "
+                     "what they knew; perfect memory):")
     for move in marked:
         label = "SLIP" if move.mark is Mark.SLIP else (
             f"GUESS {move.chance:.0%}" if move.chance is not None else "GUESS")

@@ -27,7 +27,14 @@ import msgspec
 
 from pathcheck import games
 from pathcheck.batch.records import parallel_map, usable_cores
-from pathcheck.errors import InputError, IOFailure, PathcheckError, PluginError, RecordError
+from pathcheck.errors import (
+    ExitCode,
+    InputError,
+    IOFailure,
+    PathcheckError,
+    PluginError,
+    RecordError,
+)
 from pathcheck.inputs.items import (
     DGN_LINE,
     ERROR,
@@ -169,7 +176,9 @@ def failure_line(item: Item, exc: PathcheckError) -> str:
     ``analyse`` alike): a RecordError names its own place; any other error gets the log's."""
     if isinstance(exc, RecordError):
         return f"pathcheck: invalid: {exc}"
-    return f"pathcheck: error: {item.source}:{item.line}: {exc}"
+    bad_input = isinstance(exc, InputError) and exc.exit_code == ExitCode.INVALID_INPUT
+    prefix = "invalid" if bad_input else "error"  # a plug-in that cannot load: error
+    return f"pathcheck: {prefix}: {item.source}:{item.line}: {exc}"
 
 
 def invalid_entry(item: Item, exc: PathcheckError, output: str) -> bytes:

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import IO, NamedTuple
 
 from pathcheck import notation
-from pathcheck.errors import IOFailure, RecordError
+from pathcheck.errors import IOFailure, RecordError, cannot_read
 from pathcheck.reading.bounded import BLOCK_SIZE, MAX_RECORD_BYTES, Prefixed, Readable
 from pathcheck.reading.reader import (
     Document,
@@ -107,7 +107,7 @@ def _read(items: Iterator[Document | RecordError], name: str
 
 
 def _unreadable(name: str, exc: OSError) -> IOFailure:
-    return IOFailure(f"{name}: cannot read: {exc.strerror or exc}")
+    return cannot_read(name, exc)
 
 
 def _sniff(stream: Readable) -> tuple[bytes, bool]:

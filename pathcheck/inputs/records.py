@@ -105,14 +105,53 @@ def iter_records(name: str, overrides: Overrides = NO_OVERRIDES) -> Iterator[Rec
                 yield exc
 
 
+SOLO_WANTED = (f"expected a solo record (\"format\": \"{SOLO_FORMAT}\", as 'pathcheck record "
+               "solo' writes it)")
+
+
 def iter_solo_records(name: str) -> Iterator[SoloRecord | RecordError]:
-    """Yield the solo records of a file; any other record is reported as an error."""
-    for item in iter_records(name):
+    """Yield the solo records of a file (JSON, JSON Lines, ``.dgn``, or game notation ``.pcn``
+    as ``pathcheck record solo`` writes it); a dungeon record or a game log of another format
+    is reported as an error saying that a solo record is wanted."""
+    from pathcheck.reading.meant_for import not_an_input
+
+    mistake = not_an_input(name, "solo check")
+    if mistake is not None:
+        yield RecordError(source_name(name), None, "", mistake)
+        return
+    items = _notation_records(name) if Path(name).suffix.lower() == ".pcn" else iter_records(name)
+    for item in items:
         if isinstance(item, DungeonRecord):
             yield RecordError(item.source, item.line, item.pointer + "/format",
-                              f"expected a solo record (\"format\": \"{SOLO_FORMAT}\")")
+                              f"a dungeon record: {SOLO_WANTED}")
+        elif isinstance(item, RecordError) and item.pointer.endswith("/format") \
+                and "game log" in item.message and SOLO_WANTED not in item.message:
+            # worded for verify, which reads dungeon and solo records
+            got = item.message.partition("got ")[2].partition(":")[0]
+            yield RecordError(item.source, item.line, item.pointer,
+                              f"a game log ({got or 'not solo/1'}): {SOLO_WANTED}")
         else:
             yield item
+
+
+def _notation_records(name: str) -> Iterator[Record | RecordError]:
+    """The solo records of a game notation file, each log read as ``adjudicate`` reads it."""
+    from pathcheck.inputs.logs import iter_source
+
+    base = Path(name).resolve().parent
+    for item in iter_source(name):
+        if isinstance(item, RecordError):
+            yield item
+            continue
+        fmt = item.value.get("format") if isinstance(item.value, dict) else None
+        if fmt != SOLO_FORMAT:
+            yield RecordError(item.source, item.line, "/format",
+                              f"a game log ({fmt!r}): {SOLO_WANTED}")
+            continue
+        try:
+            yield record_from_document(item, NO_OVERRIDES, base)
+        except RecordError as exc:
+            yield exc
 
 
 def parse_rules_option(text: str | None) -> frozenset[int] | None:

@@ -15,6 +15,7 @@ command that reads it (docs/cli.md, Batch work).
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 DUNGEON_FORMAT = "dungeon/1"
@@ -35,9 +36,90 @@ MEANT_FOR = {
 
 
 def misdirected(path: str, command: str) -> str | None:
-    """What ``command`` says of a file made for other commands (by its suffix), or None."""
+    """What ``command`` says of a file made for other commands (by its suffix), or of a file
+    that is no input of pathcheck at all (:func:`not_an_input`), or None."""
     owners, message = MEANT_FOR.get(Path(path).suffix.lower(), (frozenset({command}), ""))
-    return None if command in owners else message.format(path=path)
+    if command not in owners:
+        return message.format(path=path)
+    return not_an_input(path, command)
+
+
+WANTED = {"verify": "a dungeon file", "solo check": "a solo record",
+          "adjudicate": "a game log", "analyse": "a game log", "convert": "a game log"}
+"""What each command reads, as its one-line refusal of anything else names it."""
+
+OTHER_SUFFIXES = {
+    ".md": "a Markdown document", ".markdown": "a Markdown document", ".rst": "a text document",
+    ".html": "an HTML page", ".htm": "an HTML page", ".svg": "an SVG picture",
+    ".png": "a PNG picture", ".jpg": "a JPEG picture", ".jpeg": "a JPEG picture",
+    ".gif": "a GIF picture", ".pdf": "a PDF document", ".csv": "a CSV table",
+    ".graphml": "a GraphML graph", ".py": "a Python file", ".toml": "a TOML file",
+    ".zip": "a ZIP archive", ".gz": "a gzip archive",
+}
+"""Suffixes of files that are no input of pathcheck (``.txt`` is: compact notation)."""
+
+SIGNATURES = {b"\x89PNG": "a PNG picture", b"\xff\xd8\xff": "a JPEG picture",
+              b"GIF8": "a GIF picture", b"%PDF": "a PDF document", b"PK\x03\x04": "a ZIP archive",
+              b"\x1f\x8b": "a gzip archive"}
+"""The first bytes of binary files, whatever their name."""
+
+OWN_OUTPUT = {(True, True): "rulings written by 'pathcheck adjudicate --format json'",
+              (True, False): "an analysis written by 'pathcheck analyse --format json'",
+              (False, True): "results written by 'pathcheck solo check --format json'",
+              (False, False): "results written by 'pathcheck verify --format json'"}
+"""What wrote pathcheck's own JSON output, by (whether its entries start with ``"game"``,
+whether they hold ``"outcome"`` / ``"match"``). Every entry pathcheck writes starts with
+``"source"`` (after ``"game"`` and ``"format"`` in rulings and analyses), which no record
+or game log has."""
+
+_OWN_START = re.compile(rb'\A\s*\[?\s*\{\s*("game"\s*:\s*"[^"]*"\s*,\s*"format"\s*:\s*"[^"]*"\s*,'
+                        rb'\s*)?"source"\s*:')
+HEAD_BYTES = 4096
+
+
+def not_an_input(path: str, command: str) -> str | None:
+    """What ``command`` says of a regular file that is no input of pathcheck at all, by its
+    suffix or its first bytes (a picture, a document, pathcheck's own output), in one line
+    instead of an error for each of its lines; None for anything else (stdin, a FIFO, a file
+    that cannot be read: the reader words those; other binary data: the reader stops at its
+    first NUL byte, after the records before it).
+
+    >>> not_an_input("README.md", "verify")
+    'this is not a dungeon file: it is a Markdown document'
+    """
+    what = OTHER_SUFFIXES.get(Path(path).suffix.lower())
+    head = b"" if what is not None else _head(path)
+    if what is None:
+        what = next((kind for sig, kind in SIGNATURES.items() if head.startswith(sig)), None)
+    if what is None and _OWN_START.match(head):
+        game = re.match(rb'\s*\[?\s*\{\s*"game"', head) is not None
+        written = OWN_OUTPUT[game, (b'"outcome"' if game else b'"match"') in head]
+        return (f"this is pathcheck's own output ({written}), not {WANTED[command]}: give "
+                "the file it was made from")
+    if what is None:
+        return None
+    return f"this is not {WANTED[command]}: it is {what}"
+
+
+def _head(path: str) -> bytes:
+    """The first bytes of a regular file (nothing of stdin, a FIFO, a device, a folder)."""
+    import os
+    import stat
+
+    if path == "-":
+        return b""
+    try:  # not even opened unless regular: opening a FIFO would wake a writer waiting on it
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return b""
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return b""
+    try:
+        return os.read(fd, HEAD_BYTES) if stat.S_ISREG(os.fstat(fd).st_mode) else b""
+    except OSError:
+        return b""
+    finally:
+        os.close(fd)
 
 
 def records_advice(source: str) -> str:

@@ -38,7 +38,7 @@ from typing import IO, Any
 
 import msgspec
 
-from pathcheck.errors import IOFailure, RecordError, pointer_join
+from pathcheck.errors import IOFailure, RecordError, cannot_read, pointer_join
 from pathcheck.reading import bounded
 from pathcheck.reading.bounded import (
     Guard,
@@ -79,7 +79,7 @@ def open_source(name: str) -> IO[bytes]:
     try:
         return _skip_bom(open(name, "rb"))
     except OSError as exc:
-        raise IOFailure(f"{name}: cannot read: {exc.strerror or exc}") from exc
+        raise cannot_read(name, exc) from exc
 
 
 BOM = b"\xef\xbb\xbf"
@@ -224,7 +224,7 @@ def open_input(name: str) -> Iterator[Sniffed]:
     try:
         yield sniff(stream, name)
     except OSError as exc:
-        raise IOFailure(f"{name}: cannot read: {exc.strerror or exc}") from exc
+        raise cannot_read(name, exc) from exc
     finally:
         if name != "-":
             stream.close()

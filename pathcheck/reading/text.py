@@ -30,7 +30,7 @@ import re
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from pathcheck.errors import IOFailure, RecordError
+from pathcheck.errors import IOFailure, RecordError, cannot_read
 from pathcheck.reading.bounded import (
     BLOCK_SIZE,
     MAX_DIGITS,
@@ -176,7 +176,7 @@ def read_text_file(name: str, source: str | None = None, *, regular: bool = True
     except UnfitFile as exc:
         raise IOFailure(f"{source}: cannot read: {exc.reason}") from None
     except OSError as exc:
-        raise IOFailure(f"{source}: cannot read: {exc.strerror or exc}") from exc
+        raise cannot_read(source, exc) from exc
     with stream:
         lines: list[str] = []
         size = 0

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from pathcheck.render.html import Moments, Note, NoteKind, Page, PageEvent
 from pathcheck.render.words import counted
-from pathcheck.ruling import Event, GameEndFact, MoveRef, Round, Ruling, Violation
+from pathcheck.ruling import Event, GameEndFact, MoveRef, Round, Ruling, Violation, words_of
 
 
 @dataclass(frozen=True)
@@ -62,7 +62,7 @@ class Words:
 
 
 GAME_WORDS = Words()
-DUNGEON_WORDS = Words("exploration", "turn")
+DUNGEON_WORDS = Words(*words_of("game/1"))
 
 
 def _scores(scores: Mapping[str, int]) -> str:

@@ -50,9 +50,9 @@ def render_check(check: SeedCheck) -> str:
     assert result is not None, "a mismatch is reported as an error, not rendered"
     score = f"score {result.score} of {result.max_score}"
     if result.failure is None:
-        head = f"{check.source}: {check.seed}: {score}, no failure"
+        head = f"{check.where}: {check.seed}: {score}, no failure"
     else:
-        head = (f"{check.source}: {check.seed}: {score}, failed: {result.failure.value} "
+        head = (f"{check.where}: {check.seed}: {score}, failed: {result.failure.value} "
                 f"at stack tile {result.failing_tile} (dungeon {result.failing_dungeon}, "
                 f"tile {result.failing_index})")
     from pathcheck.safe import one_line

@@ -145,6 +145,7 @@ class SeedCheck:
     divergence from the answer key."""
 
     source: str
+    line: int | None
     seed: SeedCode
     mismatch: str | None
     result: SoloResult | None = None
@@ -154,8 +155,14 @@ class SeedCheck:
     def match(self) -> bool:
         return self.mismatch is None
 
+    @property
+    def where(self) -> str:
+        """``FILE:LINE``, as a message names the record."""
+        return self.source if self.line is None else f"{self.source}:{self.line}"
+
     def to_dict(self) -> dict[str, Any]:
-        head = {"source": self.source, "code": str(self.seed), "match": self.match}
+        head = {"source": self.source, "line": self.line, "code": str(self.seed),
+                "match": self.match}
         if self.result is None:
             return {**head, "mismatch": self.mismatch}
         return {**head, "divergence": None if self.divergence is None
@@ -164,10 +171,9 @@ class SeedCheck:
 
 def check_record(key: AnswerKey, record: SoloRecord) -> SeedCheck:
     """Check ``record`` against the answer key of its seed code."""
-    where = f"{record.source}:{record.line}"
     why = mismatch(key.seed, record)
     if why is not None:
-        return SeedCheck(where, key.seed, why)
+        return SeedCheck(record.source, record.line, key.seed, why)
     result = check_solo(record.dungeons, rules=key.seed.rules)
     divergence = first_divergence([d.placements for d in key.dungeons], record.dungeons)
-    return SeedCheck(where, key.seed, None, result, divergence)
+    return SeedCheck(record.source, record.line, key.seed, None, result, divergence)

@@ -288,10 +288,10 @@ def main() -> int:
 
         cores = min(cores, free_cores())
         # 3. The seed space.
-        stats = wall([*pathcheck, "solo", "stats", "--deals", str(args.deals), "--rules",
+        stats = wall([*pathcheck, "solo", "stats", "--count", str(args.deals), "--rules",
                       "2,3,4"], repeat=3)
         scale = 1_000_000 / args.deals
-        line(f"3. solo stats --deals {args.deals:,} (all rules) / 10 s"
+        line(f"3. solo stats --count {args.deals:,} (all rules) / 10 s"
              + ("" if scale == 1 else f" (x{scale:g})"),
              f"{stats * scale / 10:.2f}x", "< 1.0x", stats * scale < 10)
 

@@ -25,7 +25,7 @@ from pathcheck import games, schemas
 from pathcheck.cli import cli
 from pathcheck.errors import RecordError
 from pathcheck.games import AdjudicateOptions, Adjudicator
-from pathcheck.ruling import Outcome, Ruling, render_text
+from pathcheck.ruling import GAME_TITLES, Outcome, Ruling, render_text
 from tests.fuzz import json_paths, json_values, mutate
 
 GAMES = sorted(games.available())
@@ -242,7 +242,7 @@ def test_cli_picks_the_game_from_the_format_and_exits_by_outcome(game: str) -> N
             assert result.stderr.startswith(f"pathcheck: invalid: {path}:1: /")
             assert len(result.stderr.strip().splitlines()) == 1
         else:
-            assert f"{path}: {game} (" in result.stdout
+            assert f"{path}: {GAME_TITLES.get(game, game)} (" in result.stdout
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -364,7 +364,7 @@ def test_cli_text_legal() -> None:
 def test_cli_text_illegal_names_the_move_and_the_rule() -> None:
     result = invoke("dungeon", str(FIXTURES / "illegal-from-hand.json"))
     assert result.exit_code == 1
-    assert ("ILLEGAL: round 1, move 7 (Ann): Ann plays R7, which is not in their hand"
+    assert ("ILLEGAL: exploration 1, turn 7 (Ann): Ann plays R7, which is not in their hand"
             in result.output)
     assert ("rule (2-A. Exploration (Active Player)): \"The active player chooses a tile from "
             "their hand") in result.output

@@ -214,7 +214,7 @@ def invoke(*args: str) -> Any:
 def test_cli_solo_text() -> None:
     result = invoke("dungeon", str(FIXTURES / "legal-solo-perfect-rules-2-3-4.json"))
     assert result.exit_code == 0, result.output
-    assert "dungeon (solo/1), players: solo" in result.output
+    assert "dungeon in memory (solo/1), players: solo" in result.output
     assert "Final: solo 50" in result.output
     assert "Verdict: legal" in result.output
 
