@@ -354,3 +354,13 @@ def test_the_memoarrr_prompt_says_who_starts_round_1(tmp_path: Path) -> None:
     table.wait("open round 1: round VOLCANOES (top first) (Ann starts) >")
     table.type(":done")
     table.end()
+
+
+def test_a_tile_not_in_hand_does_not_name_the_hand(tmp_path: Path) -> None:
+    table = started(tmp_path, "dungeon")
+    table.type("exploration Ann", "hand Ann I3 R1 L2", "hand Bob I4 R2 L3", "Ann R5@N")
+    seen = " ".join(table.wait("keep it as played (k) or correct it (c)?").split())
+    assert "dungeon/from-hand" in seen and "what they hold is not named" in seen
+    assert "I3, R1, L2" not in seen.split("Ann R5@N", 1)[-1]
+    table.type("c", CLEAR + ":done")
+    table.end()
