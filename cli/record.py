@@ -310,6 +310,7 @@ class Table:
 
     def moves(self, recording: Any, path: str) -> int:
         from pathcheck.cli.record_complete import MoveCompleter
+        from pathcheck.recorder import for_the_table
 
         completer = MoveCompleter(recording)
         recording.waiting[:0] = self.waiting  # pasted into the settings' last answer
@@ -366,7 +367,7 @@ class Table:
             if check.new_violations:
                 self.echo("  this breaks a rule:")
                 for v in check.new_violations:
-                    self.say(f"    {v.rule.id} ({v.rule.section}): {v.message}")
+                    self.say(f"    {v.rule.id} ({v.rule.section}): {for_the_table(v.message)}")
                 try:
                     keep = self.keep_or_correct()
                 except Ended as end:

@@ -105,3 +105,21 @@ def test_no_source_uses_an_old_path() -> None:
                          and n.split()[0] in leaves]
             found += [f"{path.relative_to(ROOT)}:{number}: {hit}" for hit in hits]
     assert found == []
+
+
+PACKAGES_THAT_WERE_MODULES = {  # package -> the module holding what the old module held
+    "pathcheck.notation": "pathcheck.notation.core",
+    "pathcheck.batch": "pathcheck.batch.records",
+    "pathcheck.recorder": "pathcheck.recorder.recording",
+}
+
+
+@pytest.mark.parametrize("package", sorted(PACKAGES_THAT_WERE_MODULES))
+def test_a_package_that_was_a_module_offers_all_its_public_names(package: str) -> None:
+    """``from pathcheck.recorder import X`` works for every public X its module defines."""
+    core = importlib.import_module(PACKAGES_THAT_WERE_MODULES[package])
+    names = getattr(core, "__all__", None) or [
+        name for name, value in vars(core).items()
+        if not name.startswith("_") and getattr(value, "__module__", None) == core.__name__]
+    imported = importlib.import_module(package)
+    assert [name for name in names if not hasattr(imported, name)] == []

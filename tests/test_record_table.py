@@ -225,8 +225,7 @@ def test_a_player_renamed_mid_game_is_renamed_in_every_move(tmp_path: Path) -> N
     table.wait("renamed in every move: Bob -> Robert")
     table.type(":done")
     table.end()
-    assert saved(tmp_path)[-3:] == ["players: Ann Robert" if False else saved(tmp_path)[-3],
-                                    "exploration Ann", "Ann R1@N · Robert R2@E !Ann"]
+    assert saved(tmp_path)[-2:] == ["exploration Ann", "Ann R1@N · Robert R2@E !Ann"]
     assert "players: Ann Robert" in saved(tmp_path)
 
 
@@ -324,3 +323,44 @@ def test_a_block_pasted_into_keep_or_correct_answers_it_and_the_rest_wait(tmp_pa
     table.type(":done")
     table.end()
     assert saved(tmp_path)[-1] == "Bob 4 sun/red red"
+
+
+def test_kill_9_loses_no_pasted_line(tmp_path: Path) -> None:
+    table = started(tmp_path, "dungeon")
+    table.wait("open exploration 1")
+    paste(table, "exploration Ann", "Ann R1@N", "Ann R2@E", "Bob R3@S")
+    table.keys("\r")
+    table.wait("keep it as played (k) or correct it (c)?")  # Ann R2@E: Bob's turn
+    table.child.kill(9)
+    table.child.close()
+    assert saved(tmp_path)[-4:] == [
+        "exploration Ann", "Ann R1@N", "# waiting (pasted, not checked yet): Ann R2@E",
+        "# waiting (pasted, not checked yet): Bob R3@S"]
+    again = Table(tmp_path, "--resume", "game.pcn")
+    again.wait("2 pasted lines not checked yet")
+    again.wait("keep it as played (k) or correct it (c)?")  # Ann R2@E, checked again
+    again.type("")
+    again.wait("[1 pasted line wait] >")
+    again.keys("\x03")
+    again.type("")
+    again.wait("Ann to play")  # Bob R3@S recorded
+    again.type(":done")
+    again.end()
+    assert saved(tmp_path)[-3:] == ["exploration Ann", "Ann R1@N", "Bob R3@S"]
+
+
+def test_the_memoarrr_prompt_says_who_starts_round_1(tmp_path: Path) -> None:
+    table = started(tmp_path, "memoarrr")
+    table.wait("open round 1: round VOLCANOES (top first) (Ann starts) >")
+    table.type(":done")
+    table.end()
+
+
+def test_a_tile_not_in_hand_does_not_name_the_hand(tmp_path: Path) -> None:
+    table = started(tmp_path, "dungeon")
+    table.type("exploration Ann", "hand Ann I3 R1 L2", "hand Bob I4 R2 L3", "Ann R5@N")
+    seen = " ".join(table.wait("keep it as played (k) or correct it (c)?").split())
+    assert "dungeon/from-hand" in seen and "what they hold is not named" in seen
+    assert "I3, R1, L2" not in seen.split("Ann R5@N", 1)[-1]
+    table.type("c", CLEAR + ":done")
+    table.end()

@@ -16,3 +16,4 @@ from pathcheck.recorder.recording import Check as Check
 from pathcheck.recorder.recording import Recording as Recording
 from pathcheck.recorder.recording import Setting as Setting
 from pathcheck.recorder.recording import at_this_table as at_this_table
+from pathcheck.recorder.recording import for_the_table as for_the_table

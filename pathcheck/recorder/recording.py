@@ -37,7 +37,32 @@ from pathcheck.recorder.settings import SETTINGS, Setting
 from pathcheck.recorder.words import EXAMPLES, at_this_table, tile_ids
 from pathcheck.ruling import Ruling, Violation
 
-__all__ = ["EXAMPLES", "GAMES", "SETTINGS", "Check", "Recording", "Setting", "at_this_table"]
+__all__ = ["EXAMPLES", "GAMES", "SETTINGS", "Check", "Recording", "Setting", "at_this_table",
+           "for_the_table"]
+
+_UNSEEN_BY_THE_TABLE = (
+    (re.compile(r" \(they hold (?!nothing\))[^)]*\)"), " (what they hold is not named: the "
+                                                        "table has not seen it)"),
+    (re.compile(r"the top of the deck is (?!empty)[^\s,;:)]+"),
+     "the top of the deck is another tile (face down: not named)"),
+)
+"""What a dungeon ruling's messages name that lies face down or in a hand (a ruling names it;
+the table at a game still going on must not see it)."""
+
+
+def for_the_table(message: str) -> str:
+    """``message`` (a violation said while the game goes on) without the tiles in a hand or
+    on the deck that the table has not seen.
+
+    >>> for_the_table("Ann plays R5 (they hold I3, R1)")
+    'Ann plays R5 (what they hold is not named: the table has not seen it)'
+    >>> for_the_table("Bob draws I2, but the top of the deck is L4")
+    'Bob draws I2, but the top of the deck is another tile (face down: not named)'
+    """
+    for pattern, said in _UNSEEN_BY_THE_TABLE:
+        message = pattern.sub(said, message)
+    return message
+
 
 WAITING = "# waiting (pasted, not checked yet): "
 """How a line pasted but not checked yet is saved, at the end of the log."""

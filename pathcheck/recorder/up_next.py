@@ -96,7 +96,8 @@ def _memoarrr(log: Mapping[str, Any]) -> Next:
     rounds = log.get("rounds") or []
     opener = "round VOLCANOES (top first)"
     if not rounds:
-        return Next(None, f"open round 1: {opener}")
+        start = log.get("start_player")
+        return Next(None, f"open round 1: {opener}" + (f" ({start} starts)" if start else ""))
     from pathcheck.games.common import Moment
     from pathcheck.games.memoarrr.at import render_island
 
