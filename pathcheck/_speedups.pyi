@@ -72,6 +72,8 @@ def dungeon_replay(
     mask: int,
     rule1: int,
     unset: object,
+    tokens: tuple[str, ...],
+    per_line: int,
 ) -> tuple[tuple[Any, ...], ...] | None: ...
 @overload
 def memoarrr_replay(

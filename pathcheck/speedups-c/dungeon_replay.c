@@ -52,6 +52,8 @@ typedef struct {
     const unsigned char *in_play;
     int n_in_play, start, size, mask, rule1;
     PyObject *unset;
+    PyObject *tokens;  /* tuple: each placement's text by tile * 4 + dir */
+    int per_line;
     int hand[DG_MAX_PLAYERS][DG_MAX_HAND];
     int held[DG_MAX_PLAYERS];
     int deck[DG_MAX_HAND];
@@ -157,11 +159,43 @@ static int dg_from_hand(DgState *s, int player, int tile) {
     return 0;
 }
 
+/* The stack in compact notation as state.stack_notation writes it: each placement's token,
+ * the LOST cards laid after a tile after it (" !name", in the order laid), per_line tokens a
+ * line. NULL on an error. */
+static PyObject *dg_display(DgState *s, const int *tiles, const int *dirs, int n) {
+    PyObject *pieces = PyList_New(0), *out = NULL;
+    PyObject *space = NULL, *newline = NULL, *bang = NULL, *empty = NULL;
+    if (!pieces || !(space = PyUnicode_FromString(" ")) ||
+        !(newline = PyUnicode_FromString("\n")) || !(bang = PyUnicode_FromString(" !")) ||
+        !(empty = PyUnicode_FromString("")))
+        goto done;
+    for (int k = 0; k < n; k++) {
+        if (k && PyList_Append(pieces, k % s->per_line || n <= s->per_line ? space : newline))
+            goto done;
+        PyObject *token = PyTuple_GET_ITEM(s->tokens, tiles[k] * 4 + dirs[k]);
+        if (PyList_Append(pieces, token)) goto done;
+        for (int c = 0; c < s->ncards; c++) {
+            if (s->cards[c][1] != k + 1) continue;
+            if (PyList_Append(pieces, bang) ||
+                PyList_Append(pieces, s->players[s->cards[c][0]]))
+                goto done;
+        }
+    }
+    out = PyUnicode_Join(empty, pieces);
+done:
+    Py_XDECREF(pieces);
+    Py_XDECREF(space);
+    Py_XDECREF(newline);
+    Py_XDECREF(bang);
+    Py_XDECREF(empty);
+    return out;
+}
+
 /* One exploration; its trace (see dungeon_replay), None declined, NULL on an error.
  * *last: in: the seat that took the last turn before (-1: the first exploration), out: this
  * exploration's. */
 static PyObject *dg_exploration(DgState *s, PyObject *exp, int *last) {
-    PyObject *result = NULL, *events = NULL, *stack = NULL, *outcomes = NULL, *cards = NULL;
+    PyObject *result = NULL, *events = NULL, *display = NULL, *outcomes = NULL, *cards = NULL;
     PyObject *start_obj = NULL, *turns = NULL, *hands = NULL, *deck = NULL;
     int tiles[MAX_TILES], dirs[MAX_TILES], cells[MAX_TILES];
     int team[DG_MAX_PLAYERS], card_after[DG_MAX_PLAYERS];
@@ -268,12 +302,8 @@ static PyObject *dg_exploration(DgState *s, PyObject *exp, int *last) {
     int move = 0, ncells = 0, lost_at = 0;
     int code = trace(s->t, stack_grid, tiles, dirs, nstack, s->mask, 0, &move, cells, &ncells,
                      &lost_at);
-    if (!(stack = PyTuple_New(nstack))) goto done;
-    for (int k = 0; k < nstack; k++) {
-        PyObject *v = PyLong_FromLong(tiles[k] * 4 + dirs[k]);
-        if (!v) goto done;
-        PyTuple_SET_ITEM(stack, k, v);
-    }
+    if (!(display = dg_display(s, tiles, dirs, nstack))) goto done;
+    int lost_token = lost_at ? tiles[lost_at - 1] * 4 + dirs[lost_at - 1] : -1;
     int scoring = 0;  /* the first tile of LOST cards at or after the Lost point */
     for (int p = 0; p < s->n; p++) {
         if (lost_at && card_after[p] >= lost_at && (!scoring || card_after[p] < scoring))
@@ -304,8 +334,8 @@ static PyObject *dg_exploration(DgState *s, PyObject *exp, int *last) {
         PyTuple_SET_ITEM(outcomes, p, v);
     }
     *last = active < 0 ? starter : active;
-    result = Py_BuildValue("(inOiiiiiOOO)", starter, nturns, events, ended, end_seat, *last,
-                           lost_at, code, stack, cards, outcomes);
+    result = Py_BuildValue("(inOiiiiiiiOOO)", starter, nturns, events, ended, end_seat, *last,
+                           lost_at, code, nstack, lost_token, display, cards, outcomes);
     goto done;
 decline:
     result = Py_None;
@@ -316,37 +346,47 @@ done:
     Py_XDECREF(hands);
     Py_XDECREF(deck);
     Py_XDECREF(events);
-    Py_XDECREF(stack);
+    Py_XDECREF(display);
     Py_XDECREF(outcomes);
     Py_XDECREF(cards);
     return result;
 }
 
-/* dungeon_replay(tables, explorations, players, in_play, start, size, mask, rule1, unset)
- *   -> tuple of explorations or None
+/* dungeon_replay(tables, explorations, players, in_play, start, size, mask, rule1, unset,
+ *                tokens, per_line) -> tuple of explorations or None
  * explorations: the ExplorationEntry structs of a game/1 log of the tables' tile set; players:
  * the players (a tuple of 2-5 str); in_play: bytes, 1 for each tile number in play in the
  * mode; start: the START tile's number; size: the hand size; mask: the tracing mask of the
- * additional rules; rule1: additional rule #1 is in play; unset: msgspec.UNSET.
+ * additional rules; rule1: additional rule #1 is in play; unset: msgspec.UNSET; tokens: each
+ * placement's text (a str) by tile * 4 + dir; per_line: tokens a line of the notation.
  * Each exploration: (start seat, turns, priority events [(turn, player seat, standing seat,
  * void seats, by the first)], end kind (0 one player left, 1 the next one has no tile), the
  * seat that ends it, the seat that took the last turn, lost_at (0: never), reason code, the
- * stack (tile * 4 + dir each, START first), the LOST cards in the order laid ((seat, tile)
+ * height of the stack, the tile it got Lost at (its token's number, tile * 4 + dir; -1:
+ * never), the stack in compact notation, the LOST cards in the order laid ((seat, tile)
  * each), the outcome of each seat (seat, kind, LOST card's tile or 0, points)).
  * None when anything would make a violation, a note or a RecordError. */
 static PyObject *dungeon_replay(PyObject *Py_UNUSED(self), PyObject *args) {
-    PyObject *capsule, *explorations, *players, *in_play, *unset;
-    int start, size, mask, rule1;
-    if (!PyArg_ParseTuple(args, "OO!O!SiiiiO", &capsule, &PyTuple_Type, &explorations,
+    PyObject *capsule, *explorations, *players, *in_play, *unset, *tokens;
+    int start, size, mask, rule1, per_line;
+    if (!PyArg_ParseTuple(args, "OO!O!SiiiiOO!i", &capsule, &PyTuple_Type, &explorations,
                           &PyTuple_Type, &players, &in_play, &start, &size, &mask, &rule1,
-                          &unset))
+                          &unset, &PyTuple_Type, &tokens, &per_line))
         return NULL;
     Tables *t = PyCapsule_GetPointer(capsule, "pathcheck._speedups.Tables");
     if (!t) return NULL;
     Py_ssize_t n = PyTuple_GET_SIZE(players);
-    if (PyBytes_GET_SIZE(in_play) != t->ntiles) {
-        PyErr_SetString(PyExc_ValueError, "dungeon_replay: in_play does not fit the tables");
+    if (PyBytes_GET_SIZE(in_play) != t->ntiles || PyTuple_GET_SIZE(tokens) != 4 * t->ntiles ||
+        per_line < 1) {
+        PyErr_SetString(PyExc_ValueError, "dungeon_replay: in_play, tokens or per_line do "
+                                          "not fit the tables");
         return NULL;
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(tokens); i++) {
+        if (!PyUnicode_CheckExact(PyTuple_GET_ITEM(tokens, i))) {
+            PyErr_SetString(PyExc_TypeError, "dungeon_replay: a token is not a str");
+            return NULL;
+        }
     }
     if (n < 2 || n > DG_MAX_PLAYERS || size < 1 || size > 16 || start < 0 ||
         start >= t->ntiles)
@@ -363,6 +403,8 @@ static PyObject *dungeon_replay(PyObject *Py_UNUSED(self), PyObject *args) {
     s->mask = mask;
     s->rule1 = rule1;
     s->unset = unset;
+    s->tokens = tokens;
+    s->per_line = per_line;
     for (Py_ssize_t i = 0; i < n; i++)
         if (!PyUnicode_CheckExact(PyTuple_GET_ITEM(players, i))) goto decline;
     Py_ssize_t count = PyTuple_GET_SIZE(explorations);

@@ -49,16 +49,11 @@ from pathcheck.games.dungeon.rules import (
     hand_size,
     rules_text,
 )
-from pathcheck.games.dungeon.state import (
-    _LOST_AT,
-    START_DIR,
-    _describe,
-    dungeon_fact,
-    stack_notation_tokens,
-)
+from pathcheck.games.dungeon.state import _LOST_AT, START_DIR, TILES_PER_LINE
 from pathcheck.ruling import (
     Event,
     ExplorationEndFact,
+    Fact,
     GameEndFact,
     MoveRef,
     Round,
@@ -105,6 +100,10 @@ class _Setup:
                          f"{START_DIR.name}")
 
 
+_masks: dict[tuple[int, ...], int] = {}
+"""The tracing mask of each ``rules`` as a log lists them (a few orders of four rules)."""
+
+
 @cache
 def _setup(advanced: bool) -> _Setup:
     return _Setup(advanced)
@@ -121,11 +120,14 @@ def fast_ruling(entry: GameEntry, *, source: str) -> Ruling | None:
             or len(rules) != len(entry.rules) or (4 in rules and not entry.advanced)):
         return None
     setup = _setup(entry.advanced)
+    mask = _masks.get(entry.rules)
+    if mask is None:
+        mask = _masks[entry.rules] = tracing_mask(rules)
     traced = _replay(setup.tables, entry.explorations, players, setup.in_play, setup.start,
-                     setup.size, tracing_mask(rules), 1 in rules, UNSET)
+                     setup.size, mask, 1 in rules, UNSET, setup.tokens, TILES_PER_LINE)
     if traced is None:
         return None
-    tokens, ends, dungeons, outcomes_said, starts = setup.tokens, *_SAID
+    ends, dungeons, outcomes_said, starts = _SAID
     if len(outcomes_said) > 8192:  # many distinct names: keep the caches small
         for cache_ in _SAID:
             cache_.clear()
@@ -133,15 +135,15 @@ def fast_ruling(entry: GameEntry, *, source: str) -> Ruling | None:
     rounds: list[Round] = []
     winners: list[str] = []
     last_number = len(traced)
-    for number, (starter, turns, priority, ended, end_seat, last, lost_at, code, stack, cards,
-                 outcomes) in enumerate(traced, 1):
+    fact: Fact
+    for number, (starter, turns, priority, ended, end_seat, last, lost_at, code, height,
+                 lost_token, display, _, outcomes) in enumerate(traced, 1):
         events: list[Event] = [_priority(number, players, *p) for p in priority]
         ender = players[end_seat]
         text, fact = ends.get((ended, ender)) or _said_end(ended, ender)
         events.append(Event(text, None, EXPLORATION_END, {}, fact))
-        placements = [tokens[k] for k in stack]
-        key = (len(stack), lost_at, code, stack[lost_at - 1] if lost_at else -1)
-        text, rule, fact = dungeons.get(key) or _said_dungeon(key, placements)
+        key = (height, lost_at, code, lost_token)
+        text, rule, fact = dungeons.get(key) or _said_dungeon(key, setup.tokens)
         events.append(Event(text, None, rule, {}, fact))
         for seat, kind, after, points in outcomes:
             player = players[seat]
@@ -164,15 +166,13 @@ def fast_ruling(entry: GameEntry, *, source: str) -> Ruling | None:
             last_player = players[last]
             text, fact = starts.get((last_player, number)) or _said_next(last_player, number)
             events.append(Event(text, None, NEXT_START, {}, fact))
-        for seat, after in cards:
-            placements[after - 1] += f" !{players[seat]}"
         rounds.append(Round(
             number=number,
             title=f"Exploration {number} (start player {players[starter]}, "
                   f"{turns} turn{'' if turns == 1 else 's'})",
             events=tuple(events),
             scores=dict(scores),
-            display=stack_notation_tokens(placements),
+            display=display,
         ))
     if not winners:  # the log ends before anyone won
         return None
@@ -213,15 +213,22 @@ def _said_end(ended: int, ender: str) -> tuple[str, ExplorationEndFact]:
     return said
 
 
-def _said_dungeon(key: tuple[int, int, int, int], placements: list[str]
+def _said_dungeon(key: tuple[int, int, int, int], tokens: tuple[str, ...]
                   ) -> tuple[str, Rule | None, DungeonFact]:
-    _, lost_at, code, _ = key
+    """What :func:`~pathcheck.games.dungeon.state._describe` and
+    :func:`~pathcheck.games.dungeon.state.dungeon_fact` say of a stack of ``height`` tiles
+    Lost at ``lost_at`` (its token's number ``lost_token``) for the reason ``code``."""
+    height, lost_at, code, lost_token = key
     lost = _LOST_AT[code]
+    size = f"the dungeon of {height} tiles"  # (a stack holds START and a tile at least)
     if lost is None:
-        said = (_describe(placements, None, ""), None, dungeon_fact(placements, None, None))
+        said: tuple[str, Rule | None, DungeonFact] = (
+            f"{size} is never Lost: the path holds to the last tile", None,
+            DungeonFact(height, None, None, None, None))
     else:
-        said = (_describe(placements, lost_at, lost[0]), lost[1],
-                dungeon_fact(placements, lost_at, lost[0]))
+        tile = tokens[lost_token]
+        said = (f"{size} is Lost at tile {lost_at} ({tile}, placed in turn {lost_at - 1}): "
+                f"{lost[0]}", lost[1], DungeonFact(height, lost_at, tile, lost_at - 1, lost[0]))
     _dungeons[key] = said
     return said
 

@@ -93,15 +93,6 @@ def stack_notation(placements: Sequence[Placement], cards: Sequence[LostCard]) -
     for card in cards:  # a card's tokens follow its tile's, in the order the cards were laid
         if 1 <= card.after <= len(tokens):
             tokens[card.after - 1] += f" !{card.player}"
-    return stack_notation_tokens(tokens)
-
-
-def stack_notation_tokens(tokens: Sequence[str]) -> str:
-    """:func:`stack_notation` of the tokens of each tile (its cards' tokens after it).
-
-    >>> stack_notation_tokens(["START@N", "L4@E !Bob"])
-    'START@N L4@E !Bob'
-    """
     if len(tokens) <= TILES_PER_LINE:
         return " ".join(tokens)
     return "\n".join(" ".join(tokens[k:k + TILES_PER_LINE])
