@@ -56,6 +56,7 @@ static const int SIGN[4] = {1, 1, -1, -1};
 #include "c/guard.c"
 #include "c/dungeon_solo.c"
 #include "c/dungeon_game.c"
+#include "c/dungeon_replay.c"
 #include "c/memoarrr.c"
 #include "c/memoarrr_know.c"
 #include "c/memoarrr_replay.c"
@@ -75,6 +76,8 @@ static PyMethodDef methods[] = {
     {"trace_dungeon", trace_dungeon, METH_VARARGS, "Trace one dungeon of a solo record."},
     {"trace_stack", trace_stack, METH_VARARGS,
      "The Lost point and reason code of one game/1 exploration's stack."},
+    {"dungeon_replay", dungeon_replay, METH_VARARGS,
+     "The trace of a clean game/1 log, or None (pathcheck.games.dungeon.fast)."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -96,6 +99,13 @@ PyMODINIT_FUNC PyInit__speedups(void) {
     INTERN(S_dir, "dir");
     INTERN(S_dungeon1, "dungeon/1");
     INTERN(S_standard, "standard");
+    INTERN(S_start_player, "start_player");
+    INTERN(S_turns, "turns");
+    INTERN(S_hands, "hands");
+    INTERN(S_deck, "deck");
+    INTERN(S_player, "player");
+    INTERN(S_draw, "draw");
+    INTERN(S_simultaneous, "simultaneous");
 #undef INTERN
     return PyModule_Create(&module);
 }

@@ -62,6 +62,19 @@ def scan_dgn(
 ) -> tuple[bytes, int, int, tuple[int, ...], int, int]: ...
 def json_guard(data: bytes, limit: int) -> int: ...
 def trace_stack(tables: object, placements: list[Any], rules: int) -> tuple[int, int] | None: ...
+def dungeon_replay(
+    tables: object,
+    explorations: tuple[Any, ...],
+    players: tuple[str, ...],
+    in_play: bytes,
+    start: int,
+    size: int,
+    mask: int,
+    rule1: int,
+    unset: object,
+    tokens: tuple[str, ...],
+    per_line: int,
+) -> tuple[tuple[Any, ...], ...] | None: ...
 @overload
 def memoarrr_replay(
     log: Any, cards: dict[str, int]

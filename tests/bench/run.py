@@ -128,9 +128,12 @@ EXIT_LOADED = 75
 
 
 def line(name: str, value: str, target: str, ok: bool, *, load_bound: bool = True) -> None:
-    """Print a figure and keep its verdict (``load_bound``: a busy machine can spoil it)."""
-    print(f"{name:<58} {value:>18}   target {target:<12} {'met' if ok else 'MISSED'}",
-          flush=True)
+    """Print a figure and keep its verdict (``load_bound``: a busy machine can spoil it), with
+    the machine's load when it was measured (os.getloadavg: 1, 5 and 15 minutes; the machine
+    may be shared, so every timing is a ratio of commands run in turn, medians of rounds)."""
+    load = "/".join(f"{x:.1f}" for x in os.getloadavg())
+    print(f"{name:<58} {value:>18}   target {target:<12} {'met' if ok else 'MISSED'}"
+          f"   load {load}", flush=True)
     if ok:
         MET.append(name)
     else:

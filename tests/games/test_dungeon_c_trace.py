@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from pathcheck.errors import RecordError
 from pathcheck.games.dungeon import state
-from pathcheck.games.dungeon.adjudicator import ADJUDICATOR, rule_game
+from pathcheck.games.dungeon.adjudicator import ADJUDICATOR, rule_game_python
 from pathcheck.tracer.dungeon import Placement
 from pathcheck.tracer.fast import compile_tileset
 from pathcheck.tracer.geometry import Direction
@@ -47,7 +47,7 @@ def tracing_with(tracer: Any) -> Iterator[None]:
 def ruling(log: Any) -> Any:
     """The ruling as a dict, or the RecordError's text."""
     try:
-        return rule_game(log, source="log").to_dict()
+        return rule_game_python(log, source="log").to_dict()
     except RecordError as exc:
         return str(exc)
 
@@ -78,7 +78,7 @@ def test_the_replay_uses_the_c_tracer() -> None:
         return got
 
     with tracing_with(counting):
-        rule_game(ADJUDICATOR.random_game(random.Random(1)), source="log")
+        rule_game_python(ADJUDICATOR.random_game(random.Random(1)), source="log")
     assert calls and all(got is not None for got in calls)
 
 

@@ -24,6 +24,7 @@ from pathcheck.errors import RecordError, json_value
 from pathcheck.games import AdjudicateOptions, GameAdjudicator
 from pathcheck.games.common import Pictures
 from pathcheck.games.dungeon.at import take_game_pictures
+from pathcheck.games.dungeon.fast import fast_ruling
 from pathcheck.games.dungeon.log import (
     FORMATS,
     GAME_FORMAT,
@@ -31,6 +32,7 @@ from pathcheck.games.dungeon.log import (
     LOG_FORMATS,
     SCHEMAS,
     SOLO_FORMAT,
+    GameEntry,
     GameLog,
     read_game_entry,
     read_game_log,
@@ -47,15 +49,33 @@ from pathcheck.games.dungeon.solo import rule_solo
 from pathcheck.games.dungeon.state import START_DIR, Replay
 from pathcheck.ruling import Ruling
 
-__all__ = ["ADJUDICATOR", "AdjudicateOptions", "DungeonAdjudicator", "rule_game"]
+__all__ = ["ADJUDICATOR", "AdjudicateOptions", "DungeonAdjudicator", "rule_game",
+           "rule_game_python"]
 
 
 def rule_game(log: Mapping[str, Any], *, source: str, pictures: Pictures | None = None) -> Ruling:
     """Replay a ``game/1`` log and rule on it; RecordError if it is malformed.
 
     ``pictures`` collects the map of exploration R after turn T for the moments it wants.
+    A clean log is ruled on by the C fast path (:mod:`~pathcheck.games.dungeon.fast`) when
+    the extension is built and no picture is asked for; the same ruling as
+    :func:`rule_game_python`.
     """
+    return _rule_entry(GAME_LOG.read(log, source=source), source, pictures)
+
+
+def rule_game_python(log: Mapping[str, Any], *, source: str,
+                     pictures: Pictures | None = None) -> Ruling:
+    """:func:`rule_game` by the Python replay alone (the plain reference of the C path)."""
     return _rule(read_game_log(log, source=source), source, pictures)
+
+
+def _rule_entry(entry: GameEntry, source: str, pictures: Pictures | None) -> Ruling:
+    if pictures is None or pictures.want is None:
+        ruling = fast_ruling(entry, source=source)
+        if ruling is not None:
+            return ruling
+    return _rule(read_game_entry(entry, source=source), source, pictures)
 
 
 def _rule(game: GameLog, source: str, pictures: Pictures | None) -> Ruling:
@@ -118,6 +138,15 @@ class DungeonAdjudicator(GameAdjudicator):
         return rule_game(log, source=source, pictures=pictures)
 
     typed_readers = ((GAME_FORMAT, GAME_LOG, read_game_entry),)
+
+    def rule_decoded(self, data: bytes, fmt: str, *, source: str) -> Ruling | None:
+        """:meth:`GameAdjudicator.rule_decoded`, a clean ``game/1`` log by the C fast path."""
+        if fmt != GAME_FORMAT:
+            return super().rule_decoded(data, fmt, source=source)
+        entry = GAME_LOG.decode(data)
+        if entry is None:
+            return None
+        return _rule_entry(entry, source, Pictures(None))
 
     def rule_read(self, game: GameLog, *, source: str, pictures: Pictures) -> Ruling:
         """Replay a ``game/1`` log :func:`read_game_log` has read and rule on it."""
