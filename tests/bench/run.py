@@ -218,6 +218,8 @@ def main() -> int:
                         help="replay pages of the memory figure (against 200)")
     parser.add_argument("--pages-only", action="store_true",
                         help="only the replay-page figures (11)")
+    parser.add_argument("--solo-only", action="store_true",
+                        help="only the solo kernel's figures (3c)")
     args = parser.parse_args()
     if args.quick:
         args.records, args.big_mb, args.deals, args.census = 20_000, 64, 200_000, 1 << 22
@@ -235,6 +237,9 @@ def main() -> int:
             _sibling("dealless").figures(line)
             analysis_bench().figures(pathcheck, work, args.logs, 3, line)
             notation_bench().figures(pathcheck, work, line, peak_rss_mb)
+            return verdict(min(cores, free_cores()))
+        if args.solo_only:
+            _sibling("solo").figures(line, free_cores, deals=args.deals)
             return verdict(min(cores, free_cores()))
         if args.pages_only:
             pages_bench().figures(pathcheck, work, 200, args.pages, 3, line, _GAMES)
@@ -297,6 +302,9 @@ def main() -> int:
         line(f"3. solo stats --count {args.deals:,} (all rules) / 10 s"
              + ("" if scale == 1 else f" (x{scale:g})"),
              f"{stats * scale / 10:.2f}x", "< 1.0x", stats * scale < 10)
+
+        # 3c. The solo kernel on one core, and what it makes of a census (tests/bench/solo.py).
+        _sibling("solo").figures(line, free_cores, deals=args.deals)
 
         # 3b. The census on a LocalCluster against solo stats (wall time, side by side).
         census_figure(args.census, work)
