@@ -41,14 +41,16 @@ class DungeonView:
     bound: int | None
     """Half-size of the square bound (4 for rule #2's 9x9), or None."""
 
-    def extent(self) -> tuple[int, int, int, int]:
-        """min x, min y, max x, max y of what must be drawn."""
+    def extent(self, bound: bool = True) -> tuple[int, int, int, int]:
+        """min x, min y, max x, max y of what must be drawn; ``bound=False``: the tiles laid
+        and the Lost mark only (a replay page frames them and shows the bound as an edge
+        where they reach it)."""
         xs = [c[0] for c in self.tiles] or [0]
         ys = [c[1] for c in self.tiles] or [0]
         if self.lost_cell is not None:
             xs.append(self.lost_cell[0])
             ys.append(self.lost_cell[1])
-        if self.bound is not None:
+        if bound and self.bound is not None:
             xs += [-self.bound, self.bound]
             ys += [-self.bound, self.bound]
         return min(xs), min(ys), max(xs), max(ys)
