@@ -114,6 +114,9 @@ LAYOUT = """() => {
   const wide = [];
   for (const e of document.querySelectorAll('body *')) {
     if (e.closest('svg')) continue;  // a picture scrolls inside its frame: the figure
+    const up = e.parentElement;  // so does the strip of marks on a phone
+    if (up && up.scrollWidth > up.clientWidth
+        && /auto|scroll/.test(getComputedStyle(up).overflowX)) continue;
     const r = e.getBoundingClientRect();
     if (r.width > 0 && (r.right > vw + 1 || r.left < -1)) {
       wide.push(e.tagName + '#' + e.id + '.' + (e.getAttribute('class') || ''));
