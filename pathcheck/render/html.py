@@ -26,12 +26,13 @@ True
 from __future__ import annotations
 
 import enum
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from html import escape
 from typing import Any
 from urllib.parse import quote
+
+import msgspec
 
 from pathcheck.render.bidi import Names
 from pathcheck.render.page_assets import CSS, SCRIPT
@@ -178,7 +179,7 @@ def _json_for_script(value: Any) -> str:
     >>> _json_for_script(["</script>", "<!--"])
     '["<\\\\/script>","\\\\u003c!--"]'
     """
-    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    text = msgspec.json.encode(value).decode("utf-8")
     return text.replace("</", "<\\/").replace("<!--", "\\u003c!--")
 
 
@@ -195,11 +196,15 @@ def frames_data(page: Page, names: Names | None = None) -> dict[str, Any]:
     pictures: dict[tuple[int, ...], int] = {}
     rules: dict[Rule, int] = {}
     frames: list[dict[str, Any]] = []
+    drawn: dict[str, int] = {}  # a picture shown at several moments is split once
     for frame in page.frames:
-        ids = tuple(lines.setdefault(line, len(lines)) for line in frame.picture.splitlines())
+        number = drawn.get(frame.picture)
+        if number is None and frame.picture:
+            ids = tuple(lines.setdefault(line, len(lines)) for line in frame.picture.splitlines())
+            number = drawn[frame.picture] = pictures.setdefault(ids, len(pictures))
         item: dict[str, Any] = {"k": frame.key, "c": names.text(frame.caption)}
-        if ids:
-            item["p"] = pictures.setdefault(ids, len(pictures))
+        if number is not None:
+            item["p"] = number
         if frame.text:
             item["t"] = names.text(frame.text)
         if frame.event is not None:
