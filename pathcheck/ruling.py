@@ -443,7 +443,10 @@ def render_text(ruling: Ruling) -> str:
         show(ruling.display)
     lines.append("")
     lines.append(f"Final: {_score_line(ruling.final_scores)}")
-    if ruling.winners:
+    if ruling.violations:  # an illegal log has no winner: who is ahead as played
+        lines.append("Ahead as played (not a result): "
+                     + (" and ".join(ruling.winners) or "none"))
+    elif ruling.winners:
         verb = "win (shared)" if len(ruling.winners) > 1 else "wins"
         line = f"Winner: {' and '.join(ruling.winners)} {verb}"
         if ruling.tie_break:

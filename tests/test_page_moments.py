@@ -18,7 +18,7 @@ from pathcheck.games.dungeon.frames import SOLO_WORDS
 from pathcheck.games.pages import page_for
 from pathcheck.render.html import Page
 from pathcheck.render.ruling_page import DUNGEON_WORDS, GAME_WORDS
-from pathcheck.ruling import Ruling
+from pathcheck.ruling import Ruling, render_text
 
 ROOT = Path(__file__).resolve().parents[1]
 PLAYABLE = sorted(p for folder in ("dungeon", "memoarrr", "memo-dice", "robot-memory")
@@ -79,6 +79,17 @@ def test_every_violation_is_shown_at_its_move(path: Path) -> None:
     assert not any(line.startswith("Winner") for line in page.summary)
     if ruling.format != "solo/1":
         assert any("as played" in line for line in page.summary)
+    listed = sorted(e.text for e in page.events if e.violation)  # the ruling's, no other
+    assert listed == sorted(v.message for v in ruling.violations), listed
+    text = render_text(ruling)  # the text report of an illegal log names no winner either
+    assert "Winner" not in text and "Ahead as played (not a result): " in text
+
+
+def test_the_first_divergence_is_said_and_is_no_violation() -> None:
+    page, ruling = page_of(ROOT / "fixtures" / "dungeon" / "illegal-solo-late.json")
+    diverged = [e for e in page.events if e.text.startswith("first divergence")]
+    assert len(diverged) == 1 and not diverged[0].violation
+    assert sum(e.violation for e in page.events) == len(ruling.violations)
 
 
 def test_a_game_played_on_after_its_end_says_where_it_should_have_ended() -> None:

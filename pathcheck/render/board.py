@@ -104,24 +104,26 @@ def _card(x: float, y: float, w: float, h: float, card: Card) -> str:
                      'stroke-width="0.5"/>')
     colour = "#1a1a1a" if card.look is Look.UP else "#444"
     style = ' font-style="italic"' if card.look is Look.DOWN else ""
+    signs = ("▶ " if card.current else "") + ("! " if card.marked else "") + card.glyph
+    sign_y = y + (22 if card.band else 14)
+    # the text goes under the signs' line (it never runs into a ▶ or a ★)
+    usable = h - (sign_y - y + 2) if signs.strip() else h
     rows: list[tuple[str, bool, str]] = []  # (text shown, bold, the full text if shortened)
     for i, text in enumerate(card.lines):
         shown = f"({text})" if card.look is Look.DOWN and i == 0 else text
-        room = max(int(h // 14) - len(card.lines) + 1, 1)
+        room = max(int(usable // 14) - len(card.lines) + 1, 1)
         pieces = wrap(shown, w - 10, 12, room if len(card.lines) == 1 else 1)
         rows += [(piece, i == 0 and card.look is Look.UP,
                   shown if piece.endswith("…") else "") for piece in pieces]
-    top = y + h / 2 - (len(rows) - 1) * 7 + 4
+    top = y + h - usable + usable / 2 - (len(rows) - 1) * 7 + 4
     for i, (shown, bold, full) in enumerate(rows):
         weight = ' font-weight="bold"' if bold else ""
         hover = f"<title>{escape(full)}</title>" if full else ""
         parts.append(f'<text x="{x + w / 2:.0f}" y="{top + i * 14:.0f}" font-size="12" '
                      f'text-anchor="middle" fill="{colour}"{style}{weight}>{hover}'
                      f"{escape(shown)}</text>")
-    signs = ("▶ " if card.current else "") + ("! " if card.marked else "") + card.glyph
     if signs.strip():
-        parts.append(f'<text x="{x + 5:.0f}" y="{y + (22 if card.band else 14):.0f}" '
-                     'font-size="12" '
+        parts.append(f'<text x="{x + 5:.0f}" y="{sign_y:.0f}" font-size="12" '
                      f'font-weight="bold" fill="#1a1a1a">{escape(signs.strip())}</text>')
     return "".join(parts) + "</g>"
 

@@ -26,13 +26,15 @@ True
 from __future__ import annotations
 
 import enum
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from html import escape
 from typing import Any
 from urllib.parse import quote
 
+import msgspec
+
+from pathcheck.render.bidi import Names
 from pathcheck.render.page_assets import CSS, SCRIPT
 from pathcheck.ruling import Rule
 
@@ -108,6 +110,11 @@ class Page:
     """A relative link back to an index page, if any."""
     illegal: bool = False
     """The log breaks a rule: the summary says so first, and the page has "next violation"."""
+    names: Sequence[str] = ()
+    """The players' names: each is isolated wherever it stands (:mod:`pathcheck.render.bidi`)."""
+    round_word: str = "round"
+    """What the game calls a round (the rulebook's word: ``exploration``, ``dungeon``), for
+    the slider's marks."""
 
     def first_violation(self) -> str | None:
         """The key of the moment of the first violation, if any."""
@@ -159,8 +166,10 @@ class Moments:
         return self.frames[-1].picture if self.frames else ""
 
     def page(self, title: str, summary: Sequence[str] = (), legend: str = "", *,
-             illegal: bool = False) -> Page:
-        return Page(title, self.frames, self.events, summary, legend, illegal=illegal)
+             illegal: bool = False, names: Sequence[str] = (), round_word: str = "round"
+             ) -> Page:
+        return Page(title, self.frames, self.events, summary, legend, illegal=illegal,
+                    names=tuple(names), round_word=round_word)
 
 
 def _json_for_script(value: Any) -> str:
@@ -170,11 +179,11 @@ def _json_for_script(value: Any) -> str:
     >>> _json_for_script(["</script>", "<!--"])
     '["<\\\\/script>","\\\\u003c!--"]'
     """
-    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    text = msgspec.json.encode(value).decode("utf-8")
     return text.replace("</", "<\\/").replace("<!--", "\\u003c!--")
 
 
-def frames_data(page: Page) -> dict[str, Any]:
+def frames_data(page: Page, names: Names | None = None) -> dict[str, Any]:
     """The page's frames as the script reads them: shared tables of lines, pictures, notes.
 
     >>> data = frames_data(Page("t", [Frame("1", "a", picture="<svg>\\n<g/>\\n</svg>"),
@@ -182,23 +191,28 @@ def frames_data(page: Page) -> dict[str, Any]:
     >>> data["lines"], data["pictures"]
     (['<svg>', '<g/>', '</svg>', '<i/>'], [[0, 1, 2], [0, 3, 2]])
     """
+    names = names or Names(page.names)
     lines: dict[str, int] = {}
     pictures: dict[tuple[int, ...], int] = {}
     rules: dict[Rule, int] = {}
     frames: list[dict[str, Any]] = []
+    drawn: dict[str, int] = {}  # a picture shown at several moments is split once
     for frame in page.frames:
-        ids = tuple(lines.setdefault(line, len(lines)) for line in frame.picture.splitlines())
-        item: dict[str, Any] = {"k": frame.key, "c": frame.caption}
-        if ids:
-            item["p"] = pictures.setdefault(ids, len(pictures))
+        number = drawn.get(frame.picture)
+        if number is None and frame.picture:
+            ids = tuple(lines.setdefault(line, len(lines)) for line in frame.picture.splitlines())
+            number = drawn[frame.picture] = pictures.setdefault(ids, len(pictures))
+        item: dict[str, Any] = {"k": frame.key, "c": names.text(frame.caption)}
+        if number is not None:
+            item["p"] = number
         if frame.text:
-            item["t"] = frame.text
+            item["t"] = names.text(frame.text)
         if frame.event is not None:
             item["e"] = frame.event
         if frame.notes:
-            item["n"] = [[n.kind.value, n.text] + ([rules.setdefault(n.rule, len(rules))]
-                                             if n.rule is not None else [])
-                         for n in frame.notes]
+            item["n"] = [[n.kind.value, names.text(n.text)]
+                         + ([rules.setdefault(n.rule, len(rules))] if n.rule is not None
+                            else []) for n in frame.notes]
         if frame.scores:
             item["s"] = [[name, points] for name, points in frame.scores.items()]
         frames.append(item)
@@ -225,17 +239,18 @@ def _rule_html(rule: Rule) -> str:
             f' <q>{escape(rule.quote)}</q></span>')
 
 
-def event_html(event: PageEvent, key: str | None) -> str:
+def event_html(event: PageEvent, key: str | None, names: Names | None = None) -> str:
     """One item of the move list: a link to its moment (the one place an event is drawn, so
-    marks can be added per event)."""
+    marks can be added per event); ``names`` isolates the players' names in it."""
+    names = names or Names(())
     cls = "ev" + (" violation" if event.violation else "") + (" lost" if event.lost else "")
     mark = ('<span class="tag">violation</span> ' if event.violation
             else '<span class="tag">Lost</span> ' if event.lost else "")
-    where = f'<span class="where">{escape(event.where)}:</span> ' if event.where else ""
+    where = f'<span class="where">{names.html(event.where)}:</span> ' if event.where else ""
     if event.mark:
         kind = escape(event.mark.split()[0])
         mark += f'<span class="mark mark-{kind}">{escape(event.mark)}</span> '
-    body = f"{mark}{where}{escape(event.text)}"
+    body = f"{mark}{where}{names.html(event.text)}"
     ident = ""
     if key is not None:  # without JavaScript the link goes to the item itself
         body = f'<a class="go" href="{escape(fragment(ITEM + key))}">{body}</a>'
@@ -280,7 +295,7 @@ def _marks(page: Page) -> str:
         elif event is not None and event.lost:
             kind, label = "lost", f"Lost at {frame.key}"
         elif previous is not None and round_key != previous and "." in frame.key:
-            kind, label = "round", f"round {round_key} starts"
+            kind, label = "round", f"{page.round_word} {round_key} starts"
         previous = round_key
         if kind:
             out.append(f'<a class="{kind}" href="{escape(fragment(frame.key))}" '
@@ -289,7 +304,7 @@ def _marks(page: Page) -> str:
     return "".join(out)
 
 
-def _static_frame(frame: Frame, rules_html: bool = True) -> tuple[str, str, str, str]:
+def _static_frame(frame: Frame, names: Names) -> tuple[str, str, str, str]:
     """The picture, text, notes and score rows of a frame as HTML (the page without
     JavaScript shows its last moment so)."""
     notes = []
@@ -297,30 +312,31 @@ def _static_frame(frame: Frame, rules_html: bool = True) -> tuple[str, str, str,
         word = {NoteKind.LOST: "Lost", NoteKind.VIOLATION: "Violation",
                 NoteKind.SCORE: "Check"}.get(note.kind, "")
         kind = f'<span class="kind">{word}</span>' if word else ""
-        rule = _rule_html(note.rule) if note.rule is not None and rules_html else ""
-        notes.append(f'<li class="{note.kind.value}">{kind}{escape(note.text)}{rule}</li>')
-    rows = "".join(f"<tr><th>{escape(name)}</th><td>{points}</td></tr>"
+        rule = _rule_html(note.rule) if note.rule is not None else ""
+        notes.append(f'<li class="{note.kind.value}">{kind}{names.html(note.text)}{rule}</li>')
+    rows = "".join(f"<tr><th><bdi>{escape(name)}</bdi></th><td>{points}</td></tr>"
                    for name, points in frame.scores.items())
-    return frame.picture, escape(frame.text), "".join(notes), rows
+    return frame.picture, names.html(frame.text), "".join(notes), rows
 
 
 def render_page(page: Page) -> str:
     """The page as one self-contained HTML document."""
     if not page.frames:
         raise ValueError("a replay page needs at least one frame")
-    data = frames_data(page)
+    names = Names(page.names)
+    data = frames_data(page, names)
     last = len(page.frames) - 1
     keys: dict[int, str] = {}
     for frame in page.frames:
         if frame.event is not None:
             keys.setdefault(frame.event, frame.key)
-    events = "\n".join(event_html(e, keys.get(i)) for i, e in enumerate(page.events))
+    events = "\n".join(event_html(e, keys.get(i), names) for i, e in enumerate(page.events))
     summary = "".join(
-        f'<p class="illegal" title="{escape(line)}">{escape(line)}</p>' if page.illegal
-        else f"<p>{escape(line)}</p>" for line in page.summary[:1])
+        f'<p class="illegal" title="{escape(line)}">{names.html(line)}</p>' if page.illegal
+        else f"<p>{names.html(line)}</p>" for line in page.summary[:1])
     if len(page.summary) > 1:  # folded on a phone (by the script), so the picture shows
         summary += ('<details id="pc-more" open><summary>scores and result</summary>'
-                    + "".join(f"<p>{escape(line)}</p>" for line in page.summary[1:])
+                    + "".join(f"<p>{names.html(line)}</p>" for line in page.summary[1:])
                     + "</details>")
     back = f'<p class="back"><a href="{escape(page.back)}">all pages</a></p>' if page.back else ""
     legend = f'<p class="legend">{escape(page.legend)}</p>' if page.legend else ""
@@ -330,7 +346,7 @@ def render_page(page: Page) -> str:
     if strip:
         strip = f'<nav class="strip" aria-label="the moves by mark">{strip}</nav>'
     final = page.frames[-1]
-    picture, text, notes, rows = _static_frame(final)
+    picture, text, notes, rows = _static_frame(final, names)
     text_hidden = "" if text else " hidden"
     next_violation = (_button("pc-nextv", "next violation", "next violation", "next &#x26A0;")
                       if page.first_violation() is not None else "")
@@ -353,7 +369,7 @@ aria-label="moment"><div class="marks" id="pc-marks">{_marks(page)}</div></div>
 <p id="pc-live" class="sr" aria-live="polite"></p>
 <main>
 <section class="board" aria-label="the game at this moment">
-<h2 id="pc-caption">{escape(final.caption)}</h2>
+<h2 id="pc-caption">{names.html(final.caption)}</h2>
 <figure id="pc-picture" role="group" aria-labelledby="pc-caption">{picture}</figure>
 <pre id="pc-text"{text_hidden}>{text}</pre>
 {legend}

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from pathcheck.tracer.constants import BOUND, AdditionalRule
 from pathcheck.tracer.dungeon import TraceResult
@@ -41,17 +42,29 @@ class DungeonView:
     bound: int | None
     """Half-size of the square bound (4 for rule #2's 9x9), or None."""
 
-    def extent(self) -> tuple[int, int, int, int]:
-        """min x, min y, max x, max y of what must be drawn."""
+    def extent(self, bound: bool = True) -> tuple[int, int, int, int]:
+        """min x, min y, max x, max y of what must be drawn; ``bound=False``: the tiles laid
+        and the Lost mark only (a replay page frames them and shows the bound as an edge
+        where they reach it)."""
         xs = [c[0] for c in self.tiles] or [0]
         ys = [c[1] for c in self.tiles] or [0]
         if self.lost_cell is not None:
             xs.append(self.lost_cell[0])
             ys.append(self.lost_cell[1])
-        if self.bound is not None:
+        if bound and self.bound is not None:
             xs += [-self.bound, self.bound]
             ys += [-self.bound, self.bound]
         return min(xs), min(ys), max(xs), max(ys)
+
+
+_PAIRS = [[frozenset({Direction(a), Direction(b)}) for b in range(4)] for a in range(4)]
+"""Every pair of edges, made once (a page draws thousands of views)."""
+
+
+@lru_cache(maxsize=256)
+def _paths(kind: TileKind, direction: Direction) -> tuple[PortPair, ...]:
+    """The paths of a tile kind turned to ``direction``, in absolute edge directions."""
+    return tuple(_PAIRS[(a + direction) % 4][(b + direction) % 4] for a, b in KIND_PATHS[kind])
 
 
 def build_view(
@@ -61,16 +74,12 @@ def build_view(
     ts = tileset or load_tileset()
     taken: dict[Cell, set[PortPair]] = {}
     for p in result.passes:
-        taken.setdefault((p.x, p.y), set()).add(frozenset({p.entry.opposite, p.exit}))
+        taken.setdefault((p.x, p.y), set()).add(_PAIRS[(p.entry + 2) % 4][p.exit])
     tiles: dict[Cell, TileView] = {}
     for index, placed in enumerate(result.layout, start=1):
         cell = (placed.x, placed.y)
         kind = ts[placed.tile].kind
-        paths = tuple(
-            frozenset({Direction((a + placed.dir) % 4), Direction((b + placed.dir) % 4)})
-            for a, b in KIND_PATHS[kind]
-        )
-        tiles[cell] = TileView(index, placed.tile, kind, placed.dir, paths,
+        tiles[cell] = TileView(index, placed.tile, kind, placed.dir, _paths(kind, placed.dir),
                                frozenset(taken.get(cell, ())))
     lost_cell = None
     if result.lost_at is not None and len(result.layout) >= result.lost_at:

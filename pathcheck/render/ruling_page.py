@@ -252,4 +252,5 @@ def ruling_page(ruling: Ruling, picture: PictureFn | None = None, *, title: str 
     builder.end()
     heading = title or f"{ruling.source}: {ruling.game} ({ruling.format})"
     return builder.moments.page(heading, verdict_lines(ruling, words), legend,
-                                illegal=bool(ruling.violations))
+                                illegal=bool(ruling.violations), names=ruling.players,
+                                round_word=words.round)

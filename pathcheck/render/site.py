@@ -19,6 +19,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from pathcheck.errors import IOFailure
+from pathcheck.render.bidi import Names
 from pathcheck.render.html import GENERATOR, Page, fragment, head, render_page
 
 INDEX = "index.html"
@@ -35,6 +36,8 @@ class IndexRow:
 
     href: str
     cells: Sequence[str]
+    names: Sequence[str] = ()
+    """The players' names in the cells, each isolated (:mod:`pathcheck.render.bidi`)."""
 
 
 def href(name: str, key: str | None = None) -> str:
@@ -54,8 +57,9 @@ def render_index(title: str, headers: Sequence[str], rows: Sequence[IndexRow],
     body = []
     for row in rows:
         cells = list(row.cells)
+        names = Names(row.names)
         link = f'<td><a href="{escape(row.href)}">{escape(cells[0])}</a></td>' if cells else ""
-        body.append("<tr>" + link + "".join(f"<td>{escape(c)}</td>" for c in cells[1:])
+        body.append("<tr>" + link + "".join(f"<td>{names.html(c)}</td>" for c in cells[1:])
                     + "</tr>")
     lines = "".join(f"<p>{escape(line)}</p>" for line in summary)
     return f"""{head(title)}
@@ -137,6 +141,8 @@ class SiteWriter:
         self.title, self.headers = title, headers
         self.pending: list[tuple[str, str, str | None, Sequence[str]]] = []
         """(wanted name, temporary file, key of the first violation, index cells)."""
+        self.names: list[Sequence[str]] = []
+        """The players' names of each page, in the order added."""
 
     def add(self, name: str, page: Page, cells: Sequence[str]) -> None:
         """Write ``page`` (to be named ``name`` or a free variant of it)."""
@@ -160,6 +166,7 @@ class SiteWriter:
                 os.unlink(tmp)
             raise _fail(self.root / name, exc) from exc
         self.pending.append((name, tmp, page.first_violation(), tuple(cells)))
+        self.names.append(tuple(page.names))
 
     def discard(self) -> None:
         """Remove every page written so far (nothing of the run is left in the folder)."""
@@ -169,7 +176,7 @@ class SiteWriter:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
             LIVE_TEMPORARIES.discard(tmp)
-        self.pending = []
+        self.pending, self.names = [], []
 
     def finish(self, summary: Sequence[str] = (), names: Sequence[str] | None = None
                ) -> list[str]:
@@ -187,7 +194,8 @@ class SiteWriter:
                                 "file of yours, a FIFO, a device...); name another folder for "
                                 "the pages")
         written, rows = [], []
-        for name, (_, tmp, first, cells) in zip(final, self.pending, strict=True):
+        for name, (_, tmp, first, cells), players in zip(final, self.pending, self.names,
+                                                         strict=True):
             try:
                 os.replace(tmp, self.root / name)
             except OSError as exc:
@@ -195,7 +203,7 @@ class SiteWriter:
                 raise IOFailure(f"{self.root / name}: cannot write: {exc.strerror}") from exc
             LIVE_TEMPORARIES.discard(tmp)
             written.append(str(self.root / name))
-            rows.append(IndexRow(href(name, first), cells))
-        self.pending = []
+            rows.append(IndexRow(href(name, first), cells, players))
+        self.pending, self.names = [], []
         write_atomic(self.root / INDEX, render_index(self.title, self.headers, rows, summary))
         return [*written, str(self.root / INDEX)]

@@ -130,14 +130,32 @@ def _fit(text: str, size: float, room: float = _ROOM) -> tuple[str, str]:
     return text[:fits - 1] + "…", f"<title>{escape(text)}</title>"
 
 
+@lru_cache(maxsize=256)
+def _tile_shape(paths: tuple[PortPair, ...]) -> tuple[str, str]:
+    """The ``d`` of a tile's cell and of its paths, drawn around (0, 0): the picture of each
+    tile kind and rotation, made once (with shapely) and placed with a translation."""
+    cell = box(-0.5, -0.5, 0.5, 0.5)
+    lines = unary_union([_path_line(0, 0, *sorted(pair)) for pair in paths])
+    return _d(cell.exterior, 0), _d(lines, 0)
+
+
+@lru_cache(maxsize=256)
+def _taken_shape(taken: frozenset[PortPair]) -> str:
+    """The ``d`` of the path taken over a tile, around (0, 0) (made once per set of turns)."""
+    return _d(unary_union([_path_line(0, 0, *sorted(pair)) for pair in taken]), 0)
+
+
+def _place(x: int, y: int, shift_y: float) -> str:
+    return f'transform="translate({x * SCALE:.1f},{(shift_y - y) * SCALE:.1f})"'
+
+
 @lru_cache(maxsize=8192)
 def _tile_line(x: int, y: int, tile: TileView, shift_y: float) -> str:
     """A tile's cell and paths (the same line in every picture of a growing dungeon)."""
-    cell = box(x - 0.5, y - 0.5, x + 0.5, y + 0.5)
-    paths = unary_union([_path_line(x, y, *sorted(pair)) for pair in tile.paths])
-    return (f'<g><path class="tile" data-index="{tile.index}" '
-            f'd="{_d(cell.exterior, shift_y)}" fill="#efe6d2" stroke="#8a7f6a"/>'
-            f'<path d="{_d(paths, shift_y)}" fill="none" stroke="#b9ae98" '
+    cell, paths = _tile_shape(tile.paths)
+    return (f'<g {_place(x, y, shift_y)}><path class="tile" data-index="{tile.index}" '
+            f'd="{cell}" fill="#efe6d2" stroke="#8a7f6a"/>'
+            f'<path d="{paths}" fill="none" stroke="#b9ae98" '
             'stroke-width="4" stroke-linecap="round"/></g>')
 
 
@@ -159,9 +177,9 @@ def _label_line(x: int, y: int, tile: TileView, shift_y: float, placer: str) -> 
 
 @lru_cache(maxsize=8192)
 def _taken_line(x: int, y: int, index: int, taken: frozenset[PortPair], shift_y: float) -> str:
-    lines = unary_union([_path_line(x, y, *sorted(pair)) for pair in taken])
-    return (f'<path class="taken" data-index="{index}" d="{_d(lines, shift_y)}" fill="none" '
-            'stroke="#0072B2" stroke-width="6" stroke-linecap="round" stroke-linejoin="round"/>')
+    return (f'<path class="taken" data-index="{index}" {_place(x, y, shift_y)} '
+            f'd="{_taken_shape(taken)}" fill="none" stroke="#0072B2" stroke-width="6" '
+            'stroke-linecap="round" stroke-linejoin="round"/>')
 
 
 def _cards_line(x: int, y: int, shift_y: float, index: int, initials: str) -> str:

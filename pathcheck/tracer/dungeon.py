@@ -161,6 +161,10 @@ rules_mask = tracing_mask
 :mod:`pathcheck.tracer.constants`)."""
 
 
+_DIRECTIONS = tuple(Direction)
+"""The directions by number (a table is faster than ``Direction(n)`` for every pass)."""
+
+
 def trace(
     placements: Sequence[Placement],
     *,
@@ -188,7 +192,7 @@ def trace(
         compiled, indices, dirs, tracing_mask(rules), int(initial_movement), None, raw_passes
     )
     passes = tuple(
-        Pass(*unpack(cell), Direction(entry), Direction(exit_))
+        Pass(*unpack(cell), _DIRECTIONS[entry], _DIRECTIONS[exit_])
         for cell, entry, exit_ in raw_passes or ()
     )
     layout = []

@@ -113,14 +113,39 @@ LAYOUT = """() => {
   const vw = document.documentElement.clientWidth, vh = window.innerHeight;
   const wide = [];
   for (const e of document.querySelectorAll('body *')) {
-    if (e.closest('svg') && e.tagName.toLowerCase() !== 'svg') continue;
+    if (e.closest('svg')) continue;  // a picture scrolls inside its frame: the figure
+    const up = e.parentElement;  // so does the strip of marks on a phone
+    if (up && up.scrollWidth > up.clientWidth
+        && /auto|scroll/.test(getComputedStyle(up).overflowX)) continue;
     const r = e.getBoundingClientRect();
     if (r.width > 0 && (r.right > vw + 1 || r.left < -1)) {
       wide.push(e.tagName + '#' + e.id + '.' + (e.getAttribute('class') || ''));
     }
   }
-  const boxes = [...document.querySelectorAll('#pc-picture svg')].map(s => {
-    const r = s.getBoundingClientRect(); return [r.left, r.right]; });
+  const figures = [...document.querySelectorAll('#pc-picture figure')];
+  const frames = figures.length ? figures : [document.getElementById('pc-picture')];
+  const boxes = frames.filter(f => f).map(f => {
+    const r = f.getBoundingClientRect(); return [r.left, r.right]; });
+  // The marks of the moment lie inside the frame shown: the current card or the newest tile,
+  // and the Lost mark too where both fit the frame's width.
+  const outside = [];
+  for (const f of frames.filter(f => f)) {
+    const fr = f.getBoundingClientRect(), tiles = f.querySelectorAll('.tile');
+    const now = f.querySelector('.current') || tiles[tiles.length - 1];
+    const lost = f.querySelector('.lost'), marks = now ? [now] : [];
+    if (lost && now) {
+      const a = now.getBoundingClientRect(), b = lost.getBoundingClientRect();
+      if (Math.max(a.right, b.right) - Math.min(a.left, b.left) <= fr.width) marks.push(lost);
+    }
+    for (const m of marks) {
+      const r = m.getBoundingClientRect();
+      if (r.left < fr.left - 1 || r.right > fr.right + 1) {
+        outside.push((m.getAttribute('class') || '') + ' ' + Math.round(r.left) + '-'
+                     + Math.round(r.right) + ' in ' + Math.round(fr.left) + '-'
+                     + Math.round(fr.right));
+      }
+    }
+  }
   let smallest = 1e9;
   for (const t of document.querySelectorAll('#pc-picture svg text')) {
     if (!t.textContent.trim()) continue;
@@ -128,11 +153,12 @@ LAYOUT = """() => {
     const size = parseFloat(getComputedStyle(t).fontSize) * Math.hypot(ctm.a, ctm.b);
     smallest = Math.min(smallest, size);
   }
-  return {vw, vh, scroll: document.documentElement.scrollWidth, wide, boxes, smallest,
+  return {vw, vh, scroll: document.documentElement.scrollWidth, wide, boxes, smallest, outside,
           header: document.querySelector('header').getBoundingClientRect().height};
 }"""
-"""The layout of the page shown: elements wider than the viewport, the pictures' boxes, the
-smallest text of the picture in CSS px, the header's height."""
+"""The layout of the page shown: elements wider than the viewport, the boxes of the pictures'
+frames, the marks of the moment outside their frame, the smallest text of the picture in CSS
+px, the header's height."""
 
 EVERY_EVENT = """() => {
   const out = [], data = JSON.parse(document.getElementById('pc-data').textContent);

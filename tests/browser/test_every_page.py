@@ -4,6 +4,7 @@ the move list, every violation shown at its moment; and the page's controls."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +41,10 @@ FITS = """() => {
 """Texts of the picture that stick out of their card, or out of the picture (an empty list:
 none)."""
 
+MARKS = "document.querySelectorAll('#pc-marks a.lost, #pc-marks a.violation')"
+"""The slider's marks of the Lost points and violations (each a link to its moment)."""
+
+
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Every playable fixture's page, a folder (and an index) per game."""
@@ -67,11 +72,15 @@ def test_page_fits_and_every_event_is_reachable(site: Path, viewports: dict[str,
     assert layout["scroll"] <= layout["vw"] and not layout["wide"], layout["wide"][:5]
     for left, right in layout["boxes"]:
         assert left >= -1 and right <= layout["vw"] + 1, (left, right)
+    assert layout["smallest"] >= 9.95, f"a label of {layout['smallest']:.1f} px"
+    assert layout["outside"] == []  # the moment's marks are inside the frame shown
     if size == "wide":
-        assert layout["smallest"] >= 9.95, f"a label of {layout['smallest']:.1f} px"
         assert page.evaluate(EVERY_EVENT) == []  # the script is the same at any size
     else:
         assert layout["header"] <= layout["vh"] / 5, f"header {layout['header']:.0f} px"
+    for n in range(page.evaluate(MARKS + ".length")):  # each Lost point and violation
+        page.evaluate(f"{MARKS}[{n}].click()")
+        assert page.evaluate(LAYOUT)["outside"] == [], opened.moment()
     page.keyboard.press("End")  # the last moment: the most text under the picture
     assert page.evaluate(FITS) == []
     assert _errors(opened) == []
@@ -97,14 +106,19 @@ def test_keyboard_marks_and_buttons(site: Path, viewports: dict[str, Opened]) ->
     opened = viewports["wide"]
     page = opened.open(site / "memo-dice" / "illegal-wrong-guess.html", "1.0")
     assert opened.moment() == "1.0"
-    page.keyboard.press("ArrowDown")  # the next round's start
+    page.keyboard.press("ArrowDown")  # up and down page-wide scroll the page, as anywhere
+    assert opened.moment() == "1.0"
+    page.focus("#pc-slider")
+    page.keyboard.press("ArrowDown")  # on the slider (or the move list): a round
     assert opened.moment() == "2.0"
+    page.locator("#pc-events a.go").first.focus()
     page.keyboard.press("ArrowUp")
     assert opened.moment() == "1.0"
     page.keyboard.press("ArrowRight")
     assert opened.moment() == "1.1"
     live = page.text_content("#pc-live") or ""
     assert "Round 1, move 1" in live and "rolls die" in live  # announced: caption and event
+    assert live.count("rolls die") == 1, live  # the move said once
     page.click("#pc-nextv")
     assert opened.moment() == "1.10b" and "violation" in opened.current_event().lower()
     page.click("#pc-nextv")
@@ -168,8 +182,6 @@ LONG = "Maximiliane-Sophia von Hohenberg"
                                      "robot-memory/legal-standard-3p.json"])
 def test_long_names_fit_and_odd_file_names_link(tmp_path: Path, viewports: dict[str, Opened],
                                                 fixture: str, size: str) -> None:
-    import json
-
     text = (FIXTURES / fixture).read_text()
     first = json.loads(text)["players"][0]
     log = tmp_path / "a game #1? 100%.json"

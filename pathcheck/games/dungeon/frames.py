@@ -20,6 +20,7 @@ event of the same turn.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -43,7 +44,8 @@ LEGEND = ("Thick blue: the path followed so far; thin: paths not taken; S in a g
           "Lost; each tile shows its number (top left), the initial of who placed it (top "
           "right), its arrow (bottom left) and its id (bottom right); an orange card on a "
           "tile: the LOST cards played after it, with the players' initials.")
-BOUND_LEGEND = " Dashed vermilion: the 9x9 bound of additional rule #2."
+BOUND_LEGEND = (" Dashed vermilion: the 9x9 bound of additional rule #2 (the picture frames "
+                "the tiles laid: the bound shows as an edge where they reach it).")
 
 
 def legend(rules: Iterable[int]) -> str:
@@ -100,7 +102,7 @@ class Builder:
         drawn = full if len(steps) == every else trace(
             placements[:steps[-1]], tileset=self.tileset, rules=self.rules,
             initial_movement=movement, with_passes=True)
-        extent = build_view(drawn, self.tileset, self.rules).extent()
+        extent = build_view(drawn, self.tileset, self.rules).extent(bound=False)
         initials = {k: _initial(name) for k, name in (placers or {}).items() if name}
         shown = 0
         lost_before = False
@@ -216,7 +218,9 @@ def record_page(verdict: DungeonVerdict) -> Page:
                                               for p, n in verdict.check.points.items()))
     title = (f"{_where(record.source, record.line, record.pointer)}: dungeon of "
              f"{counted(len(record.tiles), 'tile')}")
-    return builder.moments.page(title, summary, legend(builder.rules))
+    return builder.moments.page(title, summary, legend(builder.rules),
+                                names=[card.player for card in record.lost],
+                                round_word="dungeon")
 
 
 def solo_dungeons(builder: Builder, dungeons: Sequence[Sequence[Placement]],
@@ -258,7 +262,7 @@ def solo_verdict_page(verdict: SoloVerdict) -> Page:
                         notes=[Note(line) for line in summary], scores={"solo": result.score})
     title = (f"{_where(record.source, record.line, record.pointer)}: solo, "
              f"{counted(len(record.dungeons), 'dungeon')}")
-    return builder.moments.page(title, summary, legend(builder.rules))
+    return builder.moments.page(title, summary, legend(builder.rules), round_word="dungeon")
 
 
 def verdict_page(verdict: Verdict) -> Page:
@@ -281,7 +285,7 @@ def key_page(code: str, rules: Iterable[int], dungeons: Sequence[Sequence[Placem
                         scores={"solo": best})
     rules_text = " ".join(f"#{r}" for r in sorted(rule_set)) or "none"
     return builder.moments.page(f"Answer key of {code} (additional rules {rules_text})",
-                                summary, legend(rule_set))
+                                summary, legend(rule_set), round_word="dungeon")
 
 
 def _hands(exp: Exploration) -> list[dict[str, list[str]]]:
@@ -405,7 +409,8 @@ def game_page(log: Mapping[str, Any], ruling: Ruling) -> Page:
     moments.add("end", f"End of the game: {said}", PageEvent(f"End of the game: {said}"),
                 picture=moments.picture, notes=end_notes, scores=ruling.final_scores)
     return moments.page(f"{ruling.source}: dungeon in memory, {len(game.players)} players",
-                        lines, legend(game.rules), illegal=bool(ruling.violations))
+                        lines, legend(game.rules), illegal=bool(ruling.violations),
+                        names=game.players, round_word="exploration")
 
 
 def page(log: Mapping[str, Any], ruling: Ruling) -> Page:
@@ -429,7 +434,7 @@ class _Drawn:
             full = trace(dungeon, tileset=tileset, rules=rules, initial_movement=movement,
                          with_passes=True)
             self.movements.append(movement)
-            self.extents.append(build_view(full, tileset, rules).extent())
+            self.extents.append(build_view(full, tileset, rules).extent(bound=False))
             movement = full.last_movement
 
     def at(self, number: int, tiles: int, extent: Extent | None = None
@@ -483,8 +488,10 @@ def solo_page(log: Mapping[str, Any], ruling: Ruling) -> Page:
             notes.append(Note(f"Dungeon {d} is Lost at its tile {t} by {result.reason.value}",
                               NoteKind.LOST, result.reason.rule))
         if divergence is not None and divergence.position == position:
-            events.append(PageEvent(f"first divergence from the answer key: "
-                                    f"{divergence.describe()}", where, violation=True))
+            # not a violation of the ruling: perfect play is the measure, not a rule
+            diverged = f"first divergence from the answer key: {divergence.describe()}"
+            events.append(PageEvent(diverged, where))
+            notes.append(Note(f"{where}: {diverged}"))
         events += [_violation_event(v, SOLO_WORDS) for v in placed.pop((d, t), [])]
         picture = pair_picture(svg, key_svg)
         for event in events:
@@ -511,15 +518,23 @@ def solo_page(log: Mapping[str, Any], ruling: Ruling) -> Page:
     return moments.page(f"{ruling.source}: solo record, "
                         f"{counted(len(record.dungeons), 'dungeon')}",
                         summary, legend(record.rules) + " Left: the record; right: the answer "
-                        "key (perfect play of the same stack).", illegal=bool(ruling.violations))
+                        "key (perfect play of the same stack).", illegal=bool(ruling.violations),
+                        names=ruling.players, round_word="dungeon")
 
 
 SOLO_WORDS = Words("dungeon", "tile")
 """A solo record's words: its dungeons and their tiles."""
 
 
+_MIN = re.compile(r"--min:(\d+)px")
+
+
 def pair_picture(svg: str, key_svg: str) -> str:
-    """The record's dungeon and the answer key's side by side (on a phone, one above the
-    other), drawn in one extent: at one scale."""
-    return (f'<div class="pair">\n<figure><figcaption>the record</figcaption>\n{svg}</figure>\n'
-            f'<figure><figcaption>the answer key</figcaption>\n{key_svg}</figure>\n</div>')
+    """The record's dungeon and the answer key's side by side, drawn in one extent: at one
+    scale; where the two at their readable width (``--min``) do not fit side by side (a
+    phone, a wide dungeon), one above the other."""
+    found = _MIN.search(svg)
+    basis = f' style="--pmin:{found.group(1)}px"' if found else ""
+    return (f'<div class="pair"{basis}>\n<figure><figcaption>the record</figcaption>\n{svg}'
+            f'</figure>\n<figure><figcaption>the answer key</figcaption>\n{key_svg}</figure>\n'
+            '</div>')

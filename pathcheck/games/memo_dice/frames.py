@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from pathcheck.games.memo_dice.rules import TARGET, Cup
+from pathcheck.render.bidi import isolate
 from pathcheck.render.board import Bar, Card, Look, board_svg
 from pathcheck.render.words import counted
 
@@ -43,9 +44,9 @@ def cups_svg(number: int, move: int, row: Sequence[CupInRow],
     cards: list[Card | None] = []
     for cup in row:
         lines = [f"cup {cup.number}: {cup.cup}", f"{cup.symbol} ({cup.colour})",
-                 f"rolled by {cup.coverer}"]
+                 f"rolled by {isolate(cup.coverer)}"]
         if cup.holder is not None:
-            lines.append(f"to {cup.holder}")
+            lines.append(f"to {isolate(cup.holder)}")
         cards.append(Card(tuple(lines), Look.DOWN if cup.holder is None else Look.UP,
                           current=cup.number == current and move > 0,
                           glyph="★" if cup.cup == Cup.GOLDEN.value else "",
@@ -57,5 +58,5 @@ def cups_svg(number: int, move: int, row: Sequence[CupInRow],
                                               if row else "")]
     bars = [Bar(player, points, TARGET) for player, points in scores.items()]
     notes.append("score track before this round's cups:")
-    return board_svg(rows, notes=notes, bars=bars, card_w=128, card_h=78,
+    return board_svg(rows, notes=notes, bars=bars, card_w=128, card_h=92,
                      title=f"cups, round {number}, {where}")

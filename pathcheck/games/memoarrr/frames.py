@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from pathcheck.games.common import Moment
 from pathcheck.games.memoarrr.rules import COLUMNS, SIZE, Pos
+from pathcheck.render.bidi import isolate
 from pathcheck.render.board import Card, Look, board_svg
 
 if TYPE_CHECKING:
@@ -81,11 +82,13 @@ def island_svg(state: State, at: Moment) -> str:
     notes = [f"Round {at.round}, {when}; face up: {len(state.face_up)}, volcano cards left "
              f"in the centre: {len(state.stack)}"]
     if not state.round_over and state.to_move:
-        notes.append(f"to move: {state.to_move}" + (" (crab's extra turn)" if state.crab
+        notes.append(f"to move: {isolate(state.to_move)}" + (" (crab's extra turn)" if state.crab
                                                     else ""))
     if state.out:
-        notes.append("out: " + ", ".join(f"{p} ({v} volcano)" for p, v in state.out.items()))
+        notes.append("out: " + ", ".join(f"{isolate(p)} ({v} volcano)"
+                                         for p, v in state.out.items()))
     notes.append("treasures: " + ", ".join(
-        f"{p} {sum(t)} ({' + '.join(map(str, t)) or '-'})" for p, t in state.treasures.items()))
+        f"{isolate(p)} {sum(t)} ({' + '.join(map(str, t)) or '-'})"
+        for p, t in state.treasures.items()))
     return board_svg(rows, columns=list(COLUMNS), row_names=[str(r + 1) for r in range(SIZE)],
                      notes=notes, title=f"island, round {at.round} {when}")

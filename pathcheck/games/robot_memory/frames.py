@@ -12,6 +12,7 @@ from typing import Any
 
 from pathcheck.games.robot_memory.at import Grid
 from pathcheck.games.robot_memory.rules import ShortCircuit
+from pathcheck.render.bidi import isolate
 from pathcheck.render.board import Card, Look, board_svg
 from pathcheck.render.words import counted
 
@@ -42,7 +43,7 @@ def grid_svg(number: int, turns_done: int, grid: Grid, face_up: Set[tuple[int, i
     chain = " (a short-circuit chain)" if len(picked) > 1 else ""
     after = f"after {counted(turns_done, 'move')}"
     notes = [f"Round {number} {after}; face up: {len(face_up)}{chain}",
-             "points: " + ", ".join(f"{side} {n}" for side, n in scores.items())]
+             "points: " + ", ".join(f"{isolate(side)} {n}" for side, n in scores.items())]
     columns = [f"c{c}" for c in range(1, max((len(r) for r in grid), default=0) + 1)]
     return board_svg(rows, columns=columns, row_names=[f"r{r}" for r in range(1, len(grid) + 1)],
                      notes=notes, card_w=118, card_h=52,
