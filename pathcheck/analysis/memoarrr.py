@@ -223,7 +223,7 @@ def _cost(card: int, knew: int, verdict: int) -> tuple[float, float]:
     connect; 0 when nothing could connect), and that minus the chance the reveal made had
     from what the mover knew (a card seen: whether it connects; one not seen: that share).
 
-    >>> _cost(0, 1 << 20, NOTHING), _cost(0, 2 << 21 | 4 << 26, SEEN_MISS)
+    >>> _cost(0, 1 << 20, NOTHING), _cost(24, 1 << 20 | 2 << 21 | 4 << 26, SEEN_MISS)
     ((0.0, 0.0), (0.5, 0.5))
     """
     hits, size = knew >> 21 & 31, knew >> 26 & 31

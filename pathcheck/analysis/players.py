@@ -17,8 +17,8 @@ logs, the model only takes the decisions memory bears on.
 >>> import random
 >>> log = generate("memo-dice", "perfect", random.Random(1))
 >>> from pathcheck.analysis import analyse
->>> {s.memory_score for s in analyse(log, source="demo").summaries}
-{100.0}
+>>> sum(m.cost for m in analyse(log, source="demo").moves)
+0.0
 """
 
 from __future__ import annotations
