@@ -6,7 +6,13 @@ against a perfect memory of exactly what the mover had seen (``docs/analysis.md`
 - ``slip``: memory could decide the move and the player did otherwise;
 - ``guess``: nothing the mover had seen decides it; ``chance`` is the probability of success
   over what was still unseen to them;
-- ``sound``: the move a perfect memory makes.
+- ``sound``: the move a perfect memory makes;
+- ``harmless``: memory could decide it and the player did otherwise, at no cost.
+
+Each move carries its ``cost`` (what a perfect memory of what the mover knew would have
+gained over it, in the game's points, expected where chance decides) and ``value`` (what the
+perfect move was worth); a slip is graded by the share of the value it cost
+(:func:`grade`), and the memory score (:func:`memory_score`) weighs every decision by it.
 
 Accuracy is the same for every game: sound moves among the moves memory could decide
 (sound + slips), as a percentage; None when a player had no such move.
