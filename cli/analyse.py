@@ -88,8 +88,9 @@ def command(ctx: click.Context, args: tuple[str, ...], output_format: str, outpu
     the player did otherwise; graded inaccuracy, mistake or blunder by its cost), harmless
     (the same at no cost), guess (nothing seen could decide it; with the chance of success)
     or sound. Per player: moves, slips, guesses, sound moves, accuracy (sound among the moves
-    memory could decide) and memory score (points lost against points at stake). Dungeon in memory also gets, per exploration, the tile that made the path
-    Lost and each player's announcement against a perfect one.
+    memory could decide) and memory score (points lost against points at stake). Dungeon in
+    memory also gets, per exploration, the tile that made the path Lost and each player's
+    announcement against a perfect one.
 
     GAME (dungeon, memoarrr, memo-dice, robot-memory) may be left out: the log's "format"
     picks the analysis. LOG is a JSON file, a JSON Lines file with one log a line, a game
