@@ -187,10 +187,11 @@ class LostAnnouncement(msgspec.Struct, frozen=True, gc=False):
     verdict: str
     """``held-on`` (no card, the path held), ``too-early`` (rule I), ``on-time``, ``late``
     (scoring or not: ``points``), ``missed`` (no card stood and they did not announce in
-    their perfect turn), ``voided`` (no card stood: under rule #1 another's announcement
-    stood in their perfect turn although they announced in it, or in every turn they
-    announced in, and the exploration ended before they could announce again),
-    ``no-chance`` (the exploration ended before the player could announce)."""
+    their perfect turn), ``not-judged`` (no card stood: under rule #1 another's
+    announcement stood in their perfect turn, and a log need not list a void one, so
+    whether they spoke is not known), ``no-chance`` (the
+    exploration ended before the player could announce: no perfect turn, whatever they
+    announced in turns that were not theirs)."""
     announced_turn: int | None
     """The turn after which their LOST card lies (None: no card)."""
     perfect_turn: int | None

@@ -7,7 +7,10 @@ placement, each non-active player still in the team deciding whether to announce
 announcing once the path is Lost, staying while it holds; a slip: announcing before, rule I,
 or staying once it is Lost). Under additional rule #1 only one announcement a turn stands:
 a player who stays while another's announcement has priority over theirs could not have
-announced, so staying is sound, and their perfect turn comes later (:func:`outranked`).
+announced, so staying (or announcing in vain) is sound, and their perfect turn comes later
+(:func:`outranked`). Any other decision in a turn in which an announcement stood is not
+judged: a log may list only the announcement that stood, so whether a player also spoke is
+not known (the analysis notes which).
 Besides the marks, each exploration reports where the path was first Lost, who laid that
 tile, and for each player when a perfect memory would have announced against what they did,
 and the points that would have scored.
@@ -57,6 +60,7 @@ def analyse_read(game: GameLog, *, source: str) -> GameAnalysis:
     players = game.players
     moves: list[AnalysedMove] = []
     reports: list[ExplorationReport] = []
+    unjudged: list[str] = []
     for number, (exp, (lost_at, code, cards)) in enumerate(
             zip(game.explorations, replay.checks, strict=False), 1):
         reason = REASONS[code]
@@ -64,10 +68,13 @@ def analyse_read(game: GameLog, *, source: str) -> GameAnalysis:
         report = exploration_report(number, exp, lost_at or None, reason, cards, players,
                                     priority=priority)
         moves.extend(exploration_moves(number, exp, lost_at or None, reason, cards, players,
-                                       priority=priority, report=report))
+                                       priority=priority, unjudged=unjudged, report=report))
         reports.append(report)
+    notes = (f"not judged: {', '.join(unjudged)}: under additional rule #1 another "
+             "player's announcement stood, and a log may list only that one (adjudicate "
+             "decision 3), so whether they announced too is not known",) if unjudged else ()
     return make_analysis("dungeon", GAME_FORMAT, source, players, moves, replay.scores,
-                         replay.winners, explorations=tuple(reports))
+                         replay.winners, explorations=tuple(reports), notes=notes)
 
 
 def _tiles(n: int) -> str:
@@ -102,11 +109,14 @@ def _stood(t: int, cards: Sequence[LostCard]) -> str | None:
 
 def exploration_moves(number: int, exp: Exploration, lost_at: int | None, reason: str | None,
                       cards: Sequence[LostCard], players: Sequence[str], *,
-                      priority: bool = False,
+                      priority: bool = False, unjudged: list[str] | None = None,
                       report: ExplorationReport | None = None) -> list[AnalysedMove]:
     """The marked moves of one exploration (see the module doc), each with its cost
     (:func:`stay_cost`; an announcement too early costs the point the perfect announcement
-    scored, ``report``'s); ``priority``: additional rule #1 is in play."""
+    scored, ``report``'s); ``priority``: additional rule #1 is in play; the moves the log
+    cannot decide (``R.T player``) are added to ``unjudged``."""
+    if unjudged is None:
+        unjudged = []
     if report is None:
         report = exploration_report(number, exp, lost_at, reason, cards, players,
                                     priority=priority)
@@ -137,18 +147,25 @@ def exploration_moves(number: int, exp: Exploration, lost_at: int | None, reason
         said_by = turn.lost
         at = f"{pointer}/lost" if said_by else pointer
         age = height - lost_at + 1 if lost_now and lost_at is not None else None
+        first = _stood(t, cards) if priority else None
         for player in players:
             if player == active or left_after.get(player, height) < height:
                 continue  # active, or out of the team: their card lies on an earlier tile
+            if first is not None and first != player:
+                # Rule #1: another's announcement stood, and a log may list only that one
+                # (adjudicate decision 3), so whether this player spoke is not known.
+                if not lost_now or outranked(player, t, exp, cards, players) is None:
+                    unjudged.append(f"{number}.{t} {player}")
+                    continue  # speaking or not could be a slip or sound: not judged
+                did = "announces Lost" if player in said_by else "stays in the team"
+                add(AnalysedMove(number, t, player, did, knew,
+                                 "either: an announcement would be void", Mark.SOUND,
+                                 f"{first} announced Lost with priority: one announcement a "
+                                 "turn", None, PRIORITY, at if player in said_by else pointer,
+                                 0.0, 0.0, None, age))
+                continue
             if player in said_by:
-                if lost_now and priority and left_after.get(player) != height:
-                    # voided under rule #1: still the move a perfect memory makes
-                    first = _stood(t, cards)
-                    add(AnalysedMove(number, t, player, "announces Lost", knew, "announce Lost",
-                                     Mark.SOUND, f"the path is Lost; void: {first}'s "
-                                     "announcement stood (one announcement a turn)", None,
-                                     PRIORITY, at, 0.0, 0.0, None, age))
-                elif lost_now:
+                if lost_now:
                     value = stay_cost(player, height, scoring)
                     add(AnalysedMove(number, t, player, "announces Lost", knew, "announce Lost",
                                      Mark.SOUND, "the path is Lost", None, RULE_II, at, 0.0,
@@ -163,11 +180,6 @@ def exploration_moves(number: int, exp: Exploration, lost_at: int | None, reason
                 add(AnalysedMove(number, t, player, "stays in the team", knew,
                                  "stay in the team", Mark.SOUND, "the path holds", None, None,
                                  pointer))
-            elif priority and (first := outranked(player, t, exp, cards, players)) is not None:
-                add(AnalysedMove(number, t, player, "stays in the team", knew,
-                                 "stay in the team", Mark.SOUND,
-                                 f"{first} announced Lost with priority: one announcement a "
-                                 "turn", None, PRIORITY, pointer))
             else:
                 cost = stay_cost(player, height, scoring)
                 mark, graded = slip_mark(cost, cost)
@@ -197,7 +209,7 @@ def stay_cost(player: str, height: int, scoring: Sequence[tuple[int, str]]) -> f
 
 
 _RULE_D = LOST_RULES[LostReason.MISPLACED]
-_VERDICT_RULES = {"too-early": RULE_I, "voided": PRIORITY}
+_VERDICT_RULES = {"too-early": RULE_I, "not-judged": PRIORITY}
 _LAY_IN_LINE = "lay it with its arrow in line with the last-taken path"
 
 
@@ -227,12 +239,14 @@ def exploration_report(number: int, exp: Exploration, lost_at: int | None,
                         if turns[t - 1].player != player
                         and not (priority and outranked(player, t, exp, cards, players))),
                        None)
-        if after is None:  # announced only in vain (voided), or never
+        if after is None:  # announced only in vain, or never
             if perfect is not None:
-                verdict = "voided" if player in turns[perfect - 1].lost else "missed"
-            else:
-                said = any(player in tn.lost for tn in turns[lost_at - 2:])
-                verdict = "voided" if said else "no-chance"
+                # rule #1: another stood in their perfect turn (by speaking first), and the
+                # log need not list a void announcement: whether they spoke is not known
+                stood = _stood(perfect, cards) if priority else None
+                verdict = "missed" if stood is None or stood == player else "not-judged"
+            else:  # an announcement in no turn of theirs (void, or ignored) is no chance
+                verdict = "no-chance"
         elif after < lost_at:
             verdict = "too-early"
         elif announced == perfect:

@@ -36,13 +36,16 @@ def analyse_read(game: MemoDiceLog, *, source: str) -> GameAnalysis:
     replay = Replay(game, source=source)
     replay.play()
     moves: list[AnalysedMove] = []
+    left_out: list[str] = []
     for number, rnd in enumerate(game.rounds[:len(replay.rounds)], 1):
         row = _row(rnd.covering)
         offset = len(rnd.covering)
         uncovered: set[int] = set()
         for j, guess in enumerate(rnd.uncovering, 1):
             if guess.cup > len(row) or guess.cup in uncovered:
-                continue  # a cup not in the row or already lifted: the ruling says so
+                # a cup not in the row or already lifted: the ruling says so
+                left_out.append(f"{number}.{offset + j} cup {guess.cup}")
+                continue
             uncovered.add(guess.cup)
             symbol, roller, move, worth = row[guess.cup - 1]
             age = offset - move + j
@@ -61,8 +64,13 @@ def analyse_read(game: MemoDiceLog, *, source: str) -> GameAnalysis:
             moves.append(AnalysedMove(number, offset + j, guess.player, did, knew, best,
                                       Mark.SLIP, why, None, WRONG_GUESS, pointer, worth, worth,
                                       "blunder", age))
+    notes = list(replay.notes)
+    if left_out:
+        notes.append(f"not judged: the answers for a cup not in the row or already lifted "
+                     f"({', '.join(left_out)}): no symbol lay under it to remember "
+                     "(adjudicate rules on them)")
     return make_analysis("memo-dice", FORMAT, source, game.players, moves, replay.scores,
-                         replay.winners(), notes=tuple(replay.notes))
+                         replay.winners(), notes=tuple(notes))
 
 
 def _row(covering: Any) -> list[tuple[str, str, int, float]]:

@@ -50,6 +50,7 @@ from pathcheck.games.memoarrr.rules import (
     decide_winners,
     rule_for,
 )
+from pathcheck.games.memoarrr.texts import TREASURES_UNKNOWN
 from pathcheck.ruling import Rule
 
 CONNECTS = tuple(sum(1 << j for j, other in enumerate(ALL_CARDS) if card.connects(other))
@@ -107,8 +108,8 @@ class Island:
     what each player knows of it: the places they know (what lies there is the island's
     card: cards move only by swaps everyone sees) and the cards they have seen, as bit sets,
     split into what everyone saw (every reveal) and what only they saw (their side before
-    round 1, their peeks). A place seen whose card the log does not name cannot be used: it
-    never connects."""
+    round 1, their peeks). A place seen whose card the log does not name (``null``) counts
+    as unseen (docs/analysis.md): the player knows it, the analysis does not."""
 
     def __init__(self, cards: dict[int, int], players: Sequence[str],
                  peeks: Mapping[str, str]) -> None:
@@ -128,9 +129,10 @@ class Island:
                 self.learn(p, place)
 
     def learn(self, player: str, place: int) -> None:
-        self.own_places[player] |= 1 << place
+        """``player`` saw ``place`` alone; a card the log leaves out counts as unseen."""
         card = self.cards.get(place)
         if card is not None:
+            self.own_places[player] |= 1 << place
             self.own_cards[player] |= 1 << card
 
     def everyone(self, place: int) -> None:
@@ -285,9 +287,11 @@ def analyse(log: Mapping[str, Any], *, source: str) -> GameAnalysis:
     for *_, winner, treasure, _events in trace_rounds:
         if winner >= 0:
             treasures[players[winner]].append(treasure)
-    winners = decide_winners(treasures)[0] if complete else []
+    known = log.get("treasures") is not None  # else no winner (as adjudicate decides)
+    winners = decide_winners(treasures)[0] if complete and known else []
     return make_analysis("memoarrr", FORMAT, source, players, moves,
-                         {p: sum(t) for p, t in treasures.items()}, winners)
+                         {p: sum(t) for p, t in treasures.items()}, winners,
+                         notes=() if known else (TREASURES_UNKNOWN,))
 
 
 def analyse_replayed(log: Mapping[str, Any], *, source: str) -> GameAnalysis:
@@ -301,6 +305,7 @@ def analyse_replayed(log: Mapping[str, Any], *, source: str) -> GameAnalysis:
     rule = rule_for(CONNECT, setup.edition)
     moves: list[AnalysedMove] = []
     notes: list[str] = []
+    barred: list[str] = []
     starter = setup.start_player
     for rnd in setup.rounds:
         if rnd.number > ROUNDS or (rnd.number > 1 and not state.round_over):
@@ -316,6 +321,10 @@ def analyse_replayed(log: Mapping[str, Any], *, source: str) -> GameAnalysis:
                         rnd.number, action.number, action.player,
                         sum(map(_PLACE_BIT.__getitem__, allowed)),
                         number_of[last.text], _place(pos), rule, action.pointer))
+                else:  # no choice among the cards one may reveal: the ruling says so
+                    why = ("walrus-marked" if pos == state.mark
+                           else "face up" if pos in state.face_up else "not allowed")
+                    barred.append(f"{rnd.number}.{action.number} {action.player} {pos} ({why})")
             result = state.apply(action)
             if result.fatal:
                 notes.append(f"analysis stopped at round {rnd.number}, move {action.number}: "
@@ -332,8 +341,15 @@ def analyse_replayed(log: Mapping[str, Any], *, source: str) -> GameAnalysis:
                 starter = state.next_start_player()
             continue
         break
+    if barred:
+        notes.insert(0, f"not judged: the reveals of cards the rules do not let them reveal "
+                        f"({', '.join(barred)}): memory bears on the choice among the cards "
+                        "one may reveal (adjudicate rules on them)")
     finished = state.round == ROUNDS and state.round_over
-    winners = decide_winners(state.treasures)[0] if finished else []
+    known = setup.treasures is not None  # else no winner (as adjudicate decides)
+    winners = decide_winners(state.treasures)[0] if finished and known else []
+    if not known:
+        notes.append(TREASURES_UNKNOWN)
     scores = {p: state.rubies(p) for p in setup.players}
     return make_analysis("memoarrr", FORMAT, source, setup.players, moves, scores, winners,
                          notes=tuple(notes))

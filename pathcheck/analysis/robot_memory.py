@@ -81,12 +81,14 @@ def analyse_read(game: GameLog, *, source: str) -> GameAnalysis:
     replay.run()
     moves: list[AnalysedMove] = []
     unjudged: list[str] = []
+    face_up_again: list[str] = []
     for number, rnd in enumerate(game.rounds, 1):
         face_up: set[tuple[int, int]] = set()
         for t, turn in enumerate(rnd.turns, 1):
             for pick in turn.picks:
-                if pick.position in face_up:
-                    continue  # already turned: the ruling says so
+                if pick.position in face_up:  # already turned: the ruling says so
+                    face_up_again.append(f"{number}.{t} {position_name(pick.position)}")
+                    continue
                 face_up.add(pick.position)
                 row, column = pick.position
                 card = rnd.grid[row - 1][column - 1]
@@ -100,9 +102,13 @@ def analyse_read(game: GameLog, *, source: str) -> GameAnalysis:
     people = game.people
     side = {p: game.side_of(p) or p for p in people}
     points = {p: replay.scores.get(side[p], 0) for p in people}
-    notes = (f"not judged: the guesses on cards the log does not record "
-             f"({', '.join(unjudged)}): what the player saw at setup is not known",) \
-        if unjudged else ()
+    notes: tuple[str, ...] = ((f"not judged: the guesses on cards the log does not record "
+                               f"({', '.join(unjudged)}): what the player saw at setup is "
+                               "not known",) if unjudged else ())
+    if face_up_again:
+        notes += (f"not judged: the guesses on cards already face up ("
+                  f"{', '.join(face_up_again)}): the card lay in sight, memory did not "
+                  "decide them (adjudicate rules on them)",)
     return make_analysis("robot-memory", FORMAT, source, people, moves, points,
                          [p for p in people if side[p] in winners], notes=notes)
 

@@ -242,10 +242,12 @@ static int m_read_setup(MState *s, PyObject *log, PyObject *cards, PyObject **pl
         if (k < 0 || (sides >> k & 1)) return 0;
         sides |= 1 << k;
         s->peeked |= M_SIDE_MASK[k];
-        s->own_places[i] = M_SIDE_MASK[k];
+        s->own_places[i] = 0;  /* a place the log leaves out (null) counts as unseen */
         for (int pos = 0; pos < M_CARDS; pos++)
-            if ((M_SIDE_MASK[k] >> pos & 1) && s->grid[pos] >= 0)
+            if ((M_SIDE_MASK[k] >> pos & 1) && s->grid[pos] >= 0) {
+                s->own_places[i] |= 1u << pos;
                 s->own_cards[i] |= 1u << s->grid[pos];
+            }
     }
 
     /* The treasures: 1,1,2,2,2,3,4 in any order (top first), in order for the variant. */

@@ -4,7 +4,8 @@
  * tests compare both on random and hostile logs).
  *
  * A player knows the places seen by everyone (every reveal) and the places they saw alone
- * (their side before round 1, their peeks); what lies at a place known is the island's card
+ * (their side before round 1, their peeks; not a place whose card the log leaves out, null:
+ * that counts as unseen); what lies at a place known is the island's card
  * (cards move only by octopus swaps, which everyone sees: the places known move with them).
  * The cards they have seen are kept apart, as card sets: the pool of a guess is the rest.
  *
@@ -130,8 +131,10 @@ static void m_know_swap(MState *s, int a, int b) {
     for (int i = 0; i < s->n; i++) s->own_places[i] = m_swapped(s->own_places[i], a, b);
 }
 
-/* `player` peeks at place `pos`: seen by them alone. */
+/* `player` peeks at place `pos`: seen by them alone (a card the log leaves out, null, is
+ * known to them but not to the analysis: it counts as unseen, docs/analysis.md). */
 static void m_know_peek(MState *s, int player, int pos) {
+    if (s->grid[pos] < 0) return;
     s->own_places[player] |= 1u << pos;
-    if (s->grid[pos] >= 0) s->own_cards[player] |= 1u << s->grid[pos];
+    s->own_cards[player] |= 1u << s->grid[pos];
 }

@@ -131,6 +131,21 @@ def _memoarrr(log: dict[str, Any]) -> list[Plain]:
     return out
 
 
+def plain_unseen(log: dict[str, Any]) -> list[tuple[int, int, int]]:
+    """(round, index, places not seen) of each Memoarrr! reveal that is a move: the places
+    the mover could reveal whose card they had not seen, as far as the log names it."""
+    out: list[tuple[int, int, int]] = []
+    for i, (r, k, action) in enumerate(_events(log)):
+        if "reveal" not in action:
+            continue
+        known, face_up, last, mark, _ = _memoarrr_view(log, action["player"], i)
+        if last is not None:
+            out.append((r, k, sum(1 for a in range(5) for b in range(5)
+                                  if Pos(a, b) not in known and Pos(a, b) != CENTRE
+                                  and Pos(a, b) not in face_up and Pos(a, b) != mark)))
+    return out
+
+
 # --- Memo Dice and the robot game --------------------------------------------------------
 
 def _memo_dice(log: dict[str, Any]) -> list[Any]:
@@ -212,18 +227,20 @@ def _dungeon(log: dict[str, Any]) -> list[Any]:
                 if player == active or player not in team:
                     continue
                 said = player in turn.get("lost", ())
-                # rule #1: an announcement by a player after the one that stood would be void
-                blocked = (1 in rules and not said and leaving and leaving[0] != player
-                           and order.index(leaving[0]) < order.index(player))
-                sound = blocked or said == (now is not None)
-                if sound:
+                if 1 in rules and leaving and leaving[0] != player:
+                    # rule #1: the log may list only the announcement that stood
+                    if now is not None and order.index(leaving[0]) < order.index(player):
+                        out.append((e, t, player, "sound", None, 0))  # it would have been void
+                    continue  # else speaking could be sound or a slip: not judged
+                if said == (now is not None):
                     cost = 0
                 elif said:  # too early: the point the perfect announcement scored
                     cost = _perfect_points(player, perfect_turns[e - 1][player], lost_tile,
                                            cards)
                 else:  # stayed once Lost: the point announcing now would score
                     cost = _perfect_points(player, t, lost_tile, cards)
-                out.append((e, t, player, "sound" if sound else "slip", None, cost))
+                out.append((e, t, player, "sound" if said == (now is not None) else "slip",
+                            None, cost))
     return out
 
 
@@ -326,4 +343,38 @@ def plain_perfect_turns(log: dict[str, Any]) -> list[dict[str, int | None]]:
                 perfect[player] = t
                 break
         out.append(perfect)
+    return out
+
+
+def plain_verdicts(log: dict[str, Any]) -> list[dict[str, str]]:
+    """A ``game/1`` log's announcement verdicts, exploration by exploration, from the LOST
+    cards that stood (:func:`_leaving`), the Lost tile and :func:`plain_perfect_turns`."""
+    rules = frozenset(log.get("rules", ()))
+    players = log["players"]
+    out: list[dict[str, str]] = []
+    for exp, perfect in zip(log["explorations"], plain_perfect_turns(log), strict=True):
+        turns = exp["turns"]
+        stack = [("START", Direction.N)] + [(x["tile"], Direction[x["dir"]]) for x in turns]
+        lost_tile, _ = _lost(stack, rules)
+        stood: dict[int, list[str]] = {}  # turn -> the players whose card lies after it
+        team = set(players)
+        for t, turn in enumerate(turns, 1):
+            stood[t] = _leaving(players, turn, team, rules)
+            team -= set(stood[t])
+        card = {p: t for t, who in stood.items() for p in who}
+        verdicts: dict[str, str] = {}
+        for player in players:
+            turn_of = card.get(player)
+            best = perfect[player]
+            if lost_tile is None:
+                verdicts[player] = "held-on" if turn_of is None else "too-early"
+            elif turn_of is None:
+                verdicts[player] = ("no-chance" if best is None
+                                    else "not-judged" if 1 in rules and stood[best]
+                                    else "missed")
+            elif turn_of + 1 < lost_tile:
+                verdicts[player] = "too-early"
+            else:
+                verdicts[player] = "on-time" if turn_of == best else "late"
+        out.append(verdicts)
     return out

@@ -41,3 +41,16 @@ def test_a_wrong_symbol_is_found_exactly() -> None:
     slips = [(m.round, m.index, m.player) for m in analyse(log, source="p").moves
              if m.mark is Mark.SLIP]
     assert slips == [(1, len(rnd["covering"]) * 2, last["player"])]
+
+
+def test_an_answer_for_a_cup_already_lifted_is_named_as_not_judged() -> None:
+    log = perfect(random_game(random.Random(2)))
+    rnd = log["rounds"][0]
+    again = dict(rnd["uncovering"][0])  # the first cup named a second time
+    rnd["uncovering"].insert(1, again)
+    analysis = analyse(log, source="again")
+    where = len(rnd["covering"]) + 2
+    assert not [m for m in analysis.moves if (m.round, m.index) == (1, where)]
+    assert (f"not judged: the answers for a cup not in the row or already lifted "
+            f"(1.{where} cup {again['cup']}): no symbol lay under it to remember (adjudicate "
+            "rules on them)") in analysis.notes

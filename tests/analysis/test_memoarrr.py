@@ -16,6 +16,7 @@ from pathcheck.games.memoarrr.gen import random_game
 from pathcheck.games.memoarrr.island import State
 from pathcheck.games.memoarrr.log import read_log
 from pathcheck.games.memoarrr.rules import ALL_CARDS, CONNECT, rule_for
+from pathcheck.games.memoarrr.texts import TREASURES_UNKNOWN
 
 from .plain import _memoarrr_view
 
@@ -115,3 +116,40 @@ def test_the_two_walks_agree(seed: int, players: int, expert: bool, edition: int
     log = random_game(random.Random(seed), players=players, expert=expert, edition=edition,
                       rounds=random.Random(seed).randint(1, 7))
     assert analyse(log, source="x") == analyse_replayed(log, source="x")
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 2**32), players=st.integers(2, 4), stack=st.booleans())
+def test_winners_are_the_rulings_with_or_without_the_treasure_stack(
+        seed: int, players: int, stack: bool) -> None:
+    from pathcheck.analysis.table import Tally
+    from pathcheck.games.memoarrr.adjudicator import ADJUDICATOR
+
+    log = random_game(random.Random(seed), players=players)
+    if not stack:  # not turned over yet: no winner (docs/games/memoarrr.md)
+        del log["treasures"]
+    ruling = ADJUDICATOR.rule_python(log, source="t")
+    for analysis in (analyse(log, source="t"), analyse_replayed(log, source="t")):
+        assert list(analysis.winners) == list(ruling.winners)
+        assert [s.player for s in analysis.summaries if s.won] == list(ruling.winners)
+        assert (TREASURES_UNKNOWN in analysis.notes) is not stack
+        table = Tally()
+        table.add(analysis)
+        assert sum(row.wins for row in table.rows()) == len(ruling.winners)
+    if not stack:
+        assert not ruling.winners
+
+
+def test_reveals_the_rules_bar_are_named_as_not_judged() -> None:
+    import json
+    from pathlib import Path
+
+    fixtures = Path(__file__).parents[2] / "fixtures/memoarrr"
+    for name, barred in (("illegal-reveal-face-down.json", "1.2 Ben E1 (face up)"),
+                         ("illegal-walrus-blocked.json", "1.2 Ann D2 (walrus-marked)")):
+        analysis = analyse(json.loads((fixtures / name).read_text()), source=name)
+        assert not [m for m in analysis.moves if (m.round, m.index) == (1, 2)]
+        assert analysis.notes[0] == (
+            f"not judged: the reveals of cards the rules do not let them reveal ({barred}): "
+            "memory bears on the choice among the cards one may reveal (adjudicate rules on "
+            "them)")

@@ -60,3 +60,15 @@ def test_a_guess_on_a_card_not_recorded_is_not_judged_and_noted() -> None:
     place = f"r{where['row']}c{where['column']}"
     assert analysis.notes == (f"not judged: the guesses on cards the log does not record "
                               f"(1.1 {place}): what the player saw at setup is not known",)
+
+
+def test_a_guess_on_a_card_already_face_up_is_named_as_not_judged() -> None:
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).parents[2] / "fixtures/robot-memory/illegal-face-down.json"
+    analysis = analyse(json.loads(path.read_text()), source="face-up")
+    assert not [m for m in analysis.moves if (m.round, m.index) == (1, 5)]
+    assert analysis.notes == ("not judged: the guesses on cards already face up (1.5 r3c3): "
+                              "the card lay in sight, memory did not decide them (adjudicate "
+                              "rules on them)",)
