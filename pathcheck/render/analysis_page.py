@@ -26,7 +26,8 @@ def mark_label(move: AnalysedMove) -> str:
         return f"guess {move.chance:.0%}"
     if move.mark is Mark.SLIP:
         return f"slip {move.grade or ''} -{points_text(move.cost)}".replace("  ", " ")
-    return move.mark.value
+    label: str = move.mark.value
+    return label
 
 
 def marked_page(page: Page, analysis: GameAnalysis) -> Page:

@@ -30,13 +30,13 @@ Costed = tuple[int, int, str, str, float | None, float]
 
 
 def plain_marks(log: dict[str, Any]) -> list[Plain]:
-    return [m[:5] for m in plain_costs(log)]  # type: ignore[misc]
+    return [m[:5] for m in plain_costs(log)]
 
 
 def plain_costs(log: dict[str, Any]) -> list[Costed]:
     out = {"memoarrr/1": _memoarrr, "memo-dice/1": _memo_dice, "robot-memory/1": _robot,
            "game/1": _dungeon, "solo/1": _solo}[log["format"]](log)
-    return [(*m[:3], "harmless" if m[3] == "slip" and m[5] == 0 else m[3], m[4],  # type: ignore[misc]
+    return [(m[0], m[1], m[2], "harmless" if m[3] == "slip" and m[5] == 0 else m[3], m[4],
              float(m[5])) for m in out]
 
 
@@ -97,8 +97,8 @@ def _memoarrr_view(log: dict[str, Any], player: str, upto: int
     return known, face_up, last, mark, grid
 
 
-def _memoarrr(log: dict[str, Any]) -> list[Plain]:
-    out: list[Plain] = []
+def _memoarrr(log: dict[str, Any]) -> list[Any]:
+    out: list[Any] = []
     for i, (r, k, action) in enumerate(_events(log)):
         if "reveal" not in action:
             continue

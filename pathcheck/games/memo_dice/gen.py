@@ -96,12 +96,13 @@ def random_round(
     holder_of_golden = golden_by
     all_symbols = [s for die in dice for s, _ in die]
     for number, roll in enumerate(covering, 1):
+        guess: str | None
         if answer is not None:
             guess = answer(rng, roll["symbol"], len(covering), all_symbols)
             right = guess == roll["symbol"]
             holder = guesser if right else players[(players.index(guesser) + 1) % len(players)]
         elif rng.random() < accuracy:
-            guess: str | None = roll["symbol"]
+            guess = roll["symbol"]
             holder = guesser
         else:
             guess = None if rng.random() < 0.3 else rng.choice(
