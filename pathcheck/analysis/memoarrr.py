@@ -201,11 +201,9 @@ def marked(number: int, index: int, player: str, did: int, knew: int, best: str 
            verdict: int, rule: Rule, pointer: str) -> AnalysedMove:
     """A reveal judged (:data:`Judged`), worded: what they did and knew, what a perfect
     memory does, the mark, why, and the chance of a guess; each text made once."""
-    mark, why = _VERDICTS[verdict]
-    cost, value = _cost(did % _CARDS, knew, verdict)
-    graded = None
-    if mark is Mark.SLIP:
-        mark, graded = slip_mark(cost, value)
+    why = _VERDICTS[verdict][1]
+    key = (knew >> 15) << 8 | (did % _CARDS) << 3 | verdict
+    mark, graded, cost, value = _MARKED.get(key) or _marked(key, did % _CARDS, knew, verdict)
     chance = None
     if isinstance(best, int):
         best, chance = _NOT_SEEN.get(best) or _not_seen(best)
@@ -217,6 +215,24 @@ def marked(number: int, index: int, player: str, did: int, knew: int, best: str 
     return AnalysedMove(number, index, player, _REVEALS[did],
                         _CONNECT_TO[knew >> 15 & 31] + (_KNEW.get(seen) or _knew(seen)), best,
                         mark, why, chance, rule, pointer, cost, value, graded)
+
+
+_MARKED: dict[int, tuple[Mark, str | None, float, float]] = {}
+"""A reveal's mark, grade, cost and value by what decides them (the card revealed, the
+verdict, and :data:`Judged`'s ``knew`` above its low 15 bits), each worked out once."""
+
+
+def _marked(key: int, card: int, knew: int,
+            verdict: int) -> tuple[Mark, str | None, float, float]:
+    """The mark (a slip that cost nothing is harmless), grade, cost and value of a reveal
+    (kept in _MARKED)."""
+    mark = _VERDICTS[verdict][0]
+    cost, value = _cost(card, knew, verdict)
+    graded = None
+    if mark is Mark.SLIP:
+        mark, graded = slip_mark(cost, value)
+    found = _MARKED[key] = (mark, graded, cost, value)
+    return found
 
 
 def _cost(card: int, knew: int, verdict: int) -> tuple[float, float]:
