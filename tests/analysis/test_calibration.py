@@ -35,3 +35,22 @@ def test_styles_are_checked() -> None:
     for bad in ("forgetful:1", "forgetful:x", "lucky", "random:1"):
         with pytest.raises(ValueError):
             style(bad)
+
+
+def test_the_span_of_a_forgetful_memory_is_found_and_a_perfect_one_has_none() -> None:
+    """A robot-game player who forgets a fifth of what they know each card turned is right
+    half as often some cards later; a perfect memory never halves."""
+    from pathcheck.analysis.table import Tally
+
+    rows = {}
+    for name in ("perfect", "forgetful:0.2"):
+        tally = Tally()
+        rng = random.Random(7)
+        for _ in range(20):
+            tally.add(analyse(generate("robot-memory", name, rng, players=2), source=name))
+        rows[name] = tally.rows()
+        assert all(sum(b.moves for b in row.ages) > 0 for row in rows[name])
+    assert all(row.span is None for row in rows["perfect"])
+    for row in rows["forgetful:0.2"]:
+        assert row.span is not None and 1 <= row.span <= 17
+        assert row.span_low is not None and row.span_low <= row.span

@@ -94,8 +94,14 @@ def test_by_player_table_csv_and_chart(tmp_path: Path) -> None:
     for r in rows:
         assert int(r["moves"]) == int(r["slips"]) + int(r["guesses"]) + int(r["sound"])
         assert float(r["slips_per_game"]) == round(int(r["slips"]) / 3, 2)
+    scores = [float(r["memory_score"]) for r in rows]
+    assert scores == sorted(scores, reverse=True)  # best memory score first
+    for r in rows:  # the score is the points kept of those at stake
+        assert float(r["memory_score"]) == pytest.approx(
+            max(0.0, 100 * (1 - float(r["lost"]) / float(r["at_stake"]))), abs=0.051)
     svg = chart.read_text()
     assert svg.startswith("<svg") and all(r["player"] in svg for r in rows)
+    assert "Memory span" in svg  # Memo Dice moves have an age: the span is drawn
     code, text, _ = run(str(path), "--by-player")
     assert code == 0 and text.splitlines()[0].split()[:3] == ["player", "games", "wins"]
     code, jsonl, _ = run(str(path), "--by-player", "--format", "jsonl")
