@@ -26,6 +26,7 @@ from typing import Any
 from pathcheck.analysis.core import AnalysedMove, GameAnalysis, Mark, make_analysis, slip_mark
 from pathcheck.games.robot_memory.log import FORMAT, GameLog, Pick, position_name, read_log
 from pathcheck.games.robot_memory.rules import (
+    POINTS_FOR_FEATURES,
     SCORE_THREE,
     SCORING,
     SHORT_CIRCUIT,
@@ -132,10 +133,14 @@ def _move(number: int, t: int, guesser: str, pick: Pick, card: Place, solo: bool
     assert card is not None and not isinstance(card, UnknownCard)  # read_log; analyse_read
     where = position_name(pick.position)
     mark, why, rule = judge(pick.guess, card)
-    value = worth(perfect_guess(card), card, solo=solo)
-    cost = max(0.0, value - worth(pick.guess, card, solo=solo))
+    # what worth() gives, without scoring again: the perfect answer's worth, and a slip
+    # scores only with fewer features named, every one right
+    value = 6.0 if isinstance(card, MemoryCard) or not solo else 1.0
+    cost = 0.0
     graded = None
     if mark is Mark.SLIP:
+        scored = POINTS_FOR_FEATURES[len(pick.guess.named())] if rule is SCORE_THREE else 0
+        cost = value - scored
         mark, graded = slip_mark(cost, value)
     seen = "a short circuit" if not isinstance(card, MemoryCard) else card.describe()
     return AnalysedMove(number, t, guesser, f"names {pick.guess.describe()} for {where}",
