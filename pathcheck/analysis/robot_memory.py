@@ -139,7 +139,7 @@ def _move(number: int, t: int, guesser: str, pick: Pick, card: Place, solo: bool
     cost = 0.0
     graded = None
     if mark is Mark.SLIP:
-        scored = POINTS_FOR_FEATURES[len(pick.guess.named())] if rule is SCORE_THREE else 0
+        scored = POINTS_FOR_FEATURES.get(len(pick.guess.named()), 0) if rule is SCORE_THREE else 0
         cost = value - scored
         mark, graded = slip_mark(cost, value)
     seen = "a short circuit" if not isinstance(card, MemoryCard) else card.describe()
