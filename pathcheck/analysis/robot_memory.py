@@ -132,18 +132,33 @@ def _move(number: int, t: int, guesser: str, pick: Pick, card: Place, solo: bool
           age: int) -> AnalysedMove:
     assert card is not None and not isinstance(card, UnknownCard)  # read_log; analyse_read
     where = position_name(pick.position)
-    mark, why, rule = judge(pick.guess, card)
+    key = (pick.guess, card, solo)
+    named, seen, best, mark, why, rule, cost, value, graded = (
+        _JUDGED.get(key) or _judged(key))
+    return AnalysedMove(number, t, guesser, f"names {named} for {where}",
+                        f"{where} was {seen} at setup", best, mark, why, None, rule,
+                        pick.pointer, cost, value, graded, age)
+
+
+_Judged = tuple[str, str, str, Mark, str, Rule, float, float, str | None]
+_JUDGED: dict[tuple[Guess, Card, bool], _Judged] = {}
+"""A guess on a card judged and worded (all but where the card lies), by (guess, card,
+solo), each worked out once: a log names the same few things again and again."""
+
+
+def _judged(key: tuple[Guess, Card, bool]) -> _Judged:
+    guess, card, solo = key
+    mark, why, rule = judge(guess, card)
     # what worth() gives, without scoring again: the perfect answer's worth, and a slip
     # scores only with fewer features named, every one right
     value = 6.0 if isinstance(card, MemoryCard) or not solo else 1.0
     cost = 0.0
     graded = None
     if mark is Mark.SLIP:
-        scored = POINTS_FOR_FEATURES.get(len(pick.guess.named()), 0) if rule is SCORE_THREE else 0
+        scored = POINTS_FOR_FEATURES.get(len(guess.named()), 0) if rule is SCORE_THREE else 0
         cost = value - scored
         mark, graded = slip_mark(cost, value)
     seen = "a short circuit" if not isinstance(card, MemoryCard) else card.describe()
-    return AnalysedMove(number, t, guesser, f"names {pick.guess.describe()} for {where}",
-                        f"{where} was {seen} at setup",
-                        f"name {perfect_guess(card).describe()}", mark, why, None, rule,
-                        pick.pointer, cost, value, graded, age)
+    found = _JUDGED[key] = (guess.describe(), seen, f"name {perfect_guess(card).describe()}",
+                            mark, why, rule, cost, value, graded)
+    return found
