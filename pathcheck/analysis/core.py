@@ -160,10 +160,9 @@ def summarise(players: Sequence[str], moves: Sequence[AnalysedMove],
     names = list(dict.fromkeys([*players, *(p for p, _ in tally)]))  # seats, then others
     lost = dict.fromkeys(names, 0.0)
     stake = dict.fromkeys(names, 0.0)
-    for m in moves:
-        if m.value:
-            stake[m.player] += m.value
-            lost[m.player] += m.cost
+    for m in [m for m in moves if m.value]:  # few in a dungeon log: filtered first
+        stake[m.player] += m.value
+        lost[m.player] += m.cost
     out = []
     for p in names:
         slips, guesses, sound, harmless = (tally[p, Mark.SLIP], tally[p, Mark.GUESS],

@@ -202,8 +202,8 @@ def marked(number: int, index: int, player: str, did: int, knew: int, best: str 
     """A reveal judged (:data:`Judged`), worded: what they did and knew, what a perfect
     memory does, the mark, why, and the chance of a guess; each text made once."""
     why = _VERDICTS[verdict][1]
-    key = (knew >> 15) << 8 | (did % _CARDS) << 3 | verdict
-    mark, graded, cost, value = _MARKED.get(key) or _marked(key, did % _CARDS, knew, verdict)
+    key = (knew >> 20) << 3 | verdict
+    mark, graded, cost, value = _MARKED.get(key) or _marked(key, knew, verdict)
     chance = None
     if isinstance(best, int):
         best, chance = _NOT_SEEN.get(best) or _not_seen(best)
@@ -218,16 +218,16 @@ def marked(number: int, index: int, player: str, did: int, knew: int, best: str 
 
 
 _MARKED: dict[int, tuple[Mark, str | None, float, float]] = {}
-"""A reveal's mark, grade, cost and value by what decides them (the card revealed, the
-verdict, and :data:`Judged`'s ``knew`` above its low 15 bits), each worked out once."""
+"""A reveal's mark, grade, cost and value by what decides them (the verdict, and
+:data:`Judged`'s ``knew`` from bit 20: the card chosen seen, the cards not seen and those
+that connect), each worked out once."""
 
 
-def _marked(key: int, card: int, knew: int,
-            verdict: int) -> tuple[Mark, str | None, float, float]:
+def _marked(key: int, knew: int, verdict: int) -> tuple[Mark, str | None, float, float]:
     """The mark (a slip that cost nothing is harmless), grade, cost and value of a reveal
     (kept in _MARKED)."""
     mark = _VERDICTS[verdict][0]
-    cost, value = _cost(card, knew, verdict)
+    cost, value = _cost(knew, verdict)
     graded = None
     if mark is Mark.SLIP:
         mark, graded = slip_mark(cost, value)
@@ -235,13 +235,14 @@ def _marked(key: int, card: int, knew: int,
     return found
 
 
-def _cost(card: int, knew: int, verdict: int) -> tuple[float, float]:
+def _cost(knew: int, verdict: int) -> tuple[float, float]:
     """A reveal's cost and value (docs/analysis.md): the chance of going on that the perfect
     reveal had (1 with a card seen that connects, else the share of the cards not seen that
     connect; 0 when nothing could connect), and that minus the chance the reveal made had
-    from what the mover knew (a card seen: whether it connects; one not seen: that share).
+    from what the mover knew (a card seen: whether it connects, which only a card seen that
+    connects does, the verdict says; one not seen: that share).
 
-    >>> _cost(0, 1 << 20, NOTHING), _cost(24, 1 << 20 | 2 << 21 | 4 << 26, SEEN_MISS)
+    >>> _cost(1 << 20, NOTHING), _cost(1 << 20 | 2 << 21 | 4 << 26, SEEN_MISS)
     ((0.0, 0.0), (0.5, 0.5))
     """
     hits, size = knew >> 21 & 31, knew >> 26 & 31
@@ -252,7 +253,7 @@ def _cost(card: int, knew: int, verdict: int) -> tuple[float, float]:
         value = 0.0
     else:
         value = unseen
-    made = float(CONNECTS[knew >> 15 & 31] >> card & 1) if knew >> 20 & 1 else unseen
+    made = float(verdict == SEEN_CONNECTS) if knew >> 20 & 1 else unseen
     return max(0.0, round(value - made, 4)), round(value, 4)
 
 
