@@ -53,11 +53,13 @@ from .options import (
 @jobs_option
 @click.option("--by-player", is_flag=True,
               help="Instead of each log, one row per player over all logs: games, wins, "
-                   "points, moves, slips, guesses, accuracy, slips per game.")
+                   "points, moves, slips, guesses, accuracy, slips per game, memory score "
+                   "(points lost against points at stake; the rows are sorted by it) and "
+                   "memory span.")
 @click.option("--chart", type=click.Path(dir_okay=False), default=None, callback=chart_file,
               metavar="FILE.svg|FILE.png",
-              help="Also draw each player's accuracy over all logs as a chart: FILE.svg, or "
-                   "FILE.png (needs rsvg-convert).")
+              help="Also draw each player's accuracy over all logs, and their memory span, "
+                   "as a chart: FILE.svg, or FILE.png (needs rsvg-convert).")
 @click.option("--html", "html_target", type=click.Path(dir_okay=False), default=None,
               callback=not_a_folder,
               metavar="FILE.html",
@@ -84,11 +86,13 @@ def command(ctx: click.Context, args: tuple[str, ...], output_format: str, outpu
             position: str | None, hand: str | None, at: str | None, rules: str | None,
             advanced: bool | None, tileset: str | None) -> None:
     """Analyse each LOG: for every move, what the mover knew, what a perfect memory of exactly
-    that would have done, and a mark: slip (memory could decide it, and the player did
-    otherwise), guess (nothing seen could decide it; with the chance of success) or sound.
-    Per player: moves, slips, guesses, sound moves and accuracy (sound among the moves memory
-    could decide). Dungeon in memory also gets, per exploration, the tile that made the path
-    Lost and each player's announcement against a perfect one.
+    that would have done, its cost in points, and a mark: slip (memory could decide it, and
+    the player did otherwise; graded inaccuracy, mistake or blunder by its cost), harmless
+    (the same at no cost), guess (nothing seen could decide it; with the chance of success)
+    or sound. Per player: moves, slips, guesses, sound moves, accuracy (sound among the moves
+    memory could decide) and memory score (points lost against points at stake). Dungeon in
+    memory also gets, per exploration, the tile that made the path Lost and each player's
+    announcement against a perfect one.
 
     GAME (dungeon, memoarrr, memo-dice, robot-memory) may be left out: the log's "format"
     picks the analysis. LOG is a JSON file, a JSON Lines file with one log a line, a game

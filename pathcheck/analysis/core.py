@@ -6,7 +6,13 @@ against a perfect memory of exactly what the mover had seen (``docs/analysis.md`
 - ``slip``: memory could decide the move and the player did otherwise;
 - ``guess``: nothing the mover had seen decides it; ``chance`` is the probability of success
   over what was still unseen to them;
-- ``sound``: the move a perfect memory makes.
+- ``sound``: the move a perfect memory makes;
+- ``harmless``: memory could decide it and the player did otherwise, at no cost.
+
+Each move carries its ``cost`` (what a perfect memory of what the mover knew would have
+gained over it, in the game's points, expected where chance decides) and ``value`` (what the
+perfect move was worth); a slip is graded by the share of the value it cost
+(:func:`grade`), and the memory score (:func:`memory_score`) weighs every decision by it.
 
 Accuracy is the same for every game: sound moves among the moves memory could decide
 (sound + slips), as a percentage; None when a player had no such move.
@@ -37,6 +43,9 @@ class Mark(enum.Enum):
     SLIP = "slip"
     GUESS = "guess"
     SOUND = "sound"
+    HARMLESS = "harmless"
+    """Memory could decide the move and the player did otherwise, but it cost nothing (a
+    LOST card stayed back when another card already stood and rule II gives nothing)."""
 
     __hash__ = object.__hash__  # members are singletons (as CardOutcome's)
 
@@ -60,6 +69,17 @@ class AnalysedMove(msgspec.Struct, frozen=True, gc=False):
     """The rule that makes a slip a slip (or a move sound), where one does."""
     pointer: str = ""
     """The move's JSON pointer in the log."""
+    cost: float = 0.0
+    """What a perfect memory of what the mover knew would have gained over the move made, in
+    the game's points (expected points where chance decides); 0 for a sound move or a guess."""
+    value: float = 0.0
+    """What the perfect move was worth there, in the same points: the most a move could lose
+    (the figure's "at stake", docs/analysis.md)."""
+    grade: str | None = None
+    """A slip by its cost against the move's value: ``inaccuracy``, ``mistake``, ``blunder``."""
+    age: int | None = None
+    """How many moves ago the deciding information was seen (1: the move just before), where
+    the game says (the memory span); None where memory did not decide or it is not measured."""
 
     def where(self) -> str:
         return f"{self.round}.{self.index}"
@@ -77,6 +97,50 @@ class PlayerSummary(msgspec.Struct, frozen=True, gc=False):
     """Sound moves among the moves memory could decide (sound + slips), in percent."""
     points: int
     won: bool
+    harmless: int = 0
+    lost: float = 0.0
+    """The points their moves cost (the sum of the moves' costs)."""
+    at_stake: float = 0.0
+    """The points the perfect moves were worth (the sum of the moves' values)."""
+    memory_score: float | None = None
+    """:func:`memory_score` of ``lost`` and ``at_stake``."""
+
+
+def grade(cost: float, value: float) -> str:
+    """A slip's grade by the share of the move's value it cost: under a third an
+    ``inaccuracy``, under two thirds a ``mistake``, else a ``blunder`` (a move worth nothing
+    that still cost points is a blunder).
+
+    >>> grade(0.2, 1.0), grade(0.5, 1.0), grade(6, 6), grade(1, 0)
+    ('inaccuracy', 'mistake', 'blunder', 'blunder')
+    """
+    share = cost / value if value > 0 else 1.0
+    return "inaccuracy" if share < 1 / 3 else "mistake" if share < 2 / 3 else "blunder"
+
+
+def slip_mark(cost: float, value: float) -> tuple[Mark, str | None]:
+    """A move memory could decide done otherwise: a slip with its grade, or harmless when it
+    cost nothing.
+
+    >>> slip_mark(0, 1), slip_mark(1, 1)
+    ((<Mark.HARMLESS: 'harmless'>, None), (<Mark.SLIP: 'slip'>, 'blunder'))
+    """
+    if cost <= 1e-12:
+        return Mark.HARMLESS, None
+    return Mark.SLIP, grade(cost, value)
+
+
+def memory_score(lost: float, at_stake: float) -> float | None:
+    """The figure that ranks players: ``100 * (1 - lost / at_stake)``, at least 0, one decimal:
+    the share of the points at stake in their decisions that their memory kept; None when
+    nothing was at stake.
+
+    >>> memory_score(1, 4), memory_score(5, 4), memory_score(0, 0)
+    (75.0, 0.0, None)
+    """
+    if at_stake <= 0:
+        return None
+    return round(max(0.0, 100.0 * (1.0 - lost / at_stake)), 1)
 
 
 def accuracy(sound: int, slips: int) -> float | None:
@@ -94,12 +158,19 @@ def summarise(players: Sequence[str], moves: Sequence[AnalysedMove],
     """Each player's summary, in seat order (see the module's example)."""
     tally = Counter(map(_player_mark, moves))  # counted in C: a log has hundreds of moves
     names = list(dict.fromkeys([*players, *(p for p, _ in tally)]))  # seats, then others
+    lost = dict.fromkeys(names, 0.0)
+    stake = dict.fromkeys(names, 0.0)
+    for m in [m for m in moves if m.value]:  # few in a dungeon log: filtered first
+        stake[m.player] += m.value
+        lost[m.player] += m.cost
     out = []
     for p in names:
-        slips, guesses, sound = (tally[p, Mark.SLIP], tally[p, Mark.GUESS],
-                                 tally[p, Mark.SOUND])
-        out.append(PlayerSummary(p, slips + guesses + sound, slips, guesses, sound,
-                                 accuracy(sound, slips), points.get(p, 0), p in winners))
+        slips, guesses, sound, harmless = (tally[p, Mark.SLIP], tally[p, Mark.GUESS],
+                                           tally[p, Mark.SOUND], tally[p, Mark.HARMLESS])
+        out.append(PlayerSummary(p, slips + guesses + sound + harmless, slips, guesses, sound,
+                                 accuracy(sound, slips), points.get(p, 0), p in winners,
+                                 harmless, round(lost[p], 4), round(stake[p], 4),
+                                 memory_score(lost[p], stake[p])))
     return tuple(out)
 
 

@@ -34,6 +34,7 @@ from pathcheck.analysis.core import (
     LostAnnouncement,
     Mark,
     make_analysis,
+    slip_mark,
 )
 from pathcheck.games.dungeon.log import GAME_FORMAT, Exploration, GameLog, read_game_log
 from pathcheck.games.dungeon.rules import PRIORITY
@@ -64,10 +65,11 @@ def analyse_read(game: GameLog, *, source: str) -> GameAnalysis:
             zip(game.explorations, replay.checks, strict=False), 1):
         reason = REASONS[code]
         priority = 1 in game.rules
+        report = exploration_report(number, exp, lost_at or None, reason, cards, players,
+                                    priority=priority)
         moves.extend(exploration_moves(number, exp, lost_at or None, reason, cards, players,
-                                       priority=priority, unjudged=unjudged))
-        reports.append(exploration_report(number, exp, lost_at or None, reason, cards, players,
-                                          priority=priority))
+                                       priority=priority, unjudged=unjudged, report=report))
+        reports.append(report)
     notes = (f"not judged: {', '.join(unjudged)}: under additional rule #1 another "
              "player's announcement stood, and a log may list only that one (adjudicate "
              "decision 3), so whether they announced too is not known",) if unjudged else ()
@@ -107,14 +109,21 @@ def _stood(t: int, cards: Sequence[LostCard]) -> str | None:
 
 def exploration_moves(number: int, exp: Exploration, lost_at: int | None, reason: str | None,
                       cards: Sequence[LostCard], players: Sequence[str], *,
-                      priority: bool = False, unjudged: list[str] | None = None
-                      ) -> list[AnalysedMove]:
-    """The marked moves of one exploration (see the module doc); ``priority``: additional
-    rule #1 is in play; the moves the log cannot decide (``R.T player``) are added to
-    ``unjudged``."""
+                      priority: bool = False, unjudged: list[str] | None = None,
+                      report: ExplorationReport | None = None) -> list[AnalysedMove]:
+    """The marked moves of one exploration (see the module doc), each with its cost
+    (:func:`stay_cost`; an announcement too early costs the point the perfect announcement
+    scored, ``report``'s); ``priority``: additional rule #1 is in play; the moves the log
+    cannot decide (``R.T player``) are added to ``unjudged``."""
     if unjudged is None:
         unjudged = []
+    if report is None:
+        report = exploration_report(number, exp, lost_at, reason, cards, players,
+                                    priority=priority)
+    perfect_points = {a.player: a.perfect_points for a in report.announcements}
     left_after = {c.player: c.after for c in cards}  # the card that stood: its tile
+    scoring = sorted((c.after, c.player) for c in cards
+                     if lost_at is not None and c.after >= lost_at)
     moves: list[AnalysedMove] = []
     add = moves.append
     lost_words = None if lost_at is None else _lost_words(lost_at, reason)
@@ -128,7 +137,7 @@ def exploration_moves(number: int, exp: Exploration, lost_at: int | None, reason
             knew = f"the stack of {_tiles(t)}; the path holds"
             if misplaced_at == height:
                 add(AnalysedMove(number, t, active, did, knew, _LAY_IN_LINE, Mark.SLIP,
-                                 "misplaced", None, _RULE_D, pointer))
+                                 "misplaced", None, _RULE_D, pointer, 1.0, 1.0, "blunder"))
             else:
                 add(AnalysedMove(number, t, active, did, knew, "as played", Mark.SOUND,
                                  "in line with the last-taken path", None, None, pointer))
@@ -137,6 +146,7 @@ def exploration_moves(number: int, exp: Exploration, lost_at: int | None, reason
                 else f"the stack of {_tiles(height)}; the path holds")
         said_by = turn.lost
         at = f"{pointer}/lost" if said_by else pointer
+        age = height - lost_at + 1 if lost_now and lost_at is not None else None
         first = _stood(t, cards) if priority else None
         for player in players:
             if player == active or left_after.get(player, height) < height:
@@ -151,24 +161,51 @@ def exploration_moves(number: int, exp: Exploration, lost_at: int | None, reason
                 add(AnalysedMove(number, t, player, did, knew,
                                  "either: an announcement would be void", Mark.SOUND,
                                  f"{first} announced Lost with priority: one announcement a "
-                                 "turn", None, PRIORITY, at if player in said_by else pointer))
+                                 "turn", None, PRIORITY, at if player in said_by else pointer,
+                                 0.0, 0.0, None, age))
                 continue
             if player in said_by:
                 if lost_now:
+                    value = stay_cost(player, height, scoring)
                     add(AnalysedMove(number, t, player, "announces Lost", knew, "announce Lost",
-                                     Mark.SOUND, "the path is Lost", None, RULE_II, at))
+                                     Mark.SOUND, "the path is Lost", None, RULE_II, at, 0.0,
+                                     value, None, age))
                 else:
+                    value = float(perfect_points.get(player, 0))
+                    mark, graded = slip_mark(value, value)
                     add(AnalysedMove(number, t, player, "announces Lost", knew,
-                                     "stay in the team", Mark.SLIP, "too early: the path holds",
-                                     None, RULE_I, at))
+                                     "stay in the team", mark, "too early: the path holds",
+                                     None, RULE_I, at, value, value, graded))
             elif not lost_now:
                 add(AnalysedMove(number, t, player, "stays in the team", knew,
                                  "stay in the team", Mark.SOUND, "the path holds", None, None,
                                  pointer))
             else:
+                cost = stay_cost(player, height, scoring)
+                mark, graded = slip_mark(cost, cost)
                 add(AnalysedMove(number, t, player, "stays in the team", knew, "announce Lost",
-                                 Mark.SLIP, "missed: the path is Lost", None, RULE_II, pointer))
+                                 mark, "missed: the path is Lost" if cost else
+                                 "missed: the path is Lost (another LOST card already stood: "
+                                 "announcing would score nothing)", None, RULE_II, pointer,
+                                 cost, cost, graded, age))
     return moves
+
+
+def stay_cost(player: str, height: int, scoring: Sequence[tuple[int, str]]) -> float:
+    """The point an announcement by ``player`` on tile ``height`` (the path Lost) would have
+    scored: 1 unless another player's LOST card already lies past the Lost point on a lower
+    tile (rule II: "the first group of players whose LOST cards appear acquire 1 pt each");
+    ``scoring``: the cards past the Lost point as (tile, player), lowest first.
+
+    >>> stay_cost("Ann", 5, [(4, "Bob")]), stay_cost("Ann", 5, [(5, "Bob")])
+    (0.0, 1.0)
+    """
+    for after, other in scoring:
+        if after >= height:
+            break
+        if other != player:
+            return 0.0
+    return 1.0
 
 
 _RULE_D = LOST_RULES[LostReason.MISPLACED]

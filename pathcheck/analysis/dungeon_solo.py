@@ -70,18 +70,19 @@ def _move(d: int, i: int, token: str, previous_held: bool, lost_at: int | None,
         if previous_held:
             return AnalysedMove(d, i, SOLO_PLAYER, did, f"dungeon {d - 1} holds",
                                 "go on with it", Mark.SLIP, "premature: the dungeon held",
-                                None, RULE_SOLO_PREMATURE, pointer)
+                                None, RULE_SOLO_PREMATURE, pointer, 1.0, 1.0, "blunder")
         return AnalysedMove(d, i, SOLO_PLAYER, did, f"dungeon {d - 1} is Lost", "a new dungeon",
-                            Mark.SOUND, "the dungeon was Lost", None, RULE_SOLO_FAIL, pointer)
+                            Mark.SOUND, "the dungeon was Lost", None, RULE_SOLO_FAIL, pointer, 0.0,
+                            1.0)
     did = f"lays {token}"
     if lost_at is not None and lost_at < i:
         return AnalysedMove(d, i, SOLO_PLAYER, did, f"dungeon {d} is Lost since its tile "
                             f"{lost_at} ({REASONS[code]})", "a new dungeon", Mark.SLIP,
                             "late: the dungeon was already Lost", None, RULE_SOLO_FAIL,
-                            pointer)
+                            pointer, 1.0, 1.0, "blunder", lost_at and i - lost_at)
     if lost_at == i and code == MISPLACED:
         return AnalysedMove(d, i, SOLO_PLAYER, did, f"dungeon {d} holds",
                             "lay it in line with the last-taken path", Mark.SLIP, "misplaced",
-                            None, RULE_SOLO_FAIL, pointer)
+                            None, RULE_SOLO_FAIL, pointer, 1.0, 1.0, "blunder")
     return AnalysedMove(d, i, SOLO_PLAYER, did, f"dungeon {d} holds", "as played", Mark.SOUND,
-                        "in line with the last-taken path", None, None, pointer)
+                        "in line with the last-taken path", None, None, pointer, 0.0, 1.0)

@@ -2,7 +2,9 @@
 every answer in the uncovering phase is one memory decides.
 
 An answer is sound when it names the symbol under the cup, a slip when it names another one
-or none ("if the player misremembered the symbol or cannot remember it at all"). Rolling and
+or none ("if the player misremembered the symbol or cannot remember it at all"); a slip
+costs the cup ("Each red, blue, or black cup is worth 1 point. The golden cup is worth 2
+points."), a blunder, and its age is the moves since the symbol was rolled. Rolling and
 covering are not moves: the die shows what it shows, and the cup's colour is the symbol's.
 
 >>> import random
@@ -45,7 +47,8 @@ def analyse_read(game: MemoDiceLog, *, source: str) -> GameAnalysis:
                 left_out.append(f"{number}.{offset + j} cup {guess.cup}")
                 continue
             uncovered.add(guess.cup)
-            symbol, roller, move = row[guess.cup - 1]
+            symbol, roller, move, worth = row[guess.cup - 1]
+            age = offset - move + j
             knew = f"cup {guess.cup} covers the {symbol!r} {roller} rolled in move {move}"
             best = f"name {symbol!r}"
             pointer = f"/rounds/{number - 1}/uncovering/{j - 1}"
@@ -53,13 +56,14 @@ def analyse_read(game: MemoDiceLog, *, source: str) -> GameAnalysis:
                 moves.append(AnalysedMove(number, offset + j, guess.player,
                                           f"names {guess.guess!r} for cup {guess.cup}", knew,
                                           best, Mark.SOUND, "right", None, RIGHT_GUESS,
-                                          pointer))
+                                          pointer, 0.0, worth, None, age))
                 continue
             did = ("gives no answer" if guess.guess is None else f"names {guess.guess!r}") + \
                 f" for cup {guess.cup}"
             why = "no answer" if guess.guess is None else "wrong symbol"
             moves.append(AnalysedMove(number, offset + j, guess.player, did, knew, best,
-                                      Mark.SLIP, why, None, WRONG_GUESS, pointer))
+                                      Mark.SLIP, why, None, WRONG_GUESS, pointer, worth, worth,
+                                      "blunder", age))
     notes = list(replay.notes)
     if left_out:
         notes.append(f"not judged: the answers for a cup not in the row or already lifted "
@@ -69,12 +73,12 @@ def analyse_read(game: MemoDiceLog, *, source: str) -> GameAnalysis:
                          replay.winners(), notes=tuple(notes))
 
 
-def _row(covering: Any) -> list[tuple[str, str, int]]:
-    """The cups in the row, first covered first: (symbol, who rolled it, the move), up to
-    the golden cup that ends covering."""
+def _row(covering: Any) -> list[tuple[str, str, int, float]]:
+    """The cups in the row, first covered first: (symbol, who rolled it, the move, what the
+    cup is worth), up to the golden cup that ends covering."""
     row = []
     for k, roll in enumerate(covering, 1):
-        row.append((roll.symbol, roll.player, k))
+        row.append((roll.symbol, roll.player, k, 2.0 if roll.cup == "golden" else 1.0))
         if roll.cup == "golden":
             break
     return row

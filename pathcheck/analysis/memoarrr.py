@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pathcheck.analysis.core import AnalysedMove, GameAnalysis, Mark, make_analysis
+from pathcheck.analysis.core import AnalysedMove, GameAnalysis, Mark, make_analysis, slip_mark
 from pathcheck.games.memoarrr import fast
 from pathcheck.games.memoarrr.fast import CARD_NUMBERS, CARD_TEXT, POS_TEXT
 from pathcheck.games.memoarrr.island import State
@@ -167,7 +167,10 @@ class Island:
         matches = allowed & known & (self.kind_places[animal] | self.kind_places[landscape])
         unknown = (allowed & ~known).bit_count()
         did = chosen * _CARDS + card
-        knew = last << 15 | allowed.bit_count() | unknown << 5 | matches.bit_count() << 10
+        pool = EVERY_CARD & ~(self.public_cards | self.own_cards[player])
+        hits, size = (pool & CONNECTS[last]).bit_count(), pool.bit_count()
+        knew = (last << 15 | allowed.bit_count() | unknown << 5 | matches.bit_count() << 10
+                | (known >> chosen & 1) << 20 | hits << 21 | size << 26)
         hit = CONNECTS[last] >> card & 1
         if matches:
             first = (matches & -matches).bit_length() - 1
@@ -179,8 +182,6 @@ class Island:
                 rest &= rest - 1
             best = ", ".join(texts)
             return did, knew, best, SEEN_CONNECTS if matches >> chosen & 1 else PASSED_OVER + hit
-        pool = EVERY_CARD & ~(self.public_cards | self.own_cards[player])
-        hits, size = (pool & CONNECTS[last]).bit_count(), pool.bit_count()
         if not unknown or not size or not hits:
             return did, knew, None, NOTHING
         if known >> chosen & 1:
@@ -200,7 +201,9 @@ def marked(number: int, index: int, player: str, did: int, knew: int, best: str 
            verdict: int, rule: Rule, pointer: str) -> AnalysedMove:
     """A reveal judged (:data:`Judged`), worded: what they did and knew, what a perfect
     memory does, the mark, why, and the chance of a guess; each text made once."""
-    mark, why = _VERDICTS[verdict]
+    why = _VERDICTS[verdict][1]
+    key = (knew >> 20) << 3 | verdict
+    mark, graded, cost, value = _MARKED.get(key) or _marked(key, knew, verdict)
     chance = None
     if isinstance(best, int):
         best, chance = _NOT_SEEN.get(best) or _not_seen(best)
@@ -210,8 +213,48 @@ def marked(number: int, index: int, player: str, did: int, knew: int, best: str 
         best = _NOTHING_CONNECTS
     seen = knew & 32767
     return AnalysedMove(number, index, player, _REVEALS[did],
-                        _CONNECT_TO[knew >> 15] + (_KNEW.get(seen) or _knew(seen)), best, mark,
-                        why, chance, rule, pointer)
+                        _CONNECT_TO[knew >> 15 & 31] + (_KNEW.get(seen) or _knew(seen)), best,
+                        mark, why, chance, rule, pointer, cost, value, graded)
+
+
+_MARKED: dict[int, tuple[Mark, str | None, float, float]] = {}
+"""A reveal's mark, grade, cost and value by what decides them (the verdict, and
+:data:`Judged`'s ``knew`` from bit 20: the card chosen seen, the cards not seen and those
+that connect), each worked out once."""
+
+
+def _marked(key: int, knew: int, verdict: int) -> tuple[Mark, str | None, float, float]:
+    """The mark (a slip that cost nothing is harmless), grade, cost and value of a reveal
+    (kept in _MARKED)."""
+    mark = _VERDICTS[verdict][0]
+    cost, value = _cost(knew, verdict)
+    graded = None
+    if mark is Mark.SLIP:
+        mark, graded = slip_mark(cost, value)
+    found = _MARKED[key] = (mark, graded, cost, value)
+    return found
+
+
+def _cost(knew: int, verdict: int) -> tuple[float, float]:
+    """A reveal's cost and value (docs/analysis.md): the chance of going on that the perfect
+    reveal had (1 with a card seen that connects, else the share of the cards not seen that
+    connect; 0 when nothing could connect), and that minus the chance the reveal made had
+    from what the mover knew (a card seen: whether it connects, which only a card seen that
+    connects does, the verdict says; one not seen: that share).
+
+    >>> _cost(1 << 20, NOTHING), _cost(1 << 20 | 2 << 21 | 4 << 26, SEEN_MISS)
+    ((0.0, 0.0), (0.5, 0.5))
+    """
+    hits, size = knew >> 21 & 31, knew >> 26 & 31
+    unseen = hits / size if size else 0.0
+    if verdict <= PASSED_OVER + 1:
+        value = 1.0
+    elif verdict == NOTHING:
+        value = 0.0
+    else:
+        value = unseen
+    made = float(verdict == SEEN_CONNECTS) if knew >> 20 & 1 else unseen
+    return max(0.0, round(value - made, 4)), round(value, 4)
 
 
 def _swapped(places: int, a: int, b: int, both: int) -> int:

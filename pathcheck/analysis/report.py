@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pathcheck.analysis.core import GameAnalysis, Mark, PlayerSummary
+from pathcheck.analysis.core import AnalysedMove, GameAnalysis, Mark, PlayerSummary
 from pathcheck.analysis.positions import PositionAnalysis
 from pathcheck.render.words import counted
 from pathcheck.ruling import GAME_TITLES, words_of
@@ -21,11 +21,44 @@ def accuracy_text(value: float | None) -> str:
     return "-" if value is None else f"{value:.1f}%"
 
 
+def points_text(value: float) -> str:
+    """Points as the reports show them: two decimals at most.
+
+    >>> points_text(0.6842), points_text(15.0), points_text(2)
+    ('0.68', '15', '2')
+    """
+    return f"{round(value, 2):g}"
+
+
+def score_text(value: float | None) -> str:
+    return "-" if value is None else f"{value:.1f}"
+
+
 def summary_line(s: PlayerSummary) -> str:
     won = ", won" if s.won else ""
+    harmless = f", {s.harmless} harmless" if s.harmless else ""
     return (f"{one_line(s.player)}: {_count(s.moves, 'move')}, {_count(s.slips, 'slip')}, "
-            f"{_count(s.guesses, 'guess')}, {s.sound} sound, accuracy "
-            f"{accuracy_text(s.accuracy)} ({_count(s.points, 'point')}{won})")
+            f"{_count(s.guesses, 'guess')}, {s.sound} sound{harmless}, accuracy "
+            f"{accuracy_text(s.accuracy)}, memory score {score_text(s.memory_score)} (lost "
+            f"{points_text(s.lost)} of {points_text(s.at_stake)} at stake; "
+            f"{_count(s.points, 'point')}{won})")
+
+
+def mark_text(move: AnalysedMove) -> str:
+    """A move's mark as the text report and the page show it: ``SLIP (blunder, costs 1)``,
+    ``harmless (costs nothing)``, ``GUESS 32%``, ``sound``."""
+    if move.mark is Mark.SLIP:
+        return (f"SLIP ({move.grade or 'slip'}, costs {points_text(move.cost)} of "
+                f"{points_text(move.value)})")
+    if move.mark is Mark.HARMLESS:
+        return "harmless (costs nothing)"
+    if move.mark is Mark.GUESS:
+        return f"GUESS {move.chance:.0%}" if move.chance is not None else "GUESS"
+    return "sound"
+
+
+COSTLIEST = 5
+"""How many of the costliest moves lead the text report."""
 
 
 def _count(n: int, word: str) -> str:
@@ -38,17 +71,21 @@ def render_analysis(analysis: GameAnalysis) -> str:
     lines = [f"{one_line(analysis.source)}: {TITLES.get(analysis.game, analysis.game)} "
              f"({analysis.format}), players: {', '.join(map(one_line, analysis.players))}"]
     lines += ["  " + summary_line(s) for s in analysis.summaries]
+    costly = sorted((m for m in analysis.moves if m.cost > 0), key=lambda m: -m.cost)
+    if costly:
+        lines.append("Costliest moves (points a perfect memory would have gained):")
+        lines += [f"  {m.where()} {one_line(m.player)}: {one_line(m.did)}: {points_text(m.cost)} "
+                  f"({m.grade})" for m in costly[:COSTLIEST]]
     marked = [m for m in analysis.moves if m.mark is not Mark.SOUND]
     if marked:
         round_word, move_word = words_of(analysis.format)  # the rulebook's words
         lines.append(f"Slips and guesses ({round_word}.{move_word} player: what they did; "
                      "what they knew; perfect memory):")
     for move in marked:
-        label = "SLIP" if move.mark is Mark.SLIP else (
-            f"GUESS {move.chance:.0%}" if move.chance is not None else "GUESS")
-        rule = "" if move.rule is None or move.mark is not Mark.SLIP else f" [{move.rule.id}]"
+        rule = ("" if move.rule is None or move.mark not in (Mark.SLIP, Mark.HARMLESS)
+                else f" [{move.rule.id}]")
         lines.append(f"  {move.where()} {one_line(move.player)}: {one_line(move.did)}: "
-                     f"{label}, {one_line(move.why)}{rule}")
+                     f"{mark_text(move)}, {one_line(move.why)}{rule}")
         lines.append(f"      knew {one_line(move.knew)}; perfect memory: {one_line(move.best)}")
     for exp in analysis.explorations:
         if exp.lost_tile is None:

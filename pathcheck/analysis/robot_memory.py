@@ -5,7 +5,9 @@ memory decides.
 A guess is sound when it names all three features of a memory card (6 points), or "short
 circuit" for a short circuit; any other answer is a slip: a wrong feature, "short circuit" on
 a memory card or features on a short circuit (what the player saw contradicted), or fewer
-features than were seen (points given away). Which card is pointed at is not a move of the
+features than were seen (points given away). A slip costs what the perfect answer scores
+minus what it scored (:func:`worth`); its age is the cards turned in the round so far, this
+one included (every card was seen at setup). Which card is pointed at is not a move of the
 guesser's. A guess on a card the log does not record (``"unknown"``) is not judged: the player
 saw the card at setup, but the analysis cannot tell what they saw; the analysis notes it.
 
@@ -21,9 +23,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pathcheck.analysis.core import AnalysedMove, GameAnalysis, Mark, make_analysis
+from pathcheck.analysis.core import AnalysedMove, GameAnalysis, Mark, make_analysis, slip_mark
 from pathcheck.games.robot_memory.log import FORMAT, GameLog, Pick, position_name, read_log
 from pathcheck.games.robot_memory.rules import (
+    POINTS_FOR_FEATURES,
     SCORE_THREE,
     SCORING,
     SHORT_CIRCUIT,
@@ -34,6 +37,7 @@ from pathcheck.games.robot_memory.rules import (
     Place,
     ShortCircuit,
     UnknownCard,
+    score,
 )
 from pathcheck.games.robot_memory.state import Replay
 from pathcheck.ruling import Rule
@@ -92,7 +96,8 @@ def analyse_read(game: GameLog, *, source: str) -> GameAnalysis:
                 if isinstance(card, UnknownCard):
                     unjudged.append(f"{number}.{t} {position_name(pick.position)}")
                     continue
-                moves.append(_move(number, t, turn.guesser, pick, card))
+                moves.append(_move(number, t, turn.guesser, pick, card, replay.solo,
+                                   len(face_up)))
     winners, _ = replay.winners()
     # In team play the captains guess: each person is summed up, with their team's result.
     people = game.people
@@ -109,12 +114,51 @@ def analyse_read(game: GameLog, *, source: str) -> GameAnalysis:
                          [p for p in people if side[p] in winners], notes=notes)
 
 
-def _move(number: int, t: int, guesser: str, pick: Pick, card: Place) -> AnalysedMove:
+def worth(guess: Guess, card: Card, *, solo: bool) -> float:
+    """What naming ``guess`` for ``card`` is worth: its points, and for a short circuit named
+    outside solo play, the other card it lets the player choose, which a perfect memory names
+    in full (6 points: "you don't score any points" but may choose another card).
+
+    >>> worth(Guess(short_circuit=True), ShortCircuit(), solo=False)
+    6.0
+    """
+    scored = score(guess, card, solo=solo)
+    if scored.short_circuit_named and not solo:
+        return 6.0
+    return float(scored.points)
+
+
+def _move(number: int, t: int, guesser: str, pick: Pick, card: Place, solo: bool,
+          age: int) -> AnalysedMove:
     assert card is not None and not isinstance(card, UnknownCard)  # read_log; analyse_read
     where = position_name(pick.position)
-    mark, why, rule = judge(pick.guess, card)
+    key = (pick.guess, card, solo)
+    named, seen, best, mark, why, rule, cost, value, graded = (
+        _JUDGED.get(key) or _judged(key))
+    return AnalysedMove(number, t, guesser, f"names {named} for {where}",
+                        f"{where} was {seen} at setup", best, mark, why, None, rule,
+                        pick.pointer, cost, value, graded, age)
+
+
+_Judged = tuple[str, str, str, Mark, str, Rule, float, float, str | None]
+_JUDGED: dict[tuple[Guess, Card, bool], _Judged] = {}
+"""A guess on a card judged and worded (all but where the card lies), by (guess, card,
+solo), each worked out once: a log names the same few things again and again."""
+
+
+def _judged(key: tuple[Guess, Card, bool]) -> _Judged:
+    guess, card, solo = key
+    mark, why, rule = judge(guess, card)
+    # what worth() gives, without scoring again: the perfect answer's worth, and a slip
+    # scores only with fewer features named, every one right
+    value = 6.0 if isinstance(card, MemoryCard) or not solo else 1.0
+    cost = 0.0
+    graded = None
+    if mark is Mark.SLIP:
+        scored = POINTS_FOR_FEATURES.get(len(guess.named()), 0) if rule is SCORE_THREE else 0
+        cost = value - scored
+        mark, graded = slip_mark(cost, value)
     seen = "a short circuit" if not isinstance(card, MemoryCard) else card.describe()
-    return AnalysedMove(number, t, guesser, f"names {pick.guess.describe()} for {where}",
-                        f"{where} was {seen} at setup",
-                        f"name {perfect_guess(card).describe()}", mark, why, None, rule,
-                        pick.pointer)
+    found = _JUDGED[key] = (guess.describe(), seen, f"name {perfect_guess(card).describe()}",
+                            mark, why, rule, cost, value, graded)
+    return found

@@ -243,7 +243,8 @@ def event_html(event: PageEvent, key: str | None, names: Names | None = None) ->
     """One item of the move list: a link to its moment (the one place an event is drawn, so
     marks can be added per event); ``names`` isolates the players' names in it."""
     names = names or Names(())
-    cls = "ev" + (" violation" if event.violation else "") + (" lost" if event.lost else "")
+    cls = ("ev" + (" violation" if event.violation else "") + (" lost" if event.lost else "")
+           + (" costly" if event.mark.startswith("slip") else ""))
     mark = ('<span class="tag">violation</span> ' if event.violation
             else '<span class="tag">Lost</span> ' if event.lost else "")
     where = f'<span class="where">{names.html(event.where)}:</span> ' if event.where else ""
@@ -259,7 +260,7 @@ def event_html(event: PageEvent, key: str | None, names: Names | None = None) ->
     return f"<li{ident} class=\"{cls}\">{body}{rule}</li>"
 
 
-_GLYPH = {"slip": "?", "guess": "~", "sound": ""}
+_GLYPH = {"slip": "?", "guess": "~", "sound": "", "harmless": "."}
 """What a square of the strip shows besides its colour."""
 
 
@@ -345,6 +346,9 @@ def render_page(page: Page) -> str:
                     for key, kind, title in page.strip)
     if strip:
         strip = f'<nav class="strip" aria-label="the moves by mark">{strip}</nav>'
+    costly_filter = ('<input type="checkbox" id="pc-costly"><label for="pc-costly">only the '
+                     "moves that cost points</label>"
+                     if any(e.mark.startswith("slip") for e in page.events) else "")
     final = page.frames[-1]
     picture, text, notes, rows = _static_frame(final, names)
     text_hidden = "" if text else " hidden"
@@ -377,7 +381,7 @@ aria-label="moment"><div class="marks" id="pc-marks">{_marks(page)}</div></div>
 <table id="pc-scores" class="scores"{"" if rows else " hidden"}><caption>Scores</caption>
 <tbody>{rows}</tbody></table>
 </section>
-<aside class="events"><h2>Moves and events of the ruling</h2>
+<aside class="events"><h2>Moves and events of the ruling</h2>{costly_filter}
 <ol id="pc-events" aria-label="moves and events of the ruling: each goes to its moment">
 {events}
 </ol></aside>

@@ -72,6 +72,8 @@ font-size:.8rem;color:#fff;text-decoration:none;background:var(--green)}
 .strip a.mark-slip{background:var(--red)}.strip a.mark-guess{background:var(--orange)}
 .events .mark{font-weight:700;text-transform:uppercase;font-size:.8rem}
 .events .mark-slip{color:var(--alert)}.events .mark-guess{color:var(--amber)}
+.strip a.mark-harmless{background:#999}.events .mark-harmless{color:var(--muted)}
+#pc-costly:checked~ol li:not(.costly){display:none}
 .notes .kind{font-weight:700;text-transform:uppercase;font-size:.8rem;margin-right:.4rem}
 .rule{display:block;font-size:.88rem;color:var(--muted);font-weight:400}
 .rule .section{font-weight:700}

@@ -1,8 +1,12 @@
 """The second, plain analysis: each mover's knowledge recomputed from scratch at every move,
 from the raw JSON log, with no replay state carried from one move to the next (the dungeon's
-Lost points by the networkx reference tracer). Only the marks and chances are made, to be
-compared with :mod:`pathcheck.analysis` (tests/analysis/test_differential.py). It reads
+Lost points by the networkx reference tracer). Only the marks, chances and costs are made,
+to be compared with :mod:`pathcheck.analysis` (tests/analysis/test_differential.py). It reads
 legal logs: what an illegal log does to the flow is the main analysis's business.
+
+Costs (docs/analysis.md) are worked out here by enumeration: Memoarrr!'s chances by going
+through the cards not seen one by one, the dungeon's points from the LOST cards the turns
+before left lying, the robot game's from its scoring table, Memo Dice's from the cup.
 """
 
 from __future__ import annotations
@@ -20,11 +24,20 @@ from pathcheck.tracer.tileset import load_tileset
 
 Plain = tuple[int, int, str, str, float | None]
 """(round, index, player, mark, chance) of one move."""
+Costed = tuple[int, int, str, str, float | None, float]
+"""(round, index, player, mark, chance, cost) of one move: a slip that cost nothing is
+``harmless``."""
 
 
 def plain_marks(log: dict[str, Any]) -> list[Plain]:
-    return {"memoarrr/1": _memoarrr, "memo-dice/1": _memo_dice, "robot-memory/1": _robot,
-            "game/1": _dungeon, "solo/1": _solo}[log["format"]](log)
+    return [m[:5] for m in plain_costs(log)]
+
+
+def plain_costs(log: dict[str, Any]) -> list[Costed]:
+    out = {"memoarrr/1": _memoarrr, "memo-dice/1": _memo_dice, "robot-memory/1": _robot,
+           "game/1": _dungeon, "solo/1": _solo}[log["format"]](log)
+    return [(m[0], m[1], m[2], "harmless" if m[3] == "slip" and m[5] == 0 else m[3], m[4],
+             float(m[5])) for m in out]
 
 
 # --- Memoarrr! --------------------------------------------------------------------------
@@ -84,8 +97,8 @@ def _memoarrr_view(log: dict[str, Any], player: str, upto: int
     return known, face_up, last, mark, grid
 
 
-def _memoarrr(log: dict[str, Any]) -> list[Plain]:
-    out: list[Plain] = []
+def _memoarrr(log: dict[str, Any]) -> list[Any]:
+    out: list[Any] = []
     for i, (r, k, action) in enumerate(_events(log)):
         if "reveal" not in action:
             continue
@@ -99,18 +112,22 @@ def _memoarrr(log: dict[str, Any]) -> list[Plain]:
         matches = [p for p in allowed if p in known and known[p].connects(last)]
         unknown = [p for p in allowed if p not in known]
         pool = [c for c in ALL_CARDS if c not in set(known.values())]
-        chance = (Fraction(sum(c.connects(last) for c in pool), len(pool))
-                  if unknown and pool else Fraction(0))
+        share = Fraction(0)
+        for card in pool:  # each card not seen, one by one
+            share += Fraction(int(card.connects(last)), len(pool))
+        chance = share if unknown and pool else Fraction(0)
+        made = Fraction(int(known[chosen].connects(last))) if chosen in known else share
         if matches:
-            out.append((r, k, player, "sound" if chosen in matches else "slip", None))
+            out.append((r, k, player, "sound" if chosen in matches else "slip", None,
+                        max(Fraction(0), 1 - made)))
         elif chance == 0:
-            out.append((r, k, player, "sound", None))
+            out.append((r, k, player, "sound", None, 0))
         elif chosen in unknown and chance == 1:
-            out.append((r, k, player, "sound", None))  # every card not seen connects
+            out.append((r, k, player, "sound", None, 0))  # every card not seen connects
         elif chosen in unknown:
-            out.append((r, k, player, "guess", float(chance)))
+            out.append((r, k, player, "guess", float(chance), 0))
         else:
-            out.append((r, k, player, "slip", None))
+            out.append((r, k, player, "slip", None, chance - made))
     return out
 
 
@@ -131,19 +148,33 @@ def plain_unseen(log: dict[str, Any]) -> list[tuple[int, int, int]]:
 
 # --- Memo Dice and the robot game --------------------------------------------------------
 
-def _memo_dice(log: dict[str, Any]) -> list[Plain]:
-    out: list[Plain] = []
+def _memo_dice(log: dict[str, Any]) -> list[Any]:
+    out: list[Any] = []
     for r, rnd in enumerate(log["rounds"], 1):
         for j, guess in enumerate(rnd["uncovering"], 1):
             symbol = rnd["covering"][guess["cup"] - 1]["symbol"]  # what everyone saw rolled
             right = guess["guess"] is not None and same_symbol(guess["guess"], symbol)
+            cup = 2 if rnd["covering"][guess["cup"] - 1]["cup"] == "golden" else 1
             out.append((r, len(rnd["covering"]) + j, guess["player"],
-                        "sound" if right else "slip", None))
+                        "sound" if right else "slip", None, 0 if right else cup))
     return out
 
 
-def _robot(log: dict[str, Any]) -> list[Plain]:
-    out: list[Plain] = []
+def _robot_points(guess: Any, card: Any, solo: bool) -> int:
+    """What naming ``guess`` for ``card`` is worth (a short circuit named outside solo play:
+    the other card it lets the player choose, named in full)."""
+    if card == "short-circuit":
+        return (1 if solo else 6) if guess == "short-circuit" else 0
+    if not isinstance(guess, dict) or not guess:
+        return 0
+    if any(card[name] != value for name, value in guess.items()):
+        return 0
+    return {1: 1, 2: 3, 3: 6}[len(guess)]
+
+
+def _robot(log: dict[str, Any]) -> list[Any]:
+    out: list[Any] = []
+    solo = log.get("variant") == "solo"
     for r, rnd in enumerate(log["rounds"], 1):
         for t, turn in enumerate(rnd["turns"], 1):
             for pick in [turn, *turn.get("chain", ())]:
@@ -156,7 +187,9 @@ def _robot(log: dict[str, Any]) -> list[Plain]:
                     right = card == guess
                 else:
                     right = guess == card  # all three features, all right
-                out.append((r, t, turn["guesser"], "sound" if right else "slip", None))
+                cost = _robot_points(card, card, solo) - _robot_points(guess, card, solo)
+                out.append((r, t, turn["guesser"], "sound" if right else "slip", None,
+                            max(cost, 0)))
     return out
 
 
@@ -168,12 +201,16 @@ def _lost(tiles: list[tuple[str, Direction]], rules: frozenset[int],
     return result.lost_at, result.reason
 
 
-def _dungeon(log: dict[str, Any]) -> list[Plain]:
-    out: list[Plain] = []
+def _dungeon(log: dict[str, Any]) -> list[Any]:
+    out: list[Any] = []
     rules = frozenset(log.get("rules", ()))
     players = log["players"]
+    perfect_turns = plain_perfect_turns(log)
     for e, exp in enumerate(log["explorations"], 1):
         turns = exp["turns"]
+        full = [("START", Direction.N)] + [(x["tile"], Direction[x["dir"]]) for x in turns]
+        lost_tile, _ = _lost(full, rules)
+        cards = _cards(players, turns, rules)
         for t, turn in enumerate(turns, 1):
             stack = [("START", Direction.N)] + [(x["tile"], Direction[x["dir"]])
                                                  for x in turns[:t]]
@@ -182,7 +219,7 @@ def _dungeon(log: dict[str, Any]) -> list[Plain]:
             active = turn["player"]
             if before is None:
                 bad = now == t + 1 and reason == LostReason.MISPLACED.value
-                out.append((e, t, active, "slip" if bad else "sound", None))
+                out.append((e, t, active, "slip" if bad else "sound", None, int(bad)))
             team = _team(players, turns[:t - 1], rules)  # from scratch: every earlier turn
             leaving = _leaving(players, turn, team, rules)
             order = clockwise_after(players, active)
@@ -193,11 +230,39 @@ def _dungeon(log: dict[str, Any]) -> list[Plain]:
                 if 1 in rules and leaving and leaving[0] != player:
                     # rule #1: the log may list only the announcement that stood
                     if now is not None and order.index(leaving[0]) < order.index(player):
-                        out.append((e, t, player, "sound", None))  # it would have been void
+                        out.append((e, t, player, "sound", None, 0))  # it would have been void
                     continue  # else speaking could be sound or a slip: not judged
+                if said == (now is not None):
+                    cost = 0
+                elif said:  # too early: the point the perfect announcement scored
+                    cost = _perfect_points(player, perfect_turns[e - 1][player], lost_tile,
+                                           cards)
+                else:  # stayed once Lost: the point announcing now would score
+                    cost = _perfect_points(player, t, lost_tile, cards)
                 out.append((e, t, player, "sound" if said == (now is not None) else "slip",
-                            None))
+                            None, cost))
     return out
+
+
+def _cards(players: list[str], turns: list[dict[str, Any]],
+           rules: frozenset[int]) -> list[tuple[str, int]]:
+    """The LOST cards that stood: (player, the tile they lie on)."""
+    cards: list[tuple[str, int]] = []
+    for t, turn in enumerate(turns, 1):
+        team = _team(players, turns[:t - 1], rules)
+        cards += [(p, t + 1) for p in _leaving(players, turn, team, rules)]
+    return cards
+
+
+def _perfect_points(player: str, turn: int | None, lost_tile: int | None,
+                    cards: list[tuple[str, int]]) -> int:
+    """What an announcement by ``player`` in ``turn`` scores (rule II), the others' cards as
+    they lay; the path held: staying scores (rule III)."""
+    if lost_tile is None:
+        return 1
+    if turn is None:
+        return 0
+    return int(all(tile >= turn + 1 for p, tile in cards if p != player and tile >= lost_tile))
 
 
 def _leaving(players: list[str], turn: dict[str, Any], team: set[str],
@@ -219,8 +284,8 @@ def _team(players: list[str], turns: list[dict[str, Any]], rules: frozenset[int]
     return team
 
 
-def _solo(log: dict[str, Any]) -> list[Plain]:
-    out: list[Plain] = []
+def _solo(log: dict[str, Any]) -> list[Any]:
+    out: list[Any] = []
     rules = frozenset(log.get("rules", ()))
     dungeons = [[(p["tile"], Direction[p["dir"]]) for p in d] for d in log["dungeons"]]
     for d, dungeon in enumerate(dungeons, 1):
@@ -230,15 +295,16 @@ def _solo(log: dict[str, Any]) -> list[Plain]:
                 continue
             if i == 1:
                 held = _lost(dungeons[d - 2], rules, _entry_move(dungeons[:d - 2], rules))[0]
-                out.append((d, i, "solo", "slip" if held is None else "sound", None))
+                out.append((d, i, "solo", "slip" if held is None else "sound", None,
+                            int(held is None)))
                 continue
             before, _ = _lost(dungeon[:i - 1], rules, move)
             now, reason = _lost(dungeon[:i], rules, move)
             if before is not None:
-                out.append((d, i, "solo", "slip", None))
+                out.append((d, i, "solo", "slip", None, 1))
             else:
                 bad = now == i and reason == LostReason.MISPLACED.value
-                out.append((d, i, "solo", "slip" if bad else "sound", None))
+                out.append((d, i, "solo", "slip" if bad else "sound", None, int(bad)))
     return out
 
 

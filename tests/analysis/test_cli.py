@@ -35,7 +35,7 @@ def test_every_played_fixture_is_analysed(path: Path) -> None:
     assert analysis["source"] == str(path)
     assert {s["player"] for s in analysis["summaries"]} == set(analysis["players"])
     for s in analysis["summaries"]:
-        assert s["moves"] == s["slips"] + s["guesses"] + s["sound"]
+        assert s["moves"] == s["slips"] + s["guesses"] + s["sound"] + s["harmless"]
 
 
 @pytest.mark.parametrize("path", MALFORMED, ids=lambda p: f"{p.parent.name}/{p.name}")
@@ -48,8 +48,11 @@ def test_a_malformed_log_is_one_line_with_its_pointer(path: Path) -> None:
 def test_text_names_slips_with_what_was_known() -> None:
     code, out, _ = run(str(FIXTURES / "memoarrr/legal-3p-2023.json"))
     assert code == 0
-    assert "Ann: 17 moves, 6 slips, 3 guesses, 8 sound, accuracy 57.1%" in out
-    assert "1.3 Ben: reveals C4 (turtle/desert): SLIP" in out
+    assert ("Ann: 17 moves, 5 slips, 3 guesses, 8 sound, 1 harmless, accuracy 61.5%, memory "
+            "score 70.6 (lost 4.41 of 15 at stake; 6 points, won)") in out
+    assert "1.3 Ben: reveals C4 (turtle/desert): SLIP (blunder, costs 0.7 of 1)" in out
+    # the costliest moves lead, before the list of every slip and guess
+    assert out.index("Costliest moves") < out.index("Slips and guesses")
     assert "perfect memory: reveal a card seen that connects: B1 (turtle/water)" in out
 
 
@@ -91,8 +94,14 @@ def test_by_player_table_csv_and_chart(tmp_path: Path) -> None:
     for r in rows:
         assert int(r["moves"]) == int(r["slips"]) + int(r["guesses"]) + int(r["sound"])
         assert float(r["slips_per_game"]) == round(int(r["slips"]) / 3, 2)
+    scores = [float(r["memory_score"]) for r in rows]
+    assert scores == sorted(scores, reverse=True)  # best memory score first
+    for r in rows:  # the score is the points kept of those at stake
+        assert float(r["memory_score"]) == pytest.approx(
+            max(0.0, 100 * (1 - float(r["lost"]) / float(r["at_stake"]))), abs=0.051)
     svg = chart.read_text()
     assert svg.startswith("<svg") and all(r["player"] in svg for r in rows)
+    assert "Memory span" in svg  # Memo Dice moves have an age: the span is drawn
     code, text, _ = run(str(path), "--by-player")
     assert code == 0 and text.splitlines()[0].split()[:3] == ["player", "games", "wins"]
     code, jsonl, _ = run(str(path), "--by-player", "--format", "jsonl")
@@ -157,6 +166,9 @@ def test_html_page_carries_the_marks(tmp_path: Path, name: str) -> None:
     slips = sum(m["mark"] == "slip" for m in analysis["moves"])
     assert html.count('class="mark-slip"') == slips
     assert '"slip",' in html or slips == 0  # the slips' notes are in the frames
+    costly = sum(m["cost"] > 0 for m in analysis["moves"])
+    assert ('id="pc-costly"' in html) == (costly > 0)  # the filter to the costly moves
+    assert html.count(" costly\"") <= costly
 
 
 def test_html_draws_one_log() -> None:

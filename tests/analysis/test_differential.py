@@ -19,25 +19,27 @@ from pathcheck.games.memoarrr.gen import random_game as memoarrr_game
 from pathcheck.games.memoarrr.rules import POSITIONS
 from pathcheck.games.robot_memory.gen import random_game as robot_game
 
-from .plain import plain_marks, plain_unseen
+from .plain import plain_costs, plain_unseen
 
 FIXTURES = Path(__file__).parents[2] / "fixtures"
 LEGAL = sorted(p for p in FIXTURES.glob("*/legal-*.json"))
 
 
-def main_marks(log: dict[str, Any]) -> list[tuple[int, int, str, str, float | None]]:
-    return [(m.round, m.index, m.player, m.mark.value, m.chance)
+def main_marks(log: dict[str, Any]) -> list[tuple[int, int, str, str, float | None, float]]:
+    return [(m.round, m.index, m.player, m.mark.value, m.chance, m.cost)
             for m in analyse(log, source="test").moves]
 
 
 def same(log: dict[str, Any]) -> None:
-    ours, plain = main_marks(log), plain_marks(log)
+    """Every move's mark, chance and cost agree with the plain recomputation's."""
+    ours, plain = main_marks(log), plain_costs(log)
     assert [m[:4] for m in ours] == [m[:4] for m in plain]
     for a, b in zip(ours, plain, strict=True):
         if a[4] is None or b[4] is None:
             assert a[4] is b[4] is None
         else:
             assert abs(a[4] - b[4]) < 1e-9
+        assert abs(a[5] - b[5]) < 1e-3, (a, b)
 
 
 @pytest.mark.parametrize("path", LEGAL, ids=lambda p: f"{p.parent.name}/{p.name}")

@@ -73,9 +73,11 @@ def test_an_early_announcement_is_a_slip_of_rule_i() -> None:
         pytest.skip("the first tile made the path Lost in this deal")  # pragma: no cover
     first["lost"] = [other]
     analysis = analyse(log, source="planted")
-    slip = next(m for m in analysis.moves if m.mark is Mark.SLIP)
+    slip = next(m for m in analysis.moves if m.mark in (Mark.SLIP, Mark.HARMLESS))
     assert (slip.round, slip.index, slip.player, slip.rule and slip.rule.id) == (
         1, 1, other, "dungeon/check-I")
+    perfect = next(a for a in analysis.explorations[0].announcements if a.player == other)
+    assert slip.cost == perfect.perfect_points  # what staying on would have scored
     assert next(a for a in analysis.explorations[0].announcements
                 if a.player == other).verdict == "too-early"
 
@@ -230,8 +232,9 @@ def test_rule_1_a_voided_player_who_passes_over_a_later_chance_missed_it() -> No
     planted = analyse(log, source="planted")
     verdict = next(a for a in planted.explorations[e].announcements if a.player == again.player)
     assert (verdict.verdict, verdict.perfect_turn) == ("missed", again.perfect_turn)
-    slip = next(m for m in planted.moves if m.mark is Mark.SLIP)
+    slip = next(m for m in planted.moves if m.mark in (Mark.SLIP, Mark.HARMLESS))
     assert (slip.round, slip.index, slip.player) == (e + 1, again.perfect_turn, again.player)
+    assert slip.cost == verdict.perfect_points
 
 
 def _spoken_second(dee_speaks: bool) -> dict[str, Any]:

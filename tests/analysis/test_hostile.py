@@ -76,3 +76,30 @@ def test_hostile_names_are_escaped(tmp_path: Path, game: str, name: str) -> None
     assert_escaped(out, name)
     code, out, _ = run(str(log), "--format", "jsonl")
     assert code == 0 and name in json.loads(out)["players"]
+
+
+@pytest.mark.parametrize("game", sorted(GAME_FIXTURES))
+@pytest.mark.parametrize("name", HOSTILE)
+def test_hostile_names_are_escaped_in_the_table_and_chart(tmp_path: Path, game: str,
+                                                          name: str) -> None:
+    """The CSV table (memory score and span columns) and the chart (bars and span lines):
+    no control character reaches either raw."""
+    import csv
+    import io
+
+    doc = json.loads(GAME_FIXTURES[game].read_text())
+    old = doc["players"][0]
+    old = old if isinstance(old, str) else old["name"]
+    log = tmp_path / "log.json"
+    log.write_text(json.dumps(renamed(doc, old, name)))
+    chart = tmp_path / "chart.svg"
+    code, out, _ = run(str(log), "--by-player", "--format", "csv", "--chart", str(chart))
+    assert code == 0
+    assert not any(raw in out for raw in ("\x1b", "\x00", "\u202e"))
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert {"memory_score", "span", "span_low", "span_high"} <= set(rows[0])
+    svg = chart.read_text()
+    assert_escaped(svg.replace("&#x27;", "'"), name)
+    code, text, _ = run(str(log), "--by-player")
+    assert code == 0
+    assert_escaped(text, name)

@@ -72,3 +72,17 @@ def test_a_guess_on_a_card_already_face_up_is_named_as_not_judged() -> None:
     assert analysis.notes == ("not judged: the guesses on cards already face up (1.5 r3c3): "
                               "the card lay in sight, memory did not decide them (adjudicate "
                               "rules on them)",)
+
+
+def test_naming_nothing_costs_the_whole_card() -> None:
+    """An answer naming no feature scores nothing: a blunder costing all 6 points (was an
+    internal error once); the plain model agrees."""
+    from .plain import plain_costs
+
+    log = perfect(random_game(random.Random(2), variant="standard"))
+    turn = next(t for t in log["rounds"][0]["turns"] if isinstance(t["guess"], dict))
+    turn["guess"] = {}
+    analysis = analyse(log, source="empty")
+    [move] = [m for m in analysis.moves if m.mark is not Mark.SOUND]
+    assert (move.mark, move.grade, move.cost, move.value) == (Mark.SLIP, "blunder", 6.0, 6.0)
+    assert [m.cost for m in analysis.moves] == [c[5] for c in plain_costs(log)]

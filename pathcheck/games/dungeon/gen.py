@@ -18,7 +18,7 @@ stay in the team.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from pathcheck.games.dungeon.log import GAME_FORMAT
@@ -50,6 +50,11 @@ def aligned_dir(tileset: TileSet, tiles: Sequence[str], rules: Iterable[int]) ->
     return Direction(arrows[-1]) if len(arrows) == len(tiles) else None
 
 
+Announcer = Callable[[random.Random, int | None], bool]
+"""Whether a player announces Lost, given how many tiles ago the path got Lost (1: the tile
+just laid), None while it holds."""
+
+
 def random_exploration(
     rng: random.Random,
     players: Sequence[str],
@@ -60,10 +65,13 @@ def random_exploration(
     tileset: TileSet,
     accuracy: float,
     perfect: bool = False,
+    announces: Announcer | None = None,
 ) -> tuple[dict[str, Any], dict[str, int], str]:
     """One legal exploration begun by ``start``: its log, its points and who played last
     (``perfect``: played by perfect memories, every tile in line, every player announcing
-    as soon as the path is Lost)."""
+    as soon as the path is Lost; ``announces``: whether a player announces, given how many
+    tiles ago the path got Lost, None while it holds: a player model,
+    :mod:`pathcheck.analysis.players`)."""
     deck = tileset.deck_ids(advanced)
     rng.shuffle(deck)
     size = hand_size(advanced)
@@ -90,10 +98,13 @@ def random_exploration(
             hands[active].append(drawn)
         if rng.random() < 0.5:
             turn["draw"] = drawn
-        lost = trace(stack, tileset=tileset, rules=rules).lost_at is not None
+        lost_at = trace(stack, tileset=tileset, rules=rules).lost_at
+        lost = lost_at is not None
         chance = 0.5 if lost else 0.04
+        age = None if lost_at is None else len(stack) - lost_at + 1
         callers = [p for p in clockwise_after(players, active)
-                   if p in team and (lost if perfect else rng.random() < chance)]
+                   if p in team and (lost if perfect else announces(rng, age)
+                                     if announces is not None else rng.random() < chance)]
         rng.shuffle(callers)  # the order they spoke in
         turn["lost"] = callers
         log["turns"].append(turn)
@@ -126,6 +137,7 @@ def random_game(
     tileset: TileSet | None = None,
     accuracy: float = 0.9,
     perfect: bool = False,
+    announces: Announcer | None = None,
 ) -> dict[str, Any]:
     """A whole legal game (until someone reaches 3 points) of ``players`` players (named from
     :data:`PLAYER_NAMES`) as a ``game/1`` log (``perfect``: see :func:`random_exploration`)."""
@@ -138,7 +150,7 @@ def random_game(
     while max(scores.values()) < WIN_POINTS and len(explorations) < MAX_EXPLORATIONS:
         log, points, start = random_exploration(rng, names, start, advanced=advanced,
                                                 rules=rule_set, tileset=ts, accuracy=accuracy,
-                                                perfect=perfect)
+                                                perfect=perfect, announces=announces)
         explorations.append(log)
         for player, won in points.items():
             scores[player] += won

@@ -13,7 +13,7 @@ symbols are not in the rulebook text): two red, two blue and two black symbols a
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from pathcheck.games.memo_dice.log import FORMAT
@@ -54,16 +54,24 @@ def dice_json(dice: Dice = SAMPLE_DICE) -> list[list[dict[str, str]]]:
     return [[{"symbol": s, "colour": c.value} for s, c in die] for die in dice]
 
 
+Answerer = Callable[[random.Random, str, int, list[str]], str | None]
+"""A player model's answer: the symbol it names (or None) for the symbol under the cup, rolled
+so many moves ago, among the dice's symbols."""
+
+
 def random_round(
     rng: random.Random,
     players: Sequence[str],
     first: str,
     accuracy: float,
     dice: Dice = SAMPLE_DICE,
+    answer: Answerer | None = None,
 ) -> tuple[dict[str, Any], dict[str, int], str]:
     """One legal round begun by ``first``: its log, the points won, and the golden-cup holder.
 
-    ``accuracy`` is the chance that a guess is right.
+    ``accuracy`` is the chance that a guess is right; ``answer`` (a player model,
+    :mod:`pathcheck.analysis.players`), given the symbol under the cup, how many moves ago it
+    was rolled and every symbol of the dice, names one (or None) instead.
     """
     left = dict.fromkeys(Colour, CUPS_PER_COLOUR)
     unrolled = list(range(1, len(dice) + 1))
@@ -88,8 +96,13 @@ def random_round(
     holder_of_golden = golden_by
     all_symbols = [s for die in dice for s, _ in die]
     for number, roll in enumerate(covering, 1):
-        if rng.random() < accuracy:
-            guess: str | None = roll["symbol"]
+        guess: str | None
+        if answer is not None:
+            guess = answer(rng, roll["symbol"], len(covering), all_symbols)
+            right = guess == roll["symbol"]
+            holder = guesser if right else players[(players.index(guesser) + 1) % len(players)]
+        elif rng.random() < accuracy:
+            guess = roll["symbol"]
             holder = guesser
         else:
             guess = None if rng.random() < 0.3 else rng.choice(
@@ -110,6 +123,7 @@ def random_game(
     players: int | None = None,
     with_dice: bool = True,
     accuracy: float | None = None,
+    answer: Answerer | None = None,
 ) -> dict[str, Any]:
     """A whole legal game, played until someone reaches 20 points, as a ``memo-dice/1`` log.
 
@@ -122,7 +136,7 @@ def random_game(
     first = rng.choice(list(names))
     rounds = []
     while max(scores.values()) < TARGET:
-        rnd, points, first = random_round(rng, names, first, acc)
+        rnd, points, first = random_round(rng, names, first, acc, answer=answer)
         rounds.append(rnd)
         for p, n in points.items():
             scores[p] += n

@@ -13,7 +13,7 @@ that turn all 24 cards and end in forced volcanoes.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Protocol
 
 from pathcheck.games.memoarrr.island import State
 from pathcheck.games.memoarrr.log import FORMAT, Action, RoundLog, make_volcano, read_log
@@ -42,8 +42,11 @@ def random_game(
     ordered_stack: bool = False,
     skill: float = 0.6,
     rounds: int = 7,
+    chooser: Chooser | None = None,
 ) -> dict[str, Any]:
-    """A legal log of ``rounds`` rounds (7 is a whole game) drawn from ``rng``."""
+    """A legal log of ``rounds`` rounds (7 is a whole game) drawn from ``rng``; ``chooser`` (a
+    player model, :mod:`pathcheck.analysis.players`) picks each reveal instead of ``skill``
+    and is shown every action played."""
     names = list(NAMES[:players])
     cards = rng.sample(ALL_CARDS, SIZE * SIZE - 1)
     cells = iter(cards)
@@ -70,31 +73,50 @@ def random_game(
     }
     state = State(read_log(log, source="<random>"))
     starter = log["start_player"]
+    if chooser is not None:
+        chooser.start(state, log["peeks"])
     for number in range(1, rounds + 1):
         order = rng.sample(volcanoes, len(volcanoes))
         actions: list[dict[str, Any]] = []
         stack = tuple(v for v in (make_volcano(x, edition) for x in order) if v is not None)
         state.start_round(RoundLog(number, stack, (), ""), starter)
         while not state.round_over:
-            action = _choose(rng, state, skill)
+            action = _choose(rng, state, skill, chooser)
             actions.append(action)
             result = state.apply(_action(action, len(actions)))
+            if chooser is not None:
+                chooser.saw(state, action)
             assert not result.faults and not result.fatal, (result, action)
         log["rounds"].append({"volcanoes": order, "actions": actions})
         starter = state.next_start_player()
     return log
 
 
-def _choose(rng: random.Random, state: State, skill: float) -> dict[str, Any]:
+class Chooser(Protocol):
+    """A player model for Memoarrr!: told the setup and every action played, it picks the
+    place each player reveals."""
+
+    def start(self, state: State, peeks: dict[str, str]) -> None: ...
+
+    def choose(self, rng: random.Random, state: State, allowed: list[Pos]) -> Pos: ...
+
+    def saw(self, state: State, action: dict[str, Any]) -> None: ...
+
+
+def _choose(rng: random.Random, state: State, skill: float,
+            chooser: Chooser | None = None) -> dict[str, Any]:
     """A legal action for the player to move."""
     player = state.to_move
     allowed = state.allowed_reveals()
     if not allowed:
         return {"player": player, "volcano": True}
     last = state.last
-    matching = [p for p in allowed if last is None or state.grid[p].connects(last)]
-    pool = matching if matching and rng.random() < skill else allowed
-    pos = rng.choice(pool)
+    if chooser is not None:
+        pos = chooser.choose(rng, state, list(allowed))
+    else:
+        matching = [p for p in allowed if last is None or state.grid[p].connects(last)]
+        pool = matching if matching and rng.random() < skill else allowed
+        pos = rng.choice(pool)
     card = state.grid[pos]
     action: dict[str, Any] = {"player": player, "reveal": str(pos)}
     if not state.setup.expert or (last is not None and not card.connects(last)):

@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from pathcheck.games.robot_memory.log import FORMAT
@@ -63,6 +64,14 @@ def random_guess(rng: random.Random, card: Card) -> Guess:
     return Guess(**values)
 
 
+Guesser = Callable[[random.Random, Card, int], Guess]
+"""A player model's guess for a card seen at setup, so many cards turned ago."""
+
+
+def _any_age(rng: random.Random, card: Card, age: int) -> Guess:
+    return random_guess(rng, card)
+
+
 def _setup(rng: random.Random, variant: str, players: int) -> tuple[int, int, int, int]:
     """rows, columns, memory cards, short circuits for one round."""
     if variant in ("standard", "solo", "team"):
@@ -81,10 +90,12 @@ def random_game(
     players: int | None = None,
     variant: str | None = None,
     layout: tuple[int, int, int, int] | None = None,
+    guess: Guesser | None = None,
 ) -> dict[str, Any]:
     """A random legal game of ``variant`` (random if None) with ``players`` players (or teams
     of that many players in all); ``layout`` (rows, columns, memory cards, short circuits)
-    fixes the setup of a 5+ or custom game."""
+    fixes the setup of a 5+ or custom game; ``guess`` (a player model,
+    :mod:`pathcheck.analysis.players`) names each card instead of :func:`random_guess`."""
     variant = variant or rng.choice(VARIANTS)
     if players is None:
         players = {"standard": rng.randint(2, 4), "solo": 1, "team": rng.randint(2, 6),
@@ -120,7 +131,8 @@ def random_game(
             team = rng.choice(sides)
             captains[team] = rng.choice(members[team])
             rnd["captains"] = {team: captains[team]}
-        rnd["turns"] = _turns(rng, variant, sides, captains, grid, first, scores)
+        rnd["turns"] = _turns(rng, variant, sides, captains, grid, first, scores,
+                              guess or _any_age)
         log["rounds"].append(rnd)
     return log
 
@@ -133,10 +145,12 @@ def _turns(
     grid: list[list[Card | None]],
     first: str,
     scores: dict[str, int],
+    guesser_of: Guesser,
 ) -> list[dict[str, Any]]:
     face_down = [(r, c) for r, row in enumerate(grid, 1) for c, card in enumerate(row, 1)
                  if card is not None]
     rng.shuffle(face_down)
+    cards = len(face_down)
     turns: list[dict[str, Any]] = []
     active = first
     while face_down:
@@ -150,7 +164,7 @@ def _turns(
             r, c = face_down.pop()
             card = grid[r - 1][c - 1]
             assert card is not None
-            guess = random_guess(rng, card)
+            guess = guesser_of(rng, card, cards - len(face_down))
             result = score(guess, card, solo=variant == "solo")
             pick.update(position={"row": r, "column": c}, guess=guess.to_json())
             if rng.random() < 0.8:

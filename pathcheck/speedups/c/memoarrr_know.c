@@ -13,7 +13,9 @@
  * one flat list (no object per move for the garbage collector to walk):
  *   round, index, player, did, knew, best, verdict
  * did      the place revealed * 25 + its card;
- * knew     last << 15 | choices | unknown << 5 | matches << 10: the card to connect to, the
+ * knew     last << 15 | choices | unknown << 5 | matches << 10 | chosen seen << 20 |
+ *          hits << 21 | size << 26 (the cards not seen that connect, all those not seen):
+ *          the card to connect to, the
  *          places it could reveal, how many of them it had not seen, how many seen connect;
  * verdict  one of M_VERDICTS below (pathcheck.analysis.memoarrr.Verdict, in its order);
  * best     for the verdicts of a card seen that connects: the best move's text, made from the
@@ -61,8 +63,15 @@ static int m_know_move(const MState *s, int index, int player, int pos, int bloc
     uint32_t known = s->public_places | s->own_places[player];
     uint32_t matches = allowed & known & (s->kind_places[last / 5] | s->kind_places[5 + last % 5]);
     int unknown = m_popcount(allowed & ~known), hit = m_connects(last, card), verdict;
+    /* what the move made was worth from what they knew (its cost): the card chosen seen,
+     * and the cards not seen, those that connect and all */
+    uint32_t pool = M_EVERY_CARD & ~(s->public_cards | s->own_cards[player]);
+    /* the cards of its animal (5 in a row), and of its landscape (every 5th) */
+    uint32_t connect = 0x1Fu << (last / 5 * 5) | 0x108421u << (last % 5);
+    int hits = m_popcount(pool & connect), size = m_popcount(pool);
     long knew = (long)last << 15 | m_popcount(allowed) | unknown << 5 |
-                m_popcount(matches) << 10;
+                m_popcount(matches) << 10 | (long)(known >> pos & 1) << 20 |
+                (long)hits << 21 | (long)size << 26;
     PyObject *best;
     if (matches) {
         verdict = (matches >> pos & 1) ? M_SEEN_CONNECTS : M_PASSED_OVER + hit;
@@ -73,10 +82,6 @@ static int m_know_move(const MState *s, int index, int player, int pos, int bloc
             best = Py_NewRef(PyTuple_GET_ITEM(s->best_one, only * M_CARDS + s->grid[only]));
         }
     } else {
-        uint32_t pool = M_EVERY_CARD & ~(s->public_cards | s->own_cards[player]);
-        /* the cards of its animal (5 in a row), and of its landscape (every 5th) */
-        uint32_t connect = 0x1Fu << (last / 5 * 5) | 0x108421u << (last % 5);
-        int hits = m_popcount(pool & connect), size = m_popcount(pool);
         if (!unknown || !size || !hits) {
             verdict = M_NOTHING;
             best = Py_NewRef(Py_None);
