@@ -1,6 +1,6 @@
 """Build step for the optional C speed-up (everything else is in pyproject.toml).
 
-pathcheck.speedups._speedups traces batches of records in C; when it cannot be compiled (no C
+pathcheck._speedups traces batches of records in C; when it cannot be compiled (no C
 compiler), the install still succeeds and pathcheck uses its pure-Python fast tracer.
 """
 
@@ -15,7 +15,7 @@ FLAGS = [] if sys.platform == "win32" else ["-O2", "-Wall", "-Wextra"]
 setup(
     ext_modules=[
         Extension(
-            "pathcheck.speedups._speedups",
+            "pathcheck._speedups",
             ["pathcheck/speedups/_speedups.c"],
             # One translation unit: _speedups.c includes these parts (rebuild when they change).
             depends=sorted(str(p) for p in Path("pathcheck/speedups/c").glob("*.c")),

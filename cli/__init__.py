@@ -153,7 +153,7 @@ def _show_version(ctx: click.Context, param: click.Parameter, value: bool) -> No
     if not value or ctx.resilient_parsing:
         return
     try:  # the extension itself, as pathcheck.speedups loads it (cheap: no Python around it)
-        import pathcheck.speedups._speedups  # noqa: F401
+        import pathcheck._speedups  # noqa: F401
 
         built = True
     except ImportError:

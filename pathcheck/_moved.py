@@ -54,7 +54,6 @@ MOVED: dict[str, str] = {  # old module path -> new module path
     "pathcheck.recorder_next": "pathcheck.recorder.up_next",
     "pathcheck.recorder_settings": "pathcheck.recorder.settings",
     "pathcheck.recorder_words": "pathcheck.recorder.words",
-    "pathcheck._speedups": "pathcheck.speedups._speedups",
     "pathcheck.render.safe": "pathcheck.safe",
     "pathcheck.render.analysis": "pathcheck.analysis.report",
     "pathcheck.render.analysis_page": "pathcheck.analysis.page",

@@ -32,7 +32,7 @@ from .test_speedups import BUILT, REQUIRED, fast_path
 # (and not required), as tests/test_speedups.py explains.
 pytestmark = pytest.mark.skipif(
     not BUILT and not REQUIRED,
-    reason="pathcheck.speedups._speedups was not built (no C compiler at install time)")
+    reason="pathcheck._speedups was not built (no C compiler at install time)")
 TILESET = load_tileset()
 NAMES = ["Ann", "Bob", "Cy", "Zoë", "José", "Björn", "Łucja", "李雷", "Ærin 😀", 'Q"uote',
          "back\\slash", "tab\tbed", "nul\x00", "del\x7f", "a/b", "\u2028", " ", "😀"]

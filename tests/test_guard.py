@@ -7,7 +7,9 @@ record read through either gives the same Document or the same error.
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import os
 from typing import Any
 from unittest import mock
 
@@ -22,6 +24,17 @@ from pathcheck.reading.reader import decode_value
 
 _c: Any = getattr(bounded, "_json_guard")  # noqa: B009  (private, not exported)
 needs_c = pytest.mark.skipif(_c is None, reason="the C extension is not built")
+
+
+def test_the_guard_is_the_c_one_where_the_extension_is_built() -> None:
+    """The reader imports the extension while pathcheck.reading loads: an import that fails
+    there (a circle through a package's __init__) would silently leave the guard in Python."""
+    if importlib.util.find_spec("pathcheck._speedups") is None:
+        assert os.environ.get("PATHCHECK_REQUIRE_SPEEDUPS") != "1", "the extension is not built"
+        return
+    from pathcheck import _speedups
+
+    assert _c is _speedups.json_guard
 
 KEYS = st.sampled_from(["a", "b", "tile", "dir", "é", "a\\u0062", "\\u0061", "a\\\"", ""])
 SPICE = [b"[", b"]", b"{", b"}", b'"', b"\\", b":", b",", b" ", b"\n", b"\x00", b"\xff",

@@ -192,7 +192,7 @@ def test_version_says_whether_the_c_extension_is_in_use(monkeypatch: pytest.Monk
     assert out == ("pathcheck 0.1.0 (C extension: in use)\n" if speedups.available() else
                    "pathcheck 0.1.0 (C extension: not built; batch work runs on the Python "
                    "paths, slower)\n")
-    monkeypatch.setitem(sys.modules, "pathcheck.speedups._speedups", None)  # as if never built
+    monkeypatch.setitem(sys.modules, "pathcheck._speedups", None)  # as if never built
     code, out, _ = run("--version")
     assert out == ("pathcheck 0.1.0 (C extension: not built; batch work runs on the Python "
                    "paths, slower)\n")

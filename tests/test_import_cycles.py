@@ -21,7 +21,9 @@ TREES = ((ROOT / "pathcheck", "pathcheck"), (ROOT / "cli", "pathcheck.cli"))
 def _modules() -> dict[str, Path]:
     modules: dict[str, Path] = {}
     for folder, package in TREES:
-        for path in folder.rglob("*.py"):
+        # A C extension is a module too, known by its stub (pathcheck/_speedups.pyi).
+        stubs = [p for p in folder.rglob("*.pyi") if not p.with_suffix(".py").exists()]
+        for path in [*folder.rglob("*.py"), *stubs]:
             parts = [package, *path.relative_to(folder).with_suffix("").parts]
             if parts[-1] == "__init__":
                 parts.pop()
@@ -70,6 +72,7 @@ def test_the_graph_sees_the_imports() -> None:
     assert graph.has_edge("pathcheck.solo.stats", "pathcheck.solo.kernel")  # in a function
     assert graph.has_edge("pathcheck.games.memo_dice.at", "pathcheck.games.memo_dice.row")
     assert graph.has_edge("pathcheck.cli.census", "pathcheck.solo.census")  # a package
+    assert graph.has_edge("pathcheck.reading.bounded", "pathcheck._speedups")  # C, by its stub
     assert not any(name.startswith(("pathcheck.seeds", "pathcheck.census")) for name in graph)
 
 
@@ -88,7 +91,8 @@ def test_no_import_circle() -> None:
 # than the rest of it.
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("pathcheck.errors", "pathcheck.facts", "pathcheck.ruling", "pathcheck.safe",
-     "pathcheck.output", "pathcheck.lifeline", "pathcheck._moved"),
+     "pathcheck.output", "pathcheck.lifeline", "pathcheck._moved",
+     "pathcheck._speedups"),  # the C extension (its sources in speedups/) imports none of ours
     ("pathcheck.reading",),
     ("pathcheck.tracer",),
     ("pathcheck.solo.seed_codes",),  # a solo record's seed code: read by the record reader

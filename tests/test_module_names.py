@@ -65,8 +65,6 @@ def test_wrong_pragma_is_the_fast_paths() -> None:
 def test_an_old_module_path_imports_the_moved_module_with_a_warning(old: str) -> None:
     """Run in a fresh interpreter: in this one the old name may already be imported."""
     new = MOVED[old]
-    if new == "pathcheck.speedups._speedups":
-        pytest.importorskip(new)  # the C extension: not built without a C compiler
     script = (
         "import importlib, warnings, sys\n"
         "with warnings.catch_warnings(record=True) as caught:\n"

@@ -1,6 +1,6 @@
 """The C solo kernel against the plain Python deal, deal by deal, on random seeds and rules.
 
-``pathcheck.speedups._speedups.solo_kernel`` plays perfectly with a walk of its own (not the
+``pathcheck._speedups.solo_kernel`` plays perfectly with a walk of its own (not the
 shared C tracer) and a shuffle unrolled for constant divisors, so it is compared here with what it
 must equal: :func:`pathcheck.solo.deal.analyse_deal` (the seed's permutation and the Python
 fast tracer), key for key and histogram for histogram. It runs under the sanitizers too
@@ -29,11 +29,11 @@ from pathcheck.solo.deal import (
 from pathcheck.solo.seed_codes import SEED_LIMIT, permutation
 from pathcheck.tracer.constants import REASONS, tracing_mask
 
-BUILT = importlib.util.find_spec("pathcheck.speedups._speedups") is not None
+BUILT = importlib.util.find_spec("pathcheck._speedups") is not None
 REQUIRED = os.environ.get("PATHCHECK_REQUIRE_SPEEDUPS") == "1"
 pytestmark = pytest.mark.skipif(
     not BUILT and not REQUIRED,
-    reason="pathcheck.speedups._speedups was not built (no C compiler at install time)")
+    reason="pathcheck._speedups was not built (no C compiler at install time)")
 
 RULE_SETS = st.sets(st.sampled_from([2, 3, 4])).map(frozenset)
 CODE = {name: code for code, name in enumerate(REASONS)}

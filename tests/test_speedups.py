@@ -38,11 +38,11 @@ from pathcheck.tracer.tileset import load_tileset
 TILESET = load_tileset()
 IDS = [t.id for t in TILESET]
 
-BUILT = importlib.util.find_spec("pathcheck.speedups._speedups") is not None
+BUILT = importlib.util.find_spec("pathcheck._speedups") is not None
 REQUIRED = os.environ.get("PATHCHECK_REQUIRE_SPEEDUPS") == "1"
 pytestmark = pytest.mark.skipif(
     not BUILT and not REQUIRED,
-    reason="pathcheck.speedups._speedups was not built (no C compiler at install time)")
+    reason="pathcheck._speedups was not built (no C compiler at install time)")
 
 
 def python_path(block: bytes, settings: Settings) -> bytes:

@@ -31,7 +31,7 @@ from pathcheck.reading.regular_files import gunzip as gunzip
 from pathcheck.reading.regular_files import read_regular as read_regular
 
 try:  # the one-pass scan of guard(); without a C compiler the Python functions below do it
-    from pathcheck.speedups._speedups import json_guard as _json_guard
+    from pathcheck._speedups import json_guard as _json_guard
 except ImportError:
     _json_guard = None  # type: ignore[assignment]
 

@@ -2,7 +2,7 @@
 
 :func:`summarise_range` gives the same :class:`~pathcheck.solo.deal.Summary` as analysing
 every seed with :func:`~pathcheck.solo.deal.analyse_deal`, from the histograms and per-deal
-keys that ``pathcheck.speedups._speedups.solo_kernel`` returns (the tests compare both). Each
+keys that ``pathcheck._speedups.solo_kernel`` returns (the tests compare both). Each
 distinct deal key (squared lengths, revisits, path-Lost and rule-Lost counts) is scored once by
 :class:`~pathcheck.solo.deal.Factors`, so the difficulty values are exactly those of the
 Python path. Without the extension, :func:`available` is False.

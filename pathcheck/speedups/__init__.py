@@ -2,7 +2,7 @@
 
 :func:`fast_block` verifies a block of complete JSON Lines and :func:`fast_dgn_block` one of
 ``.dgn`` lines, and return the JSON Lines results. The optional extension
-:mod:`pathcheck.speedups._speedups` reads the lines with strict scanners, checks what the Python
+:mod:`pathcheck._speedups` reads the lines with strict scanners, checks what the Python
 path checks (players and LOST cards too), traces with the same compiled tables as
 :mod:`pathcheck.tracer.fast` and writes each result exactly as the Python path would. A JSON
 line the scanner leaves is decoded by msgspec into typed structs and traced in C if it is a
@@ -11,8 +11,11 @@ custom tile sets, solo lines) is verified by the Python path instead, in its pla
 the extension, :func:`available` is False and batch work uses the Python path throughout.
 
 The wing holds the extension's sources beside this Python side: ``_speedups.c`` is one
-translation unit that includes its parts from ``c/`` (one job a file), ``_speedups.pyi`` its
-types. May import: the shared top modules, ``pathcheck.reading`` and ``pathcheck.tracer``.
+translation unit that includes its parts from ``c/`` (one job a file). It is built as
+``pathcheck._speedups`` (typed by ``pathcheck/_speedups.pyi``), not inside this package: the
+bounded reader imports its guard while ``pathcheck.reading`` loads, before this package can.
+
+May import: the shared top modules, ``pathcheck.reading`` and ``pathcheck.tracer``.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from pathcheck.tracer.fast import compile_tileset
 from pathcheck.tracer.tileset import TileSet, load_tileset
 
 try:
-    from pathcheck.speedups import _speedups  # re-exported for pathcheck.solo.kernel
+    from pathcheck import _speedups as _speedups  # re-exported for pathcheck.solo.kernel
 except ImportError:  # no C compiler at install time: the Python path does everything
     _speedups = None  # type: ignore[assignment]
 

@@ -1,5 +1,5 @@
 /*
- * pathcheck.speedups._speedups: the fast tracer of pathcheck.tracer.fast, in C, for batch work.
+ * pathcheck._speedups: the fast tracer of pathcheck.tracer.fast, in C, for batch work.
  *
  * It reads dungeon/1 JSON Lines (scan_block) and .dgn lines (scan_dgn) itself, or records
  * that msgspec has already decoded (trace_records); checks what the Python path checks

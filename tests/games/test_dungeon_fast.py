@@ -37,7 +37,7 @@ from .test_unseen import without_deal
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "dungeon"
 built = pytest.mark.skipif(not BUILT and not REQUIRED,
-                           reason="pathcheck.speedups._speedups was not built (no C compiler)")
+                           reason="pathcheck._speedups was not built (no C compiler)")
 TILES = sorted(t.id for t in load_tileset())
 
 

@@ -32,7 +32,7 @@ from .test_memoarrr_plain import _BASE, _at, _containers, json_values
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "memoarrr"
 JSON_FIXTURES = sorted(p.name for p in FIXTURES.glob("*.json"))
 built = pytest.mark.skipif(not BUILT and not REQUIRED,
-                           reason="pathcheck.speedups._speedups was not built (no C compiler)")
+                           reason="pathcheck._speedups was not built (no C compiler)")
 
 
 def python_ruling(log: Any) -> Ruling | None:

@@ -1,6 +1,6 @@
 """The C fast path of the dungeon adjudicator, for clean ``game/1`` logs.
 
-``pathcheck.speedups._speedups.dungeon_replay`` (pathcheck/speedups/c/dungeon_replay.c) replays the
+``pathcheck._speedups.dungeon_replay`` (pathcheck/speedups/c/dungeon_replay.c) replays the
 log as msgspec decoded it (:class:`~pathcheck.games.dungeon.log.GameEntry`) as
 :class:`~pathcheck.games.dungeon.state.Replay` would: the deal, turn order, tiles from the
 hand, draws, LOST announcements and rule #1 priority, the end of each exploration and the

@@ -291,7 +291,7 @@ CTrace = Callable[[object, tuple[int, ...], tuple[int, ...], int, int, int, int]
 @cache
 def _c_tracer() -> tuple[CTrace, object] | None:
     """The C tracer of one dungeon and its tables of the standard tile set, or None without
-    the extension (:mod:`pathcheck.speedups._speedups` is optional)."""
+    the extension (:mod:`pathcheck._speedups` is optional)."""
     from pathcheck import speedups
 
     if not speedups.available():

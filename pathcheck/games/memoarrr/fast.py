@@ -1,6 +1,6 @@
 """The C fast path of the Memoarrr! adjudicator, for clean logs.
 
-``pathcheck.speedups._speedups.memoarrr_replay`` (pathcheck/speedups/c/memoarrr.c) reads a decoded
+``pathcheck._speedups.memoarrr_replay`` (pathcheck/speedups/c/memoarrr.c) reads a decoded
 log and replays it as :mod:`~pathcheck.games.memoarrr.plain` and
 :meth:`~pathcheck.games.memoarrr.island.State.apply` would, and hands back a compact trace
 (per round: the start player, the counts of the title, the winner and treasure, and the turns

@@ -1,4 +1,4 @@
-/* pathcheck.speedups._speedups, part of the one translation unit _speedups.c: One record read by a scanner checked, traced and written; scan_block. */
+/* pathcheck._speedups, part of the one translation unit _speedups.c: One record read by a scanner checked, traced and written; scan_block. */
 
 /* Check, trace and write one record read by a scanner: 1 done, 0 leave it to the Python
  * path, -1 out of memory. */
@@ -60,7 +60,7 @@ static PyObject *scan_block(PyObject *Py_UNUSED(self), PyObject *args) {
     if (!PyArg_ParseTuple(args, "Oy*nlSii", &capsule, &block, &offset, &line, &prefix,
                           &rules_override, &adv_override))
         return NULL;
-    Tables *t = PyCapsule_GetPointer(capsule, "pathcheck.speedups._speedups.Tables");
+    Tables *t = PyCapsule_GetPointer(capsule, "pathcheck._speedups.Tables");
     if (t && (offset < 0 || offset > block.len || line < 0 || line > LONG_MAX - block.len ||
               rules_override < -1 || rules_override > 31 || adv_override < -1 ||
               adv_override > 1)) {

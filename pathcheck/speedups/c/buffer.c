@@ -1,4 +1,4 @@
-/* pathcheck.speedups._speedups, part of the one translation unit _speedups.c: The output buffer the results are written into (raw allocators: no GIL needed). */
+/* pathcheck._speedups, part of the one translation unit _speedups.c: The output buffer the results are written into (raw allocators: no GIL needed). */
 
 /* ---- output buffer ------------------------------------------------------------------- */
 

@@ -1,4 +1,4 @@
-/* pathcheck.speedups._speedups, part of the one translation unit _speedups.c: The check of LOST cards: points and outcomes, as pathcheck.tracer.check scores them. */
+/* pathcheck._speedups, part of the one translation unit _speedups.c: The check of LOST cards: points and outcomes, as pathcheck.tracer.check scores them. */
 
 /* ---- the check of LOST cards (pathcheck.inputs.records._lost_cards, pathcheck.tracer.check) ------------- */
 

@@ -1,4 +1,4 @@
-/* pathcheck.speedups._speedups, part of the one translation unit _speedups.c: The Lost point of one
+/* pathcheck._speedups, part of the one translation unit _speedups.c: The Lost point of one
  * game/1 exploration's stack (trace_stack), for pathcheck.games.dungeon.state. */
 
 /* ---- the stack of a game/1 exploration ----------------------------------------------------- */
@@ -16,7 +16,7 @@ static PyObject *trace_stack(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *capsule, *list;
     int rules;
     if (!PyArg_ParseTuple(args, "OO!i", &capsule, &PyList_Type, &list, &rules)) return NULL;
-    Tables *t = PyCapsule_GetPointer(capsule, "pathcheck.speedups._speedups.Tables");
+    Tables *t = PyCapsule_GetPointer(capsule, "pathcheck._speedups.Tables");
     if (!t) return NULL;
     Py_ssize_t n = PyList_GET_SIZE(list);
     if (n > MAX_TILES) Py_RETURN_NONE;

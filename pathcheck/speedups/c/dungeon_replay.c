@@ -1,4 +1,4 @@
-/* pathcheck.speedups._speedups, part of the one translation unit _speedups.c: the replay of a clean
+/* pathcheck._speedups, part of the one translation unit _speedups.c: the replay of a clean
  * game/1 log of dungeon (dungeon_replay), for pathcheck.games.dungeon.fast.
  *
  * It replays what pathcheck.games.dungeon.state.Replay replays (the deal, turn order, tiles
@@ -373,7 +373,7 @@ static PyObject *dungeon_replay(PyObject *Py_UNUSED(self), PyObject *args) {
                           &PyTuple_Type, &players, &in_play, &start, &size, &mask, &rule1,
                           &unset, &PyTuple_Type, &tokens, &per_line))
         return NULL;
-    Tables *t = PyCapsule_GetPointer(capsule, "pathcheck.speedups._speedups.Tables");
+    Tables *t = PyCapsule_GetPointer(capsule, "pathcheck._speedups.Tables");
     if (!t) return NULL;
     Py_ssize_t n = PyTuple_GET_SIZE(players);
     if (PyBytes_GET_SIZE(in_play) != t->ntiles || PyTuple_GET_SIZE(tokens) != 4 * t->ntiles ||

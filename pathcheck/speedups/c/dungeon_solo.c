@@ -1,4 +1,4 @@
-/* pathcheck.speedups._speedups, part of the one translation unit _speedups.c: One dungeon of a solo record traced (trace_dungeon). */
+/* pathcheck._speedups, part of the one translation unit _speedups.c: One dungeon of a solo record traced (trace_dungeon). */
 
 /* ---- one dungeon of a solo record ------------------------------------------------------- */
 
@@ -36,7 +36,7 @@ static PyObject *trace_dungeon(PyObject *Py_UNUSED(self), PyObject *args) {
     if (!PyArg_ParseTuple(args, "OO!O!nnnn", &capsule, &PyTuple_Type, &tiles_obj, &PyTuple_Type,
                           &dirs_obj, &start, &stop, &rules, &move))
         return NULL;
-    Tables *t = PyCapsule_GetPointer(capsule, "pathcheck.speedups._speedups.Tables");
+    Tables *t = PyCapsule_GetPointer(capsule, "pathcheck._speedups.Tables");
     if (!t) return NULL;
     Py_ssize_t total = PyTuple_GET_SIZE(tiles_obj);
     if (PyTuple_GET_SIZE(dirs_obj) != total || start < 0 || start > stop || stop > total ||

@@ -1,4 +1,4 @@
-/* pathcheck.speedups._speedups, part of the one translation unit _speedups.c: the reader's guard on a
+/* pathcheck._speedups, part of the one translation unit _speedups.c: the reader's guard on a
  * JSON text before and after it is decoded (pathcheck.reading.reader.decode_value).
  *
  * json_guard(data, limit) scans the text once and answers

@@ -1,4 +1,4 @@
-/* pathcheck.speedups._speedups, part of the one translation unit _speedups.c: the reading of a clean
+/* pathcheck._speedups, part of the one translation unit _speedups.c: the reading of a clean
  * Memoarrr! log (pathcheck.games.memoarrr.fast); its replay is memoarrr_replay.c.
  *
  * memoarrr_replay(log, cards) takes a decoded memoarrr/1 log (dicts, lists, str, int, bool,

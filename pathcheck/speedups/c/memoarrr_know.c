@@ -1,4 +1,4 @@
-/* pathcheck.speedups._speedups, part of the one translation unit _speedups.c: what each player knows
+/* pathcheck._speedups, part of the one translation unit _speedups.c: what each player knows
  * of a Memoarrr! island while memoarrr_replay.c replays it, and each reveal marked against it,
  * for the analysis (pathcheck.analysis.memoarrr, whose Island is the plain reference: the
  * tests compare both on random and hostile logs).

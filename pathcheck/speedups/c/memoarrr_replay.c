@@ -1,4 +1,4 @@
-/* pathcheck.speedups._speedups, part of the one translation unit _speedups.c: the replay of a clean
+/* pathcheck._speedups, part of the one translation unit _speedups.c: the replay of a clean
  * Memoarrr! log whose setup memoarrr.c has read (the trace it hands back is described there). */
 
 /* The player takes the top volcano of the stack. */

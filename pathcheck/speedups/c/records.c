@@ -1,4 +1,4 @@
-/* pathcheck.speedups._speedups, part of the one translation unit _speedups.c: Records msgspec has decoded (set_layout, trace_records). */
+/* pathcheck._speedups, part of the one translation unit _speedups.c: Records msgspec has decoded (set_layout, trace_records). */
 
 /* ---- records ---------------------------------------------------------------------------- */
 
@@ -204,7 +204,7 @@ static PyObject *trace_records(PyObject *Py_UNUSED(self), PyObject *args) {
     if (!PyArg_ParseTuple(args, "OO!nlSii", &capsule, &PyList_Type, &records, &start,
                           &first_line, &prefix, &rules_override, &adv_override))
         return NULL;
-    Tables *t = PyCapsule_GetPointer(capsule, "pathcheck.speedups._speedups.Tables");
+    Tables *t = PyCapsule_GetPointer(capsule, "pathcheck._speedups.Tables");
     if (!t) return NULL;
     Py_ssize_t total = PyList_GET_SIZE(records);
     if (start < 0 || start > total || first_line < 0 || first_line > LONG_MAX - total ||

@@ -1,4 +1,4 @@
-/* pathcheck.speedups._speedups, part of the one translation unit _speedups.c: The .dgn reader (scan_dgn): #! settings lines and record lines. */
+/* pathcheck._speedups, part of the one translation unit _speedups.c: The .dgn reader (scan_dgn): #! settings lines and record lines. */
 
 /* ---- the .dgn reader ---------------------------------------------------------------------- */
 
@@ -184,7 +184,7 @@ static PyObject *scan_dgn(PyObject *Py_UNUSED(self), PyObject *args) {
     if (!PyArg_ParseTuple(args, "Oy*nlSiiy*", &capsule, &block, &offset, &line, &prefix,
                           &rules_override, &adv_override, &pragma_text))
         return NULL;
-    Tables *t = PyCapsule_GetPointer(capsule, "pathcheck.speedups._speedups.Tables");
+    Tables *t = PyCapsule_GetPointer(capsule, "pathcheck._speedups.Tables");
     Grid *g = t ? grid_new() : NULL;
     if (!g) {
         PyBuffer_Release(&block);

@@ -1,4 +1,4 @@
-/* pathcheck.speedups._speedups, part of the one translation unit _speedups.c: The strict reader of dungeon/1 JSON Lines: strings, numbers, values, one record. */
+/* pathcheck._speedups, part of the one translation unit _speedups.c: The strict reader of dungeon/1 JSON Lines: strings, numbers, values, one record. */
 
 /* ---- the JSON Lines scanner ------------------------------------------------------------------ */
 

@@ -1,4 +1,4 @@
-/* pathcheck.speedups._speedups, part of the one translation unit _speedups.c: Perfect solo play of many seeds (solo_kernel). */
+/* pathcheck._speedups, part of the one translation unit _speedups.c: Perfect solo play of many seeds (solo_kernel). */
 
 /* ---- perfect solo play of many seeds ------------------------------------------------------ */
 
@@ -213,7 +213,7 @@ static PyObject *solo_kernel(PyObject *Py_UNUSED(self), PyObject *args) {
     int mask;
     if (!PyArg_ParseTuple(args, "OSKni", &capsule, &base_obj, &first_seed, &count, &mask))
         return NULL;
-    Tables *t = PyCapsule_GetPointer(capsule, "pathcheck.speedups._speedups.Tables");
+    Tables *t = PyCapsule_GetPointer(capsule, "pathcheck._speedups.Tables");
     if (!t) return NULL;
     Py_ssize_t n = PyBytes_GET_SIZE(base_obj);
     if (n < 1 || n > MAX_STACK || count < 0 || count > PY_SSIZE_T_MAX / 8) {

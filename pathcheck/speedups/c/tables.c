@@ -1,4 +1,4 @@
-/* pathcheck.speedups._speedups, part of the one translation unit _speedups.c: The compiled tile tables (make_tables) and the tile-id index. */
+/* pathcheck._speedups, part of the one translation unit _speedups.c: The compiled tile tables (make_tables) and the tile-id index. */
 
 /* ---- tables ---------------------------------------------------------------------------- */
 
@@ -45,7 +45,7 @@ static inline int id_lookup(const Tables *t, const char *s, Py_ssize_t n) {
 }
 
 static void tables_free(PyObject *capsule) {
-    Tables *t = PyCapsule_GetPointer(capsule, "pathcheck.speedups._speedups.Tables");
+    Tables *t = PyCapsule_GetPointer(capsule, "pathcheck._speedups.Tables");
     if (!t) return;
     Py_XDECREF(t->index);
     for (Py_ssize_t i = 0; i < t->ntiles; i++) Py_XDECREF(t->tile_json[i]);
@@ -187,11 +187,11 @@ static PyObject *make_tables(PyObject *Py_UNUSED(self), PyObject *args) {
         t->reason_json[i] = a;
         t->rule_json[i] = b;
     }
-    PyObject *capsule = PyCapsule_New(t, "pathcheck.speedups._speedups.Tables", tables_free);
+    PyObject *capsule = PyCapsule_New(t, "pathcheck._speedups.Tables", tables_free);
     if (capsule) return capsule;
 fail:
     {
-        PyObject *tmp = PyCapsule_New(t, "pathcheck.speedups._speedups.Tables", tables_free);
+        PyObject *tmp = PyCapsule_New(t, "pathcheck._speedups.Tables", tables_free);
         Py_XDECREF(tmp);
     }
     return NULL;

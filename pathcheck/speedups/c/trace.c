@@ -1,4 +1,4 @@
-/* pathcheck.speedups._speedups, part of the one translation unit _speedups.c: The tracer: the same walk as pathcheck.tracer.fast, on the compiled tables. */
+/* pathcheck._speedups, part of the one translation unit _speedups.c: The tracer: the same walk as pathcheck.tracer.fast, on the compiled tables. */
 
 /* ---- the tracer -------------------------------------------------------------------------- */
 
