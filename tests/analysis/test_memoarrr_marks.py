@@ -158,7 +158,7 @@ class _Text(str):
     (list(_GOOD[0]), _GOOD[1]),
 ])
 def test_replay_refuses_bad_texts(texts: tuple[Any, ...]) -> None:
-    from pathcheck.speedups import _speedups
+    from pathcheck import _speedups
 
     with pytest.raises(ValueError):
         _speedups.memoarrr_replay(copy.deepcopy(_BASE[1]), fast.CARD_NUMBERS, texts)
@@ -167,7 +167,7 @@ def test_replay_refuses_bad_texts(texts: tuple[Any, ...]) -> None:
 @built
 @pytest.mark.parametrize("texts", [[*_GOOD], None, "texts"])
 def test_replay_wants_a_tuple_of_texts(texts: Any) -> None:
-    from pathcheck.speedups import _speedups
+    from pathcheck import _speedups
 
     with pytest.raises(TypeError):
         _speedups.memoarrr_replay(copy.deepcopy(_BASE[1]), fast.CARD_NUMBERS, texts)

@@ -175,7 +175,7 @@ def test_without_the_extension_the_python_path_rules(monkeypatch: pytest.MonkeyP
 @built
 @pytest.mark.parametrize("args", [(), ({},), ({}, {}, 1), ({}, None), ({}, [("a", 1)])])
 def test_replay_refuses_bad_arguments(args: tuple[Any, ...]) -> None:
-    from pathcheck.speedups import _speedups
+    from pathcheck import _speedups
 
     with pytest.raises(TypeError):
         _speedups.memoarrr_replay(*args)
@@ -191,7 +191,7 @@ def test_replay_refuses_bad_arguments(args: tuple[Any, ...]) -> None:
     {**fast.CARD_NUMBERS, "penguin/water": "0"},
 ])
 def test_replay_refuses_a_broken_card_table(cards: dict[Any, Any]) -> None:
-    from pathcheck.speedups import _speedups
+    from pathcheck import _speedups
 
     log = copy.deepcopy(_BASE[1])
     assert "penguin/water" in [c for row in log["island"] for c in row]
@@ -228,7 +228,7 @@ class _Evil(str):
     lambda log: {**log, "start_player": _Evil(log["start_player"])},
 ])
 def test_replay_declines_odd_logs(change: Any) -> None:
-    from pathcheck.speedups import _speedups
+    from pathcheck import _speedups
 
     log = change(copy.deepcopy(_BASE[1]))
     _Evil.log = log if isinstance(log, dict) else {}

@@ -65,7 +65,7 @@ from pathcheck.tracer.constants import tracing_mask
 from pathcheck.tracer.tileset import load_tileset
 
 try:
-    from pathcheck.speedups import _speedups
+    from pathcheck import _speedups
 
     _replay: Callable[..., Any] | None = _speedups.dungeon_replay
 except ImportError:  # no C compiler at install time: the Python replay rules on every log

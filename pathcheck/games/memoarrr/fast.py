@@ -71,7 +71,7 @@ from pathcheck.ruling import (
 )
 
 try:
-    from pathcheck.speedups import _speedups
+    from pathcheck import _speedups
 
     _replay: Callable[..., Any] | None = _speedups.memoarrr_replay
 except ImportError:  # no C compiler at install time: the Python path rules on every log
