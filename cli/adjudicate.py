@@ -31,6 +31,7 @@ from .options import (
     output_format,
     progress_bar,
     refuse_input_as_output,
+    resolve_jobs,
 )
 
 
@@ -56,7 +57,7 @@ def command(
     output: str | None,
     at: str | None,
     html_target: str | None,
-    jobs: int,
+    jobs: int | None,
     list_games: bool,
 ) -> None:
     """Replay each LOG and rule on it: rounds, scores, winners, and the first broken rule.
@@ -104,7 +105,8 @@ def command(
         live = output is None and (sys.stdout.isatty()
                                    or any(not os.path.isfile(path) for path in paths))
         results = Results(out, output_format)
-        for ruled in counted_outcomes(rule_logs(paths, settings, jobs), counts, bar):
+        ruled_logs = rule_logs(paths, settings, resolve_jobs(jobs, paths))
+        for ruled in counted_outcomes(ruled_logs, counts, bar):
             if ruled.kept is not None and pages is not None:
                 pages.add(*ruled.kept)
             results.add(ruled.text)

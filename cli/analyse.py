@@ -37,6 +37,7 @@ from .options import (
     output_file,
     progress_bar,
     refuse_input_as_output,
+    resolve_jobs,
     unchecked_tileset_option,
     write_svg_chart,
 )
@@ -82,7 +83,7 @@ from .options import (
 @unchecked_tileset_option
 @click.pass_context
 def command(ctx: click.Context, args: tuple[str, ...], output_format: str, output: str | None,
-            jobs: int, by_player: bool, chart: str | None, html_target: str | None,
+            jobs: int | None, by_player: bool, chart: str | None, html_target: str | None,
             position: str | None, hand: str | None, at: str | None, rules: str | None,
             advanced: bool | None, tileset: str | None) -> None:
     """Analyse each LOG: for every move, what the mover knew, what a perfect memory of exactly
@@ -146,8 +147,8 @@ def command(ctx: click.Context, args: tuple[str, ...], output_format: str, outpu
         refuse_input_as_output(target, paths)
     if game is not None:
         games.load(game)
-    status = _analyse_logs(paths, game, output_format, output, jobs, by_player, chart,
-                           html_target)
+    status = _analyse_logs(paths, game, output_format, output, resolve_jobs(jobs, paths),
+                           by_player, chart, html_target)
     if status["unreadable"]:
         ctx.exit(int(ExitCode.IO_ERROR))
     if status["invalid"]:

@@ -17,11 +17,13 @@ from pathcheck.render.words import counted
 from pathcheck.solo.seed_codes import SEED_LIMIT, parse_rules
 
 from .options import (
+    JOBS_HELP,
     cap_jobs,
     chart_file,
     emit,
     output_file,
     output_format,
+    resolve_jobs,
     seed_rules_option,
     write_chart,
 )
@@ -65,7 +67,7 @@ DEFAULT_CHUNK = 1 << 20
 @click.option("--local", "local", is_flag=True,
               help="Run on local processes without Dask.")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None, callback=cap_jobs,
-              help="Local workers or processes (default and most: all cores).")
+              help="Local workers or processes " + JOBS_HELP + ".")
 @click.option("--chart", type=click.Path(dir_okay=False), default=None, callback=chart_file,
               help="Also draw the statistics as a chart: FILE.svg, or FILE.png (needs "
                    "rsvg-convert).")
@@ -109,7 +111,7 @@ def command(out_dir: str | None, report_dir: str | None, rules: str | None, star
             check_address(scheduler)  # a usage error before anything else
         except AddressError as exc:
             raise click.BadParameter(str(exc), param_hint="--scheduler") from None
-    workers = jobs or os.cpu_count() or 1
+    workers = resolve_jobs(jobs)
     use_dask = not local
     if use_dask and not dask_available():
         if scheduler is not None:

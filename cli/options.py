@@ -251,8 +251,13 @@ def advanced_option(func: F) -> F:
     )(func)
 
 
+JOBS_HELP = "(default and most: all cores)"
+"""How every ``-j/--jobs`` help ends: the one default, said in the same words everywhere."""
+
+
 def cap_jobs(ctx: click.Context, param: click.Parameter, value: int | None) -> int | None:
-    """``--jobs N``: never more workers than cores (more would only cost memory)."""
+    """``--jobs N``: never more workers than cores (more would only cost memory); None (not
+    given) stays None, for :func:`resolve_jobs`."""
     if value is None:
         return None
     from pathcheck.lifeline import cap_jobs as cap
@@ -260,15 +265,36 @@ def cap_jobs(ctx: click.Context, param: click.Parameter, value: int | None) -> i
     return cap(value)
 
 
+def resolve_jobs(jobs: int | None, paths: Iterable[str] = ()) -> int:
+    """The workers a command uses: ``-j N`` as given (capped), else all usable cores, except
+    that work read from standard input (``-`` among ``paths``) streams through one process,
+    each result written as soon as it is made.
+
+    >>> resolve_jobs(1, ["-"])
+    1
+    >>> resolve_jobs(None, ["-"])
+    1
+    """
+    if jobs is not None:
+        return jobs
+    if "-" in paths:
+        return 1
+    from pathcheck.lifeline import usable_cores
+
+    return usable_cores()
+
+
 def jobs_option(func: F) -> F:
+    """``-j/--jobs N``: the batch commands' workers (``verify``, ``adjudicate``, ``analyse``).
+    Resolve the value with :func:`resolve_jobs`."""
     return click.option(
         "-j",
         "--jobs",
         type=click.IntRange(min=1),
-        default=1,
-        show_default=True,
+        default=None,
         callback=cap_jobs,
-        help="Worker processes for batch work (at most one per core).",
+        help="Worker processes for batch work " + JOBS_HELP + "; one when reading standard "
+             "input. Results keep input order.",
     )(func)
 
 

@@ -12,7 +12,6 @@ from pathlib import Path
 import click
 
 from pathcheck.errors import ExitCode, RecordError
-from pathcheck.lifeline import usable_cores
 from pathcheck.render.solo import render_check, render_deal, render_key
 from pathcheck.safe import one_line
 from pathcheck.solo.challenge import AnswerKey, Challenge, SeedCheck, check_record
@@ -28,6 +27,7 @@ from pathcheck.solo.stats import (
 
 from .census import command as census_command
 from .options import (
+    JOBS_HELP,
     bad_value,
     cap_jobs,
     chart_file,
@@ -35,6 +35,7 @@ from .options import (
     output_file,
     output_format,
     refuse_input_as_output,
+    resolve_jobs,
     seed_rules_option,
     write_chart,
 )
@@ -111,7 +112,7 @@ command.add_command(census_command)
 @click.option("--limit", type=click.IntRange(min=1), default=1_000_000, show_default=True,
               help="Give up after trying this many seeds.")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None, callback=cap_jobs,
-              help="Worker processes for the search (default and most: all cores).")
+              help="Worker processes for the search " + JOBS_HELP + ".")
 @click.option("--census", "census_dir", type=click.Path(file_okay=False), default=None,
               metavar="CENSUS_DIR", help="Pick from a census (solo census) instead of searching.")
 @output_format
@@ -138,7 +139,7 @@ def new(ctx: click.Context, rules: str | None, count: int, start: int | None,
         found = [analyse_deal((first + k) % SEED_LIMIT, rule_set) for k in range(count)]
         tried = count
     else:
-        workers = jobs or usable_cores()
+        workers = resolve_jobs(jobs)
         with _progress(limit, "searching seeds") as progress:
             found, tried = search(first, rule_set, wanted, count=count, limit=limit,
                                   modulo=SEED_LIMIT, jobs=workers, progress=progress)
@@ -299,7 +300,7 @@ def check(ctx: click.Context, code: str, record: str, output_format: str,
 @click.option("--start", type=click.IntRange(0, SEED_LIMIT - 1), default=0, show_default=True,
               help="First seed.")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None, callback=cap_jobs,
-              help="Worker processes (default and most: all cores).")
+              help="Worker processes " + JOBS_HELP + ".")
 @click.option("--chart", type=click.Path(dir_okay=False), default=None, callback=chart_file,
               help="Also draw the statistics as a chart: FILE.svg, or FILE.png (needs "
                    "rsvg-convert).")
@@ -312,7 +313,7 @@ def stats(deals: int, old_deals: int | None, rules: str | None, start: int, jobs
     """
     deals = old_deals if old_deals is not None else deals
     rule_set = _solo_rules(rules)
-    workers = jobs or usable_cores()
+    workers = resolve_jobs(jobs)
     began = time.perf_counter()
     with _progress(deals, "analysing deals") as progress:
         summary = summarise(start, min(deals, SEED_LIMIT - start), rule_set, jobs=workers,

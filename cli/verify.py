@@ -28,6 +28,7 @@ from .options import (
     output_format,
     progress_bar,
     refuse_input_as_output,
+    resolve_jobs,
     rules_option,
     tileset_option,
 )
@@ -63,7 +64,7 @@ def command(
     rules: str | None,
     advanced: bool | None,
     tileset: str | None,
-    jobs: int,
+    jobs: int | None,
     show_map: bool,
     svg_dir: str | None,
     graph_dir: str | None,
@@ -105,7 +106,7 @@ def command(
         first = True
         if output_format == "json":
             out.write(b"[")
-        for outcome in run(files, settings, 1 if single else jobs):
+        for outcome in run(files, settings, 1 if single else resolve_jobs(jobs, files)):
             summary.add(outcome)
             if bar is not None:
                 bar.update(outcome.size)

@@ -189,12 +189,40 @@ def test_huge_jobs_is_capped_at_the_cores_and_the_work(tmp_path: Path, jobs: str
     few.write_text("START@N R1@N\n" * 10)
     many = tmp_path / "many.dgn"
     many.write_text("START@N R1@N\n" * 600)  # three tasks of 256 records
-    expected = run("verify", "--format", "jsonl", str(few))
+    expected = run("verify", "--format", "jsonl", "-j", "1", str(few))
     assert run("verify", "--format", "jsonl", "-j", jobs, str(few)) == expected
     assert started == []  # one task: no worker at all
-    expected = run("verify", "--format", "jsonl", str(many))
+    expected = run("verify", "--format", "jsonl", "-j", "1", str(many))
     assert run("verify", "--format", "jsonl", "-j", jobs, str(many)) == expected
     assert len(started) == min(usable_cores(), 3) - 1
+
+
+def test_jobs_default_to_all_cores_but_standard_input_streams_in_one_process(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import multiprocessing
+
+    from pathcheck.lifeline import usable_cores
+
+    started: list[object] = []
+    real_start = multiprocessing.Process.start
+
+    def counting_start(self: multiprocessing.Process) -> None:
+        started.append(self)
+        real_start(self)
+
+    monkeypatch.setattr(multiprocessing.Process, "start", counting_start)
+    monkeypatch.setattr(speedups, "_speedups", None)  # the path that starts processes
+    text = "START@N R1@N\n" * 600  # three tasks of 256 records
+    many = tmp_path / "many.dgn"
+    many.write_text(text)
+    expected = run("verify", "--format", "jsonl", "-j", "1", str(many))
+    assert started == []
+    assert run("verify", "--format", "jsonl", str(many)) == expected
+    assert len(started) == min(usable_cores(), 3) - 1
+    started.clear()
+    code, out, _ = run("verify", "--format", "jsonl", "-", stdin=text)
+    assert (code, out) == (expected[0], expected[1].replace(str(many), "<stdin>"))
+    assert started == []
 
 
 # --- odd arguments: one-line errors with the documented exit codes -------------------------

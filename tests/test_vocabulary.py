@@ -86,12 +86,24 @@ def test_seed_counts_are_count_in_every_solo_command() -> None:
         assert (name, "--count") in OPTIONS and (name, "-n") in OPTIONS, name
 
 
-def test_every_jobs_option_says_its_default_in_one_of_two_words() -> None:
-    for (name, opt), param in OPTIONS.items():
-        if opt == "--jobs":
-            help_text = param.help or ""
-            assert ("default and most: all cores" in help_text
-                    or (param.default == 1 and "at most one per core" in help_text)), name
+def test_every_jobs_option_has_the_one_default_said_in_the_same_words() -> None:
+    from pathcheck.cli.options import JOBS_HELP
+
+    jobs = {name: param for (name, opt), param in OPTIONS.items() if opt == "--jobs"}
+    batch_and_solo = {"verify", "adjudicate", "analyse", "solo new", "solo stats", "solo census"}
+    assert batch_and_solo <= set(jobs)
+    for name, param in jobs.items():
+        assert param.default is None and JOBS_HELP in (param.help or ""), name
+
+
+def test_jobs_default_is_all_cores_but_one_process_for_standard_input() -> None:
+    from pathcheck.cli.options import resolve_jobs
+    from pathcheck.lifeline import usable_cores
+
+    assert resolve_jobs(None, ["a.jsonl"]) == usable_cores()
+    assert resolve_jobs(None) == usable_cores()
+    assert resolve_jobs(None, ["a.jsonl", "-"]) == 1
+    assert resolve_jobs(2, ["-"]) == 2
 
 
 @pytest.mark.parametrize(("name", "command"), COMMAND_LIST, ids=[n for n, _ in COMMAND_LIST])
