@@ -271,7 +271,7 @@ def test_memoarrr_show_after_the_treasures_and_the_2018_help(tmp_path: Path) -> 
 
 
 def test_wide_names_keep_the_help_aligned(tmp_path: Path) -> None:
-    from pathcheck.cli.record import help_text
+    from pathcheck.cli.record_table import help_text
     from pathcheck.render.align import text_width
 
     examples = help_text("memo-dice/1", ["王小明", "李"]).splitlines()[2:5]

@@ -27,42 +27,30 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from pathcheck import notation
 from pathcheck.errors import InputError, RecordError
 from pathcheck.reading.text import split_lines
+from pathcheck.recorder.checking import (
+    Check,
+    for_the_table,
+    rounds_key,
+    stops_here,
+    stops_with_log,
+)
 from pathcheck.recorder.settings import SETTINGS, Setting
+from pathcheck.recorder.standing import (
+    REFEREE_HEADER,
+    counts,
+    public_picture,
+    referee_picture,
+)
 from pathcheck.recorder.words import EXAMPLES, at_this_table, tile_ids
 from pathcheck.ruling import Ruling, Violation
 
 __all__ = ["EXAMPLES", "GAMES", "SETTINGS", "Check", "Recording", "Setting", "at_this_table",
            "for_the_table"]
-
-_UNSEEN_BY_THE_TABLE = (
-    (re.compile(r" \(they hold (?!nothing\))[^)]*\)"), " (what they hold is not named: the "
-                                                        "table has not seen it)"),
-    (re.compile(r"the top of the deck is (?!empty)[^\s,;:)]+"),
-     "the top of the deck is another tile (face down: not named)"),
-)
-"""What a dungeon ruling's messages name that lies face down or in a hand (a ruling names it;
-the table at a game still going on must not see it)."""
-
-
-def for_the_table(message: str) -> str:
-    """``message`` (a violation said while the game goes on) without the tiles in a hand or
-    on the deck that the table has not seen.
-
-    >>> for_the_table("Ann plays R5 (they hold I3, R1)")
-    'Ann plays R5 (what they hold is not named: the table has not seen it)'
-    >>> for_the_table("Bob draws I2, but the top of the deck is L4")
-    'Bob draws I2, but the top of the deck is another tile (face down: not named)'
-    """
-    for pattern, said in _UNSEEN_BY_THE_TABLE:
-        message = pattern.sub(said, message)
-    return message
-
 
 WAITING = "# waiting (pasted, not checked yet): "
 """How a line pasted but not checked yet is saved, at the end of the log."""
@@ -74,56 +62,6 @@ KEYWORDS = {"game/1": ("exploration", "hand", "hands", "deck"), "solo/1": (),
 
 GAMES = {"dungeon": "game/1", "solo": "solo/1", "memoarrr": "memoarrr/1",
          "memo-dice": "memo-dice/1", "robot-memory": "robot-memory/1"}
-
-
-INCOMPLETE = frozenset({"explorations", "turns", "hands", "deck", "rounds", "actions",
-                        "covering", "uncovering", "cards", "dungeons"})
-"""**Decision**: while a game is being recorded, a violation saying that the last round (or
-exploration) or the game is unfinished, or that a hand of the deal being typed is missing (the
-replays mark these ``Violation.unfinished``), is about where the log stops, not about the move
-just made: it is not reported then. The same violation about an earlier round is reported
-(when the next round starts), and the final ruling reports everything."""
-
-
-def _entries(log: Mapping[str, Any]) -> str:
-    """The key of the log's list of rounds (explorations, dungeons)."""
-    return next((k for k in ("explorations", "dungeons") if k in log), "rounds")
-
-
-def _in_last(pointer: str, log: Mapping[str, Any]) -> bool:
-    """Whether ``pointer`` is the log's list of rounds or lies in its last round."""
-    key = _entries(log)
-    last = f"/{key}/{len(log.get(key, ())) - 1}"
-    return pointer == f"/{key}" or pointer == last or pointer.startswith(last + "/")
-
-
-def _stops(violation: Violation, log: Mapping[str, Any]) -> bool:
-    return violation.unfinished and _in_last(violation.move.pointer, log)
-
-
-@dataclass(frozen=True)
-class Check:
-    """What trying a line gave: a notation error, or the log and the rules it newly breaks."""
-
-    error: str | None
-    new_violations: tuple[Violation, ...] = ()
-    log: Mapping[str, Any] | None = None
-    malformed: str | None = None
-    """The log with the line reads as notation but cannot be ruled on (e.g. unknown player)."""
-    culprit: int | None = None
-    """The index of an earlier move line that the new violations point at (a rule the
-    replay can check only now, e.g. a round's first player once its grid is complete)."""
-
-
-def _stops_here(exc: RecordError, log: Mapping[str, Any]) -> bool:
-    """Whether a log is malformed only because its last round stops here (an empty list
-    the schema wants filled: a game with no exploration yet, a round with no covering yet,
-    a grid whose rows are still being typed). The same about an earlier round is not: that
-    round was left unfinished, and the log can no longer be ruled on."""
-    last = exc.pointer.rsplit("/", 1)[-1]
-    return (last in INCOMPLETE and _in_last(exc.pointer, log)
-            and any(words in exc.message for words in (
-                "non-empty", "too short", "of length >=", "rows of cards for a grid")))
 
 
 class Recording:
@@ -316,9 +254,10 @@ class Recording:
                 old_log, old = self._rule(self.text(self.lines[:len(self.lines) - back]))
             except RecordError:
                 continue
-            before = {self._key(v) for v in old.violations if back or not _stops(v, old_log)}
+            before = {self._key(v) for v in old.violations
+                      if back or not stops_with_log(v, old_log)}
             # what only said "the last round stops here" before this line
-            open_ended = [] if back else [v for v in old.violations if _stops(v, old_log)]
+            open_ended = [] if back else [v for v in old.violations if stops_with_log(v, old_log)]
             break
         text = self.text(self.placed(line))
         try:
@@ -331,10 +270,10 @@ class Recording:
         try:
             ruling = self._rule(text, log)[1]  # (a whole log is not parsed twice a move)
         except RecordError as exc:
-            if _stops_here(exc, log):
+            if stops_here(exc, log):
                 # the line opens a round (an exploration) with nothing in it yet: it closes
                 # the round before, which is now ruled on as it stands
-                key = _entries(log)
+                key = rounds_key(log)
                 closes = len(log.get(key, ())) > len(self._log_or_empty().get(key, ()))
                 new = tuple(v for v in open_ended
                             if closes and v.move.pointer != f"/{key}")
@@ -343,7 +282,7 @@ class Recording:
         except InputError as exc:
             return Check(None, (), log, malformed=str(exc) + self.did_you_mean(line))
         new = tuple(v for v in ruling.violations
-                    if self._key(v) not in before and not _stops(v, log))
+                    if self._key(v) not in before and not stops_with_log(v, log))
         return Check(None, new, log, culprit=self._culprit(text, new))
 
     def in_settings(self, check: Check) -> bool:
@@ -474,7 +413,7 @@ class Recording:
         try:
             self._rule(self.text())
         except RecordError as exc:
-            return None if _stops_here(exc, self._log_or_empty()) else str(exc)
+            return None if stops_here(exc, self._log_or_empty()) else str(exc)
         except InputError as exc:
             return str(exc)
         return None
@@ -532,25 +471,9 @@ class Recording:
     def counts(self) -> tuple[int, int]:
         """The current round (exploration) and the moves recorded in it."""
         try:
-            log = self.log()
+            return counts(self.log())
         except RecordError:
             return 0, 0
-        fmt = log.get("format")
-        if fmt == "solo/1":
-            dungeons = log.get("dungeons", [])
-            return len(dungeons), len(dungeons[-1]) if dungeons else 0
-        if fmt == "game/1":
-            rounds = log.get("explorations", [])
-            return len(rounds), len(rounds[-1]["turns"]) if rounds else 0
-        rounds = log.get("rounds", [])
-        if not rounds:
-            return 0, 0
-        last = rounds[-1]
-        if fmt == "memoarrr/1":
-            return len(rounds), len(last["actions"])
-        if fmt == "memo-dice/1":
-            return len(rounds), len(last["covering"]) + len(last["uncovering"])
-        return len(rounds), len(last["turns"])
 
     def where(self) -> str:
         """Where the next move goes, for the prompt: ``exploration 2, turn 4``."""
@@ -571,37 +494,13 @@ class Recording:
         if self.counts()[0] == 0:
             return "nothing recorded yet"
         if not referee:
-            return self._public()
-        return "REFEREE'S VIEW (face-down cards and covered symbols shown: not for players)\n" \
-            + self._referee()
-
-    def _public(self) -> str:
-        up = self.next()
-        lines = [f"{self.where()}: {up.prompt().rstrip(' >')}"]
-        if up.view:
-            lines.append(up.view)
-        lines.append("(:show all is the referee's view, with what is face down)")
-        return "\n".join(lines)
-
-    def _referee(self) -> str:
+            return public_picture(self.where(), self.next())
         number, moves = self.counts()
         try:
             ruling = self.ruling(at=f"{number}.{moves}")
         except (InputError, RecordError):
             ruling = self.ruling()
-        display = ruling.display
-        up = self.next()
-        extra: list[str] = []
-        if "Final table:" in display and not up.over:
-            # Memoarrr!: no final table while the game goes on; the treasures taken so far,
-            # counted as :show counts them
-            display = "\n\n".join(block for block in display.split("\n\n")
-                                  if not block.startswith("Final table:"))
-            extra = up.view.splitlines()[-1:]
-        if not display:
-            rnd = ruling.rounds[-1] if ruling.rounds else None
-            display = (rnd.display or rnd.title) if rnd is not None else "nothing to show"
-        return "\n".join([display, *extra])
+        return REFEREE_HEADER + "\n" + referee_picture(ruling, self.next())
 
     # --- completion ----------------------------------------------------------------------
 
