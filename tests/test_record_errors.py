@@ -23,6 +23,7 @@ from pathcheck.errors import InputError, IOFailure
 from pathcheck.inputs import logs as log_input
 
 record = importlib.import_module("pathcheck.cli.record")
+record_table = importlib.import_module("pathcheck.cli.record_table")
 CLEAR = "\x15"  # Ctrl-U
 
 
@@ -96,8 +97,8 @@ def test_a_terminal_that_goes_away_is_not_a_file_that_cannot_be_written(
 
 
 def test_player_names_that_do_not_read_offer_nothing_to_complete() -> None:
-    assert record._names("Ann Bob") == ["Ann", "Bob"]
-    assert record._names('"Ann') == []
+    assert record_table._names("Ann Bob") == ["Ann", "Bob"]
+    assert record_table._names('"Ann') == []
 
 
 class _Failing(io.BytesIO):
