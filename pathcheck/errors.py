@@ -105,7 +105,10 @@ def pointer_join(base: str, *parts: str | int) -> str:
     """
     out = base
     for part in parts:
-        out += "/" + str(part).replace("~", "~0").replace("/", "~1")
+        if type(part) is int:  # most parts are indices: nothing to escape
+            out += f"/{part}"
+        else:
+            out += "/" + str(part).replace("~", "~0").replace("/", "~1")
     return out
 
 

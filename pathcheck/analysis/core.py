@@ -28,8 +28,9 @@ Accuracy is the same for every game: sound moves among the moves memory could de
 from __future__ import annotations
 
 import enum
+import operator
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import msgspec
@@ -156,7 +157,7 @@ def accuracy(sound: int, slips: int) -> float | None:
 def summarise(players: Sequence[str], moves: Sequence[AnalysedMove],
               points: Mapping[str, int], winners: Sequence[str]) -> tuple[PlayerSummary, ...]:
     """Each player's summary, in seat order (see the module's example)."""
-    tally = Counter(map(_player_mark, moves))  # counted in C: a log has hundreds of moves
+    tally = Counter(map(_PLAYER_MARK, moves))  # counted in C: a log has hundreds of moves
     names = list(dict.fromkeys([*players, *(p for p, _ in tally)]))  # seats, then others
     lost = dict.fromkeys(names, 0.0)
     stake = dict.fromkeys(names, 0.0)
@@ -174,8 +175,7 @@ def summarise(players: Sequence[str], moves: Sequence[AnalysedMove],
     return tuple(out)
 
 
-def _player_mark(move: AnalysedMove) -> tuple[str, Mark]:
-    return move.player, move.mark
+_PLAYER_MARK: Callable[[AnalysedMove], tuple[str, Mark]] = operator.attrgetter("player", "mark")
 
 
 class LostAnnouncement(msgspec.Struct, frozen=True, gc=False):

@@ -24,7 +24,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from pathcheck.analysis.core import AnalysedMove, GameAnalysis, Mark, make_analysis
-from pathcheck.errors import pointer_join
 from pathcheck.games.dungeon.log import SOLO_FORMAT
 from pathcheck.games.dungeon.solo import SOLO_PLAYER, read_record, seed_deal, traced_dungeons
 from pathcheck.solo.play import RULE_SOLO_FAIL, RULE_SOLO_PREMATURE, dungeon_failure, max_score
@@ -64,7 +63,7 @@ def analyse(log: Mapping[str, Any], *, source: str) -> GameAnalysis:
 def _move(d: int, i: int, token: str, previous_held: bool, lost_at: int | None,
           code: int) -> AnalysedMove:
     """Tile ``i`` of dungeon ``d`` (``token``: ``ID@DIR``) marked."""
-    pointer = pointer_join("/dungeons", d - 1, i - 1)
+    pointer = f"/dungeons/{d - 1}/{i - 1}"  # indices: nothing to escape
     if i == 1:
         did = f"lays {token} as a new dungeon"
         if previous_held:
