@@ -188,18 +188,19 @@ class Island:
                 | (known >> chosen & 1) << 20 | hits << 21 | size << 26)
         hit = CONNECTS[last] >> card & 1
         if matches:
+            at = self.seen_at[player]
             first = (matches & -matches).bit_length() - 1
             texts = [_BEST_ONE[first * _CARDS + cards[first]]]
+            youngest = at[first]  # the age is the youngest's, whichever card was revealed
             rest = matches & (matches - 1)
             while rest:
                 place = (rest & -rest).bit_length() - 1
                 texts.append(_AT[place * _CARDS + cards[place]])
+                youngest = max(youngest, at[place])
                 rest &= rest - 1
             best = ", ".join(texts)
-            at = self.seen_at[player]
-            age = self.reveals + 1 - max(at[p] for p in _places(matches))  # the youngest
             return did, knew, best, (SEEN_CONNECTS if matches >> chosen & 1
-                                     else PASSED_OVER + hit) | age << 3
+                                     else PASSED_OVER + hit) | (self.reveals + 1 - youngest) << 3
         if not unknown or not size or not hits:
             return did, knew, None, NOTHING
         if known >> chosen & 1:
