@@ -171,3 +171,13 @@ def test_random_illegal_memoarrr(seed: int, players: int, expert: bool, stack: b
     for a, b in zip(ours, plain, strict=True):
         assert (a[4] is None) == (b[4] is None) and abs((a[4] or 0) - (b[4] or 0)) < 1e-9
         assert abs(a[5] - b[5]) < 1e-3, (a, b)
+
+
+@pytest.mark.parametrize("seed", [7, 52, 69, 87])
+def test_the_age_when_every_card_not_seen_connects(seed: int) -> None:
+    """A rare reveal (a card not seen, when every card not seen connects): its age is the
+    oldest card seen among those the player could reveal, none if they had seen none; these
+    seeds make one each (with an age, without)."""
+    log = memoarrr_game(random.Random(seed), players=2, skill=0.9)
+    assert any(m.why == "every card not seen connects" for m in analyse(log, source="t").moves)
+    same(log)

@@ -191,3 +191,17 @@ def test_replay_wants_a_tuple_of_texts(texts: Any) -> None:
 
     with pytest.raises(TypeError):
         _speedups.memoarrr_replay(copy.deepcopy(_BASE[1]), fast.CARD_NUMBERS, texts)
+
+
+@built
+@pytest.mark.parametrize("seed", [7, 52, 69, 87])
+def test_the_age_when_every_card_not_seen_connects(seed: int) -> None:
+    """The rare verdict's age (the oldest card seen it could reveal, or none) in C as in the
+    plain walk (tests/analysis/test_differential.py checks these logs against the plain
+    model)."""
+    log = random_game(random.Random(seed), players=2, skill=0.9)
+    assert marked_by_c(log)
+    same_both_ways(log)
+    ages = [m.age for m in memoarrr.analyse(log, source="t").moves
+            if m.why == "every card not seen connects"]
+    assert ages
