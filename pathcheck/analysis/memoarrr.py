@@ -83,7 +83,11 @@ gives it: ``did`` (the place revealed * 25 + its card), ``knew`` (the card to co
 << 15 | the places it could reveal | those not seen << 5 | those seen that connect << 10),
 ``best`` (the best move's text when a card seen connects; else ``hits << 5 | size``, the
 cards not seen that connect and all those not seen; None when nothing could connect) and
-the verdict."""
+the verdict ``| age << 3``: the reveals since the mover last saw the card that decides the
+move, this one counted (docs/analysis.md, "Memory span"; 0: no age): the youngest card seen
+that connects, if any, whichever was revealed; a card seen not to connect revealed while a
+chance was left, that card; when every card not seen connects and one is revealed, the
+oldest card seen it could reveal."""
 
 _AT = tuple(f"{place} ({card})" for place in POS_TEXT for card in CARD_TEXT)
 """``_AT[place * 25 + card]``: ``"B1 (turtle/water)"``, made once."""
@@ -124,6 +128,11 @@ class Island:
         self.public_cards = 0
         self.own_places = dict.fromkeys(players, 0)
         self.own_cards = dict.fromkeys(players, 0)
+        self.reveals = 0
+        """The reveals so far: the moves of the memory span."""
+        self.seen_at = {p: [0] * _CARDS for p in players}
+        """Per player, per place: the reveal at which they last saw its card (0: before
+        round 1)."""
         for p in players:
             for place in _SIDES[peeks[p]]:
                 self.learn(p, place)
@@ -134,11 +143,15 @@ class Island:
         if card is not None:
             self.own_places[player] |= 1 << place
             self.own_cards[player] |= 1 << card
+            self.seen_at[player][place] = self.reveals
 
     def everyone(self, place: int) -> None:
-        """The card at ``place`` revealed: seen by everyone."""
+        """The card at ``place`` revealed: seen by everyone, at this reveal."""
         self.public_places |= 1 << place
         self.public_cards |= 1 << self.cards[place]
+        self.reveals += 1
+        for at in self.seen_at.values():
+            at[place] = self.reveals
 
     def swap(self, a: int, b: int) -> None:
         cards, kinds = self.cards, self.kind_places
@@ -156,6 +169,8 @@ class Island:
         self.public_places = _swapped(self.public_places, a, b, both)
         for player, places in self.own_places.items():
             self.own_places[player] = _swapped(places, a, b, both)
+        for at in self.seen_at.values():  # when each card was seen moves with it
+            at[a], at[b] = at[b], at[a]
 
     def judge(self, player: str, allowed: int, last: int, chosen: int) -> Judged:
         """``player`` revealing place ``chosen`` to connect to card ``last``, among the
@@ -173,21 +188,29 @@ class Island:
                 | (known >> chosen & 1) << 20 | hits << 21 | size << 26)
         hit = CONNECTS[last] >> card & 1
         if matches:
+            at = self.seen_at[player]
             first = (matches & -matches).bit_length() - 1
             texts = [_BEST_ONE[first * _CARDS + cards[first]]]
+            youngest = at[first]  # the age is the youngest's, whichever card was revealed
             rest = matches & (matches - 1)
             while rest:
                 place = (rest & -rest).bit_length() - 1
                 texts.append(_AT[place * _CARDS + cards[place]])
+                youngest = max(youngest, at[place])
                 rest &= rest - 1
             best = ", ".join(texts)
-            return did, knew, best, SEEN_CONNECTS if matches >> chosen & 1 else PASSED_OVER + hit
+            return did, knew, best, (SEEN_CONNECTS if matches >> chosen & 1
+                                     else PASSED_OVER + hit) | (self.reveals + 1 - youngest) << 3
         if not unknown or not size or not hits:
             return did, knew, None, NOTHING
         if known >> chosen & 1:
-            verdict = SEEN_MISS
-        else:  # every card not seen connects: what was seen decides it
-            verdict = EVERY_UNSEEN if hits == size else GUESS + hit
+            verdict = SEEN_MISS | (self.reveals + 1 - self.seen_at[player][chosen]) << 3
+        elif hits == size:  # every card not seen connects: what was seen decides it
+            seen = allowed & known
+            oldest = min((self.seen_at[player][p] for p in _places(seen)), default=None)
+            verdict = EVERY_UNSEEN | (0 if oldest is None else self.reveals + 1 - oldest) << 3
+        else:
+            verdict = GUESS + hit
         return did, knew, hits << 5 | size, verdict
 
     def move(self, number: int, index: int, player: str, allowed: int, last: int,
@@ -200,7 +223,9 @@ class Island:
 def marked(number: int, index: int, player: str, did: int, knew: int, best: str | int | None,
            verdict: int, rule: Rule, pointer: str) -> AnalysedMove:
     """A reveal judged (:data:`Judged`), worded: what they did and knew, what a perfect
-    memory does, the mark, why, and the chance of a guess; each text made once."""
+    memory does, the mark, why, the chance of a guess and the age; each text made once."""
+    age = verdict >> 3 or None
+    verdict &= 7
     why = _VERDICTS[verdict][1]
     key = (knew >> 20) << 3 | verdict
     mark, graded, cost, value = _MARKED.get(key) or _marked(key, knew, verdict)
@@ -214,7 +239,7 @@ def marked(number: int, index: int, player: str, did: int, knew: int, best: str 
     seen = knew & 32767
     return AnalysedMove(number, index, player, _REVEALS[did],
                         _CONNECT_TO[knew >> 15 & 31] + (_KNEW.get(seen) or _knew(seen)), best,
-                        mark, why, chance, rule, pointer, cost, value, graded)
+                        mark, why, chance, rule, pointer, cost, value, graded, age)
 
 
 _MARKED: dict[int, tuple[Mark, str | None, float, float]] = {}
@@ -255,6 +280,15 @@ def _cost(knew: int, verdict: int) -> tuple[float, float]:
         value = unseen
     made = float(verdict == SEEN_CONNECTS) if knew >> 20 & 1 else unseen
     return max(0.0, round(value - made, 4)), round(value, 4)
+
+
+def _places(places: int) -> list[int]:
+    """The places of the bit set ``places``.
+
+    >>> _places(0b1010)
+    [1, 3]
+    """
+    return [p for p in range(SIZE * SIZE) if places >> p & 1]
 
 
 def _swapped(places: int, a: int, b: int, both: int) -> int:

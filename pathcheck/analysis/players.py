@@ -144,11 +144,14 @@ def _robot(played: Style, rng: random.Random, players: int) -> dict[str, Any]:
 
 @dataclass
 class _Memoarrr:
-    """What each player saw of the island, and when (the move count), for the model."""
+    """What each player saw of the island, and when: the reveals so far when they last saw
+    each place's card (0: their side, before round 1), as the analysis counts a move's age
+    (docs/analysis.md, "Memory span": the reveal just before is age 1)."""
 
     played: Style
     seen: dict[str, dict[Pos, int]] = field(default_factory=dict)
     moves: int = 0
+    """The reveals so far."""
 
     def start(self, state: State, peeks: dict[str, str]) -> None:
         self.seen = {p: dict.fromkeys(SIDES[side], 0) for p, side in peeks.items()}
@@ -160,7 +163,8 @@ class _Memoarrr:
         if kind == "random" or last is None:
             return rng.choice(allowed)
         seen = self.seen[state.to_move]
-        known = {p for p in allowed if p in seen and self.played.recalls(rng, self.moves - seen[p])}
+        now = self.moves + 1  # this reveal
+        known = {p for p in allowed if p in seen and self.played.recalls(rng, now - seen[p])}
         matches = [p for p in known if state.grid[p].connects(last)]
         if matches:
             return rng.choice(matches)
@@ -168,11 +172,21 @@ class _Memoarrr:
         return rng.choice(unknown or allowed)
 
     def saw(self, state: State, action: dict[str, Any]) -> None:
+        if "reveal" not in action:  # a volcano taken with every card face up shows nothing
+            return
         self.moves += 1
-        if "reveal" in action:
-            place = Pos.parse(action["reveal"])
-            for seen in self.seen.values():
-                seen[place] = self.moves
+        place = Pos.parse(action["reveal"])
+        for seen in self.seen.values():
+            seen[place] = self.moves
+            if "swap" in action:  # when each card was seen moves with it
+                other = Pos.parse(action["swap"])
+                at_place, at_other = seen.pop(place, None), seen.pop(other, None)
+                if at_place is not None:
+                    seen[other] = at_place
+                if at_other is not None:
+                    seen[place] = at_other
+        if "peek" in action:
+            self.seen[action["player"]][Pos.parse(action["peek"])] = self.moves
 
 
 def _memoarrr(played: Style, rng: random.Random, players: int) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from typing import Any
 
 from pathcheck.games.dungeon.state import clockwise_after
 from pathcheck.games.memo_dice.rules import same_symbol
-from pathcheck.games.memoarrr.rules import ALL_CARDS, CENTRE, SIDES, Card, Pos
+from pathcheck.games.memoarrr.rules import ALL_CARDS, CENTRE, SIDES, Animal, Card, Pos
 from pathcheck.tracer.dungeon import LostReason
 from pathcheck.tracer.geometry import Direction, Move
 from pathcheck.tracer.reference import trace_reference
@@ -24,9 +24,9 @@ from pathcheck.tracer.tileset import load_tileset
 
 Plain = tuple[int, int, str, str, float | None]
 """(round, index, player, mark, chance) of one move."""
-Costed = tuple[int, int, str, str, float | None, float]
-"""(round, index, player, mark, chance, cost) of one move: a slip that cost nothing is
-``harmless``."""
+Costed = tuple[int, int, str, str, float | None, float, int | None]
+"""(round, index, player, mark, chance, cost, age) of one move: a slip that cost nothing is
+``harmless``; the age is Memoarrr!'s (None for the other games here)."""
 
 
 def plain_marks(log: dict[str, Any]) -> list[Plain]:
@@ -37,7 +37,7 @@ def plain_costs(log: dict[str, Any]) -> list[Costed]:
     out = {"memoarrr/1": _memoarrr, "memo-dice/1": _memo_dice, "robot-memory/1": _robot,
            "game/1": _dungeon, "solo/1": _solo}[log["format"]](log)
     return [(m[0], m[1], m[2], "harmless" if m[3] == "slip" and m[5] == 0 else m[3], m[4],
-             float(m[5])) for m in out]
+             float(m[5]), m[6] if len(m) > 6 else None) for m in out]
 
 
 # --- Memoarrr! --------------------------------------------------------------------------
@@ -47,13 +47,20 @@ def _events(log: dict[str, Any]) -> list[tuple[int, int, dict[str, Any]]]:
             for k, a in enumerate(rnd["actions"], 1)]
 
 
-def _memoarrr_view(log: dict[str, Any], player: str, upto: int
-                   ) -> tuple[dict[Pos, Card], set[Pos], Card | None, Pos | None, dict[Pos, Card]]:
+View = tuple[dict[Pos, Card], set[Pos], Card | None, Pos | None, dict[Pos, Card],
+             dict[Pos, int], int]
+
+
+def _memoarrr_view(log: dict[str, Any], player: str, upto: int) -> View:
     """From scratch: what ``player`` knows before event ``upto``, the face-up positions, the
-    last card revealed in the round, the walrus mark, and the true grid."""
+    last card revealed in the round, the walrus mark, the true grid, when ``player`` last saw
+    each place known (the count of reveals then: 0 before round 1) and the reveals so far."""
     grid = {Pos(r, c): Card.parse(card) for r, row in enumerate(log["island"])
             for c, card in enumerate(row) if card is not None}
     known = {p: grid[p] for p in SIDES[log["peeks"][player]] if p in grid}
+    when = dict.fromkeys(known, 0)
+    expert = log.get("variants", {}).get("expert", False)
+    reveals = 0
     events = _events(log)
     face_up: set[Pos] = set()
     last: Card | None = None
@@ -71,8 +78,10 @@ def _memoarrr_view(log: dict[str, Any], player: str, upto: int
         succeeded = last is None or card.connects(last)
         last = card
         known[pos] = card
-        if "swap" in action:
-            other = Pos.parse(action["swap"])
+        reveals += 1
+        when[pos] = reveals
+        other = Pos.parse(action["swap"]) if "swap" in action else pos
+        if other not in (pos, CENTRE):  # a swap is made as played, even one not earned
             moved = {pos: grid.get(other), other: grid.get(pos)}
             for p, c in moved.items():
                 grid.pop(p, None)
@@ -86,15 +95,21 @@ def _memoarrr_view(log: dict[str, Any], player: str, upto: int
                 known.pop(p, None)
                 if c is not None:
                     known[p] = c
-        if "mark" in action and succeeded:
-            mark = Pos.parse(action["mark"])
+            seen_then = {pos: when.get(other), other: when.get(pos)}
+            for p, t in seen_then.items():
+                when.pop(p, None)
+                if t is not None:
+                    when[p] = t
+        if "mark" in action and succeeded and card.animal is Animal.WALRUS and expert:
+            mark = Pos.parse(action["mark"])  # only an earned mark binds (an illegal log)
         if "peek" in action and action["player"] == player:
             peeked = Pos.parse(action["peek"])
             if peeked in grid:
                 known[peeked] = grid[peeked]
+                when[peeked] = reveals
     if upto < len(events) and events[upto][0] != current:
         face_up, last, mark = set(), None, None
-    return known, face_up, last, mark, grid
+    return known, face_up, last, mark, grid, when, reveals
 
 
 def _memoarrr(log: dict[str, Any]) -> list[Any]:
@@ -103,9 +118,10 @@ def _memoarrr(log: dict[str, Any]) -> list[Any]:
         if "reveal" not in action:
             continue
         player = action["player"]
-        known, face_up, last, mark, _ = _memoarrr_view(log, player, i)
+        known, face_up, last, mark, _, when, reveals = _memoarrr_view(log, player, i)
         if last is None:
             continue  # the round's first reveal always succeeds: not a move
+        now = reveals + 1  # this reveal's number: an age of 1 is the reveal just before
         allowed = [p for p in (Pos(a, b) for a in range(5) for b in range(5))
                    if p != CENTRE and p not in face_up and p != mark]
         chosen = Pos.parse(action["reveal"])
@@ -117,17 +133,20 @@ def _memoarrr(log: dict[str, Any]) -> list[Any]:
             share += Fraction(int(card.connects(last)), len(pool))
         chance = share if unknown and pool else Fraction(0)
         made = Fraction(int(known[chosen].connects(last))) if chosen in known else share
-        if matches:
+        # the age (docs/analysis.md): since the deciding card was last seen
+        if matches:  # the youngest card seen that connects, whichever was revealed
+            age = now - max(when[p] for p in matches)
             out.append((r, k, player, "sound" if chosen in matches else "slip", None,
-                        max(Fraction(0), 1 - made)))
+                        max(Fraction(0), 1 - made), age))
         elif chance == 0:
-            out.append((r, k, player, "sound", None, 0))
-        elif chosen in unknown and chance == 1:
-            out.append((r, k, player, "sound", None, 0))  # every card not seen connects
+            out.append((r, k, player, "sound", None, 0, None))
+        elif chosen in unknown and chance == 1:  # every card not seen connects
+            seen = [when[p] for p in allowed if p in known]  # none of them connects
+            out.append((r, k, player, "sound", None, 0, now - min(seen) if seen else None))
         elif chosen in unknown:
-            out.append((r, k, player, "guess", float(chance), 0))
-        else:
-            out.append((r, k, player, "slip", None, chance - made))
+            out.append((r, k, player, "guess", float(chance), 0, None))
+        else:  # a card seen not to connect
+            out.append((r, k, player, "slip", None, chance - made, now - when[chosen]))
     return out
 
 
@@ -138,7 +157,7 @@ def plain_unseen(log: dict[str, Any]) -> list[tuple[int, int, int]]:
     for i, (r, k, action) in enumerate(_events(log)):
         if "reveal" not in action:
             continue
-        known, face_up, last, mark, _ = _memoarrr_view(log, action["player"], i)
+        known, face_up, last, mark, *_ = _memoarrr_view(log, action["player"], i)
         if last is not None:
             out.append((r, k, sum(1 for a in range(5) for b in range(5)
                                   if Pos(a, b) not in known and Pos(a, b) != CENTRE

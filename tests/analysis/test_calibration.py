@@ -54,3 +54,22 @@ def test_the_span_of_a_forgetful_memory_is_found_and_a_perfect_one_has_none() ->
     for row in rows["forgetful:0.2"]:
         assert row.span is not None and 1 <= row.span <= 17
         assert row.span_low is not None and row.span_low <= row.span
+
+
+def test_memoarrr_spans_are_shorter_the_more_a_memory_forgets() -> None:
+    """Memoarrr! (ages in reveals, docs/analysis.md): over 6 logs a style (their players'
+    moves binned together), forgetful:0.2 is right half as often as at its youngest ages
+    within the ages seen; forgetful:0.05 later or beyond them; a perfect memory never."""
+    from pathcheck.analysis.span import estimate
+
+    spans = {}
+    for name, rows in calibrate(6, seed=3, styles=("perfect", "forgetful:0.05", "forgetful:0.2"),
+                                of=("memoarrr",))["memoarrr"].items():
+        bins = [[sum(r.ages[i].right for r in rows), sum(r.ages[i].moves for r in rows)]
+                for i in range(len(rows[0].ages))]
+        assert sum(moves for _, moves in bins) > 100
+        spans[name] = estimate(bins)[0]
+    little, much = spans["forgetful:0.05"], spans["forgetful:0.2"]
+    assert spans["perfect"] is None
+    assert much is not None and 2 <= much <= 24
+    assert little is None or little > much

@@ -25,15 +25,19 @@ FIXTURES = Path(__file__).parents[2] / "fixtures"
 LEGAL = sorted(p for p in FIXTURES.glob("*/legal-*.json"))
 
 
-def main_marks(log: dict[str, Any]) -> list[tuple[int, int, str, str, float | None, float]]:
-    return [(m.round, m.index, m.player, m.mark.value, m.chance, m.cost)
+def main_marks(log: dict[str, Any]
+               ) -> list[tuple[int, int, str, str, float | None, float, int | None]]:
+    return [(m.round, m.index, m.player, m.mark.value, m.chance, m.cost, m.age)
             for m in analyse(log, source="test").moves]
 
 
 def same(log: dict[str, Any]) -> None:
-    """Every move's mark, chance and cost agree with the plain recomputation's."""
+    """Every move's mark, chance and cost agree with the plain recomputation's, and
+    Memoarrr!'s ages (the plain model works out no other game's)."""
     ours, plain = main_marks(log), plain_costs(log)
     assert [m[:4] for m in ours] == [m[:4] for m in plain]
+    if log["format"] == "memoarrr/1":
+        assert [m[6] for m in ours] == [m[6] for m in plain]
     for a, b in zip(ours, plain, strict=True):
         if a[4] is None or b[4] is None:
             assert a[4] is b[4] is None
@@ -116,3 +120,64 @@ def test_random_memoarrr_with_cards_left_out(seed: int, players: int, blanks: in
     for move in analyse(log, source="test").moves:  # "k of the n cards they could reveal seen"
         seen, choices = (int(w) for w in move.knew.split("; ")[1].split()[0:4:3])
         assert choices - seen == unseen[move.round, move.index]
+
+
+_PLACES = [str(p) for p in POSITIONS]
+
+
+def _spoilt(log: dict[str, Any], rng: random.Random) -> None:
+    """One to three moves of ``log`` made illegal: a reveal moved anywhere (a card face up,
+    walrus-marked, peeked at before round 1), a move by another player, an ability named
+    that was not earned."""
+    for _ in range(rng.randint(1, 3)):
+        actions = rng.choice(log["rounds"])["actions"]
+        k = rng.randrange(len(actions))
+        action = actions[k]
+        if "reveal" not in action:
+            continue
+        kind = rng.randrange(4)
+        if kind == 0 and k:
+            action["reveal"] = actions[rng.randrange(k)].get("reveal", action["reveal"])
+        elif kind == 1:
+            action["reveal"] = rng.choice(_PLACES)
+        elif kind == 2:
+            action["player"] = rng.choice(log["players"])
+        else:
+            action[rng.choice(("swap", "mark", "peek"))] = rng.choice(_PLACES)
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32), players=st.integers(2, 4), expert=st.booleans(),
+       stack=st.booleans(), blanks=st.integers(0, 4))
+def test_random_illegal_memoarrr(seed: int, players: int, expert: bool, stack: bool,
+                                 blanks: int) -> None:
+    """Illegal logs (the analysis judges the reveals the rules allow, as played), with cards
+    left out and without the treasure stack: every move judged is the plain analysis's, its
+    mark, chance, cost and age (the plain walk makes a move of every reveal; those the
+    analysis leaves out, after a fatal fault or of a card the rules bar, are not compared)."""
+    rng = random.Random(seed)
+    log = memoarrr_game(rng, players=players, expert=expert)
+    _spoilt(log, rng)
+    if not stack:
+        del log["treasures"]
+    named = {a.get(k) for rnd in log["rounds"] for a in rnd["actions"] for k in ("reveal", "swap")}
+    hidden = [p for p in POSITIONS if str(p) not in named]  # no card of them was revealed
+    for pos in rng.sample(hidden, min(blanks, len(hidden))):
+        log["island"][pos.row][pos.col] = None
+    ours = main_marks(log)
+    judged = {m[:2] for m in ours}
+    plain = [m for m in plain_costs(log) if m[:2] in judged]
+    assert [(*m[:4], m[6]) for m in ours] == [(*m[:4], m[6]) for m in plain]
+    for a, b in zip(ours, plain, strict=True):
+        assert (a[4] is None) == (b[4] is None) and abs((a[4] or 0) - (b[4] or 0)) < 1e-9
+        assert abs(a[5] - b[5]) < 1e-3, (a, b)
+
+
+@pytest.mark.parametrize("seed", [7, 52, 69, 87])
+def test_the_age_when_every_card_not_seen_connects(seed: int) -> None:
+    """A rare reveal (a card not seen, when every card not seen connects): its age is the
+    oldest card seen among those the player could reveal, none if they had seen none; these
+    seeds make one each (with an age, without)."""
+    log = memoarrr_game(random.Random(seed), players=2, skill=0.9)
+    assert any(m.why == "every card not seen connects" for m in analyse(log, source="t").moves)
+    same(log)

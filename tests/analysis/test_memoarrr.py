@@ -153,3 +153,39 @@ def test_reveals_the_rules_bar_are_named_as_not_judged() -> None:
             f"not judged: the reveals of cards the rules do not let them reveal ({barred}): "
             "memory bears on the choice among the cards one may reveal (adjudicate rules on "
             "them)")
+
+
+def test_the_age_of_a_reveal() -> None:
+    """The reveals since the mover last saw the card that decides it (docs/analysis.md,
+    "Memory span"): the youngest card seen that connects, whichever was revealed; a card seen
+    not to connect, revealed; none for a guess. A swap carries the sighting along, a peek is
+    a sighting."""
+    number = {str(card): i for i, card in enumerate(ALL_CARDS)}
+    cards = {1: "turtle/water", 2: "crab/water", 3: "crab/lava", 10: "turtle/jungle",
+             11: "walrus/desert", 0: "penguin/flowers", 6: "octopus/lava"}
+    island = Island({p: number[c] for p, c in cards.items()}, ["Ann", "Ben"],
+                    {"Ann": "north", "Ben": "south"})  # Ann saw 1, 2, 3 at move 0
+    for place in (10, 11, 0):  # reveals 1, 2, 3
+        island.everyone(place)
+    rule = rule_for(CONNECT, 2023)
+    allowed = sum(1 << p for p in (1, 2, 3, 5, 6, 10, 11))
+
+    def age(chosen: int, last: str, player: str = "Ann") -> tuple[Mark, int | None]:
+        move = island.move(2, 3, player, allowed, number[last], chosen, rule, "/")
+        return move.mark, move.age
+
+    # turtle/lava: 1 and 3 seen at move 0, 10 at reveal 1, the youngest: 4 - 1
+    assert age(1, "turtle/lava") == (Mark.SOUND, 3)
+    assert age(2, "turtle/lava") == (Mark.SLIP, 3)
+    assert age(10, "turtle/lava", "Ben") == (Mark.SOUND, 3)
+    # penguin/desert: only walrus/desert (11, reveal 2) of the cards seen connects
+    assert age(3, "penguin/desert") == (Mark.SLIP, 2)
+    # octopus/flowers: nothing seen connects, a chance is left among the cards not seen
+    assert age(11, "octopus/flowers") == (Mark.SLIP, 2)  # seen, it does not connect
+    assert age(2, "octopus/flowers") == (Mark.SLIP, 4)  # seen at move 0
+    assert age(6, "octopus/flowers") == (Mark.GUESS, None)
+    island.swap(10, 5)  # turtle/jungle moves to 5 and keeps its sighting
+    assert age(1, "turtle/lava") == (Mark.SOUND, 3)
+    island.learn("Ann", 6)  # a peek (at reveal 3): octopus/lava, the youngest now
+    assert age(1, "turtle/lava") == (Mark.SOUND, 1)
+    assert age(5, "turtle/lava", "Ben") == (Mark.SOUND, 3)  # Ben did not peek

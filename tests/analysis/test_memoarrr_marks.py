@@ -129,6 +129,26 @@ def test_the_bases_are_marked_by_c() -> None:
 
 
 @built
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32), st.integers(2, 4), st.booleans(), st.floats(0, 1))
+def test_the_c_replay_gives_each_move_its_age(seed: int, players: int, expert: bool,
+                                             skill: float) -> None:
+    """An age where memory decides (a card seen connects, or one seen not to is revealed):
+    at least 2 reveals, a card revealed this round being face up; none for a guess or when
+    nothing could connect (docs/analysis.md, "Memory span")."""
+    log = random_game(random.Random(seed), players=players, expert=expert, skill=skill)
+    assert marked_by_c(log)
+    moves = same_both_ways(log)
+    analysis = memoarrr.analyse(log, source="t")
+    assert analysis.to_json() == moves
+    for move in analysis.moves:
+        if move.why == "nothing could connect" or move.chance is not None:
+            assert move.age is None
+        elif move.why != "every card not seen connects":
+            assert move.age is not None and move.age >= 2, move
+
+
+@built
 def test_the_marks_leave_the_trace_as_it_was() -> None:
     for log in _BASE:
         plain, marked = fast.trace(log), fast.trace(log, memoarrr.TEXTS)
@@ -171,3 +191,17 @@ def test_replay_wants_a_tuple_of_texts(texts: Any) -> None:
 
     with pytest.raises(TypeError):
         _speedups.memoarrr_replay(copy.deepcopy(_BASE[1]), fast.CARD_NUMBERS, texts)
+
+
+@built
+@pytest.mark.parametrize("seed", [7, 52, 69, 87])
+def test_the_age_when_every_card_not_seen_connects(seed: int) -> None:
+    """The rare verdict's age (the oldest card seen it could reveal, or none) in C as in the
+    plain walk (tests/analysis/test_differential.py checks these logs against the plain
+    model)."""
+    log = random_game(random.Random(seed), players=2, skill=0.9)
+    assert marked_by_c(log)
+    same_both_ways(log)
+    ages = [m.age for m in memoarrr.analyse(log, source="t").moves
+            if m.why == "every card not seen connects"]
+    assert ages

@@ -20,11 +20,12 @@ from pathcheck.analysis.players import GAMES, STYLES, generate
 from pathcheck.analysis.table import PlayerRow, Tally, span_text
 
 
-def calibrate(games: int, seed: int = 1,
-              styles: Sequence[str] = STYLES) -> dict[str, dict[str, list[PlayerRow]]]:
-    """Per game and style: the tournament table's rows of its players over ``games`` logs."""
+def calibrate(games: int, seed: int = 1, styles: Sequence[str] = STYLES,
+              of: Sequence[str] = GAMES) -> dict[str, dict[str, list[PlayerRow]]]:
+    """Per game (of ``of``) and style: the tournament table's rows of its players over
+    ``games`` logs."""
     out: dict[str, dict[str, list[PlayerRow]]] = {}
-    for game in GAMES:
+    for game in of:
         out[game] = {}
         for name in styles:
             rng = random.Random(f"{seed}:{game}:{name}")

@@ -127,6 +127,9 @@ typedef struct {
      * by everyone (every reveal) and by one player only (their side, their peeks). */
     uint32_t public_places, public_cards, own_places[M_MAX_PLAYERS], own_cards[M_MAX_PLAYERS];
     uint32_t kind_places[10];   /* per animal, then per landscape: the places of its cards */
+    int reveals;                /* the reveals so far (the moves of the memory span) */
+    int seen_at[M_MAX_PLAYERS][M_CARDS];  /* per player and place: the reveal at which they
+                                          * last saw its card (0: their side, before round 1) */
     PyObject *marks;            /* the list of moves marked; NULL: not asked for */
     PyObject *best_one, *at, *comma;  /* the texts it picks from (borrowed; comma owned) */
 } MState;

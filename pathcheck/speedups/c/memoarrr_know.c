@@ -17,7 +17,9 @@
  *          hits << 21 | size << 26 (the cards not seen that connect, all those not seen):
  *          the card to connect to, the
  *          places it could reveal, how many of them it had not seen, how many seen connect;
- * verdict  one of M_VERDICTS below (pathcheck.analysis.memoarrr.Verdict, in its order);
+ * verdict  one of the verdicts below (pathcheck.analysis.memoarrr's, in their order) | age << 3:
+ *          the reveals since the mover last saw the card that decides the move (m_age; 0:
+ *          none, for a guess or when nothing the mover saw could decide it);
  * best     for the verdicts of a card seen that connects: the best move's text, made from the
  *          analysis's texts (`texts`: best_one and at, 25 * 25 each, by place * 25 + card);
  *          for those of a card not seen: hits << 5 | size (the cards not seen that connect,
@@ -53,6 +55,29 @@ static PyObject *m_best(const MState *s, uint32_t matches) {
     PyObject *text = PyUnicode_Join(s->comma, parts);
     Py_DECREF(parts);
     return text;
+}
+
+/* The age of a judged reveal (docs/analysis.md, "Memory span"): the reveals since the mover
+ * last saw the deciding card, counting this one (1: seen at the reveal just before), by
+ * `at`, their sightings by place. With cards seen that connect (`matches`): the youngest of
+ * them, whichever card was revealed; a card seen not to connect revealed while a chance was
+ * left: that card; a card not seen revealed when every card not seen connects: the oldest
+ * card seen among those it could reveal (`seen`, none of which connects; 0 when there is
+ * none); 0 for the other verdicts. */
+static int m_age(const int *at, int now, int verdict, int pos, uint32_t matches,
+                 uint32_t seen) {
+    if (verdict == M_SEEN_MISS) return now - at[pos];
+    if (matches) {
+        int youngest = 0;
+        for (int p = 0; matches; p++, matches >>= 1)
+            if ((matches & 1) && at[p] > youngest) youngest = at[p];
+        return now - youngest;
+    }
+    if (verdict != M_EVERY_UNSEEN || !seen) return 0;
+    int oldest = now;
+    for (int p = 0; seen; p++, seen >>= 1)
+        if ((seen & 1) && at[p] < oldest) oldest = at[p];
+    return now - oldest;
 }
 
 /* Mark `player` revealing place `pos` (not yet face up) to connect to s->last, `blocked` the
@@ -93,7 +118,9 @@ static int m_know_move(const MState *s, int index, int player, int pos, int bloc
         }
     }
     if (!best) return -1;
-    long values[M_MARK_ITEMS] = {s->round, index, player, pos * M_CARDS + card, knew, 0, verdict};
+    int age = m_age(s->seen_at[player], s->reveals + 1, verdict, pos, matches, allowed & known);
+    long values[M_MARK_ITEMS] = {s->round, index, player, pos * M_CARDS + card, knew, 0,
+                                 verdict | (long)age << 3};
     for (int i = 0; i < M_MARK_ITEMS; i++) {
         PyObject *value = i == 5 ? best : PyLong_FromLong(values[i]);
         int rc = value ? PyList_Append(s->marks, value) : -1;
@@ -106,10 +133,12 @@ static int m_know_move(const MState *s, int index, int player, int pos, int bloc
     return 0;
 }
 
-/* Place `pos` revealed (card `card`): seen by everyone. */
+/* Place `pos` revealed (card `card`): seen by everyone, at this reveal. */
 static void m_know_reveal(MState *s, int pos, int card) {
     s->public_places |= 1u << pos;
     s->public_cards |= 1u << card;
+    s->reveals++;
+    for (int i = 0; i < s->n; i++) s->seen_at[i][pos] = s->reveals;
 }
 
 /* The bit set `places` with the bits of places `a` and `b` exchanged. */
@@ -128,7 +157,12 @@ static void m_know_swap(MState *s, int a, int b) {
         s->kind_places[5 + card % 5] ^= both;
     }
     s->public_places = m_swapped(s->public_places, a, b);
-    for (int i = 0; i < s->n; i++) s->own_places[i] = m_swapped(s->own_places[i], a, b);
+    for (int i = 0; i < s->n; i++) {
+        s->own_places[i] = m_swapped(s->own_places[i], a, b);
+        int at = s->seen_at[i][a];  /* when each card was seen moves with it */
+        s->seen_at[i][a] = s->seen_at[i][b];
+        s->seen_at[i][b] = at;
+    }
 }
 
 /* `player` peeks at place `pos`: seen by them alone (a card the log leaves out, null, is
@@ -137,4 +171,5 @@ static void m_know_peek(MState *s, int player, int pos) {
     if (s->grid[pos] < 0) return;
     s->own_places[player] |= 1u << pos;
     s->own_cards[player] |= 1u << s->grid[pos];
+    s->seen_at[player][pos] = s->reveals;  /* at the penguin's reveal */
 }
