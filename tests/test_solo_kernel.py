@@ -78,7 +78,7 @@ def test_the_kernel_shuffles_stacks_of_every_length(base: list[int], seed: int,
     from pathcheck.speedups import _speedups, _tables
 
     compiled, _ = _compiled()
-    _, _, _, _, keys, shapes = _speedups.solo_kernel(_tables(), bytes(base), seed, 1,
+    _, _, _, _, keys, shapes, _ = _speedups.solo_kernel(_tables(), bytes(base), seed, 1,
                                                      tracing_mask(rules))
     order = permutation(seed, len(base) - 1)
     stats = analyse_stack(compiled, [base[0], *(base[1 + k] for k in order)], rules)

@@ -227,7 +227,7 @@ def _analyse_kernel(start: int, stop: int, rules: frozenset[int],
     run = KernelRun.of(start, stop - start, rules)
     reasons, bites, shapes = run.reasons, run.rule_bites, run.shapes
     keys = run.keys.tobytes()  # searched as bytes below
-    deal_keys = Counter(run.keys)
+    deal_keys = run.key_counts
     score: dict[int, float] = {}
     difficulty: Counter[float] = Counter()
     totals: Counter[str] = Counter()
