@@ -60,6 +60,20 @@ typedef struct {
     uint32_t word, next;
 } SoloMove;
 
+/* A path through a laid tile (kind * 4 + arrow) in a state: the step to the next cell, the
+ * exit taken as a bit and the next state (exit_step's heading and movement), or SOLO_DEAD. */
+#define SOLO_DEAD 0xFFFFFFFFu
+typedef struct {
+    intptr_t step;
+    uint32_t out, next;
+} SoloPass;
+
+/* What a dungeon's end adds to the deal, by the check that ended it. */
+typedef struct {
+    int64_t key;       /* path Lost 1 << 24, rule Lost 1 << 32 */
+    int reason, bite;  /* its reason code, the rule bit it bites */
+} SoloEnd;
+
 /* Everything of one kernel call the walk reads or counts. */
 typedef struct {
     const Tables *t;
@@ -68,8 +82,8 @@ typedef struct {
     uint64_t ghosts;               /* g at the start of a dungeon */
     SoloTile info[256];
     SoloMove moves[MAX_KINDS * 16];
-    int64_t key_add[NREASONS];     /* a dungeon's reason in the deal key: path / rule Lost */
-    int bite[NREASONS];            /* the rule bit a reason code bites */
+    SoloPass passes[MAX_KINDS * 4 * 16];
+    SoloEnd ends[NCHECKS];
     int64_t dungeon_counts[MAX_STACK + 1], lengths[MAX_STACK + 1], reasons[NREASONS];
     int64_t bite_masks[256];       /* deals by the set of rule bits that bit them */
 } SoloRun;
@@ -105,13 +119,26 @@ static void solo_run_tables(SoloRun *run, int mask) {
                 m->word = SOLO_LAID | (uint32_t)(kind * 4 + heading) << SOLO_TILE_SHIFT | 1u << nh;
                 m->next = (uint32_t)((nh * 4 + move) * sizeof(SoloMove));
             }
-    run->key_add[t->code[DEAD_END]] = run->key_add[t->code[LOOP]] = (int64_t)1 << 24;
-    run->key_add[t->code[REVERSE]] = (int64_t)1 << 24;
-    run->key_add[t->code[OUT_OF_BOUNDS]] = run->key_add[t->code[GHOST_FIVE]] = (int64_t)1 << 32;
-    run->key_add[t->code[GHOST_TWICE]] = (int64_t)1 << 32;
-    run->bite[t->code[OUT_OF_BOUNDS]] = t->rule_bound;
-    run->bite[t->code[GHOST_FIVE]] = t->rule_ghost_five;
-    run->bite[t->code[GHOST_TWICE]] = t->rule_ghost_twice;
+    for (int tile = 0; tile < t->nkinds * 4; tile++)
+        for (int heading = 0; heading < 4; heading++)
+            for (int lm = 0; lm < 4; lm++) {
+                SoloPass *pass = &run->passes[tile * 16 + heading * 4 + lm];
+                int move = lm, nh = exit_step(t, tile, heading, &move);
+                pass->step = nh == DEAD_CODE ? 0 : (intptr_t)(STEP[nh] * (int)sizeof(uint32_t));
+                pass->out = nh == DEAD_CODE ? 0 : 1u << nh;
+                pass->next = nh == DEAD_CODE ? SOLO_DEAD
+                                             : (uint32_t)((nh * 4 + move) * sizeof(SoloMove));
+            }
+    for (int check = 0; check < NCHECKS; check++) {
+        SoloEnd *e = &run->ends[check];
+        e->reason = t->code[check];
+        e->key = check == DEAD_END || check == LOOP || check == REVERSE ? (int64_t)1 << 24
+                 : check == OUT_OF_BOUNDS || check == GHOST_FIVE || check == GHOST_TWICE
+                     ? (int64_t)1 << 32 : 0;
+        e->bite = check == OUT_OF_BOUNDS ? t->rule_bound
+                  : check == GHOST_FIVE  ? t->rule_ghost_five
+                  : check == GHOST_TWICE ? t->rule_ghost_twice : 0;
+    }
     if (mask & t->rule_bound)
         for (int c = 0; c < GRID_CELLS; c++) {
             int x = c / GRID_W - GRID_OFF, y = c % GRID_W - GRID_OFF;
@@ -134,7 +161,6 @@ static uint32_t solo_grid_restart(SoloRun *run) {
  * goes: analyse_stack's cells[k+1] - STEP[dirs[k+1]] != cells[k]. */
 SOLO_NOINLINE static int64_t solo_deal(SoloRun *run, const unsigned char *stack, int n,
                                       unsigned char *shape) {
-    const Tables *t = run->t;
     uint32_t *const grid = run->grid, *const origin = grid + SOLO_ORIGIN;
     uint32_t *const entrance = grid + SOLO_ENTRANCE;
     int start = 0, ndungeons = 0, revisits = 0, bites = 0;
@@ -162,35 +188,39 @@ SOLO_NOINLINE static int64_t solo_deal(SoloRun *run, const unsigned char *stack,
             if (SOLO_RARELY(wn >= S)) {
                 /* The path runs on over laid tiles, out of the bound or to the entrance. */
                 uint32_t *cell = frontier;
-                int heading = (int)(state / (4 * sizeof(SoloMove)));
-                int lm = (int)(state / sizeof(SoloMove)) & 3;
                 for (;;) {
-                    if ((next == entrance && heading == 2) ||
-                        (wn != SOLO_OUTSIDE && (wn & (1u << (heading ^ 2))))) {
+                    const int heading = (int)(state / (4 * sizeof(SoloMove)));
+                    if (SOLO_RARELY((wn == SOLO_OUTSIDE) | (next == entrance) | (next == origin))) {
+                        if (next == entrance && heading == 2) {
+                            code = REVERSE; length = (int)(p - tiles) + 1; goto ended;
+                        }
+                        if (next == origin && heading == 0) {  /* from the entrance */
+                            code = LOOP; length = (int)(p - tiles) + 1; goto ended;
+                        }
+                        if (wn == SOLO_OUTSIDE) {
+                            if (p + 1 == end) {
+                                code = HELD; length = (int)(end - tiles); goto ended;
+                            }
+                            revisits += cell != frontier;
+                            code = OUT_OF_BOUNDS;  /* the next tile is Lost */
+                            length = (int)(p - tiles) + 2;
+                            goto ended;
+                        }
+                        if (!(wn & SOLO_LAID)) break;  /* the entrance, empty */
+                    }
+                    if (wn & (1u << (heading ^ 2))) {
                         code = REVERSE; length = (int)(p - tiles) + 1; goto ended;
                     }
-                    if (next == origin && heading == 0) {  /* from the entrance */
-                        code = LOOP; length = (int)(p - tiles) + 1; goto ended;
-                    }
-                    if (wn == SOLO_OUTSIDE) {
-                        if (p + 1 == end) { code = HELD; length = (int)(end - tiles); goto ended; }
-                        revisits += cell != frontier;
-                        code = OUT_OF_BOUNDS;  /* the next tile is Lost */
-                        length = (int)(p - tiles) + 2;
-                        goto ended;
-                    }
-                    if (!(wn & SOLO_LAID)) break;  /* the entrance */
-                    int nh = exit_step(t, (int)(wn >> SOLO_TILE_SHIFT & 63), heading, &lm);
-                    if (nh == DEAD_CODE) {
+                    const SoloPass *pass =
+                        &run->passes[(wn >> SOLO_TILE_SHIFT & 63) * 16 + state / sizeof(SoloMove)];
+                    if (pass->next == SOLO_DEAD) {
                         code = DEAD_END; length = (int)(p - tiles) + 1; goto ended;
                     }
-                    heading = nh;
-                    state = (uint32_t)((heading * 4 + lm) * sizeof(SoloMove));
+                    state = pass->next;  /* the movement carried on */
                     cell = next;
-                    uint32_t out = 1u << heading;
-                    if (wn & out) { code = LOOP; length = (int)(p - tiles) + 1; goto ended; }
-                    *cell = wn | out;
-                    next = cell + STEP[heading];
+                    if (wn & pass->out) { code = LOOP; length = (int)(p - tiles) + 1; goto ended; }
+                    *cell = wn | pass->out;
+                    next = (uint32_t *)((char *)cell + pass->step);
                     wn = *next;
                     if (wn < S) break;
                 }
@@ -206,12 +236,12 @@ SOLO_NOINLINE static int64_t solo_deal(SoloRun *run, const unsigned char *stack,
             }
         }
     ended:;
-        int reason = t->code[code];
+        const SoloEnd *e = &run->ends[code];
         run->lengths[length]++;
-        run->reasons[reason]++;
-        reason_mask |= 1u << reason;
-        key += (int64_t)length * length + run->key_add[reason];
-        bites |= run->bite[reason];
+        run->reasons[e->reason]++;
+        reason_mask |= 1u << e->reason;
+        key += (int64_t)length * length + e->key;
+        bites |= e->bite;
         ndungeons++;
         start += length;
     }
