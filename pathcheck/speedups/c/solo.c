@@ -208,19 +208,17 @@ SOLO_NOINLINE static int64_t solo_deal(SoloRun *run, const unsigned char *stack,
                         }
                         if (!(wn & SOLO_LAID)) break;  /* the entrance, empty */
                     }
-                    /* Into a laid tile: the edge crossed back (reverse), no way on (dead end)
-                     * or out by an exit taken before (loop), in that order, at one branch. */
+                    if (wn & (1u << (heading ^ 2))) {
+                        code = REVERSE; length = (int)(p - tiles) + 1; goto ended;
+                    }
                     const SoloPass *pass =
                         &run->passes[(wn >> SOLO_TILE_SHIFT & 63) * 16 + state / sizeof(SoloMove)];
-                    const uint32_t reverse = wn >> (heading ^ 2) & 1;
-                    const uint32_t dead = pass->next == SOLO_DEAD, loop = (wn & pass->out) != 0;
-                    if (reverse | dead | loop) {
-                        code = reverse ? REVERSE : dead ? DEAD_END : LOOP;
-                        length = (int)(p - tiles) + 1;
-                        goto ended;
+                    if (pass->next == SOLO_DEAD) {
+                        code = DEAD_END; length = (int)(p - tiles) + 1; goto ended;
                     }
                     state = pass->next;  /* the movement carried on */
                     cell = next;
+                    if (wn & pass->out) { code = LOOP; length = (int)(p - tiles) + 1; goto ended; }
                     *cell = wn | pass->out;
                     next = (uint32_t *)((char *)cell + pass->step);
                     wn = *next;
