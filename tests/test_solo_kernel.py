@@ -72,6 +72,9 @@ def test_the_kernel_plays_every_seed_as_the_python_deal(start: int, count: int,
     deals = [analyse_deal(seed, rules) for seed in range(start, start + count)]
     assert list(run.keys) == [expected_key(d) for d in deals]
     assert run.key_counts == Counter(expected_key(d) for d in deals)
+    assert run.key_places == {key: (list(run.keys).index(key),
+                                    count - 1 - list(run.keys)[::-1].index(key))
+                              for key in run.key_counts}
     assert [tuple(run.shapes[2 * i:2 * i + 2]) for i in range(count)] == [
         expected_shape(d) for d in deals]
     assert run.dungeon_counts == Counter(d.dungeons for d in deals)
@@ -100,9 +103,11 @@ def test_both_shuffles_play_every_seed_as_the_python_deal(start: int, count: int
     assert list(keys) == [expected_key(d) for d in deals]
     assert [tuple(out[5][2 * i:2 * i + 2]) for i in range(count)] == [
         expected_shape(d) for d in deals]
-    pairs = array("q", out[6])
-    assert list(pairs[0::2]) == sorted(set(keys))
-    assert dict(zip(pairs[0::2], pairs[1::2], strict=True)) == Counter(keys)
+    table = array("q", out[6])  # key, deals, first index, last index
+    assert list(table[0::4]) == sorted(set(keys))
+    assert dict(zip(table[0::4], table[1::4], strict=True)) == Counter(keys)
+    for key, first, last in zip(table[0::4], table[2::4], table[3::4], strict=True):
+        assert (first, last) == (keys.index(key), count - 1 - keys[::-1].index(key))
 
 
 @given(base=st.lists(st.integers(0, 37), min_size=1, max_size=64),

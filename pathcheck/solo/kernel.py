@@ -44,7 +44,8 @@ class KernelRun:
 
     ``keys`` holds one deal key a seed (see :func:`factors_of`); ``shapes`` two bytes a seed:
     its number of dungeons and the bit set of its Lost reason codes; ``key_counts`` the
-    number of seeds of each key (counted in C).
+    number of seeds of each key and ``key_places`` the indices (from 0 at ``start``) of its
+    first and last seed (both counted in C).
     """
 
     tiles: int
@@ -55,13 +56,14 @@ class KernelRun:
     keys: array[int]
     shapes: bytes
     key_counts: Counter[int]
+    key_places: dict[int, tuple[int, int]]
 
     @classmethod
     def of(cls, start: int, count: int, rules: frozenset[int]) -> KernelRun:
         _, base = _compiled()
         dungeons, lengths, reasons, bites, keys, shapes, key_counts = _speedups.solo_kernel(
             _tables(), bytes(base), start, count, tracing_mask(rules))
-        pairs = array("q", key_counts)
+        table = array("q", key_counts)  # key, deals, first, last
         # The kernel counts the deals each rule bit bites, by the rule's AdditionalRule bit.
         rule_bites = Counter({AdditionalRule(1 << bit).number: n for bit, n in
                               enumerate(array("q", bites)) if n}) if rules else Counter()
@@ -74,7 +76,9 @@ class KernelRun:
             rule_bites=rule_bites,
             keys=array("q", keys),
             shapes=bytes(shapes),
-            key_counts=Counter(dict(zip(pairs[0::2], pairs[1::2], strict=True))),
+            key_counts=Counter(dict(zip(table[0::4], table[1::4], strict=True))),
+            key_places=dict(zip(table[0::4], zip(table[2::4], table[3::4], strict=True),
+                                strict=True)),
         )
 
 

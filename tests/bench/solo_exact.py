@@ -101,8 +101,8 @@ def compare(reference: ModuleType, start: int, count: int, rules: frozenset[int]
         want = reference.solo_kernel(theirs, base, first, n, mask)
         for portable in shuffles:
             got = _speedups.solo_kernel(ours, base, first, n, mask, portable)
-            pairs = array("q", got[6])
-            counted = dict(zip(pairs[0::2], pairs[1::2], strict=True))
+            table = array("q", got[6])  # key, deals, first, last
+            counted = dict(zip(table[0::4], table[1::4], strict=True))
             if tuple(got[:6]) != tuple(want) or counted != Counter(array("q", want[4])):
                 bad += 1
                 say(f"  DIFFERENT: seeds {first:,}-{first + n - 1:,} rules {sorted(rules)} "

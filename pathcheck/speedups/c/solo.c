@@ -254,15 +254,18 @@ SOLO_NOINLINE static int64_t solo_deal(SoloRun *run, const unsigned char *stack,
 
 /* ---- the histogram of deal keys ---------------------------------------------------------- */
 
-/* Deal keys and their counts, open addressing (a key is never 0: a deal has tiles). A million
- * deals have about 8,000 distinct keys; the table doubles at half full. */
+/* Deal keys, each with its number of deals and the indices of its first and last deal (so
+ * that a census finds a rare key's deals without a search), open addressing (a key is never
+ * 0: a deal has tiles). A million deals have about 8,000 distinct keys; the table doubles at
+ * half full. */
+#define SOLO_KEY_WORDS 4  /* key, deals, first, last */
 typedef struct {
-    int64_t *slot;  /* pairs: key, count */
+    int64_t *slot;
     size_t mask, used;
 } SoloKeys;
 
 static int solo_keys_init(SoloKeys *h, size_t size) {
-    h->slot = PyMem_RawCalloc(2 * size, sizeof(int64_t));
+    h->slot = PyMem_RawCalloc(SOLO_KEY_WORDS * size, sizeof(int64_t));
     h->mask = size - 1;
     h->used = 0;
     return h->slot ? 0 : -1;
@@ -270,51 +273,56 @@ static int solo_keys_init(SoloKeys *h, size_t size) {
 
 static inline size_t solo_key_slot(const SoloKeys *h, int64_t key) {
     size_t i = (size_t)(((uint64_t)key * GOLDEN_GAMMA) >> 40) & h->mask;
-    while (h->slot[2 * i] && h->slot[2 * i] != key) i = (i + 1) & h->mask;
+    while (h->slot[SOLO_KEY_WORDS * i] && h->slot[SOLO_KEY_WORDS * i] != key)
+        i = (i + 1) & h->mask;
     return i;
 }
 
-/* Adds n deals of `key`; -1 when the table cannot grow (no memory). */
-static int solo_keys_add(SoloKeys *h, int64_t key, int64_t n) {
+/* Adds deal number d of `key`; -1 when the table cannot grow (no memory). */
+static int solo_keys_add(SoloKeys *h, int64_t key, int64_t d) {
     size_t i = solo_key_slot(h, key);
-    if (!h->slot[2 * i]) {
+    int64_t *slot = &h->slot[SOLO_KEY_WORDS * i];
+    if (!slot[0]) {
         if (2 * (h->used + 1) > h->mask + 1) {
             SoloKeys bigger;
             if (solo_keys_init(&bigger, 2 * (h->mask + 1)) < 0) return -1;
             for (size_t j = 0; j <= h->mask; j++)
-                if (h->slot[2 * j]) {
-                    size_t b = solo_key_slot(&bigger, h->slot[2 * j]);
-                    bigger.slot[2 * b] = h->slot[2 * j];
-                    bigger.slot[2 * b + 1] = h->slot[2 * j + 1];
+                if (h->slot[SOLO_KEY_WORDS * j]) {
+                    size_t b = solo_key_slot(&bigger, h->slot[SOLO_KEY_WORDS * j]);
+                    memcpy(&bigger.slot[SOLO_KEY_WORDS * b], &h->slot[SOLO_KEY_WORDS * j],
+                           SOLO_KEY_WORDS * sizeof(int64_t));
                 }
             bigger.used = h->used;
             PyMem_RawFree(h->slot);
             *h = bigger;
-            i = solo_key_slot(h, key);
+            slot = &h->slot[SOLO_KEY_WORDS * solo_key_slot(h, key)];
         }
-        h->slot[2 * i] = key;
+        slot[0] = key;
+        slot[2] = d;
         h->used++;
     }
-    h->slot[2 * i + 1] += n;
+    slot[1]++;
+    slot[3] = d;
     return 0;
 }
 
-static int solo_pair_order(const void *a, const void *b) {
+static int solo_key_order(const void *a, const void *b) {
     int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
     return (x > y) - (x < y);
 }
 
-/* The histogram as bytes: (key, count) int64 pairs in key order. */
+/* The histogram as bytes: (key, deals, first, last) int64 quadruples in key order. */
 static PyObject *solo_keys_bytes(SoloKeys *h) {
     size_t n = 0;
     for (size_t j = 0; j <= h->mask; j++)
-        if (h->slot[2 * j]) {
-            h->slot[2 * n] = h->slot[2 * j];
-            h->slot[2 * n + 1] = h->slot[2 * j + 1];
+        if (h->slot[SOLO_KEY_WORDS * j]) {
+            memmove(&h->slot[SOLO_KEY_WORDS * n], &h->slot[SOLO_KEY_WORDS * j],
+                    SOLO_KEY_WORDS * sizeof(int64_t));
             n++;
         }
-    qsort(h->slot, n, 2 * sizeof(int64_t), solo_pair_order);
-    return PyBytes_FromStringAndSize((const char *)h->slot, (Py_ssize_t)(n * 2 * sizeof(int64_t)));
+    qsort(h->slot, n, SOLO_KEY_WORDS * sizeof(int64_t), solo_key_order);
+    return PyBytes_FromStringAndSize((const char *)h->slot,
+                                     (Py_ssize_t)(n * SOLO_KEY_WORDS * sizeof(int64_t)));
 }
 
 /* ---- the kernel ---------------------------------------------------------------------------- */
@@ -328,7 +336,8 @@ static PyObject *solo_keys_bytes(SoloKeys *h) {
  * one int64 key per deal: sum of squared lengths | revisits << 16 | path-Lost << 24 |
  * rule-Lost << 32, and two bytes per deal: its number of dungeons and a bit mask of the
  * reason codes its dungeons end with (for seed searches); key_counts is the histogram of the
- * keys, (key, deals) int64 pairs in key order. rules_mask and the bites (index: bit) use the
+ * keys, (key, deals, index of its first deal, of its last) int64 quadruples in key order
+ * (indices from 0 at first_seed). rules_mask and the bites (index: bit) use the
  * bits of pathcheck.tracer.constants.AdditionalRule. A true `portable` shuffles without the
  * vector instructions even where they are there (solo_simd() tells whether they are). */
 static PyObject *solo_kernel(PyObject *Py_UNUSED(self), PyObject *args) {
@@ -393,7 +402,7 @@ static PyObject *solo_kernel(PyObject *Py_UNUSED(self), PyObject *args) {
             solo_shuffle(stack + 1, (int)n - 1, seed);
         int64_t packed = solo_deal(run, stack, (int)n, shape + 2 * d);
         memcpy(key + 8 * d, &packed, sizeof packed);
-        failed |= solo_keys_add(&histogram, packed, 1) < 0;
+        failed |= solo_keys_add(&histogram, packed, (int64_t)d) < 0;
     }
     Py_END_ALLOW_THREADS
     int64_t bites[8] = {0};
