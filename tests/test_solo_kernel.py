@@ -179,3 +179,18 @@ def test_the_kernel_shuffles_with_vectors_where_the_processor_has_avx2_and_fma()
             flags.update(line.partition(":")[2].split())
     expected = platform.machine() in ("x86_64", "AMD64") and {"avx2", "fma"} <= flags
     assert _speedups.solo_simd() is expected
+
+
+def test_the_kernel_clears_its_grid_when_its_stamps_run_out() -> None:
+    # A call stamps each dungeon; after 2^20 - 1 dungeons (about 210,000 deals) it clears the
+    # grid and starts again. 300,000 deals in one call must be the same as in two.
+    from pathcheck.speedups import _speedups, _tables
+
+    base, mask = bytes(_compiled()[1]), tracing_mask(frozenset({2, 3, 4}))
+    whole = _speedups.solo_kernel(_tables(), base, 7, 300_000, mask)
+    left = _speedups.solo_kernel(_tables(), base, 7, 150_000, mask)
+    right = _speedups.solo_kernel(_tables(), base, 150_007, 150_000, mask)
+    assert sum(array("q", whole[0])) == 300_000
+    assert sum(array("q", whole[0])[k] * k for k in range(65)) > 1 << 20  # dungeons
+    assert whole[4] == left[4] + right[4]
+    assert whole[5] == left[5] + right[5]
