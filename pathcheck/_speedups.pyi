@@ -29,8 +29,14 @@ def trace_records(
     adv_override: int,
 ) -> tuple[bytes, int, tuple[int, ...]]: ...
 def solo_kernel(
-    tables: object, base: bytes, first_seed: int, count: int, rules_mask: int
-) -> tuple[bytes, bytes, bytes, bytes, bytes, bytes]: ...
+    tables: object,
+    base: bytes,
+    first_seed: int,
+    count: int,
+    rules_mask: int,
+    portable: bool = False,
+) -> tuple[bytes, bytes, bytes, bytes, bytes, bytes, bytes]: ...
+def solo_simd() -> bool: ...
 def trace_dungeon(
     tables: object,
     tiles: tuple[int, ...],

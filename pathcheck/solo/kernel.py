@@ -1,11 +1,12 @@
 """Seed statistics through the C kernel: perfect play of many seeds at once.
 
 :func:`summarise_range` gives the same :class:`~pathcheck.solo.deal.Summary` as analysing
-every seed with :func:`~pathcheck.solo.deal.analyse_deal`, from the histograms and per-deal
-keys that ``pathcheck._speedups.solo_kernel`` returns (the tests compare both). Each
-distinct deal key (squared lengths, revisits, path-Lost and rule-Lost counts) is scored once by
-:class:`~pathcheck.solo.deal.Factors`, so the difficulty values are exactly those of the
-Python path. Without the extension, :func:`available` is False.
+every seed with :func:`~pathcheck.solo.deal.analyse_deal`, from the histograms and the
+per-deal keys that ``pathcheck._speedups.solo_kernel`` returns (the tests compare both). Each
+distinct deal key (squared lengths, revisits, path-Lost and rule-Lost counts; the kernel
+counts the deals of each) is scored once by :class:`~pathcheck.solo.deal.Factors`, so the
+difficulty values are exactly those of the Python path. Without the extension,
+:func:`available` is False.
 """
 
 from __future__ import annotations
@@ -42,7 +43,9 @@ class KernelRun:
     """One call of the C kernel over seeds ``start..start+count-1``, decoded.
 
     ``keys`` holds one deal key a seed (see :func:`factors_of`); ``shapes`` two bytes a seed:
-    its number of dungeons and the bit set of its Lost reason codes.
+    its number of dungeons and the bit set of its Lost reason codes; ``key_counts`` the
+    number of seeds of each key and ``key_places`` the indices (from 0 at ``start``) of its
+    first and last seed (both counted in C).
     """
 
     tiles: int
@@ -52,12 +55,15 @@ class KernelRun:
     rule_bites: Counter[int]
     keys: array[int]
     shapes: bytes
+    key_counts: Counter[int]
+    key_places: dict[int, tuple[int, int]]
 
     @classmethod
     def of(cls, start: int, count: int, rules: frozenset[int]) -> KernelRun:
         _, base = _compiled()
-        dungeons, lengths, reasons, bites, keys, shapes = _speedups.solo_kernel(
+        dungeons, lengths, reasons, bites, keys, shapes, key_counts = _speedups.solo_kernel(
             _tables(), bytes(base), start, count, tracing_mask(rules))
+        table = array("q", key_counts)  # key, deals, first, last
         # The kernel counts the deals each rule bit bites, by the rule's AdditionalRule bit.
         rule_bites = Counter({AdditionalRule(1 << bit).number: n for bit, n in
                               enumerate(array("q", bites)) if n}) if rules else Counter()
@@ -70,6 +76,9 @@ class KernelRun:
             rule_bites=rule_bites,
             keys=array("q", keys),
             shapes=bytes(shapes),
+            key_counts=Counter(dict(zip(table[0::4], table[1::4], strict=True))),
+            key_places=dict(zip(table[0::4], zip(table[2::4], table[3::4], strict=True),
+                                strict=True)),
         )
 
 
@@ -82,8 +91,7 @@ def summarise_range(start: int, stop: int, rules: frozenset[int]) -> Summary:
     summary.lengths = run.lengths
     summary.reasons = run.reasons
     summary.rule_bites = run.rule_bites
-    deal_keys = Counter(run.keys)
-    for key, n in sorted(deal_keys.items()):
+    for key, n in sorted(run.key_counts.items()):
         factors = factors_of(key, run.tiles)
         score = factors.score
         summary.difficulty[score] += n

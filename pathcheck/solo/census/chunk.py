@@ -227,17 +227,21 @@ def _analyse_kernel(start: int, stop: int, rules: frozenset[int],
     run = KernelRun.of(start, stop - start, rules)
     reasons, bites, shapes = run.reasons, run.rule_bites, run.shapes
     keys = run.keys.tobytes()  # searched as bytes below
-    deal_keys = Counter(run.keys)
+    deal_keys = run.key_counts
     score: dict[int, float] = {}
     difficulty: Counter[float] = Counter()
-    totals: Counter[str] = Counter()
+    sumsq = revisits = path_lost = rule_lost = revisit_deals = 0
     for key, n in deal_keys.items():
         factors = factors_of(key, TILES)
-        score[key] = factors.score
-        difficulty[factors.score] += n
-        totals.update(sumsq=(key & 0xFFFF) * n, revisits=factors.revisits * n,
-                      path_lost=factors.path_lost * n, rule_lost=factors.rule_lost * n,
-                      revisit_deals=n if factors.revisits else 0)
+        score[key] = value = factors.score
+        difficulty[value] += n
+        sumsq += (key & 0xFFFF) * n
+        revisits += factors.revisits * n
+        path_lost += factors.path_lost * n
+        rule_lost += factors.rule_lost * n
+        revisit_deals += n if factors.revisits else 0
+    totals = Counter(sumsq=sumsq, revisits=revisits, path_lost=path_lost, rule_lost=rule_lost,
+                     revisit_deals=revisit_deals)
     dungeons = run.dungeon_counts
     per_deal = shapes[0::2]  # one byte per deal: its number of dungeons
 
@@ -245,12 +249,21 @@ def _analyse_kernel(start: int, stop: int, rules: frozenset[int],
         key = int.from_bytes(keys[8 * index:8 * index + 8], "little", signed=True)
         return Seed(start + index, per_deal[index], score[key])
 
+    def key_deals(key: int, most: int) -> list[int]:
+        # The kernel says where a key's first and last deals are: a key of one or two deals
+        # needs no search, and a search starts at the first.
+        first, last = run.key_places[key]
+        if most == 1 or deal_keys[key] == 1:
+            return [first]
+        if deal_keys[key] == 2:
+            return [first, last]
+        return _find(keys, _key_bytes(key), 8, most, 8 * first)
+
     by_score = sorted(deal_keys, key=lambda k: score[k])
     extremes = {
         "hardest": _select(by_score[::-1], deal_keys, score.__getitem__, limits.top,
-                           lambda k, most: _find(keys, _key_bytes(k), 8, most)),
-        "easiest": _select(by_score, deal_keys, score.__getitem__, limits.top,
-                           lambda k, most: _find(keys, _key_bytes(k), 8, most)),
+                           key_deals),
+        "easiest": _select(by_score, deal_keys, score.__getitem__, limits.top, key_deals),
         "most_dungeons": _select(sorted(dungeons, reverse=True), dungeons, float, limits.top,
                                  lambda v, most: _find(per_deal, bytes([v]), 1, most)),
         "fewest_dungeons": _select(sorted(dungeons), dungeons, float, limits.top,
@@ -289,13 +302,15 @@ def _select(values: list[int], counts: Counter[int], rank: Callable[[int], float
     return found
 
 
-def _find(data: bytes, pattern: bytes, width: int, most: int) -> list[int]:
-    """Indices of the first ``most`` items of ``width`` bytes equal to ``pattern``."""
-    return list(_occurrences(data, pattern, width, most))
+def _find(data: bytes, pattern: bytes, width: int, most: int, begin: int = 0) -> list[int]:
+    """Indices of the first ``most`` items of ``width`` bytes equal to ``pattern``, from byte
+    ``begin`` (an item's start) on."""
+    return list(_occurrences(data, pattern, width, most, begin))
 
 
-def _occurrences(data: bytes, pattern: bytes, width: int, most: int) -> Iterator[int]:
-    position = data.find(pattern)
+def _occurrences(data: bytes, pattern: bytes, width: int, most: int,
+                 begin: int = 0) -> Iterator[int]:
+    position = data.find(pattern, begin)
     while position >= 0 and most > 0:
         if position % width == 0:  # an aligned item, not bytes straddling two
             yield position // width

@@ -2,216 +2,351 @@
 
 /* ---- perfect solo play of many seeds ------------------------------------------------------ */
 
-#define GOLDEN_GAMMA 0x9E3779B97F4A7C15ULL
-#define MIX1 0xBF58476D1CE4E5B9ULL
-#define MIX2 0x94D049BB133111EBULL
-#define MAX_STACK 64
-
 /* The kernel is the hot loop of `solo stats` and of a census (2^35 deals): it does not call
  * trace() but plays perfectly with a walk of its own, specialised for perfect play (every
  * arrow along the heading, so no misplaced check and no cells or arrows to keep). It mirrors
- * trace() step for step; tests/test_solo_kernel.py compares it with the Python deal. What the
- * profile showed (docs/seeds.md, section 7): the 64-bit division of the shuffle's modulo, the
- * bound check's division by the grid width, and the arrays trace() fills for a caller that
- * needs them and the revisit pass over them afterwards. */
+ * trace() step for step; tests/test_solo_kernel.py compares it with the Python deal and with
+ * the outputs of the kernel before issue #33 (fixtures/seeds/kernel_digests.json), and
+ * tests/bench/solo_exact.py with that kernel itself on any range. What the profiles showed
+ * and what was done is in docs/seeds.md, section 7. */
 
-/* One SplitMix64 output and the Fisher-Yates swap of position i, the modulo by the constant
- * i + 1 (a multiplication, where a variable divisor costs a 64-bit division). */
-#define SHUFFLE_STEP(i)                                                              \
-    do {                                                                             \
-        state += GOLDEN_GAMMA;                                                       \
-        uint64_t z_ = state;                                                         \
-        z_ = (z_ ^ (z_ >> 30)) * MIX1;                                               \
-        z_ = (z_ ^ (z_ >> 27)) * MIX2;                                               \
-        z_ ^= z_ >> 31;                                                              \
-        unsigned j_ = (unsigned)(z_ % (uint64_t)((i) + 1));                          \
-        unsigned char tmp_ = deck[i];                                                \
-        deck[i] = deck[j_];                                                          \
-        deck[j_] = tmp_;                                                             \
-    } while (0)
+/* A cell of the kernel's grid is one word: the dungeon's stamp (above SOLO_STAMP_SHIFT), the
+ * laid bit, the tile (kind * 4 + arrow) and the directions the path has left the cell by.
+ * A word below the dungeon's stamp is an empty cell, so one load and one comparison tell the
+ * common case (the path goes on to an empty cell) apart. A path crosses an edge in one
+ * direction at most (a second crossing is a loop or a reverse), so the edges trace() stamps
+ * are the exits of the cells: leaving cell c heading h again is a loop, leaving c + STEP[h]
+ * heading h ^ 2 a reverse. trace()'s first edge stamp, the entrance into the origin heading 0,
+ * is checked by name: the cell before the origin is stamped (not laid) so that a path getting
+ * there leaves the common case. Under rule #2 the cells beyond the bound hold SOLO_OUTSIDE,
+ * which no stamp reaches: the path never lays a tile there (the next tile is Lost first), so
+ * the bound costs nothing until a path gets there. */
+#define SOLO_EXITS 0xFu
+#define SOLO_TILE_SHIFT 4
+#define SOLO_LAID 0x400u
+#define SOLO_STAMP_SHIFT 11
+#define SOLO_STAMPS (1u << 20)      /* stamps 1 .. SOLO_STAMPS - 1, then the grid is cleared */
+#define SOLO_OUTSIDE 0xFFFFFFFFu
+#define SOLO_ORIGIN (GRID_OFF * GRID_W + GRID_OFF)
+#define SOLO_ENTRANCE (SOLO_ORIGIN - 1)   /* SOLO_ORIGIN - STEP[0] */
+#if defined(__GNUC__) || defined(__clang__)
+#define SOLO_RARELY(x) __builtin_expect(!!(x), 0)
+#define SOLO_NOINLINE __attribute__((noinline))  /* its own registers, not the caller's */
+#else
+#define SOLO_RARELY(x) (x)
+#define SOLO_NOINLINE
+#endif
 
-/* pathcheck.solo.seed_codes.permutation(seed, m) applied to deck[0..m-1] in place:
- * SplitMix64 from the seed, Fisher-Yates from the top (m <= MAX_STACK - 1). */
-static void solo_shuffle(unsigned char *deck, int m, uint64_t state) {
-    switch (m - 1) {
-        case 62: SHUFFLE_STEP(62); /* fall through */
-        case 61: SHUFFLE_STEP(61); /* fall through */
-        case 60: SHUFFLE_STEP(60); /* fall through */
-        case 59: SHUFFLE_STEP(59); /* fall through */
-        case 58: SHUFFLE_STEP(58); /* fall through */
-        case 57: SHUFFLE_STEP(57); /* fall through */
-        case 56: SHUFFLE_STEP(56); /* fall through */
-        case 55: SHUFFLE_STEP(55); /* fall through */
-        case 54: SHUFFLE_STEP(54); /* fall through */
-        case 53: SHUFFLE_STEP(53); /* fall through */
-        case 52: SHUFFLE_STEP(52); /* fall through */
-        case 51: SHUFFLE_STEP(51); /* fall through */
-        case 50: SHUFFLE_STEP(50); /* fall through */
-        case 49: SHUFFLE_STEP(49); /* fall through */
-        case 48: SHUFFLE_STEP(48); /* fall through */
-        case 47: SHUFFLE_STEP(47); /* fall through */
-        case 46: SHUFFLE_STEP(46); /* fall through */
-        case 45: SHUFFLE_STEP(45); /* fall through */
-        case 44: SHUFFLE_STEP(44); /* fall through */
-        case 43: SHUFFLE_STEP(43); /* fall through */
-        case 42: SHUFFLE_STEP(42); /* fall through */
-        case 41: SHUFFLE_STEP(41); /* fall through */
-        case 40: SHUFFLE_STEP(40); /* fall through */
-        case 39: SHUFFLE_STEP(39); /* fall through */
-        case 38: SHUFFLE_STEP(38); /* fall through */
-        case 37: SHUFFLE_STEP(37); /* fall through */
-        case 36: SHUFFLE_STEP(36); /* fall through */
-        case 35: SHUFFLE_STEP(35); /* fall through */
-        case 34: SHUFFLE_STEP(34); /* fall through */
-        case 33: SHUFFLE_STEP(33); /* fall through */
-        case 32: SHUFFLE_STEP(32); /* fall through */
-        case 31: SHUFFLE_STEP(31); /* fall through */
-        case 30: SHUFFLE_STEP(30); /* fall through */
-        case 29: SHUFFLE_STEP(29); /* fall through */
-        case 28: SHUFFLE_STEP(28); /* fall through */
-        case 27: SHUFFLE_STEP(27); /* fall through */
-        case 26: SHUFFLE_STEP(26); /* fall through */
-        case 25: SHUFFLE_STEP(25); /* fall through */
-        case 24: SHUFFLE_STEP(24); /* fall through */
-        case 23: SHUFFLE_STEP(23); /* fall through */
-        case 22: SHUFFLE_STEP(22); /* fall through */
-        case 21: SHUFFLE_STEP(21); /* fall through */
-        case 20: SHUFFLE_STEP(20); /* fall through */
-        case 19: SHUFFLE_STEP(19); /* fall through */
-        case 18: SHUFFLE_STEP(18); /* fall through */
-        case 17: SHUFFLE_STEP(17); /* fall through */
-        case 16: SHUFFLE_STEP(16); /* fall through */
-        case 15: SHUFFLE_STEP(15); /* fall through */
-        case 14: SHUFFLE_STEP(14); /* fall through */
-        case 13: SHUFFLE_STEP(13); /* fall through */
-        case 12: SHUFFLE_STEP(12); /* fall through */
-        case 11: SHUFFLE_STEP(11); /* fall through */
-        case 10: SHUFFLE_STEP(10); /* fall through */
-        case 9: SHUFFLE_STEP(9); /* fall through */
-        case 8: SHUFFLE_STEP(8); /* fall through */
-        case 7: SHUFFLE_STEP(7); /* fall through */
-        case 6: SHUFFLE_STEP(6); /* fall through */
-        case 5: SHUFFLE_STEP(5); /* fall through */
-        case 4: SHUFFLE_STEP(4); /* fall through */
-        case 3: SHUFFLE_STEP(3); /* fall through */
-        case 2: SHUFFLE_STEP(2); /* fall through */
-        case 1: SHUFFLE_STEP(1); /* fall through */
-        default: break;
-    }
-}
-
-/* The per-deal counts of perfect play, as analyse_stack counts them. */
+/* The ghost rules in one 64-bit word g, checked with one AND: bits 0-30 hold the ghosts seen
+ * (rule #4), bits 40-63 a count H of the ghosts laid (rule #3) that sets bit 63 when a ghost
+ * tile is Lost. With a ghost limit L >= 2, H starts at 2^23 - (L - 1) and a ghost adds 1:
+ * bit 63 is set from L - 1 ghosts on, and a check never sees more (the first tile adds at most
+ * one, and a ghost at L - 1 is Lost before it adds). With L = 1, H starts at 2^23 and a ghost
+ * takes 1 off: bit 63 is set while no ghost is laid (the first tile may be one, unchecked).
+ * What a tile adds to g and the bits it is Lost by: */
+#define SOLO_COUNT_SHIFT 40
+#define SOLO_COUNT_TOP ((uint64_t)1 << 63)
 typedef struct {
-    int ndungeons, revisits, path_lost, rule_lost, bite_mask, reason_mask;
-    int64_t sumsq;
-} SoloDeal;
-
-/* What the walk reads of a tile, in one place: its kind * 4, how it sets the movement (a
- * Repeat tile keeps it: keep 3, move 0; another sets it: keep 0, move its primary move), and
- * its ghost as a bit (0: none). Branch-free updates: a ghost or a Repeat tile comes at random
- * in a shuffled stack, and a branch on it was the kernel's most mispredicted one. */
-typedef struct {
-    unsigned char kind4, keep, move, is_ghost;
-    uint32_t ghost_bit;
+    uint64_t check, add;
+    uint32_t move;  /* the byte offset of its kind's SoloMoves in SoloRun */
 } SoloTile;
 
-/* Perfect play of one dungeon: trace(t, g, tiles, dirs, n, rules, 1, move, ...) without the
- * arrows and cells, counting its revisits (placements after the first whose path ran over
- * laid tiles: analyse_stack's cells[k+1] - STEP[dirs[k+1]] != cells[k]) into *revisits.
- * `outside` marks the cells beyond rule #2's bound (all 0 without the rule). Returns the
- * reason code, *lost_at as trace() sets it. */
-static int solo_dungeon(const Tables *t, Grid *g, const unsigned char *outside,
-                        const SoloTile *info, const unsigned char *tiles, int n, int rules,
-                        int *move, int *revisits, int *lost_at) {
-    uint32_t s = ++g->stamp;
-    if (s == 0) {
-        memset(g->cell_stamp, 0, sizeof g->cell_stamp);
-        memset(g->edge_stamp, 0, sizeof g->edge_stamp);
-        s = g->stamp = 1;
+/* A tile laid in the walk's state (heading * 4 + the last movement, as a byte offset:
+ * * sizeof(SoloMove)): the step to the next cell (in bytes), the grid word it leaves (laid,
+ * kind * 4 + heading, the exit taken) and the next state. A Repeat tile keeps the movement;
+ * another sets it to its primary move; the heading turns by the movement. */
+typedef struct {
+    intptr_t step;
+    uint32_t word, next;
+} SoloMove;
+
+/* A path through a laid tile (kind * 4 + arrow) in a state: the step to the next cell, the
+ * exit taken as a bit and the next state (exit_step's heading and movement), or SOLO_DEAD. */
+#define SOLO_DEAD 0xFFFFFFFFu
+typedef struct {
+    intptr_t step;
+    uint32_t out, next;
+} SoloPass;
+
+/* What a dungeon's end adds to the deal, by the check that ended it. */
+typedef struct {
+    int64_t key;       /* path Lost 1 << 24, rule Lost 1 << 32 */
+    int reason, bite;  /* its reason code, the rule bit it bites */
+} SoloEnd;
+
+/* Everything of one kernel call the walk reads or counts. */
+typedef struct {
+    const Tables *t;
+    uint32_t *grid;
+    uint32_t stamp;
+    uint64_t ghosts;               /* g at the start of a dungeon */
+    SoloTile info[256];
+    SoloMove moves[MAX_KINDS * 16];
+    SoloPass passes[MAX_KINDS * 4 * 16];
+    SoloEnd ends[NCHECKS];
+    int64_t dungeon_counts[MAX_STACK + 1], lengths[MAX_STACK + 1], reasons[NREASONS];
+    int64_t bite_masks[256];       /* deals by the set of rule bits that bit them */
+} SoloRun;
+
+static void solo_run_tables(SoloRun *run, int mask) {
+    const Tables *t = run->t;
+    const int twice = (mask & t->rule_ghost_twice) != 0;
+    /* A limit past 2^23 is never reached (a deal has at most 64 tiles). */
+    const int five = (mask & t->rule_ghost_five) != 0 && t->ghost_limit - 1 < (1 << 23);
+    uint64_t inc = 0;
+    run->ghosts = 0;
+    if (five) {
+        int first = t->ghost_limit >= 2 ? (1 << 23) - (t->ghost_limit - 1) : 1 << 23;
+        run->ghosts = (uint64_t)first << SOLO_COUNT_SHIFT;
+        inc = t->ghost_limit >= 2 ? (uint64_t)1 << SOLO_COUNT_SHIFT
+                                  : (uint64_t)0 - ((uint64_t)1 << SOLO_COUNT_SHIFT);
     }
-    const int origin = GRID_OFF * GRID_W + GRID_OFF;
-    const int five = (rules & t->rule_ghost_five) != 0;
-    const uint32_t twice = (rules & t->rule_ghost_twice) ? ~(uint32_t)0 : 0;
-    const int ghost_last = t->ghost_limit - 1;
-    int heading = 0, frontier = origin, last_move = *move;
-    int ghost_count = 0, turned = 0;
-    uint32_t ghost_seen = 0;
-    {
-        int e = 2 * (origin - STEP[0]) + EDGE_KEY[0];
-        g->edge_stamp[e] = s;
-        g->edge_sign[e] = (signed char)SIGN[0];
+    for (Py_ssize_t i = 0; i < t->ntiles; i++) {
+        int ghost = t->ghost[i];
+        SoloTile *tile = &run->info[i];
+        uint64_t bit = ghost >= 0 && twice ? (uint64_t)1 << ghost : 0;
+        tile->check = bit | (ghost >= 0 && five ? SOLO_COUNT_TOP : 0);
+        tile->add = bit + (ghost >= 0 ? inc : 0);
+        tile->move = (uint32_t)(offsetof(SoloRun, moves) + t->kind[i] * 16 * sizeof(SoloMove));
     }
-    for (int k = 0; k < n; k++) {
-        const SoloTile *tile = &info[tiles[k]];
-        if (k) {
-            *revisits += turned;
-            int ghost_five = five & tile->is_ghost & (ghost_count == ghost_last);
-            uint32_t ghost_twice = twice & ghost_seen & tile->ghost_bit;
-            if (outside[frontier] | ghost_five | (ghost_twice != 0)) {  /* rarely */
-                *lost_at = k + 1;
-                *move = last_move;
-                return t->code[outside[frontier] ? OUT_OF_BOUNDS
-                               : ghost_five      ? GHOST_FIVE
-                                                 : GHOST_TWICE];
+    for (int kind = 0; kind < t->nkinds; kind++)
+        for (int heading = 0; heading < 4; heading++)
+            for (int lm = 0; lm < 4; lm++) {
+                SoloMove *m = &run->moves[kind * 16 + heading * 4 + lm];
+                int move = t->is_repeat[kind] ? lm : t->primary_move[kind];
+                int nh = (heading + move) & 3;
+                m->step = (intptr_t)(STEP[nh] * (int)sizeof(uint32_t));
+                m->word = SOLO_LAID | (uint32_t)(kind * 4 + heading) << SOLO_TILE_SHIFT | 1u << nh;
+                m->next = (uint32_t)((nh * 4 + move) * sizeof(SoloMove));
             }
+    for (int tile = 0; tile < t->nkinds * 4; tile++)
+        for (int heading = 0; heading < 4; heading++)
+            for (int lm = 0; lm < 4; lm++) {
+                SoloPass *pass = &run->passes[tile * 16 + heading * 4 + lm];
+                int move = lm, nh = exit_step(t, tile, heading, &move);
+                pass->step = nh == DEAD_CODE ? 0 : (intptr_t)(STEP[nh] * (int)sizeof(uint32_t));
+                pass->out = nh == DEAD_CODE ? 0 : 1u << nh;
+                pass->next = nh == DEAD_CODE ? SOLO_DEAD
+                                             : (uint32_t)((nh * 4 + move) * sizeof(SoloMove));
+            }
+    for (int check = 0; check < NCHECKS; check++) {
+        SoloEnd *e = &run->ends[check];
+        e->reason = t->code[check];
+        e->key = check == DEAD_END || check == LOOP || check == REVERSE ? (int64_t)1 << 24
+                 : check == OUT_OF_BOUNDS || check == GHOST_FIVE || check == GHOST_TWICE
+                     ? (int64_t)1 << 32 : 0;
+        e->bite = check == OUT_OF_BOUNDS ? t->rule_bound
+                  : check == GHOST_FIVE  ? t->rule_ghost_five
+                  : check == GHOST_TWICE ? t->rule_ghost_twice : 0;
+    }
+    if (mask & t->rule_bound)
+        for (int c = 0; c < GRID_CELLS; c++) {
+            int x = c / GRID_W - GRID_OFF, y = c % GRID_W - GRID_OFF;
+            if (x > t->bound || x < -t->bound || y > t->bound || y < -t->bound)
+                run->grid[c] = SOLO_OUTSIDE;
         }
-        ghost_count += tile->is_ghost;
-        ghost_seen |= tile->ghost_bit;
-        g->cell_stamp[frontier] = s;
-        g->cell_tile[frontier] = (signed char)(tile->kind4 + heading);
-        last_move = (last_move & tile->keep) | tile->move;
-        heading = (heading + last_move) & 3;
-        int cell = frontier;
-        for (;;) {
-            int e = 2 * cell + EDGE_KEY[heading];
-            if (g->edge_stamp[e] == s) {
-                *lost_at = k + 1;
-                *move = last_move;
-                return t->code[g->edge_sign[e] == SIGN[heading] ? LOOP : REVERSE];
-            }
-            g->edge_stamp[e] = s;
-            g->edge_sign[e] = (signed char)SIGN[heading];
-            int next = cell + STEP[heading];
-            if (g->cell_stamp[next] != s) {
-                turned = cell != frontier;  /* the path left laid tiles other than this one */
-                frontier = next;
-                break;
-            }
-            cell = next;
-            int nh = t->exit_table[g->cell_tile[cell] * 4 + heading];
-            if (nh == REPEAT_CODE) {
-                nh = (heading + last_move) & 3;
-            } else if (nh == DEAD_CODE) {
-                *lost_at = k + 1;
-                *move = last_move;
-                return t->code[DEAD_END];
-            } else {
-                last_move = (nh - heading) & 3;
-            }
-            heading = nh;
-        }
-    }
-    *lost_at = 0;
-    *move = last_move;
-    return t->code[HELD];
 }
 
-/* solo_kernel(tables, base, first_seed, count, rules_mask)
- *   -> (dungeon_counts, lengths, reasons, bites, keys, shapes)
+/* Clears the grid's stamps (not the cells beyond the bound); returns the first stamp. */
+static uint32_t solo_grid_restart(SoloRun *run) {
+    for (int c = 0; c < GRID_CELLS; c++)
+        if (run->grid[c] != SOLO_OUTSIDE) run->grid[c] = 0;
+    return run->stamp = 1;
+}
+
+/* Perfect play of a stack of n tiles (all its dungeons, the movement carried from one to the
+ * next), counted into the run's histograms; returns the deal key (see solo_kernel) and writes
+ * the deal's shape. Each dungeon is trace(..., perfect=1, ...) without arrows and cells,
+ * counting the revisits (placements after the first whose path ran over laid tiles) as it
+ * goes: analyse_stack's cells[k+1] - STEP[dirs[k+1]] != cells[k]. */
+SOLO_NOINLINE static int64_t solo_deal(SoloRun *run, const unsigned char *stack, int n,
+                                      unsigned char *shape) {
+    uint32_t *const grid = run->grid, *const origin = grid + SOLO_ORIGIN;
+    uint32_t *const entrance = grid + SOLO_ENTRANCE;
+    int start = 0, ndungeons = 0, revisits = 0, bites = 0;
+    uint32_t state = 0;  /* (heading * 4 + last movement) * sizeof(SoloMove) */
+    unsigned reason_mask = 0;
+    int64_t key = 0;
+    while (start < n) {
+        const unsigned char *tiles = stack + start, *end = stack + n, *p = tiles;
+        int code, length;  /* the check that ended the dungeon and its length */
+        uint32_t s = ++run->stamp;
+        if (s == SOLO_STAMPS) s = solo_grid_restart(run);
+        const uint32_t S = s << SOLO_STAMP_SHIFT;
+        if (*entrance != SOLO_OUTSIDE) *entrance = S;
+        uint32_t *frontier = origin;
+        uint64_t g = run->ghosts;
+        state &= 3 * sizeof(SoloMove);  /* heading 0, the movement carried */
+        const SoloTile *ti = &run->info[*p];  /* the first tile of a dungeon is not checked */
+        for (;;) {
+            g += ti->add;
+            const SoloMove *m = (const SoloMove *)((const char *)run + ti->move + state);
+            *frontier = S | m->word;
+            state = m->next;
+            uint32_t *next = (uint32_t *)((char *)frontier + m->step);
+            uint32_t wn = *next;
+            if (SOLO_RARELY(wn >= S)) {
+                /* The path runs on over laid tiles, out of the bound or to the entrance. */
+                uint32_t *cell = frontier;
+                for (;;) {
+                    const int heading = (int)(state / (4 * sizeof(SoloMove)));
+                    if (SOLO_RARELY((wn == SOLO_OUTSIDE) | (next == entrance) | (next == origin))) {
+                        if (next == entrance && heading == 2) {
+                            code = REVERSE; length = (int)(p - tiles) + 1; goto ended;
+                        }
+                        if (next == origin && heading == 0) {  /* from the entrance */
+                            code = LOOP; length = (int)(p - tiles) + 1; goto ended;
+                        }
+                        if (wn == SOLO_OUTSIDE) {
+                            if (p + 1 == end) {
+                                code = HELD; length = (int)(end - tiles); goto ended;
+                            }
+                            revisits += cell != frontier;
+                            code = OUT_OF_BOUNDS;  /* the next tile is Lost */
+                            length = (int)(p - tiles) + 2;
+                            goto ended;
+                        }
+                        if (!(wn & SOLO_LAID)) break;  /* the entrance, empty */
+                    }
+                    if (wn & (1u << (heading ^ 2))) {
+                        code = REVERSE; length = (int)(p - tiles) + 1; goto ended;
+                    }
+                    const SoloPass *pass =
+                        &run->passes[(wn >> SOLO_TILE_SHIFT & 63) * 16 + state / sizeof(SoloMove)];
+                    if (pass->next == SOLO_DEAD) {
+                        code = DEAD_END; length = (int)(p - tiles) + 1; goto ended;
+                    }
+                    state = pass->next;  /* the movement carried on */
+                    cell = next;
+                    if (wn & pass->out) { code = LOOP; length = (int)(p - tiles) + 1; goto ended; }
+                    *cell = wn | pass->out;
+                    next = (uint32_t *)((char *)cell + pass->step);
+                    wn = *next;
+                    if (wn < S) break;
+                }
+                revisits += (cell != frontier) & (p + 1 < end);
+            }
+            frontier = next;
+            if (SOLO_RARELY(++p == end)) { code = HELD; length = (int)(end - tiles); goto ended; }
+            ti = &run->info[*p];
+            if (SOLO_RARELY(g & ti->check)) {
+                code = g & ti->check & SOLO_COUNT_TOP ? GHOST_FIVE : GHOST_TWICE;
+                length = (int)(p - tiles) + 1;
+                goto ended;
+            }
+        }
+    ended:;
+        const SoloEnd *e = &run->ends[code];
+        run->lengths[length]++;
+        run->reasons[e->reason]++;
+        reason_mask |= 1u << e->reason;
+        key += (int64_t)length * length + e->key;
+        bites |= e->bite;
+        ndungeons++;
+        start += length;
+    }
+    run->dungeon_counts[ndungeons]++;
+    run->bite_masks[bites & 0xFF]++;
+    shape[0] = (unsigned char)ndungeons;
+    shape[1] = (unsigned char)reason_mask;
+    return key + ((int64_t)revisits << 16);
+}
+
+/* ---- the histogram of deal keys ---------------------------------------------------------- */
+
+/* Deal keys, each with its number of deals and the indices of its first and last deal (so
+ * that a census finds a rare key's deals without a search), open addressing (a key is never
+ * 0: a deal has tiles). A million deals have about 8,000 distinct keys; the table doubles at
+ * half full. */
+#define SOLO_KEY_WORDS 4  /* key, deals, first, last */
+typedef struct {
+    int64_t *slot;
+    size_t mask, used;
+} SoloKeys;
+
+static int solo_keys_init(SoloKeys *h, size_t size) {
+    h->slot = PyMem_RawCalloc(SOLO_KEY_WORDS * size, sizeof(int64_t));
+    h->mask = size - 1;
+    h->used = 0;
+    return h->slot ? 0 : -1;
+}
+
+static inline size_t solo_key_slot(const SoloKeys *h, int64_t key) {
+    size_t i = (size_t)(((uint64_t)key * GOLDEN_GAMMA) >> 40) & h->mask;
+    while (h->slot[SOLO_KEY_WORDS * i] && h->slot[SOLO_KEY_WORDS * i] != key)
+        i = (i + 1) & h->mask;
+    return i;
+}
+
+/* Adds deal number d of `key`; -1 when the table cannot grow (no memory). */
+static int solo_keys_add(SoloKeys *h, int64_t key, int64_t d) {
+    size_t i = solo_key_slot(h, key);
+    int64_t *slot = &h->slot[SOLO_KEY_WORDS * i];
+    if (!slot[0]) {
+        if (2 * (h->used + 1) > h->mask + 1) {
+            SoloKeys bigger;
+            if (solo_keys_init(&bigger, 2 * (h->mask + 1)) < 0) return -1;
+            for (size_t j = 0; j <= h->mask; j++)
+                if (h->slot[SOLO_KEY_WORDS * j]) {
+                    size_t b = solo_key_slot(&bigger, h->slot[SOLO_KEY_WORDS * j]);
+                    memcpy(&bigger.slot[SOLO_KEY_WORDS * b], &h->slot[SOLO_KEY_WORDS * j],
+                           SOLO_KEY_WORDS * sizeof(int64_t));
+                }
+            bigger.used = h->used;
+            PyMem_RawFree(h->slot);
+            *h = bigger;
+            slot = &h->slot[SOLO_KEY_WORDS * solo_key_slot(h, key)];
+        }
+        slot[0] = key;
+        slot[2] = d;
+        h->used++;
+    }
+    slot[1]++;
+    slot[3] = d;
+    return 0;
+}
+
+static int solo_key_order(const void *a, const void *b) {
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The histogram as bytes: (key, deals, first, last) int64 quadruples in key order. */
+static PyObject *solo_keys_bytes(SoloKeys *h) {
+    size_t n = 0;
+    for (size_t j = 0; j <= h->mask; j++)
+        if (h->slot[SOLO_KEY_WORDS * j]) {
+            memmove(&h->slot[SOLO_KEY_WORDS * n], &h->slot[SOLO_KEY_WORDS * j],
+                    SOLO_KEY_WORDS * sizeof(int64_t));
+            n++;
+        }
+    qsort(h->slot, n, SOLO_KEY_WORDS * sizeof(int64_t), solo_key_order);
+    return PyBytes_FromStringAndSize((const char *)h->slot,
+                                     (Py_ssize_t)(n * SOLO_KEY_WORDS * sizeof(int64_t)));
+}
+
+/* ---- the kernel ---------------------------------------------------------------------------- */
+
+/* solo_kernel(tables, base, first_seed, count, rules_mask, portable=False)
+ *   -> (dungeon_counts, lengths, reasons, bites, keys, shapes, key_counts)
  * Perfect play (spec section 5) of the stacks of seeds first_seed .. first_seed+count-1:
  * pathcheck.solo.seed_codes.permutation (SplitMix64, Fisher-Yates from the top) of base[1:] after
  * base[0], traced as pathcheck.solo.stats.analyse_stack does. Histograms come back as bytes
  * of int64 (dungeons per deal, dungeon lengths, reason codes, deals each rule bit bit), and
  * one int64 key per deal: sum of squared lengths | revisits << 16 | path-Lost << 24 |
  * rule-Lost << 32, and two bytes per deal: its number of dungeons and a bit mask of the
- * reason codes its dungeons end with (for seed searches). rules_mask and the bites (index: bit) use the bits of
- * pathcheck.tracer.constants.AdditionalRule. */
+ * reason codes its dungeons end with (for seed searches); key_counts is the histogram of the
+ * keys, (key, deals, index of its first deal, of its last) int64 quadruples in key order
+ * (indices from 0 at first_seed). rules_mask and the bites (index: bit) use the
+ * bits of pathcheck.tracer.constants.AdditionalRule. A true `portable` shuffles without the
+ * vector instructions even where they are there (solo_simd() tells whether they are). */
 static PyObject *solo_kernel(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *capsule, *base_obj;
     unsigned long long first_seed;
     Py_ssize_t count;
-    int mask;
-    if (!PyArg_ParseTuple(args, "OSKni", &capsule, &base_obj, &first_seed, &count, &mask))
+    int mask, portable = 0;
+    if (!PyArg_ParseTuple(args, "OSKni|p", &capsule, &base_obj, &first_seed, &count, &mask,
+                          &portable))
         return NULL;
     Tables *t = PyCapsule_GetPointer(capsule, "pathcheck._speedups.Tables");
     if (!t) return NULL;
@@ -232,77 +367,68 @@ static PyObject *solo_kernel(PyObject *Py_UNUSED(self), PyObject *args) {
     if (!shapes) { Py_DECREF(keys); return NULL; }
     char *key = PyBytes_AS_STRING(keys);  /* int64 each; bytes data need not be aligned */
     unsigned char *shape = (unsigned char *)PyBytes_AS_STRING(shapes);
-    int64_t dungeon_counts[MAX_STACK + 1] = {0}, lengths[MAX_STACK + 1] = {0};
-    int64_t reasons[NREASONS] = {0}, bites[8] = {0};
-    Grid *g = grid_new();
-    unsigned char *outside = PyMem_RawMalloc(GRID_CELLS);
-    if (!g || !outside) {
-        if (g && !outside) PyErr_NoMemory();
-        PyMem_RawFree(g);
+    SoloRun *run = PyMem_RawCalloc(1, sizeof(SoloRun));
+    uint32_t *grid = PyMem_RawCalloc(GRID_CELLS, sizeof(uint32_t));
+    SoloKeys histogram = {NULL, 0, 0};
+    if (!run || !grid || solo_keys_init(&histogram, 1 << 12) < 0) {
+        PyMem_RawFree(run);
+        PyMem_RawFree(grid);
+        PyMem_RawFree(histogram.slot);
         Py_DECREF(keys);
         Py_DECREF(shapes);
-        return NULL;
+        return PyErr_NoMemory();
     }
-    int bounded = (mask & t->rule_bound) != 0;
-    for (int c = 0; c < GRID_CELLS; c++) {
-        int x = c / GRID_W - GRID_OFF, y = c % GRID_W - GRID_OFF;
-        outside[c] = bounded && (x > t->bound || x < -t->bound || y > t->bound || y < -t->bound);
-    }
-    SoloTile info[256];
-    for (Py_ssize_t i = 0; i < t->ntiles; i++) {
-        int kind = t->kind[i], ghost = t->ghost[i];
-        info[i].kind4 = (unsigned char)(kind * 4);
-        info[i].keep = t->is_repeat[kind] ? 3 : 0;
-        info[i].move = t->is_repeat[kind] ? 0 : t->primary_move[kind];
-        info[i].is_ghost = ghost >= 0;
-        info[i].ghost_bit = ghost >= 0 ? (uint32_t)1 << ghost : 0;
-    }
-    /* Per reason code: what it counts for (path Lost 1, rule Lost 2) and the rule bit it bites. */
-    unsigned char reason_kind[NREASONS] = {0};
-    int reason_bite[NREASONS] = {0};
-    reason_kind[t->code[DEAD_END]] = reason_kind[t->code[LOOP]] = reason_kind[t->code[REVERSE]] = 1;
-    reason_kind[t->code[OUT_OF_BOUNDS]] = reason_kind[t->code[GHOST_FIVE]] = 2;
-    reason_kind[t->code[GHOST_TWICE]] = 2;
-    reason_bite[t->code[OUT_OF_BOUNDS]] = t->rule_bound;
-    reason_bite[t->code[GHOST_FIVE]] = t->rule_ghost_five;
-    reason_bite[t->code[GHOST_TWICE]] = t->rule_ghost_twice;
-    unsigned char stack[MAX_STACK];
+    run->t = t;
+    run->grid = grid;
+    solo_run_tables(run, mask);
+    int failed = 0;
+    unsigned char padded[MAX_STACK] = {0}, stack[MAX_STACK];
+    memcpy(padded, base, (size_t)n);
+#if SOLO_SIMD
+    const int simd = !portable && solo_simd_available();
+    SoloDraws draws;
+    solo_draws_init(&draws, (int)n - 1);
+#else
+    (void)portable;
+#endif
     Py_BEGIN_ALLOW_THREADS
     for (Py_ssize_t d = 0; d < count; d++) {
-        memcpy(stack, base, (size_t)n);
-        solo_shuffle(stack + 1, (int)n - 1, first_seed + (uint64_t)d);
-        int start = 0, move = 0;
-        SoloDeal deal = {0, 0, 0, 0, 0, 0, 0};
-        while (start < n) {
-            int lost_at;
-            int reason = solo_dungeon(t, g, outside, info, stack + start, (int)n - start, mask, &move,
-                                      &deal.revisits, &lost_at);
-            int length = lost_at ? lost_at : (int)n - start;
-            lengths[length]++;
-            reasons[reason]++;
-            deal.reason_mask |= 1 << reason;
-            deal.sumsq += (int64_t)length * length;
-            deal.path_lost += reason_kind[reason] == 1;
-            deal.rule_lost += reason_kind[reason] == 2;
-            deal.bite_mask |= reason_bite[reason];
-            deal.ndungeons++;
-            start += length;
-        }
-        dungeon_counts[deal.ndungeons]++;
-        for (int b = 0; b < 8 && deal.bite_mask >> b; b++)
-            if (deal.bite_mask >> b & 1) bites[b]++;
-        int64_t packed = deal.sumsq | (int64_t)deal.revisits << 16 |
-                         (int64_t)deal.path_lost << 24 | (int64_t)deal.rule_lost << 32;
+        memcpy(stack, padded, sizeof stack);
+        uint64_t seed = first_seed + (uint64_t)d;
+#if SOLO_SIMD
+        if (simd) solo_shuffle_avx2(stack + 1, &draws, seed);
+        else
+#endif
+            solo_shuffle(stack + 1, (int)n - 1, seed);
+        int64_t packed = solo_deal(run, stack, (int)n, shape + 2 * d);
         memcpy(key + 8 * d, &packed, sizeof packed);
-        shape[2 * d] = (unsigned char)deal.ndungeons;
-        shape[2 * d + 1] = (unsigned char)deal.reason_mask;
+        failed |= solo_keys_add(&histogram, packed, (int64_t)d) < 0;
     }
     Py_END_ALLOW_THREADS
-    PyMem_RawFree(g);
-    PyMem_RawFree(outside);
-    return Py_BuildValue("(y#y#y#y#NN)", (const char *)dungeon_counts,
-                         (Py_ssize_t)sizeof dungeon_counts, (const char *)lengths,
-                         (Py_ssize_t)sizeof lengths, (const char *)reasons,
-                         (Py_ssize_t)sizeof reasons, (const char *)bites,
-                         (Py_ssize_t)sizeof bites, keys, shapes);
+    int64_t bites[8] = {0};
+    for (int m = 0; m < 256; m++)
+        for (int b = 0; b < 8; b++)
+            if (m >> b & 1) bites[b] += run->bite_masks[m];
+    PyObject *key_counts = failed ? PyErr_NoMemory() : solo_keys_bytes(&histogram);
+    PyObject *result = NULL;
+    if (key_counts) {  /* "N" takes the three references, also when it fails */
+        result = Py_BuildValue(
+            "(y#y#y#y#NNN)", (const char *)run->dungeon_counts,
+            (Py_ssize_t)sizeof run->dungeon_counts, (const char *)run->lengths,
+            (Py_ssize_t)sizeof run->lengths, (const char *)run->reasons,
+            (Py_ssize_t)sizeof run->reasons, (const char *)bites, (Py_ssize_t)sizeof bites,
+            keys, shapes, key_counts);
+    } else {
+        Py_DECREF(keys);
+        Py_DECREF(shapes);
+    }
+    PyMem_RawFree(histogram.slot);
+    PyMem_RawFree(grid);
+    PyMem_RawFree(run);
+    return result;
+}
+
+/* solo_simd() -> bool: whether solo_kernel shuffles with the vector instructions here. */
+static PyObject *solo_simd(PyObject *Py_UNUSED(self), PyObject *Py_UNUSED(args)) {
+    return PyBool_FromLong(SOLO_SIMD && solo_simd_available());
 }

@@ -10,6 +10,16 @@ typedef struct {
     signed char edge_sign[2 * GRID_CELLS];
 } Grid;
 
+/* The exit step, shared by trace() and the solo kernel: the heading a path leaves a laid
+ * tile by (tile: kind * 4 + arrow), entering it heading `heading`, or DEAD_CODE for a dead
+ * end. A Repeat tile repeats *last_move; any other exit sets it. */
+static inline int exit_step(const Tables *t, int tile, int heading, int *last_move) {
+    int nh = t->exit_table[tile * 4 + heading];
+    if (nh == REPEAT_CODE) return (heading + *last_move) & 3;
+    if (nh != DEAD_CODE) *last_move = (nh - heading) & 3;
+    return nh;
+}
+
 static Grid *grid_new(void) {
     Grid *g = PyMem_RawCalloc(1, sizeof(Grid));
     if (!g) PyErr_NoMemory();
@@ -100,15 +110,11 @@ static int trace(const Tables *t, Grid *g, const int *tiles, int *dirs, int n, i
                 frontier = cell;
                 break;
             }
-            int nh = t->exit_table[g->cell_tile[cell] * 4 + heading];
-            if (nh == REPEAT_CODE) {
-                nh = (heading + last_move) & 3;
-            } else if (nh == DEAD_CODE) {
+            int nh = exit_step(t, g->cell_tile[cell], heading, &last_move);
+            if (nh == DEAD_CODE) {
                 *lost_at = k + 1;
                 *move = last_move;
                 return t->code[DEAD_END];
-            } else {
-                last_move = (nh - heading) & 3;
             }
             heading = nh;
         }
