@@ -34,11 +34,19 @@ def draw_row(row: Sequence[CupInRow], public: bool = False) -> str:
     sym_w = max(len("symbol"), max(map(len, symbols)))
     by_w = max(len("rolled by"), max([len(c.coverer) for c in row]))
     lines = [f"cup  colour  {'symbol'.ljust(sym_w)}  {'rolled by'.ljust(by_w)}  goes to"]
+    numbers, cups = _NUMBERS, _CUPS
     for c, sym in zip(row, symbols, strict=True):
         to = "(covered)" if c.holder is None else f"{c.holder} ({c.how})"
-        lines.append(f"{str(c.number).rjust(3)}  {c.cup.ljust(6)}  {sym.ljust(sym_w)}  "
+        number = numbers[c.number] if c.number < len(numbers) else str(c.number).rjust(3)
+        lines.append(f"{number}  {cups.get(c.cup) or c.cup.ljust(6)}  {sym.ljust(sym_w)}  "
                      f"{c.coverer.ljust(by_w)}  {to}")
     return "\n".join(lines)
+
+
+_NUMBERS = tuple(str(n).rjust(3) for n in range(101))
+"""A cup's number as its column shows it (a round has at most 100 cups: the schema)."""
+_CUPS = {cup: cup.ljust(6) for cup in ("red", "blue", "black", "golden")}
+"""A cup's name as its column shows it."""
 
 
 def picture(number: int, move: int, row: Sequence[CupInRow], scores: Mapping[str, int]) -> str:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from pathcheck.games.common import Moment
@@ -70,14 +71,22 @@ def treasure_table(players: Sequence[str], treasures: Mapping[str, Sequence[int]
       Ann          6      2        4  2 + 4
       Ben          0      0        0  -
     """
-    from pathcheck.render.align import ljust, text_width
-
-    width = max(len("player"), *(text_width(p) for p in players))  # CJK: two columns
+    widths = [_name_width(p) for p in players]
+    width = max(len("player"), *widths)  # CJK: two columns
     lines = ["Final table:", f"  {'player'.ljust(width)}  rubies  cards  largest  treasures"]
-    for p in players:
+    for p, own in zip(players, widths, strict=True):
         cards = treasures[p]
         lines.append(
-            f"  {ljust(p, width)}  {sum(cards):>6}  {len(cards):>5}  {max(cards, default=0):>7}"
-            f"  {' + '.join(map(str, cards)) or '-'}"
+            f"  {p}{' ' * (width - own)}  {sum(cards):>6}  {len(cards):>5}"
+            f"  {max(cards, default=0):>7}  {' + '.join(map(str, cards)) or '-'}"
         )
     return "\n".join(lines)
+
+
+@lru_cache(maxsize=1024)
+def _name_width(name: str) -> int:
+    """The terminal columns of a player's name (kept: every ruling draws this table, and the
+    same names recur)."""
+    from pathcheck.render.align import text_width
+
+    return text_width(name)

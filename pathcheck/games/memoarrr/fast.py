@@ -146,23 +146,22 @@ def fast_ruling(log: Mapping[str, Any], *, source: str) -> Ruling | None:
             move = moves.get((number, index, players[seat])) or _move(number, index,
                                                                        players[seat])
             player = players[seat]
+            # names, cards and volcano_names hold str: the facts take them as they are
             if kind == _FAIL:
-                text = volcano_text(names[a], cards[b], cards[c], volcano_names[d])
-                events.append(Event(text, move, connect, {},
-                                    VolcanoFact(player, str(names[a]), str(cards[b]),
-                                                str(cards[c]), str(volcano_names[d]))))
+                at, card, previous, volcano = names[a], cards[b], cards[c], volcano_names[d]
+                events.append(Event(volcano_text(at, card, previous, volcano), move, connect, {},
+                                    VolcanoFact(player, at, card, previous, volcano)))
             elif kind == _SWAP:
                 at_b = NEVER_SEEN if c < 0 else cards[c]
                 at_a = NEVER_SEEN if d < 0 else cards[d]
                 text = swap_text(names[a], names[b], at_b, at_a)
                 events.append(Event(text, move, swap_rule, {},
-                                    SwapFact(player, str(names[a]), str(names[b]), str(at_b),
-                                             str(at_a))))
+                                    SwapFact(player, names[a], names[b], at_b, at_a)))
             else:
                 rule = ALL_REVEALED.r2018 if r2018 else ALL_REVEALED.r2023
                 events.append(Event(volcano_text(None, None, None, volcano_names[d]), move, rule,
                                     {}, VolcanoFact(player, None, None, None,
-                                                    str(volcano_names[d]))))
+                                                    volcano_names[d])))
         if winner_seat >= 0:
             winner = players[winner_seat]
             treasures[winner].append(treasure)

@@ -13,6 +13,8 @@ path (:mod:`~pathcheck.games.memoarrr.fast`), so both say the same thing in the 
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from pathcheck.games.memoarrr.rules import ROUNDS, rubies
 from pathcheck.render.words import counted
 from pathcheck.ruling import StartFact, UnfinishedRoundFact
@@ -23,7 +25,10 @@ NEVER_SEEN = "a card never seen"
 """How a swap names a card the log leaves out (null)."""
 
 
+@lru_cache(maxsize=4096)
 def round_title(number: int, starter: str, turns: int, face_up: int) -> str:
+    """A round's title (kept: the same few recur from log to log, and the counts' wording
+    costs more than the lookup)."""
     return (f"Round {number} (start: {starter}; {counted(turns, 'turn')}, "
             f"{counted(face_up, 'card')} face up)")
 

@@ -323,11 +323,16 @@ def score(guess: Guess, card: Card, *, solo: bool) -> Score:
     named = guess.named()
     if not named:
         return Score(0, "nothing named: no points", GUESS_FEATURE)
-    wrong = [name for name, value in named.items() if card.feature(name) != value]
+    wrong = [name for name, value in named.items() if getattr(card, name) != value]
     if wrong:
         rule = WRONG_FEATURE if len(named) > 1 else SCORING
         return Score(0, f"wrong {' and '.join(wrong)}: no points", rule)
-    points = POINTS_FOR_FEATURES[len(named)]
-    rule = {1: SCORE_ONE, 2: SCORE_TWO, 3: SCORE_THREE}[len(named)]
-    count = {1: "one feature", 2: "two features", 3: "all three features"}[len(named)]
-    return Score(points, f"{count} right: {points} point{'s' if points > 1 else ''}", rule)
+    return _RIGHT[len(named)]
+
+
+_RIGHT = {n: Score(POINTS_FOR_FEATURES[n],
+                   f"{count} right: {POINTS_FOR_FEATURES[n]} "
+                   f"point{'s' if POINTS_FOR_FEATURES[n] > 1 else ''}", rule)
+          for n, count, rule in ((1, "one feature", SCORE_ONE), (2, "two features", SCORE_TWO),
+                                 (3, "all three features", SCORE_THREE))}
+"""The score of a guess whose 1, 2 or 3 features named are all right (a frozen value)."""

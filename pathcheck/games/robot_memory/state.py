@@ -94,17 +94,41 @@ NOT_RECORDED = "not recorded"
 """How events and facts word a card the log does not record."""
 
 
+_WORDS_MAX = 1 << 12
+_card_words: dict[int, tuple[Card, str]] = {}
+"""A card, by identity -> itself (kept, so that its id stays its) and its wording."""
+_guess_words: dict[int, tuple[Guess, str, tuple[str, ...]]] = {}
+"""A guess, by identity -> itself, its wording and the features it names."""
+
+
 def _score(guess: Guess, card: Card, solo: bool) -> _Scored:
     found = _scored.get((id(guess), id(card), solo))
     if found is None:
+        # A pair met for the first time (a few a log, until the table holds the ~16,000
+        # pairs): its card and guess have most likely been worded already.
         result = score(guess, card, solo=solo)
-        card_text, guess_text = card.describe(), guess.describe()
-        features = ("short-circuit",) if guess.short_circuit else tuple(guess.named())
+        card_text = _card_words.get(id(card), (None, ""))[1] or _word_card(card)
+        _, guess_text, features = _guess_words.get(id(guess)) or _word_guess(guess)
         found = (guess, card, result, f" names {guess_text}; it is {card_text}: {result.reason}",
                  card_text, guess_text.strip('"'), features)
         if len(_scored) < _SCORED_MAX:
             _scored[id(guess), id(card), solo] = found
     return found
+
+
+def _word_card(card: Card) -> str:
+    text = card.describe()
+    if len(_card_words) < _WORDS_MAX:
+        _card_words[id(card)] = (card, text)
+    return text
+
+
+def _word_guess(guess: Guess) -> tuple[Guess, str, tuple[str, ...]]:
+    features = ("short-circuit",) if guess.short_circuit else tuple(guess.named())
+    words = (guess, guess.describe(), features)
+    if len(_guess_words) < _WORDS_MAX:
+        _guess_words[id(guess)] = words
+    return words
 
 
 class Replay:
