@@ -433,3 +433,293 @@ fail:
     PyMem_Free(s);
     return NULL;
 }
+
+/* --- dungeon_word: the rounds of a ruling from dungeon_replay's trace ----------------------
+ * What games/dungeon/fast.py words of each exploration, made here so that a clean log costs
+ * no Python loop: the events (each an Event of the text, rule and fact said of its case, said
+ * once by Python's `word` and kept in the caches `said` and `dungeons`), the running scores,
+ * the title and the Round. The cases' codes (Python's fast._word reads them back): */
+#define DW_END 1000000L   /* + 0 (one player left) or 1 (no tile in hand): an exploration's end */
+#define DW_START 2000000L /* + the exploration's number: the next start player */
+/* an outcome: kind + 8 * (after + 256 * lost_at); a dungeon that holds (word's name None):
+ * its height */
+
+/* What is said of case `code` (of the player `name`, or of a dungeon: NULL), a new reference
+ * to a (text, rule, fact) tuple; NULL on an error. */
+static PyObject *dw_said(PyObject *said, PyObject *word, PyObject *name, long code) {
+    PyObject *key = PyLong_FromLong(code), *mine = NULL, *hit = NULL;
+    if (!key) return NULL;
+    if (name) {
+        mine = PyDict_GetItemWithError(said, name);
+        if (mine) {
+            Py_INCREF(mine);
+        } else {
+            if (PyErr_Occurred() || !(mine = PyDict_New())) goto done;
+            if (PyDict_SetItem(said, name, mine)) goto done;
+        }
+    } else {
+        mine = said;
+        Py_INCREF(mine);
+    }
+    if (!PyDict_CheckExact(mine)) {
+        PyErr_SetString(PyExc_TypeError, "dungeon_word: a cache is not a dict");
+        goto done;
+    }
+    hit = PyDict_GetItemWithError(mine, key);
+    if (hit) {
+        Py_INCREF(hit);
+        goto done;
+    }
+    if (PyErr_Occurred()) goto done;
+    hit = PyObject_CallFunctionObjArgs(word, name ? name : Py_None, key, NULL);
+    if (!hit) goto done;
+    if (!PyTuple_CheckExact(hit) || PyTuple_GET_SIZE(hit) != 3 ||
+        !PyUnicode_CheckExact(PyTuple_GET_ITEM(hit, 0))) {
+        PyErr_SetString(PyExc_TypeError, "dungeon_word: word must give (text, rule, fact)");
+        Py_CLEAR(hit);
+        goto done;
+    }
+    if (PyDict_SetItem(mine, key, hit)) Py_CLEAR(hit);
+done:
+    Py_DECREF(key);
+    Py_XDECREF(mine);
+    return hit;
+}
+
+/* Append Event(text, None, rule, points, fact) of a said (text, rule, fact) to `events`
+ * (stealing `said` and `points`); -1 on an error. */
+static int dw_append(PyObject *events, PyObject *Event, PyObject *said, PyObject *points) {
+    if (!said || !points) {
+        Py_XDECREF(said);
+        Py_XDECREF(points);
+        return -1;
+    }
+    PyObject *args[5] = {PyTuple_GET_ITEM(said, 0), Py_None, PyTuple_GET_ITEM(said, 1), points,
+                         PyTuple_GET_ITEM(said, 2)};
+    PyObject *event = PyObject_Vectorcall(Event, args, 5, NULL);
+    Py_DECREF(said);
+    Py_DECREF(points);
+    if (!event) return -1;
+    int failed = PyList_Append(events, event);
+    Py_DECREF(event);
+    return failed ? -1 : 0;
+}
+
+/* What the dungeon event says of a stack of `height` tiles Lost at tile `lost_at` (0: never)
+ * for the reason `code`, the tile's token number `lost_token`: a new (text, rule, fact), as
+ * fast._said_dungeon words it. A dungeon that holds is said once a height (in the cache
+ * kit[3]); a Lost one is worded here (its tile, height and Lost point seldom recur). */
+static PyObject *dw_dungeon(PyObject *const *kit, int height, int lost_at, int code,
+                            int lost_token) {
+    PyObject *word = kit[4], *Fact = kit[7], *reasons = kit[8], *tokens = kit[9];
+    if (!lost_at) return dw_said(kit[3], word, NULL, height);
+    if (code >= PyTuple_GET_SIZE(reasons) || lost_token < 0 ||
+        lost_token >= PyTuple_GET_SIZE(tokens)) {
+        PyErr_SetString(PyExc_ValueError, "dungeon_word: a reason or tile out of range");
+        return NULL;
+    }
+    PyObject *reason = PyTuple_GET_ITEM(reasons, code), *tile = PyTuple_GET_ITEM(tokens,
+                                                                                 lost_token);
+    if (!PyTuple_CheckExact(reason) || PyTuple_GET_SIZE(reason) != 2 ||
+        !PyUnicode_CheckExact(PyTuple_GET_ITEM(reason, 0)) || !PyUnicode_CheckExact(tile)) {
+        PyErr_SetString(PyExc_TypeError, "dungeon_word: a reason is no (name, rule), or a "
+                                         "token no str");
+        return NULL;
+    }
+    PyObject *name = PyTuple_GET_ITEM(reason, 0), *rule = PyTuple_GET_ITEM(reason, 1);
+    PyObject *text = NULL, *fact = NULL, *said = NULL, *h = NULL, *at = NULL, *turn = NULL;
+    if (!(text = PyUnicode_FromFormat("the dungeon of %d tiles is Lost at tile %d (%U, placed "
+                                      "in turn %d): %U", height, lost_at, tile, lost_at - 1,
+                                      name)) ||
+        !(h = PyLong_FromLong(height)) || !(at = PyLong_FromLong(lost_at)) ||
+        !(turn = PyLong_FromLong(lost_at - 1)))
+        goto done;
+    PyObject *args[5] = {h, at, tile, turn, name};
+    if (!(fact = PyObject_Vectorcall(Fact, args, 5, NULL))) goto done;
+    said = PyTuple_Pack(3, text, rule, fact);
+done:
+    Py_XDECREF(text);
+    Py_XDECREF(fact);
+    Py_XDECREF(h);
+    Py_XDECREF(at);
+    Py_XDECREF(turn);
+    return said;
+}
+
+/* {name: points}, a new dict; NULL on an error. */
+static PyObject *dw_points(PyObject *name, long points) {
+    PyObject *dict = PyDict_New(), *value = PyLong_FromLong(points);
+    if (!dict || !value || PyDict_SetItem(dict, name, value)) {
+        Py_XDECREF(dict);
+        Py_XDECREF(value);
+        return NULL;
+    }
+    Py_DECREF(value);
+    return dict;
+}
+
+/* The running scores as a new dict in seat order; NULL on an error. */
+static PyObject *dw_scores(PyObject *const *players, int n, const long *scores) {
+    PyObject *dict = PyDict_New();
+    if (!dict) return NULL;
+    for (int p = 0; p < n; p++) {
+        PyObject *value = PyLong_FromLong(scores[p]);
+        if (!value || PyDict_SetItem(dict, players[p], value)) {
+            Py_XDECREF(value);
+            Py_DECREF(dict);
+            return NULL;
+        }
+        Py_DECREF(value);
+    }
+    return dict;
+}
+
+/* One exploration's Round (number 1-based), appended to `rounds`; 1 done, 0 declined (the
+ * game ended before the log does), -1 on an error. */
+static int dw_round(PyObject *exp, int number, int count, PyObject *players, long *scores,
+                    PyObject *const *kit, int win, PyObject *rounds) {
+    PyObject *Event = kit[0], *Round = kit[1], *said = kit[2], *dungeons = kit[3],
+             *word = kit[4], *priority = kit[5], *game_end = kit[6];
+    PyObject *const *names = &PyTuple_GET_ITEM(players, 0);
+    int n = (int)PyTuple_GET_SIZE(players);
+    int starter, ended, end_seat, last, lost_at, code, height, lost_token;
+    Py_ssize_t turns;
+    PyObject *prio, *display, *cards, *outcomes;
+    if (!PyTuple_CheckExact(exp) ||
+        !PyArg_ParseTuple(exp, "inO!iiiiiiiUOO!", &starter, &turns, &PyList_Type, &prio,
+                          &ended, &end_seat, &last, &lost_at, &code, &height, &lost_token,
+                          &display, &cards, &PyTuple_Type, &outcomes))
+        return -1;
+    if (starter < 0 || starter >= n || end_seat < 0 || end_seat >= n || last < 0 || last >= n ||
+        (ended != 0 && ended != 1) || height < 0 || height >= 128 || lost_at < 0 ||
+        lost_at >= 256 || code < 0 || code >= 32 || lost_token < -1 || lost_token >= 1023 ||
+        PyTuple_GET_SIZE(outcomes) > n) {
+        PyErr_SetString(PyExc_ValueError, "dungeon_word: an exploration out of range");
+        return -1;
+    }
+    int status = -1;
+    PyObject *events = PyList_New(0), *round_scores = NULL, *title = NULL, *tuple = NULL;
+    if (!events) return -1;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(prio); i++) {
+        PyObject *event = PyObject_CallFunction(priority, "iOO", number, players,
+                                                PyList_GET_ITEM(prio, i));
+        if (!event) goto done;
+        int failed = PyList_Append(events, event);
+        Py_DECREF(event);
+        if (failed) goto done;
+    }
+    if (dw_append(events, Event, dw_said(said, word, names[end_seat], DW_END + ended),
+                  PyDict_New()))
+        goto done;
+    if (dw_append(events, Event, dw_dungeon(kit, height, lost_at, code, lost_token),
+                  PyDict_New()))
+        goto done;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(outcomes); i++) {
+        int seat, kind, after, points;
+        PyObject *one = PyTuple_GET_ITEM(outcomes, i);
+        if (!PyTuple_CheckExact(one) ||
+            !PyArg_ParseTuple(one, "iiii", &seat, &kind, &after, &points))
+            goto done;
+        if (seat < 0 || seat >= n || kind < 0 || kind > DG_STAYED || after < 0 ||
+            after >= 256 || points < 0 || points > 1) {
+            PyErr_SetString(PyExc_ValueError, "dungeon_word: an outcome out of range");
+            goto done;
+        }
+        long case_ = kind + 8L * (after + 256L * lost_at);
+        if (dw_append(events, Event, dw_said(said, word, names[seat], case_),
+                      dw_points(names[seat], points)))
+            goto done;
+        scores[seat] += points;
+    }
+    if (!(round_scores = dw_scores(names, n, scores))) goto done;
+    long best = 0;
+    for (int p = 0; p < n; p++)
+        if (scores[p] > best) best = scores[p];
+    if (best >= win) {
+        if (number != count) {  /* the log goes on after the game's end */
+            status = 0;
+            goto done;
+        }
+        PyObject *event = PyObject_CallFunction(game_end, "iO", number, round_scores);
+        if (!event) goto done;
+        int failed = PyList_Append(events, event);
+        Py_DECREF(event);
+        if (failed) goto done;
+    } else if (dw_append(events, Event, dw_said(said, word, names[last], DW_START + number),
+                         PyDict_New())) {
+        goto done;
+    }
+    title = PyUnicode_FromFormat("Exploration %d (start player %U, %zd turn%s)", number,
+                                 names[starter], turns, turns == 1 ? "" : "s");
+    if (!title || !(tuple = PyList_AsTuple(events))) goto done;
+    PyObject *number_obj = PyLong_FromLong(number);
+    if (!number_obj) goto done;
+    PyObject *args[5] = {number_obj, title, tuple, round_scores, display};
+    PyObject *round = PyObject_Vectorcall(Round, args, 5, NULL);
+    Py_DECREF(number_obj);
+    if (!round) goto done;
+    status = PyList_Append(rounds, round) ? -1 : 1;
+    Py_DECREF(round);
+done:
+    Py_DECREF(events);
+    Py_XDECREF(round_scores);
+    Py_XDECREF(title);
+    Py_XDECREF(tuple);
+    return status;
+}
+
+/* dungeon_word(traced, players, Event, Round, said, dungeons, word, priority, game_end,
+ *              win_points, DungeonFact, reasons, tokens) -> list of Rounds, or None
+ * traced: what dungeon_replay gave for a log of `players` (a tuple of 2-5 str); Event and
+ * Round: the ruling's types, called with their fields in order; said: a dict, player name ->
+ * dict, case code -> (text, rule, fact); dungeons: a dict, height -> (text, rule, fact) of a
+ * dungeon that holds;
+ * word(name or None, code) -> (text, rule, fact): the words of a case not yet in the caches
+ * (then kept there); priority(number, players, event of the trace) -> Event; game_end(number,
+ * scores) -> Event; win_points: the points that end the game; DungeonFact: the fact's type;
+ * reasons: by the tracer's reason code, None or (its name, its rule); tokens: as for
+ * dungeon_replay. None when a player reaches the winning points before the last exploration
+ * (the Python replay words that). */
+static PyObject *dungeon_word(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *traced, *players, *kit[10];
+    int win;
+    if (!PyArg_ParseTuple(args, "O!O!OOO!O!OOOiOO!O!", &PyTuple_Type, &traced, &PyTuple_Type,
+                          &players, &kit[0], &kit[1], &PyDict_Type, &kit[2], &PyDict_Type,
+                          &kit[3], &kit[4], &kit[5], &kit[6], &win, &kit[7], &PyTuple_Type,
+                          &kit[8], &PyTuple_Type, &kit[9]))
+        return NULL;
+    Py_ssize_t n = PyTuple_GET_SIZE(players);
+    if (n < 2 || n > DG_MAX_PLAYERS) {
+        PyErr_SetString(PyExc_ValueError, "dungeon_word: 2-5 players");
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (!PyUnicode_CheckExact(PyTuple_GET_ITEM(players, i))) {
+            PyErr_SetString(PyExc_TypeError, "dungeon_word: a player is not a str");
+            return NULL;
+        }
+    }
+    /* The callbacks may run any Python: hold what is borrowed from the arguments. */
+    Py_INCREF(traced);
+    Py_INCREF(players);
+    for (int k = 0; k < 10; k++) Py_INCREF(kit[k]);
+    long scores[DG_MAX_PLAYERS] = {0};
+    Py_ssize_t count = PyTuple_GET_SIZE(traced);
+    PyObject *rounds = PyList_New(0);
+    for (Py_ssize_t i = 0; rounds && i < count; i++) {
+        int status = dw_round(PyTuple_GET_ITEM(traced, i), (int)i + 1, (int)count, players,
+                              scores, kit, win, rounds);
+        if (status < 0) {
+            Py_CLEAR(rounds);
+        } else if (!status) {
+            Py_DECREF(rounds);
+            rounds = Py_None;
+            Py_INCREF(rounds);
+            break;
+        }
+    }
+    Py_DECREF(traced);
+    Py_DECREF(players);
+    for (int k = 0; k < 10; k++) Py_DECREF(kit[k]);
+    return rounds;
+}
