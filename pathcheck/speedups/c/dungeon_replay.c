@@ -578,7 +578,7 @@ static PyObject *dw_scores(PyObject *const *players, int n, const long *scores) 
  * game ended before the log does), -1 on an error. */
 static int dw_round(PyObject *exp, int number, int count, PyObject *players, long *scores,
                     PyObject *const *kit, int win, PyObject *rounds) {
-    PyObject *Event = kit[0], *Round = kit[1], *said = kit[2], *dungeons = kit[3],
+    PyObject *Event = kit[0], *Round = kit[1], *said = kit[2],
              *word = kit[4], *priority = kit[5], *game_end = kit[6];
     PyObject *const *names = &PyTuple_GET_ITEM(players, 0);
     int n = (int)PyTuple_GET_SIZE(players);
