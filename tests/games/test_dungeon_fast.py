@@ -228,9 +228,9 @@ def test_odd_explorations_are_declined() -> None:
 def _word_args(traced: Any, players: tuple[str, ...]) -> list[Any]:
     from pathcheck.games.dungeon.rules import WIN_POINTS
     from pathcheck.games.dungeon.state import _LOST_AT
-    from pathcheck.ruling import DungeonFact, Event, Round
+    from pathcheck.ruling import DungeonFact, Event, GameEndFact, Round
 
-    return [traced, players, Event, Round, {}, {}, fast._word, fast._priority, fast._game_end,
+    return [traced, players, Event, Round, {}, {}, fast._word, fast._priority, GameEndFact,
             WIN_POINTS, DungeonFact, _LOST_AT, fast._setup(False).tokens]
 
 

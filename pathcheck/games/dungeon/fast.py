@@ -181,7 +181,7 @@ def fast_ruling(entry: GameEntry, *, source: str) -> Ruling | None:
         _said.clear()
         _dungeons.clear()
     rounds = _word_rounds(traced, players, Event, Round, _said, _dungeons, _word, _priority,
-                          _game_end, WIN_POINTS, DungeonFact, _LOST_AT, setup.tokens)
+                          GameEndFact, WIN_POINTS, DungeonFact, _LOST_AT, setup.tokens)
     if not rounds:  # the game ends before the log does, or the log before the game
         return None
     scores = dict(rounds[-1].scores)
@@ -207,9 +207,10 @@ def fast_ruling(entry: GameEntry, *, source: str) -> Ruling | None:
 _modes: dict[tuple[int, ...], tuple[int, bool, str]] = {}
 """Per ``rules`` as a log lists them (a few orders of four rules): the tracing mask, whether
 rule #1 is in play, and the rules in words; never for rules listed twice."""
-_said: dict[str, dict[int, tuple[str, Rule | None, Fact]]] = {}
+_said: dict[str | tuple[str, ...], dict[int, tuple[str, Rule | None, Fact | None]]] = {}
 """What the events of a player say (text, rule, fact: immutable values), by the case's code
-(see :func:`_word`): the same few players and outcomes recur from log to log. The C side
+(see :func:`_word`; the game's end under the tuple of its winners): the same few players
+and outcomes recur from log to log. The C side
 (``dungeon_word``) looks them up and makes each Event anew (its ``points`` is a dict)."""
 _dungeons: dict[int, tuple[str, Rule | None, Fact]] = {}
 """What the dungeon event of an exploration that holds says, by its height (a Lost one is
@@ -217,14 +218,21 @@ worded in C, as state._describe words it: its tile and Lost point seldom recur).
 
 _END, _START = 1_000_000, 2_000_000
 """The codes of an exploration's end (+ how it ended) and of the next start (+ the
-exploration's number) in dungeon_replay.c's ``dungeon_word``; below them, an outcome: kind +
+exploration's number) in dungeon_replay.c's ``dungeon_word`` (3,000,000: the game's end);
+below them, an outcome: kind +
 8 * (tile of the LOST card + 256 * Lost point); a dungeon that holds (no player): its
 height."""
 
 
-def _word(player: str | None, code: int) -> tuple[str, Rule | None, Fact]:
+def _word(player: str | tuple[str, ...] | None, code: int) -> tuple[str, Rule | None, Fact | None]:
     """What the event of case ``code`` (:data:`_END`) says, of ``player`` (None: a dungeon's
-    event), as the Python replay words it."""
+    event; the players who reached the winning points: the game's end, whose fact is made
+    in C), as the Python replay words it."""
+    if isinstance(player, tuple):
+        who = " and ".join(player)
+        verb, reach = ("share the victory", "reach") if len(player) > 1 else ("wins", "reaches")
+        return (f"{who} {reach} {WIN_POINTS} points: the game ends; {who} {verb}", GAME_END,
+                None)
     if player is None:
         return (f"the dungeon of {code} tiles is never Lost: the path holds to the last tile",
                 None, DungeonFact(code, None, None, None, None))
@@ -243,16 +251,6 @@ def _word(player: str | None, code: int) -> tuple[str, Rule | None, Fact]:
     card, at = after or None, lost_at or None
     return (explain_outcome(player, _KINDS[kind], card, at), _KIND_RULES[kind],
             LostCardFact(player, _KIND_VALUES[kind], card, at))
-
-
-def _game_end(number: int, scores: dict[str, int]) -> Event:
-    """The event of the check in which a player reached the winning points."""
-    reached = tuple(p for p, s in scores.items() if s >= WIN_POINTS)
-    verb = "share the victory" if len(reached) > 1 else "wins"
-    who = " and ".join(reached)
-    reach = "reaches" if len(reached) == 1 else "reach"
-    return Event(f"{who} {reach} {WIN_POINTS} points: the game ends; {who} {verb}", None,
-                 GAME_END, {}, GameEndFact(number, reached, WIN_POINTS, dict(scores), reached))
 
 
 def _priority(number: int, players: tuple[str, ...],

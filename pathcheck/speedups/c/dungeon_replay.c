@@ -444,6 +444,91 @@ fail:
 /* an outcome: kind + 8 * (after + 256 * lost_at); a dungeon that holds (word's name None):
  * its height */
 
+/* A str built of UTF-8 pieces (cheaper than PyUnicode_FromFormat, which the titles and the
+ * dungeons' texts would spend most of their time in). */
+typedef struct {
+    char *buf;
+    Py_ssize_t len, cap;
+    int failed;  /* a piece could not be added (no memory, or a str with no UTF-8 form) */
+    char small[256];
+} DwText;
+
+static void dwt_init(DwText *t) {
+    t->buf = t->small;
+    t->len = 0;
+    t->cap = (Py_ssize_t)sizeof t->small;
+    t->failed = 0;
+}
+
+static void dwt_add(DwText *t, const char *s, Py_ssize_t n) {
+    if (t->failed) return;
+    if (t->len + n > t->cap) {
+        Py_ssize_t cap = 2 * (t->len + n);
+        char *grown = PyMem_Malloc((size_t)cap);
+        if (!grown) {
+            t->failed = 1;
+            return;
+        }
+        memcpy(grown, t->buf, (size_t)t->len);
+        if (t->buf != t->small) PyMem_Free(t->buf);
+        t->buf = grown;
+        t->cap = cap;
+    }
+    memcpy(t->buf + t->len, s, (size_t)n);
+    t->len += n;
+}
+
+static void dwt_cstr(DwText *t, const char *s) { dwt_add(t, s, (Py_ssize_t)strlen(s)); }
+
+static void dwt_str(DwText *t, PyObject *str) {
+    Py_ssize_t n;
+    const char *s = t->failed ? NULL : PyUnicode_AsUTF8AndSize(str, &n);
+    if (!s) {
+        PyErr_Clear();  /* (a lone surrogate): the caller words it with PyUnicode_FromFormat */
+        t->failed = 1;
+        return;
+    }
+    dwt_add(t, s, n);
+}
+
+static void dwt_long(DwText *t, long value) {
+    char digits[24];
+    int k = (int)sizeof digits;
+    unsigned long v = value < 0 ? 0UL - (unsigned long)value : (unsigned long)value;
+    do {
+        digits[--k] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    if (value < 0) digits[--k] = '-';
+    dwt_add(t, digits + k, (Py_ssize_t)sizeof digits - k);
+}
+
+/* The str built (NULL with an error set, or NULL with none if a piece failed: then the caller
+ * words it otherwise); frees the buffer. */
+static PyObject *dwt_done(DwText *t) {
+    PyObject *out = t->failed ? NULL : PyUnicode_DecodeUTF8(t->buf, t->len, NULL);
+    if (t->buf != t->small) PyMem_Free(t->buf);
+    t->buf = t->small;
+    return out;
+}
+
+/* An int of a trace's tuple; -1 with an error set if it is none. */
+static int dw_int(PyObject *tuple, Py_ssize_t i, int *out) {
+    PyObject *obj = PyTuple_GET_ITEM(tuple, i);
+    if (!PyLong_CheckExact(obj)) {
+        PyErr_SetString(PyExc_TypeError, "dungeon_word: a trace's field is not an int");
+        return -1;
+    }
+    long value = PyLong_AsLong(obj);
+    if (value == -1 && PyErr_Occurred()) return -1;
+    if (value < INT_MIN || value > INT_MAX) {
+        PyErr_SetString(PyExc_ValueError, "dungeon_word: a trace's field out of range");
+        return -1;
+    }
+    *out = (int)value;
+    return 0;
+}
+
 /* What is said of case `code` (of the player `name`, or of a dungeon: NULL), a new reference
  * to a (text, rule, fact) tuple; NULL on an error. */
 static PyObject *dw_said(PyObject *said, PyObject *word, PyObject *name, long code) {
@@ -528,9 +613,23 @@ static PyObject *dw_dungeon(PyObject *const *kit, int height, int lost_at, int c
     }
     PyObject *name = PyTuple_GET_ITEM(reason, 0), *rule = PyTuple_GET_ITEM(reason, 1);
     PyObject *text = NULL, *fact = NULL, *said = NULL, *h = NULL, *at = NULL, *turn = NULL;
-    if (!(text = PyUnicode_FromFormat("the dungeon of %d tiles is Lost at tile %d (%U, placed "
-                                      "in turn %d): %U", height, lost_at, tile, lost_at - 1,
-                                      name)) ||
+    DwText b;
+    dwt_init(&b);
+    dwt_cstr(&b, "the dungeon of ");
+    dwt_long(&b, height);
+    dwt_cstr(&b, " tiles is Lost at tile ");
+    dwt_long(&b, lost_at);
+    dwt_cstr(&b, " (");
+    dwt_str(&b, tile);
+    dwt_cstr(&b, ", placed in turn ");
+    dwt_long(&b, lost_at - 1);
+    dwt_cstr(&b, "): ");
+    dwt_str(&b, name);
+    text = dwt_done(&b);
+    if (!text && !PyErr_Occurred())
+        text = PyUnicode_FromFormat("the dungeon of %d tiles is Lost at tile %d (%U, placed "
+                                    "in turn %d): %U", height, lost_at, tile, lost_at - 1, name);
+    if (!text ||
         !(h = PyLong_FromLong(height)) || !(at = PyLong_FromLong(lost_at)) ||
         !(turn = PyLong_FromLong(lost_at - 1)))
         goto done;
@@ -574,24 +673,72 @@ static PyObject *dw_scores(PyObject *const *players, int n, const long *scores) 
     return dict;
 }
 
+#define DW_GAME_END 3000000L /* (word's name: the tuple of the players who reached the points) */
+
+/* Append the event of the check that ended the game, as fast.py's Replay words it: its text
+ * said once a group of winners (in the cache `said`, under the tuple of their names), its
+ * GameEndFact (kit[6]) made here; -1 on an error. */
+static int dw_game_end(PyObject *const *kit, int number, PyObject *const *names, int n,
+                       const long *scores, int win, PyObject *round_scores,
+                       PyObject *events) {
+    int nreached = 0, status = -1;
+    for (int p = 0; p < n; p++) nreached += scores[p] >= win;
+    PyObject *reached = PyTuple_New(nreached), *said = NULL, *number_obj = NULL,
+             *win_obj = NULL, *copy = NULL, *fact = NULL, *points = NULL, *event = NULL;
+    if (!reached) return -1;
+    for (int p = 0, k = 0; p < n; p++) {
+        if (scores[p] < win) continue;
+        Py_INCREF(names[p]);
+        PyTuple_SET_ITEM(reached, k++, names[p]);
+    }
+    if (!(said = dw_said(kit[2], kit[4], reached, DW_GAME_END)) ||
+        !(number_obj = PyLong_FromLong(number)) || !(win_obj = PyLong_FromLong(win)) ||
+        !(copy = PyDict_Copy(round_scores)) || !(points = PyDict_New()))
+        goto done;
+    PyObject *fields[5] = {number_obj, reached, win_obj, copy, reached};
+    if (!(fact = PyObject_Vectorcall(kit[6], fields, 5, NULL))) goto done;
+    PyObject *args[5] = {PyTuple_GET_ITEM(said, 0), Py_None, PyTuple_GET_ITEM(said, 1), points,
+                         fact};
+    if (!(event = PyObject_Vectorcall(kit[0], args, 5, NULL))) goto done;
+    status = PyList_Append(events, event) ? -1 : 0;
+done:
+    Py_DECREF(reached);
+    Py_XDECREF(said);
+    Py_XDECREF(number_obj);
+    Py_XDECREF(win_obj);
+    Py_XDECREF(copy);
+    Py_XDECREF(fact);
+    Py_XDECREF(points);
+    Py_XDECREF(event);
+    return status;
+}
+
 /* One exploration's Round (number 1-based), appended to `rounds`; 1 done, 0 declined (the
  * game ended before the log does), -1 on an error. */
 static int dw_round(PyObject *exp, int number, int count, PyObject *players, long *scores,
                     PyObject *const *kit, int win, PyObject *rounds) {
     PyObject *Event = kit[0], *Round = kit[1], *said = kit[2],
-             *word = kit[4], *priority = kit[5], *game_end = kit[6];
+             *word = kit[4], *priority = kit[5];
     PyObject *const *names = &PyTuple_GET_ITEM(players, 0);
     int n = (int)PyTuple_GET_SIZE(players);
-    int starter, ended, end_seat, last, lost_at, code, height, lost_token;
-    Py_ssize_t turns;
-    PyObject *prio, *display, *cards, *outcomes;
-    if (!PyTuple_CheckExact(exp) ||
-        !PyArg_ParseTuple(exp, "inO!iiiiiiiUOO!", &starter, &turns, &PyList_Type, &prio,
-                          &ended, &end_seat, &last, &lost_at, &code, &height, &lost_token,
-                          &display, &cards, &PyTuple_Type, &outcomes))
+    int starter, turns, ended, end_seat, last, lost_at, code, height, lost_token;
+    if (!PyTuple_CheckExact(exp) || PyTuple_GET_SIZE(exp) != 13) {
+        PyErr_SetString(PyExc_TypeError, "dungeon_word: an exploration is not a trace's");
         return -1;
+    }
+    PyObject *prio = PyTuple_GET_ITEM(exp, 2), *display = PyTuple_GET_ITEM(exp, 10),
+             *outcomes = PyTuple_GET_ITEM(exp, 12);
+    if (dw_int(exp, 0, &starter) || dw_int(exp, 1, &turns) || dw_int(exp, 3, &ended) ||
+        dw_int(exp, 4, &end_seat) || dw_int(exp, 5, &last) || dw_int(exp, 6, &lost_at) ||
+        dw_int(exp, 7, &code) || dw_int(exp, 8, &height) || dw_int(exp, 9, &lost_token))
+        return -1;
+    if (!PyList_CheckExact(prio) || !PyUnicode_CheckExact(display) ||
+        !PyTuple_CheckExact(outcomes)) {
+        PyErr_SetString(PyExc_TypeError, "dungeon_word: an exploration is not a trace's");
+        return -1;
+    }
     if (starter < 0 || starter >= n || end_seat < 0 || end_seat >= n || last < 0 || last >= n ||
-        (ended != 0 && ended != 1) || height < 0 || height >= 128 || lost_at < 0 ||
+        (ended != 0 && ended != 1) || turns < 0 || height < 0 || height >= 128 || lost_at < 0 ||
         lost_at >= 256 || code < 0 || code >= 32 || lost_token < -1 || lost_token >= 1023 ||
         PyTuple_GET_SIZE(outcomes) > n) {
         PyErr_SetString(PyExc_ValueError, "dungeon_word: an exploration out of range");
@@ -617,8 +764,12 @@ static int dw_round(PyObject *exp, int number, int count, PyObject *players, lon
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(outcomes); i++) {
         int seat, kind, after, points;
         PyObject *one = PyTuple_GET_ITEM(outcomes, i);
-        if (!PyTuple_CheckExact(one) ||
-            !PyArg_ParseTuple(one, "iiii", &seat, &kind, &after, &points))
+        if (!PyTuple_CheckExact(one) || PyTuple_GET_SIZE(one) != 4) {
+            PyErr_SetString(PyExc_TypeError, "dungeon_word: an outcome is not a trace's");
+            goto done;
+        }
+        if (dw_int(one, 0, &seat) || dw_int(one, 1, &kind) || dw_int(one, 2, &after) ||
+            dw_int(one, 3, &points))
             goto done;
         if (seat < 0 || seat >= n || kind < 0 || kind > DG_STAYED || after < 0 ||
             after >= 256 || points < 0 || points > 1) {
@@ -640,17 +791,24 @@ static int dw_round(PyObject *exp, int number, int count, PyObject *players, lon
             status = 0;
             goto done;
         }
-        PyObject *event = PyObject_CallFunction(game_end, "iO", number, round_scores);
-        if (!event) goto done;
-        int failed = PyList_Append(events, event);
-        Py_DECREF(event);
-        if (failed) goto done;
+        if (dw_game_end(kit, number, names, n, scores, win, round_scores, events)) goto done;
     } else if (dw_append(events, Event, dw_said(said, word, names[last], DW_START + number),
                          PyDict_New())) {
         goto done;
     }
-    title = PyUnicode_FromFormat("Exploration %d (start player %U, %zd turn%s)", number,
-                                 names[starter], turns, turns == 1 ? "" : "s");
+    DwText b;
+    dwt_init(&b);
+    dwt_cstr(&b, "Exploration ");
+    dwt_long(&b, number);
+    dwt_cstr(&b, " (start player ");
+    dwt_str(&b, names[starter]);
+    dwt_cstr(&b, ", ");
+    dwt_long(&b, turns);
+    dwt_cstr(&b, turns == 1 ? " turn)" : " turns)");
+    title = dwt_done(&b);
+    if (!title && !PyErr_Occurred())
+        title = PyUnicode_FromFormat("Exploration %d (start player %U, %d turn%s)", number,
+                                     names[starter], turns, turns == 1 ? "" : "s");
     if (!title || !(tuple = PyList_AsTuple(events))) goto done;
     PyObject *number_obj = PyLong_FromLong(number);
     if (!number_obj) goto done;
@@ -668,15 +826,15 @@ done:
     return status;
 }
 
-/* dungeon_word(traced, players, Event, Round, said, dungeons, word, priority, game_end,
+/* dungeon_word(traced, players, Event, Round, said, dungeons, word, priority, GameEndFact,
  *              win_points, DungeonFact, reasons, tokens) -> list of Rounds, or None
  * traced: what dungeon_replay gave for a log of `players` (a tuple of 2-5 str); Event and
  * Round: the ruling's types, called with their fields in order; said: a dict, player name ->
  * dict, case code -> (text, rule, fact); dungeons: a dict, height -> (text, rule, fact) of a
  * dungeon that holds;
  * word(name or None, code) -> (text, rule, fact): the words of a case not yet in the caches
- * (then kept there); priority(number, players, event of the trace) -> Event; game_end(number,
- * scores) -> Event; win_points: the points that end the game; DungeonFact: the fact's type;
+ * (then kept there); priority(number, players, event of the trace) -> Event; GameEndFact and
+ * DungeonFact: the facts' types; win_points: the points that end the game;
  * reasons: by the tracer's reason code, None or (its name, its rule); tokens: as for
  * dungeon_replay. None when a player reaches the winning points before the last exploration
  * (the Python replay words that). */
