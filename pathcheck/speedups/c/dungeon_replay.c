@@ -45,6 +45,61 @@ static inline PyObject *dg_get(PyObject *obj, PyObject *name) {
     return PyObject_GetAttr(obj, name);
 }
 
+/* Where a struct type keeps the fields read of it: msgspec's structs keep each field in a
+ * slot (a member descriptor), so the turns' six fields are read from there instead of through
+ * a getattr each, once the type is known to read as plain attributes. */
+typedef struct {
+    PyTypeObject *type;  /* a strong reference; NULL: none learnt yet */
+    Py_ssize_t off[6];
+} DgLayout;
+
+static DgLayout dg_turn_layout;
+
+/* Learn where `type` keeps the fields `names` (k <= 6), if every one is a plain slot and the
+ * type reads attributes the generic way; otherwise leave `layout` as it was. */
+static void dg_learn(PyTypeObject *type, PyObject **const *names, int k, DgLayout *layout) {
+    Py_ssize_t off[6];
+    if (type->tp_getattro != PyObject_GenericGetAttr) return;
+    for (int i = 0; i < k; i++) {
+        PyObject *descr = _PyType_Lookup(type, *names[i]);  /* borrowed */
+        if (!descr || !Py_IS_TYPE(descr, &PyMemberDescr_Type)) return;
+        PyMemberDef *member = ((PyMemberDescrObject *)descr)->d_member;
+        if (member->type != T_OBJECT_EX || member->offset < (Py_ssize_t)sizeof(PyObject) ||
+            member->offset + (Py_ssize_t)sizeof(PyObject *) > type->tp_basicsize)
+            return;
+        off[i] = member->offset;
+    }
+    Py_INCREF(type);
+    Py_XSETREF(layout->type, type);
+    memcpy(layout->off, off, sizeof off);
+}
+
+/* The fields `names` (k <= 6) of `obj` as new references in `out`; -1 with an error set (and
+ * nothing in `out`) if one is missing. */
+static int dg_fields(PyObject *obj, PyObject **const *names, int k, DgLayout *layout,
+                     PyObject **out) {
+    PyTypeObject *type = Py_TYPE(obj);
+    if (layout->type != type) dg_learn(type, names, k, layout);
+    if (layout->type == type) {
+        int i = 0;
+        for (; i < k; i++) {
+            out[i] = *(PyObject **)((char *)obj + layout->off[i]);
+            if (!out[i]) break;
+        }
+        if (i == k) {
+            for (i = 0; i < k; i++) Py_INCREF(out[i]);
+            return 0;
+        }
+    }
+    for (int i = 0; i < k; i++) {
+        if (!(out[i] = PyObject_GetAttr(obj, *names[i]))) {
+            while (i--) Py_CLEAR(out[i]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 typedef struct {
     const Tables *t;
     PyObject *const *players;
@@ -221,12 +276,11 @@ static PyObject *dg_exploration(DgState *s, PyObject *exp, int *last) {
     for (Py_ssize_t i = 0; i < nturns; i++) {
         if (ended >= 0 || nstack >= MAX_TILES) goto decline;
         PyObject *turn = PyTuple_GET_ITEM(turns, i);
-        PyObject *f[5] = {0};  /* player, tile, dir, draw, lost */
-        PyObject *together = NULL;
-        static PyObject **names[5] = {&S_player, &S_tile, &S_dir, &S_draw, &S_lost};
-        int ok = 1;
-        for (int k = 0; k < 5 && ok; k++) ok = (f[k] = dg_get(turn, *names[k])) != NULL;
-        if (ok) ok = (together = dg_get(turn, S_simultaneous)) != NULL;
+        PyObject *f[6] = {0};  /* player, tile, dir, draw, lost, simultaneous */
+        static PyObject **const names[6] = {&S_player, &S_tile, &S_dir, &S_draw, &S_lost,
+                                            &S_simultaneous};
+        int ok = dg_fields(turn, names, 6, &dg_turn_layout, f) == 0;
+        PyObject *together = f[5];
         int step = -1;  /* -1 an error, 0 declined, 1 played */
         if (ok) {
             int player = dg_seat(f[0], s->players, s->n);
@@ -292,8 +346,7 @@ static PyObject *dg_exploration(DgState *s, PyObject *exp, int *last) {
                 }
             }
         }
-        for (int k = 0; k < 5; k++) Py_XDECREF(f[k]);
-        Py_XDECREF(together);
+        for (int k = 0; k < 6; k++) Py_XDECREF(f[k]);
         if (step < 0) goto done;
         if (!step) goto decline;
     }
