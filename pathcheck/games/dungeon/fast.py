@@ -137,7 +137,7 @@ def fast_checks(entry: GameEntry) -> tuple[list[tuple[int, int, list[LostCard]]]
 
     >>> import random
     >>> from pathcheck.games.dungeon.gen import random_game
-    >>> from pathcheck.games.dungeon.log import read_game_log
+    >>> from pathcheck.games.dungeon.log import GAME_LOG, read_game_log
     >>> from pathcheck.games.dungeon.state import Replay
     >>> log = random_game(random.Random(5), players=3)
     >>> found = fast_checks(GAME_LOG.read(log, source="demo"))
