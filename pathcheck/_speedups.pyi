@@ -1,3 +1,4 @@
+from collections.abc import Callable
 from typing import Any, overload
 
 def make_tables(
@@ -81,6 +82,21 @@ def dungeon_replay(
     tokens: tuple[str, ...],
     per_line: int,
 ) -> tuple[tuple[Any, ...], ...] | None: ...
+def dungeon_word(
+    traced: tuple[tuple[Any, ...], ...],
+    players: tuple[str, ...],
+    event: Any,
+    round_: Any,
+    said: dict[Any, dict[int, tuple[str, Any, Any]]],
+    dungeons: dict[int, tuple[str, Any, Any]],
+    word: Callable[[Any, int], tuple[str, Any, Any]],
+    priority: Callable[[int, tuple[str, ...], tuple[Any, ...]], Any],
+    game_end_fact: Any,
+    win_points: int,
+    dungeon_fact: Any,
+    reasons: tuple[tuple[str, Any] | None, ...],
+    tokens: tuple[str, ...],
+) -> list[Any] | None: ...
 @overload
 def memoarrr_replay(
     log: Any, cards: dict[str, int]

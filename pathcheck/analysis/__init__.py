@@ -60,8 +60,9 @@ def analyse(log: Mapping[str, Any], *, source: str,
 
 _MISSING = object()
 _analyse_read: dict[str, Any] = {}
-"""Per format: its module's ``analyse_read`` (None: it has none), looked up once (a batch asks
-at every log)."""
+"""Per format: its module's ``analyse_entry`` (the analysis of the typed log, as the game's
+LogFormat decodes it) and ``analyse_read`` (of the log as the game's reader reads it), each
+None where it has none, looked up once (a batch asks at every log)."""
 
 
 def analyse_decoded(raw: bytes, fmt: str, *, source: str,
@@ -74,11 +75,13 @@ def analyse_decoded(raw: bytes, fmt: str, *, source: str,
     analysis or words the error."""
     if fmt not in ANALYSERS or (formats is not None and fmt not in formats):
         return None
-    analyse_read = _analyse_read.get(fmt, _MISSING)
-    if analyse_read is _MISSING:
+    found = _analyse_read.get(fmt, _MISSING)
+    if found is _MISSING:
         module = importlib.import_module(ANALYSERS[fmt])
-        analyse_read = _analyse_read[fmt] = getattr(module, "analyse_read", None)
-    if analyse_read is None:
+        found = _analyse_read[fmt] = (getattr(module, "analyse_entry", None),
+                                      getattr(module, "analyse_read", None))
+    analyse_entry, analyse_read = found
+    if analyse_entry is None and analyse_read is None:
         return None
     from pathcheck import games
 
@@ -87,7 +90,8 @@ def analyse_decoded(raw: bytes, fmt: str, *, source: str,
             entry = log_format.decode(raw)
             if entry is None:
                 return None
-            result: GameAnalysis = analyse_read(read_entry(entry, source=source),
-                                                source=source)
+            result: GameAnalysis = (
+                analyse_entry(entry, source=source) if analyse_entry is not None
+                else analyse_read(read_entry(entry, source=source), source=source))
             return result
     return None

@@ -36,7 +36,15 @@ from pathcheck.analysis.core import (
     make_analysis,
     slip_mark,
 )
-from pathcheck.games.dungeon.log import GAME_FORMAT, Exploration, GameLog, read_game_log
+from pathcheck.games.dungeon.fast import fast_checks
+from pathcheck.games.dungeon.log import (
+    GAME_FORMAT,
+    GAME_LOG,
+    Exploration,
+    GameEntry,
+    GameLog,
+    read_game_entry,
+)
 from pathcheck.games.dungeon.rules import PRIORITY
 from pathcheck.games.dungeon.state import Replay, clockwise_after
 from pathcheck.tracer.check import RULE_I, RULE_II, RULE_III, LostCard, card_outcomes
@@ -49,22 +57,42 @@ MISPLACED = LostReason.MISPLACED.value
 def analyse(log: Mapping[str, Any], *, source: str) -> GameAnalysis:
     """Every move of a ``game/1`` log marked, every exploration reported; RecordError if the
     log is malformed."""
-    return analyse_read(read_game_log(log, source=source), source=source)
+    return analyse_entry(GAME_LOG.read(log, source=source), source=source)
+
+
+def analyse_entry(entry: GameEntry, *, source: str) -> GameAnalysis:
+    """:func:`analyse` of a log in its typed form (:data:`~pathcheck.games.dungeon.log.
+    GAME_LOG`). A log the C replay takes (:func:`~pathcheck.games.dungeon.fast.fast_checks`:
+    a clean one, the very pass ``adjudicate`` rules with) is not replayed again: its checks,
+    scores and winners come from that pass; any other is replayed in Python."""
+    game = read_game_entry(entry, source=source)
+    found = fast_checks(entry)
+    if found is None:
+        return analyse_read(game, source=source)
+    checks, scores, winners = found
+    return _analysis(game, checks, scores, winners, source)
 
 
 def analyse_read(game: GameLog, *, source: str) -> GameAnalysis:
     """:func:`analyse` of a log already read (:func:`~pathcheck.games.dungeon.log.
-    read_game_entry`)."""
+    read_game_entry`), replayed in Python."""
     replay = Replay(game)
     replay.run()
+    return _analysis(game, replay.checks, replay.scores, replay.winners, source)
+
+
+def _analysis(game: GameLog, checks: Sequence[tuple[int, int, Sequence[LostCard]]],
+              scores: Mapping[str, int], winners: Sequence[str], source: str) -> GameAnalysis:
+    """The analysis of ``game`` from what its replay left: each exploration's check (Lost
+    point, reason code, LOST cards), the scores and the winners."""
     players = game.players
     moves: list[AnalysedMove] = []
     reports: list[ExplorationReport] = []
     unjudged: list[str] = []
+    priority = 1 in game.rules
     for number, (exp, (lost_at, code, cards)) in enumerate(
-            zip(game.explorations, replay.checks, strict=False), 1):
+            zip(game.explorations, checks, strict=False), 1):
         reason = REASONS[code]
-        priority = 1 in game.rules
         report = exploration_report(number, exp, lost_at or None, reason, cards, players,
                                     priority=priority)
         moves.extend(exploration_moves(number, exp, lost_at or None, reason, cards, players,
@@ -73,8 +101,8 @@ def analyse_read(game: GameLog, *, source: str) -> GameAnalysis:
     notes = (f"not judged: {', '.join(unjudged)}: under additional rule #1 another "
              "player's announcement stood, and a log may list only that one (adjudicate "
              "decision 3), so whether they announced too is not known",) if unjudged else ()
-    return make_analysis("dungeon", GAME_FORMAT, source, players, moves, replay.scores,
-                         replay.winners, explorations=tuple(reports), notes=notes)
+    return make_analysis("dungeon", GAME_FORMAT, source, players, moves, scores,
+                         winners, explorations=tuple(reports), notes=notes)
 
 
 def _tiles(n: int) -> str:

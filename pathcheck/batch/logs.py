@@ -226,8 +226,23 @@ class _Head(msgspec.Struct):
 _head = msgspec.json.Decoder(_Head)
 
 
+_LEAD = b'{"format":"'
+
+
 def format_of(raw: bytes) -> Any:
-    """The ``format`` field of a JSON log (the rest skipped); raises msgspec.DecodeError."""
+    """The ``format`` field of a JSON log (the rest skipped); raises msgspec.DecodeError.
+
+    A line that opens with the field, as logs are written (``{"format":"game/1",...``), is
+    not scanned further here: its reader reads it whole, and the typed path runs only on a
+    line the reader's guard passed (no key given twice).
+
+    >>> format_of(b'{"format":"game/1","players":[]}'), format_of(b'{"a":1,"format":"x"}')
+    ('game/1', 'x')
+    """
+    if raw.startswith(_LEAD):
+        end = raw.find(b'"', 11)
+        if end > 11 and raw.find(b"\\", 11, end) < 0 and raw[end + 1:end + 2] in (b",", b"}"):
+            return raw[11:end].decode("utf-8")
     return _head.decode(raw).format
 
 

@@ -80,6 +80,8 @@ static PyMethodDef methods[] = {
      "The Lost point and reason code of one game/1 exploration's stack."},
     {"dungeon_replay", dungeon_replay, METH_VARARGS,
      "The trace of a clean game/1 log, or None (pathcheck.games.dungeon.fast)."},
+    {"dungeon_word", dungeon_word, METH_VARARGS,
+     "The rounds of a ruling from dungeon_replay's trace (pathcheck.games.dungeon.fast)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -80,8 +80,11 @@ def main() -> None:
     pathcheck = [str(script) if script.exists() else shutil.which("pathcheck") or "pathcheck"]
 
     def line(name: str, value: str, target: str, ok: bool, *, load_bound: bool = True) -> None:
-        print(f"{name:<58} {value:>18}   target {target:<12} {'met' if ok else 'MISSED'}",
-              flush=True)
+        import os
+
+        load = "/".join(f"{x:.1f}" for x in os.getloadavg())  # as run.py's line prints it
+        print(f"{name:<58} {value:>18}   target {target:<12} {'met' if ok else 'MISSED'}"
+              f"   load {load}", flush=True)
 
     work = Path(tempfile.mkdtemp(prefix="pathcheck-bench-analysis-"))
     try:

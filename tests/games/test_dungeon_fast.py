@@ -223,3 +223,57 @@ def test_odd_explorations_are_declined() -> None:
     assert call(setup.tables, entry.explorations, ("Ann",), *args) is None
     odd_players: Any = ("Ann", 7)
     assert call(setup.tables, entry.explorations, odd_players, *args) is None
+
+
+def _word_args(traced: Any, players: tuple[str, ...]) -> list[Any]:
+    from pathcheck.games.dungeon.rules import WIN_POINTS
+    from pathcheck.games.dungeon.state import _LOST_AT
+    from pathcheck.ruling import DungeonFact, Event, GameEndFact, Round
+
+    return [traced, players, Event, Round, {}, {}, fast._word, fast._priority, GameEndFact,
+            WIN_POINTS, DungeonFact, _LOST_AT, fast._setup(False).tokens]
+
+
+@built
+def test_word_misuse_is_an_exception_or_none() -> None:
+    """dungeon_word on what dungeon_replay never gives: an exception, never a crash."""
+    from pathcheck import speedups
+
+    call = speedups._speedups.dungeon_word
+    entry = GAME_LOG.read(random_game(random.Random(4), players=3), source="t")
+    setup = fast._setup(False)
+    traced = speedups._speedups.dungeon_replay(
+        setup.tables, entry.explorations, entry.players, setup.in_play, setup.start,
+        setup.size, 0, 0, msgspec.UNSET, setup.tokens, 10)
+    assert traced is not None
+    players = entry.players
+    assert call(*_word_args(traced, players))
+    one = list(traced[0])
+    bad: list[tuple[Any, ...]] = [
+        (),                                         # a tuple too short
+        (*one[:12], ((7, 0, 0, 0),)),               # a seat out of range
+        (*one[:12], ((0, 9, 0, 0),)),               # an outcome kind out of range
+        (one[0], one[1], one[2], 5, *one[4:]),      # an end kind out of range
+        (*one[:7], 99, *one[8:]),                   # a reason code out of range
+        (*one[:6], 3, one[7], one[8], 4000, *one[10:]),  # a token out of range
+        (*one[:10], 7, *one[11:]),                  # a display that is no str
+        (*one[:12], [(0, 0, 0, 0)]),                # outcomes in a list
+    ]
+    for exploration in bad:
+        with pytest.raises((TypeError, ValueError)):
+            call(*_word_args((tuple(exploration),), players))
+    with pytest.raises((TypeError, ValueError)):
+        call(*_word_args(traced, ("Ann",)))
+    with pytest.raises(TypeError):
+        call(*_word_args(traced, ("Ann", 7)))  # type: ignore[arg-type]
+    args = _word_args(traced, players)
+    args[6] = lambda name, code: "not a tuple"
+    with pytest.raises(TypeError):
+        call(*args)
+    args[6] = lambda name, code: 1 / 0
+    with pytest.raises(ZeroDivisionError):
+        call(*args)
+    with pytest.raises(TypeError):
+        call()  # type: ignore[call-arg]
+    # a game that ends before its last exploration: declined
+    assert call(*_word_args((*traced, traced[-1]), players)) is None

@@ -60,7 +60,7 @@ from pathcheck.ruling import (
     StartFact,
     VoidAnnouncementFact,
 )
-from pathcheck.tracer.check import OUTCOME_RULES, CardOutcome, explain_outcome
+from pathcheck.tracer.check import OUTCOME_RULES, CardOutcome, LostCard, explain_outcome
 from pathcheck.tracer.constants import tracing_mask
 from pathcheck.tracer.tileset import load_tileset
 
@@ -68,6 +68,7 @@ try:
     from pathcheck import _speedups
 
     _replay: Callable[..., Any] | None = _speedups.dungeon_replay
+    _word_rounds: Callable[..., Any] = _speedups.dungeon_word
 except ImportError:  # no C compiler at install time: the Python replay rules on every log
     _replay = None
 
@@ -100,81 +101,92 @@ class _Setup:
                          f"{START_DIR.name}")
 
 
-_masks: dict[tuple[int, ...], int] = {}
-"""The tracing mask of each ``rules`` as a log lists them (a few orders of four rules)."""
-
-
 @cache
 def _setup(advanced: bool) -> _Setup:
     return _Setup(advanced)
 
 
-def fast_ruling(entry: GameEntry, *, source: str) -> Ruling | None:
-    """The ruling on the log ``entry`` as the Python replay gives it, or None if the C side
-    declines (or the extension is not built)."""
+def _trace(entry: GameEntry) -> tuple[tuple[Any, ...], _Setup, str] | None:
+    """The C replay's trace of the log ``entry`` (see dungeon_replay.c), its mode's setup and
+    its additional rules in words; None if the C side declines."""
     if _replay is None:  # looked up at each call: the tests switch the C side off
         return None
     players = entry.players
-    rules = frozenset(entry.rules)
     if (entry.tileset is not UNSET or len(set(players)) != len(players)
-            or len(rules) != len(entry.rules) or (4 in rules and not entry.advanced)):
+            or (4 in entry.rules and not entry.advanced)):
         return None
     setup = _setup(entry.advanced)
-    mask = _masks.get(entry.rules)
-    if mask is None:
-        mask = _masks[entry.rules] = tracing_mask(rules)
+    known = _modes.get(entry.rules)
+    if known is None:
+        rules = frozenset(entry.rules)
+        if len(rules) != len(entry.rules):
+            return None
+        known = _modes[entry.rules] = (tracing_mask(rules), 1 in rules, rules_text(rules))
+    mask, rule1, rules_said = known
     traced = _replay(setup.tables, entry.explorations, players, setup.in_play, setup.start,
-                     setup.size, mask, 1 in rules, UNSET, setup.tokens, TILES_PER_LINE)
-    if traced is None:
+                     setup.size, mask, rule1, UNSET, setup.tokens, TILES_PER_LINE)
+    return None if traced is None else (traced, setup, rules_said)
+
+
+def fast_checks(entry: GameEntry) -> tuple[list[tuple[int, int, list[LostCard]]],
+                                           dict[str, int], list[str]] | None:
+    """What :class:`~pathcheck.games.dungeon.state.Replay` leaves of the log ``entry`` for
+    its analysis (``checks``: each exploration's Lost point, reason code and LOST cards;
+    ``scores``; ``winners``), from the C replay, or None where :func:`fast_ruling` would be
+    None (the Python replay then replays the log).
+
+    >>> import random
+    >>> from pathcheck.games.dungeon.gen import random_game
+    >>> from pathcheck.games.dungeon.log import GAME_LOG, read_game_log
+    >>> from pathcheck.games.dungeon.state import Replay
+    >>> log = random_game(random.Random(5), players=3)
+    >>> found = fast_checks(GAME_LOG.read(log, source="demo"))
+    >>> replay = Replay(read_game_log(log, source="demo"))
+    >>> _ = replay.run()
+    >>> found is None or found == (replay.checks, replay.scores, replay.winners)
+    True
+    """
+    found = _trace(entry)
+    if found is None:
         return None
-    ends, dungeons, outcomes_said, starts = _SAID
-    if len(outcomes_said) > 8192:  # many distinct names: keep the caches small
-        for cache_ in _SAID:
-            cache_.clear()
+    traced = found[0]
+    players = entry.players
     scores = dict.fromkeys(players, 0)
-    rounds: list[Round] = []
+    checks: list[tuple[int, int, list[LostCard]]] = []
     winners: list[str] = []
     last_number = len(traced)
-    fact: Fact
-    for number, (starter, turns, priority, ended, end_seat, last, lost_at, code, height,
-                 lost_token, display, _, outcomes) in enumerate(traced, 1):
-        events: list[Event] = [_priority(number, players, *p) for p in priority]
-        ender = players[end_seat]
-        text, fact = ends.get((ended, ender)) or _said_end(ended, ender)
-        events.append(Event(text, None, EXPLORATION_END, {}, fact))
-        key = (height, lost_at, code, lost_token)
-        text, rule, fact = dungeons.get(key) or _said_dungeon(key, setup.tokens)
-        events.append(Event(text, None, rule, {}, fact))
-        for seat, kind, after, points in outcomes:
-            player = players[seat]
-            text, rule, fact = (outcomes_said.get((player, kind, after, lost_at))
-                                or _said_outcome(player, kind, after, lost_at))
-            events.append(Event(text, None, rule, {player: points}, fact))
-            scores[player] += points
+    for number, one in enumerate(traced, 1):
+        lost_at, code, cards, outcomes = one[6], one[7], one[11], one[12]
+        checks.append((lost_at, code, [LostCard(players[seat], after) for seat, after in cards]))
+        for seat, _, _, points in outcomes:
+            scores[players[seat]] += points
         if max(scores.values()) >= WIN_POINTS:
             if number != last_number:  # the log goes on after the game's end
                 return None
             winners = [p for p, s in scores.items() if s >= WIN_POINTS]
-            reached = tuple(winners)
-            verb = "share the victory" if len(reached) > 1 else "wins"
-            who = " and ".join(reached)
-            reach = "reaches" if len(reached) == 1 else "reach"
-            events.append(Event(f"{who} {reach} {WIN_POINTS} points: the game ends; "
-                                f"{who} {verb}", None, GAME_END, {},
-                                GameEndFact(number, reached, WIN_POINTS, dict(scores), reached)))
-        else:
-            last_player = players[last]
-            text, fact = starts.get((last_player, number)) or _said_next(last_player, number)
-            events.append(Event(text, None, NEXT_START, {}, fact))
-        rounds.append(Round(
-            number=number,
-            title=f"Exploration {number} (start player {players[starter]}, "
-                  f"{turns} turn{'' if turns == 1 else 's'})",
-            events=tuple(events),
-            scores=dict(scores),
-            display=display,
-        ))
     if not winners:  # the log ends before anyone won
+        return None
+    return checks, scores, winners
+
+
+def fast_ruling(entry: GameEntry, *, source: str) -> Ruling | None:
+    """The ruling on the log ``entry`` as the Python replay gives it, or None if the C side
+    declines (or the extension is not built)."""
+    found = _trace(entry)
+    if found is None:
+        return None
+    traced, setup, rules_said = found
+    players = entry.players
+    if len(_said) > 4096 or len(_dungeons) > 4096:  # many distinct names: keep them small
+        _said.clear()
+        _dungeons.clear()
+    rounds = _word_rounds(traced, players, Event, Round, _said, _dungeons, _word, _priority,
+                          GameEndFact, WIN_POINTS, DungeonFact, _LOST_AT, setup.tokens)
+    if not rounds:  # the game ends before the log does, or the log before the game
+        return None
+    scores = dict(rounds[-1].scores)
+    winners = [p for p, s in scores.items() if s >= WIN_POINTS]
+    if not winners:
         return None
     return Ruling(
         game=GAME,
@@ -182,76 +194,70 @@ def fast_ruling(entry: GameEntry, *, source: str) -> Ruling | None:
         source=source,
         players=list(players),
         rounds=rounds,
-        final_scores=dict(scores),
+        final_scores=scores,
         winners=winners,
         violations=(),
         tie_break=(f"all reached {WIN_POINTS} points in the same check: a shared victory"
                    if len(winners) > 1 else ""),
-        notes=(setup.note_start + rules_text(rules) + setup.note_end,),
+        notes=(setup.note_start + rules_said + setup.note_end,),
         display="",
     )
 
 
-_ends: dict[tuple[int, str], tuple[str, ExplorationEndFact]] = {}
-_dungeons: dict[tuple[int, int, int, int], tuple[str, Rule | None, DungeonFact]] = {}
-_outcomes: dict[tuple[str, int, int, int], tuple[str, Rule | None, LostCardFact]] = {}
-_starts: dict[tuple[str, int], tuple[str, StartFact]] = {}
-_SAID = (_ends, _dungeons, _outcomes, _starts)
-"""What the events of an exploration say (text, rule, fact: immutable values), by what
-decides them: the same few players, outcomes and dungeons recur from log to log. Each Event
-is made anew (its ``points`` is a dict)."""
+_modes: dict[tuple[int, ...], tuple[int, bool, str]] = {}
+"""Per ``rules`` as a log lists them (a few orders of four rules): the tracing mask, whether
+rule #1 is in play, and the rules in words; never for rules listed twice."""
+_said: dict[str | tuple[str, ...], dict[int, tuple[str, Rule | None, Fact | None]]] = {}
+"""What the events of a player say (text, rule, fact: immutable values), by the case's code
+(see :func:`_word`; the game's end under the tuple of its winners): the same few players
+and outcomes recur from log to log. The C side
+(``dungeon_word``) looks them up and makes each Event anew (its ``points`` is a dict)."""
+_dungeons: dict[int, tuple[str, Rule | None, Fact]] = {}
+"""What the dungeon event of an exploration that holds says, by its height (a Lost one is
+worded in C, as state._describe words it: its tile and Lost point seldom recur)."""
+
+_END, _START = 1_000_000, 2_000_000
+"""The codes of an exploration's end (+ how it ended) and of the next start (+ the
+exploration's number) in dungeon_replay.c's ``dungeon_word`` (3,000,000: the game's end);
+below them, an outcome: kind +
+8 * (tile of the LOST card + 256 * Lost point); a dungeon that holds (no player): its
+height."""
 
 
-def _said_end(ended: int, ender: str) -> tuple[str, ExplorationEndFact]:
-    if ended:
-        said = (f"the exploration ends: {ender}, the next active player, has no tile in hand",
-                ExplorationEndFact("no-tile", ender))
-    else:
-        said = (f"the exploration ends: only {ender} is left in the team",
-                ExplorationEndFact("one-left", ender))
-    _ends[ended, ender] = said
-    return said
-
-
-def _said_dungeon(key: tuple[int, int, int, int], tokens: tuple[str, ...]
-                  ) -> tuple[str, Rule | None, DungeonFact]:
-    """What :func:`~pathcheck.games.dungeon.state._describe` and
-    :func:`~pathcheck.games.dungeon.state.dungeon_fact` say of a stack of ``height`` tiles
-    Lost at ``lost_at`` (its token's number ``lost_token``) for the reason ``code``."""
-    height, lost_at, code, lost_token = key
-    lost = _LOST_AT[code]
-    size = f"the dungeon of {height} tiles"  # (a stack holds START and a tile at least)
-    if lost is None:
-        said: tuple[str, Rule | None, DungeonFact] = (
-            f"{size} is never Lost: the path holds to the last tile", None,
-            DungeonFact(height, None, None, None, None))
-    else:
-        tile = tokens[lost_token]
-        said = (f"{size} is Lost at tile {lost_at} ({tile}, placed in turn {lost_at - 1}): "
-                f"{lost[0]}", lost[1], DungeonFact(height, lost_at, tile, lost_at - 1, lost[0]))
-    _dungeons[key] = said
-    return said
-
-
-def _said_outcome(player: str, kind: int, after: int, lost_at: int
-                  ) -> tuple[str, Rule | None, LostCardFact]:
+def _word(player: str | tuple[str, ...] | None, code: int) -> tuple[str, Rule | None, Fact | None]:
+    """What the event of case ``code`` (:data:`_END`) says, of ``player`` (None: a dungeon's
+    event; the players who reached the winning points: the game's end, whose fact is made
+    in C), as the Python replay words it."""
+    if isinstance(player, tuple):
+        who = " and ".join(player)
+        verb, reach = ("share the victory", "reach") if len(player) > 1 else ("wins", "reaches")
+        return (f"{who} {reach} {WIN_POINTS} points: the game ends; {who} {verb}", GAME_END,
+                None)
+    if player is None:
+        return (f"the dungeon of {code} tiles is never Lost: the path holds to the last tile",
+                None, DungeonFact(code, None, None, None, None))
+    if code >= _START:
+        number = code - _START
+        return (f"next start player: {player} (took the last turn)", NEXT_START,
+                StartFact(player, number + 1, "last-turn"))
+    if code >= _END:
+        if code - _END:
+            return (f"the exploration ends: {player}, the next active player, has no tile "
+                    "in hand", EXPLORATION_END, ExplorationEndFact("no-tile", player))
+        return (f"the exploration ends: only {player} is left in the team", EXPLORATION_END,
+                ExplorationEndFact("one-left", player))
+    rest, kind = divmod(code, 8)
+    lost_at, after = divmod(rest, 256)
     card, at = after or None, lost_at or None
-    said = (explain_outcome(player, _KINDS[kind], card, at), _KIND_RULES[kind],
+    return (explain_outcome(player, _KINDS[kind], card, at), _KIND_RULES[kind],
             LostCardFact(player, _KIND_VALUES[kind], card, at))
-    _outcomes[player, kind, after, lost_at] = said
-    return said
 
 
-def _said_next(player: str, number: int) -> tuple[str, StartFact]:
-    said = (f"next start player: {player} (took the last turn)",
-            StartFact(player, number + 1, "last-turn"))
-    _starts[player, number] = said
-    return said
-
-
-def _priority(number: int, players: tuple[str, ...], t: int, seat: int, standing: int,
-              void_seats: tuple[int, ...], first: int) -> Event:
-    """The event of a turn's void LOST announcements (rule #1), as Replay._announce words it."""
+def _priority(number: int, players: tuple[str, ...],
+              said: tuple[int, int, int, tuple[int, ...], int]) -> Event:
+    """The event of a turn's void LOST announcements (rule #1), as Replay._announce words it,
+    from the trace's (turn, player's seat, standing seat, void seats, by the first)."""
+    t, seat, standing, void_seats, first = said
     player, stands = players[seat], players[standing]
     void = tuple(players[v] for v in void_seats)
     who = " and ".join(void)

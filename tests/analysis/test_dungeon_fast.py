@@ -1,0 +1,158 @@
+"""The analysis of a game/1 log from the C replay's pass is the analysis from the Python replay.
+
+:func:`pathcheck.analysis.dungeon.analyse_entry` takes each exploration's check, the scores
+and the winners from the C replay (:func:`~pathcheck.games.dungeon.fast.fast_checks`, the pass
+``adjudicate`` rules with) when it takes the log, and replays in Python otherwise. Both must
+give the same analysis, byte for byte in JSON and text, or the same error: compared on
+fixtures, random games (rule #1 priority among them), mutated, deal-less and hostile logs, and
+through ``analyse``'s stream. Run under ASan/UBSan by .ci/sanitize.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pathcheck.analysis import dungeon
+from pathcheck.analysis.report import render_analysis
+from pathcheck.analysis.stream import AnalyseSettings, analyse_item
+from pathcheck.errors import RecordError
+from pathcheck.games.dungeon import fast
+from pathcheck.games.dungeon.adjudicator import ADJUDICATOR
+from pathcheck.games.dungeon.gen import random_game
+from pathcheck.games.dungeon.log import GAME_LOG, read_game_log
+from pathcheck.games.dungeon.state import Replay
+from pathcheck.inputs.items import log_items
+
+from ..fuzz import examples, json_values, mutate
+from ..games import test_dealless_exact as dealless
+from ..games.test_dungeon_c_trace import mutate as mutate_play
+from ..games.test_dungeon_fast import KEYS, WORDS, built, game_fixtures
+from ..games.test_unseen import without_deal
+
+
+@contextmanager
+def python_only() -> Iterator[None]:
+    """The C replay switched off (as without the extension)."""
+    replay = fast._replay
+    fast._replay = None
+    try:
+        yield
+    finally:
+        fast._replay = replay
+
+
+def _analysis(log: Any) -> tuple[bytes, str] | str:
+    try:
+        found = dungeon.analyse(log, source="test")
+    except RecordError as exc:
+        return str(exc)
+    return found.to_json(), render_analysis(found)
+
+
+def agree(log: Any) -> bool:
+    """Whether the C replay took ``log``, after checking that the analysis is the same with
+    and without it (and that its checks, scores and winners are the Python replay's)."""
+    with_c = _analysis(log)
+    with python_only():
+        assert _analysis(log) == with_c
+    try:
+        entry = GAME_LOG.read(log, source="test")
+        game = read_game_log(log, source="test")
+    except RecordError:
+        return False
+    found = fast.fast_checks(entry)
+    if found is None:
+        return False
+    replay = Replay(game)
+    replay.run()
+    assert found == (replay.checks, replay.scores, replay.winners)
+    assert not replay.violations
+    return True
+
+
+@built
+@pytest.mark.parametrize("path", game_fixtures(), ids=lambda p: p.name)
+def test_fixtures(path: Path) -> None:
+    taken = agree(json.loads(path.read_text("utf-8")))
+    assert taken == path.name.startswith("legal-")
+
+
+@built
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(2, 5), st.booleans(),
+       st.sets(st.sampled_from([1, 2, 3, 4])))
+def test_random_games_are_taken(seed: int, players: int, advanced: bool, rules: set[int]) -> None:
+    if not advanced:
+        rules.discard(4)
+    log = random_game(random.Random(seed), players=players, advanced=advanced,
+                      rules=sorted(rules))
+    assert agree(log)
+
+
+@built
+def test_rule_1_priority() -> None:
+    for seed in range(60):
+        assert agree(random_game(random.Random(seed), players=4, rules=[1]))
+
+
+@built
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_mutated_play(seed: int) -> None:
+    rng = random.Random(seed)
+    log = ADJUDICATOR.random_game(rng)
+    agree(mutate_play(log, rng))
+    longer = copy.deepcopy(log)
+    longer["explorations"].append(copy.deepcopy(log["explorations"][-1]))
+    assert not agree(longer)  # an exploration after the end: Python replays
+
+
+@built
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from(dealless.MUTATIONS),
+       st.sampled_from(dealless.STRIPS))
+def test_mutated_and_dealless(seed: int, kind: str, keep: tuple[str, ...]) -> None:
+    rng = random.Random(seed)
+    log = ADJUDICATOR.random_game(rng)
+    dealless.mutate(log, kind, rng)
+    agree(log)
+    assert not agree(without_deal(log, keep))
+
+
+@built
+@settings(max_examples=examples(60), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**32 - 1), st.data())
+def test_hostile_logs(seed: int, data: st.DataObject) -> None:
+    log = ADJUDICATOR.random_game(random.Random(seed))
+    mutate(data, log, json_values(WORDS, KEYS), most=3)
+    agree(log)
+
+
+@built
+def test_the_stream_writes_the_same(tmp_path: Path) -> None:
+    """``analyse``'s stream (the typed path) writes the same bytes with the C replay or without,
+    clean and illegal logs alike."""
+    rng = random.Random(7)
+    logs = [ADJUDICATOR.random_game(rng) for _ in range(30)]
+    logs += [json.loads(p.read_text("utf-8")) for p in game_fixtures()]
+    path = tmp_path / "logs.jsonl"
+    path.write_text("".join(json.dumps(log) + "\n" for log in logs), "utf-8")
+
+    def written(output: str) -> list[bytes]:
+        settings_ = AnalyseSettings(output=output)
+        return [analyse_item(item, settings_).text for item in log_items(str(path))]
+
+    with_c = {output: written(output) for output in ("jsonl", "text")}
+    with python_only():
+        assert {output: written(output) for output in ("jsonl", "text")} == with_c
