@@ -14,9 +14,11 @@ To rewrite the digests after a change that means to change pages (say why in the
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import random
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -28,8 +30,8 @@ DIGESTS = ROOT / "tests" / "data" / "page_digests.json"
 GAMES = ("dungeon", "memoarrr", "memo-dice", "robot-memory")
 
 
-def game_fixtures() -> list[Path]:
-    return sorted(p for folder in GAMES for p in (ROOT / "fixtures" / folder).glob("*.json")
+def game_fixtures(root: Path = ROOT) -> list[Path]:
+    return sorted(p for folder in GAMES for p in (root / "fixtures" / folder).glob("*.json")
                   if not p.name.startswith("malformed"))
 
 
@@ -68,9 +70,17 @@ def _folder(folder: Path, prefix: str, out: dict[str, str]) -> None:
 
 
 def digests(work: Path) -> dict[str, str]:
-    """The SHA-256 of every page of the corpus, by a name that says how it was written."""
+    """The SHA-256 of every page of the corpus, by a name that says how it was written (run
+    in ``work`` on copies of the fixtures: a page names its input by the path given)."""
+    for folder in (*GAMES, "dungeons", "batch"):
+        shutil.copytree(ROOT / "fixtures" / folder, work / "fixtures" / folder)
+    with contextlib.chdir(work):
+        return _digests(Path("."))
+
+
+def _digests(work: Path) -> dict[str, str]:
     out: dict[str, str] = {}
-    for path in game_fixtures():
+    for path in game_fixtures(work):
         name = f"{path.parent.name}/{path.stem}"
         page = work / f"{path.parent.name}-{path.stem}.html"
         _run(["adjudicate", str(path), "-o", str(work / "r.txt"), "--html", str(page)])
@@ -90,12 +100,12 @@ def digests(work: Path) -> dict[str, str]:
     _run(["adjudicate", str(every), "-o", str(work / "r.txt"), "--html",
           str(work / "every-game") + "/"])
     _folder(work / "every-game", "every-game", out)
-    for records in (ROOT / "fixtures" / "dungeons" / "examples.dgn",
-                    ROOT / "fixtures" / "batch" / "dungeons.jsonl"):
+    for records in (work / "fixtures" / "dungeons" / "examples.dgn",
+                    work / "fixtures" / "batch" / "dungeons.jsonl"):
         folder = work / f"verify-{records.stem}"
         _run(["verify", str(records), "-o", str(work / "v.txt"), "--html", str(folder) + "/"])
         _folder(folder, f"verify-{records.stem}", out)
-    _run(["adjudicate", str(ROOT / "fixtures" / "batch" / "logs.jsonl"), "-o",
+    _run(["adjudicate", str(work / "fixtures" / "batch" / "logs.jsonl"), "-o",
           str(work / "r.txt"), "--html", str(work / "batch-logs") + "/"])
     _folder(work / "batch-logs", "batch-logs", out)
     for code in ("1303N-QK8NC",):
