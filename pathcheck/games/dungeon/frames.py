@@ -26,6 +26,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pathcheck.games.dungeon.log import Exploration
+from pathcheck.render.growing import Growing, Prefixes
 from pathcheck.render.html import Moments, Note, NoteKind, Page, PageEvent
 from pathcheck.render.model import build_view
 from pathcheck.render.report import lost_sentence
@@ -99,24 +100,22 @@ class Builder:
         every = len(steps)
         most = max(DRAWN_TURNS, len(self.tileset))
         steps = steps[:most + 1 - start_turn]  # turns 0 (START alone) to most
-        drawn = full if len(steps) == every else trace(
-            placements[:steps[-1]], tileset=self.tileset, rules=self.rules,
-            initial_movement=movement, with_passes=True)
+        drawn = full if len(steps) == every else Prefixes(full, movement).at(steps[-1])
         extent = build_view(drawn, self.tileset, self.rules).extent(bound=False)
         initials = {k: _initial(name) for k, name in (placers or {}).items() if name}
+        growing = Growing(full, self.tileset, self.rules, extent, initials, movement)
         shown = 0
         lost_before = False
         result: TraceResult | None = None
+        traced = 0
         for turn, height in enumerate(steps, start=start_turn):
             if result is None or result.lost_at is None:  # a Lost path stays as it is
-                result = trace(placements[:height], tileset=self.tileset, rules=self.rules,
-                               initial_movement=movement, with_passes=True)
+                traced = height
             on_tiles: dict[int, str] = {}
             for card in cards:
                 if card.after <= height:
                     on_tiles[card.after] = on_tiles.get(card.after, "") + _initial(card.player)
-            picture = view_svg(build_view(result, self.tileset, self.rules), extent=extent,
-                               placers=initials, cards=on_tiles)
+            picture, result = growing.picture(traced, on_tiles)
             if turn_events is not None and turn in turn_events:
                 events = list(turn_events[turn])
             else:
