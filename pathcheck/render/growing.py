@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from pathcheck.render.html import Drawing, one_line
 from pathcheck.render.model import PAIRS, PortPair, tile_paths
 from pathcheck.render.svg import (
     BACKDROP,
@@ -82,6 +83,19 @@ class Prefixes:
         return TraceResult(None, None, full.layout[:height], movement, passes)
 
 
+def extent(result: TraceResult) -> Extent:
+    """What :meth:`~pathcheck.render.model.DungeonView.extent` gives without the bound: the
+    cells of the tiles laid (the Lost mark is on one of them).
+
+    >>> from pathcheck.tracer.dungeon import trace_notation
+    >>> extent(trace_notation("START@N R1@N R2@E"))
+    (0, 0, 1, 1)
+    """
+    xs = [p.x for p in result.layout] or [0]
+    ys = [p.y for p in result.layout] or [0]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
 class Growing:
     """The pictures of one dungeon as it grows, in one extent, as ``view_svg`` draws them.
 
@@ -102,6 +116,14 @@ class Growing:
                                    else ()))
         self.placers = placers
         self.index_of = {(p.x, p.y): i for i, p in enumerate(full.layout)}
+        self.start = start_line(full.layout[0].x, full.layout[0].y, self.shift_y) \
+            if full.layout else ""
+        self.cards: dict[tuple[int, str], str] = {}
+        self.descs: dict[tuple[int, bool], str] = {}
+        self.one_line = True
+        """No line holds a line boundary (a player's initial, a tile id may be anything): the
+        pictures are :class:`~pathcheck.render.html.Drawing` objects, which a page need not
+        split into lines again."""
         self._reset()
 
     def _reset(self) -> None:
@@ -118,8 +140,10 @@ class Growing:
             placed = self.full.layout[index - 1]
             paths = tile_paths(tileset[placed.tile].kind, placed.dir)
             self.tiles.append(tile_line(placed.x, placed.y, index, paths, shift_y))
-            self.labels.append(label_line(placed.x, placed.y, index, placed.tile, placed.dir,
-                                          shift_y, self.placers.get(index, "")))
+            label = label_line(placed.x, placed.y, index, placed.tile, placed.dir, shift_y,
+                               self.placers.get(index, ""))
+            self.one_line = self.one_line and one_line(label)
+            self.labels.append(label)
             self.taken.append(set())
             self.taken_lines.append("")
 
@@ -137,6 +161,15 @@ class Growing:
                                              self.shift_y)
         self.drawn_passes = passes
 
+    def _card(self, index: int, initials: str) -> str:
+        line = self.cards.get((index, initials))
+        if line is None:
+            at = self.full.layout[index - 1]
+            line = self.cards[(index, initials)] = cards_line(at.x, at.y, self.shift_y, index,
+                                                              initials)
+            self.one_line = self.one_line and one_line(line)
+        return line
+
     def picture(self, height: int, cards: Mapping[int, str] | None = None
                 ) -> tuple[str, TraceResult]:
         """The picture of the first ``height`` tiles, and their trace."""
@@ -149,21 +182,21 @@ class Growing:
             self._go(passes)
         count = len(result.layout)
         lost = result.lost_at is not None and count >= result.lost_at
-        out = [*self.head, desc_line(count, result.lost_at, result.reason.value
-                                     if lost and result.reason is not None else None),
-               *self.fixed, *self.tiles]
+        desc = self.descs.get((count, lost))
+        if desc is None:
+            desc = self.descs[(count, lost)] = desc_line(
+                count, result.lost_at, result.reason.value
+                if lost and result.reason is not None else None)
+        out = [*self.head, desc, *self.fixed, *self.tiles]
         out += [line for line in self.taken_lines if line]
         out += self.labels
-        shift_y = self.shift_y
         if count:
-            start = result.layout[0]
-            out.append(start_line(start.x, start.y, shift_y))
+            out.append(self.start)
         if lost and result.lost_at is not None:
             at = result.layout[result.lost_at - 1]
-            out.append(lost_line(at.x, at.y, shift_y))
-        for index, initials in sorted((cards or {}).items()):
-            if 1 <= index <= count:
-                at = result.layout[index - 1]
-                out.append(cards_line(at.x, at.y, shift_y, index, initials))
+            out.append(lost_line(at.x, at.y, self.shift_y))
+        if cards:
+            out += [self._card(index, initials) for index, initials in sorted(cards.items())
+                    if 1 <= index <= count]
         out += CLOSE
-        return "\n".join(out) + "\n", result
+        return (Drawing(out) if self.one_line else "\n".join(out) + "\n"), result

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pathcheck.games.dungeon.log import Exploration
-from pathcheck.render.growing import Growing, Prefixes
+from pathcheck.render.growing import Growing, Prefixes, extent
 from pathcheck.render.html import Moments, Note, NoteKind, Page, PageEvent
 from pathcheck.render.model import build_view
 from pathcheck.render.report import lost_sentence
@@ -101,9 +101,9 @@ class Builder:
         most = max(DRAWN_TURNS, len(self.tileset))
         steps = steps[:most + 1 - start_turn]  # turns 0 (START alone) to most
         drawn = full if len(steps) == every else Prefixes(full, movement).at(steps[-1])
-        extent = build_view(drawn, self.tileset, self.rules).extent(bound=False)
         initials = {k: _initial(name) for k, name in (placers or {}).items() if name}
-        growing = Growing(full, self.tileset, self.rules, extent, initials, movement)
+        growing = Growing(full, self.tileset, self.rules, extent(drawn), initials, movement)
+        card_initials = [(card.after, _initial(card.player)) for card in cards]
         shown = 0
         lost_before = False
         result: TraceResult | None = None
@@ -112,9 +112,9 @@ class Builder:
             if result is None or result.lost_at is None:  # a Lost path stays as it is
                 traced = height
             on_tiles: dict[int, str] = {}
-            for card in cards:
-                if card.after <= height:
-                    on_tiles[card.after] = on_tiles.get(card.after, "") + _initial(card.player)
+            for after, initial in card_initials:
+                if after <= height:
+                    on_tiles[after] = on_tiles.get(after, "") + initial
             picture, result = growing.picture(traced, on_tiles)
             if turn_events is not None and turn in turn_events:
                 events = list(turn_events[turn])
