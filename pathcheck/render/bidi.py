@@ -72,6 +72,8 @@ class Names:
 
     def text(self, text: str) -> str:
         """``text`` with each name between FSI and PDI."""
+        if self.pattern is None and text.isascii():  # no name to isolate, no isolate
+            return text
         done = self._texts.get(text)
         if done is None:
             done = self._texts[text] = self._isolated(text)
@@ -86,6 +88,8 @@ class Names:
 
     def html(self, text: str) -> str:
         """``text`` escaped for HTML, each name in a ``<bdi>``."""
+        if self.pattern is None and text.isascii():
+            return escape(text)
         done = self._html.get(text)
         if done is None:
             done = self._html[text] = escape(self.text(text)).replace(FSI, "<bdi>").replace(

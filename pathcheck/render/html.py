@@ -31,6 +31,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from html import escape
+from itertools import filterfalse
 from typing import Any
 from urllib.parse import quote
 
@@ -236,8 +237,8 @@ def frames_data(page: Page, names: Names | None = None) -> dict[str, Any]:
         number = drawn.get(id(picture))
         if number is None and picture:
             split = picture.lines if isinstance(picture, Drawing) else picture.splitlines()
-            for line in split:
-                if line not in lines:
+            for line in filterfalse(lines.__contains__, split):  # the new lines, in order
+                if line not in lines:  # (a line twice in one picture)
                     lines[line] = len(lines)
             ids = tuple(map(lines.__getitem__, split))
             number = drawn[id(picture)] = pictures.setdefault(ids, len(pictures))
