@@ -426,21 +426,19 @@ class _Drawn:
                  rules: frozenset[int]) -> None:
         self.dungeons, self.tileset, self.rules = dungeons, tileset, rules
         forget()
-        self.movements: list[Move] = []
+        self.prefixes: list[Prefixes] = []
         self.extents = []
         movement = Move.STRAIGHT
         for dungeon in dungeons:
             full = trace(dungeon, tileset=tileset, rules=rules, initial_movement=movement,
                          with_passes=True)
-            self.movements.append(movement)
-            self.extents.append(build_view(full, tileset, rules).extent(bound=False))
+            self.prefixes.append(Prefixes(full, movement))
+            self.extents.append(extent(full))
             movement = full.last_movement
 
     def at(self, number: int, tiles: int, extent: Extent | None = None
            ) -> tuple[str, TraceResult]:
-        result = trace(self.dungeons[number - 1][:tiles], tileset=self.tileset,
-                       rules=self.rules, initial_movement=self.movements[number - 1],
-                       with_passes=True)
+        result = self.prefixes[number - 1].at(tiles)
         view = build_view(result, self.tileset, self.rules)
         return view_svg(view, extent=extent or self.extents[number - 1]), result
 
