@@ -158,6 +158,9 @@ def one_line(text: str) -> bool:
     return not text or text.splitlines() == [text]
 
 
+_new = object.__new__
+
+
 def suffix(n: int) -> str:
     """The letter of the n-th (0-based) moment of one move: ``""``, ``b``, ``c`` ...
 
@@ -188,8 +191,13 @@ class Moments:
         if event is not None:
             self.events.append(event)
             index = len(self.events) - 1
-        self.frames.append(Frame(base + suffix(count), caption, picture, text, index,
-                                 tuple(notes), dict(scores or {})))
+        # Frame(...) itself, without the frozen dataclass's field-by-field __setattr__ (a page
+        # makes a hundred frames and more)
+        frame = _new(Frame)
+        frame.__dict__.update(key=base + suffix(count), caption=caption, picture=picture,
+                              text=text, event=index, notes=tuple(notes),
+                              scores=dict(scores or {}))
+        self.frames.append(frame)
 
     @property
     def picture(self) -> str:
