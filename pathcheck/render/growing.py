@@ -39,6 +39,9 @@ from pathcheck.tracer.dungeon import TraceResult
 from pathcheck.tracer.geometry import Move
 from pathcheck.tracer.tileset import TileSet
 
+_tile_line = tile_line.__wrapped__
+_label_line = label_line.__wrapped__
+
 
 class Prefixes:
     """The trace of every prefix of a stack, read off the trace of the whole stack.
@@ -120,6 +123,8 @@ class Growing:
             if full.layout else ""
         self.cards: dict[tuple[int, str], str] = {}
         self.descs: dict[tuple[int, bool], str] = {}
+        self.lost = ""
+        """The Lost mark (only the full trace has one)."""
         self.one_line = True
         """No line holds a line boundary (a player's initial, a tile id may be anything): the
         pictures are :class:`~pathcheck.render.html.Drawing` objects, which a page need not
@@ -134,14 +139,15 @@ class Growing:
         self.drawn_passes = 0
 
     def _lay(self, count: int) -> None:
-        """Draw the tiles of the layout up to ``count``."""
+        """Draw the tiles of the layout up to ``count`` (each once: the line makers' caches,
+        which serve pictures drawn whole, are passed by)."""
         shift_y, tileset = self.shift_y, self.tileset
         for index in range(len(self.tiles) + 1, count + 1):
             placed = self.full.layout[index - 1]
             paths = tile_paths(tileset[placed.tile].kind, placed.dir)
-            self.tiles.append(tile_line(placed.x, placed.y, index, paths, shift_y))
-            label = label_line(placed.x, placed.y, index, placed.tile, placed.dir, shift_y,
-                               self.placers.get(index, ""))
+            self.tiles.append(_tile_line(placed.x, placed.y, index, paths, shift_y))
+            label = _label_line(placed.x, placed.y, index, placed.tile, placed.dir, shift_y,
+                                self.placers.get(index, ""))
             self.one_line = self.one_line and one_line(label)
             self.labels.append(label)
             self.taken.append(set())
@@ -193,8 +199,10 @@ class Growing:
         if count:
             out.append(self.start)
         if lost and result.lost_at is not None:
-            at = result.layout[result.lost_at - 1]
-            out.append(lost_line(at.x, at.y, self.shift_y))
+            if not self.lost:
+                at = result.layout[result.lost_at - 1]
+                self.lost = lost_line(at.x, at.y, self.shift_y)
+            out.append(self.lost)
         if cards:
             out += [self._card(index, initials) for index, initials in sorted(cards.items())
                     if 1 <= index <= count]
