@@ -48,8 +48,9 @@ def stacks(draw: st.DrawFn) -> tuple[list[Placement], Move, frozenset[int]]:
     for _ in range(draw(st.integers(0, 45))):
         tile = rng.choice(IDS)
         right = _heading_into(stack, tile, rules, movement)
-        wrong = right is None or rng.random() < 0.05
-        stack.append(Placement(tile, Direction(rng.randrange(4)) if wrong else right))
+        if right is None or rng.random() < 0.05:
+            right = Direction(rng.randrange(4))
+        stack.append(Placement(tile, right))
     return stack, movement, rules
 
 
