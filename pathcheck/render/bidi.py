@@ -66,9 +66,20 @@ class Names:
                        key=len, reverse=True)
         self.pattern = re.compile(
             r"(?<!\w)(?:" + "|".join(map(re.escape, found)) + r")(?!\w)") if found else None
+        self._texts: dict[str, str] = {}
+        self._html: dict[str, str] = {}
+        """What each text gave (a page says many texts at many moments)."""
 
     def text(self, text: str) -> str:
         """``text`` with each name between FSI and PDI."""
+        if self.pattern is None and text.isascii():  # no name to isolate, no isolate
+            return text
+        done = self._texts.get(text)
+        if done is None:
+            done = self._texts[text] = self._isolated(text)
+        return done
+
+    def _isolated(self, text: str) -> str:
         if _ISOLATE_CHAR.search(text):
             text = text.translate(_ISOLATES)
         if self.pattern is None:
@@ -77,4 +88,10 @@ class Names:
 
     def html(self, text: str) -> str:
         """``text`` escaped for HTML, each name in a ``<bdi>``."""
-        return escape(self.text(text)).replace(FSI, "<bdi>").replace(PDI, "</bdi>")
+        if self.pattern is None and text.isascii():
+            return escape(text)
+        done = self._html.get(text)
+        if done is None:
+            done = self._html[text] = escape(self.text(text)).replace(FSI, "<bdi>").replace(
+                PDI, "</bdi>")
+        return done

@@ -26,9 +26,12 @@ True
 from __future__ import annotations
 
 import enum
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from html import escape
+from itertools import filterfalse
 from typing import Any
 from urllib.parse import quote
 
@@ -127,6 +130,37 @@ class Page:
     each links to its moment (``analyse --html``)."""
 
 
+class Drawing(str):
+    """A picture (SVG markup) that knows its lines, so that a page does not split it again:
+    ``Drawing(lines) == "\\n".join(lines) + "\\n"`` and ``.lines`` is its ``splitlines()``
+    (so no line may hold a line boundary: :func:`one_line`).
+
+    >>> picture = Drawing(["<svg>", "</svg>"])
+    >>> picture == "<svg>\\n</svg>\\n" and picture.lines == tuple(picture.splitlines())
+    True
+    """
+
+    lines: tuple[str, ...]
+
+    def __new__(cls, lines: Sequence[str]) -> Drawing:
+        drawing = super().__new__(cls, "\n".join(lines) + "\n")
+        drawing.lines = tuple(lines)
+        return drawing
+
+
+def one_line(text: str) -> bool:
+    """Whether ``text`` holds no line boundary of ``str.splitlines`` (a player's initial may
+    be any character).
+
+    >>> one_line("<g/>"), one_line("a\\u2028b"), one_line("a\\x85")
+    (True, False, False)
+    """
+    return not text or text.splitlines() == [text]
+
+
+_new = object.__new__
+
+
 def suffix(n: int) -> str:
     """The letter of the n-th (0-based) moment of one move: ``""``, ``b``, ``c`` ...
 
@@ -157,8 +191,13 @@ class Moments:
         if event is not None:
             self.events.append(event)
             index = len(self.events) - 1
-        self.frames.append(Frame(base + suffix(count), caption, picture, text, index,
-                                 tuple(notes), dict(scores or {})))
+        # Frame(...) itself, without the frozen dataclass's field-by-field __setattr__ (a page
+        # makes a hundred frames and more)
+        frame = _new(Frame)
+        frame.__dict__.update(key=base + suffix(count), caption=caption, picture=picture,
+                              text=text, event=index, notes=tuple(notes),
+                              scores=dict(scores or {}))
+        self.frames.append(frame)
 
     @property
     def picture(self) -> str:
@@ -183,6 +222,9 @@ def _json_for_script(value: Any) -> str:
     return text.replace("</", "<\\/").replace("<!--", "\\u003c!--")
 
 
+_KIND = {kind: kind.value for kind in NoteKind}
+
+
 def frames_data(page: Page, names: Names | None = None) -> dict[str, Any]:
     """The page's frames as the script reads them: shared tables of lines, pictures, notes.
 
@@ -196,12 +238,18 @@ def frames_data(page: Page, names: Names | None = None) -> dict[str, Any]:
     pictures: dict[tuple[int, ...], int] = {}
     rules: dict[Rule, int] = {}
     frames: list[dict[str, Any]] = []
-    drawn: dict[str, int] = {}  # a picture shown at several moments is split once
+    drawn: dict[int, int] = {}  # a picture shown at several moments is split once
+    notes: dict[int, list[Any]] = {}
     for frame in page.frames:
-        number = drawn.get(frame.picture)
-        if number is None and frame.picture:
-            ids = tuple(lines.setdefault(line, len(lines)) for line in frame.picture.splitlines())
-            number = drawn[frame.picture] = pictures.setdefault(ids, len(pictures))
+        picture = frame.picture
+        number = drawn.get(id(picture))
+        if number is None and picture:
+            split = picture.lines if isinstance(picture, Drawing) else picture.splitlines()
+            for line in filterfalse(lines.__contains__, split):  # the new lines, in order
+                if line not in lines:  # (a line twice in one picture)
+                    lines[line] = len(lines)
+            ids = tuple(map(lines.__getitem__, split))
+            number = drawn[id(picture)] = pictures.setdefault(ids, len(pictures))
         item: dict[str, Any] = {"k": frame.key, "c": names.text(frame.caption)}
         if number is not None:
             item["p"] = number
@@ -210,9 +258,15 @@ def frames_data(page: Page, names: Names | None = None) -> dict[str, Any]:
         if frame.event is not None:
             item["e"] = frame.event
         if frame.notes:
-            item["n"] = [[n.kind.value, names.text(n.text)]
-                         + ([rules.setdefault(n.rule, len(rules))] if n.rule is not None
-                            else []) for n in frame.notes]
+            said = []
+            for note in frame.notes:  # a note stands at many moments: said once
+                one = notes.get(id(note))
+                if one is None:
+                    one = notes[id(note)] = [_KIND[note.kind], names.text(note.text)] + (
+                        [rules.setdefault(note.rule, len(rules))] if note.rule is not None
+                        else [])
+                said.append(one)
+            item["n"] = said
         if frame.scores:
             item["s"] = [[name, points] for name, points in frame.scores.items()]
         frames.append(item)
@@ -226,7 +280,13 @@ def fragment(key: str) -> str:
     >>> fragment("1.7b"), fragment("a b%")
     ('#1.7b', '#a%20b%25')
     """
+    if _UNRESERVED.fullmatch(key):  # the usual key (1.7b): nothing to encode
+        return "#" + key
     return "#" + quote(key, safe="")
+
+
+_UNRESERVED = re.compile(r"[A-Za-z0-9_.~-]*")
+"""What ``quote`` never encodes (nor ``html.escape``)."""
 
 
 ITEM = "m-"
@@ -234,6 +294,7 @@ ITEM = "m-"
 fragment names the moment itself, so opening a link does not scroll to the list)."""
 
 
+@lru_cache(maxsize=1024)
 def _rule_html(rule: Rule) -> str:
     return (f'<span class="rule"><span class="section">{escape(rule.section)}</span>'
             f' <q>{escape(rule.quote)}</q></span>')
@@ -254,8 +315,11 @@ def event_html(event: PageEvent, key: str | None, names: Names | None = None) ->
     body = f"{mark}{where}{names.html(event.text)}"
     ident = ""
     if key is not None:  # without JavaScript the link goes to the item itself
-        body = f'<a class="go" href="{escape(fragment(ITEM + key))}">{body}</a>'
-        ident = f' id="{escape(ITEM + key)}"'
+        item = ITEM + key
+        plain = _UNRESERVED.fullmatch(item) is not None
+        href = "#" + item if plain else escape(fragment(item))
+        body = f'<a class="go" href="{href}">{body}</a>'
+        ident = f' id="{item if plain else escape(item)}"'
     rule = _rule_html(event.rule) if event.rule is not None else ""
     return f"<li{ident} class=\"{cls}\">{body}{rule}</li>"
 

@@ -57,14 +57,14 @@ class DungeonView:
         return min(xs), min(ys), max(xs), max(ys)
 
 
-_PAIRS = [[frozenset({Direction(a), Direction(b)}) for b in range(4)] for a in range(4)]
+PAIRS = [[frozenset({Direction(a), Direction(b)}) for b in range(4)] for a in range(4)]
 """Every pair of edges, made once (a page draws thousands of views)."""
 
 
 @lru_cache(maxsize=256)
-def _paths(kind: TileKind, direction: Direction) -> tuple[PortPair, ...]:
+def tile_paths(kind: TileKind, direction: Direction) -> tuple[PortPair, ...]:
     """The paths of a tile kind turned to ``direction``, in absolute edge directions."""
-    return tuple(_PAIRS[(a + direction) % 4][(b + direction) % 4] for a, b in KIND_PATHS[kind])
+    return tuple(PAIRS[(a + direction) % 4][(b + direction) % 4] for a, b in KIND_PATHS[kind])
 
 
 def build_view(
@@ -74,12 +74,12 @@ def build_view(
     ts = tileset or load_tileset()
     taken: dict[Cell, set[PortPair]] = {}
     for p in result.passes:
-        taken.setdefault((p.x, p.y), set()).add(_PAIRS[(p.entry + 2) % 4][p.exit])
+        taken.setdefault((p.x, p.y), set()).add(PAIRS[(p.entry + 2) % 4][p.exit])
     tiles: dict[Cell, TileView] = {}
     for index, placed in enumerate(result.layout, start=1):
         cell = (placed.x, placed.y)
         kind = ts[placed.tile].kind
-        tiles[cell] = TileView(index, placed.tile, kind, placed.dir, _paths(kind, placed.dir),
+        tiles[cell] = TileView(index, placed.tile, kind, placed.dir, tile_paths(kind, placed.dir),
                                frozenset(taken.get(cell, ())))
     lost_cell = None
     if result.lost_at is not None and len(result.layout) >= result.lost_at:

@@ -24,7 +24,7 @@ from shapely import LineString, Point, box
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
 
-from pathcheck.render.model import DungeonView, PortPair, TileView, build_view
+from pathcheck.render.model import DungeonView, PortPair, build_view
 from pathcheck.render.words import counted
 from pathcheck.tracer.dungeon import TraceResult
 from pathcheck.tracer.geometry import Direction
@@ -114,7 +114,7 @@ def forget() -> None:
     """Empty the caches of drawn lines (a page builder calls it for each dungeon: the lines of
     one dungeon repeat from picture to picture, another's seldom do, and a batch of pages
     must not grow)."""
-    for cached in (_tile_line, _label_line, _taken_line):
+    for cached in (tile_line, label_line, taken_line):
         cached.cache_clear()
 
 
@@ -150,39 +150,41 @@ def _place(x: int, y: int, shift_y: float) -> str:
 
 
 @lru_cache(maxsize=8192)
-def _tile_line(x: int, y: int, tile: TileView, shift_y: float) -> str:
+def tile_line(x: int, y: int, index: int, paths: tuple[PortPair, ...], shift_y: float) -> str:
     """A tile's cell and paths (the same line in every picture of a growing dungeon)."""
-    cell, paths = _tile_shape(tile.paths)
-    return (f'<g {_place(x, y, shift_y)}><path class="tile" data-index="{tile.index}" '
+    cell, drawn = _tile_shape(paths)
+    return (f'<g {_place(x, y, shift_y)}><path class="tile" data-index="{index}" '
             f'd="{cell}" fill="#efe6d2" stroke="#8a7f6a"/>'
-            f'<path d="{paths}" fill="none" stroke="#b9ae98" '
+            f'<path d="{drawn}" fill="none" stroke="#b9ae98" '
             'stroke-width="4" stroke-linecap="round"/></g>')
 
 
 @lru_cache(maxsize=8192)
-def _label_line(x: int, y: int, tile: TileView, shift_y: float, placer: str) -> str:
+def label_line(x: int, y: int, index: int, tile: str, direction: Direction, shift_y: float,
+               placer: str) -> str:
     """A tile's labels, each in its corner, over the path taken."""
     left, right = (x - 0.46) * SCALE, (x + 0.46) * SCALE
     upper, lower = (shift_y - y - 0.27) * SCALE, (shift_y - y + 0.43) * SCALE
-    ident, hover = _fit(tile.tile, LABEL)
+    ident, hover = _fit(tile, LABEL)
     who = (f'<text class="placer" x="{right:.1f}" y="{upper:.1f}" text-anchor="end" '
            f'font-weight="bold" fill="#1a1a1a">{escape(placer)}</text>') if placer else ""
     return (f'<g class="labels" font-size="{LABEL}" fill="#444">'
             f'<text class="label" x="{left:.1f}" y="{upper:.1f}" font-size="{LABEL + 1}" '
-            f'font-weight="bold">{tile.index}</text>{who}'
-            f'<text class="label" x="{left:.1f}" y="{lower:.1f}">{_ARROWS[tile.dir]}</text>'
+            f'font-weight="bold">{index}</text>{who}'
+            f'<text class="label" x="{left:.1f}" y="{lower:.1f}">{_ARROWS[direction]}</text>'
             f'<text class="label" x="{right:.1f}" y="{lower:.1f}" text-anchor="end">{hover}'
             f"{escape(ident)}</text></g>")
 
 
 @lru_cache(maxsize=8192)
-def _taken_line(x: int, y: int, index: int, taken: frozenset[PortPair], shift_y: float) -> str:
+def taken_line(x: int, y: int, index: int, taken: frozenset[PortPair], shift_y: float) -> str:
+    """The path taken over a tile (a line of its own: it grows as the path comes back)."""
     return (f'<path class="taken" data-index="{index}" {_place(x, y, shift_y)} '
             f'd="{_taken_shape(taken)}" fill="none" stroke="#0072B2" stroke-width="6" '
             'stroke-linecap="round" stroke-linejoin="round"/>')
 
 
-def _cards_line(x: int, y: int, shift_y: float, index: int, initials: str) -> str:
+def cards_line(x: int, y: int, shift_y: float, index: int, initials: str) -> str:
     """The LOST cards announced after tile ``index``, lying on it: an orange card with the
     players' initials."""
     width = 0.16 * SCALE + 0.12 * SCALE * len(initials)
@@ -194,6 +196,61 @@ def _cards_line(x: int, y: int, shift_y: float, index: int, initials: str) -> st
             f'font-size="{LABEL}" font-weight="bold" fill="#1a1a1a">{escape(initials)}</text></g>')
 
 
+def svg_open(extent: Extent, title: str = "") -> tuple[str, float]:
+    """The ``<svg>`` line of a picture of ``extent`` (with room for a title), and the y flip
+    (``svg_y = (shift_y - y) * SCALE``)."""
+    min_x, min_y, max_x, max_y = extent
+    left = min_x - 0.5 - MARGIN
+    top = max_y + 0.5 + MARGIN
+    width = max((max_x - min_x + 1 + 2 * MARGIN) * SCALE, MIN_WIDTH if title else 0)
+    height = (max_y - min_y + 1 + 2 * MARGIN) * SCALE + (24 if title else 0)
+    off_y = 24 if title else 0
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" '
+            f'height="{height:.0f}" viewBox="{left * SCALE:.1f} {-off_y} {width:.1f} '
+            f'{height:.1f}" role="img" style="--min:{min_width(width):.0f}px;'
+            f'--minh:{min_width(height):.0f}px;--max:{1.6 * width:.0f}px">'), top
+
+
+def desc_line(tiles: int, lost_index: int | None, reason: str | None) -> str:
+    """What a picture shows, in words (``reason`` only where the Lost tile is drawn)."""
+    described = f"{counted(tiles, 'tile')} laid" + (
+        f"; Lost at tile {lost_index} ({reason})" if reason else "")
+    return f"<desc>{escape(described)}</desc>"
+
+
+BACKDROP = ('<rect x="-100000" y="-100000" width="200000" height="200000" fill="#fbfaf7"/>',
+            '<g font-family="sans-serif">')
+"""The lines after the ``<desc>``: the paper, and the group of the drawing."""
+CLOSE = ("</g>", "</svg>")
+
+
+def bound_line(bound: int, shift_y: float) -> str:
+    """The square bound of additional rule #2 (the shape of view_geometry, drawn without
+    its unions)."""
+    half = bound + 0.5
+    return (f'<path d="{_d(box(-half, -half, half, half).exterior, shift_y)}" fill="none" '
+            'stroke="#D55E00" stroke-width="2" stroke-dasharray="6 4"/>')
+
+
+def start_line(sx: int, sy: int, shift_y: float) -> str:
+    cx, cy = sx * SCALE, (shift_y - sy) * SCALE
+    return (f'<g class="start"><circle cx="{cx:.1f}" cy="{cy:.1f}" r="9" '
+            'fill="#009E73" stroke="white" stroke-width="1.5"/>'
+            f'<text x="{cx:.1f}" y="{cy + 4:.1f}" font-family="sans-serif" '
+            'font-size="12" font-weight="bold" text-anchor="middle" fill="white">S</text>'
+            '</g>')
+
+
+def lost_line(x: int, y: int, shift_y: float) -> str:
+    lx, ly = x * SCALE, (shift_y - y) * SCALE
+    arm = 0.16 * SCALE
+    return (f'<g class="lost"><circle cx="{lx:.1f}" cy="{ly:.1f}" r="{0.32 * SCALE:.1f}" '
+            'fill="#D55E00" fill-opacity="0.3" stroke="#D55E00" stroke-width="2"/>'
+            f'<path d="M{lx - arm:.1f},{ly - arm:.1f} L{lx + arm:.1f},{ly + arm:.1f} '
+            f'M{lx - arm:.1f},{ly + arm:.1f} L{lx + arm:.1f},{ly - arm:.1f}" '
+            'stroke="#D55E00" stroke-width="3" stroke-linecap="round"/></g>')
+
+
 def view_svg(view: DungeonView, title: str = "", extent: Extent | None = None, *,
              placers: Mapping[int, str] | None = None,
              cards: Mapping[int, str] | None = None) -> str:
@@ -203,65 +260,36 @@ def view_svg(view: DungeonView, title: str = "", extent: Extent | None = None, *
     as it grows line up (and share their unchanged lines); by default the view's own extent.
     ``placers`` gives the initial of who placed each tile (by tile number), ``cards`` the
     initials on the LOST cards announced after a tile (drawn on it as an orange card).
+    (:class:`pathcheck.render.growing.Growing` draws the pictures of a growing dungeon
+    with the same lines, one tile at a time.)
     """
-    min_x, min_y, max_x, max_y = view.extent() if extent is None else extent
-    left = min_x - 0.5 - MARGIN
-    top = max_y + 0.5 + MARGIN
-    width = max((max_x - min_x + 1 + 2 * MARGIN) * SCALE, MIN_WIDTH if title else 0)
-    height = (max_y - min_y + 1 + 2 * MARGIN) * SCALE + (24 if title else 0)
-    off_y = 24 if title else 0
-    described = f"{counted(len(view.tiles), 'tile')} laid" + (
-        f"; Lost at tile {view.lost_index} ({view.reason})" if view.lost_cell is not None
-        and view.reason else "")
-    out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
-        f'viewBox="{left * SCALE:.1f} {-off_y} {width:.1f} {height:.1f}" role="img" '
-        f'style="--min:{min_width(width):.0f}px;--minh:{min_width(height):.0f}px;'
-        f'--max:{1.6 * width:.0f}px">',
-        f"<title>{escape(title or 'dungeon')}</title>",
-        f"<desc>{escape(described)}</desc>",
-        '<rect x="-100000" y="-100000" width="200000" height="200000" fill="#fbfaf7"/>',
-        '<g font-family="sans-serif">',
-    ]
+    extent = view.extent() if extent is None else extent
+    opening, shift_y = svg_open(extent, title)
+    out = [opening, f"<title>{escape(title or 'dungeon')}</title>",
+           desc_line(len(view.tiles), view.lost_index,
+                     view.reason if view.lost_cell is not None else None), *BACKDROP]
     if title:
-        out.append(f'<text x="{left * SCALE + 8:.1f}" y="-6" font-family="sans-serif" '
-                   f'font-size="14">{escape(title)}</text>')
-    shift_y = top  # flip: svg_y = (top - y) * SCALE
-    if view.bound is not None:  # the shapes of view_geometry, drawn without its unions
-        half = view.bound + 0.5
-        bound = box(-half, -half, half, half).exterior
-        out.append(f'<path d="{_d(bound, shift_y)}" fill="none" stroke="#D55E00" '
-                   'stroke-width="2" stroke-dasharray="6 4"/>')
+        out.append(f'<text x="{(extent[0] - 0.5 - MARGIN) * SCALE + 8:.1f}" y="-6" '
+                   f'font-family="sans-serif" font-size="14">{escape(title)}</text>')
+    if view.bound is not None:
+        out.append(bound_line(view.bound, shift_y))
     # One line per tile (its cell, labels and paths) and one per tile the path went over:
     # pictures of a growing dungeon then share most of their lines (see render/html.py).
     placers = placers or {}
     cells = {tile.index: cell for cell, tile in view.tiles.items()}
-    out += [_tile_line(x, y, tile, shift_y) for (x, y), tile in view.tiles.items()]
-    out += [_taken_line(x, y, tile.index, tile.taken, shift_y)
+    out += [tile_line(x, y, tile.index, tile.paths, shift_y) for (x, y), tile in view.tiles.items()]
+    out += [taken_line(x, y, tile.index, tile.taken, shift_y)
             for (x, y), tile in view.tiles.items() if tile.taken]
-    out += [_label_line(x, y, tile, shift_y, placers.get(tile.index, ""))
-            for (x, y), tile in view.tiles.items()]
+    out += [label_line(x, y, tile.index, tile.tile, tile.dir, shift_y,
+                       placers.get(tile.index, "")) for (x, y), tile in view.tiles.items()]
     if view.start_cell is not None:
-        sx, sy = view.start_cell
-        cx, cy = sx * SCALE, (shift_y - sy) * SCALE
-        out.append(f'<g class="start"><circle cx="{cx:.1f}" cy="{cy:.1f}" r="9" '
-                   'fill="#009E73" stroke="white" stroke-width="1.5"/>'
-                   f'<text x="{cx:.1f}" y="{cy + 4:.1f}" font-family="sans-serif" '
-                   'font-size="12" font-weight="bold" text-anchor="middle" fill="white">S</text>'
-                   '</g>')
+        out.append(start_line(*view.start_cell, shift_y))
     if view.lost_cell is not None:
-        lx, ly = view.lost_cell[0] * SCALE, (shift_y - view.lost_cell[1]) * SCALE
-        arm = 0.16 * SCALE
-        out.append(f'<g class="lost"><circle cx="{lx:.1f}" cy="{ly:.1f}" r="{0.32 * SCALE:.1f}" '
-                   'fill="#D55E00" fill-opacity="0.3" stroke="#D55E00" stroke-width="2"/>'
-                   f'<path d="M{lx - arm:.1f},{ly - arm:.1f} L{lx + arm:.1f},{ly + arm:.1f} '
-                   f'M{lx - arm:.1f},{ly + arm:.1f} L{lx + arm:.1f},{ly - arm:.1f}" '
-                   'stroke="#D55E00" stroke-width="3" stroke-linecap="round"/></g>')
+        out.append(lost_line(*view.lost_cell, shift_y))
     for index, initials in sorted((cards or {}).items()):
         if index in cells:
-            out.append(_cards_line(*cells[index], shift_y, index, initials))
-    out.append("</g>")
-    out.append("</svg>")
+            out.append(cards_line(*cells[index], shift_y, index, initials))
+    out += CLOSE
     return "\n".join(out) + "\n"
 
 

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pathcheck.games.dungeon.log import Exploration
+from pathcheck.render.growing import Growing, Prefixes, extent
 from pathcheck.render.html import Moments, Note, NoteKind, Page, PageEvent
 from pathcheck.render.model import build_view
 from pathcheck.render.report import lost_sentence
@@ -99,24 +100,22 @@ class Builder:
         every = len(steps)
         most = max(DRAWN_TURNS, len(self.tileset))
         steps = steps[:most + 1 - start_turn]  # turns 0 (START alone) to most
-        drawn = full if len(steps) == every else trace(
-            placements[:steps[-1]], tileset=self.tileset, rules=self.rules,
-            initial_movement=movement, with_passes=True)
-        extent = build_view(drawn, self.tileset, self.rules).extent(bound=False)
+        drawn = full if len(steps) == every else Prefixes(full, movement).at(steps[-1])
         initials = {k: _initial(name) for k, name in (placers or {}).items() if name}
+        growing = Growing(full, self.tileset, self.rules, extent(drawn), initials, movement)
+        card_initials = [(card.after, _initial(card.player)) for card in cards]
         shown = 0
         lost_before = False
         result: TraceResult | None = None
+        traced = 0
         for turn, height in enumerate(steps, start=start_turn):
             if result is None or result.lost_at is None:  # a Lost path stays as it is
-                result = trace(placements[:height], tileset=self.tileset, rules=self.rules,
-                               initial_movement=movement, with_passes=True)
+                traced = height
             on_tiles: dict[int, str] = {}
-            for card in cards:
-                if card.after <= height:
-                    on_tiles[card.after] = on_tiles.get(card.after, "") + _initial(card.player)
-            picture = view_svg(build_view(result, self.tileset, self.rules), extent=extent,
-                               placers=initials, cards=on_tiles)
+            for after, initial in card_initials:
+                if after <= height:
+                    on_tiles[after] = on_tiles.get(after, "") + initial
+            picture, result = growing.picture(traced, on_tiles)
             if turn_events is not None and turn in turn_events:
                 events = list(turn_events[turn])
             else:
@@ -427,21 +426,19 @@ class _Drawn:
                  rules: frozenset[int]) -> None:
         self.dungeons, self.tileset, self.rules = dungeons, tileset, rules
         forget()
-        self.movements: list[Move] = []
+        self.prefixes: list[Prefixes] = []
         self.extents = []
         movement = Move.STRAIGHT
         for dungeon in dungeons:
             full = trace(dungeon, tileset=tileset, rules=rules, initial_movement=movement,
                          with_passes=True)
-            self.movements.append(movement)
-            self.extents.append(build_view(full, tileset, rules).extent(bound=False))
+            self.prefixes.append(Prefixes(full, movement))
+            self.extents.append(extent(full))
             movement = full.last_movement
 
     def at(self, number: int, tiles: int, extent: Extent | None = None
            ) -> tuple[str, TraceResult]:
-        result = trace(self.dungeons[number - 1][:tiles], tileset=self.tileset,
-                       rules=self.rules, initial_movement=self.movements[number - 1],
-                       with_passes=True)
+        result = self.prefixes[number - 1].at(tiles)
         view = build_view(result, self.tileset, self.rules)
         return view_svg(view, extent=extent or self.extents[number - 1]), result
 
