@@ -151,31 +151,39 @@ def exploration_moves(number: int, exp: Exploration, lost_at: int | None, reason
     perfect_points = {a.player: a.perfect_points for a in report.announcements}
     left_after = {c.player: c.after for c in cards}  # the card that stood: its tile
     scoring = sorted((c.after, c.player) for c in cards
-                     if lost_at is not None and c.after >= lost_at)
+                     if lost_at is not None and c.after >= lost_at) if cards else []
+    stood = _stood_by_turn(cards) if priority else {}
     moves: list[AnalysedMove] = []
     add = moves.append
     lost_words = None if lost_at is None else _lost_words(lost_at, reason)
     misplaced_at = lost_at if reason == MISPLACED else None
+    holds = _holds(len(exp.turns) + 1)
+    # This loop makes most of an analysis's moves: written for speed (docs/analysis.md, Speed)
     for t, turn in enumerate(exp.turns, 1):
         height = t + 1  # the tile this turn lays
         active = turn.player
-        pointer = turn.pointer
+        pointer = f"{turn.turns_at}{turn.index}"
         if lost_at is None or lost_at >= height:  # the path held up to this placement
             did = f"lays {turn.placement}"
-            knew = f"the stack of {_tiles(t)}; the path holds"
             if misplaced_at == height:
-                add(AnalysedMove(number, t, active, did, knew, _LAY_IN_LINE, Mark.SLIP,
+                add(AnalysedMove(number, t, active, did, holds[t], _LAY_IN_LINE, Mark.SLIP,
                                  "misplaced", None, _RULE_D, pointer, 1.0, 1.0, "blunder"))
             else:
-                add(AnalysedMove(number, t, active, did, knew, "as played", Mark.SOUND,
+                add(AnalysedMove(number, t, active, did, holds[t], "as played", Mark.SOUND,
                                  "in line with the last-taken path", None, None, pointer))
         lost_now = lost_at is not None and lost_at <= height
-        knew = (lost_words if lost_now and lost_words is not None
-                else f"the stack of {_tiles(height)}; the path holds")
         said_by = turn.lost
+        first = stood.get(t) if priority else None
+        if not lost_now and not said_by and first is None:
+            knew = holds[height]  # the path holds and nobody spoke: every stay is sound
+            for player in players:
+                if player != active and left_after.get(player, height) >= height:
+                    add(AnalysedMove(number, t, player, _STAYS, knew, _STAY, Mark.SOUND,
+                                     _HOLDS_WHY, None, None, pointer))
+            continue
+        knew = lost_words if lost_now and lost_words is not None else holds[height]
         at = f"{pointer}/lost" if said_by else pointer
         age = height - lost_at + 1 if lost_now and lost_at is not None else None
-        first = _stood(t, cards) if priority else None
         for player in players:
             if player == active or left_after.get(player, height) < height:
                 continue  # active, or out of the team: their card lies on an earlier tile
@@ -185,7 +193,7 @@ def exploration_moves(number: int, exp: Exploration, lost_at: int | None, reason
                 if not lost_now or outranked(player, t, exp, cards, players) is None:
                     unjudged.append(f"{number}.{t} {player}")
                     continue  # speaking or not could be a slip or sound: not judged
-                did = "announces Lost" if player in said_by else "stays in the team"
+                did = "announces Lost" if player in said_by else _STAYS
                 add(AnalysedMove(number, t, player, did, knew,
                                  "either: an announcement would be void", Mark.SOUND,
                                  f"{first} announced Lost with priority: one announcement a "
@@ -202,21 +210,42 @@ def exploration_moves(number: int, exp: Exploration, lost_at: int | None, reason
                     value = float(perfect_points.get(player, 0))
                     mark, graded = slip_mark(value, value)
                     add(AnalysedMove(number, t, player, "announces Lost", knew,
-                                     "stay in the team", mark, "too early: the path holds",
+                                     _STAY, mark, "too early: the path holds",
                                      None, RULE_I, at, value, value, graded))
             elif not lost_now:
-                add(AnalysedMove(number, t, player, "stays in the team", knew,
-                                 "stay in the team", Mark.SOUND, "the path holds", None, None,
-                                 pointer))
+                add(AnalysedMove(number, t, player, _STAYS, knew, _STAY, Mark.SOUND,
+                                 _HOLDS_WHY, None, None, pointer))
             else:
                 cost = stay_cost(player, height, scoring)
                 mark, graded = slip_mark(cost, cost)
-                add(AnalysedMove(number, t, player, "stays in the team", knew, "announce Lost",
+                add(AnalysedMove(number, t, player, _STAYS, knew, "announce Lost",
                                  mark, "missed: the path is Lost" if cost else
                                  "missed: the path is Lost (another LOST card already stood: "
                                  "announcing would score nothing)", None, RULE_II, pointer,
                                  cost, cost, graded, age))
     return moves
+
+
+_STAYS = "stays in the team"
+_STAY = "stay in the team"
+_HOLDS_WHY = "the path holds"
+_HOLDS: list[str] = ["the stack of 0 tiles; the path holds"]
+"""``the stack of N tiles; the path holds`` for N = 0, 1, ... (grown as explorations need)."""
+
+
+def _holds(top: int) -> list[str]:
+    """:data:`_HOLDS` with at least the stacks up to ``top`` tiles."""
+    while len(_HOLDS) <= top:
+        _HOLDS.append(f"the stack of {_tiles(len(_HOLDS))}; the path holds")
+    return _HOLDS
+
+
+def _stood_by_turn(cards: Sequence[LostCard]) -> dict[int, str]:
+    """:func:`_stood` of every turn at once: turn -> the player whose announcement stood."""
+    out: dict[int, str] = {}
+    for c in cards:
+        out.setdefault(c.after - 1, c.player)
+    return out
 
 
 def stay_cost(player: str, height: int, scoring: Sequence[tuple[int, str]]) -> float:
@@ -237,6 +266,7 @@ def stay_cost(player: str, height: int, scoring: Sequence[tuple[int, str]]) -> f
 
 
 _RULE_D = LOST_RULES[LostReason.MISPLACED]
+_RULE_OF_REASON = {r.value: LOST_RULES[r] for r in LostReason if r in LOST_RULES}
 _VERDICT_RULES = {"too-early": RULE_I, "not-judged": PRIORITY}
 _LAY_IN_LINE = "lay it with its arrow in line with the last-taken path"
 
@@ -249,9 +279,11 @@ def exploration_report(number: int, exp: Exploration, lost_at: int | None,
     lost_turn = None if lost_at is None else lost_at - 1
     placed_by = (exp.turns[lost_turn - 1].player
                  if lost_turn is not None and 1 <= lost_turn <= len(exp.turns) else None)
-    rule = None if reason is None else LOST_RULES[LostReason(reason)]
+    rule = None if reason is None else _RULE_OF_REASON[reason]
     outcome = {name: points for name, _, _, points in card_outcomes(lost_at, cards, players)}
     card_of = {c.player: c.after for c in cards}
+    past_lost = sorted((c.after, c.player) for c in cards
+                       if lost_at is not None and c.after >= lost_at) if cards else []
     turns = exp.turns
     announcements = []
     for player in players:
@@ -263,10 +295,12 @@ def exploration_report(number: int, exp: Exploration, lost_at: int | None,
             announcements.append(LostAnnouncement(player, verdict, announced, None, points, 1,
                                                   rule_used))
             continue
-        perfect = next((t for t in range(lost_at - 1, len(turns) + 1)
-                        if turns[t - 1].player != player
-                        and not (priority and outranked(player, t, exp, cards, players))),
-                       None)
+        perfect = None
+        for t in range(lost_at - 1, len(turns) + 1):
+            if turns[t - 1].player != player and not (
+                    priority and outranked(player, t, exp, cards, players)):
+                perfect = t
+                break
         if after is None:  # announced only in vain, or never
             if perfect is not None:
                 # rule #1: another stood in their perfect turn (by speaking first), and the
@@ -283,8 +317,7 @@ def exploration_report(number: int, exp: Exploration, lost_at: int | None,
             verdict = "late"
         perfect_points = 0
         if perfect is not None:  # rule II: it scores if no other card lies lower, past Lost
-            first_other = min((c.after for c in cards
-                               if c.player != player and c.after >= lost_at), default=None)
+            first_other = next((after for after, other in past_lost if other != player), None)
             perfect_points = int(first_other is None or perfect + 1 <= first_other)
         announcements.append(LostAnnouncement(player, verdict, announced, perfect, points,
                                               perfect_points, _VERDICT_RULES.get(verdict,
