@@ -41,8 +41,8 @@ def figures(pathcheck: Sequence[str], work: Path, logs: int, rounds: int, line: 
             games.write_logs(fmt, logs, files[fmt], seed=i + 1)  # the adjudicate figures' seeds
     for n, (fmt, path) in enumerate(files.items()):
         timed = games.side_by_side({
-            "adjudicate": [*pathcheck, "adjudicate", "--format", "jsonl", str(path)],
-            "analyse": [*pathcheck, "analyse", "--format", "jsonl", str(path)],
+            "adjudicate": [*pathcheck, "adjudicate", "--jobs", "1", "--format", "jsonl", str(path)],
+            "analyse": [*pathcheck, "analyse", "--jobs", "1", "--format", "jsonl", str(path)],
         }, rounds)
         ratio = timed["analyse"][0] / timed["adjudicate"][0]
         label = "12." if n == 0 else "   "
@@ -54,9 +54,9 @@ def figures(pathcheck: Sequence[str], work: Path, logs: int, rounds: int, line: 
     five = work / "analyse-five.jsonl"
     five.write_bytes(chunk * 5)
     for label, extra in (("13.", []), ("   ", ["--by-player"])):
-        small = games.peak_rss_mb([*pathcheck, "analyse", "--format", "jsonl", *extra,
+        small = games.peak_rss_mb([*pathcheck, "analyse", "--jobs", "1", "--format", "jsonl", *extra,
                                    str(once)], exits=(0,))
-        big = games.peak_rss_mb([*pathcheck, "analyse", "--format", "jsonl", *extra,
+        big = games.peak_rss_mb([*pathcheck, "analyse", "--jobs", "1", "--format", "jsonl", *extra,
                                  str(five)], exits=(0,))
         what = " ".join(["analyse", *extra])
         line(f"{label} peak memory, {what}: 5x the logs / 1x", f"{big / small:.2f}x "

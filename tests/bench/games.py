@@ -181,9 +181,9 @@ def figures(pathcheck: Sequence[str], work: Path, logs: int, big_mb: int, rounds
             one.write_bytes(log_file.readline())
         timed = side_by_side({
             "decode": [sys.executable, "-c", DECODE_ONLY, str(path)],
-            "adjudicate": [*pathcheck, "adjudicate", "--format", "jsonl", str(path)],
+            "adjudicate": [*pathcheck, "adjudicate", "--jobs", "1", "--format", "jsonl", str(path)],
             "decode1": [sys.executable, "-c", DECODE_ONLY, str(one)],
-            "adjudicate1": [*pathcheck, "adjudicate", "--format", "jsonl", str(one)],
+            "adjudicate1": [*pathcheck, "adjudicate", "--jobs", "1", "--format", "jsonl", str(one)],
         }, rounds)
         ratio = marginal(timed)
         whole = timed["adjudicate"][0] / timed["decode"][0]
@@ -195,7 +195,7 @@ def figures(pathcheck: Sequence[str], work: Path, logs: int, big_mb: int, rounds
     path = files["game/1"]
     cores = free_cores()
     timed = side_by_side({
-        "one": [*pathcheck, "adjudicate", "--format", "jsonl", str(path)],
+        "one": [*pathcheck, "adjudicate", "--jobs", "1", "--format", "jsonl", str(path)],
         "two": [*pathcheck, "adjudicate", "--format", "jsonl", "--jobs", "2", str(path)],
     }, rounds)
     ratio = timed["two"][1] / timed["one"][1]
@@ -215,12 +215,12 @@ def figures(pathcheck: Sequence[str], work: Path, logs: int, big_mb: int, rounds
         while written < big_mb * 1_000_000:
             out.write(chunk)
             written += len(chunk)
-    peak = peak_rss_mb([*pathcheck, "adjudicate", "--format", "jsonl", str(big)], exits=(0, 1))
+    peak = peak_rss_mb([*pathcheck, "adjudicate", "--jobs", "1", "--format", "jsonl", str(big)], exits=(0, 1))
     line(f"8. peak memory adjudicating {written / 1e9:.2f} GB / 200 MB",
          f"{peak / 200:.2f}x ({peak:.0f} MB)", "< 1.0x", peak < 200, load_bound=False)
     big.unlink()
 
     one = ROOT / "fixtures" / "memo-dice" / "legal-2p.json"
-    start = side_by_side({"one": [*pathcheck, "adjudicate", str(one)]}, 7)["one"][1]
+    start = side_by_side({"one": [*pathcheck, "adjudicate", "--jobs", "1", str(one)]}, 7)["one"][1]
     line("9. pathcheck adjudicate (one log) / 250 ms",
          f"{start / 0.250:.2f}x ({start * 1000:.0f} ms)", "< 1.0x", start < 0.250)

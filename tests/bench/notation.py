@@ -63,7 +63,7 @@ def figures(pathcheck: Sequence[str], work: Path, line: Line, peak_rss_mb: Any) 
         peak = peak_rss_mb([*command, str(big)], exits)
         return (peak - base) * 2**20 / size, peak
 
-    ruled, ruled_mb = per_byte([*pathcheck, "adjudicate"])
+    ruled, ruled_mb = per_byte([*pathcheck, "adjudicate", "--jobs", "1"])
     line(f"14. peak memory adjudicating a {size / 1e6:.0f} MB .pcn, per byte of it (over "
          "the interpreter)", f"{ruled:.0f} B ({ruled_mb:.0f} MB)", "<= 64 B", ruled <= 64,
          load_bound=False)

@@ -46,8 +46,8 @@ def _marginal(pathcheck: Sequence[str], work: Path, small: Path, large: Path, ex
     for run_ in range(rounds + 1):
         cpu = {}
         for name, path in (("small", small), ("large", large)):
-            cpu["j" + name] = run([*pathcheck, "adjudicate", "--format", "jsonl", str(path)])[0]
-            cpu["h" + name] = run([*pathcheck, "adjudicate", str(path), "-o",
+            cpu["j" + name] = run([*pathcheck, "adjudicate", "--jobs", "1", "--format", "jsonl", str(path)])[0]
+            cpu["h" + name] = run([*pathcheck, "adjudicate", "--jobs", "1", str(path), "-o",
                                    str(work / "rulings.txt"), "--html", str(folder) + "/"])[0]
             shutil.rmtree(folder, ignore_errors=True)
         if not run_:
@@ -70,8 +70,8 @@ def figures(pathcheck: Sequence[str], work: Path, logs: int, pages: int, rounds:
     write_game_logs(pages, large, seed=2)
     folder = work / "pages"
     timed = side_by_side({
-        "jsonl": [*pathcheck, "adjudicate", "--format", "jsonl", str(small)],
-        "pages": [*pathcheck, "adjudicate", str(small), "-o", str(work / "rulings.txt"),
+        "jsonl": [*pathcheck, "adjudicate", "--jobs", "1", "--format", "jsonl", str(small)],
+        "pages": [*pathcheck, "adjudicate", "--jobs", "1", str(small), "-o", str(work / "rulings.txt"),
                   "--html", str(folder) + "/"],
     }, rounds)
     (jsonl, _), (html, _) = timed["jsonl"], timed["pages"]
@@ -87,7 +87,7 @@ def figures(pathcheck: Sequence[str], work: Path, logs: int, pages: int, rounds:
          f"{ratio:.1f}x", "<= 20x", ratio <= 20)
     peaks = []
     for path in (small, large):
-        peaks.append(peak_rss_mb([*pathcheck, "adjudicate", str(path), "-o",
+        peaks.append(peak_rss_mb([*pathcheck, "adjudicate", "--jobs", "1", str(path), "-o",
                                   str(work / "rulings.txt"), "--html", str(folder) + "/"],
                                  exits=(0, 1)))
         shutil.rmtree(folder, ignore_errors=True)

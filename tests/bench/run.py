@@ -254,7 +254,7 @@ def main() -> int:
         # 1. Verification at reading speed (whole commands, start-up included).
         timed = wall_side_by_side({
             "decode": [sys.executable, "-c", DECODE_ONLY, str(data)],
-            "verify1": [*pathcheck, "verify", "--format", "jsonl", str(data)],
+            "verify1": [*pathcheck, "verify", "--jobs", "1", "--format", "jsonl", str(data)],
             "verify2": [*pathcheck, "verify", "--format", "jsonl", "--jobs", "2", str(data)],
         })
         decode, verify1, verify2 = timed["decode"], timed["verify1"], timed["verify2"]
@@ -318,7 +318,7 @@ def main() -> int:
             while written < args.big_mb * 1_000_000:
                 out.write(chunk)
                 written += len(chunk)
-        peak1 = peak_rss_mb([*pathcheck, "verify", "--format", "jsonl", str(big)])
+        peak1 = peak_rss_mb([*pathcheck, "verify", "--jobs", "1", "--format", "jsonl", str(big)])
         peak_text = peak_rss_mb([*pathcheck, "verify", "--format", "jsonl", "--jobs", "2",
                                  str(big)])
         line(f"4. peak memory verifying {written / 1e9:.2f} GB / 200 MB (1 process)",
@@ -371,7 +371,7 @@ def shapes_figures(pathcheck: list[str], work: Path, count: int) -> None:
           "a game with\n   real-looking names, 0-5 LOST cards a dungeon; .dgn with a comment "
           "and a #! line a game;\n   another tool's JSON (json.dumps: spaces, \\u escapes, "
           "an id and a note, shuffled keys).")
-    timed = wall_side_by_side({shape: [*pathcheck, "verify", "--format", "jsonl", str(path)]
+    timed = wall_side_by_side({shape: [*pathcheck, "verify", "--jobs", "1", "--format", "jsonl", str(path)]
                                for shape, path in paths.items()})
     tidy = timed["tidy"]
     for shape, label in [
