@@ -169,12 +169,10 @@ def test_inputs_of_one_name_in_two_folders_get_distinct_pictures(
 # --- --jobs -----------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("jobs", ["1000", str(10**30)])
-def test_huge_jobs_is_capped_at_the_cores_and_the_work(tmp_path: Path, jobs: str,
-                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+def _process_starts(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """The worker processes started from now on (a list that grows), on the path that starts
+    processes (the C fast path uses threads)."""
     import multiprocessing
-
-    from pathcheck.lifeline import usable_cores
 
     started: list[object] = []
     real_start = multiprocessing.Process.start
@@ -184,7 +182,16 @@ def test_huge_jobs_is_capped_at_the_cores_and_the_work(tmp_path: Path, jobs: str
         real_start(self)
 
     monkeypatch.setattr(multiprocessing.Process, "start", counting_start)
-    monkeypatch.setattr(speedups, "_speedups", None)  # the path that starts processes
+    monkeypatch.setattr(speedups, "_speedups", None)
+    return started
+
+
+@pytest.mark.parametrize("jobs", ["1000", str(10**30)])
+def test_huge_jobs_is_capped_at_the_cores_and_the_work(tmp_path: Path, jobs: str,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    from pathcheck.lifeline import usable_cores
+
+    started = _process_starts(monkeypatch)
     few = tmp_path / "few.dgn"
     few.write_text("START@N R1@N\n" * 10)
     many = tmp_path / "many.dgn"
@@ -199,19 +206,9 @@ def test_huge_jobs_is_capped_at_the_cores_and_the_work(tmp_path: Path, jobs: str
 
 def test_jobs_default_to_all_cores_but_standard_input_streams_in_one_process(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import multiprocessing
-
     from pathcheck.lifeline import usable_cores
 
-    started: list[object] = []
-    real_start = multiprocessing.Process.start
-
-    def counting_start(self: multiprocessing.Process) -> None:
-        started.append(self)
-        real_start(self)
-
-    monkeypatch.setattr(multiprocessing.Process, "start", counting_start)
-    monkeypatch.setattr(speedups, "_speedups", None)  # the path that starts processes
+    started = _process_starts(monkeypatch)
     text = "START@N R1@N\n" * 600  # three tasks of 256 records
     many = tmp_path / "many.dgn"
     many.write_text(text)
