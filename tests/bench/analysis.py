@@ -54,9 +54,10 @@ def figures(pathcheck: Sequence[str], work: Path, logs: int, rounds: int, line: 
     five = work / "analyse-five.jsonl"
     five.write_bytes(chunk * 5)
     for label, extra in (("13.", []), ("   ", ["--by-player"])):
-        small = games.peak_rss_mb([*pathcheck, "analyse", "--jobs", "1", "--format", "jsonl", *extra,
-                                   str(once)], exits=(0,))
-        big = games.peak_rss_mb([*pathcheck, "analyse", "--jobs", "1", "--format", "jsonl", *extra,
+        small = games.peak_rss_mb([*pathcheck, "analyse", "--jobs", "1", "--format", "jsonl",
+                                   *extra, str(once)], exits=(0,))
+        big = games.peak_rss_mb([*pathcheck, "analyse", "--jobs", "1", "--format", "jsonl",
+                                 *extra,
                                  str(five)], exits=(0,))
         what = " ".join(["analyse", *extra])
         line(f"{label} peak memory, {what}: 5x the logs / 1x", f"{big / small:.2f}x "

@@ -215,7 +215,8 @@ def figures(pathcheck: Sequence[str], work: Path, logs: int, big_mb: int, rounds
         while written < big_mb * 1_000_000:
             out.write(chunk)
             written += len(chunk)
-    peak = peak_rss_mb([*pathcheck, "adjudicate", "--jobs", "1", "--format", "jsonl", str(big)], exits=(0, 1))
+    peak = peak_rss_mb([*pathcheck, "adjudicate", "--jobs", "1", "--format", "jsonl", str(big)],
+                       exits=(0, 1))
     line(f"8. peak memory adjudicating {written / 1e9:.2f} GB / 200 MB",
          f"{peak / 200:.2f}x ({peak:.0f} MB)", "< 1.0x", peak < 200, load_bound=False)
     big.unlink()

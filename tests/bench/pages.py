@@ -46,7 +46,8 @@ def _marginal(pathcheck: Sequence[str], work: Path, small: Path, large: Path, ex
     for run_ in range(rounds + 1):
         cpu = {}
         for name, path in (("small", small), ("large", large)):
-            cpu["j" + name] = run([*pathcheck, "adjudicate", "--jobs", "1", "--format", "jsonl", str(path)])[0]
+            cpu["j" + name] = run([*pathcheck, "adjudicate", "--jobs", "1", "--format", "jsonl",
+                                   str(path)])[0]
             cpu["h" + name] = run([*pathcheck, "adjudicate", "--jobs", "1", str(path), "-o",
                                    str(work / "rulings.txt"), "--html", str(folder) + "/"])[0]
             shutil.rmtree(folder, ignore_errors=True)
@@ -71,8 +72,8 @@ def figures(pathcheck: Sequence[str], work: Path, logs: int, pages: int, rounds:
     folder = work / "pages"
     timed = side_by_side({
         "jsonl": [*pathcheck, "adjudicate", "--jobs", "1", "--format", "jsonl", str(small)],
-        "pages": [*pathcheck, "adjudicate", "--jobs", "1", str(small), "-o", str(work / "rulings.txt"),
-                  "--html", str(folder) + "/"],
+        "pages": [*pathcheck, "adjudicate", "--jobs", "1", str(small), "-o",
+                  str(work / "rulings.txt"), "--html", str(folder) + "/"],
     }, rounds)
     (jsonl, _), (html, _) = timed["jsonl"], timed["pages"]
     line(f"11. adjudicate --html, {logs} game/1 logs of 3-5 players / --format jsonl (CPU; "

@@ -371,8 +371,8 @@ def shapes_figures(pathcheck: list[str], work: Path, count: int) -> None:
           "a game with\n   real-looking names, 0-5 LOST cards a dungeon; .dgn with a comment "
           "and a #! line a game;\n   another tool's JSON (json.dumps: spaces, \\u escapes, "
           "an id and a note, shuffled keys).")
-    timed = wall_side_by_side({shape: [*pathcheck, "verify", "--jobs", "1", "--format", "jsonl", str(path)]
-                               for shape, path in paths.items()})
+    timed = wall_side_by_side({shape: [*pathcheck, "verify", "--jobs", "1", "--format", "jsonl",
+                                       str(path)] for shape, path in paths.items()})
     tidy = timed["tidy"]
     for shape, label in [
         ("players", "1b. verify, with players and LOST cards / without"),
