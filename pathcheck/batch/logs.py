@@ -19,6 +19,7 @@ from __future__ import annotations
 import functools
 import gc
 import itertools
+import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, NamedTuple, TypeVar
@@ -227,6 +228,8 @@ _head = msgspec.json.Decoder(_Head)
 
 
 _LEAD = b'{"format":"'
+_PLAIN_LEAD = re.compile(rb'\{"format":"([ !#-\[\]-~]+)"[,}]')
+"""A line opening with its format in printable ASCII without escapes: read without a scan."""
 
 
 def format_of(raw: bytes) -> Any:
@@ -240,9 +243,9 @@ def format_of(raw: bytes) -> Any:
     ('game/1', 'x')
     """
     if raw.startswith(_LEAD):
-        end = raw.find(b'"', 11)
-        if end > 11 and raw.find(b"\\", 11, end) < 0 and raw[end + 1:end + 2] in (b",", b"}"):
-            return raw[11:end].decode("utf-8")
+        lead = _PLAIN_LEAD.match(raw)
+        if lead is not None:
+            return lead.group(1).decode("ascii")
     return _head.decode(raw).format
 
 
