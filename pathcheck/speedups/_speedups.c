@@ -58,6 +58,7 @@ static const int SIGN[4] = {1, 1, -1, -1};
 #include "c/dungeon_solo.c"
 #include "c/dungeon_game.c"
 #include "c/dungeon_replay.c"
+#include "c/dungeon_word.c"
 #include "c/memoarrr.c"
 #include "c/memoarrr_know.c"
 #include "c/memoarrr_replay.c"

@@ -218,7 +218,7 @@ worded in C, as state._describe words it: its tile and Lost point seldom recur).
 
 _END, _START = 1_000_000, 2_000_000
 """The codes of an exploration's end (+ how it ended) and of the next start (+ the
-exploration's number) in dungeon_replay.c's ``dungeon_word`` (3,000,000: the game's end);
+exploration's number) in dungeon_word.c's ``dungeon_word`` (3,000,000: the game's end);
 below them, an outcome: kind +
 8 * (tile of the LOST card + 256 * Lost point); a dungeon that holds (no player): its
 height."""
