@@ -150,8 +150,7 @@ def exploration_moves(number: int, exp: Exploration, lost_at: int | None, reason
                                     priority=priority)
     perfect_points = {a.player: a.perfect_points for a in report.announcements}
     left_after = {c.player: c.after for c in cards}  # the card that stood: its tile
-    scoring = sorted((c.after, c.player) for c in cards
-                     if lost_at is not None and c.after >= lost_at) if cards else []
+    scoring = past_lost_point(cards, lost_at)
     stood = _stood_by_turn(cards) if priority else {}
     moves: list[AnalysedMove] = []
     add = moves.append
@@ -248,6 +247,18 @@ def _stood_by_turn(cards: Sequence[LostCard]) -> dict[int, str]:
     return out
 
 
+def past_lost_point(cards: Sequence[LostCard], lost_at: int | None) -> list[tuple[int, str]]:
+    """The LOST cards on or past the Lost point as (tile, player), lowest first (none if the
+    path held): the ones rule II scores among.
+
+    >>> past_lost_point([LostCard("Bob", 6), LostCard("Ann", 3), LostCard("Cy", 5)], 4)
+    [(5, 'Cy'), (6, 'Bob')]
+    """
+    if lost_at is None or not cards:
+        return []
+    return sorted((c.after, c.player) for c in cards if c.after >= lost_at)
+
+
 def stay_cost(player: str, height: int, scoring: Sequence[tuple[int, str]]) -> float:
     """The point an announcement by ``player`` on tile ``height`` (the path Lost) would have
     scored: 1 unless another player's LOST card already lies past the Lost point on a lower
@@ -282,8 +293,7 @@ def exploration_report(number: int, exp: Exploration, lost_at: int | None,
     rule = None if reason is None else _RULE_OF_REASON[reason]
     outcome = {name: points for name, _, _, points in card_outcomes(lost_at, cards, players)}
     card_of = {c.player: c.after for c in cards}
-    past_lost = sorted((c.after, c.player) for c in cards
-                       if lost_at is not None and c.after >= lost_at) if cards else []
+    past_lost = past_lost_point(cards, lost_at)
     turns = exp.turns
     announcements = []
     for player in players:

@@ -227,7 +227,6 @@ class _Head(msgspec.Struct):
 _head = msgspec.json.Decoder(_Head)
 
 
-_LEAD = b'{"format":"'
 _PLAIN_LEAD = re.compile(rb'\{"format":"([ !#-\[\]-~]+)"[,}]')
 """A line opening with its format in printable ASCII without escapes: read without a scan."""
 
@@ -242,10 +241,9 @@ def format_of(raw: bytes) -> Any:
     >>> format_of(b'{"format":"game/1","players":[]}'), format_of(b'{"a":1,"format":"x"}')
     ('game/1', 'x')
     """
-    if raw.startswith(_LEAD):
-        lead = _PLAIN_LEAD.match(raw)
-        if lead is not None:
-            return lead.group(1).decode("ascii")
+    lead = _PLAIN_LEAD.match(raw)
+    if lead is not None:
+        return lead.group(1).decode("ascii")
     return _head.decode(raw).format
 
 
