@@ -97,6 +97,19 @@ def dungeon_word(
     reasons: tuple[tuple[str, Any] | None, ...],
     tokens: tuple[str, ...],
 ) -> list[Any] | None: ...
+def dungeon_marks(
+    traced: tuple[tuple[Any, ...], ...],
+    explorations: tuple[Any, ...],
+    players: tuple[str, ...],
+    priority: int,
+    misplaced_code: int,
+    kit: tuple[Any, ...],
+    holds: list[str],
+    lost_words: tuple[str | None, ...],
+    priority_why: tuple[str, ...],
+    did_cache: dict[str, tuple[str, str, str, str]],
+) -> tuple[list[Any], list[str], tuple[tuple[int, int, int, float, float], ...], list[Any]] | None:
+    ...
 @overload
 def memoarrr_replay(
     log: Any, cards: dict[str, int]

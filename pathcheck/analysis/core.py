@@ -164,15 +164,18 @@ def summarise(players: Sequence[str], moves: Sequence[AnalysedMove],
     for m in [m for m in moves if m.value]:  # few in a dungeon log: filtered first
         stake[m.player] += m.value
         lost[m.player] += m.cost
-    out = []
-    for p in names:
-        slips, guesses, sound, harmless = (tally[p, Mark.SLIP], tally[p, Mark.GUESS],
-                                           tally[p, Mark.SOUND], tally[p, Mark.HARMLESS])
-        out.append(PlayerSummary(p, slips + guesses + sound + harmless, slips, guesses, sound,
-                                 accuracy(sound, slips), points.get(p, 0), p in winners,
-                                 harmless, round(lost[p], 4), round(stake[p], 4),
-                                 memory_score(lost[p], stake[p])))
-    return tuple(out)
+    return tuple(player_summary(p, tally[p, Mark.SLIP], tally[p, Mark.GUESS],
+                                tally[p, Mark.SOUND], tally[p, Mark.HARMLESS], lost[p], stake[p],
+                                points.get(p, 0), p in winners) for p in names)
+
+
+def player_summary(player: str, slips: int, guesses: int, sound: int, harmless: int,
+                   lost: float, at_stake: float, points: int, won: bool) -> PlayerSummary:
+    """One player's summary from their counts by mark and the sums of their moves' costs
+    (``lost``) and values (``at_stake``), added up in the order of the moves."""
+    return PlayerSummary(player, slips + guesses + sound + harmless, slips, guesses, sound,
+                         accuracy(sound, slips), points, won, harmless, round(lost, 4),
+                         round(at_stake, 4), memory_score(lost, at_stake))
 
 
 _PLAYER_MARK: Callable[[AnalysedMove], tuple[str, Mark]] = operator.attrgetter("player", "mark")

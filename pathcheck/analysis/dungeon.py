@@ -24,7 +24,8 @@ and the points that would have scored.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from functools import cache
 from typing import Any
 
 from pathcheck.analysis.core import (
@@ -34,13 +35,15 @@ from pathcheck.analysis.core import (
     LostAnnouncement,
     Mark,
     make_analysis,
+    player_summary,
     slip_mark,
 )
-from pathcheck.games.dungeon.fast import fast_checks
+from pathcheck.games.dungeon.fast import fast_replay
 from pathcheck.games.dungeon.log import (
     GAME_FORMAT,
     GAME_LOG,
     Exploration,
+    ExplorationEntry,
     GameEntry,
     GameLog,
     read_game_entry,
@@ -52,6 +55,7 @@ from pathcheck.tracer.constants import REASONS
 from pathcheck.tracer.dungeon import LOST_RULES, LostReason
 
 MISPLACED = LostReason.MISPLACED.value
+_MISPLACED_CODE = REASONS.index(MISPLACED)
 
 
 def analyse(log: Mapping[str, Any], *, source: str) -> GameAnalysis:
@@ -62,15 +66,18 @@ def analyse(log: Mapping[str, Any], *, source: str) -> GameAnalysis:
 
 def analyse_entry(entry: GameEntry, *, source: str) -> GameAnalysis:
     """:func:`analyse` of a log in its typed form (:data:`~pathcheck.games.dungeon.log.
-    GAME_LOG`). A log the C replay takes (:func:`~pathcheck.games.dungeon.fast.fast_checks`:
+    GAME_LOG`). A log the C replay takes (:func:`~pathcheck.games.dungeon.fast.fast_replay`:
     a clean one, the very pass ``adjudicate`` rules with) is not replayed again: its checks,
-    scores and winners come from that pass; any other is replayed in Python."""
-    game = read_game_entry(entry, source=source)
-    found = fast_checks(entry)
+    scores and winners come from that pass, and its moves are marked in C from its trace
+    (:mod:`pathcheck.analysis.dungeon_marks`); any other is replayed in Python."""
+    found = fast_replay(entry)
     if found is None:
-        return analyse_read(game, source=source)
-    checks, scores, winners = found
-    return _analysis(game, checks, scores, winners, source)
+        return analyse_read(read_game_entry(entry, source=source), source=source)
+    traced, checks, scores, winners = found
+    marked = marked_in_c(entry, traced, checks, scores, winners, source)
+    if marked is not None:
+        return marked
+    return _analysis(read_game_entry(entry, source=source), checks, scores, winners, source)
 
 
 def analyse_read(game: GameLog, *, source: str) -> GameAnalysis:
@@ -79,6 +86,69 @@ def analyse_read(game: GameLog, *, source: str) -> GameAnalysis:
     replay = Replay(game)
     replay.run()
     return _analysis(game, replay.checks, replay.scores, replay.winners, source)
+
+
+def marked_in_c(entry: GameEntry, traced: tuple[Any, ...],
+                checks: Sequence[tuple[int, int, Sequence[LostCard]]],
+                scores: Mapping[str, int], winners: Sequence[str],
+                source: str) -> GameAnalysis | None:
+    """:func:`_analysis` of a clean log from the C replay's ``traced`` pass, its reports and
+    moves made in C (``_speedups.dungeon_marks``: :func:`exploration_report`'s and
+    :func:`exploration_moves`'s values in the same order, with each player's counts) from the
+    log as decoded. None without the extension or where the C side declines (then
+    :func:`_analysis`)."""
+    if _marks is None:  # looked up at each call: the tests switch the C side off
+        return None
+    players = entry.players
+    priority = 1 in entry.rules
+    lost_words = tuple(_lost_words(lost_at, REASONS[code]) if lost_at else None
+                       for lost_at, code, _ in checks)
+    why = tuple(f"{p} announced Lost with priority: one announcement a turn"
+                for p in players) if priority else ()
+    longest = max(len(exp.turns) for exp in entry.explorations)
+    found = _marks(traced, entry.explorations, players, priority, _MISPLACED_CODE, _kit(),
+                   _holds(longest + 1), lost_words, why, _DID)
+    if found is None:
+        return None
+    moves, unjudged, counts, reports = found
+    summaries = tuple(player_summary(p, slips, 0, sound, harmless, lost, stake,
+                                     scores.get(p, 0), p in winners)
+                      for p, (slips, sound, harmless, lost, stake) in zip(players, counts,
+                                                                          strict=True))
+    return GameAnalysis(game="dungeon", format=GAME_FORMAT, source=source, players=players,
+                        moves=tuple(moves), summaries=summaries, winners=tuple(winners),
+                        final_scores=dict(scores), explorations=tuple(reports),
+                        notes=_unjudged_note(unjudged))
+
+
+def _unjudged_note(unjudged: Sequence[str]) -> tuple[str, ...]:
+    return (f"not judged: {', '.join(unjudged)}: under additional rule #1 another "
+            "player's announcement stood, and a log may list only that one (adjudicate "
+            "decision 3), so whether they announced too is not known",) if unjudged else ()
+
+
+try:
+    from pathcheck import _speedups
+
+    _marks: Callable[..., Any] | None = _speedups.dungeon_marks
+except ImportError:  # no C compiler at install time: Python marks every move
+    _marks = None
+
+_DID: dict[str, tuple[str, str, str, str]] = {}
+"""``lays TILE@DIR`` by tile id, the four directions in order (filled by the C side)."""
+
+
+@cache
+def _kit() -> tuple[Any, ...]:
+    """The values the C side makes moves of, in the order of its enum (dungeon_marks.c)."""
+    return (AnalysedMove, Mark.SOUND, Mark.SLIP, Mark.HARMLESS, _RULE_D, PRIORITY, RULE_I,
+            RULE_II, 0.0, 1.0, "blunder", _LAY_IN_LINE, "misplaced", "as played",
+            "in line with the last-taken path", _STAYS, _STAY, _HOLDS_WHY, "announces Lost",
+            "either: an announcement would be void", "announce Lost", "the path is Lost",
+            "too early: the path holds", "missed: the path is Lost", _MISSED_NOTHING,
+            LostAnnouncement, ExplorationReport, RULE_III, "held-on", "too-early", "on-time",
+            "late", "missed", "not-judged", "no-chance", REASONS,
+            tuple(None if r is None else _RULE_OF_REASON[r] for r in REASONS))
 
 
 def _analysis(game: GameLog, checks: Sequence[tuple[int, int, Sequence[LostCard]]],
@@ -98,11 +168,8 @@ def _analysis(game: GameLog, checks: Sequence[tuple[int, int, Sequence[LostCard]
         moves.extend(exploration_moves(number, exp, lost_at or None, reason, cards, players,
                                        priority=priority, unjudged=unjudged, report=report))
         reports.append(report)
-    notes = (f"not judged: {', '.join(unjudged)}: under additional rule #1 another "
-             "player's announcement stood, and a log may list only that one (adjudicate "
-             "decision 3), so whether they announced too is not known",) if unjudged else ()
     return make_analysis("dungeon", GAME_FORMAT, source, players, moves, scores,
-                         winners, explorations=tuple(reports), notes=notes)
+                         winners, explorations=tuple(reports), notes=_unjudged_note(unjudged))
 
 
 def _tiles(n: int) -> str:
@@ -113,7 +180,7 @@ def _lost_words(lost_at: int, reason: str | None) -> str:
     return f"the path is Lost since tile {lost_at} ({reason})"
 
 
-def outranked(player: str, t: int, exp: Exploration, cards: Sequence[LostCard],
+def outranked(player: str, t: int, exp: Exploration | ExplorationEntry, cards: Sequence[LostCard],
               players: Sequence[str]) -> str | None:
     """Under additional rule #1, the player whose announcement in turn ``t`` stood over any
     ``player`` could have made, or None: "It is not allowed for multiple players to announce
@@ -218,13 +285,13 @@ def exploration_moves(number: int, exp: Exploration, lost_at: int | None, reason
                 cost = stay_cost(player, height, scoring)
                 mark, graded = slip_mark(cost, cost)
                 add(AnalysedMove(number, t, player, _STAYS, knew, "announce Lost",
-                                 mark, "missed: the path is Lost" if cost else
-                                 "missed: the path is Lost (another LOST card already stood: "
-                                 "announcing would score nothing)", None, RULE_II, pointer,
-                                 cost, cost, graded, age))
+                                 mark, "missed: the path is Lost" if cost else _MISSED_NOTHING,
+                                 None, RULE_II, pointer, cost, cost, graded, age))
     return moves
 
 
+_MISSED_NOTHING = ("missed: the path is Lost (another LOST card already stood: announcing "
+                   "would score nothing)")
 _STAYS = "stays in the team"
 _STAY = "stay in the team"
 _HOLDS_WHY = "the path holds"
@@ -282,7 +349,7 @@ _VERDICT_RULES = {"too-early": RULE_I, "not-judged": PRIORITY}
 _LAY_IN_LINE = "lay it with its arrow in line with the last-taken path"
 
 
-def exploration_report(number: int, exp: Exploration, lost_at: int | None,
+def exploration_report(number: int, exp: Exploration | ExplorationEntry, lost_at: int | None,
                        reason: str | None, cards: Sequence[LostCard],
                        players: Sequence[str], *, priority: bool = False) -> ExplorationReport:
     """Where the path was first Lost and each player's announcement against a perfect one

@@ -59,6 +59,7 @@ static const int SIGN[4] = {1, 1, -1, -1};
 #include "c/dungeon_game.c"
 #include "c/dungeon_replay.c"
 #include "c/dungeon_word.c"
+#include "c/dungeon_marks.c"
 #include "c/memoarrr.c"
 #include "c/memoarrr_know.c"
 #include "c/memoarrr_replay.c"
@@ -83,6 +84,8 @@ static PyMethodDef methods[] = {
      "The trace of a clean game/1 log, or None (pathcheck.games.dungeon.fast)."},
     {"dungeon_word", dungeon_word, METH_VARARGS,
      "The rounds of a ruling from dungeon_replay's trace (pathcheck.games.dungeon.fast)."},
+    {"dungeon_marks", dungeon_marks, METH_VARARGS,
+     "The marked moves of a clean game/1 log's analysis (pathcheck.analysis.dungeon)."},
     {NULL, NULL, 0, NULL},
 };
 

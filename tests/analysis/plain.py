@@ -125,6 +125,8 @@ def _memoarrr(log: dict[str, Any]) -> list[Any]:
         allowed = [p for p in (Pos(a, b) for a in range(5) for b in range(5))
                    if p != CENTRE and p not in face_up and p != mark]
         chosen = Pos.parse(action["reveal"])
+        if chosen not in allowed and chosen not in known:
+            continue  # a card the rules bar (the walrus mark) and never seen: no move judged
         matches = [p for p in allowed if p in known and known[p].connects(last)]
         unknown = [p for p in allowed if p not in known]
         pool = [c for c in ALL_CARDS if c not in set(known.values())]

@@ -1,11 +1,13 @@
 """The analysis of a game/1 log from the C replay's pass is the analysis from the Python replay.
 
 :func:`pathcheck.analysis.dungeon.analyse_entry` takes each exploration's check, the scores
-and the winners from the C replay (:func:`~pathcheck.games.dungeon.fast.fast_checks`, the pass
-``adjudicate`` rules with) when it takes the log, and replays in Python otherwise. Both must
-give the same analysis, byte for byte in JSON and text, or the same error: compared on
-fixtures, random games (rule #1 priority among them), mutated, deal-less and hostile logs, and
-through ``analyse``'s stream. Run under ASan/UBSan by .ci/sanitize.
+and the winners from the C replay (:func:`~pathcheck.games.dungeon.fast.fast_replay`, the pass
+``adjudicate`` rules with) when it takes the log, and makes the reports and marked moves in C
+from its trace (``_speedups.dungeon_marks``); it replays in Python otherwise. The three ways
+(C replay and C marks, C replay and Python marks, Python replay) must give the same analysis,
+byte for byte in JSON and text, or the same error: compared on fixtures, random games (rule #1
+priority among them), mutated, deal-less and hostile logs, and through ``analyse``'s stream.
+Run under ASan/UBSan by .ci/sanitize.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from pathcheck import speedups
 from pathcheck.analysis import dungeon
 from pathcheck.analysis.report import render_analysis
 from pathcheck.analysis.stream import AnalyseSettings, analyse_item
@@ -32,6 +35,7 @@ from pathcheck.games.dungeon.gen import random_game
 from pathcheck.games.dungeon.log import GAME_LOG, read_game_log
 from pathcheck.games.dungeon.state import Replay
 from pathcheck.inputs.items import log_items
+from pathcheck.tracer.constants import REASONS
 
 from ..fuzz import examples, json_values, mutate
 from ..games import test_dealless_exact as dealless
@@ -51,6 +55,17 @@ def python_only() -> Iterator[None]:
         fast._replay = replay
 
 
+@contextmanager
+def python_marks() -> Iterator[None]:
+    """The C replay on, the C marks off: the moves are marked in Python from its checks."""
+    marks = dungeon._marks
+    dungeon._marks = None
+    try:
+        yield
+    finally:
+        dungeon._marks = marks
+
+
 def _analysis(log: Any) -> tuple[bytes, str] | str:
     try:
         found = dungeon.analyse(log, source="test")
@@ -65,6 +80,8 @@ def agree(log: Any) -> bool:
     with_c = _analysis(log)
     with python_only():
         assert _analysis(log) == with_c
+    with python_marks():
+        assert _analysis(log) == with_c
     try:
         entry = GAME_LOG.read(log, source="test")
         game = read_game_log(log, source="test")
@@ -77,6 +94,9 @@ def agree(log: Any) -> bool:
     replay.run()
     assert found == (replay.checks, replay.scores, replay.winners)
     assert not replay.violations
+    traced = fast.fast_replay(entry)
+    assert traced is not None
+    assert dungeon.marked_in_c(entry, *traced, "test") is not None  # the C marks took it
     return True
 
 
@@ -156,3 +176,64 @@ def test_the_stream_writes_the_same(tmp_path: Path) -> None:
     with_c = {output: written(output) for output in ("jsonl", "text")}
     with python_only():
         assert {output: written(output) for output in ("jsonl", "text")} == with_c
+    with python_marks():
+        assert {output: written(output) for output in ("jsonl", "text")} == with_c
+
+
+def _marks_args(entry: Any) -> list[Any]:
+    """dungeon_marks's arguments for ``entry``, as marked_in_c passes them."""
+    found = fast.fast_replay(entry)
+    assert found is not None
+    traced, checks = found[0], found[1]
+    lost_words = tuple(dungeon._lost_words(lost_at, REASONS[code]) if lost_at else None
+                       for lost_at, code, _ in checks)
+    why = tuple(f"{p} announced Lost with priority" for p in entry.players)
+    return [traced, entry.explorations, entry.players, 1, dungeon._MISPLACED_CODE,
+            dungeon._kit(), dungeon._holds(60), lost_words, why, {}]
+
+
+@built
+def test_marks_misuse_is_an_exception_or_none() -> None:
+    """dungeon_marks on what dungeon_replay never gives: an exception or None (declined),
+    never a crash (also under the sanitizers)."""
+    call = speedups._speedups.dungeon_marks
+    entry = GAME_LOG.read(random_game(random.Random(4), players=3, rules=[1]), source="t")
+    args = _marks_args(entry)
+    assert call(*args) is not None
+    one = list(args[0][0])
+    nturns = len(entry.explorations[0].turns)
+    declined: list[tuple[Any, ...]] = [
+        (),                                            # a tuple too short
+        (*one[:6], -3, *one[7:]),                      # a Lost point before the first tile
+        (*one[:6], 1, *one[7:]),                       # START as the Lost point
+        (*one[:6], nturns + 2, *one[7:]),              # past the stack
+        (*one[:6], 2**70, *one[7:]),                   # no C int
+        (*one[:6], "2", *one[7:]),                     # no int at all
+        (*one[:7], 99, *one[8:]),                      # a reason code out of range
+        (*one[:11], ((7, 3),), one[12]),               # a card of no seat
+        (*one[:11], ((0, 0),), one[12]),               # a card on no tile
+        (*one[:11], ((0, 3),) * 6, one[12]),           # more cards than players
+        (*one[:11], [(0, 3)], one[12]),                # cards in a list
+        (*one[:12], ((0, 1, 0, 5),) * 3),              # points past one
+        (*one[:12], ()),                               # no outcomes
+    ]
+    for exploration in declined:
+        bad = list(args)
+        bad[0] = (tuple(exploration), *args[0][1:])
+        assert call(*bad) is None
+    bad = list(args)
+    bad[6] = ["the stack"]  # too few texts of stacks
+    assert call(*bad) is None
+    bad = list(args)
+    bad[7] = (7, *args[7][1:])  # a Lost point's words that are no str
+    assert call(*bad) is None or args[0][0][6] == 0
+    for index, value in ((5, args[5][:-1]), (2, ("Ann",)), (7, ()), (8, ())):
+        bad = list(args)
+        bad[index] = value
+        with pytest.raises(ValueError):
+            call(*bad)
+    bad = list(args)
+    bad[2] = ("Ann", "Bob", 7)
+    assert call(*bad) is None
+    with pytest.raises(TypeError):
+        call()  # type: ignore[call-arg]

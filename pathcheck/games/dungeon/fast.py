@@ -146,6 +146,14 @@ def fast_checks(entry: GameEntry) -> tuple[list[tuple[int, int, list[LostCard]]]
     >>> found is None or found == (replay.checks, replay.scores, replay.winners)
     True
     """
+    found = fast_replay(entry)
+    return None if found is None else found[1:]
+
+
+def fast_replay(entry: GameEntry) -> tuple[tuple[Any, ...], list[tuple[int, int, list[LostCard]]],
+                                            dict[str, int], list[str]] | None:
+    """:func:`fast_checks` with the C replay's trace first (the analysis marks a clean log's
+    moves from it: :func:`pathcheck.analysis.dungeon.analyse_entry`)."""
     found = _trace(entry)
     if found is None:
         return None
@@ -166,7 +174,7 @@ def fast_checks(entry: GameEntry) -> tuple[list[tuple[int, int, list[LostCard]]]
             winners = [p for p, s in scores.items() if s >= WIN_POINTS]
     if not winners:  # the log ends before anyone won
         return None
-    return checks, scores, winners
+    return traced, checks, scores, winners
 
 
 def fast_ruling(entry: GameEntry, *, source: str) -> Ruling | None:
