@@ -105,7 +105,6 @@ def dungeon_marks(
     misplaced_code: int,
     kit: tuple[Any, ...],
     holds: list[str],
-    lost_words: tuple[str | None, ...],
     priority_why: tuple[str, ...],
     did_cache: dict[str, tuple[str, str, str, str]],
 ) -> tuple[list[Any], list[str], tuple[tuple[int, int, int, float, float], ...], list[Any]] | None:

@@ -38,7 +38,7 @@ from pathcheck.analysis.core import (
     player_summary,
     slip_mark,
 )
-from pathcheck.games.dungeon.fast import fast_replay
+from pathcheck.games.dungeon.fast import fast_replay, lost_checks
 from pathcheck.games.dungeon.log import (
     GAME_FORMAT,
     GAME_LOG,
@@ -73,11 +73,12 @@ def analyse_entry(entry: GameEntry, *, source: str) -> GameAnalysis:
     found = fast_replay(entry)
     if found is None:
         return analyse_read(read_game_entry(entry, source=source), source=source)
-    traced, checks, scores, winners = found
-    marked = marked_in_c(entry, traced, checks, scores, winners, source)
+    traced, scores, winners = found
+    marked = marked_in_c(entry, traced, scores, winners, source)
     if marked is not None:
         return marked
-    return _analysis(read_game_entry(entry, source=source), checks, scores, winners, source)
+    return _analysis(read_game_entry(entry, source=source),
+                     lost_checks(traced, entry.players), scores, winners, source)
 
 
 def analyse_read(game: GameLog, *, source: str) -> GameAnalysis:
@@ -88,10 +89,8 @@ def analyse_read(game: GameLog, *, source: str) -> GameAnalysis:
     return _analysis(game, replay.checks, replay.scores, replay.winners, source)
 
 
-def marked_in_c(entry: GameEntry, traced: tuple[Any, ...],
-                checks: Sequence[tuple[int, int, Sequence[LostCard]]],
-                scores: Mapping[str, int], winners: Sequence[str],
-                source: str) -> GameAnalysis | None:
+def marked_in_c(entry: GameEntry, traced: tuple[Any, ...], scores: Mapping[str, int],
+                winners: Sequence[str], source: str) -> GameAnalysis | None:
     """:func:`_analysis` of a clean log from the C replay's ``traced`` pass, its reports and
     moves made in C (``_speedups.dungeon_marks``: :func:`exploration_report`'s and
     :func:`exploration_moves`'s values in the same order, with each player's counts) from the
@@ -101,13 +100,11 @@ def marked_in_c(entry: GameEntry, traced: tuple[Any, ...],
         return None
     players = entry.players
     priority = 1 in entry.rules
-    lost_words = tuple(_lost_words(lost_at, REASONS[code]) if lost_at else None
-                       for lost_at, code, _ in checks)
     why = tuple(f"{p} announced Lost with priority: one announcement a turn"
                 for p in players) if priority else ()
     longest = max(len(exp.turns) for exp in entry.explorations)
     found = _marks(traced, entry.explorations, players, priority, _MISPLACED_CODE, _kit(),
-                   _holds(longest + 1), lost_words, why, _DID)
+                   _holds(longest + 1), why, _DID)
     if found is None:
         return None
     moves, unjudged, counts, reports = found

@@ -184,12 +184,9 @@ def _marks_args(entry: Any) -> list[Any]:
     """dungeon_marks's arguments for ``entry``, as marked_in_c passes them."""
     found = fast.fast_replay(entry)
     assert found is not None
-    traced, checks = found[0], found[1]
-    lost_words = tuple(dungeon._lost_words(lost_at, REASONS[code]) if lost_at else None
-                       for lost_at, code, _ in checks)
     why = tuple(f"{p} announced Lost with priority" for p in entry.players)
-    return [traced, entry.explorations, entry.players, 1, dungeon._MISPLACED_CODE,
-            dungeon._kit(), dungeon._holds(60), lost_words, why, {}]
+    return [found[0], entry.explorations, entry.players, 1, dungeon._MISPLACED_CODE,
+            dungeon._kit(), dungeon._holds(60), why, {}]
 
 
 @built
@@ -225,9 +222,9 @@ def test_marks_misuse_is_an_exception_or_none() -> None:
     bad[6] = ["the stack"]  # too few texts of stacks
     assert call(*bad) is None
     bad = list(args)
-    bad[7] = (7, *args[7][1:])  # a Lost point's words that are no str
-    assert call(*bad) is None or args[0][0][6] == 0
-    for index, value in ((5, args[5][:-1]), (2, ("Ann",)), (7, ()), (8, ())):
+    bad[5] = (*args[5][:-2], (None,) * len(REASONS), args[5][-1])  # reasons without names
+    assert call(*bad) is None or all(one[6] == 0 for one in args[0])
+    for index, value in ((5, args[5][:-1]), (2, ("Ann",)), (7, ())):
         bad = list(args)
         bad[index] = value
         with pytest.raises(ValueError):

@@ -147,26 +147,26 @@ def fast_checks(entry: GameEntry) -> tuple[list[tuple[int, int, list[LostCard]]]
     True
     """
     found = fast_replay(entry)
-    return None if found is None else found[1:]
+    if found is None:
+        return None
+    traced, scores, winners = found
+    return lost_checks(traced, entry.players), scores, winners
 
 
-def fast_replay(entry: GameEntry) -> tuple[tuple[Any, ...], list[tuple[int, int, list[LostCard]]],
-                                            dict[str, int], list[str]] | None:
-    """:func:`fast_checks` with the C replay's trace first (the analysis marks a clean log's
-    moves from it: :func:`pathcheck.analysis.dungeon.analyse_entry`)."""
+def fast_replay(entry: GameEntry) -> tuple[tuple[Any, ...], dict[str, int], list[str]] | None:
+    """The C replay's trace of the log ``entry`` with the scores and winners (as
+    :func:`fast_checks`; the analysis marks a clean log's moves from the trace:
+    :func:`pathcheck.analysis.dungeon.analyse_entry`), or None."""
     found = _trace(entry)
     if found is None:
         return None
     traced = found[0]
     players = entry.players
     scores = dict.fromkeys(players, 0)
-    checks: list[tuple[int, int, list[LostCard]]] = []
     winners: list[str] = []
     last_number = len(traced)
     for number, one in enumerate(traced, 1):
-        lost_at, code, cards, outcomes = one[6], one[7], one[11], one[12]
-        checks.append((lost_at, code, [LostCard(players[seat], after) for seat, after in cards]))
-        for seat, _, _, points in outcomes:
+        for seat, _, _, points in one[12]:
             scores[players[seat]] += points
         if max(scores.values()) >= WIN_POINTS:
             if number != last_number:  # the log goes on after the game's end
@@ -174,7 +174,15 @@ def fast_replay(entry: GameEntry) -> tuple[tuple[Any, ...], list[tuple[int, int,
             winners = [p for p, s in scores.items() if s >= WIN_POINTS]
     if not winners:  # the log ends before anyone won
         return None
-    return traced, checks, scores, winners
+    return traced, scores, winners
+
+
+def lost_checks(traced: tuple[Any, ...],
+                players: tuple[str, ...]) -> list[tuple[int, int, list[LostCard]]]:
+    """Each exploration's Lost point (0: it held), reason code and LOST cards, from the trace
+    (:attr:`~pathcheck.games.dungeon.state.Replay.checks`)."""
+    return [(one[6], one[7], [LostCard(players[seat], after) for seat, after in one[11]])
+            for one in traced]
 
 
 def fast_ruling(entry: GameEntry, *, source: str) -> Ruling | None:

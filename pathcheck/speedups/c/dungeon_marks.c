@@ -264,8 +264,7 @@ decline:
 /* One exploration's report and moves (exploration_report, exploration_moves): the report
  * appended to `reports`. 1 done, 0 decline (Python marks the log), -1 error. */
 static int dm_exploration(DmLog *g, PyObject *one, PyObject *exp, int number, int priority,
-                          int misplaced_code, PyObject *holds, PyObject *lost_words,
-                          PyObject *priority_why, PyObject *did_cache, PyObject *unjudged,
+                          int misplaced_code, PyObject *holds, PyObject *priority_why, PyObject *did_cache, PyObject *unjudged,
                           PyObject *reports) {
     PyObject *const *kit = g->kit;
     PyObject *const *names = &PyTuple_GET_ITEM(g->players, 0);
@@ -277,7 +276,7 @@ static int dm_exploration(DmLog *g, PyObject *one, PyObject *exp, int number, in
     int *seats = NULL;
     unsigned *said = NULL;  /* per turn: the seats that announced after its tile */
     PyObject *pointer = NULL, *lost_pointer = NULL, *did = NULL, *tile = NULL, *dir = NULL;
-    PyObject *report = NULL;
+    PyObject *report = NULL, *lost_words = NULL;
     if (!PyTuple_Check(turns) || PyTuple_GET_SIZE(turns) > 100000) goto out;
     int nturns = (int)PyTuple_GET_SIZE(turns);
     /* the Lost point: 0 (the path held) or a tile laid in a turn (2 .. nturns + 1) */
@@ -377,8 +376,14 @@ static int dm_exploration(DmLog *g, PyObject *one, PyObject *exp, int number, in
             continue;
         }
         if (first == active) goto out;  /* not in a clean log: Python says what it makes */
+        if (lost_now && !lost_words) {  /* said once an exploration */
+            PyObject *reason = PyTuple_GET_ITEM(kit[DM_REASONS], code);
+            if (!PyUnicode_Check(reason)) goto out;
+            lost_words = PyUnicode_FromFormat("the path is Lost since tile %d (%U)", lost_at,
+                                              reason);
+            if (!lost_words) goto error;
+        }
         PyObject *knew = lost_now ? lost_words : PyList_GET_ITEM(holds, height);
-        if (lost_now && !PyUnicode_Check(knew)) goto out;
         if (said_by && !(lost_pointer = PyUnicode_FromFormat("%U/lost", pointer))) goto error;
         PyObject *at = said_by ? lost_pointer : pointer;
         int age = lost_now ? height - lost_at + 1 : 0;
@@ -442,24 +447,25 @@ out:
     Py_XDECREF(tile);
     Py_XDECREF(dir);
     Py_XDECREF(report);
+    Py_XDECREF(lost_words);
     Py_DECREF(turns);
     return status;
 }
 
 /* dungeon_marks(traced, explorations, players, priority, misplaced_code, kit, holds,
- * lost_words, priority_why, did_cache) -> (moves, unjudged, counts, reports) or None.
+ * priority_why, did_cache) -> (moves, unjudged, counts, reports) or None.
  * counts: per seat (slips, sound, harmless, lost, at stake). */
 static PyObject *dungeon_marks(PyObject *Py_UNUSED(self), PyObject *args) {
-    PyObject *traced, *explorations, *players, *kit, *holds, *lost_words, *why, *cache;
+    PyObject *traced, *explorations, *players, *kit, *holds, *why, *cache;
     int priority, misplaced_code;
-    if (!PyArg_ParseTuple(args, "O!O!O!iiO!O!O!O!O!", &PyTuple_Type, &traced, &PyTuple_Type,
+    if (!PyArg_ParseTuple(args, "O!O!O!iiO!O!O!O!", &PyTuple_Type, &traced, &PyTuple_Type,
                           &explorations, &PyTuple_Type, &players, &priority, &misplaced_code,
-                          &PyTuple_Type, &kit, &PyList_Type, &holds, &PyTuple_Type, &lost_words,
-                          &PyTuple_Type, &why, &PyDict_Type, &cache))
+                          &PyTuple_Type, &kit, &PyList_Type, &holds, &PyTuple_Type, &why,
+                          &PyDict_Type, &cache))
         return NULL;
     Py_ssize_t n = PyTuple_GET_SIZE(players), count = PyTuple_GET_SIZE(traced);
     if (PyTuple_GET_SIZE(kit) != DM_KIT || n < 2 || n > DG_MAX_PLAYERS ||
-        PyTuple_GET_SIZE(explorations) != count || PyTuple_GET_SIZE(lost_words) != count ||
+        PyTuple_GET_SIZE(explorations) != count ||
         (priority && PyTuple_GET_SIZE(why) != n) || !PyTuple_Check(PyTuple_GET_ITEM(kit, DM_REASONS)) ||
         !PyTuple_Check(PyTuple_GET_ITEM(kit, DM_REASON_RULES)) ||
         PyTuple_GET_SIZE(PyTuple_GET_ITEM(kit, DM_REASONS)) !=
@@ -472,7 +478,7 @@ static PyObject *dungeon_marks(PyObject *Py_UNUSED(self), PyObject *args) {
     }
     /* The structs made may run Python (a subclass's __post_init__, none today): hold what is
      * borrowed from the arguments. */
-    PyObject *held[] = {traced, explorations, players, kit, holds, lost_words, why, cache};
+    PyObject *held[] = {traced, explorations, players, kit, holds, why, cache};
     for (size_t k = 0; k < sizeof held / sizeof *held; k++) Py_INCREF(held[k]);
     DmLog g = {.kit = &PyTuple_GET_ITEM(kit, 0), .players = players, .n = (int)n};
     PyObject *unjudged = PyList_New(0), *reports = PyList_New(0), *result = NULL;
@@ -481,8 +487,7 @@ static PyObject *dungeon_marks(PyObject *Py_UNUSED(self), PyObject *args) {
     for (Py_ssize_t i = 0; i < count; i++) {
         int status = dm_exploration(&g, PyTuple_GET_ITEM(traced, i),
                                     PyTuple_GET_ITEM(explorations, i), (int)i + 1, priority,
-                                    misplaced_code, holds, PyTuple_GET_ITEM(lost_words, i), why,
-                                    cache, unjudged, reports);
+                                    misplaced_code, holds, why, cache, unjudged, reports);
         if (status < 0) goto done;
         if (!status) {
             result = Py_NewRef(Py_None);
