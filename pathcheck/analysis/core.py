@@ -31,6 +31,7 @@ import enum
 import operator
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 import msgspec
@@ -173,9 +174,20 @@ def player_summary(player: str, slips: int, guesses: int, sound: int, harmless: 
                    lost: float, at_stake: float, points: int, won: bool) -> PlayerSummary:
     """One player's summary from their counts by mark and the sums of their moves' costs
     (``lost``) and values (``at_stake``), added up in the order of the moves."""
+    share, lost_shown, stake_shown, score = _figures(sound, slips, lost, at_stake)
     return PlayerSummary(player, slips + guesses + sound + harmless, slips, guesses, sound,
-                         accuracy(sound, slips), points, won, harmless, round(lost, 4),
-                         round(at_stake, 4), memory_score(lost, at_stake))
+                         share, points, won, harmless, lost_shown, stake_shown, score)
+
+
+@lru_cache(maxsize=4096, typed=True)
+def _figures(sound: int, slips: int, lost: float,
+             at_stake: float) -> tuple[float | None, float, float, float | None]:
+    """A summary's figures, kept: a batch meets the same counts again and again (about five
+    summaries in six of a batch of dungeon logs), and rounding is the summary's main cost.
+    (The sums start at 0.0 and only add costs, so they are never -0.0, which would be a key
+    equal to 0.0 that shows otherwise.)"""
+    return (accuracy(sound, slips), round(lost, 4), round(at_stake, 4),
+            memory_score(lost, at_stake))
 
 
 _PLAYER_MARK: Callable[[AnalysedMove], tuple[str, Mark]] = operator.attrgetter("player", "mark")
