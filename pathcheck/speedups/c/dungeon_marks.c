@@ -1,5 +1,6 @@
 /* dungeon_marks: a clean game/1 log's analysis, its reports and marked moves, from
- * dungeon_replay's trace (included after dungeon_replay.c, whose trace layout it reads).
+ * dungeon_replay's trace (included after dungeon_replay.c, whose trace layout it reads, and
+ * dungeon_report.c, which holds the kit and makes the reports).
  *
  * What pathcheck.analysis.dungeon's exploration_report and exploration_moves make of each
  * exploration, made here so that a clean log's hundred-odd moves cost no Python loop: the same
@@ -9,30 +10,6 @@
  * at anything a clean log's trace does not hold; Python then marks the log.
  * tests/analysis/test_dungeon_fast.py compares the three ways (C replay and marks, C replay
  * and Python marks, Python replay) on fixtures, random, mutated and hostile logs. */
-
-/* The values the moves are made of, in the order of `kit` (pathcheck.analysis.dungeon_fast). */
-enum {
-    DM_MOVE,                                   /* the AnalysedMove type */
-    DM_SOUND, DM_SLIP, DM_HARMLESS,            /* Mark members */
-    DM_RULE_D, DM_PRIORITY, DM_RULE_I, DM_RULE_II,
-    DM_ZERO, DM_ONE, DM_BLUNDER,               /* 0.0, 1.0, "blunder" */
-    DM_LAY_IN_LINE, DM_MISPLACED, DM_AS_PLAYED, DM_IN_LINE,
-    DM_STAYS, DM_STAY, DM_HOLDS_WHY, DM_ANNOUNCES, DM_EITHER, DM_ANNOUNCE, DM_IS_LOST,
-    DM_TOO_EARLY, DM_MISSED, DM_MISSED_NOTHING,
-    DM_ANNOUNCEMENT, DM_REPORT, DM_RULE_III,   /* LostAnnouncement, ExplorationReport types */
-    DM_HELD_ON, DM_V_TOO_EARLY, DM_ON_TIME, DM_LATE, DM_V_MISSED, DM_NOT_JUDGED, DM_NO_CHANCE,
-    DM_REASONS, DM_REASON_RULES,               /* tuples by reason code: its name, its rule */
-    DM_KIT
-};
-
-typedef struct {
-    PyObject *const *kit;
-    PyObject *players;   /* tuple of str */
-    int n;
-    long slips[DG_MAX_PLAYERS], sound[DG_MAX_PLAYERS], harmless[DG_MAX_PLAYERS];
-    double lost[DG_MAX_PLAYERS], stake[DG_MAX_PLAYERS];
-    PyObject *moves;     /* list */
-} DmLog;
 
 /* Append AnalysedMove(number, t, seat's name, did, knew, best, mark, why, None, rule, pointer
  * [, cost, value, grade[, age]]) and count it; `full`: 0 (up to pointer), 1 (with cost, value
@@ -136,129 +113,6 @@ static PyObject *dm_did(PyObject *cache, PyObject *tile, PyObject *dir) {
         if (failed) return NULL;
     }
     return Py_NewRef(PyTuple_GET_ITEM(four, k));
-}
-
-/* `obj` as an int in [lo, hi] into *out: 1, 0 if it is no int or out of the range (the
- * trace is not a clean log's: declined), -1 with an error set. */
-static int dm_int(PyObject *obj, long lo, long hi, int *out) {
-    if (!PyLong_Check(obj)) return 0;
-    int overflow;
-    long value = PyLong_AsLongAndOverflow(obj, &overflow);
-    if (value == -1 && PyErr_Occurred()) return -1;
-    if (overflow || value < lo || value > hi) return 0;
-    *out = (int)value;
-    return 1;
-}
-
-/* A new reference to `value` as an int, or None for 0 (or less). */
-static PyObject *dm_int_or_none(long value) {
-    return value > 0 ? PyLong_FromLong(value) : Py_NewRef(Py_None);
-}
-
-/* The first seat whose card lies on tile `tile` (the announcement that stood in turn tile - 1),
- * or -1. */
-static int dm_stood(int tile, const int (*cards)[2], int ncards) {
-    for (int k = 0; k < ncards; k++)
-        if (cards[k][1] == tile) return cards[k][0];
-    return -1;
-}
-
-/* The exploration's report (exploration_report in analysis/dungeon.py), with each seat's
- * perfect points in `perfect_points`. 1 done (a new reference in *out), 0 decline, -1 error.
- * `seats`: the active seat of each turn. */
-static int dm_report(DmLog *g, int number, int lost_at, int code, const int (*cards)[2],
-                     int ncards, const int *seats, int nturns, int priority, PyObject *outcomes,
-                     int *perfect_points, PyObject **out) {
-    PyObject *const *kit = g->kit;
-    int n = g->n;
-    if (code >= PyTuple_GET_SIZE(kit[DM_REASONS]) ||
-        !PyTuple_Check(outcomes) || PyTuple_GET_SIZE(outcomes) != n)
-        return 0;  /* not in a clean log's trace */
-    int card_of[DG_MAX_PLAYERS] = {0}, points[DG_MAX_PLAYERS];
-    for (int k = 0; k < ncards; k++) card_of[cards[k][0]] = cards[k][1];
-    for (int p = 0; p < n; p++) {
-        PyObject *o = PyTuple_GET_ITEM(outcomes, p);
-        if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) != 4) return 0;
-        int found = dm_int(PyTuple_GET_ITEM(o, 3), 0, 1, &points[p]);
-        if (found <= 0) return found;
-    }
-    PyObject *announcements = PyTuple_New(n);
-    if (!announcements) return -1;
-    for (int p = 0; p < n; p++) {
-        int after = card_of[p], perfect = -1, verdict, rule = DM_RULE_II;
-        perfect_points[p] = 0;
-        if (!lost_at) {  /* the path held: staying scores (rule III), any card is early */
-            verdict = after ? DM_V_TOO_EARLY : DM_HELD_ON;
-            rule = after ? DM_RULE_I : DM_RULE_III;
-            perfect_points[p] = 1;
-        } else {
-            for (int t = lost_at - 1; t <= nturns; t++) {
-                int active = seats[t - 1];
-                if (active == p) continue;
-                if (priority) {
-                    int standing = dm_stood(t + 1, cards, ncards);
-                    if (standing == active) goto decline;  /* Python's clockwise_after fails */
-                    if (standing >= 0 && standing != p &&
-                        (standing - active + n) % n < (p - active + n) % n)
-                        continue;  /* outranked in this turn */
-                }
-                perfect = t;
-                break;
-            }
-            if (!after) {
-                if (perfect >= 0) {
-                    int stood = priority ? dm_stood(perfect + 1, cards, ncards) : -1;
-                    verdict = stood < 0 || stood == p ? DM_V_MISSED : DM_NOT_JUDGED;
-                } else {
-                    verdict = DM_NO_CHANCE;
-                }
-            } else if (after < lost_at) {
-                verdict = DM_V_TOO_EARLY;
-            } else {
-                verdict = after - 1 == perfect ? DM_ON_TIME : DM_LATE;
-            }
-            if (verdict == DM_V_TOO_EARLY) rule = DM_RULE_I;
-            else if (verdict == DM_NOT_JUDGED) rule = DM_PRIORITY;
-            if (perfect >= 0) {  /* rule II: it scores if no other card lies lower, past Lost */
-                int first_other = 0;
-                for (int k = 0; k < ncards; k++) {
-                    int a = cards[k][1];
-                    if (cards[k][0] != p && a >= lost_at && (!first_other || a < first_other))
-                        first_other = a;
-                }
-                perfect_points[p] = !first_other || perfect + 1 <= first_other;
-            }
-        }
-        PyObject *args[7] = {PyTuple_GET_ITEM(g->players, p), kit[verdict],
-                             after ? PyLong_FromLong(after - 1) : Py_NewRef(Py_None),
-                             lost_at ? (perfect >= 0 ? PyLong_FromLong(perfect)
-                                                     : Py_NewRef(Py_None))
-                                     : Py_NewRef(Py_None),
-                             PyLong_FromLong(points[p]), PyLong_FromLong(perfect_points[p]),
-                             kit[rule]};
-        PyObject *one = args[2] && args[3] && args[4] && args[5]
-                            ? PyObject_Vectorcall(kit[DM_ANNOUNCEMENT], args, 7, NULL) : NULL;
-        for (int k = 2; k < 6; k++) Py_XDECREF(args[k]);
-        if (!one) {
-            Py_DECREF(announcements);
-            return -1;
-        }
-        PyTuple_SET_ITEM(announcements, p, one);
-    }
-    int lost_turn = lost_at ? lost_at - 1 : 0;
-    PyObject *placed_by = lost_turn >= 1 && lost_turn <= nturns
-                              ? PyTuple_GET_ITEM(g->players, seats[lost_turn - 1]) : Py_None;
-    PyObject *args[7] = {PyLong_FromLong(number), dm_int_or_none(lost_at),
-                         dm_int_or_none(lost_turn), PyTuple_GET_ITEM(kit[DM_REASONS], code),
-                         PyTuple_GET_ITEM(kit[DM_REASON_RULES], code), placed_by, announcements};
-    *out = args[0] && args[1] && args[2]
-               ? PyObject_Vectorcall(kit[DM_REPORT], args, 7, NULL) : NULL;
-    for (int k = 0; k < 3; k++) Py_XDECREF(args[k]);
-    Py_DECREF(announcements);
-    return *out ? 1 : -1;
-decline:
-    Py_DECREF(announcements);
-    return 0;
 }
 
 /* One exploration's report and moves (exploration_report, exploration_moves): the report
