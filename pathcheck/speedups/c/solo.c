@@ -172,7 +172,9 @@ static uint32_t solo_grid_restart(SoloRun *run) {
  * next), counted into the run's histograms; returns the deal key (see solo_kernel) and writes
  * the deal's shape. Each dungeon is trace(..., perfect=1, ...) without arrows and cells,
  * counting the revisits (placements after the first whose path ran over laid tiles) as it
- * goes: analyse_stack's cells[k+1] - STEP[dirs[k+1]] != cells[k]. */
+ * goes: analyse_stack's cells[k+1] - STEP[dirs[k+1]] != cells[k]. Meanwhile it takes the
+ * swaps of the next deal's shuffle (SoloSwaps), which fill the time the walk waits on its
+ * loads. */
 SOLO_NOINLINE static int64_t solo_deal(SoloRun *run, const unsigned char *stack, int n,
                                       unsigned char *shape, SoloSwaps *swaps) {
     /* A swap of the next deal's shuffle a placement and a dungeon (see SoloSwaps). */
@@ -461,7 +463,8 @@ static PyObject *solo_kernel(PyObject *Py_UNUSED(self), PyObject *args) {
         }
         int64_t packed = solo_deal(run, stack, (int)n, shape + 2 * d, &swaps);
         const int left = (int)(swaps.at - swaps.deck);  /* positions not swapped yet */
-        if (SOLO_RARELY(left > 0)) solo_swaps_from(swaps.deck, swaps.draw - (m - 1 - left), m, left);
+        if (SOLO_RARELY(left > 0))  /* never (see SoloSwaps), but cheap to be sure of */
+            solo_swaps_from(swaps.deck, swaps.draw - (m - 1 - left), m, left);
         unsigned char *played = stack;
         stack = next;
         next = played;

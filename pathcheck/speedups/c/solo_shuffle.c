@@ -111,8 +111,11 @@ static void solo_swaps_from(unsigned char *deck, const signed char *draw, int m,
     }
 }
 
-/* The vector shuffle (x86-64 with AVX2 and FMA, chosen at run time): four draws at once,
- * then the swaps. The same numbers as the portable shuffle, by arithmetic that is exact:
+/* The vector shuffle (x86-64 with AVX2 and FMA, chosen at run time; -DSOLO_NO_SIMD builds
+ * without it, to test the portable path on x86): four draws at once, for SOLO_BLOCK seeds in
+ * one call (solo_draws_avx2), then the swaps, which the kernel spreads over the walk of the
+ * deal before (SoloSwaps in solo.c). The same numbers as the portable shuffle, by arithmetic
+ * that is exact:
  * - SplitMix64's 64-bit products from three 32 x 32 -> 64 bit multiplications a lane;
  * - z mod d (d = i + 1 <= 63) as x mod d with x = (z >> 32) * (2^32 mod d) + (z & 0xFFFFFFFF),
  *   which is congruent to z and below 2^39;
