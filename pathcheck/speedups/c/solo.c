@@ -284,6 +284,21 @@ SOLO_NOINLINE static int64_t solo_deal(SoloRun *run, const unsigned char *stack,
     return key + ((int64_t)revisits << 16);
 }
 
+/* The draws of `count` seeds from `seed` on (m >= 2) to drawn[0 ..]: the vector ones with
+ * `vector` (the SoloDraws of m), else the portable ones. */
+static void solo_draws(signed char (*drawn)[SOLO_DRAWS], int m, uint64_t seed, int count,
+                       const void *vector) {
+#if SOLO_SIMD
+    if (vector) {
+        solo_draws_avx2((const SoloDraws *)vector, seed, count, drawn[0]);
+        return;
+    }
+#else
+    (void)vector;
+#endif
+    for (int k = 0; k < count; k++) solo_draws_portable(drawn[k], m, seed + (uint64_t)k);
+}
+
 /* ---- the histogram of deal keys ---------------------------------------------------------- */
 
 /* Deal keys, each with its number of deals and the indices of its first and last deal (so
@@ -418,49 +433,35 @@ static PyObject *solo_kernel(PyObject *Py_UNUSED(self), PyObject *args) {
     unsigned char *stack = decks[0] + SOLO_PAD, *next = decks[1] + SOLO_PAD;
     memcpy(padded, base, (size_t)n);
     const int m = (int)n - 1;  /* the tiles shuffled, after the first */
-    /* The swaps that change nothing (for the portable shuffle): position -t with itself. */
-    signed char selves[SOLO_DRAWS];
-    for (int t = 0; t < SOLO_DRAWS; t++) selves[t] = (signed char)-t;
-#if SOLO_SIMD
-    /* The vector shuffle: the draws of SOLO_BLOCK deals at once, and the swaps of the next
-     * deal's stack during this deal's walk (solo_deal), as the walk waits on its loads. */
-    const int simd = !portable && m >= 2 && solo_simd_available();
-    SoloDraws draws;
-    solo_draws_init(&draws, m);
+    /* The draws of SOLO_BLOCK deals at once (the vector ones where the processor has them),
+     * and the swaps of the next deal's stack during this deal's walk (solo_deal). Past
+     * draw m - 2, the swaps change nothing (see SoloSwaps). */
     signed char drawn[SOLO_BLOCK][SOLO_DRAWS];
     for (int b = 0; b < SOLO_BLOCK; b++)
         for (int t = 0; t < SOLO_DRAWS; t++) drawn[b][t] = (signed char)(m - 1 - t);
+#if SOLO_SIMD
+    SoloDraws draws;
+    solo_draws_init(&draws, m);
+    const void *vector = !portable && solo_simd_available() ? &draws : NULL;
 #else
+    const void *vector = NULL;
     (void)portable;
 #endif
     Py_BEGIN_ALLOW_THREADS
+    memcpy(stack, padded, MAX_STACK);
+    if (count > 0 && m >= 2) {  /* the first deal's stack, at once */
+        solo_draws(drawn, m, first_seed, 1, vector);
+        solo_swaps_from(stack + 1, drawn[0], m, m - 1);
+    }
     for (Py_ssize_t d = 0; d < count; d++) {
-        const uint64_t seed = first_seed + (uint64_t)d;
-        SoloSwaps swaps = {selves, next + 1, next + 1};
-#if SOLO_SIMD
-        if (simd) {
-            const int b = (int)(d % SOLO_BLOCK);
-            if (d == 0) {  /* the first deal's stack, at once */
-                memcpy(stack, padded, MAX_STACK);
-                solo_draws_avx2(&draws, seed, 1, drawn[0]);
-                solo_swaps_from(stack + 1, drawn[0], m, m - 1);
-            }
-            if (b == 0) {
-                const Py_ssize_t left = count - d - 1;
-                solo_draws_avx2(&draws, seed + 1, left < SOLO_BLOCK ? (int)left : SOLO_BLOCK,
-                                drawn[0]);
-            }
-            memcpy(next, padded, MAX_STACK);
-            if (m >= 2) {
-                swaps.draw = drawn[b];
-                swaps.at = next + m;  /* position m - 1 of the deck */
-            }
-        } else
-#endif
-        {
-            memcpy(stack, padded, MAX_STACK);
-            solo_shuffle(stack + 1, m, seed);
+        const int b = (int)(d % SOLO_BLOCK);
+        if (b == 0 && m >= 2) {  /* the draws of the next SOLO_BLOCK deals */
+            const Py_ssize_t left = count - d - 1;
+            solo_draws(drawn, m, first_seed + (uint64_t)d + 1,
+                       left < SOLO_BLOCK ? (int)left : SOLO_BLOCK, vector);
         }
+        memcpy(next, padded, MAX_STACK);
+        SoloSwaps swaps = {drawn[b], next + 1, next + m};  /* position m - 1 of the deck */
         int64_t packed = solo_deal(run, stack, (int)n, shape + 2 * d, &swaps);
         const int left = (int)(swaps.at - swaps.deck);  /* positions not swapped yet */
         if (SOLO_RARELY(left > 0))  /* never (see SoloSwaps), but cheap to be sure of */

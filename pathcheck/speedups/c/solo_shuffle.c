@@ -17,85 +17,83 @@
  * 1, ...) is the SplitMix64 output of state seed + (t + 1) * GOLDEN_GAMMA, and swaps position
  * i = m - 1 - t with position (output mod (i + 1)). */
 
-/* The portable shuffle: one draw and swap a step, the modulo by the constant i + 1 written
- * out (a multiplication, where a variable divisor costs a 64-bit division). */
-#define SHUFFLE_STEP(i)                                                              \
+/* The portable draws: draw t (position i = m - 1 - t) to out[t], the modulo by the
+ * constant i + 1 written out (a multiplication, where a variable divisor costs a 64-bit
+ * division). The kernel takes the swaps as for the vector draws (SoloSwaps in solo.c). */
+#define DRAW_STEP(i)                                                                 \
     do {                                                                             \
         state += GOLDEN_GAMMA;                                                       \
         uint64_t z_ = state;                                                         \
         z_ = (z_ ^ (z_ >> 30)) * MIX1;                                               \
         z_ = (z_ ^ (z_ >> 27)) * MIX2;                                               \
         z_ ^= z_ >> 31;                                                              \
-        unsigned j_ = (unsigned)(z_ % (uint64_t)((i) + 1));                          \
-        unsigned char tmp_ = deck[i];                                                \
-        deck[i] = deck[j_];                                                          \
-        deck[j_] = tmp_;                                                             \
+        out[m - 1 - (i)] = (signed char)(z_ % (uint64_t)((i) + 1));                  \
     } while (0)
 
-static void solo_shuffle(unsigned char *deck, int m, uint64_t state) {
+static void solo_draws_portable(signed char *out, int m, uint64_t state) {
     switch (m - 1) {
-        case 62: SHUFFLE_STEP(62); /* fall through */
-        case 61: SHUFFLE_STEP(61); /* fall through */
-        case 60: SHUFFLE_STEP(60); /* fall through */
-        case 59: SHUFFLE_STEP(59); /* fall through */
-        case 58: SHUFFLE_STEP(58); /* fall through */
-        case 57: SHUFFLE_STEP(57); /* fall through */
-        case 56: SHUFFLE_STEP(56); /* fall through */
-        case 55: SHUFFLE_STEP(55); /* fall through */
-        case 54: SHUFFLE_STEP(54); /* fall through */
-        case 53: SHUFFLE_STEP(53); /* fall through */
-        case 52: SHUFFLE_STEP(52); /* fall through */
-        case 51: SHUFFLE_STEP(51); /* fall through */
-        case 50: SHUFFLE_STEP(50); /* fall through */
-        case 49: SHUFFLE_STEP(49); /* fall through */
-        case 48: SHUFFLE_STEP(48); /* fall through */
-        case 47: SHUFFLE_STEP(47); /* fall through */
-        case 46: SHUFFLE_STEP(46); /* fall through */
-        case 45: SHUFFLE_STEP(45); /* fall through */
-        case 44: SHUFFLE_STEP(44); /* fall through */
-        case 43: SHUFFLE_STEP(43); /* fall through */
-        case 42: SHUFFLE_STEP(42); /* fall through */
-        case 41: SHUFFLE_STEP(41); /* fall through */
-        case 40: SHUFFLE_STEP(40); /* fall through */
-        case 39: SHUFFLE_STEP(39); /* fall through */
-        case 38: SHUFFLE_STEP(38); /* fall through */
-        case 37: SHUFFLE_STEP(37); /* fall through */
-        case 36: SHUFFLE_STEP(36); /* fall through */
-        case 35: SHUFFLE_STEP(35); /* fall through */
-        case 34: SHUFFLE_STEP(34); /* fall through */
-        case 33: SHUFFLE_STEP(33); /* fall through */
-        case 32: SHUFFLE_STEP(32); /* fall through */
-        case 31: SHUFFLE_STEP(31); /* fall through */
-        case 30: SHUFFLE_STEP(30); /* fall through */
-        case 29: SHUFFLE_STEP(29); /* fall through */
-        case 28: SHUFFLE_STEP(28); /* fall through */
-        case 27: SHUFFLE_STEP(27); /* fall through */
-        case 26: SHUFFLE_STEP(26); /* fall through */
-        case 25: SHUFFLE_STEP(25); /* fall through */
-        case 24: SHUFFLE_STEP(24); /* fall through */
-        case 23: SHUFFLE_STEP(23); /* fall through */
-        case 22: SHUFFLE_STEP(22); /* fall through */
-        case 21: SHUFFLE_STEP(21); /* fall through */
-        case 20: SHUFFLE_STEP(20); /* fall through */
-        case 19: SHUFFLE_STEP(19); /* fall through */
-        case 18: SHUFFLE_STEP(18); /* fall through */
-        case 17: SHUFFLE_STEP(17); /* fall through */
-        case 16: SHUFFLE_STEP(16); /* fall through */
-        case 15: SHUFFLE_STEP(15); /* fall through */
-        case 14: SHUFFLE_STEP(14); /* fall through */
-        case 13: SHUFFLE_STEP(13); /* fall through */
-        case 12: SHUFFLE_STEP(12); /* fall through */
-        case 11: SHUFFLE_STEP(11); /* fall through */
-        case 10: SHUFFLE_STEP(10); /* fall through */
-        case 9: SHUFFLE_STEP(9); /* fall through */
-        case 8: SHUFFLE_STEP(8); /* fall through */
-        case 7: SHUFFLE_STEP(7); /* fall through */
-        case 6: SHUFFLE_STEP(6); /* fall through */
-        case 5: SHUFFLE_STEP(5); /* fall through */
-        case 4: SHUFFLE_STEP(4); /* fall through */
-        case 3: SHUFFLE_STEP(3); /* fall through */
-        case 2: SHUFFLE_STEP(2); /* fall through */
-        case 1: SHUFFLE_STEP(1); /* fall through */
+        case 62: DRAW_STEP(62); /* fall through */
+        case 61: DRAW_STEP(61); /* fall through */
+        case 60: DRAW_STEP(60); /* fall through */
+        case 59: DRAW_STEP(59); /* fall through */
+        case 58: DRAW_STEP(58); /* fall through */
+        case 57: DRAW_STEP(57); /* fall through */
+        case 56: DRAW_STEP(56); /* fall through */
+        case 55: DRAW_STEP(55); /* fall through */
+        case 54: DRAW_STEP(54); /* fall through */
+        case 53: DRAW_STEP(53); /* fall through */
+        case 52: DRAW_STEP(52); /* fall through */
+        case 51: DRAW_STEP(51); /* fall through */
+        case 50: DRAW_STEP(50); /* fall through */
+        case 49: DRAW_STEP(49); /* fall through */
+        case 48: DRAW_STEP(48); /* fall through */
+        case 47: DRAW_STEP(47); /* fall through */
+        case 46: DRAW_STEP(46); /* fall through */
+        case 45: DRAW_STEP(45); /* fall through */
+        case 44: DRAW_STEP(44); /* fall through */
+        case 43: DRAW_STEP(43); /* fall through */
+        case 42: DRAW_STEP(42); /* fall through */
+        case 41: DRAW_STEP(41); /* fall through */
+        case 40: DRAW_STEP(40); /* fall through */
+        case 39: DRAW_STEP(39); /* fall through */
+        case 38: DRAW_STEP(38); /* fall through */
+        case 37: DRAW_STEP(37); /* fall through */
+        case 36: DRAW_STEP(36); /* fall through */
+        case 35: DRAW_STEP(35); /* fall through */
+        case 34: DRAW_STEP(34); /* fall through */
+        case 33: DRAW_STEP(33); /* fall through */
+        case 32: DRAW_STEP(32); /* fall through */
+        case 31: DRAW_STEP(31); /* fall through */
+        case 30: DRAW_STEP(30); /* fall through */
+        case 29: DRAW_STEP(29); /* fall through */
+        case 28: DRAW_STEP(28); /* fall through */
+        case 27: DRAW_STEP(27); /* fall through */
+        case 26: DRAW_STEP(26); /* fall through */
+        case 25: DRAW_STEP(25); /* fall through */
+        case 24: DRAW_STEP(24); /* fall through */
+        case 23: DRAW_STEP(23); /* fall through */
+        case 22: DRAW_STEP(22); /* fall through */
+        case 21: DRAW_STEP(21); /* fall through */
+        case 20: DRAW_STEP(20); /* fall through */
+        case 19: DRAW_STEP(19); /* fall through */
+        case 18: DRAW_STEP(18); /* fall through */
+        case 17: DRAW_STEP(17); /* fall through */
+        case 16: DRAW_STEP(16); /* fall through */
+        case 15: DRAW_STEP(15); /* fall through */
+        case 14: DRAW_STEP(14); /* fall through */
+        case 13: DRAW_STEP(13); /* fall through */
+        case 12: DRAW_STEP(12); /* fall through */
+        case 11: DRAW_STEP(11); /* fall through */
+        case 10: DRAW_STEP(10); /* fall through */
+        case 9: DRAW_STEP(9); /* fall through */
+        case 8: DRAW_STEP(8); /* fall through */
+        case 7: DRAW_STEP(7); /* fall through */
+        case 6: DRAW_STEP(6); /* fall through */
+        case 5: DRAW_STEP(5); /* fall through */
+        case 4: DRAW_STEP(4); /* fall through */
+        case 3: DRAW_STEP(3); /* fall through */
+        case 2: DRAW_STEP(2); /* fall through */
+        case 1: DRAW_STEP(1); /* fall through */
         default: break;
     }
 }
