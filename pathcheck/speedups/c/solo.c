@@ -74,6 +74,20 @@ typedef struct {
     int reason, bite;  /* its reason code, the rule bit it bites */
 } SoloEnd;
 
+#define SOLO_BLOCK 16  /* deals whose draws the vector shuffle makes at once */
+
+/* The next deal's shuffle, spread over this deal's walk: solo_deal takes a swap of it a
+ * dungeon and a placement, at least n a deal (a dungeon lays its first tile, and a tile not
+ * laid ends a dungeon), where the shuffle has m - 1 = n - 2. Swap t swaps deck position
+ * m - 1 - t with draw[t]; past the shuffle's, the swaps (position -q with itself, draw -q)
+ * change nothing: the deck has SOLO_PAD bytes in front of it and the draws room for them
+ * (SOLO_DRAWS, solo_shuffle.c). */
+typedef struct {
+    const signed char *draw;  /* the next swap's draw */
+    unsigned char *deck;      /* the next deal's stack + 1 */
+    unsigned char *at;        /* the next swap's position */
+} SoloSwaps;
+
 /* Everything of one kernel call the walk reads or counts. */
 typedef struct {
     const Tables *t;
@@ -158,9 +172,22 @@ static uint32_t solo_grid_restart(SoloRun *run) {
  * next), counted into the run's histograms; returns the deal key (see solo_kernel) and writes
  * the deal's shape. Each dungeon is trace(..., perfect=1, ...) without arrows and cells,
  * counting the revisits (placements after the first whose path ran over laid tiles) as it
- * goes: analyse_stack's cells[k+1] - STEP[dirs[k+1]] != cells[k]. */
+ * goes: analyse_stack's cells[k+1] - STEP[dirs[k+1]] != cells[k]. Meanwhile it takes the
+ * swaps of the next deal's shuffle (SoloSwaps), which fill the time the walk waits on its
+ * loads. */
 SOLO_NOINLINE static int64_t solo_deal(SoloRun *run, const unsigned char *stack, int n,
-                                      unsigned char *shape) {
+                                      unsigned char *shape, SoloSwaps *swaps) {
+    /* A swap of the next deal's shuffle a placement and a dungeon (see SoloSwaps). */
+    const signed char *draw = swaps->draw;
+    unsigned char *const deck = swaps->deck;
+    unsigned char *at = swaps->at;
+#define SOLO_SWAP()                                                                  \
+    do {                                                                             \
+        const int k_ = *draw++;                                                      \
+        const unsigned char t_ = *at;                                                \
+        *at-- = deck[k_];                                                            \
+        deck[k_] = t_;                                                               \
+    } while (0)
     uint32_t *const grid = run->grid, *const origin = grid + SOLO_ORIGIN;
     uint32_t *const entrance = grid + SOLO_ENTRANCE;
     int start = 0, ndungeons = 0, revisits = 0, bites = 0;
@@ -170,6 +197,7 @@ SOLO_NOINLINE static int64_t solo_deal(SoloRun *run, const unsigned char *stack,
     while (start < n) {
         const unsigned char *tiles = stack + start, *end = stack + n, *p = tiles;
         int code, length;  /* the check that ended the dungeon and its length */
+        SOLO_SWAP();
         uint32_t s = ++run->stamp;
         if (s == SOLO_STAMPS) s = solo_grid_restart(run);
         const uint32_t S = s << SOLO_STAMP_SHIFT;
@@ -179,6 +207,7 @@ SOLO_NOINLINE static int64_t solo_deal(SoloRun *run, const unsigned char *stack,
         state &= 3 * sizeof(SoloMove);  /* heading 0, the movement carried */
         const SoloTile *ti = &run->info[*p];  /* the first tile of a dungeon is not checked */
         for (;;) {
+            SOLO_SWAP();
             g += ti->add;
             const SoloMove *m = (const SoloMove *)((const char *)run + ti->move + state);
             *frontier = S | m->word;
@@ -247,9 +276,27 @@ SOLO_NOINLINE static int64_t solo_deal(SoloRun *run, const unsigned char *stack,
     }
     run->dungeon_counts[ndungeons]++;
     run->bite_masks[bites & 0xFF]++;
+    swaps->draw = draw;
+    swaps->at = at;
+#undef SOLO_SWAP
     shape[0] = (unsigned char)ndungeons;
     shape[1] = (unsigned char)reason_mask;
     return key + ((int64_t)revisits << 16);
+}
+
+/* The draws of `count` seeds from `seed` on (m >= 2) to drawn[0 ..]: the vector ones with
+ * `vector` (the SoloDraws of m), else the portable ones. */
+static void solo_draws(signed char (*drawn)[SOLO_DRAWS], int m, uint64_t seed, int count,
+                       const void *vector) {
+#if SOLO_SIMD
+    if (vector) {
+        solo_draws_avx2((const SoloDraws *)vector, seed, count, drawn[0]);
+        return;
+    }
+#else
+    (void)vector;
+#endif
+    for (int k = 0; k < count; k++) solo_draws_portable(drawn[k], m, seed + (uint64_t)k);
 }
 
 /* ---- the histogram of deal keys ---------------------------------------------------------- */
@@ -382,25 +429,46 @@ static PyObject *solo_kernel(PyObject *Py_UNUSED(self), PyObject *args) {
     run->grid = grid;
     solo_run_tables(run, mask);
     int failed = 0;
-    unsigned char padded[MAX_STACK] = {0}, stack[MAX_STACK];
+    unsigned char padded[MAX_STACK] = {0}, decks[2][SOLO_PAD + MAX_STACK];
+    unsigned char *stack = decks[0] + SOLO_PAD, *next = decks[1] + SOLO_PAD;
     memcpy(padded, base, (size_t)n);
+    const int m = (int)n - 1;  /* the tiles shuffled, after the first */
+    /* The draws of SOLO_BLOCK deals at once (the vector ones where the processor has them),
+     * and the swaps of the next deal's stack during this deal's walk (solo_deal). Past
+     * draw m - 2, the swaps change nothing (see SoloSwaps). */
+    signed char drawn[SOLO_BLOCK][SOLO_DRAWS];
+    for (int b = 0; b < SOLO_BLOCK; b++)
+        for (int t = 0; t < SOLO_DRAWS; t++) drawn[b][t] = (signed char)(m - 1 - t);
 #if SOLO_SIMD
-    const int simd = !portable && solo_simd_available();
     SoloDraws draws;
-    solo_draws_init(&draws, (int)n - 1);
+    solo_draws_init(&draws, m);
+    const void *vector = !portable && solo_simd_available() ? &draws : NULL;
 #else
+    const void *vector = NULL;
     (void)portable;
 #endif
     Py_BEGIN_ALLOW_THREADS
+    memcpy(stack, padded, MAX_STACK);
+    if (count > 0 && m >= 2) {  /* the first deal's stack, at once */
+        solo_draws(drawn, m, first_seed, 1, vector);
+        solo_swaps_from(stack + 1, drawn[0], m, m - 1);
+    }
     for (Py_ssize_t d = 0; d < count; d++) {
-        memcpy(stack, padded, sizeof stack);
-        uint64_t seed = first_seed + (uint64_t)d;
-#if SOLO_SIMD
-        if (simd) solo_shuffle_avx2(stack + 1, &draws, seed);
-        else
-#endif
-            solo_shuffle(stack + 1, (int)n - 1, seed);
-        int64_t packed = solo_deal(run, stack, (int)n, shape + 2 * d);
+        const int b = (int)(d % SOLO_BLOCK);
+        if (b == 0 && m >= 2) {  /* the draws of the next SOLO_BLOCK deals */
+            const Py_ssize_t left = count - d - 1;
+            solo_draws(drawn, m, first_seed + (uint64_t)d + 1,
+                       left < SOLO_BLOCK ? (int)left : SOLO_BLOCK, vector);
+        }
+        memcpy(next, padded, MAX_STACK);
+        SoloSwaps swaps = {drawn[b], next + 1, next + m};  /* position m - 1 of the deck */
+        int64_t packed = solo_deal(run, stack, (int)n, shape + 2 * d, &swaps);
+        const int left = (int)(swaps.at - swaps.deck);  /* positions not swapped yet */
+        if (SOLO_RARELY(left > 0))  /* never (see SoloSwaps), but cheap to be sure of */
+            solo_swaps_from(swaps.deck, swaps.draw - (m - 1 - left), m, left);
+        unsigned char *played = stack;
+        stack = next;
+        next = played;
         memcpy(key + 8 * d, &packed, sizeof packed);
         failed |= solo_keys_add(&histogram, packed, (int64_t)d) < 0;
     }

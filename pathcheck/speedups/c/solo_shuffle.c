@@ -7,97 +7,113 @@
 #define MIX1 0xBF58476D1CE4E5B9ULL
 #define MIX2 0x94D049BB133111EBULL
 #define MAX_STACK 64
+/* The kernel's swaps a deal (at most two a tile, see SoloSwaps in solo.c) and the bytes in
+ * front of a deck that the swaps past the shuffle's touch. */
+#define SOLO_DRAWS (2 * MAX_STACK)
+#define SOLO_PAD (2 * MAX_STACK)
 
 /* pathcheck.solo.seed_codes.permutation(seed, m) applied to deck[0..m-1] in place:
  * SplitMix64 from the seed, Fisher-Yates from the top (m <= MAX_STACK - 1). Draw t (t = 0,
  * 1, ...) is the SplitMix64 output of state seed + (t + 1) * GOLDEN_GAMMA, and swaps position
  * i = m - 1 - t with position (output mod (i + 1)). */
 
-/* The portable shuffle: one draw and swap a step, the modulo by the constant i + 1 written
- * out (a multiplication, where a variable divisor costs a 64-bit division). */
-#define SHUFFLE_STEP(i)                                                              \
+/* The portable draws: draw t (position i = m - 1 - t) to out[t], the modulo by the
+ * constant i + 1 written out (a multiplication, where a variable divisor costs a 64-bit
+ * division). The kernel takes the swaps as for the vector draws (SoloSwaps in solo.c). */
+#define DRAW_STEP(i)                                                                 \
     do {                                                                             \
         state += GOLDEN_GAMMA;                                                       \
         uint64_t z_ = state;                                                         \
         z_ = (z_ ^ (z_ >> 30)) * MIX1;                                               \
         z_ = (z_ ^ (z_ >> 27)) * MIX2;                                               \
         z_ ^= z_ >> 31;                                                              \
-        unsigned j_ = (unsigned)(z_ % (uint64_t)((i) + 1));                          \
-        unsigned char tmp_ = deck[i];                                                \
-        deck[i] = deck[j_];                                                          \
-        deck[j_] = tmp_;                                                             \
+        out[m - 1 - (i)] = (signed char)(z_ % (uint64_t)((i) + 1));                  \
     } while (0)
 
-static void solo_shuffle(unsigned char *deck, int m, uint64_t state) {
+static void solo_draws_portable(signed char *out, int m, uint64_t state) {
     switch (m - 1) {
-        case 62: SHUFFLE_STEP(62); /* fall through */
-        case 61: SHUFFLE_STEP(61); /* fall through */
-        case 60: SHUFFLE_STEP(60); /* fall through */
-        case 59: SHUFFLE_STEP(59); /* fall through */
-        case 58: SHUFFLE_STEP(58); /* fall through */
-        case 57: SHUFFLE_STEP(57); /* fall through */
-        case 56: SHUFFLE_STEP(56); /* fall through */
-        case 55: SHUFFLE_STEP(55); /* fall through */
-        case 54: SHUFFLE_STEP(54); /* fall through */
-        case 53: SHUFFLE_STEP(53); /* fall through */
-        case 52: SHUFFLE_STEP(52); /* fall through */
-        case 51: SHUFFLE_STEP(51); /* fall through */
-        case 50: SHUFFLE_STEP(50); /* fall through */
-        case 49: SHUFFLE_STEP(49); /* fall through */
-        case 48: SHUFFLE_STEP(48); /* fall through */
-        case 47: SHUFFLE_STEP(47); /* fall through */
-        case 46: SHUFFLE_STEP(46); /* fall through */
-        case 45: SHUFFLE_STEP(45); /* fall through */
-        case 44: SHUFFLE_STEP(44); /* fall through */
-        case 43: SHUFFLE_STEP(43); /* fall through */
-        case 42: SHUFFLE_STEP(42); /* fall through */
-        case 41: SHUFFLE_STEP(41); /* fall through */
-        case 40: SHUFFLE_STEP(40); /* fall through */
-        case 39: SHUFFLE_STEP(39); /* fall through */
-        case 38: SHUFFLE_STEP(38); /* fall through */
-        case 37: SHUFFLE_STEP(37); /* fall through */
-        case 36: SHUFFLE_STEP(36); /* fall through */
-        case 35: SHUFFLE_STEP(35); /* fall through */
-        case 34: SHUFFLE_STEP(34); /* fall through */
-        case 33: SHUFFLE_STEP(33); /* fall through */
-        case 32: SHUFFLE_STEP(32); /* fall through */
-        case 31: SHUFFLE_STEP(31); /* fall through */
-        case 30: SHUFFLE_STEP(30); /* fall through */
-        case 29: SHUFFLE_STEP(29); /* fall through */
-        case 28: SHUFFLE_STEP(28); /* fall through */
-        case 27: SHUFFLE_STEP(27); /* fall through */
-        case 26: SHUFFLE_STEP(26); /* fall through */
-        case 25: SHUFFLE_STEP(25); /* fall through */
-        case 24: SHUFFLE_STEP(24); /* fall through */
-        case 23: SHUFFLE_STEP(23); /* fall through */
-        case 22: SHUFFLE_STEP(22); /* fall through */
-        case 21: SHUFFLE_STEP(21); /* fall through */
-        case 20: SHUFFLE_STEP(20); /* fall through */
-        case 19: SHUFFLE_STEP(19); /* fall through */
-        case 18: SHUFFLE_STEP(18); /* fall through */
-        case 17: SHUFFLE_STEP(17); /* fall through */
-        case 16: SHUFFLE_STEP(16); /* fall through */
-        case 15: SHUFFLE_STEP(15); /* fall through */
-        case 14: SHUFFLE_STEP(14); /* fall through */
-        case 13: SHUFFLE_STEP(13); /* fall through */
-        case 12: SHUFFLE_STEP(12); /* fall through */
-        case 11: SHUFFLE_STEP(11); /* fall through */
-        case 10: SHUFFLE_STEP(10); /* fall through */
-        case 9: SHUFFLE_STEP(9); /* fall through */
-        case 8: SHUFFLE_STEP(8); /* fall through */
-        case 7: SHUFFLE_STEP(7); /* fall through */
-        case 6: SHUFFLE_STEP(6); /* fall through */
-        case 5: SHUFFLE_STEP(5); /* fall through */
-        case 4: SHUFFLE_STEP(4); /* fall through */
-        case 3: SHUFFLE_STEP(3); /* fall through */
-        case 2: SHUFFLE_STEP(2); /* fall through */
-        case 1: SHUFFLE_STEP(1); /* fall through */
+        case 62: DRAW_STEP(62); /* fall through */
+        case 61: DRAW_STEP(61); /* fall through */
+        case 60: DRAW_STEP(60); /* fall through */
+        case 59: DRAW_STEP(59); /* fall through */
+        case 58: DRAW_STEP(58); /* fall through */
+        case 57: DRAW_STEP(57); /* fall through */
+        case 56: DRAW_STEP(56); /* fall through */
+        case 55: DRAW_STEP(55); /* fall through */
+        case 54: DRAW_STEP(54); /* fall through */
+        case 53: DRAW_STEP(53); /* fall through */
+        case 52: DRAW_STEP(52); /* fall through */
+        case 51: DRAW_STEP(51); /* fall through */
+        case 50: DRAW_STEP(50); /* fall through */
+        case 49: DRAW_STEP(49); /* fall through */
+        case 48: DRAW_STEP(48); /* fall through */
+        case 47: DRAW_STEP(47); /* fall through */
+        case 46: DRAW_STEP(46); /* fall through */
+        case 45: DRAW_STEP(45); /* fall through */
+        case 44: DRAW_STEP(44); /* fall through */
+        case 43: DRAW_STEP(43); /* fall through */
+        case 42: DRAW_STEP(42); /* fall through */
+        case 41: DRAW_STEP(41); /* fall through */
+        case 40: DRAW_STEP(40); /* fall through */
+        case 39: DRAW_STEP(39); /* fall through */
+        case 38: DRAW_STEP(38); /* fall through */
+        case 37: DRAW_STEP(37); /* fall through */
+        case 36: DRAW_STEP(36); /* fall through */
+        case 35: DRAW_STEP(35); /* fall through */
+        case 34: DRAW_STEP(34); /* fall through */
+        case 33: DRAW_STEP(33); /* fall through */
+        case 32: DRAW_STEP(32); /* fall through */
+        case 31: DRAW_STEP(31); /* fall through */
+        case 30: DRAW_STEP(30); /* fall through */
+        case 29: DRAW_STEP(29); /* fall through */
+        case 28: DRAW_STEP(28); /* fall through */
+        case 27: DRAW_STEP(27); /* fall through */
+        case 26: DRAW_STEP(26); /* fall through */
+        case 25: DRAW_STEP(25); /* fall through */
+        case 24: DRAW_STEP(24); /* fall through */
+        case 23: DRAW_STEP(23); /* fall through */
+        case 22: DRAW_STEP(22); /* fall through */
+        case 21: DRAW_STEP(21); /* fall through */
+        case 20: DRAW_STEP(20); /* fall through */
+        case 19: DRAW_STEP(19); /* fall through */
+        case 18: DRAW_STEP(18); /* fall through */
+        case 17: DRAW_STEP(17); /* fall through */
+        case 16: DRAW_STEP(16); /* fall through */
+        case 15: DRAW_STEP(15); /* fall through */
+        case 14: DRAW_STEP(14); /* fall through */
+        case 13: DRAW_STEP(13); /* fall through */
+        case 12: DRAW_STEP(12); /* fall through */
+        case 11: DRAW_STEP(11); /* fall through */
+        case 10: DRAW_STEP(10); /* fall through */
+        case 9: DRAW_STEP(9); /* fall through */
+        case 8: DRAW_STEP(8); /* fall through */
+        case 7: DRAW_STEP(7); /* fall through */
+        case 6: DRAW_STEP(6); /* fall through */
+        case 5: DRAW_STEP(5); /* fall through */
+        case 4: DRAW_STEP(4); /* fall through */
+        case 3: DRAW_STEP(3); /* fall through */
+        case 2: DRAW_STEP(2); /* fall through */
+        case 1: DRAW_STEP(1); /* fall through */
         default: break;
     }
 }
 
-/* The vector shuffle (x86-64 with AVX2 and FMA, chosen at run time): four draws at once,
- * then the swaps. The same numbers as the portable shuffle, by arithmetic that is exact:
+/* The swaps of the shuffle from position top down to 1: position i with draw[m - 1 - i]
+ * (draw t is the index draw t of the permutation swaps with). */
+static void solo_swaps_from(unsigned char *deck, const signed char *draw, int m, int top) {
+    for (int i = top; i > 0; i--) {
+        const int k = draw[m - 1 - i];
+        const unsigned char tmp = deck[i];
+        deck[i] = deck[k];
+        deck[k] = tmp;
+    }
+}
+
+/* The vector shuffle (x86-64 with AVX2 and FMA, chosen at run time; -DSOLO_NO_SIMD builds
+ * without it, to test the portable path on x86): four draws at once, for SOLO_BLOCK seeds in
+ * one call (solo_draws_avx2), then the swaps, which the kernel spreads over the walk of the
+ * deal before (SoloSwaps in solo.c). The same numbers as the portable shuffle, by arithmetic
+ * that is exact:
  * - SplitMix64's 64-bit products from three 32 x 32 -> 64 bit multiplications a lane;
  * - z mod d (d = i + 1 <= 63) as x mod d with x = (z >> 32) * (2^32 mod d) + (z & 0xFFFFFFFF),
  *   which is congruent to z and below 2^39;
@@ -106,7 +122,7 @@ static void solo_shuffle(unsigned char *deck, int m, uint64_t state) {
  *   or at least 1/d >= 1/63 from one; r = x - q*d (one fused rounding of an integer below
  *   2d, so exact) is then x mod d, or d more, taken off once.
  * tests/test_solo_kernel.py compares both shuffles with the Python permutation. */
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(SOLO_NO_SIMD)
 #define SOLO_SIMD 1
 #include <immintrin.h>
 
@@ -136,11 +152,13 @@ static inline __m256i solo_mul64(__m256i z, __m256i lo, __m256i hi) {
     return _mm256_add_epi64(_mm256_mul_epu32(z, lo), _mm256_slli_epi64(cross, 32));
 }
 
+/* The draws of seeds seed .. seed + count - 1 (m >= 2), each as m - 1 indices (draw t: the
+ * index position m - 1 - t swaps with) at out + k * SOLO_DRAWS, then 0, -1, -2, -3 (swaps
+ * that change nothing, see SoloSwaps). Seeds at once, so that the processor overlaps their
+ * multiplications. */
 __attribute__((target("avx2,fma")))
-static void solo_shuffle_avx2(unsigned char *deck, const SoloDraws *w, uint64_t seed) {
+static void solo_draws_avx2(const SoloDraws *w, uint64_t seed, int count, signed char *out) {
     const int m = w->m;
-    if (m < 2) return;
-    int32_t j[MAX_STACK];
     const __m256i m1lo = _mm256_set1_epi64x((long long)(MIX1 & 0xFFFFFFFFu));
     const __m256i m1hi = _mm256_set1_epi64x((long long)(MIX1 >> 32));
     const __m256i m2lo = _mm256_set1_epi64x((long long)(MIX2 & 0xFFFFFFFFu));
@@ -149,103 +167,36 @@ static void solo_shuffle_avx2(unsigned char *deck, const SoloDraws *w, uint64_t 
     const __m256i exp52 = _mm256_set1_epi64x(0x4330000000000000LL);  /* the double 2^52 */
     const __m256d two52 = _mm256_set1_pd(4503599627370496.0);
     const __m256i step = _mm256_set1_epi64x((long long)(4 * GOLDEN_GAMMA));
-    __m256i state = _mm256_set_epi64x(
+    const __m256i one = _mm256_set1_epi64x(1);
+    __m256i first = _mm256_set_epi64x(
         (long long)(seed + 4 * GOLDEN_GAMMA), (long long)(seed + 3 * GOLDEN_GAMMA),
         (long long)(seed + 2 * GOLDEN_GAMMA), (long long)(seed + GOLDEN_GAMMA));
-    for (int t = 0; t < m - 1; t += 4) {
-        __m256i z = state;
-        state = _mm256_add_epi64(state, step);
-        z = _mm256_xor_si256(z, _mm256_srli_epi64(z, 30));
-        z = solo_mul64(z, m1lo, m1hi);
-        z = _mm256_xor_si256(z, _mm256_srli_epi64(z, 27));
-        z = solo_mul64(z, m2lo, m2hi);
-        z = _mm256_xor_si256(z, _mm256_srli_epi64(z, 31));
-        __m256i x = _mm256_add_epi64(
-            _mm256_mul_epu32(_mm256_srli_epi64(z, 32),
-                             _mm256_loadu_si256((const __m256i *)(w->rem + t))),
-            _mm256_and_si256(z, low32));
-        __m256d xd = _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(x, exp52)), two52);
-        __m256d d = _mm256_loadu_pd(w->div + t);
-        __m256d q = _mm256_floor_pd(_mm256_mul_pd(xd, _mm256_loadu_pd(w->inv + t)));
-        __m256d r = _mm256_fnmadd_pd(q, d, xd);
-        r = _mm256_sub_pd(r, _mm256_and_pd(_mm256_cmp_pd(r, d, _CMP_GE_OQ), d));
-        _mm_storeu_si128((__m128i *)(j + t), _mm256_cvttpd_epi32(r));
+    for (int k = 0; k < count; k++, out += SOLO_DRAWS) {
+        __m256i state = first;
+        first = _mm256_add_epi64(first, one);
+        for (int t = 0; t < m - 1; t += 4) {
+            __m256i z = state;
+            state = _mm256_add_epi64(state, step);
+            z = _mm256_xor_si256(z, _mm256_srli_epi64(z, 30));
+            z = solo_mul64(z, m1lo, m1hi);
+            z = _mm256_xor_si256(z, _mm256_srli_epi64(z, 27));
+            z = solo_mul64(z, m2lo, m2hi);
+            z = _mm256_xor_si256(z, _mm256_srli_epi64(z, 31));
+            __m256i x = _mm256_add_epi64(
+                _mm256_mul_epu32(_mm256_srli_epi64(z, 32),
+                                 _mm256_loadu_si256((const __m256i *)(w->rem + t))),
+                _mm256_and_si256(z, low32));
+            __m256d xd = _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(x, exp52)), two52);
+            __m256d d = _mm256_loadu_pd(w->div + t);
+            __m256d q = _mm256_floor_pd(_mm256_mul_pd(xd, _mm256_loadu_pd(w->inv + t)));
+            __m256d r = _mm256_fnmadd_pd(q, d, xd);
+            r = _mm256_sub_pd(r, _mm256_and_pd(_mm256_cmp_pd(r, d, _CMP_GE_OQ), d));
+            const __m128i j = _mm256_cvttpd_epi32(r);
+            const int32_t four = _mm_cvtsi128_si32(_mm_packs_epi16(_mm_packs_epi32(j, j), j));
+            memcpy(out + t, &four, sizeof four);
+        }
+        for (int q = 0; q < 4; q++) out[m - 1 + q] = (signed char)-q;  /* see SoloSwaps */
     }
-    /* The swaps, unrolled as in solo_shuffle: position i takes draw m - 1 - i. */
-    const int32_t *drawn = j + m - 1;
-#define SWAP_AT(i)                                                                   \
-    do {                                                                             \
-        int32_t k_ = drawn[-(i)];                                                    \
-        unsigned char tmp_ = deck[i];                                                \
-        deck[i] = deck[k_];                                                          \
-        deck[k_] = tmp_;                                                             \
-    } while (0)
-    switch (m - 1) {
-        case 62: SWAP_AT(62); /* fall through */
-        case 61: SWAP_AT(61); /* fall through */
-        case 60: SWAP_AT(60); /* fall through */
-        case 59: SWAP_AT(59); /* fall through */
-        case 58: SWAP_AT(58); /* fall through */
-        case 57: SWAP_AT(57); /* fall through */
-        case 56: SWAP_AT(56); /* fall through */
-        case 55: SWAP_AT(55); /* fall through */
-        case 54: SWAP_AT(54); /* fall through */
-        case 53: SWAP_AT(53); /* fall through */
-        case 52: SWAP_AT(52); /* fall through */
-        case 51: SWAP_AT(51); /* fall through */
-        case 50: SWAP_AT(50); /* fall through */
-        case 49: SWAP_AT(49); /* fall through */
-        case 48: SWAP_AT(48); /* fall through */
-        case 47: SWAP_AT(47); /* fall through */
-        case 46: SWAP_AT(46); /* fall through */
-        case 45: SWAP_AT(45); /* fall through */
-        case 44: SWAP_AT(44); /* fall through */
-        case 43: SWAP_AT(43); /* fall through */
-        case 42: SWAP_AT(42); /* fall through */
-        case 41: SWAP_AT(41); /* fall through */
-        case 40: SWAP_AT(40); /* fall through */
-        case 39: SWAP_AT(39); /* fall through */
-        case 38: SWAP_AT(38); /* fall through */
-        case 37: SWAP_AT(37); /* fall through */
-        case 36: SWAP_AT(36); /* fall through */
-        case 35: SWAP_AT(35); /* fall through */
-        case 34: SWAP_AT(34); /* fall through */
-        case 33: SWAP_AT(33); /* fall through */
-        case 32: SWAP_AT(32); /* fall through */
-        case 31: SWAP_AT(31); /* fall through */
-        case 30: SWAP_AT(30); /* fall through */
-        case 29: SWAP_AT(29); /* fall through */
-        case 28: SWAP_AT(28); /* fall through */
-        case 27: SWAP_AT(27); /* fall through */
-        case 26: SWAP_AT(26); /* fall through */
-        case 25: SWAP_AT(25); /* fall through */
-        case 24: SWAP_AT(24); /* fall through */
-        case 23: SWAP_AT(23); /* fall through */
-        case 22: SWAP_AT(22); /* fall through */
-        case 21: SWAP_AT(21); /* fall through */
-        case 20: SWAP_AT(20); /* fall through */
-        case 19: SWAP_AT(19); /* fall through */
-        case 18: SWAP_AT(18); /* fall through */
-        case 17: SWAP_AT(17); /* fall through */
-        case 16: SWAP_AT(16); /* fall through */
-        case 15: SWAP_AT(15); /* fall through */
-        case 14: SWAP_AT(14); /* fall through */
-        case 13: SWAP_AT(13); /* fall through */
-        case 12: SWAP_AT(12); /* fall through */
-        case 11: SWAP_AT(11); /* fall through */
-        case 10: SWAP_AT(10); /* fall through */
-        case 9: SWAP_AT(9); /* fall through */
-        case 8: SWAP_AT(8); /* fall through */
-        case 7: SWAP_AT(7); /* fall through */
-        case 6: SWAP_AT(6); /* fall through */
-        case 5: SWAP_AT(5); /* fall through */
-        case 4: SWAP_AT(4); /* fall through */
-        case 3: SWAP_AT(3); /* fall through */
-        case 2: SWAP_AT(2); /* fall through */
-        case 1: SWAP_AT(1); /* fall through */
-        default: break;
-    }
-#undef SWAP_AT
 }
 
 static int solo_simd_available(void) {
