@@ -4,8 +4,9 @@
 Ruling the Python replay (:func:`rule_python`) gives, byte for byte, or None; it must take the
 clean logs the project writes (or it would save nothing), and decline every log with a
 violation or an error, which the Python replay words. :func:`fast_scores` (what ``analyse``
-takes) must agree with the Python replay's scores. Compared on fixtures, random, mutated and
-hostile logs. Run under ASan/UBSan by .ci/sanitize.
+takes) must agree with the Python replay's scores, and ``analyse`` of the typed log (which
+takes them) with ``analyse`` of the log as read for the Python replay. Compared on fixtures,
+random, mutated and hostile logs. Run under ASan/UBSan by .ci/sanitize.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from pathcheck.analysis.memo_dice import analyse_entry, analyse_read
 from pathcheck.errors import RecordError
 from pathcheck.games import AdjudicateOptions
 from pathcheck.games.memo_dice import fast
@@ -41,6 +43,14 @@ def outcome(rule: Any, log: Any) -> Any:
     """The ruling's JSON bytes, or the RecordError's text."""
     try:
         return rule(log, source="test").to_json()
+    except RecordError as exc:
+        return str(exc)
+
+
+def analysed(analyse: Any) -> Any:
+    """An analysis's JSON bytes, or the RecordError's text."""
+    try:
+        return analyse().to_json()
     except RecordError as exc:
         return str(exc)
 
@@ -69,6 +79,8 @@ def agree(log: Any) -> bool:
         entry = LOG_FORMAT.read(log, source="test")
     except RecordError:
         return False
+    assert analysed(lambda: analyse_entry(entry, source="test")) == analysed(
+        lambda: analyse_read(read_log(log, source="test"), source="test"))
     ruling = fast.fast_ruling(entry, source="test")
     scores = fast.fast_scores(entry)
     assert (ruling is None) == (scores is None)
