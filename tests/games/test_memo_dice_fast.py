@@ -22,6 +22,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from pathcheck import speedups
 from pathcheck.analysis.memo_dice import analyse_entry, analyse_read
 from pathcheck.errors import RecordError
 from pathcheck.games import AdjudicateOptions
@@ -221,7 +222,7 @@ def test_odd_values_are_declined() -> None:
     for one in odd:
         assert fast.fast_ruling(one, source="test") is None
         assert fast.fast_scores(one) is None
-    call = fast._speedups.memo_dice_replay
+    call = speedups._speedups.memo_dice_replay
     for rounds in [(object(),), (), tuple(entry.rounds) * 2]:
         assert call(rounds, entry.players, None, fast._KIT, 20, True) is None
 
@@ -233,7 +234,7 @@ def test_lone_surrogates_are_declined() -> None:
     log = random_game(random.Random(6), players=2, with_dice=False)
     entry = LOG_FORMAT.read(log, source="test")
     rnd = entry.rounds[0]
-    changes = [
+    changes: list[dict[str, Any]] = [
         {"players": ("\ud800", entry.players[1])},
         {"rounds": (msgspec.structs.replace(rnd, covering=(msgspec.structs.replace(
             rnd.covering[0], symbol="\udfff"), *rnd.covering[1:])), *entry.rounds[1:])},
@@ -266,7 +267,7 @@ def test_misuse_is_an_exception(change: dict[int, Any]) -> None:
             value = (*fast._KIT[:-1], "FaceEntry")
         args[at] = value
     with pytest.raises((TypeError, ValueError)):
-        fast._speedups.memo_dice_replay(*args)
+        speedups._speedups.memo_dice_replay(*args)
 
 
 @built

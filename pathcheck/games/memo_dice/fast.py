@@ -68,9 +68,10 @@ except ImportError:  # no C compiler at install time: the Python replay rules on
 
 __all__ = ["LOG_FORMAT", "fast_ruling", "fast_scores"]
 
-_KIT = (Event, MoveRef, Round, CoverFact, CupFact, RoundPointsFact, GameEndFact, StartFact,
-        GOLDEN_LAST_DIE, GOLDEN_NO_CUP, RIGHT_GUESS, WRONG_GUESS, POINTS, GAME_END, FIRST_PLAYER,
-        same_symbol, {}, {}, {}, RoundEntry, RollEntry, GuessEntry, FaceEntry)
+_KIT: tuple[Any, ...] = (
+    Event, MoveRef, Round, CoverFact, CupFact, RoundPointsFact, GameEndFact, StartFact,
+    GOLDEN_LAST_DIE, GOLDEN_NO_CUP, RIGHT_GUESS, WRONG_GUESS, POINTS, GAME_END, FIRST_PLAYER,
+    same_symbol, {}, {}, {}, RoundEntry, RollEntry, GuessEntry, FaceEntry)
 """What memo_dice_word.c is handed (its MK_* order): the ruling's types, the rules it cites,
 the symbol comparison, its caches (a cover's words by symbol, a move's JSON pointer, a
 symbol's repr: the same few recur from log to log) and the log format's types."""
