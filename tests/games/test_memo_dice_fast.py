@@ -30,6 +30,7 @@ from pathcheck.games.memo_dice import fast
 from pathcheck.games.memo_dice.adjudicator import ADJUDICATOR, rule_python
 from pathcheck.games.memo_dice.gen import random_game
 from pathcheck.games.memo_dice.log import LOG_FORMAT, read_log
+from pathcheck.games.memo_dice.rules import left_of, same_symbol
 from pathcheck.games.memo_dice.state import Replay
 
 from ..fuzz import examples, json_values, mutate
@@ -183,6 +184,30 @@ def test_symbols_compared_as_the_rules_say() -> None:
     rights = [e.fact.right for e in ruling.rounds[0].events
               if type(e.fact).__name__ == "CupFact"]
     assert rights[:2] == [True, True]
+
+
+SYMBOL_TEXT = st.text(alphabet="aAbBzZ \t\n\x0b\x1c\x1f\x85\xa0éÉß", min_size=1, max_size=6)
+
+
+@built
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.lists(st.tuples(SYMBOL_TEXT, SYMBOL_TEXT), min_size=1,
+                                           max_size=9))
+def test_answers_compare_as_same_symbol(seed: int, pairs: list[tuple[str, str]]) -> None:
+    """Symbols and answers that differ in case, spaces (ASCII and not) or letters: C's
+    comparison (ASCII) and rules.same_symbol agree, so the rulings do."""
+    log = random_game(random.Random(seed), players=3, with_dice=False)
+    rnd = log["rounds"][0]
+    log["rounds"] = [rnd]  # (who begins the next round would change)
+    for roll, guess, (symbol, answer) in zip(rnd["covering"], rnd["uncovering"], pairs,
+                                             strict=False):
+        roll["symbol"], guess["guess"] = symbol, answer
+    expected = rnd["covering"][-1]["player"]  # each answer by the player whose turn it is
+    for roll, guess in zip(rnd["covering"], rnd["uncovering"], strict=True):
+        guess["player"] = expected
+        if guess["guess"] is None or not same_symbol(guess["guess"], roll["symbol"]):
+            expected = left_of(tuple(log["players"]), expected)
+    assert agree(log)  # a clean log: C's comparison must be same_symbol's, or the rulings differ
 
 
 WORDS = ("Ann", "Bob", "Cy", "Dee", "red", "blue", "black", "golden", "memo-dice/1", "",
