@@ -117,3 +117,7 @@ def memoarrr_replay(
 def memoarrr_replay(
     log: Any, cards: dict[str, int], texts: tuple[tuple[str, ...], tuple[str, ...]]
 ) -> tuple[int, int, tuple[tuple[Any, ...], ...], list[int | str | None]] | None: ...
+def memo_dice_replay(
+    rounds: tuple[Any, ...], players: tuple[str, ...], dice: tuple[Any, ...] | None,
+    kit: tuple[Any, ...], target: int, word: bool, /
+) -> list[Any] | tuple[int, ...] | None: ...

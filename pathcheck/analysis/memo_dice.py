@@ -20,8 +20,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from pathcheck.analysis.core import AnalysedMove, GameAnalysis, Mark, make_analysis
-from pathcheck.games.memo_dice.log import FORMAT, MemoDiceLog, read_log
-from pathcheck.games.memo_dice.rules import RIGHT_GUESS, WRONG_GUESS, same_symbol
+from pathcheck.games.memo_dice.fast import fast_scores
+from pathcheck.games.memo_dice.log import FORMAT, MemoDiceEntry, MemoDiceLog, read_entry, read_log
+from pathcheck.games.memo_dice.rules import RIGHT_GUESS, TARGET, WRONG_GUESS, same_symbol
 from pathcheck.games.memo_dice.state import Replay
 
 
@@ -30,14 +31,41 @@ def analyse(log: Mapping[str, Any], *, source: str) -> GameAnalysis:
     return analyse_read(read_log(log, source=source), source=source)
 
 
+def analyse_entry(entry: MemoDiceEntry, *, source: str) -> GameAnalysis:
+    """:func:`analyse` of a log in its typed form (:data:`~pathcheck.games.memo_dice.log.
+    LOG_FORMAT`). A clean log's scores come from the C replay's pass
+    (:func:`~pathcheck.games.memo_dice.fast.fast_scores`, as ``adjudicate`` replays it):
+    every round replayed, no note; any other log is replayed in Python."""
+    scores = fast_scores(entry)
+    if scores is None:
+        return analyse_read(read_entry(entry, source=source), source=source)
+    return _analysis(MemoDiceLog(entry.players, None, entry.rounds), len(entry.rounds),
+                     scores, _winners(entry.players, scores), (), source)
+
+
 def analyse_read(game: MemoDiceLog, *, source: str) -> GameAnalysis:
     """:func:`analyse` of a log already read (:func:`~pathcheck.games.memo_dice.log.
     read_entry`)."""
     replay = Replay(game, source=source)
     replay.play()
+    return _analysis(game, len(replay.rounds), replay.scores, replay.winners(),
+                     tuple(replay.notes), source)
+
+
+def _winners(players: tuple[str, ...], scores: dict[str, int]) -> list[str]:
+    """As Replay.winners: the players with the most points, once someone has reached the
+    target."""
+    best = max(scores.values())
+    return [p for p in players if scores[p] == best] if best >= TARGET else []
+
+
+def _analysis(game: MemoDiceLog, replayed: int, scores: dict[str, int], winners: list[str],
+              replay_notes: tuple[str, ...], source: str) -> GameAnalysis:
+    """The answers of the first ``replayed`` rounds of ``game`` marked, with the replay's
+    scores, winners and notes."""
     moves: list[AnalysedMove] = []
     left_out: list[str] = []
-    for number, rnd in enumerate(game.rounds[:len(replay.rounds)], 1):
+    for number, rnd in enumerate(game.rounds[:replayed], 1):
         row = _row(rnd.covering)
         offset = len(rnd.covering)
         uncovered: set[int] = set()
@@ -64,13 +92,13 @@ def analyse_read(game: MemoDiceLog, *, source: str) -> GameAnalysis:
             moves.append(AnalysedMove(number, offset + j, guess.player, did, knew, best,
                                       Mark.SLIP, why, None, WRONG_GUESS, pointer, worth, worth,
                                       "blunder", age))
-    notes = list(replay.notes)
+    notes = list(replay_notes)
     if left_out:
         notes.append(f"not judged: the answers for a cup not in the row or already lifted "
                      f"({', '.join(left_out)}): no symbol lay under it to remember "
                      "(adjudicate rules on them)")
-    return make_analysis("memo-dice", FORMAT, source, game.players, moves, replay.scores,
-                         replay.winners(), notes=tuple(notes))
+    return make_analysis("memo-dice", FORMAT, source, game.players, moves, scores,
+                         winners, notes=tuple(notes))
 
 
 def _row(covering: Any) -> list[tuple[str, str, int, float]]:

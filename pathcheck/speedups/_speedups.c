@@ -64,6 +64,8 @@ static const int SIGN[4] = {1, 1, -1, -1};
 #include "c/memoarrr.c"
 #include "c/memoarrr_know.c"
 #include "c/memoarrr_replay.c"
+#include "c/memo_dice_replay.c"
+#include "c/memo_dice_word.c"
 
 static PyMethodDef methods[] = {
     {"solo_kernel", solo_kernel, METH_VARARGS, "Perfect solo play of many seeds."},
@@ -72,6 +74,8 @@ static PyMethodDef methods[] = {
      "Nesting deeper than a limit (1), a key that may repeat (2), or neither (0)."},
     {"memoarrr_replay", memoarrr_replay, METH_VARARGS,
      "The trace of a clean memoarrr/1 log, or None (pathcheck.games.memoarrr.fast)."},
+    {"memo_dice_replay", memo_dice_replay, METH_VARARGS,
+     "The rounds or scores of a clean memo-dice/1 log, or None (games.memo_dice.fast)."},
     {"make_tables", make_tables, METH_VARARGS, "Compile tile tables into a capsule."},
     {"set_layout", set_layout, METH_VARARGS, "Register the record and placement struct types."},
     {"scan_block", scan_block, METH_VARARGS, "Verify dungeon/1 JSON Lines of a block."},

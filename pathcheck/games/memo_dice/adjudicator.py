@@ -23,12 +23,14 @@ from typing import Any
 
 from pathcheck.games import GameAdjudicator
 from pathcheck.games.common import Pictures
+from pathcheck.games.memo_dice.fast import fast_ruling
 from pathcheck.games.memo_dice.log import (
     FORMAT,
     FORMATS,
     LOG_FORMAT,
     LOG_FORMATS,
     SCHEMAS,
+    MemoDiceEntry,
     MemoDiceLog,
     read_entry,
     read_log,
@@ -50,8 +52,29 @@ class MemoDiceAdjudicator(GameAdjudicator):
     typed_readers = ((FORMAT, LOG_FORMAT, read_entry),)
 
     def rule(self, log: Mapping[str, Any], *, source: str, pictures: Pictures) -> Ruling:
-        """Replay ``log`` and rule on it; RecordError if it is malformed."""
-        return self.rule_read(read_log(log, source=source), source=source, pictures=pictures)
+        """Replay ``log`` and rule on it; RecordError if it is malformed. A clean log is ruled
+        on by the C fast path (:mod:`~pathcheck.games.memo_dice.fast`) when the extension is
+        built and no picture is asked for: the same ruling as :func:`rule_python`."""
+        return self.rule_entry(LOG_FORMAT.read(log, source=source), source=source,
+                               pictures=pictures)
+
+    def rule_entry(self, entry: MemoDiceEntry, *, source: str, pictures: Pictures) -> Ruling:
+        """Rule on a log in its typed form (:data:`~pathcheck.games.memo_dice.log.
+        LOG_FORMAT`), by the C fast path where it takes the log."""
+        if pictures.want is None:
+            ruling = fast_ruling(entry, source=source)
+            if ruling is not None:
+                return ruling
+        return self.rule_read(read_entry(entry, source=source), source=source, pictures=pictures)
+
+    def rule_decoded(self, data: bytes, fmt: str, *, source: str) -> Ruling | None:
+        """:meth:`GameAdjudicator.rule_decoded`, a clean log by the C fast path."""
+        if fmt != FORMAT:
+            return None
+        entry = LOG_FORMAT.decode(data)
+        if entry is None:
+            return None
+        return self.rule_entry(entry, source=source, pictures=Pictures(None))
 
     def rule_read(self, game: MemoDiceLog, *, source: str, pictures: Pictures) -> Ruling:
         """Replay a log :func:`read_log` has read and rule on it."""
@@ -83,6 +106,13 @@ class MemoDiceAdjudicator(GameAdjudicator):
         from pathcheck.games.memo_dice import gen  # only tests and demos draw random games
 
         return gen.random_game(rng, with_dice=rng.random() < 0.7)
+
+
+def rule_python(log: Mapping[str, Any], *, source: str,
+                pictures: Pictures | None = None) -> Ruling:
+    """The ruling on ``log`` by the Python replay alone (the plain reference of the C path)."""
+    return ADJUDICATOR.rule_read(read_log(log, source=source), source=source,
+                                 pictures=pictures or Pictures(None))
 
 
 ADJUDICATOR = MemoDiceAdjudicator()

@@ -1,0 +1,146 @@
+"""The C fast path of the Memo Dice adjudicator, for clean ``memo-dice/1`` logs.
+
+``pathcheck._speedups.memo_dice_replay`` (pathcheck/speedups/c/memo_dice_replay.c and
+memo_dice_word.c) replays the log as msgspec decoded it
+(:class:`~pathcheck.games.memo_dice.log.MemoDiceEntry`) as
+:class:`~pathcheck.games.memo_dice.state.Replay` would, and builds the ruling's rounds
+(events, facts, titles, rows of cups) as the Python replay words them; :func:`fast_ruling`
+adds what the adjudicator adds (winners, the tie-break, the final table).
+
+The C side takes only logs the Python replay rules on without a violation: every roll in
+turn, each die once, the symbol on its die's face as written (when the dice are given), each
+cup as the rules want it, the golden cup last; every cup uncovered in order by the player
+whose turn it is; and no round after the game's end. At anything else (and at what
+:func:`~pathcheck.games.memo_dice.log.read_entry` would refuse) it answers None, and so do
+:func:`fast_ruling` and :func:`fast_scores`; the Python replay then rules on the whole log
+and words every fault. Without the extension it is always None.
+tests/games/test_memo_dice_fast.py checks that both paths give the same Ruling.
+
+>>> import random
+>>> from pathcheck.games.memo_dice.gen import random_game
+>>> from pathcheck.games.memo_dice.adjudicator import rule_python
+>>> log = random_game(random.Random(5), players=3)
+>>> ruling = fast_ruling(LOG_FORMAT.read(log, source="demo"), source="demo")
+>>> ruling is None or ruling == rule_python(log, source="demo")
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from msgspec import UNSET
+
+from pathcheck.facts import CoverFact, CupFact, RoundPointsFact
+from pathcheck.games.memo_dice.at import final_table
+from pathcheck.games.memo_dice.log import (
+    FORMAT,
+    LOG_FORMAT,
+    FaceEntry,
+    GuessEntry,
+    MemoDiceEntry,
+    RollEntry,
+    RoundEntry,
+    _read_dice,
+)
+from pathcheck.games.memo_dice.rules import (
+    FIRST_PLAYER,
+    GAME,
+    GAME_END,
+    GOLDEN_LAST_DIE,
+    GOLDEN_NO_CUP,
+    MOST_POINTS,
+    POINTS,
+    RIGHT_GUESS,
+    TARGET,
+    WRONG_GUESS,
+    same_symbol,
+)
+from pathcheck.ruling import Event, GameEndFact, MoveRef, Round, Ruling, StartFact
+
+try:
+    from pathcheck import _speedups
+
+    _replay: Callable[..., Any] | None = _speedups.memo_dice_replay
+except ImportError:  # no C compiler at install time: the Python replay rules on every log
+    _replay = None
+
+__all__ = ["LOG_FORMAT", "fast_ruling", "fast_scores"]
+
+_KIT: tuple[Any, ...] = (
+    Event, MoveRef, Round, CoverFact, CupFact, RoundPointsFact, GameEndFact, StartFact,
+    GOLDEN_LAST_DIE, GOLDEN_NO_CUP, RIGHT_GUESS, WRONG_GUESS, POINTS, GAME_END, FIRST_PLAYER,
+    same_symbol, {}, {}, {}, RoundEntry, RollEntry, GuessEntry, FaceEntry)
+"""What memo_dice_word.c is handed (its MK_* order): the ruling's types, the rules it cites,
+the symbol comparison, its caches (a cover's words by symbol, a move's JSON pointer, a
+symbol's repr: the same few recur from log to log) and the log format's types."""
+
+
+def _run(entry: MemoDiceEntry, word: bool) -> Any:
+    """The C replay of ``entry`` (rounds worded, or the final scores), None where it
+    declines or read_entry would refuse the log."""
+    if _replay is None:  # looked up at each call: the tests switch the C side off
+        return None
+    players = entry.players
+    if len(set(players)) != len(players):
+        return None
+    dice = None
+    if entry.dice is not UNSET:
+        if _read_dice(entry.dice)[1] is not None:  # a symbol on two dice: read_entry says so
+            return None
+        dice = entry.dice
+    return _replay(entry.rounds, players, dice, _KIT, TARGET, word)
+
+
+def fast_scores(entry: MemoDiceEntry) -> dict[str, int] | None:
+    """The final scores of a clean log (what :class:`~pathcheck.games.memo_dice.state.Replay`
+    leaves in ``scores``, every round replayed, no note), or None where :func:`fast_ruling`
+    would be None.
+
+    >>> import random
+    >>> from pathcheck.games.memo_dice.gen import random_game
+    >>> entry = LOG_FORMAT.read(random_game(random.Random(3), players=2), source="demo")
+    >>> scores = fast_scores(entry)
+    >>> scores is None or max(scores.values()) >= TARGET
+    True
+    """
+    found = _run(entry, False)
+    return None if found is None else dict(zip(entry.players, found, strict=True))
+
+
+def fast_ruling(entry: MemoDiceEntry, *, source: str) -> Ruling | None:
+    """The ruling on the log ``entry`` as the Python replay gives it (no picture asked for),
+    or None if the C side declines (or the extension is not built)."""
+    rounds: list[Round] | None = _run(entry, True)
+    if rounds is None:
+        return None
+    players = entry.players
+    scores = dict(rounds[-1].scores)
+    per_round: dict[str, list[int]] = {p: [] for p in players}
+    before = dict.fromkeys(players, 0)
+    for rnd in rounds:
+        for p, total in rnd.scores.items():
+            per_round[p].append(total - before[p])
+        before = rnd.scores  # type: ignore[assignment]
+    best = max(scores.values())
+    winners = [p for p in players if scores[p] == best] if best >= TARGET else []
+    notes: tuple[str, ...] = ()
+    tie_break = ""
+    if not winners:
+        notes = (f"nobody has reached {TARGET} points: the game is not over, no winner",)
+    elif len(winners) > 1:
+        tie_break = f"tied on {best} points: \"{MOST_POINTS.quote}\""
+    return Ruling(
+        game=GAME,
+        format=FORMAT,
+        source=source,
+        players=players,
+        rounds=tuple(rounds),
+        final_scores=scores,
+        winners=tuple(winners),
+        violations=(),
+        tie_break=tie_break,
+        notes=notes,
+        display=final_table(players, per_round, scores),
+    )
