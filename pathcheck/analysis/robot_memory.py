@@ -23,8 +23,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from msgspec import UNSET
+
 from pathcheck.analysis.core import AnalysedMove, GameAnalysis, Mark, make_analysis, slip_mark
-from pathcheck.games.robot_memory.log import FORMAT, GameLog, Pick, position_name, read_log
+from pathcheck.games.robot_memory import fast
+from pathcheck.games.robot_memory.log import (
+    FORMAT,
+    GameLog,
+    Pick,
+    RobotMemoryEntry,
+    position_name,
+    read_entry,
+    read_log,
+)
 from pathcheck.games.robot_memory.rules import (
     POINTS_FOR_FEATURES,
     SCORE_THREE,
@@ -39,7 +50,7 @@ from pathcheck.games.robot_memory.rules import (
     UnknownCard,
     score,
 )
-from pathcheck.games.robot_memory.state import Replay
+from pathcheck.games.robot_memory.state import Replay, winners_of
 from pathcheck.ruling import Rule
 
 FEATURES = ("type", "colour", "number")
@@ -73,6 +84,38 @@ def judge(guess: Guess, card: Card) -> tuple[Mark, str, Rule]:
 def analyse(log: Mapping[str, Any], *, source: str) -> GameAnalysis:
     """Every guess of ``log`` marked; RecordError if the log is malformed."""
     return analyse_read(read_log(log, source=source), source=source)
+
+
+def analyse_entry(entry: RobotMemoryEntry, *, source: str) -> GameAnalysis:
+    """:func:`analyse` of a log as msgspec decodes it (:data:`~pathcheck.games.robot_memory.
+    log.LOG_FORMAT`): a clean log's guesses, scores and winners come from the C replay's one
+    pass (:func:`~pathcheck.games.robot_memory.fast.trace`), anything else from
+    :func:`analyse_read` (the plain reference)."""
+    found = fast.trace(entry)
+    if found is None:
+        return analyse_read(read_entry(entry, source=source), source=source)
+    totals, picks = found
+    sides = fast.sides_of(entry)
+    scores = dict(zip(sides, totals, strict=True))
+    winners, _ = winners_of(scores, entry.variant == "solo")
+    judged = _JUDGED_CODES
+    moves = []
+    for number, t, guesser, where, index, pointer, age in picks:
+        named, seen, best, mark, why, rule, cost, value, graded = (
+            judged.get(index) or _judged_code(index))
+        moves.append(AnalysedMove(number, t, guesser, f"names {named} for {where}",
+                                  f"{where} was {seen} at setup", best, mark, why, None, rule,
+                                  pointer, cost, value, graded, age))
+    if entry.teams is UNSET:
+        people: tuple[str, ...] = sides
+        points = scores
+        won = winners
+    else:
+        people = tuple(m for team in entry.teams for m in team.members)
+        side = {m: team.name for team in entry.teams for m in team.members}
+        points = {p: scores[side[p]] for p in people}
+        won = [p for p in people if side[p] in winners]
+    return make_analysis("robot-memory", FORMAT, source, people, moves, points, won, notes=())
 
 
 def analyse_read(game: GameLog, *, source: str) -> GameAnalysis:
@@ -144,6 +187,16 @@ _Judged = tuple[str, str, str, Mark, str, Rule, float, float, str | None]
 _JUDGED: dict[tuple[Guess, Card, bool], _Judged] = {}
 """A guess on a card judged and worded (all but where the card lies), by (guess, card,
 solo), each worked out once: a log names the same few things again and again."""
+
+
+_JUDGED_CODES: dict[int, _Judged] = {}
+"""The same, by the C replay's index of a guess on a card (fast.decode)."""
+
+
+def _judged_code(index: int) -> _Judged:
+    guess, card, solo = fast.decode(index)
+    found = _JUDGED_CODES[index] = _JUDGED.get((guess, card, solo)) or _judged((guess, card, solo))
+    return found
 
 
 def _judged(key: tuple[Guess, Card, bool]) -> _Judged:
