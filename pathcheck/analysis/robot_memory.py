@@ -91,21 +91,13 @@ def analyse_entry(entry: RobotMemoryEntry, *, source: str) -> GameAnalysis:
     log.LOG_FORMAT`): a clean log's guesses, scores and winners come from the C replay's one
     pass (:func:`~pathcheck.games.robot_memory.fast.trace`), anything else from
     :func:`analyse_read` (the plain reference)."""
-    found = fast.trace(entry)
+    found = fast.trace(entry, _ANALYSIS)
     if found is None:
         return analyse_read(read_entry(entry, source=source), source=source)
-    totals, picks = found
+    totals, moves = found
     sides = fast.sides_of(entry)
     scores = dict(zip(sides, totals, strict=True))
     winners, _ = winners_of(scores, entry.variant == "solo")
-    judged = _JUDGED_CODES
-    moves = []
-    for number, t, guesser, where, index, pointer, age in picks:
-        named, seen, best, mark, why, rule, cost, value, graded = (
-            judged.get(index) or _judged_code(index))
-        moves.append(AnalysedMove(number, t, guesser, f"names {named} for {where}",
-                                  f"{where} was {seen} at setup", best, mark, why, None, rule,
-                                  pointer, cost, value, graded, age))
     if entry.teams is UNSET:
         people: tuple[str, ...] = sides
         points = scores
@@ -189,14 +181,46 @@ _JUDGED: dict[tuple[Guess, Card, bool], _Judged] = {}
 solo), each worked out once: a log names the same few things again and again."""
 
 
-_JUDGED_CODES: dict[int, _Judged] = {}
-"""The same, by the C replay's index of a guess on a card (fast.decode)."""
+_JUDGED_CODES: list[_Judged | None] = [None] * len(fast._said)
+"""The same, by the C replay's index of a guess on a card (:func:`fast.decode`), filled by the
+C side through :func:`_judged_code`."""
+_BY_KIND: dict[tuple[int, ...], tuple[Any, ...]] = {}
+"""A judgement but its words of the guess and card (mark, why, rule, cost, value, grade), by
+what decides it: whether the guess and the card are short circuits, which features are
+named, which are wrong, solo play."""
+_BEST: list[str | None] = [None] * 65
+"""By card code: the perfect answer's words."""
 
 
 def _judged_code(index: int) -> _Judged:
-    guess, card, solo = fast.decode(index)
-    found = _JUDGED_CODES[index] = _JUDGED.get((guess, card, solo)) or _judged((guess, card, solo))
+    """What :func:`_judged` gives for the guess and card of a C index, from the words the
+    C side's tables keep of each guess and card and the judgement of the guess's kind."""
+    rest, solo = divmod(index, 2)
+    guess_code, card_code = divmod(rest, 65)
+    guess, guess_text, _ = fast._guesses[guess_code] or fast._guess_words(guess_code)
+    card, card_text = fast._cards[card_code] or fast._card_words(card_code)
+    named = wrong = 0
+    if guess_code != 125 and card_code != 64:
+        for bit, mine, its in ((1, guess_code // 25, card_code // 16 + 1),
+                               (2, guess_code // 5 % 5, card_code // 4 % 4 + 1),
+                               (4, guess_code % 5, card_code % 4 + 1)):
+            if mine:
+                named |= bit
+                wrong |= bit if mine != its else 0
+    kind = (guess_code == 125, card_code == 64, named, wrong, solo)
+    verdict = _BY_KIND.get(kind)
+    if verdict is None:
+        verdict = _BY_KIND[kind] = _judged((guess, card, bool(solo)))[3:]
+    best = _BEST[card_code]
+    if best is None:
+        best = _BEST[card_code] = f"name {perfect_guess(card).describe()}"
+    found: _Judged = (guess_text, card_text, best, *verdict)  # type: ignore[assignment]
+    _JUDGED_CODES[index] = found
     return found
+
+
+_ANALYSIS = (AnalysedMove, _JUDGED_CODES, _judged_code)
+"""What the C replay needs to hand back a clean log's moves (:func:`fast.trace`)."""
 
 
 def _judged(key: tuple[Guess, Card, bool]) -> _Judged:

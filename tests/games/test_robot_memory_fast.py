@@ -74,12 +74,12 @@ def agree(log: Any) -> bool:
         assert msgspec.json.encode(found) == msgspec.json.encode(reference_analysis)
     ruling = fast.fast_ruling(entry, source="test")
     if ruling is None:
-        assert fast.trace(entry) is None
+        assert fast.trace(entry, analysis._ANALYSIS) is None
         return False
     reference = rule_python(log, source="test")
     assert ruling == reference
     assert ruling.to_json() == reference.to_json()
-    assert fast.trace(entry) is not None
+    assert fast.trace(entry, analysis._ANALYSIS) is not None
     return True
 
 
@@ -260,13 +260,13 @@ def test_misuse_is_an_exception() -> None:
     with pytest.raises(TypeError):
         call()
     with pytest.raises(ValueError):
-        call(entry, msgspec.UNSET, [None] * 3, fast._word, fast._KIT, True)
+        call(entry, msgspec.UNSET, [None] * 3, fast._word, fast._KIT, None)
     with pytest.raises(ValueError):
-        call(entry, msgspec.UNSET, fast._said, fast._word, fast._KIT[:-1], True)
+        call(entry, msgspec.UNSET, fast._said, fast._word, fast._KIT[:-1], None)
     with pytest.raises(ZeroDivisionError):
-        call(entry, msgspec.UNSET, [None] * len(fast._said), lambda _: 1 / 0, fast._KIT, True)
+        call(entry, msgspec.UNSET, [None] * len(fast._said), lambda _: 1 / 0, fast._KIT, None)
     said: list[Any] = [None] * len(fast._said)
-    assert call(entry, msgspec.UNSET, said, lambda _: ("odd",), fast._KIT, True) is None
+    assert call(entry, msgspec.UNSET, said, lambda _: ("odd",), fast._KIT, None) is None
 
 
 def renamed(value: Any, names: dict[str, str]) -> Any:

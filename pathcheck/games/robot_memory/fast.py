@@ -138,14 +138,16 @@ def _word(index: int) -> tuple[str, Any, int, bool, str, str, tuple[str, ...]]:
             guess_text, features)
 
 
-def trace(entry: RobotMemoryEntry) -> tuple[tuple[int, ...], list[tuple[Any, ...]]] | None:
+def trace(entry: RobotMemoryEntry, analysis: tuple[Any, list[Any], Callable[[int], Any]]
+          ) -> tuple[tuple[int, ...], list[Any]] | None:
     """What the analysis needs of the C replay of ``entry``: the final scores by side, and
-    each guess as (round, turn, guesser, place, :data:`_said`'s index, pointer, age); None if
-    the C side declines."""
+    each guess as an ``AnalysedMove`` (``analysis``: that type, a list like :data:`_said` of
+    each guess on a card judged, and the judge that fills it; see
+    :func:`pathcheck.analysis.robot_memory.analyse_entry`); None if the C side declines."""
     if _replay is None:  # looked up at each call: the tests switch the C side off
         return None
-    found: tuple[tuple[int, ...], list[tuple[Any, ...]]] | None = _replay(
-        entry, UNSET, _said, _word, _KIT, False)
+    found: tuple[tuple[int, ...], list[Any]] | None = _replay(entry, UNSET, _said, _word, _KIT,
+                                                              analysis)
     return found
 
 
@@ -162,7 +164,7 @@ def fast_ruling(entry: RobotMemoryEntry, *, source: str) -> Ruling | None:
     if _replay is None:
         return None
     found: tuple[list[Round], str | None] | None = _replay(entry, UNSET, _said, _word, _KIT,
-                                                             True)
+                                                             None)
     if found is None:
         return None
     rounds, table = found

@@ -275,61 +275,117 @@ static PyObject *rw_table(const RmGame *g) {
     return dwt_done(&b);
 }
 
-/* What the analysis needs: (the final scores by seat, the picks), each pick (round, turn,
- * guesser, place, said's index, pointer, age: the cards turned in the round so far, this one
- * included), a new tuple. */
-static PyObject *rw_trace(const RmGame *g) {
-    PyObject *picks = PyList_New(0), *scores = PyTuple_New(g->nsides);
+/* The analysis's moves: an AnalysedMove (kit[K_MOVE] given for analysis) of each guess, its
+ * judgement from `judged` (by said's index: (named, seen, best, mark, why, rule, cost,
+ * value, grade), filled by judge(index) the first time); with the final scores by seat:
+ * (scores, moves), a new tuple; NULL on an error. */
+static PyObject *rw_moves(const RmGame *g, PyObject *AnalysedMove, PyObject *judged,
+                          PyObject *judge) {
+    PyObject *moves = PyList_New(0), *scores = PyTuple_New(g->nsides);
     for (int s = 0; scores && s < g->nsides; s++) {
         PyObject *value = PyLong_FromLong(g->rounds[RM_ROUNDS - 1].scores[s]);
         if (!value) Py_CLEAR(scores);
         else PyTuple_SET_ITEM(scores, s, value);
     }
-    for (int i = 0; picks && i < RM_ROUNDS; i++) {
+    for (int i = 0; moves && scores && i < RM_ROUNDS; i++) {
         const RmRound *r = &g->rounds[i];
-        for (int k = 0; picks && k < r->npicks; k++) {
+        for (int k = 0; moves && k < r->npicks; k++) {
             const RmPick *pick = &r->picks[k];
+            PyObject *one = PyList_GET_ITEM(judged, pick->code), *move = NULL;
+            if (one == Py_None) {
+                PyObject *key = PyLong_FromLong(pick->code);
+                one = key ? PyObject_CallOneArg(judge, key) : NULL;
+                Py_XDECREF(key);
+                if (!one) {
+                    Py_CLEAR(moves);
+                    break;
+                }
+                PyList_SetItem(judged, pick->code, one);  /* steals; stays borrowed */
+            }
+            if (!PyTuple_CheckExact(one) || PyTuple_GET_SIZE(one) != 9 ||
+                !PyUnicode_CheckExact(PyTuple_GET_ITEM(one, 0)) ||
+                !PyUnicode_CheckExact(PyTuple_GET_ITEM(one, 1))) {
+                PyErr_SetString(PyExc_TypeError, "robot_replay: judge must give 9 fields");
+                Py_CLEAR(moves);
+                break;
+            }
             PyObject *where = rw_place(pick->row, pick->column);
-            PyObject *pointer = where ? rw_pointer(i, pick) : NULL;
-            PyObject *one = pointer ? Py_BuildValue("(iiOOiOi)", i + 1, pick->turn,
-                                                    pick->guesser, where, pick->code,
-                                                    pointer, k + 1) : NULL;
+            PyObject *pointer = where ? rw_pointer(i, pick) : NULL, *did = NULL, *knew = NULL;
+            PyObject *number = PyLong_FromLong(i + 1), *turn = PyLong_FromLong(pick->turn),
+                     *age = PyLong_FromLong(k + 1);
+            if (pointer) {
+                DwText b;
+                dwt_init(&b);
+                dwt_cstr(&b, "names ");
+                dwt_str(&b, PyTuple_GET_ITEM(one, 0));
+                dwt_cstr(&b, " for ");
+                dwt_str(&b, where);
+                did = dwt_done(&b);
+                dwt_init(&b);
+                dwt_str(&b, where);
+                dwt_cstr(&b, " was ");
+                dwt_str(&b, PyTuple_GET_ITEM(one, 1));
+                dwt_cstr(&b, " at setup");
+                knew = dwt_done(&b);
+                if ((!did || !knew) && !PyErr_Occurred()) PyErr_NoMemory();
+            }
+            if (did && knew && number && turn && age) {
+                PyObject *fields[15] = {
+                    number, turn, pick->guesser, did, knew, PyTuple_GET_ITEM(one, 2),
+                    PyTuple_GET_ITEM(one, 3), PyTuple_GET_ITEM(one, 4), Py_None,
+                    PyTuple_GET_ITEM(one, 5), pointer, PyTuple_GET_ITEM(one, 6),
+                    PyTuple_GET_ITEM(one, 7), PyTuple_GET_ITEM(one, 8), age};
+                move = PyObject_Vectorcall(AnalysedMove, fields, 15, NULL);
+            }
             Py_XDECREF(pointer);
-            if (!one || PyList_Append(picks, one)) Py_CLEAR(picks);
-            Py_XDECREF(one);
+            Py_XDECREF(did);
+            Py_XDECREF(knew);
+            Py_XDECREF(number);
+            Py_XDECREF(turn);
+            Py_XDECREF(age);
+            if (!move || PyList_Append(moves, move)) Py_CLEAR(moves);
+            Py_XDECREF(move);
         }
     }
-    PyObject *out = picks && scores ? PyTuple_Pack(2, scores, picks) : NULL;
-    Py_XDECREF(picks);
+    PyObject *out = moves && scores ? PyTuple_Pack(2, scores, moves) : NULL;
+    Py_XDECREF(moves);
     Py_XDECREF(scores);
     return out;
 }
 
-/* robot_replay(entry, unset, said, word, kit, rounds) -> (list of Rounds, the final table or
- * None: Python draws it) (rounds true) or (scores, picks) (rounds false, for the analysis), or
- * None
+/* robot_replay(entry, unset, said, word, kit, analysis) -> None, or
+ *   analysis None: (list of Rounds, the final table or None: Python draws it), the ruling's;
+ *   analysis (AnalysedMove, judged, judge): (the final scores by seat, the moves), see
+ *   rw_moves.
  * entry: a RobotMemoryEntry (games/robot_memory/log.py); unset: msgspec.UNSET; said: a list
  * of RM_CODES, None or what word(index) gave for it: (the event text's end, rule, points, a
  * short circuit named, the card and the guess as worded, the features named), filled here as
  * guesses meet cards; kit: see K_SIZE. None: the Python replay rules on the log. */
 static PyObject *robot_replay(PyObject *Py_UNUSED(self), PyObject *args) {
-    PyObject *entry, *unset, *said, *word, *kit;
-    int want_rounds;
-    if (!PyArg_ParseTuple(args, "OOO!OO!p", &entry, &unset, &PyList_Type, &said, &word,
-                          &PyTuple_Type, &kit, &want_rounds))
+    PyObject *entry, *unset, *said, *word, *kit, *analysis;
+    if (!PyArg_ParseTuple(args, "OOO!OO!O", &entry, &unset, &PyList_Type, &said, &word,
+                          &PyTuple_Type, &kit, &analysis))
         return NULL;
     if (PyList_GET_SIZE(said) != RM_CODES || PyTuple_GET_SIZE(kit) != K_SIZE ||
         !PyTuple_CheckExact(PyTuple_GET_ITEM(kit, K_MOVE_NAMES))) {
         PyErr_SetString(PyExc_ValueError, "robot_replay: said or kit of the wrong size");
         return NULL;
     }
+    if (analysis != Py_None &&
+        (!PyTuple_CheckExact(analysis) || PyTuple_GET_SIZE(analysis) != 3 ||
+         !PyList_CheckExact(PyTuple_GET_ITEM(analysis, 1)) ||
+         PyList_GET_SIZE(PyTuple_GET_ITEM(analysis, 1)) != RM_CODES)) {
+        PyErr_SetString(PyExc_ValueError, "robot_replay: analysis is no (type, judged, judge)");
+        return NULL;
+    }
     RmGame *g = PyMem_Calloc(1, sizeof *g);
     if (!g) return PyErr_NoMemory();
-    /* The callback may run any Python: hold what is borrowed from the arguments. */
+    /* The callbacks may run any Python: hold what is borrowed from the arguments. */
     Py_INCREF(entry);
     Py_INCREF(said);
     Py_INCREF(word);
     Py_INCREF(kit);
+    Py_INCREF(analysis);
     g->unset = unset;
     g->said = said;
     g->word = word;
@@ -339,8 +395,9 @@ static PyObject *robot_replay(PyObject *Py_UNUSED(self), PyObject *args) {
         out = Py_None;
         Py_INCREF(out);
     } else if (status > 0) {
-        if (!want_rounds) {
-            out = rw_trace(g);
+        if (analysis != Py_None) {
+            out = rw_moves(g, PyTuple_GET_ITEM(analysis, 0), PyTuple_GET_ITEM(analysis, 1),
+                           PyTuple_GET_ITEM(analysis, 2));
         } else {
             PyObject *rounds = rw_rounds(g, &PyTuple_GET_ITEM(kit, 0));
             PyObject *table = rounds ? rw_table(g) : NULL;
@@ -357,6 +414,7 @@ static PyObject *robot_replay(PyObject *Py_UNUSED(self), PyObject *args) {
     Py_DECREF(said);
     Py_DECREF(word);
     Py_DECREF(kit);
+    Py_DECREF(analysis);
     PyMem_Free(g);
     return out;
 }
