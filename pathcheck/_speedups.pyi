@@ -105,3 +105,11 @@ def memoarrr_replay(
 def memoarrr_replay(
     log: Any, cards: dict[str, int], texts: tuple[tuple[str, ...], tuple[str, ...]]
 ) -> tuple[int, int, tuple[tuple[Any, ...], ...], list[int | str | None]] | None: ...
+def robot_replay(
+    entry: Any,
+    unset: Any,
+    said: list[Any],
+    word: Callable[[int], Any],
+    kit: tuple[Any, ...],
+    analysis: tuple[Any, list[Any], Callable[[int], Any]] | None,
+) -> tuple[Any, Any] | None: ...
