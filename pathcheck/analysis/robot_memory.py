@@ -214,7 +214,7 @@ def _judged_code(index: int) -> _Judged:
     best = _BEST[card_code]
     if best is None:
         best = _BEST[card_code] = f"name {perfect_guess(card).describe()}"
-    found: _Judged = (guess_text, card_text, best, *verdict)  # type: ignore[assignment]
+    found: _Judged = (guess_text, card_text, best, *verdict)
     _JUDGED_CODES[index] = found
     return found
 
