@@ -289,3 +289,13 @@ def test_odd_names_are_taken(variant: str) -> None:
         names = dict(zip(["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Bolts",
                           "Nuts"], [*odd, "Équipe ☃", "Nuts"], strict=True))
         assert agree(renamed(log, names))
+
+
+@built
+@pytest.mark.parametrize("layout", [(1, 1, 1, 0), (1, 1, 0, 1), (9, 10, 40, 6), (12, 11, 64, 6),
+                                    (20, 20, 64, 6), (20, 1, 10, 2), (1, 20, 18, 2)])
+def test_layouts_of_any_size_are_taken(layout: tuple[int, int, int, int]) -> None:
+    """Grids up to 20x20 (two-digit row and column names, holes, wide and narrow columns)."""
+    for seed in range(3):
+        log = random_game(random.Random(seed), variant="custom", layout=layout)
+        assert agree(log)

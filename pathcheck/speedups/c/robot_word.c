@@ -28,43 +28,68 @@ static PyObject *rw_pointer(int round_index, const RmPick *pick) {
     return out;
 }
 
-/* The grid as at.render_grid draws it without face-up marks, a new str. */
+/* Each card's code as a grid shows it ("3R bulb", "SHORT"), by card code, made once. */
+static char rw_codes[65][12];
+static unsigned char rw_code_len[65];
+
+static void rw_make_codes(void) {
+    for (int code = 0; code < 64; code++)
+        rw_code_len[code] = (unsigned char)snprintf(
+            rw_codes[code], sizeof rw_codes[code], "%d%c %s", code % 4 + 1,
+            RM_COLOURS[code / 4 % 4][0] - 'a' + 'A', RM_TYPES[code / 16]);
+    memcpy(rw_codes[RM_SHORT], "SHORT", 6);
+    rw_code_len[RM_SHORT] = 5;
+}
+
+/* The grid as at.render_grid draws it without face-up marks, a new str: each column as wide
+ * as the widest text and two spaces, trailing spaces stripped. */
 static PyObject *rw_grid(const RmRound *r) {
-    char cells[20][20][16];
-    size_t width = 0;
-    for (int i = 0; i < r->rows; i++) {
-        for (int j = 0; j < r->columns; j++) {
-            int code = r->cells[i][j];
-            char *cell = cells[i][j];
-            if (code == RM_HOLE)
-                strcpy(cell, ".");
-            else if (code == RM_SHORT)
-                strcpy(cell, "SHORT");
-            else
-                snprintf(cell, sizeof cells[i][j], "%d%c %s", code % 4 + 1,
-                         RM_COLOURS[code / 4 % 4][0] - 'a' + 'A', RM_TYPES[code / 16]);
-            if (strlen(cell) > width) width = strlen(cell);
-        }
-    }
-    int pad = (int)width + 2;
-    char line[20 * 20 + 16];
+    if (!rw_code_len[0]) rw_make_codes();
+    int width = 1;  /* "." */
+    for (int i = 0; i < r->rows; i++)
+        for (int j = 0; j < r->columns; j++)
+            if (r->cells[i][j] != RM_HOLE && rw_code_len[r->cells[i][j]] > width)
+                width = rw_code_len[r->cells[i][j]];
+    int pad = width + 2;
+    char line[16 + 20 * 16];
     DwText b;
     dwt_init(&b);
-    int n = snprintf(line, sizeof line, "     ");
-    for (int j = 1; j <= r->columns; j++) {
-        char head[8];
-        snprintf(head, sizeof head, "c%d", j);
-        n += snprintf(line + n, sizeof line - (size_t)n, "%-*s", pad, head);
+    int n = 5;
+    memset(line, ' ', sizeof line);
+    for (int j = 1; j <= r->columns; j++, n += pad) {
+        line[n] = 'c';
+        if (j >= 10) {
+            line[n + 1] = (char)('0' + j / 10);
+            line[n + 2] = (char)('0' + j % 10);
+        } else {
+            line[n + 1] = (char)('0' + j);
+        }
     }
-    while (n > 0 && line[n - 1] == ' ') n--;
+    n -= pad - (r->columns >= 10 ? 3 : 2);  /* the last head, stripped */
     dwt_add(&b, line, n);
     for (int i = 0; i < r->rows; i++) {
-        n = snprintf(line, sizeof line, "r%-3d ", i + 1);
-        for (int j = 0; j < r->columns; j++)
-            n += snprintf(line + n, sizeof line - (size_t)n, "%-*s", pad, cells[i][j]);
-        while (n > 0 && line[n - 1] == ' ') n--;
+        memset(line, ' ', sizeof line);
+        line[0] = 'r';
+        if (i + 1 >= 10) {
+            line[1] = (char)('0' + (i + 1) / 10);
+            line[2] = (char)('0' + (i + 1) % 10);
+        } else {
+            line[1] = (char)('0' + i + 1);
+        }
+        n = 5;
+        int end = 0;
+        for (int j = 0; j < r->columns; j++, n += pad) {
+            int code = r->cells[i][j];
+            if (code == RM_HOLE) {
+                line[n] = '.';
+                end = n + 1;
+            } else {
+                memcpy(line + n, rw_codes[code], rw_code_len[code]);
+                end = n + rw_code_len[code];
+            }
+        }
         dwt_cstr(&b, "\n");
-        dwt_add(&b, line, n);
+        dwt_add(&b, line, end);
     }
     PyObject *out = dwt_done(&b);
     if (!out && !PyErr_Occurred()) PyErr_NoMemory();
