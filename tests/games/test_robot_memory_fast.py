@@ -299,3 +299,20 @@ def test_layouts_of_any_size_are_taken(layout: tuple[int, int, int, int]) -> Non
     for seed in range(3):
         log = random_game(random.Random(seed), variant="custom", layout=layout)
         assert agree(log)
+
+
+@built
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_a_name_with_no_utf8_form_is_worded_alike(variant: str) -> None:
+    """A lone surrogate (Python's JSON reader lets one through; no JSON writer can write it
+    back): C words the texts with it another way, and the Ruling is the Python replay's."""
+    log = renamed(random_game(random.Random(1), variant=variant),
+                  {"Ann": "lone \ud800", "Bolts": "\udfff team"})
+    entry = LOG_FORMAT.read(log, source="test")
+    ruling = fast.fast_ruling(entry, source="test")
+    assert ruling is not None
+    assert ruling == rule_python(log, source="test")
+    found = fast.trace(entry, analysis._ANALYSIS)
+    assert found is not None
+    reference = analysis.analyse_read(read_entry(entry, source="test"), source="test")
+    assert list(found[1]) == list(reference.moves)
