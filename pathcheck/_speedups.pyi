@@ -121,3 +121,11 @@ def memo_dice_replay(
     rounds: tuple[Any, ...], players: tuple[str, ...], dice: tuple[Any, ...] | None,
     kit: tuple[Any, ...], target: int, word: bool, /
 ) -> list[Any] | tuple[int, ...] | None: ...
+def robot_replay(
+    entry: Any,
+    unset: Any,
+    said: list[Any],
+    word: Callable[[int], Any],
+    kit: tuple[Any, ...],
+    analysis: tuple[Any, list[Any], Callable[[int], Any]] | None,
+) -> tuple[Any, Any] | None: ...

@@ -23,8 +23,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from msgspec import UNSET
+
 from pathcheck.analysis.core import AnalysedMove, GameAnalysis, Mark, make_analysis, slip_mark
-from pathcheck.games.robot_memory.log import FORMAT, GameLog, Pick, position_name, read_log
+from pathcheck.games.robot_memory import fast
+from pathcheck.games.robot_memory.log import (
+    FORMAT,
+    GameLog,
+    Pick,
+    RobotMemoryEntry,
+    position_name,
+    read_entry,
+    read_log,
+)
 from pathcheck.games.robot_memory.rules import (
     POINTS_FOR_FEATURES,
     SCORE_THREE,
@@ -39,7 +50,7 @@ from pathcheck.games.robot_memory.rules import (
     UnknownCard,
     score,
 )
-from pathcheck.games.robot_memory.state import Replay
+from pathcheck.games.robot_memory.state import Replay, winners_of
 from pathcheck.ruling import Rule
 
 FEATURES = ("type", "colour", "number")
@@ -73,6 +84,30 @@ def judge(guess: Guess, card: Card) -> tuple[Mark, str, Rule]:
 def analyse(log: Mapping[str, Any], *, source: str) -> GameAnalysis:
     """Every guess of ``log`` marked; RecordError if the log is malformed."""
     return analyse_read(read_log(log, source=source), source=source)
+
+
+def analyse_entry(entry: RobotMemoryEntry, *, source: str) -> GameAnalysis:
+    """:func:`analyse` of a log as msgspec decodes it (:data:`~pathcheck.games.robot_memory.
+    log.LOG_FORMAT`): a clean log's guesses, scores and winners come from the C replay's one
+    pass (:func:`~pathcheck.games.robot_memory.fast.trace`), anything else from
+    :func:`analyse_read` (the plain reference)."""
+    found = fast.trace(entry, _ANALYSIS)
+    if found is None:
+        return analyse_read(read_entry(entry, source=source), source=source)
+    totals, moves = found
+    sides = fast.sides_of(entry)
+    scores = dict(zip(sides, totals, strict=True))
+    winners, _ = winners_of(scores, entry.variant == "solo")
+    if entry.teams is UNSET:
+        people: tuple[str, ...] = sides
+        points = scores
+        won = winners
+    else:
+        people = tuple(m for team in entry.teams for m in team.members)
+        side = {m: team.name for team in entry.teams for m in team.members}
+        points = {p: scores[side[p]] for p in people}
+        won = [p for p in people if side[p] in winners]
+    return make_analysis("robot-memory", FORMAT, source, people, moves, points, won, notes=())
 
 
 def analyse_read(game: GameLog, *, source: str) -> GameAnalysis:
@@ -144,6 +179,48 @@ _Judged = tuple[str, str, str, Mark, str, Rule, float, float, str | None]
 _JUDGED: dict[tuple[Guess, Card, bool], _Judged] = {}
 """A guess on a card judged and worded (all but where the card lies), by (guess, card,
 solo), each worked out once: a log names the same few things again and again."""
+
+
+_JUDGED_CODES: list[_Judged | None] = [None] * len(fast._said)
+"""The same, by the C replay's index of a guess on a card (:func:`fast.decode`), filled by the
+C side through :func:`_judged_code`."""
+_BY_KIND: dict[tuple[int, ...], tuple[Any, ...]] = {}
+"""A judgement but its words of the guess and card (mark, why, rule, cost, value, grade), by
+what decides it: whether the guess and the card are short circuits, which features are
+named, which are wrong, solo play."""
+_BEST: list[str | None] = [None] * 65
+"""By card code: the perfect answer's words."""
+
+
+def _judged_code(index: int) -> _Judged:
+    """What :func:`_judged` gives for the guess and card of a C index, from the words the
+    C side's tables keep of each guess and card and the judgement of the guess's kind."""
+    rest, solo = divmod(index, 2)
+    guess_code, card_code = divmod(rest, 65)
+    guess, guess_text, _ = fast._guesses[guess_code] or fast._guess_words(guess_code)
+    card, card_text = fast._cards[card_code] or fast._card_words(card_code)
+    named = wrong = 0
+    if guess_code != 125 and card_code != 64:
+        for bit, mine, its in ((1, guess_code // 25, card_code // 16 + 1),
+                               (2, guess_code // 5 % 5, card_code // 4 % 4 + 1),
+                               (4, guess_code % 5, card_code % 4 + 1)):
+            if mine:
+                named |= bit
+                wrong |= bit if mine != its else 0
+    kind = (guess_code == 125, card_code == 64, named, wrong, solo)
+    verdict = _BY_KIND.get(kind)
+    if verdict is None:
+        verdict = _BY_KIND[kind] = _judged((guess, card, bool(solo)))[3:]
+    best = _BEST[card_code]
+    if best is None:
+        best = _BEST[card_code] = f"name {perfect_guess(card).describe()}"
+    found: _Judged = (guess_text, card_text, best, *verdict)
+    _JUDGED_CODES[index] = found
+    return found
+
+
+_ANALYSIS = (AnalysedMove, _JUDGED_CODES, _judged_code)
+"""What the C replay needs to hand back a clean log's moves (:func:`fast.trace`)."""
 
 
 def _judged(key: tuple[Guess, Card, bool]) -> _Judged:

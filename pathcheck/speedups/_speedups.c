@@ -66,6 +66,8 @@ static const int SIGN[4] = {1, 1, -1, -1};
 #include "c/memoarrr_replay.c"
 #include "c/memo_dice_replay.c"
 #include "c/memo_dice_word.c"
+#include "c/robot_replay.c"
+#include "c/robot_word.c"
 
 static PyMethodDef methods[] = {
     {"solo_kernel", solo_kernel, METH_VARARGS, "Perfect solo play of many seeds."},
@@ -91,6 +93,8 @@ static PyMethodDef methods[] = {
      "The rounds of a ruling from dungeon_replay's trace (pathcheck.games.dungeon.fast)."},
     {"dungeon_marks", dungeon_marks, METH_VARARGS,
      "The marked moves of a clean game/1 log's analysis (pathcheck.analysis.dungeon)."},
+    {"robot_replay", robot_replay, METH_VARARGS,
+     "A clean robot-memory/1 log's rounds or trace, or None (pathcheck.games.robot_memory.fast)."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -119,6 +123,30 @@ PyMODINIT_FUNC PyInit__speedups(void) {
     INTERN(S_player, "player");
     INTERN(S_draw, "draw");
     INTERN(S_simultaneous, "simultaneous");
+    INTERN(S_variant, "variant");
+    INTERN(S_difficulty, "difficulty");
+    INTERN(S_teams, "teams");
+    INTERN(S_rounds, "rounds");
+    INTERN(S_grid, "grid");
+    INTERN(S_first, "first");
+    INTERN(S_captains, "captains");
+    INTERN(S_rows, "rows");
+    INTERN(S_columns, "columns");
+    INTERN(S_cards, "cards");
+    INTERN(S_type, "type");
+    INTERN(S_colour, "colour");
+    INTERN(S_number, "number");
+    INTERN(S_chooser, "chooser");
+    INTERN(S_guesser, "guesser");
+    INTERN(S_position, "position");
+    INTERN(S_guess, "guess");
+    INTERN(S_points, "points");
+    INTERN(S_chain, "chain");
+    INTERN(S_row, "row");
+    INTERN(S_column, "column");
+    INTERN(S_name, "name");
+    INTERN(S_captain, "captain");
+    INTERN(S_members, "members");
 #undef INTERN
     return PyModule_Create(&module);
 }

@@ -25,6 +25,7 @@ from typing import Any
 from pathcheck.games import GameAdjudicator
 from pathcheck.games.common import Pictures
 from pathcheck.games.robot_memory.at import score_table
+from pathcheck.games.robot_memory.fast import fast_ruling
 from pathcheck.games.robot_memory.log import (
     FORMAT,
     FORMATS,
@@ -32,6 +33,7 @@ from pathcheck.games.robot_memory.log import (
     LOG_FORMATS,
     SCHEMAS,
     GameLog,
+    RobotMemoryEntry,
     read_entry,
     read_log,
 )
@@ -52,11 +54,34 @@ class RobotMemoryAdjudicator(GameAdjudicator):
     typed_readers = ((FORMAT, LOG_FORMAT, read_entry),)
 
     def rule(self, log: Mapping[str, Any], *, source: str, pictures: Pictures) -> Ruling:
-        """Replay ``log`` and rule on it; RecordError if it is malformed."""
-        return self.rule_read(read_log(log, source=source), source=source, pictures=pictures)
+        """Replay ``log`` and rule on it; RecordError if it is malformed.
+
+        A clean log is ruled on by the C fast path (:mod:`~pathcheck.games.robot_memory.fast`)
+        when the extension is built and no picture is asked for; the same ruling as
+        :func:`rule_python`.
+        """
+        return self._rule_entry(LOG_FORMAT.read(log, source=source), source, pictures)
+
+    def rule_decoded(self, data: bytes, fmt: str, *, source: str) -> Ruling | None:
+        """:meth:`GameAdjudicator.rule_decoded`, a clean log by the C fast path."""
+        if fmt != FORMAT:
+            return None
+        entry = LOG_FORMAT.decode(data)
+        if entry is None:
+            return None
+        return self._rule_entry(entry, source, Pictures(None))
+
+    def _rule_entry(self, entry: RobotMemoryEntry, source: str, pictures: Pictures) -> Ruling:
+        if pictures.want is None:
+            ruling = fast_ruling(entry, source=source)
+            if ruling is not None:
+                return ruling
+        return self.rule_read(read_entry(entry, source=source), source=source,
+                              pictures=pictures)
 
     def rule_read(self, game: GameLog, *, source: str, pictures: Pictures) -> Ruling:
-        """Replay a log :func:`read_log` has read and rule on it."""
+        """Replay a log :func:`read_log` has read and rule on it (the Python replay, the plain
+        reference of the C path)."""
         replay = Replay(game, pictures)
         rounds = replay.run()
         display = score_table(game.sides, rounds) if rounds else ""
@@ -92,3 +117,10 @@ class RobotMemoryAdjudicator(GameAdjudicator):
 
 
 ADJUDICATOR = RobotMemoryAdjudicator()
+
+
+def rule_python(log: Mapping[str, Any], *, source: str, pictures: Pictures | None = None
+                ) -> Ruling:
+    """The ruling on ``log`` by the Python replay alone (the plain reference of the C path)."""
+    return ADJUDICATOR.rule_read(read_log(log, source=source), source=source,
+                                 pictures=pictures or Pictures(None))

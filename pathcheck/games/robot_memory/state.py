@@ -106,14 +106,48 @@ def _score(guess: Guess, card: Card, solo: bool) -> _Scored:
     if found is None:
         # A pair met for the first time (a few a log, until the table holds the ~16,000
         # pairs): its card and guess have most likely been worded already.
-        result = score(guess, card, solo=solo)
         card_text = _card_words.get(id(card), (None, ""))[1] or _word_card(card)
         _, guess_text, features = _guess_words.get(id(guess)) or _word_guess(guess)
-        found = (guess, card, result, f" names {guess_text}; it is {card_text}: {result.reason}",
-                 card_text, guess_text.strip('"'), features)
+        found = worded(guess, card, solo, card_text, guess_text, features)
         if len(_scored) < _SCORED_MAX:
             _scored[id(guess), id(card), solo] = found
     return found
+
+
+def worded(guess: Guess, card: Card, solo: bool, card_text: str | None = None,
+           guess_text: str | None = None, features: tuple[str, ...] | None = None) -> _Scored:
+    """A guess on a card scored and worded as its event says it (what :func:`_score` keeps):
+    the guess and card, the score, the end of the event's text, the card and the guess as the
+    fact words them, the features named (the wordings of the card and the guess, if given,
+    are the ones :func:`_word_card` and :func:`_word_guess` give).
+
+    >>> from pathcheck.games.robot_memory.rules import ShortCircuit
+    >>> worded(Guess(short_circuit=True), ShortCircuit(), False)[3]
+    ' names "short circuit"; it is a short circuit: short circuit named: no points, may \
+choose another card'
+    """
+    result = score(guess, card, solo=solo)
+    if card_text is None:
+        card_text = card.describe()
+    if guess_text is None or features is None:
+        guess_text = guess.describe()
+        features = ("short-circuit",) if guess.short_circuit else tuple(guess.named())
+    return (guess, card, result, f" names {guess_text}; it is {card_text}: {result.reason}",
+            card_text, guess_text.strip('"'), features)
+
+
+def winners_of(scores: Mapping[str, int], solo: bool) -> tuple[list[str], str]:
+    """The winners of a game ended with ``scores`` (none in solo play) and the tie's words.
+
+    >>> winners_of({"Ann": 3, "Ben": 3}, False)[0]
+    ['Ann', 'Ben']
+    """
+    if solo:
+        return [], ""
+    best = max(scores.values())
+    winners = [s for s, p in scores.items() if p == best]
+    tie = f"tied on {best} points: {WINNER.quote.split('. ')[1]}" if len(winners) > 1 else ""
+    return winners, tie
 
 
 def _word_card(card: Card) -> str:
@@ -474,9 +508,4 @@ class Replay:
         return rounds
 
     def winners(self) -> tuple[list[str], str]:
-        if self._solo:
-            return [], ""
-        best = max(self.scores.values())
-        winners = [s for s, p in self.scores.items() if p == best]
-        tie = f"tied on {best} points: {WINNER.quote.split('. ')[1]}" if len(winners) > 1 else ""
-        return winners, tie
+        return winners_of(self.scores, self._solo)
