@@ -62,6 +62,7 @@ static const int SIGN[4] = {1, 1, -1, -1};
 #include "c/memoarrr.c"
 #include "c/memoarrr_know.c"
 #include "c/memoarrr_replay.c"
+#include "c/memoarrr_word.c"
 
 static PyMethodDef methods[] = {
     {"solo_kernel", solo_kernel, METH_VARARGS, "Perfect solo play of many seeds."},
@@ -70,6 +71,8 @@ static PyMethodDef methods[] = {
      "Nesting deeper than a limit (1), a key that may repeat (2), or neither (0)."},
     {"memoarrr_replay", memoarrr_replay, METH_VARARGS,
      "The trace of a clean memoarrr/1 log, or None (pathcheck.games.memoarrr.fast)."},
+    {"memoarrr_word", memoarrr_word, METH_VARARGS,
+     "The rounds of a ruling from memoarrr_replay's trace (pathcheck.games.memoarrr.fast)."},
     {"make_tables", make_tables, METH_VARARGS, "Compile tile tables into a capsule."},
     {"set_layout", set_layout, METH_VARARGS, "Register the record and placement struct types."},
     {"scan_block", scan_block, METH_VARARGS, "Verify dungeon/1 JSON Lines of a block."},
