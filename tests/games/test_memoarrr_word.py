@@ -10,9 +10,12 @@ text, surrogates too). Run under ASan/UBSan by .ci/sanitize.
 from __future__ import annotations
 
 import copy
+import json
 import random
+from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -215,3 +218,30 @@ def test_word_passes_on_errors_of_its_callbacks() -> None:
         kit[3] = word
         with pytest.raises(error):
             _speedups.memoarrr_word(traced[2], tuple(log["players"]), tuple(kit))
+
+
+FIXTURES = sorted((Path(__file__).resolve().parents[2] / "fixtures" / "memoarrr").glob("*.json"))
+
+
+@pytest.mark.parametrize("path", FIXTURES, ids=lambda p: p.name)
+def test_a_line_is_ruled_and_analysed_as_the_reader_reads_it(path: Path) -> None:
+    """``adjudicate`` and ``analyse`` of a JSON line decode it once (``rule_decoded``,
+    ``analyse_raw``): the same ruling and analysis as the usual way, or None where that way
+    words an error (malformed fixtures, text that is no object)."""
+    from pathcheck.analysis import analyse
+    from pathcheck.analysis.memoarrr import analyse_raw
+    from pathcheck.games import AdjudicateOptions
+
+    raw = msgspec.json.encode(json.loads(path.read_text(encoding="utf-8")))
+    log = msgspec.json.decode(raw)
+    ruled = ADJUDICATOR.rule_decoded(raw, "memoarrr/1", source="t")
+    analysed = analyse_raw(raw, source="t")
+    if path.name.startswith("malformed-"):
+        assert ruled is None and analysed is None
+        return
+    assert ruled is not None and ruled.to_json() == ADJUDICATOR.adjudicate(
+        log, source="t", options=AdjudicateOptions()).to_json()
+    assert analysed is not None and analysed.to_json() == analyse(log, source="t").to_json()
+    assert ADJUDICATOR.rule_decoded(raw, "game/1", source="t") is None
+    assert ADJUDICATOR.rule_decoded(b"[1]", "memoarrr/1", source="t") is None
+    assert analyse_raw(b"[1]", source="t") is None
