@@ -105,3 +105,6 @@ def memoarrr_replay(
 def memoarrr_replay(
     log: Any, cards: dict[str, int], texts: tuple[tuple[str, ...], tuple[str, ...]]
 ) -> tuple[int, int, tuple[tuple[Any, ...], ...], list[int | str | None]] | None: ...
+def memoarrr_word(
+    rounds: tuple[tuple[Any, ...], ...], players: tuple[str, ...], kit: tuple[Any, ...]
+) -> list[Any]: ...

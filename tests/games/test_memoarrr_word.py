@@ -24,6 +24,7 @@ from pathcheck.errors import RecordError
 from pathcheck.games.memoarrr import fast
 from pathcheck.games.memoarrr.adjudicator import ADJUDICATOR
 from pathcheck.games.memoarrr.gen import random_game
+from pathcheck.games.memoarrr.texts import NEVER_SEEN
 from pathcheck.ruling import Ruling, SwapFact
 
 from ..test_speedups import BUILT, REQUIRED
@@ -119,7 +120,7 @@ def test_a_swap_of_a_card_never_seen(monkeypatch: pytest.MonkeyPatch) -> None:
         if ruling is not None:
             facts = [e.fact for r in ruling.rounds for e in r.events
                      if isinstance(e.fact, SwapFact)]
-            found += any(fast.NEVER_SEEN in (f.card_moved_to_first, f.card_moved_to_second)
+            found += any(NEVER_SEEN in (f.card_moved_to_first, f.card_moved_to_second)
                          for f in facts)
         if found >= 3:
             break
