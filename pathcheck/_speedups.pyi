@@ -129,3 +129,6 @@ def robot_replay(
     kit: tuple[Any, ...],
     analysis: tuple[Any, list[Any], Callable[[int], Any]] | None,
 ) -> tuple[Any, Any] | None: ...
+def memoarrr_word(
+    rounds: tuple[tuple[Any, ...], ...], players: tuple[str, ...], kit: tuple[Any, ...]
+) -> list[Any]: ...

@@ -79,8 +79,12 @@ def analyse_decoded(raw: bytes, fmt: str, *, source: str,
     if found is _MISSING:
         module = importlib.import_module(ANALYSERS[fmt])
         found = _analyse_read[fmt] = (getattr(module, "analyse_entry", None),
-                                      getattr(module, "analyse_read", None))
-    analyse_entry, analyse_read = found
+                                      getattr(module, "analyse_read", None),
+                                      getattr(module, "analyse_raw", None))
+    analyse_entry, analyse_read, analyse_raw = found
+    if analyse_raw is not None:  # the game reads the text as the reader does (Memoarrr!)
+        raw_result: GameAnalysis | None = analyse_raw(raw, source=source)
+        return raw_result
     if analyse_entry is None and analyse_read is None:
         return None
     from pathcheck import games

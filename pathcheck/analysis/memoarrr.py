@@ -32,7 +32,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import msgspec
+
 from pathcheck.analysis.core import AnalysedMove, GameAnalysis, Mark, make_analysis, slip_mark
+from pathcheck.errors import RecordError
 from pathcheck.games.memoarrr import fast
 from pathcheck.games.memoarrr.fast import CARD_NUMBERS, CARD_TEXT, POS_TEXT
 from pathcheck.games.memoarrr.island import State
@@ -320,6 +323,25 @@ def _pointer(number: int, index: int) -> str:
     """A move's JSON pointer (kept in _POINTERS)."""
     pointer = _POINTERS[number, index] = f"/rounds/{number - 1}/actions/{index - 1}"
     return pointer
+
+
+def analyse_raw(raw: bytes, *, source: str) -> GameAnalysis | None:
+    """:func:`analyse` of a log given as its JSON text (passed by the reader's guard: no key
+    twice, not too deep), decoded as the reader decodes it; None for a text that is no JSON
+    object or a log the reader refuses (the usual way then words the error where it lies).
+    :func:`pathcheck.analysis.analyse_decoded` calls it, as ``adjudicate`` calls the
+    adjudicator's ``rule_decoded``."""
+    log = _decode(raw)
+    if type(log) is not dict:
+        return None
+    try:
+        return analyse(log, source=source)
+    except RecordError:
+        return None
+
+
+_decode = msgspec.json.Decoder().decode
+"""The reader's decoding (pathcheck.reading.reader.decode_value's, a plain Decoder)."""
 
 
 def analyse(log: Mapping[str, Any], *, source: str) -> GameAnalysis:

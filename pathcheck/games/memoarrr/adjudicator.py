@@ -20,6 +20,9 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+import msgspec
+
+from pathcheck.errors import RecordError
 from pathcheck.games import GameAdjudicator
 from pathcheck.games.common import Pictures
 from pathcheck.games.memoarrr.at import final_table
@@ -36,6 +39,9 @@ from pathcheck.games.memoarrr.rules import EDITIONS, GAME, ROUNDS, TITLE, decide
 from pathcheck.games.memoarrr.state import Replay
 from pathcheck.games.memoarrr.texts import TREASURES_UNKNOWN, edition_note, unseen_note
 from pathcheck.ruling import Ruling
+
+_decode = msgspec.json.Decoder().decode
+"""The reader's decoding (pathcheck.reading.reader.decode_value's, a plain Decoder)."""
 
 
 class MemoarrrAdjudicator(GameAdjudicator):
@@ -58,6 +64,25 @@ class MemoarrrAdjudicator(GameAdjudicator):
             if ruling is not None:
                 return ruling
         return self.rule_python(log, source=source, pictures=pictures)
+
+    def rule_decoded(self, data: bytes, fmt: str, *, source: str) -> Ruling | None:
+        """:meth:`GameAdjudicator.rule_decoded` for ``memoarrr/1``: the JSON text (passed by
+        the reader's guard: no key twice, not too deep) decoded as the reader decodes it, and
+        ruled on by the C fast path, else by :meth:`rule_python` on the same value; None for
+        another format, a text that is no JSON object, or a log the Python path refuses (the
+        usual way then words the error where it lies)."""
+        if fmt != FORMAT:
+            return None
+        log = _decode(data)
+        if type(log) is not dict:
+            return None
+        ruling = fast_ruling(log, source=source)
+        if ruling is None:
+            try:
+                ruling = self.rule_python(log, source=source)
+            except RecordError:
+                return None
+        return ruling
 
     def rule_python(self, log: Mapping[str, Any], *, source: str,
                     pictures: Pictures | None = None) -> Ruling:

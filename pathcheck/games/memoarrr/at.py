@@ -75,12 +75,15 @@ def treasure_table(players: Sequence[str], treasures: Mapping[str, Sequence[int]
     width = max(len("player"), *widths)  # CJK: two columns
     lines = ["Final table:", f"  {'player'.ljust(width)}  rubies  cards  largest  treasures"]
     for p, own in zip(players, widths, strict=True):
-        cards = treasures[p]
-        lines.append(
-            f"  {p}{' ' * (width - own)}  {sum(cards):>6}  {len(cards):>5}"
-            f"  {max(cards, default=0):>7}  {' + '.join(map(str, cards)) or '-'}"
-        )
+        lines.append(_row(p, width - own, tuple(treasures[p])))
     return "\n".join(lines)
+
+
+@lru_cache(maxsize=4096)
+def _row(player: str, pad: int, cards: tuple[int, ...]) -> str:
+    """A player's row of the final table (kept: the same names and treasures recur)."""
+    return (f"  {player}{' ' * pad}  {sum(cards):>6}  {len(cards):>5}"
+            f"  {max(cards, default=0):>7}  {' + '.join(map(str, cards)) or '-'}")
 
 
 @lru_cache(maxsize=1024)

@@ -28,6 +28,7 @@ True
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -62,8 +63,10 @@ from pathcheck.games.memoarrr.texts import (
 )
 from pathcheck.ruling import (
     Event,
+    Fact,
     MoveRef,
     Round,
+    Rule,
     Ruling,
     SwapFact,
     TreasureFact,
@@ -74,8 +77,10 @@ try:
     from pathcheck import _speedups
 
     _replay: Callable[..., Any] | None = _speedups.memoarrr_replay
+    _word_rounds: Callable[..., Any] | None = _speedups.memoarrr_word
 except ImportError:  # no C compiler at install time: the Python path rules on every log
     _replay = None
+    _word_rounds = None
 
 CARD_NUMBERS = {name: number for name, (_, number) in _CARD_NAMES.items()}
 """Each card name (aliases too) -> its number in ALL_CARDS: animal * 5 + landscape, which is
@@ -126,6 +131,41 @@ def fast_ruling(log: Mapping[str, Any], *, source: str) -> Ruling | None:
     players: tuple[str, ...] = tuple(log["players"])
     edition: int = log["edition"]
     variants = log.get("variants", {})
+    if _word_rounds is None:  # looked up at each call: the tests switch it off
+        rounds = word_rounds(trace_rounds, players, edition)
+    else:
+        rounds = _word_rounds(trace_rounds, players, _kit(edition))
+    treasures: dict[str, list[int]] = {p: [] for p in players}
+    for *_, winner_seat, treasure, _events in trace_rounds:
+        if winner_seat >= 0:
+            treasures[players[winner_seat]].append(treasure)
+    notes = [edition_note(edition, expert=variants.get("expert", False),
+                          ordered_stack=variants.get("ordered_stack", False))]
+    if not complete:
+        notes.append(LOG_ENDS_EARLY)
+    if unseen:
+        notes.append(unseen_note(unseen))
+    winners, tie_break = decide_winners(treasures) if complete else ([], "")
+    return Ruling(
+        game=GAME,
+        format=FORMAT,
+        source=source,
+        players=players,
+        rounds=rounds,
+        final_scores={p: sum(t) for p, t in treasures.items()},
+        winners=winners,
+        violations=[],
+        tie_break=tie_break,
+        notes=notes,
+        display=treasure_table(players, treasures),
+    )
+
+
+def word_rounds(trace_rounds: tuple[tuple[Any, ...], ...], players: tuple[str, ...],
+                edition: int) -> list[Round]:
+    """The rounds of the ruling worded from the C replay's trace, in Python: the plain
+    reference of ``_speedups.memoarrr_word`` (pathcheck/speedups/c/memoarrr_word.c), which
+    words them in C (tests/games/test_memoarrr_word.py compares both)."""
     r2018 = edition == 2018
     connect = CONNECT.r2018 if r2018 else CONNECT.r2023
     swap_rule = OCTOPUS_ADJACENT.r2018 if r2018 else OCTOPUS_ADJACENT.r2023
@@ -133,7 +173,6 @@ def fast_ruling(log: Mapping[str, Any], *, source: str) -> Ruling | None:
     start_rule = START_PLAYER.r2018 if r2018 else START_PLAYER.r2023
     volcano_names = _VOLCANO_TEXT[edition]
     cards, names, moves = CARD_TEXT, POS_TEXT, _moves
-    treasures: dict[str, list[int]] = {p: [] for p in players}
     totals = dict.fromkeys(players, 0)  # the running score, copied into each Round
     rounds: list[Round] = []
     for number, (starter_seat, held, turns, face_up, winner_seat, treasure,
@@ -164,7 +203,6 @@ def fast_ruling(log: Mapping[str, Any], *, source: str) -> Ruling | None:
                                                     volcano_names[d])))
         if winner_seat >= 0:
             winner = players[winner_seat]
-            treasures[winner].append(treasure)
             totals[winner] += treasure
             events.append(Event(treasure_text(winner, treasure), rule=treasure_rule,
                                 points={winner: treasure}, fact=TreasureFact(winner, treasure)))
@@ -173,26 +211,72 @@ def fast_ruling(log: Mapping[str, Any], *, source: str) -> Ruling | None:
             events.append(Event(unfinished_text(still), fact=unfinished_fact(still)))
         rounds.append(Round(number, round_title(number, starter, turns, face_up), events,
                             totals.copy()))
-    notes = [edition_note(edition, expert=variants.get("expert", False),
-                          ordered_stack=variants.get("ordered_stack", False))]
-    if not complete:
-        notes.append(LOG_ENDS_EARLY)
-    if unseen:
-        notes.append(unseen_note(unseen))
-    winners, tie_break = decide_winners(treasures) if complete else ([], "")
-    return Ruling(
-        game=GAME,
-        format=FORMAT,
-        source=source,
-        players=players,
-        rounds=rounds,
-        final_scores=totals,
-        winners=winners,
-        violations=[],
-        tie_break=tie_break,
-        notes=notes,
-        display=treasure_table(players, treasures),
-    )
+    return rounds
+
+
+_TITLE, _TREASURE = 1_000_000, 3_000_000
+"""The codes of the cases memoarrr_word.c asks :func:`_word` for (by the player's name):
+a round's title (+ (number * 4096 + turns) * 32 + face_up), a treasure event (+ the
+treasure); below :data:`_TITLE`, a round's start event (number * 16 + held rank + 1)."""
+_said: dict[int, dict[str, dict[int, tuple[str, Rule | None, Fact | None]]]] = {}
+"""What memoarrr_word.c's cases say, per edition (the code holds none), by the player's name
+and the case's code: the same few players and cases recur from log to log."""
+_moves_by_name: dict[str, dict[int, MoveRef]] = {}
+"""The MoveRefs memoarrr_word.c asks for, by the player's name and number * 4096 + index."""
+_kits: dict[int, tuple[Any, ...]] = {}
+
+
+def _kit(edition: int) -> tuple[Any, ...]:
+    """What memoarrr_word.c needs for an edition (made once): see its MW_* names."""
+    kit = _kits.get(edition)
+    if kit is None:
+        rule = _rules(edition)
+        volcanoes = tuple(_VOLCANO_TEXT[edition].get(rank, "") for rank in range(8))
+        takes = tuple(volcano_text(None, None, None, name) for name in volcanoes)
+        said = _said[edition] = {}
+        kit = _kits[edition] = (
+            Event, Round, said, functools.partial(_word, edition), _moves_by_name, _move_of,
+            VolcanoFact, SwapFact, CARD_TEXT, POS_TEXT, volcanoes, rule[0], rule[1], rule[2],
+            takes, NEVER_SEEN, _unfinished)
+    if len(_said[edition]) > 4096 or len(_moves_by_name) > 4096:  # many names: keep small
+        _said[edition].clear()
+        _moves_by_name.clear()
+    return kit
+
+
+def _rules(edition: int) -> tuple[Rule, Rule, Rule, Rule, Rule]:
+    """The edition's rules: connect, octopus swap, all revealed, treasure, start player."""
+    r2018 = edition == 2018
+    return tuple(rule.r2018 if r2018 else rule.r2023  # type: ignore[return-value]
+                 for rule in (CONNECT, OCTOPUS_ADJACENT, ALL_REVEALED, TREASURE, START_PLAYER))
+
+
+def _word(edition: int, player: str, code: int) -> tuple[str, Rule | None, Fact | None]:
+    """What memoarrr_word.c's case ``code`` (see :data:`_TITLE`) says of ``player``."""
+    if code >= _TREASURE:
+        treasure = code - _TREASURE
+        return (treasure_text(player, treasure), _rules(edition)[3],
+                TreasureFact(player, treasure))
+    if code >= _TITLE:
+        rest, face_up = divmod(code - _TITLE, 32)
+        number, turns = divmod(rest, 4096)
+        return round_title(number, player, turns, face_up), None, None
+    number, held = divmod(code, 16)
+    return (start_text(number, player, edition, held - 1),
+            None if number == 1 else _rules(edition)[4],
+            start_fact(number, player, edition, held - 1))
+
+
+def _move_of(player: str, code: int) -> MoveRef:
+    """The MoveRef of move ``code`` (number * 4096 + index) of ``player``."""
+    number, index = divmod(code, 4096)
+    return MoveRef(index=index, player=player, round=number,
+                   pointer=f"/rounds/{number - 1}/actions/{index - 1}")
+
+
+def _unfinished(still: list[str]) -> tuple[str, None, Fact]:
+    """The event of an unfinished round's end (``still``: who has no volcano yet)."""
+    return unfinished_text(still), None, unfinished_fact(still)
 
 
 def _seats_out(trace_events: tuple[tuple[int, ...], ...]) -> set[int]:
