@@ -90,6 +90,10 @@ def _ruling_cells(doc: Document, ruling: Ruling) -> list[str]:
     return [_where(doc), f"{ruling.game}: legal", " and ".join(ruling.winners) or "none", ""]
 
 
+COLLECT_EVERY = 64
+"""Pages between two collections of the young objects while the collector is off."""
+
+
 class AdjudicatePages:
     """``adjudicate --html``: the replay page of the first log (FILE.html), or a page per log
     and an index (DIR), each page written as its log is ruled (one log is held back, to know
@@ -131,10 +135,6 @@ class AdjudicatePages:
         self.illegal += bool(ruling.violations)
         if self.failed is not None:
             return
-        # rule_logs switches the garbage collector off while it rules (rulings are acyclic);
-        # a page's making leaves cycles, which must go as they come or memory grows per page.
-        collecting = gc.isenabled()
-        gc.enable()
         try:
             if self.single:
                 if self.logs == 1:
@@ -147,8 +147,12 @@ class AdjudicatePages:
         except IOFailure as failure:
             self.failed = failure
         finally:
-            if not collecting:
-                gc.disable()
+            # rule_logs switches the garbage collector off while it rules (rulings are
+            # acyclic), and a page's making leaves no cycle either (tests/test_html_pages.py);
+            # a plug-in's page might: the young objects are collected now and then, so memory
+            # stays flat without the collector's runs over every object a page makes.
+            if not gc.isenabled() and self.logs % COLLECT_EVERY == 0:
+                gc.collect(0)
 
     def _several(self, source: str) -> bool:
         return any(place[0] == source for place in self.places)

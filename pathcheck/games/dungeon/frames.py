@@ -287,26 +287,30 @@ def key_page(code: str, rules: Iterable[int], dungeons: Sequence[Sequence[Placem
                                 summary, legend(rule_set), round_word="dungeon")
 
 
-def _hands(exp: Exploration) -> list[dict[str, list[str]]]:
-    """The hands before the first turn and after each turn: the tile played leaves the hand,
-    the top of the deck joins it (as the replay deals; a log's wrong draw is its violation).
+def _hand_lines(exp: Exploration) -> list[str]:
+    """The hands before the first turn and after each turn, as each moment's note says them:
+    the tile played leaves the hand, the top of the deck joins it (as the replay deals; a
+    log's wrong draw is its violation). A turn changes one hand: only its line is said again.
 
     >>> from pathcheck.games.dungeon.log import Turn
-    >>> exp = Exploration("Ann", {"Ann": ("R1", "I4")}, ("L2",),
+    >>> exp = Exploration("Ann", {"Ann": ("R1", "I4"), "Bob": ()}, ("L2",),
     ...                   (Turn("Ann", Placement.parse("R1@N"), (), None, False, "", 0),), "")
-    >>> _hands(exp)
-    [{'Ann': ['R1', 'I4']}, {'Ann': ['I4', 'L2']}]
+    >>> _hand_lines(exp)
+    ['Hands: Ann: R1 I4; Bob: -', 'Hands: Ann: I4 L2; Bob: -']
     """
     hands = {p: list(h) for p, h in exp.hands.items()}
-    deck = list(exp.deck)
-    out = [{p: list(h) for p, h in hands.items()}]
+    said = {p: " ".join(h) or "-" for p, h in hands.items()}
+    deck, top = exp.deck, 0
+    out = ["Hands: " + "; ".join(f"{p}: {h}" for p, h in said.items())]
     for turn in exp.turns:
         hand = hands.setdefault(turn.player, [])
         if turn.placement.tile in hand:
             hand.remove(turn.placement.tile)
-        if deck:
-            hand.append(deck.pop(0))
-        out.append({p: list(h) for p, h in hands.items()})
+        if top < len(deck):
+            hand.append(deck[top])
+            top += 1
+        said[turn.player] = " ".join(hand) or "-"
+        out.append("Hands: " + "; ".join(f"{p}: {h}" for p, h in said.items()))
     return out
 
 
@@ -348,9 +352,8 @@ def game_page(log: Mapping[str, Any], ruling: Ruling) -> Page:
                 f"{p}: {' '.join(h) or '-'}" for p, h in exp.hands.items()),
             f"exploration {number}")]}
         extra: dict[int, list[Note]] = {}
-        for t, hands in enumerate(_hands(exp)):
-            extra.setdefault(t, []).append(Note("Hands: " + "; ".join(
-                f"{p}: {' '.join(h) or '-'}" for p, h in hands.items())))
+        for t, hands in enumerate(_hand_lines(exp)):
+            extra[t] = [Note(hands)]
         placers = {1: ""}
         for t, turn in enumerate(exp.turns, start=1):
             where = f"exploration {number}, turn {t} ({turn.player})"
