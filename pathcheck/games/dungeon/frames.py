@@ -25,7 +25,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from pathcheck.games.dungeon.log import Exploration
+from pathcheck.games.dungeon.log import Exploration, GameLog
 from pathcheck.render.growing import Growing, Prefixes, extent
 from pathcheck.render.html import Moments, Note, NoteKind, Page, PageEvent
 from pathcheck.render.model import build_view
@@ -324,15 +324,33 @@ def _violation_note(violation: Violation, words: Words = DUNGEON_WORDS) -> Note:
                 violation.rule)
 
 
+def game_stacks(game: GameLog) -> list[tuple[list[Placement], list[int]]]:
+    """Each exploration's stack and its height after each turn, as the replay
+    (:class:`~pathcheck.games.dungeon.state.Replay`) lays it, without replaying: whatever a
+    turn breaks, the replay lays its tile (the log as played), so the stack is START and each
+    turn's tile, t + 1 tiles after turn t (tests/test_page_moments.py compares the two).
+
+    >>> from pathcheck.games.dungeon.log import read_game_log
+    >>> game = read_game_log({"format": "game/1", "players": ["Ann", "Bob"], "explorations": [
+    ...     {"start_player": "Ann", "hands": {"Ann": ["R1"], "Bob": ["L4"]}, "deck": [],
+    ...      "turns": [{"player": "Ann", "tile": "R1", "dir": "N"}]}]}, source="x")
+    >>> [([str(p) for p in stack], heights) for stack, heights in game_stacks(game)]
+    [(['START@N', 'R1@N'], [2])]
+    """
+    from pathcheck.games.dungeon.state import START_DIR
+
+    start = Placement(game.tileset.start, START_DIR)
+    return [([start, *(turn.placement for turn in exp.turns)],
+             list(range(2, len(exp.turns) + 2))) for exp in game.explorations]
+
+
 def game_page(log: Mapping[str, Any], ruling: Ruling) -> Page:
     """The page of a ``game/1`` log: each exploration turn by turn, then its check; every
     event a moment, every violation at its turn."""
     from pathcheck.games.dungeon.log import read_game_log
-    from pathcheck.games.dungeon.state import Replay
 
     game = read_game_log(log, source=ruling.source)
-    replay = Replay(game)
-    replay.run()
+    stacks = game_stacks(game)
     builder = Builder(game.tileset, game.rules)
     moments = builder.moments
     placed: dict[tuple[int | None, int | None], list[Violation]] = {}
@@ -345,7 +363,7 @@ def game_page(log: Mapping[str, Any], ruling: Ruling) -> Page:
     scores: dict[str, int] = dict.fromkeys(game.players, 0)
     rounds = {rnd.number: rnd for rnd in ruling.rounds}
     for number, (exp, (stack, heights)) in enumerate(
-            zip(game.explorations, replay.stacks, strict=False), start=1):
+            zip(game.explorations, stacks, strict=True), start=1):
         cards: list[LostCard] = []
         turn_events: dict[int, list[PageEvent]] = {0: [PageEvent(
             f"{exp.start_player} starts; hands: " + "; ".join(
