@@ -218,8 +218,14 @@ def _json_for_script(value: Any) -> str:
     >>> _json_for_script(["</script>", "<!--"])
     '["<\\\\/script>","\\\\u003c!--"]'
     """
-    text = msgspec.json.encode(value).decode("utf-8")
-    return text.replace("</", "<\\/").replace("<!--", "\\u003c!--")
+    return _json_bytes_for_script(value).decode("utf-8")
+
+
+def _json_bytes_for_script(value: Any) -> bytes:
+    """:func:`_json_for_script` as UTF-8 (the sequences replaced are ASCII, and no byte of
+    a UTF-8 character beyond ASCII is: the same replacements on the bytes)."""
+    data = msgspec.json.encode(value)
+    return data.replace(b"</", b"<\\/").replace(b"<!--", b"\\u003c!--")
 
 
 _KIND = {kind: kind.value for kind in NoteKind}
@@ -386,6 +392,24 @@ def _static_frame(frame: Frame, names: Names) -> tuple[str, str, str, str]:
 
 def render_page(page: Page) -> str:
     """The page as one self-contained HTML document."""
+    before, data, after = _page_parts(page)
+    return before + data.decode("utf-8") + after
+
+
+def render_page_bytes(page: Page) -> bytes:
+    """:func:`render_page` encoded in UTF-8, made without decoding the page's data (the most
+    of its bytes) to encode it again.
+
+    >>> page = Page("t", [Frame("1", "a", picture="<svg>\\n</svg>")])
+    >>> render_page_bytes(page) == render_page(page).encode("utf-8")
+    True
+    """
+    before, data, _ = _page_parts(page)
+    return b"".join((before.encode("utf-8"), data, _END_BYTES))
+
+
+def _page_parts(page: Page) -> tuple[str, bytes, str]:
+    """The page up to its data, the data (JSON, UTF-8), and the rest."""
     if not page.frames:
         raise ValueError("a replay page needs at least one frame")
     names = Names(page.names)
@@ -418,7 +442,7 @@ def render_page(page: Page) -> str:
     text_hidden = "" if text else " hidden"
     next_violation = (_button("pc-nextv", "next violation", "next violation", "next &#x26A0;")
                       if page.first_violation() is not None else "")
-    return f"""{head(page.title)}
+    return (f"""{head(page.title)}
 <body data-moment="{escape(final.key)}">
 <header>{back}<h1 title="{escape(page.title)}">{escape(page.title)}</h1>
 <div class="summary">{summary}</div>{strip}</header>
@@ -452,8 +476,13 @@ aria-label="moment"><div class="marks" id="pc-marks">{_marks(page)}</div></div>
 </main>
 <noscript><p>Without JavaScript this page shows the end of the game; every move and event of
 the ruling is listed above.</p></noscript>
-<script type="application/json" id="pc-data">{_json_for_script(data)}</script>
+<script type="application/json" id="pc-data">""", _json_bytes_for_script(data), _END)
+
+
+_END = f"""</script>
 <script>{SCRIPT}</script>
 </body>
 </html>
 """
+"""Every page's end, after its data."""
+_END_BYTES = _END.encode("utf-8")

@@ -20,7 +20,7 @@ from urllib.parse import quote
 
 from pathcheck.errors import IOFailure
 from pathcheck.render.bidi import Names
-from pathcheck.render.html import GENERATOR, Page, fragment, head, render_page
+from pathcheck.render.html import GENERATOR, Page, fragment, head, render_page_bytes
 
 INDEX = "index.html"
 
@@ -150,7 +150,7 @@ class SiteWriter:
         """Write ``page`` (to be named ``name`` or a free variant of it)."""
         from pathcheck.output import _create_temporary, _fail, _umask
 
-        data = render_page(replace(page, back=href(INDEX))).encode("utf-8")
+        data = render_page_bytes(replace(page, back=href(INDEX)))
         try:
             self.root.mkdir(parents=True, exist_ok=True)
             fd, tmp = _create_temporary(self.root / "page.html")
