@@ -62,6 +62,7 @@ static const int SIGN[4] = {1, 1, -1, -1};
 #include "c/memoarrr.c"
 #include "c/memoarrr_know.c"
 #include "c/memoarrr_replay.c"
+#include "c/script_json.c"
 
 static PyMethodDef methods[] = {
     {"solo_kernel", solo_kernel, METH_VARARGS, "Perfect solo play of many seeds."},
@@ -83,6 +84,8 @@ static PyMethodDef methods[] = {
      "The trace of a clean game/1 log, or None (pathcheck.games.dungeon.fast)."},
     {"dungeon_word", dungeon_word, METH_VARARGS,
      "The rounds of a ruling from dungeon_replay's trace (pathcheck.games.dungeon.fast)."},
+    {"script_json", script_json, METH_O,
+     "A page's JSON made safe in a <script> element (pathcheck.render.html)."},
     {NULL, NULL, 0, NULL},
 };
 
