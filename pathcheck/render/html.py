@@ -181,6 +181,7 @@ class Moments:
         self.events: list[PageEvent] = []
         self.frames: list[Frame] = []
         self._used: dict[str, int] = {}
+        self._scores: dict[str, int] | None = None
 
     def add(self, base: str, caption: str, event: PageEvent | None, *, picture: str = "",
             text: str = "", notes: Sequence[Note] = (),
@@ -193,10 +194,12 @@ class Moments:
             index = len(self.events) - 1
         # Frame(...) itself, without the frozen dataclass's field-by-field __setattr__ (a page
         # makes a hundred frames and more)
+        kept = self._scores  # the scores of the moment before, when they are the same
+        if kept is None or kept != (scores or {}):
+            kept = self._scores = dict(scores or {})
         frame = _new(Frame)
         frame.__dict__.update(key=base + suffix(count), caption=caption, picture=picture,
-                              text=text, event=index, notes=tuple(notes),
-                              scores=dict(scores or {}))
+                              text=text, event=index, notes=tuple(notes), scores=kept)
         self.frames.append(frame)
 
     @property
@@ -255,6 +258,7 @@ def frames_data(page: Page, names: Names | None = None) -> dict[str, Any]:
     frames: list[dict[str, Any]] = []
     drawn: dict[int, int] = {}  # a picture shown at several moments is split once
     notes: dict[int, list[Any]] = {}
+    scored: dict[int, list[list[Any]]] = {}
     for frame in page.frames:
         picture = frame.picture
         number = drawn.get(id(picture))
@@ -283,7 +287,11 @@ def frames_data(page: Page, names: Names | None = None) -> dict[str, Any]:
                 said.append(one)
             item["n"] = said
         if frame.scores:
-            item["s"] = [[name, points] for name, points in frame.scores.items()]
+            rows = scored.get(id(frame.scores))  # moments in a row share their scores
+            if rows is None:
+                rows = scored[id(frame.scores)] = [[name, points] for name, points
+                                                   in frame.scores.items()]
+            item["s"] = rows
         frames.append(item)
     return {"lines": list(lines), "pictures": [list(p) for p in pictures],
             "rules": [[r.section, r.quote] for r in rules], "frames": frames}

@@ -108,6 +108,7 @@ class Builder:
         lost_before = False
         result: TraceResult | None = None
         traced = 0
+        said: dict[tuple[int, bool, int], list[Note]] = {}
         for turn, height in enumerate(steps, start=start_turn):
             if result is None or result.lost_at is None:  # a Lost path stays as it is
                 traced = height
@@ -126,7 +127,7 @@ class Builder:
             if lost_now and not lost_before and events:
                 events[0] = replace(events[0], lost=True)
             lost_before = lost_now
-            notes = self._notes(result, height, cards, full) + (extra or {}).get(turn, [])
+            notes = self._notes(result, height, cards, full, said) + (extra or {}).get(turn, [])
             tile = placements[height - 1] if height else None
             caption = (f"{label} {number}, " + (f"turn {turn}" if heights is not None
                                                  else f"tile {turn}")
@@ -170,9 +171,25 @@ class Builder:
             for card in cards if card.after == index]
 
     def _notes(self, result: TraceResult, height: int, cards: Sequence[LostCard],
-               full: TraceResult) -> list[Note]:
-        notes: list[Note] = []
+               full: TraceResult, said: dict[tuple[int, bool, int], list[Note]]
+               ) -> list[Note]:
+        """The notes of a moment of one dungeon (``said``: the notes said so far in it, by
+        what they depend on: the heights come in order, so the cards announced only grow,
+        and a Lost trace is the whole one; a note said again is the same object, which the
+        page's data says once)."""
         announced = [c for c in cards if c.after <= height]
+        lost = result.lost_at is not None and result.reason is not None
+        holds = full.lost_at is None and height >= len(full.layout)
+        key = (len(announced), lost, height if holds else -1)
+        known = said.get(key)
+        if known is None:
+            known = said[key] = self._new_notes(result, height, announced, full)
+        return list(known)
+
+    @staticmethod
+    def _new_notes(result: TraceResult, height: int, announced: Sequence[LostCard],
+                   full: TraceResult) -> list[Note]:
+        notes: list[Note] = []
         if announced:
             notes.append(Note("LOST cards so far: " + ", ".join(
                 f"{c.player} (on tile {c.after})" for c in announced)))
