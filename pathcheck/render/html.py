@@ -143,8 +143,9 @@ class Drawing(str):
     lines: tuple[str, ...]
 
     def __new__(cls, lines: Sequence[str]) -> Drawing:
-        drawing = super().__new__(cls, "\n".join(lines) + "\n")
-        drawing.lines = tuple(lines)
+        lines = tuple(lines)
+        drawing = super().__new__(cls, "\n".join((*lines, "")))  # the text copied once less
+        drawing.lines = lines
         return drawing
 
 
