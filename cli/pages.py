@@ -15,7 +15,7 @@ from pathcheck.games.dungeon.frames import key_page, verdict_page
 from pathcheck.inputs.records import Overrides, iter_records
 from pathcheck.output import write_atomic
 from pathcheck.reading.reader import Document
-from pathcheck.render.html import Page, render_page
+from pathcheck.render.html import Page, render_page_bytes
 from pathcheck.render.pictures import picture_name
 from pathcheck.render.ruling_page import DUNGEON_WORDS, GAME_WORDS
 from pathcheck.render.site import SiteWriter, is_page_file
@@ -60,7 +60,7 @@ def write_verify_pages(files: Sequence[str], overrides: Overrides, target: str) 
                     site.add(picture_name(verdict, ".html"), verdict_page(verdict),
                              _index_cells(verdict))
                 elif count == 1:
-                    write_atomic(target, render_page(verdict_page(verdict)))
+                    write_atomic(target, render_page_bytes(verdict_page(verdict)))
         if not count:
             click.echo("pathcheck: note: no valid record to draw: no page written", err=True)
             return
@@ -88,6 +88,10 @@ def _ruling_cells(doc: Document, ruling: Ruling) -> list[str]:
         return [_where(doc), f"{ruling.game}: illegal", "as played: " + (
             " and ".join(ruling.winners) or "none"), words.describe(ruling.violations[0])]
     return [_where(doc), f"{ruling.game}: legal", " and ".join(ruling.winners) or "none", ""]
+
+
+COLLECT_EVERY = 64
+"""Pages between two collections of the young objects while the collector is off."""
 
 
 class AdjudicatePages:
@@ -118,7 +122,7 @@ class AdjudicatePages:
 
     def _write(self, doc: Document, ruling: Ruling, several: bool) -> None:
         if self.single:
-            write_atomic(self.target, render_page(self._page(doc, ruling, several)))
+            write_atomic(self.target, render_page_bytes(self._page(doc, ruling, several)))
             return
         assert self.site is not None
         self.places.append((doc.source, doc.line, doc.pointer, several))
@@ -131,10 +135,6 @@ class AdjudicatePages:
         self.illegal += bool(ruling.violations)
         if self.failed is not None:
             return
-        # rule_logs switches the garbage collector off while it rules (rulings are acyclic);
-        # a page's making leaves cycles, which must go as they come or memory grows per page.
-        collecting = gc.isenabled()
-        gc.enable()
         try:
             if self.single:
                 if self.logs == 1:
@@ -147,8 +147,12 @@ class AdjudicatePages:
         except IOFailure as failure:
             self.failed = failure
         finally:
-            if not collecting:
-                gc.disable()
+            # rule_logs switches the garbage collector off while it rules (rulings are
+            # acyclic), and a page's making leaves no cycle either (tests/test_html_pages.py);
+            # a plug-in's page might: the young objects are collected now and then, so memory
+            # stays flat without the collector's runs over every object a page makes.
+            if not gc.isenabled() and self.logs % COLLECT_EVERY == 0:
+                gc.collect(0)
 
     def _several(self, source: str) -> bool:
         return any(place[0] == source for place in self.places)
@@ -196,4 +200,4 @@ def write_key_page(answer: AnswerKey, target: str) -> None:
     """The replay page of an answer key (``solo key CODE --reveal --html FILE``)."""
     page = key_page(str(answer.seed), answer.seed.rules,
                     [d.placements for d in answer.dungeons], answer.max_score)
-    write_atomic(target, render_page(page))
+    write_atomic(target, render_page_bytes(page))

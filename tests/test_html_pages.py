@@ -271,3 +271,61 @@ def test_verify_draws_a_solo_record_dungeon_by_dungeon(tmp_path: Path) -> None:
     failing = data["frames"][keys.index("2.1")]
     assert any(note[0] == "violation" and "premature" in note[1] for note in failing["n"])
     assert data["frames"][-1]["s"] == [["solo", 5]]
+
+
+def test_making_a_page_leaves_no_reference_cycle() -> None:
+    """Batches of pages run with the garbage collector off (cli/pages.py collects the young
+    objects only now and then): the pages of every game must be freed by reference counts."""
+    import gc
+    import random
+
+    from pathcheck import games
+    from pathcheck.games.pages import page_for
+
+    for name in sorted(games.available()):
+        adjudicator = games.load(name)
+        assert isinstance(adjudicator, games.GameAdjudicator)
+        for seed in range(3):
+            log = adjudicator.random_game(random.Random(seed))
+            ruling = adjudicator.adjudicate(log, source="random",
+                                            options=games.AdjudicateOptions())
+            render_page(page_for(adjudicator, log, ruling))  # fills the caches
+            gc.collect()
+            gc.disable()
+            try:
+                render_page(page_for(adjudicator, log, ruling))
+                assert gc.collect() == 0, name
+            finally:
+                gc.enable()
+
+
+def test_a_batch_syncs_its_pages_once_before_naming_them(tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch
+                                                          ) -> None:
+    """No fsync a page: one flush of every temporary page (syncfs, or an fsync each where
+    there is none), then the renames; a page is never renamed into place unsynced."""
+    import os
+
+    from pathcheck import output
+
+    events: list[str] = []
+    real_replace, real_fsync = os.replace, os.fsync
+    monkeypatch.setattr(output, "_syncfs", lambda folder: False)  # the portable way
+
+    def fsync(fd: int) -> None:
+        events.append("fsync")
+        real_fsync(fd)
+
+    def rename(src: str, dst: Any) -> None:
+        events.append("rename")
+        real_replace(src, dst)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    monkeypatch.setattr(os, "replace", rename)
+    folder = tmp_path / "pages"
+    assert main(["verify", str(EXAMPLES), "-q", "--html", str(folder)]) == 0
+    pages = [p for p in folder.iterdir() if p.name != "index.html"]
+    assert len(pages) > 1 and not [p for p in folder.iterdir() if p.name.startswith(".")]
+    first_rename = events.index("rename")
+    assert events[:first_rename] == ["fsync"] * len(pages)  # each synced, none renamed yet
+    assert events[first_rename:first_rename + len(pages)] == ["rename"] * len(pages)

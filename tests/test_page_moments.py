@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pathcheck import games
 from pathcheck.cli import cli
@@ -177,3 +179,53 @@ def test_every_page_has_a_legend_of_the_rules_in_play(path: Path) -> None:
         assert ("walrus" in page.legend) == bool(log.get("variants", {}).get("expert"))
     if path.parent.name == "dungeon":
         assert ("9x9 bound" in page.legend) == (2 in log.get("rules", []))
+
+
+@st.composite
+def _played_logs(draw: st.DrawFn) -> dict[str, Any]:
+    """A random game log, now and then broken: tiles swapped, out of hand, of another set,
+    turns by the wrong player, dropped or repeated."""
+    import copy
+    import random
+
+    from pathcheck.games.dungeon.gen import random_game
+
+    rng = random.Random(draw(st.integers(0, 2**32 - 1)))
+    log = copy.deepcopy(random_game(rng, players=draw(st.integers(2, 5))))
+    for exp in log["explorations"]:
+        turns = exp["turns"]
+        for _ in range(draw(st.integers(0, 3))):
+            if not turns:
+                break
+            i, j = rng.randrange(len(turns)), rng.randrange(len(turns))
+            what = draw(st.sampled_from(["swap", "tile", "player", "drop", "repeat"]))
+            if what == "swap":
+                turns[i]["tile"], turns[j]["tile"] = turns[j]["tile"], turns[i]["tile"]
+            elif what == "tile":
+                turns[i]["tile"] = draw(st.sampled_from(["START", "R1", "L4", "I2", "Q9"]))
+            elif what == "player":
+                turns[i]["player"] = rng.choice(log["players"])
+            elif what == "drop":
+                del turns[i]
+            else:
+                turns.insert(i, dict(turns[j]))
+    return log
+
+
+@given(_played_logs())
+@settings(deadline=None)
+def test_a_pages_stacks_are_the_replays(log: dict[str, Any]) -> None:
+    """The game page lays each exploration's tiles without replaying the game
+    (frames.game_stacks): the same stacks as the replay's, whatever the log breaks."""
+    from pathcheck.errors import PathcheckError
+    from pathcheck.games.dungeon.frames import game_stacks
+    from pathcheck.games.dungeon.log import read_game_log
+    from pathcheck.games.dungeon.state import Replay
+
+    try:
+        game = read_game_log(log, source="x")
+    except PathcheckError:
+        return
+    replay = Replay(game)
+    replay.run()
+    assert game_stacks(game) == replay.stacks

@@ -293,3 +293,15 @@ def test_seed_search_wraps_at_the_modulo() -> None:
     found = solo_kernel.search_range((1 << 35) - 2, (1 << 35) + 2, frozenset(),
                                      solo_stats.Constraints(), 1 << 35)
     assert [d.seed for d in found] == [(1 << 35) - 2, (1 << 35) - 1, 0, 1]
+
+
+@settings(max_examples=500)
+@given(st.lists(st.sampled_from([b"<", b"/", b"!", b"-", b"--", b"a", b"\\", b"\xc3\xa9",
+                                 b"</", b"<!--", b"<\\/"]), max_size=40).map(b"".join))
+def test_script_json_equals_the_two_replaces(data: bytes) -> None:
+    """A page's data made safe for its <script> element in one C pass: the bytes the two
+    Python replaces give (pathcheck.render.html)."""
+    from pathcheck import _speedups
+    from pathcheck.render.html import _script_json_py
+
+    assert _speedups.script_json(data) == _script_json_py(data)

@@ -143,8 +143,9 @@ class Drawing(str):
     lines: tuple[str, ...]
 
     def __new__(cls, lines: Sequence[str]) -> Drawing:
-        drawing = super().__new__(cls, "\n".join(lines) + "\n")
-        drawing.lines = tuple(lines)
+        lines = tuple(lines)
+        drawing = super().__new__(cls, "\n".join((*lines, "")))  # the text copied once less
+        drawing.lines = lines
         return drawing
 
 
@@ -181,6 +182,7 @@ class Moments:
         self.events: list[PageEvent] = []
         self.frames: list[Frame] = []
         self._used: dict[str, int] = {}
+        self._scores: dict[str, int] | None = None
 
     def add(self, base: str, caption: str, event: PageEvent | None, *, picture: str = "",
             text: str = "", notes: Sequence[Note] = (),
@@ -193,10 +195,12 @@ class Moments:
             index = len(self.events) - 1
         # Frame(...) itself, without the frozen dataclass's field-by-field __setattr__ (a page
         # makes a hundred frames and more)
+        kept = self._scores  # the scores of the moment before, when they are the same
+        if kept is None or kept != (scores or {}):
+            kept = self._scores = dict(scores or {})
         frame = _new(Frame)
         frame.__dict__.update(key=base + suffix(count), caption=caption, picture=picture,
-                              text=text, event=index, notes=tuple(notes),
-                              scores=dict(scores or {}))
+                              text=text, event=index, notes=tuple(notes), scores=kept)
         self.frames.append(frame)
 
     @property
@@ -218,8 +222,23 @@ def _json_for_script(value: Any) -> str:
     >>> _json_for_script(["</script>", "<!--"])
     '["<\\\\/script>","\\\\u003c!--"]'
     """
-    text = msgspec.json.encode(value).decode("utf-8")
-    return text.replace("</", "<\\/").replace("<!--", "\\u003c!--")
+    return _json_bytes_for_script(value).decode("utf-8")
+
+
+def _json_bytes_for_script(value: Any) -> bytes:
+    """:func:`_json_for_script` as UTF-8 (the sequences replaced are ASCII, and no byte of
+    a UTF-8 character beyond ASCII is: the same replacements on the bytes)."""
+    return _script_json(msgspec.json.encode(value))
+
+
+def _script_json_py(data: bytes) -> bytes:
+    return data.replace(b"</", b"<\\/").replace(b"<!--", b"\\u003c!--")
+
+
+try:  # one pass in C: two replaces over a page's data cost more than encoding it
+    from pathcheck._speedups import script_json as _script_json
+except ImportError:  # no C compiler at install time
+    _script_json = _script_json_py
 
 
 _KIND = {kind: kind.value for kind in NoteKind}
@@ -240,6 +259,7 @@ def frames_data(page: Page, names: Names | None = None) -> dict[str, Any]:
     frames: list[dict[str, Any]] = []
     drawn: dict[int, int] = {}  # a picture shown at several moments is split once
     notes: dict[int, list[Any]] = {}
+    scored: dict[int, list[list[Any]]] = {}
     for frame in page.frames:
         picture = frame.picture
         number = drawn.get(id(picture))
@@ -268,7 +288,11 @@ def frames_data(page: Page, names: Names | None = None) -> dict[str, Any]:
                 said.append(one)
             item["n"] = said
         if frame.scores:
-            item["s"] = [[name, points] for name, points in frame.scores.items()]
+            rows = scored.get(id(frame.scores))  # moments in a row share their scores
+            if rows is None:
+                rows = scored[id(frame.scores)] = [[name, points] for name, points
+                                                   in frame.scores.items()]
+            item["s"] = rows
         frames.append(item)
     return {"lines": list(lines), "pictures": [list(p) for p in pictures],
             "rules": [[r.section, r.quote] for r in rules], "frames": frames}
@@ -386,6 +410,24 @@ def _static_frame(frame: Frame, names: Names) -> tuple[str, str, str, str]:
 
 def render_page(page: Page) -> str:
     """The page as one self-contained HTML document."""
+    before, data, after = _page_parts(page)
+    return before + data.decode("utf-8") + after
+
+
+def render_page_bytes(page: Page) -> bytes:
+    """:func:`render_page` encoded in UTF-8, made without decoding the page's data (the most
+    of its bytes) to encode it again.
+
+    >>> page = Page("t", [Frame("1", "a", picture="<svg>\\n</svg>")])
+    >>> render_page_bytes(page) == render_page(page).encode("utf-8")
+    True
+    """
+    before, data, _ = _page_parts(page)
+    return b"".join((before.encode("utf-8"), data, _END_BYTES))
+
+
+def _page_parts(page: Page) -> tuple[str, bytes, str]:
+    """The page up to its data, the data (JSON, UTF-8), and the rest."""
     if not page.frames:
         raise ValueError("a replay page needs at least one frame")
     names = Names(page.names)
@@ -418,7 +460,7 @@ def render_page(page: Page) -> str:
     text_hidden = "" if text else " hidden"
     next_violation = (_button("pc-nextv", "next violation", "next violation", "next &#x26A0;")
                       if page.first_violation() is not None else "")
-    return f"""{head(page.title)}
+    return (f"""{head(page.title)}
 <body data-moment="{escape(final.key)}">
 <header>{back}<h1 title="{escape(page.title)}">{escape(page.title)}</h1>
 <div class="summary">{summary}</div>{strip}</header>
@@ -452,8 +494,13 @@ aria-label="moment"><div class="marks" id="pc-marks">{_marks(page)}</div></div>
 </main>
 <noscript><p>Without JavaScript this page shows the end of the game; every move and event of
 the ruling is listed above.</p></noscript>
-<script type="application/json" id="pc-data">{_json_for_script(data)}</script>
+<script type="application/json" id="pc-data">""", _json_bytes_for_script(data), _END)
+
+
+_END = f"""</script>
 <script>{SCRIPT}</script>
 </body>
 </html>
 """
+"""Every page's end, after its data."""
+_END_BYTES = _END.encode("utf-8")

@@ -20,7 +20,7 @@ from urllib.parse import quote
 
 from pathcheck.errors import IOFailure
 from pathcheck.render.bidi import Names
-from pathcheck.render.html import GENERATOR, Page, fragment, head, render_page
+from pathcheck.render.html import GENERATOR, Page, fragment, head, render_page_bytes
 
 INDEX = "index.html"
 
@@ -132,8 +132,10 @@ class SiteWriter:
     Each page goes to a hidden temporary file in the folder; :meth:`finish` gives every page
     its unique name (a page's name is only known once every input is: see
     :func:`unique_names`), refuses before renaming anything if a name is taken by a file
-    pathcheck did not write (a file of the user's, a FIFO), and writes ``index.html``. An
-    error or a signal removes the temporary files (:data:`pathcheck.output.LIVE_TEMPORARIES`).
+    pathcheck did not write (a file of the user's, a FIFO), brings every page to the disk at
+    once (:func:`pathcheck.output.make_durable`: one flush a batch, not one a page) before
+    renaming any, syncs the folder, and writes ``index.html``. An error or a signal removes
+    the temporary files (:data:`pathcheck.output.LIVE_TEMPORARIES`).
     """
 
     def __init__(self, folder: str, title: str, headers: Sequence[str]) -> None:
@@ -148,7 +150,7 @@ class SiteWriter:
         """Write ``page`` (to be named ``name`` or a free variant of it)."""
         from pathcheck.output import _create_temporary, _fail, _umask
 
-        data = render_page(replace(page, back=href(INDEX))).encode("utf-8")
+        data = render_page_bytes(replace(page, back=href(INDEX)))
         try:
             self.root.mkdir(parents=True, exist_ok=True)
             fd, tmp = _create_temporary(self.root / "page.html")
@@ -157,9 +159,7 @@ class SiteWriter:
         try:
             os.fchmod(fd, 0o666 & ~_umask())
             with os.fdopen(fd, "wb") as out:
-                out.write(data)
-                out.flush()
-                os.fsync(out.fileno())
+                out.write(data)  # synced with the others at the end (:meth:`finish`)
         except OSError as exc:
             self.discard()
             with contextlib.suppress(OSError):
@@ -182,7 +182,7 @@ class SiteWriter:
                ) -> list[str]:
         """Name the pages (``names``: the wanted names in the order added, if they changed
         since), write the index; return the paths written (the index last)."""
-        from pathcheck.output import LIVE_TEMPORARIES, write_atomic
+        from pathcheck.output import LIVE_TEMPORARIES, make_durable, sync_folder, write_atomic
 
         wanted = list(names) if names is not None else [n for n, _, _, _ in self.pending]
         final = unique_names(wanted)
@@ -193,6 +193,11 @@ class SiteWriter:
                 raise IOFailure(f"{path}: exists and is not a page written by pathcheck (a "
                                 "file of yours, a FIFO, a device...); name another folder for "
                                 "the pages")
+        try:  # every page on the disk before any is renamed into place: one flush a batch
+            make_durable(self.root, [tmp for _, tmp, _, _ in self.pending])
+        except OSError as exc:
+            self.discard()
+            raise IOFailure(f"{self.root}: cannot write: {exc.strerror}") from exc
         written, rows = [], []
         for name, (_, tmp, first, cells), players in zip(final, self.pending, self.names,
                                                          strict=True):
@@ -205,5 +210,6 @@ class SiteWriter:
             written.append(str(self.root / name))
             rows.append(IndexRow(href(name, first), cells, players))
         self.pending, self.names = [], []
+        sync_folder(self.root)
         write_atomic(self.root / INDEX, render_index(self.title, self.headers, rows, summary))
         return [*written, str(self.root / INDEX)]

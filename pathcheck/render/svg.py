@@ -70,26 +70,30 @@ def view_geometry(view: DungeonView) -> dict[str, BaseGeometry]:
 def _d(geom: BaseGeometry, max_y: float) -> str:
     """An SVG path ``d`` for lines and polygon rings (y flipped)."""
     parts: list[str] = []
-
-    def ring(coords: Iterable[tuple[float, ...]], close: bool) -> None:
-        pts = [f"{(c[0] + 0) * SCALE:.1f},{(max_y - c[1]) * SCALE:.1f}" for c in coords]
-        if pts:
-            parts.append("M" + " L".join(pts) + (" Z" if close else ""))
-
-    def walk(g: BaseGeometry) -> None:
-        kind = g.geom_type
-        if kind in ("LineString", "LinearRing"):
-            ring(g.coords, kind == "LinearRing")
-        elif kind == "Polygon":
-            ring(g.exterior.coords, True)
-            for hole in g.interiors:
-                ring(hole.coords, True)
-        elif hasattr(g, "geoms"):
-            for sub in g.geoms:
-                walk(sub)
-
-    walk(geom)
+    _walk(geom, max_y, parts)
     return " ".join(parts)
+
+
+def _ring(coords: Iterable[tuple[float, ...]], close: bool, max_y: float, parts: list[str]
+          ) -> None:
+    pts = [f"{(c[0] + 0) * SCALE:.1f},{(max_y - c[1]) * SCALE:.1f}" for c in coords]
+    if pts:
+        parts.append("M" + " L".join(pts) + (" Z" if close else ""))
+
+
+def _walk(g: BaseGeometry, max_y: float, parts: list[str]) -> None:
+    # module-level, not a closure: a recursive closure is a reference cycle, which only the
+    # garbage collector frees (batches of pages run with it off)
+    kind = g.geom_type
+    if kind in ("LineString", "LinearRing"):
+        _ring(g.coords, kind == "LinearRing", max_y, parts)
+    elif kind == "Polygon":
+        _ring(g.exterior.coords, True, max_y, parts)
+        for hole in g.interiors:
+            _ring(hole.coords, True, max_y, parts)
+    elif hasattr(g, "geoms"):
+        for sub in g.geoms:
+            _walk(sub, max_y, parts)
 
 
 Extent = tuple[int, int, int, int]

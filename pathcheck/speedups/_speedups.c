@@ -69,6 +69,7 @@ static const int SIGN[4] = {1, 1, -1, -1};
 #include "c/memo_dice_word.c"
 #include "c/robot_replay.c"
 #include "c/robot_word.c"
+#include "c/script_json.c"
 
 static PyMethodDef methods[] = {
     {"solo_kernel", solo_kernel, METH_VARARGS, "Perfect solo play of many seeds."},
@@ -98,6 +99,8 @@ static PyMethodDef methods[] = {
      "The marked moves of a clean game/1 log's analysis (pathcheck.analysis.dungeon)."},
     {"robot_replay", robot_replay, METH_VARARGS,
      "A clean robot-memory/1 log's rounds or trace, or None (pathcheck.games.robot_memory.fast)."},
+    {"script_json", script_json, METH_O,
+     "A page's JSON made safe in a <script> element (pathcheck.render.html)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -25,7 +25,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from pathcheck.games.dungeon.log import Exploration
+from pathcheck.games.dungeon.log import Exploration, GameLog
 from pathcheck.render.growing import Growing, Prefixes, extent
 from pathcheck.render.html import Moments, Note, NoteKind, Page, PageEvent
 from pathcheck.render.model import build_view
@@ -108,6 +108,7 @@ class Builder:
         lost_before = False
         result: TraceResult | None = None
         traced = 0
+        said: dict[tuple[int, bool, int], list[Note]] = {}
         for turn, height in enumerate(steps, start=start_turn):
             if result is None or result.lost_at is None:  # a Lost path stays as it is
                 traced = height
@@ -126,7 +127,7 @@ class Builder:
             if lost_now and not lost_before and events:
                 events[0] = replace(events[0], lost=True)
             lost_before = lost_now
-            notes = self._notes(result, height, cards, full) + (extra or {}).get(turn, [])
+            notes = self._notes(result, height, cards, full, said) + (extra or {}).get(turn, [])
             tile = placements[height - 1] if height else None
             caption = (f"{label} {number}, " + (f"turn {turn}" if heights is not None
                                                  else f"tile {turn}")
@@ -170,9 +171,25 @@ class Builder:
             for card in cards if card.after == index]
 
     def _notes(self, result: TraceResult, height: int, cards: Sequence[LostCard],
-               full: TraceResult) -> list[Note]:
-        notes: list[Note] = []
+               full: TraceResult, said: dict[tuple[int, bool, int], list[Note]]
+               ) -> list[Note]:
+        """The notes of a moment of one dungeon (``said``: the notes said so far in it, by
+        what they depend on: the heights come in order, so the cards announced only grow,
+        and a Lost trace is the whole one; a note said again is the same object, which the
+        page's data says once)."""
         announced = [c for c in cards if c.after <= height]
+        lost = result.lost_at is not None and result.reason is not None
+        holds = full.lost_at is None and height >= len(full.layout)
+        key = (len(announced), lost, height if holds else -1)
+        known = said.get(key)
+        if known is None:
+            known = said[key] = self._new_notes(result, height, announced, full)
+        return list(known)
+
+    @staticmethod
+    def _new_notes(result: TraceResult, height: int, announced: Sequence[LostCard],
+                   full: TraceResult) -> list[Note]:
+        notes: list[Note] = []
         if announced:
             notes.append(Note("LOST cards so far: " + ", ".join(
                 f"{c.player} (on tile {c.after})" for c in announced)))
@@ -287,26 +304,30 @@ def key_page(code: str, rules: Iterable[int], dungeons: Sequence[Sequence[Placem
                                 summary, legend(rule_set), round_word="dungeon")
 
 
-def _hands(exp: Exploration) -> list[dict[str, list[str]]]:
-    """The hands before the first turn and after each turn: the tile played leaves the hand,
-    the top of the deck joins it (as the replay deals; a log's wrong draw is its violation).
+def _hand_lines(exp: Exploration) -> list[str]:
+    """The hands before the first turn and after each turn, as each moment's note says them:
+    the tile played leaves the hand, the top of the deck joins it (as the replay deals; a
+    log's wrong draw is its violation). A turn changes one hand: only its line is said again.
 
     >>> from pathcheck.games.dungeon.log import Turn
-    >>> exp = Exploration("Ann", {"Ann": ("R1", "I4")}, ("L2",),
+    >>> exp = Exploration("Ann", {"Ann": ("R1", "I4"), "Bob": ()}, ("L2",),
     ...                   (Turn("Ann", Placement.parse("R1@N"), (), None, False, "", 0),), "")
-    >>> _hands(exp)
-    [{'Ann': ['R1', 'I4']}, {'Ann': ['I4', 'L2']}]
+    >>> _hand_lines(exp)
+    ['Hands: Ann: R1 I4; Bob: -', 'Hands: Ann: I4 L2; Bob: -']
     """
     hands = {p: list(h) for p, h in exp.hands.items()}
-    deck = list(exp.deck)
-    out = [{p: list(h) for p, h in hands.items()}]
+    said = {p: " ".join(h) or "-" for p, h in hands.items()}
+    deck, top = exp.deck, 0
+    out = ["Hands: " + "; ".join(f"{p}: {h}" for p, h in said.items())]
     for turn in exp.turns:
         hand = hands.setdefault(turn.player, [])
         if turn.placement.tile in hand:
             hand.remove(turn.placement.tile)
-        if deck:
-            hand.append(deck.pop(0))
-        out.append({p: list(h) for p, h in hands.items()})
+        if top < len(deck):
+            hand.append(deck[top])
+            top += 1
+        said[turn.player] = " ".join(hand) or "-"
+        out.append("Hands: " + "; ".join(f"{p}: {h}" for p, h in said.items()))
     return out
 
 
@@ -320,15 +341,33 @@ def _violation_note(violation: Violation, words: Words = DUNGEON_WORDS) -> Note:
                 violation.rule)
 
 
+def game_stacks(game: GameLog) -> list[tuple[list[Placement], list[int]]]:
+    """Each exploration's stack and its height after each turn, as the replay
+    (:class:`~pathcheck.games.dungeon.state.Replay`) lays it, without replaying: whatever a
+    turn breaks, the replay lays its tile (the log as played), so the stack is START and each
+    turn's tile, t + 1 tiles after turn t (tests/test_page_moments.py compares the two).
+
+    >>> from pathcheck.games.dungeon.log import read_game_log
+    >>> game = read_game_log({"format": "game/1", "players": ["Ann", "Bob"], "explorations": [
+    ...     {"start_player": "Ann", "hands": {"Ann": ["R1"], "Bob": ["L4"]}, "deck": [],
+    ...      "turns": [{"player": "Ann", "tile": "R1", "dir": "N"}]}]}, source="x")
+    >>> [([str(p) for p in stack], heights) for stack, heights in game_stacks(game)]
+    [(['START@N', 'R1@N'], [2])]
+    """
+    from pathcheck.games.dungeon.state import START_DIR
+
+    start = Placement(game.tileset.start, START_DIR)
+    return [([start, *(turn.placement for turn in exp.turns)],
+             list(range(2, len(exp.turns) + 2))) for exp in game.explorations]
+
+
 def game_page(log: Mapping[str, Any], ruling: Ruling) -> Page:
     """The page of a ``game/1`` log: each exploration turn by turn, then its check; every
     event a moment, every violation at its turn."""
     from pathcheck.games.dungeon.log import read_game_log
-    from pathcheck.games.dungeon.state import Replay
 
     game = read_game_log(log, source=ruling.source)
-    replay = Replay(game)
-    replay.run()
+    stacks = game_stacks(game)
     builder = Builder(game.tileset, game.rules)
     moments = builder.moments
     placed: dict[tuple[int | None, int | None], list[Violation]] = {}
@@ -341,16 +380,15 @@ def game_page(log: Mapping[str, Any], ruling: Ruling) -> Page:
     scores: dict[str, int] = dict.fromkeys(game.players, 0)
     rounds = {rnd.number: rnd for rnd in ruling.rounds}
     for number, (exp, (stack, heights)) in enumerate(
-            zip(game.explorations, replay.stacks, strict=False), start=1):
+            zip(game.explorations, stacks, strict=True), start=1):
         cards: list[LostCard] = []
         turn_events: dict[int, list[PageEvent]] = {0: [PageEvent(
             f"{exp.start_player} starts; hands: " + "; ".join(
                 f"{p}: {' '.join(h) or '-'}" for p, h in exp.hands.items()),
             f"exploration {number}")]}
         extra: dict[int, list[Note]] = {}
-        for t, hands in enumerate(_hands(exp)):
-            extra.setdefault(t, []).append(Note("Hands: " + "; ".join(
-                f"{p}: {' '.join(h) or '-'}" for p, h in hands.items())))
+        for t, hands in enumerate(_hand_lines(exp)):
+            extra[t] = [Note(hands)]
         placers = {1: ""}
         for t, turn in enumerate(exp.turns, start=1):
             where = f"exploration {number}, turn {t} ({turn.player})"
