@@ -29,12 +29,20 @@ as a :data:`Judged` value and word it with :func:`marked`, from the same texts.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from functools import cache
 from typing import Any
 
 import msgspec
 
-from pathcheck.analysis.core import AnalysedMove, GameAnalysis, Mark, make_analysis, slip_mark
+from pathcheck.analysis.core import (
+    AnalysedMove,
+    GameAnalysis,
+    Mark,
+    make_analysis,
+    player_summary,
+    slip_mark,
+)
 from pathcheck.errors import RecordError
 from pathcheck.games.memoarrr import fast
 from pathcheck.games.memoarrr.fast import CARD_NUMBERS, CARD_TEXT, POS_TEXT
@@ -352,19 +360,51 @@ def analyse(log: Mapping[str, Any], *, source: str) -> GameAnalysis:
     _unseen, complete, trace_rounds, judged = trace
     players: tuple[str, ...] = tuple(log["players"])
     rule = rule_for(CONNECT, log["edition"])
-    pointers, flat = _POINTERS, iter(judged)  # 7 items a move, in one list
-    moves = [marked(number, index, players[seat], did, knew, best, verdict, rule,
-                    pointers.get((number, index)) or _pointer(number, index))
-             for number, index, seat, did, knew, best, verdict in zip(*[flat] * 7, strict=True)]
     treasures: dict[str, list[int]] = {p: [] for p in players}
     for *_, winner, treasure, _events in trace_rounds:
         if winner >= 0:
             treasures[players[winner]].append(treasure)
     known = log.get("treasures") is not None  # else no winner (as adjudicate decides)
     winners = decide_winners(treasures)[0] if complete and known else []
-    return make_analysis("memoarrr", FORMAT, source, players, moves,
-                         {p: sum(t) for p, t in treasures.items()}, winners,
-                         notes=() if known else (TREASURES_UNKNOWN,))
+    scores = {p: sum(t) for p, t in treasures.items()}
+    notes = () if known else (TREASURES_UNKNOWN,)
+    if _marks is not None and len(treasures) == len(players):  # (no name twice)
+        # looked up at each call: the tests switch the C side off
+        moves, counts = _marks(judged, players, rule, _kit())
+        summaries = tuple(player_summary(p, slips, guesses, sound, harmless, lost, stake,
+                                         scores[p], p in winners)
+                          for p, (slips, guesses, sound, harmless, lost, stake)
+                          in zip(players, counts, strict=True))
+        return GameAnalysis(game="memoarrr", format=FORMAT, source=source, players=players,
+                            moves=tuple(moves), summaries=summaries, winners=tuple(winners),
+                            final_scores=scores, notes=notes)
+    pointers, flat = _POINTERS, iter(judged)  # 7 items a move, in one list
+    moves = [marked(number, index, players[seat], did, knew, best, verdict, rule,
+                    pointers.get((number, index)) or _pointer(number, index))
+             for number, index, seat, did, knew, best, verdict in zip(*[flat] * 7, strict=True)]
+    return make_analysis("memoarrr", FORMAT, source, players, moves, scores, winners,
+                         notes=notes)
+
+
+try:
+    from pathcheck import _speedups
+
+    _marks: Callable[..., tuple[list[AnalysedMove], tuple[Any, ...]]] | None = (
+        _speedups.memoarrr_marks)
+except ImportError:  # no C compiler at install time: marked() words every move
+    _marks = None
+
+_KNEW_TEXT: dict[int, str] = {}
+"""The whole text of what a mover knew by :data:`Judged`'s ``knew``'s low 20 bits (the card
+to connect to and :data:`_KNEW`'s key), kept by the C side (memoarrr_marks.c)."""
+
+
+@cache
+def _kit() -> tuple[Any, ...]:
+    """What memoarrr_marks.c words the moves with, in the order of its enum."""
+    return (AnalysedMove, Mark.GUESS, Mark.SLIP, Mark.SOUND, Mark.HARMLESS, _VERDICTS,
+            _REVEALS, _CONNECT_TO, _NOTHING_CONNECTS, _MARKED, _marked, _NOT_SEEN, _not_seen,
+            _KNEW_TEXT, _KNEW, _knew)
 
 
 def analyse_replayed(log: Mapping[str, Any], *, source: str) -> GameAnalysis:

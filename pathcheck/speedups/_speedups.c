@@ -65,6 +65,7 @@ static const int SIGN[4] = {1, 1, -1, -1};
 #include "c/memoarrr_know.c"
 #include "c/memoarrr_replay.c"
 #include "c/memoarrr_word.c"
+#include "c/memoarrr_marks.c"
 #include "c/memo_dice_replay.c"
 #include "c/memo_dice_word.c"
 #include "c/robot_replay.c"
@@ -80,6 +81,8 @@ static PyMethodDef methods[] = {
      "The trace of a clean memoarrr/1 log, or None (pathcheck.games.memoarrr.fast)."},
     {"memoarrr_word", memoarrr_word, METH_VARARGS,
      "The rounds of a ruling from memoarrr_replay's trace (pathcheck.games.memoarrr.fast)."},
+    {"memoarrr_marks", memoarrr_marks, METH_VARARGS,
+     "The analysed moves of a clean memoarrr/1 log (pathcheck.analysis.memoarrr)."},
     {"memo_dice_replay", memo_dice_replay, METH_VARARGS,
      "The rounds or scores of a clean memo-dice/1 log, or None (games.memo_dice.fast)."},
     {"make_tables", make_tables, METH_VARARGS, "Compile tile tables into a capsule."},

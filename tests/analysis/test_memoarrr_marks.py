@@ -1,7 +1,9 @@
 """The Memoarrr! analysis marked by the C replay is the plain one, byte for byte.
 
 :func:`pathcheck.analysis.memoarrr.analyse` takes the marks of a clean log from the C replay
-(pathcheck/speedups/c/memoarrr_know.c); without the extension, or for a log the C side
+(pathcheck/speedups/c/memoarrr_know.c) and words its moves in C (memoarrr_marks.c; the
+Python wording, :func:`~pathcheck.analysis.memoarrr.marked`, is compared); without the
+extension, or for a log the C side
 declines, :func:`~pathcheck.analysis.memoarrr.analyse_replayed` walks it with the plain
 :class:`~pathcheck.analysis.memoarrr.Island`. Both must write the same bytes on random logs
 of every kind (either edition, the variants, perfect and careless players, unfinished logs,
@@ -41,6 +43,8 @@ def same_both_ways(log: Any) -> bytes | str:
     """The analysis with the C marks, after checking that the plain walk writes the same."""
     with_c = outcome(log)
     with mock.patch.object(fast, "_replay", None):
+        assert outcome(log) == with_c
+    with mock.patch.object(memoarrr, "_marks", None):  # the C replay, the moves in Python
         assert outcome(log) == with_c
     return with_c
 
@@ -205,3 +209,49 @@ def test_the_age_when_every_card_not_seen_connects(seed: int) -> None:
     ages = [m.age for m in memoarrr.analyse(log, source="t").moves
             if m.why == "every card not seen connects"]
     assert ages
+
+
+@built
+def test_marks_misuse_is_an_exception() -> None:
+    """memoarrr_marks on what the C replay never hands over: an exception, never a crash
+    (also under the sanitizers)."""
+    call = memoarrr._marks
+    assert call is not None
+    log = random_game(random.Random(3), players=3)
+    trace = fast.trace(log, memoarrr.TEXTS)
+    assert trace is not None
+    judged, players = trace[3], tuple(log["players"])
+    rule, kit = object(), memoarrr._kit()
+    moves, counts = call(judged, players, rule, kit)
+    assert len(moves) == len(judged) // 7 and len(counts) == len(players)
+    assert sum(sum(c[:4]) for c in counts) == len(moves)
+    one = judged[:7]
+    bad_moves: list[list[Any]] = [
+        [*one[:2], 7, *one[3:]],                  # a seat past the players
+        [*one[:3], 10**6, *one[4:]],              # no such reveal
+        [*one[:3], -1, *one[4:]],
+        [*one[:4], -5, *one[5:]],                 # a knew below zero
+        [*one[:4], 2**62, *one[5:]],              # past the tables
+        [*one[:5], 1.5, one[6]],                  # a best move of no kind
+        [*one[:6], 2**40],                        # a verdict past the ages
+        [*one[:6], "3"],
+        [0, *one[1:]],                            # round 0
+        [*one[:4], 31 << 15, *one[5:]],           # a card to connect to past the deck
+        one[:6],                                  # not seven items
+    ]
+    for bad in bad_moves:
+        with pytest.raises((ValueError, TypeError)):
+            call(bad, players, rule, kit)
+    for args in ((judged, (), rule, kit), (judged, players, rule, kit[:-1]),
+                 (judged, ("a",) * 9, rule, kit), (tuple(judged), players, rule, kit)):
+        with pytest.raises((ValueError, TypeError)):
+            call(*args)
+    failing = list(kit)
+    failing[10] = lambda *_: 1 / 0  # a filler that fails: its error comes through
+    memoarrr._MARKED.clear()
+    with pytest.raises(ZeroDivisionError):
+        call(judged, players, rule, tuple(failing))
+    failing[10] = lambda *_: "no tuple"
+    with pytest.raises(ValueError):
+        call(judged, players, rule, tuple(failing))
+    assert call([], players, rule, kit) == ([], tuple((0, 0, 0, 0, 0.0, 0.0) for _ in players))
