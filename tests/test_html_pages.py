@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import re
+from collections.abc import Callable, Iterator
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -15,6 +17,7 @@ from pathcheck.cli import cli, main
 from pathcheck.games.dungeon.frames import verdict_page
 from pathcheck.inputs.records import DungeonRecord, iter_records, parse_dgn_line
 from pathcheck.render.html import Frame, Page, frames_data, render_page
+from pathcheck.ruling import Ruling
 from pathcheck.verify import DungeonVerdict, verify_record
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -231,7 +234,8 @@ def test_a_ten_exploration_game_page_stays_under_a_megabyte(tmp_path: Path) -> N
     assert target.stat().st_size < 1_000_000
 
 
-def test_random_games_of_every_game_have_pages() -> None:
+def random_pages() -> Iterator[tuple[str, Ruling, Callable[[], Page]]]:
+    """Three random games of every game: (game, its ruling, what makes its page's values)."""
     import random
 
     from pathcheck import games
@@ -244,8 +248,13 @@ def test_random_games_of_every_game_have_pages() -> None:
             log = adjudicator.random_game(random.Random(seed))
             ruling = adjudicator.adjudicate(log, source="random",
                                             options=games.AdjudicateOptions())
-            data = check_page(render_page(page_for(adjudicator, log, ruling)))
-            assert dict(data["frames"][-1]["s"]) == dict(ruling.final_scores), name
+            yield name, ruling, functools.partial(page_for, adjudicator, log, ruling)
+
+
+def test_random_games_of_every_game_have_pages() -> None:
+    for name, ruling, make_page in random_pages():
+        data = check_page(render_page(make_page()))
+        assert dict(data["frames"][-1]["s"]) == dict(ruling.final_scores), name
 
 
 def test_pages_never_replace_a_users_file(tmp_path: Path) -> None:
@@ -277,26 +286,16 @@ def test_making_a_page_leaves_no_reference_cycle() -> None:
     """Batches of pages run with the garbage collector off (cli/pages.py collects the young
     objects only now and then): the pages of every game must be freed by reference counts."""
     import gc
-    import random
 
-    from pathcheck import games
-    from pathcheck.games.pages import page_for
-
-    for name in sorted(games.available()):
-        adjudicator = games.load(name)
-        assert isinstance(adjudicator, games.GameAdjudicator)
-        for seed in range(3):
-            log = adjudicator.random_game(random.Random(seed))
-            ruling = adjudicator.adjudicate(log, source="random",
-                                            options=games.AdjudicateOptions())
-            render_page(page_for(adjudicator, log, ruling))  # fills the caches
-            gc.collect()
-            gc.disable()
-            try:
-                render_page(page_for(adjudicator, log, ruling))
-                assert gc.collect() == 0, name
-            finally:
-                gc.enable()
+    for name, _, make_page in random_pages():
+        render_page(make_page())  # fills the caches
+        gc.collect()
+        gc.disable()
+        try:
+            render_page(make_page())
+            assert gc.collect() == 0, name
+        finally:
+            gc.enable()
 
 
 def test_a_batch_syncs_its_pages_once_before_naming_them(tmp_path: Path,
