@@ -69,7 +69,7 @@ def analyse_entry(entry: GameEntry, *, source: str) -> GameAnalysis:
     GAME_LOG`). A log the C replay takes (:func:`~pathcheck.games.dungeon.fast.fast_replay`:
     a clean one, the very pass ``adjudicate`` rules with) is not replayed again: its checks,
     scores and winners come from that pass, and its moves are marked in C from its trace
-    (:mod:`pathcheck.analysis.dungeon_marks`); any other is replayed in Python."""
+    (``_speedups.dungeon_marks``); any other is replayed in Python."""
     found = fast_replay(entry)
     if found is None:
         return analyse_read(read_game_entry(entry, source=source), source=source)
