@@ -97,25 +97,28 @@ static int dw_int(PyObject *tuple, Py_ssize_t i, int *out) {
     return 0;
 }
 
-/* What is said of case `code` (of the player `name`, or of a dungeon: NULL), a new reference
- * to a (text, rule, fact) tuple; NULL on an error. */
-static PyObject *dw_said(PyObject *said, PyObject *word, PyObject *name, long code) {
+/* The kept object of case `code` in `cache`: under `name` in a dict of dicts by name, or in
+ * `cache` itself when `name` is NULL; made by `make(name or None, code)` the first time and
+ * kept if `valid` (when given) takes it, else NULL with valid's error. A new reference, NULL
+ * on an error. (memoarrr_word.c keeps its texts the same way.) */
+static PyObject *kept_by_name(PyObject *cache, PyObject *make, PyObject *name, long code,
+                              int (*valid)(PyObject *)) {
     PyObject *key = PyLong_FromLong(code), *mine = NULL, *hit = NULL;
     if (!key) return NULL;
     if (name) {
-        mine = PyDict_GetItemWithError(said, name);
+        mine = PyDict_GetItemWithError(cache, name);
         if (mine) {
             Py_INCREF(mine);
         } else {
             if (PyErr_Occurred() || !(mine = PyDict_New())) goto done;
-            if (PyDict_SetItem(said, name, mine)) goto done;
+            if (PyDict_SetItem(cache, name, mine)) goto done;
         }
     } else {
-        mine = said;
+        mine = cache;
         Py_INCREF(mine);
     }
     if (!PyDict_CheckExact(mine)) {
-        PyErr_SetString(PyExc_TypeError, "dungeon_word: a cache is not a dict");
+        PyErr_SetString(PyExc_TypeError, "a cache of said texts is not a dict");
         goto done;
     }
     hit = PyDict_GetItemWithError(mine, key);
@@ -124,19 +127,27 @@ static PyObject *dw_said(PyObject *said, PyObject *word, PyObject *name, long co
         goto done;
     }
     if (PyErr_Occurred()) goto done;
-    hit = PyObject_CallFunctionObjArgs(word, name ? name : Py_None, key, NULL);
-    if (!hit) goto done;
-    if (!PyTuple_CheckExact(hit) || PyTuple_GET_SIZE(hit) != 3 ||
-        !PyUnicode_CheckExact(PyTuple_GET_ITEM(hit, 0))) {
-        PyErr_SetString(PyExc_TypeError, "dungeon_word: word must give (text, rule, fact)");
-        Py_CLEAR(hit);
-        goto done;
-    }
-    if (PyDict_SetItem(mine, key, hit)) Py_CLEAR(hit);
+    if (!(hit = PyObject_CallFunctionObjArgs(make, name ? name : Py_None, key, NULL))) goto done;
+    if ((valid && !valid(hit)) || PyDict_SetItem(mine, key, hit)) Py_CLEAR(hit);
 done:
     Py_DECREF(key);
     Py_XDECREF(mine);
     return hit;
+}
+
+/* Whether `hit` is a (text, rule, fact) tuple; if not, a TypeError is set. */
+static int dw_is_said(PyObject *hit) {
+    if (PyTuple_CheckExact(hit) && PyTuple_GET_SIZE(hit) == 3 &&
+        PyUnicode_CheckExact(PyTuple_GET_ITEM(hit, 0)))
+        return 1;
+    PyErr_SetString(PyExc_TypeError, "dungeon_word: word must give (text, rule, fact)");
+    return 0;
+}
+
+/* What is said of case `code` (of the player `name`, or of a dungeon: NULL), a new reference
+ * to a (text, rule, fact) tuple; NULL on an error. */
+static PyObject *dw_said(PyObject *said, PyObject *word, PyObject *name, long code) {
+    return kept_by_name(said, word, name, code, dw_is_said);
 }
 
 /* Append Event(text, None, rule, points, fact) of a said (text, rule, fact) to `events`

@@ -19,39 +19,9 @@ enum {
     MW_NEVER_SEEN, MW_UNFINISHED, MW_KIT
 };
 
-/* The cached object of (`name`, `code`) in `cache` (a dict of dicts by name), made by
- * `make(name, code)` the first time; a new reference, NULL on an error. */
-static PyObject *mw_cached(PyObject *cache, PyObject *make, PyObject *name, long code) {
-    PyObject *key = PyLong_FromLong(code), *mine = NULL, *hit = NULL;
-    if (!key) return NULL;
-    mine = PyDict_GetItemWithError(cache, name);
-    if (mine) {
-        Py_INCREF(mine);
-    } else {
-        if (PyErr_Occurred() || !(mine = PyDict_New())) goto done;
-        if (PyDict_SetItem(cache, name, mine)) goto done;
-    }
-    if (!PyDict_CheckExact(mine)) {
-        PyErr_SetString(PyExc_TypeError, "memoarrr_word: a cache is not a dict");
-        goto done;
-    }
-    hit = PyDict_GetItemWithError(mine, key);
-    if (hit) {
-        Py_INCREF(hit);
-        goto done;
-    }
-    if (PyErr_Occurred()) goto done;
-    if (!(hit = PyObject_CallFunctionObjArgs(make, name, key, NULL))) goto done;
-    if (PyDict_SetItem(mine, key, hit)) Py_CLEAR(hit);
-done:
-    Py_DECREF(key);
-    Py_XDECREF(mine);
-    return hit;
-}
-
 /* What `word` said, checked to be a (text, rule, fact) tuple; a new reference or NULL. */
 static PyObject *mw_said(PyObject *const *kit, PyObject *name, long code) {
-    PyObject *said = mw_cached(kit[MW_SAID], kit[MW_WORD], name, code);
+    PyObject *said = kept_by_name(kit[MW_SAID], kit[MW_WORD], name, code, NULL);
     if (said && (!PyTuple_CheckExact(said) || PyTuple_GET_SIZE(said) != 3 ||
                  !PyUnicode_CheckExact(PyTuple_GET_ITEM(said, 0)))) {
         PyErr_SetString(PyExc_TypeError, "memoarrr_word: word must give (text, rule, fact)");
@@ -127,7 +97,8 @@ static int mw_move_event(PyObject *events, PyObject *const *kit, PyObject *const
         return -1;
     }
     PyObject *player = names[seat];
-    PyObject *move = mw_cached(kit[MW_MOVES], kit[MW_MOVE], player, number * 4096L + index);
+    PyObject *move =
+        kept_by_name(kit[MW_MOVES], kit[MW_MOVE], player, number * 4096L + index, NULL);
     if (!move) return -1;
     PyObject *volcano = NULL, *text = NULL, *fact = NULL, *rule;
     if (kind == M_FAIL || kind == M_TAKE) {
