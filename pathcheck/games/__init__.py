@@ -121,9 +121,15 @@ class GameAdjudicator:
                 entry = log_format.decode(data)
                 if entry is None:
                     return None
-                return self.rule_read(read_entry(entry, source=source), source=source,
-                                      pictures=Pictures(None))
+                return self.rule_typed(entry, read_entry, source=source)
         return None
+
+    def rule_typed(self, entry: Any, read_entry: Callable[..., Any], *, source: str) -> Ruling:
+        """Rule, with no picture, on a log msgspec read into its typed values
+        (:attr:`typed_readers`): by default read with ``read_entry`` and replayed
+        (:meth:`rule_read`); a game with a fast path for such values overrides it."""
+        return self.rule_read(read_entry(entry, source=source), source=source,
+                              pictures=Pictures(None))
 
     def pictures(self, log: Mapping[str, Any], *, source: str) -> list[tuple[Moment, str]]:
         """The state drawn at every moment of ``log``, in order."""

@@ -17,7 +17,7 @@ RecordError.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from pathcheck.errors import RecordError, json_value
@@ -139,13 +139,8 @@ class DungeonAdjudicator(GameAdjudicator):
 
     typed_readers = ((GAME_FORMAT, GAME_LOG, read_game_entry),)
 
-    def rule_decoded(self, data: bytes, fmt: str, *, source: str) -> Ruling | None:
-        """:meth:`GameAdjudicator.rule_decoded`, a clean ``game/1`` log by the C fast path."""
-        if fmt != GAME_FORMAT:
-            return super().rule_decoded(data, fmt, source=source)
-        entry = GAME_LOG.decode(data)
-        if entry is None:
-            return None
+    def rule_typed(self, entry: Any, read_entry: Callable[..., Any], *, source: str) -> Ruling:
+        """:meth:`GameAdjudicator.rule_typed`, a clean ``game/1`` log by the C fast path."""
         return _rule_entry(entry, source, Pictures(None))
 
     def rule_read(self, game: GameLog, *, source: str, pictures: Pictures) -> Ruling:

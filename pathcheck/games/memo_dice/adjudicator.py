@@ -18,7 +18,7 @@ random legal games in :mod:`~pathcheck.games.memo_dice.gen`.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from pathcheck.games import GameAdjudicator
@@ -67,13 +67,8 @@ class MemoDiceAdjudicator(GameAdjudicator):
                 return ruling
         return self.rule_read(read_entry(entry, source=source), source=source, pictures=pictures)
 
-    def rule_decoded(self, data: bytes, fmt: str, *, source: str) -> Ruling | None:
-        """:meth:`GameAdjudicator.rule_decoded`, a clean log by the C fast path."""
-        if fmt != FORMAT:
-            return None
-        entry = LOG_FORMAT.decode(data)
-        if entry is None:
-            return None
+    def rule_typed(self, entry: Any, read_entry: Callable[..., Any], *, source: str) -> Ruling:
+        """:meth:`GameAdjudicator.rule_typed`, a clean log by the C fast path."""
         return self.rule_entry(entry, source=source, pictures=Pictures(None))
 
     def rule_read(self, game: MemoDiceLog, *, source: str, pictures: Pictures) -> Ruling:

@@ -19,7 +19,7 @@ log reading in :mod:`~pathcheck.games.robot_memory.log`, the replay in
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from pathcheck.games import GameAdjudicator
@@ -62,13 +62,8 @@ class RobotMemoryAdjudicator(GameAdjudicator):
         """
         return self._rule_entry(LOG_FORMAT.read(log, source=source), source, pictures)
 
-    def rule_decoded(self, data: bytes, fmt: str, *, source: str) -> Ruling | None:
-        """:meth:`GameAdjudicator.rule_decoded`, a clean log by the C fast path."""
-        if fmt != FORMAT:
-            return None
-        entry = LOG_FORMAT.decode(data)
-        if entry is None:
-            return None
+    def rule_typed(self, entry: Any, read_entry: Callable[..., Any], *, source: str) -> Ruling:
+        """:meth:`GameAdjudicator.rule_typed`, a clean log by the C fast path."""
         return self._rule_entry(entry, source, Pictures(None))
 
     def _rule_entry(self, entry: RobotMemoryEntry, source: str, pictures: Pictures) -> Ruling:
