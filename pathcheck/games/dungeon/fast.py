@@ -128,35 +128,26 @@ def _trace(entry: GameEntry) -> tuple[tuple[Any, ...], _Setup, str] | None:
     return None if traced is None else (traced, setup, rules_said)
 
 
-def fast_checks(entry: GameEntry) -> tuple[list[tuple[int, int, list[LostCard]]],
-                                           dict[str, int], list[str]] | None:
-    """What :class:`~pathcheck.games.dungeon.state.Replay` leaves of the log ``entry`` for
-    its analysis (``checks``: each exploration's Lost point, reason code and LOST cards;
-    ``scores``; ``winners``), from the C replay, or None where :func:`fast_ruling` would be
-    None (the Python replay then replays the log).
+def fast_replay(entry: GameEntry) -> tuple[tuple[Any, ...], dict[str, int], list[str]] | None:
+    """The C replay's trace of the log ``entry`` with the scores and winners, what
+    :class:`~pathcheck.games.dungeon.state.Replay` leaves of it for its analysis (the analysis
+    marks a clean log's moves from the trace, :func:`pathcheck.analysis.dungeon.analyse_entry`;
+    each exploration's Lost point, reason code and LOST cards are :func:`lost_checks` of it),
+    or None where :func:`fast_ruling` would be None (the Python replay then replays the log).
 
     >>> import random
     >>> from pathcheck.games.dungeon.gen import random_game
     >>> from pathcheck.games.dungeon.log import GAME_LOG, read_game_log
     >>> from pathcheck.games.dungeon.state import Replay
     >>> log = random_game(random.Random(5), players=3)
-    >>> found = fast_checks(GAME_LOG.read(log, source="demo"))
+    >>> entry = GAME_LOG.read(log, source="demo")
+    >>> found = fast_replay(entry)
     >>> replay = Replay(read_game_log(log, source="demo"))
     >>> _ = replay.run()
-    >>> found is None or found == (replay.checks, replay.scores, replay.winners)
+    >>> found is None or (lost_checks(found[0], entry.players), *found[1:]) == (
+    ...     replay.checks, replay.scores, replay.winners)
     True
     """
-    found = fast_replay(entry)
-    if found is None:
-        return None
-    traced, scores, winners = found
-    return lost_checks(traced, entry.players), scores, winners
-
-
-def fast_replay(entry: GameEntry) -> tuple[tuple[Any, ...], dict[str, int], list[str]] | None:
-    """The C replay's trace of the log ``entry`` with the scores and winners (as
-    :func:`fast_checks`; the analysis marks a clean log's moves from the trace:
-    :func:`pathcheck.analysis.dungeon.analyse_entry`), or None."""
     found = _trace(entry)
     if found is None:
         return None
