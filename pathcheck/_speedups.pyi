@@ -97,6 +97,7 @@ def dungeon_word(
     reasons: tuple[tuple[str, Any] | None, ...],
     tokens: tuple[str, ...],
 ) -> list[Any] | None: ...
+@overload
 def dungeon_marks(
     traced: tuple[tuple[Any, ...], ...],
     explorations: tuple[Any, ...],
@@ -108,6 +109,20 @@ def dungeon_marks(
     priority_why: tuple[str, ...],
     did_cache: dict[str, tuple[str, str, str, str]],
 ) -> tuple[list[Any], list[str], tuple[tuple[int, int, int, float, float], ...], list[Any]] | None:
+    ...
+@overload
+def dungeon_marks(
+    traced: tuple[tuple[Any, ...], ...],
+    explorations: tuple[Any, ...],
+    players: tuple[str, ...],
+    priority: int,
+    misplaced_code: int,
+    kit: tuple[Any, ...],
+    holds: list[str],
+    priority_why: tuple[str, ...],
+    did_cache: dict[str, tuple[str, str, str, str]],
+    encoded: dict[Any, bytes],
+) -> tuple[bytes, list[str], tuple[tuple[int, int, int, float, float], ...], list[Any]] | None:
     ...
 @overload
 def memoarrr_replay(

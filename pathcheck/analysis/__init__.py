@@ -16,6 +16,7 @@ docs/analysis.md.
 from __future__ import annotations
 
 import importlib
+import inspect
 from collections.abc import Mapping
 from typing import Any
 
@@ -66,22 +67,30 @@ None where it has none, looked up once (a batch asks at every log)."""
 
 
 def analyse_decoded(raw: bytes, fmt: str, *, source: str,
-                    formats: tuple[str, ...] | None = None) -> GameAnalysis | None:
+                    formats: tuple[str, ...] | None = None,
+                    for_json: bool = False) -> GameAnalysis | None:
     """The analysis of a log given as its JSON text (passed by the reader's guard), read
     straight into its game's typed values as ``adjudicate`` reads it
     (:attr:`pathcheck.games.GameAdjudicator.typed_readers`), for the games whose analysis
     takes a log so read (``analyse_read``); None when that does not apply or the text does
     not fit the format: :func:`analyse` then reads it the usual way, which gives the same
-    analysis or words the error."""
+    analysis or words the error.
+
+    ``for_json``: the analysis will only be encoded (its ``to_json``), so a game whose
+    ``analyse_entry`` takes ``for_json`` may hand back parts already encoded (the dungeon
+    game's moves, as a :class:`msgspec.Raw`): the same bytes, no values made to be encoded."""
     if fmt not in ANALYSERS or (formats is not None and fmt not in formats):
         return None
     found = _analyse_read.get(fmt, _MISSING)
     if found is _MISSING:
         module = importlib.import_module(ANALYSERS[fmt])
-        found = _analyse_read[fmt] = (getattr(module, "analyse_entry", None),
-                                      getattr(module, "analyse_read", None),
-                                      getattr(module, "analyse_raw", None))
-    analyse_entry, analyse_read, analyse_raw = found
+        entry_reader = getattr(module, "analyse_entry", None)
+        found = _analyse_read[fmt] = (
+            entry_reader, getattr(module, "analyse_read", None),
+            getattr(module, "analyse_raw", None),
+            entry_reader is not None
+            and "for_json" in inspect.signature(entry_reader).parameters)
+    analyse_entry, analyse_read, analyse_raw, takes_for_json = found
     if analyse_raw is not None:  # the game reads the text as the reader does (Memoarrr!)
         raw_result: GameAnalysis | None = analyse_raw(raw, source=source)
         return raw_result
@@ -95,7 +104,9 @@ def analyse_decoded(raw: bytes, fmt: str, *, source: str,
             if entry is None:
                 return None
             result: GameAnalysis = (
-                analyse_entry(entry, source=source) if analyse_entry is not None
+                analyse_entry(entry, source=source, for_json=True)
+                if for_json and takes_for_json
+                else analyse_entry(entry, source=source) if analyse_entry is not None
                 else analyse_read(read_entry(entry, source=source), source=source))
             return result
     return None

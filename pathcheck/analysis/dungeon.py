@@ -28,6 +28,8 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from typing import Any
 
+import msgspec
+
 from pathcheck.analysis.core import (
     AnalysedMove,
     ExplorationReport,
@@ -50,6 +52,7 @@ from pathcheck.games.dungeon.log import (
 )
 from pathcheck.games.dungeon.rules import PRIORITY
 from pathcheck.games.dungeon.state import Replay, clockwise_after
+from pathcheck.ruling import Rule
 from pathcheck.tracer.check import RULE_I, RULE_II, RULE_III, LostCard, card_outcomes
 from pathcheck.tracer.constants import REASONS
 from pathcheck.tracer.dungeon import LOST_RULES, LostReason
@@ -64,17 +67,25 @@ def analyse(log: Mapping[str, Any], *, source: str) -> GameAnalysis:
     return analyse_entry(GAME_LOG.read(log, source=source), source=source)
 
 
-def analyse_entry(entry: GameEntry, *, source: str) -> GameAnalysis:
+def analyse_entry(entry: GameEntry, *, source: str, for_json: bool = False) -> GameAnalysis:
     """:func:`analyse` of a log in its typed form (:data:`~pathcheck.games.dungeon.log.
     GAME_LOG`). A log the C replay takes (:func:`~pathcheck.games.dungeon.fast.fast_replay`:
     a clean one, the very pass ``adjudicate`` rules with) is not replayed again: its checks,
     scores and winners come from that pass, and its moves are marked in C from its trace
-    (``_speedups.dungeon_marks``); any other is replayed in Python."""
+    (``_speedups.dungeon_marks``); any other is replayed in Python.
+
+    ``for_json``: the analysis is only to be encoded (``to_json``), so a clean log's moves
+    may come as the JSON array msgspec would write of them (a :class:`msgspec.Raw` in
+    ``moves``, see :func:`marked_in_c`); the bytes encoded are the same."""
     found = fast_replay(entry)
     if found is None:
         return analyse_read(read_game_entry(entry, source=source), source=source)
     traced, scores, winners = found
-    marked = marked_in_c(entry, traced, scores, winners, source)
+    marked = None
+    if for_json:
+        marked = marked_in_c(entry, traced, scores, winners, source, encoded=True)
+    if marked is None:
+        marked = marked_in_c(entry, traced, scores, winners, source)
     if marked is not None:
         return marked
     return _analysis(read_game_entry(entry, source=source),
@@ -90,12 +101,18 @@ def analyse_read(game: GameLog, *, source: str) -> GameAnalysis:
 
 
 def marked_in_c(entry: GameEntry, traced: tuple[Any, ...], scores: Mapping[str, int],
-                winners: Sequence[str], source: str) -> GameAnalysis | None:
+                winners: Sequence[str], source: str, *,
+                encoded: bool = False) -> GameAnalysis | None:
     """:func:`_analysis` of a clean log from the C replay's ``traced`` pass, its reports and
     moves made in C (``_speedups.dungeon_marks``: :func:`exploration_report`'s and
     :func:`exploration_moves`'s values in the same order, with each player's counts) from the
     log as decoded. None without the extension or where the C side declines (then
-    :func:`_analysis`)."""
+    :func:`_analysis`).
+
+    ``encoded``: the moves are not made as values but written as the JSON array msgspec
+    encodes of them, held in ``moves`` as a :class:`msgspec.Raw` (so ``to_json`` writes the
+    same bytes; such an analysis is for encoding only). None also where a move cannot be
+    written so (a value outside the kit's, a name that is no UTF-8 text)."""
     if _marks is None:  # looked up at each call: the tests switch the C side off
         return None
     players = entry.players
@@ -103,8 +120,9 @@ def marked_in_c(entry: GameEntry, traced: tuple[Any, ...], scores: Mapping[str, 
     why = tuple(f"{p} announced Lost with priority: one announcement a turn"
                 for p in players) if priority else ()
     longest = max(len(exp.turns) for exp in entry.explorations)
-    found = _marks(traced, entry.explorations, players, priority, _MISPLACED_CODE, _kit(),
-                   _holds(longest + 1), why, _DID)
+    args = (traced, entry.explorations, players, priority, _MISPLACED_CODE, _kit(),
+            _holds(longest + 1), why, _DID)
+    found = _marks(*args, _encoded_kit()) if encoded else _marks(*args)
     if found is None:
         return None
     moves, unjudged, counts, reports = found
@@ -112,8 +130,9 @@ def marked_in_c(entry: GameEntry, traced: tuple[Any, ...], scores: Mapping[str, 
                                      scores.get(p, 0), p in winners)
                       for p, (slips, sound, harmless, lost, stake) in zip(players, counts,
                                                                           strict=True))
+    written: Any = msgspec.Raw(moves) if encoded else tuple(moves)  # see the docstring
     return GameAnalysis(game="dungeon", format=GAME_FORMAT, source=source, players=players,
-                        moves=tuple(moves), summaries=summaries, winners=tuple(winners),
+                        moves=written, summaries=summaries, winners=tuple(winners),
                         final_scores=dict(scores), explorations=tuple(reports),
                         notes=_unjudged_note(unjudged))
 
@@ -146,6 +165,14 @@ def _kit() -> tuple[Any, ...]:
             LostAnnouncement, ExplorationReport, RULE_III, "held-on", "too-early", "on-time",
             "late", "missed", "not-judged", "no-chance", REASONS,
             tuple(None if r is None else _RULE_OF_REASON[r] for r in REASONS))
+
+
+@cache
+def _encoded_kit() -> dict[Any, bytes]:
+    """The kit's values that are neither text nor numbers (the marks, the rules), each as
+    msgspec encodes it: what dungeon_marks_json.c writes them as."""
+    return {value: msgspec.json.encode(value) for value in (*Mark, *_kit())
+            if isinstance(value, Mark | Rule)}
 
 
 def _analysis(game: GameLog, checks: Sequence[tuple[int, int, Sequence[LostCard]]],

@@ -62,7 +62,8 @@ def analyse_item(item: Item, settings: AnalyseSettings) -> Analysed:
             checked = guard(item.payload.rstrip(b"\r\n"))  # once, for both reads
         result = None
         if checked is Guard.CLEAR and not settings.keep_logs:
-            result = _typed(item, source, formats)
+            result = _typed(item, source, formats,
+                            for_json=settings.output in ("json", "jsonl") and not settings.keep)
         value = None
         if result is None:
             value = log_value(item, checked)
@@ -86,16 +87,17 @@ def _invalid(item: Item, exc: PathcheckError, message: str,
     return Analysed("invalid", text, message, item.line, item.size)
 
 
-def _typed(item: Item, source: str, formats: tuple[str, ...] | None) -> GameAnalysis | None:
+def _typed(item: Item, source: str, formats: tuple[str, ...] | None, *,
+           for_json: bool) -> GameAnalysis | None:
     """A JSON line (passed by the reader's guard) read straight into its game's typed
-    values, as ``adjudicate`` reads it (:func:`pathcheck.analysis.analyse_decoded`); None:
-    the usual way reads it."""
+    values, as ``adjudicate`` reads it (:func:`pathcheck.analysis.analyse_decoded`; with
+    ``for_json``, as an analysis only to be encoded); None: the usual way reads it."""
     raw = item.payload.rstrip(b"\r\n")
     try:
         fmt = format_of(raw)
         if not isinstance(fmt, str):
             return None
-        return analyse_decoded(raw, fmt, source=source, formats=formats)
+        return analyse_decoded(raw, fmt, source=source, formats=formats, for_json=for_json)
     except (msgspec.DecodeError, UnicodeDecodeError, PathcheckError):
         return None  # the usual way words it
 

@@ -60,6 +60,7 @@ static const int SIGN[4] = {1, 1, -1, -1};
 #include "c/dungeon_replay.c"
 #include "c/dungeon_word.c"
 #include "c/dungeon_report.c"
+#include "c/dungeon_marks_json.c"
 #include "c/dungeon_marks.c"
 #include "c/memoarrr.c"
 #include "c/memoarrr_know.c"

@@ -20,12 +20,14 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pathcheck import speedups
 from pathcheck.analysis import dungeon
+from pathcheck.analysis.core import Mark
 from pathcheck.analysis.report import render_analysis
 from pathcheck.analysis.stream import AnalyseSettings, analyse_item
 from pathcheck.errors import RecordError
@@ -74,10 +76,27 @@ def _analysis(log: Any) -> tuple[bytes, str] | str:
     return found.to_json(), render_analysis(found)
 
 
+def _for_json(log: Any) -> bytes | None:
+    """The analysis's JSON by the way ``analyse --format jsonl`` takes (moves written as JSON
+    in C); None for a log that is not read so."""
+    try:
+        entry = GAME_LOG.read(log, source="test")
+    except RecordError:
+        return None
+    try:
+        return dungeon.analyse_entry(entry, source="test", for_json=True).to_json()
+    except RecordError:
+        return None
+
+
 def agree(log: Any) -> bool:
     """Whether the C replay took ``log``, after checking that the analysis is the same with
-    and without it (and that its checks, scores and winners are the Python replay's)."""
+    and without it (and that its checks, scores and winners are the Python replay's), and
+    that its moves written as JSON in C are msgspec's bytes."""
     with_c = _analysis(log)
+    encoded = _for_json(log)
+    if encoded is not None:
+        assert not isinstance(with_c, str) and encoded == with_c[0]
     with python_only():
         assert _analysis(log) == with_c
     with python_marks():
@@ -173,11 +192,72 @@ def test_the_stream_writes_the_same(tmp_path: Path) -> None:
         settings_ = AnalyseSettings(output=output)
         return [analyse_item(item, settings_).text for item in log_items(str(path))]
 
-    with_c = {output: written(output) for output in ("jsonl", "text")}
+    outputs = ("jsonl", "json", "text")
+    with_c = {output: written(output) for output in outputs}
     with python_only():
-        assert {output: written(output) for output in ("jsonl", "text")} == with_c
+        assert {output: written(output) for output in outputs} == with_c
     with python_marks():
-        assert {output: written(output) for output in ("jsonl", "text")} == with_c
+        assert {output: written(output) for output in outputs} == with_c
+
+
+ODD_NAMES = ['Ann "the quick"', "back\\slash", "tab\there", "nl\nx", "\x00nul", "\x1fus",
+             "\x7fdel", "Zoë", "李", "\u2028ls", "\ud800lone", "😀", "</script>", "a" * 300]
+
+
+def _renamed(log: dict[str, Any], names: list[str]) -> dict[str, Any]:
+    """``log`` with its players renamed to ``names``, in seat order."""
+    to = dict(zip(log["players"], names, strict=True))
+    log["players"] = names
+    for exp in log["explorations"]:
+        exp["start_player"] = to[exp["start_player"]]
+        if "hands" in exp:
+            exp["hands"] = {to[p]: hand for p, hand in exp["hands"].items()}
+        for turn in exp["turns"]:
+            turn["player"] = to[turn["player"]]
+            turn["lost"] = [to[p] for p in turn.get("lost", [])]
+    return log
+
+
+@built
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.lists(st.sampled_from(ODD_NAMES) | st.text(min_size=1),
+                                           min_size=5, max_size=5, unique=True))
+def test_moves_written_as_json_are_msgspecs(seed: int, names: list[str]) -> None:
+    """A clean log's moves written as JSON in C (``analyse --format jsonl``) are the bytes
+    msgspec encodes of the moves made as values, whatever the players' names hold (quotes,
+    control characters, any Unicode); a name that is no UTF-8 text (a lone surrogate) is
+    left to the values, which msgspec then refuses as before."""
+    log = _renamed(random_game(random.Random(seed), players=5, rules=[1] if seed % 2 else []),
+                   names)
+    try:
+        entry = GAME_LOG.read(log, source="t")
+        as_values = dungeon.analyse_entry(entry, source="t")
+    except RecordError:  # a name the log format refuses
+        return
+    try:
+        expected: bytes | None = as_values.to_json()
+    except UnicodeEncodeError:
+        expected = None
+    found = fast.fast_replay(entry)
+    assert found is not None
+    encoded = dungeon.marked_in_c(entry, *found, "t", encoded=True)
+    if expected is None:
+        assert encoded is None  # declined: the values path says what it says
+    else:
+        assert encoded is not None and encoded.to_json() == expected
+        assert dungeon.analyse_entry(entry, source="t", for_json=True).to_json() == expected
+
+
+@built
+def test_a_name_that_is_no_utf8_text_is_left_to_the_values() -> None:
+    log = _renamed(random_game(random.Random(3), players=3), ["Ann", "\ud800", "Cy"])
+    entry = GAME_LOG.read(log, source="t")
+    found = fast.fast_replay(entry)
+    assert found is not None
+    assert dungeon.marked_in_c(entry, *found, "t", encoded=True) is None
+    assert dungeon.marked_in_c(entry, *found, "t") is not None
+    with pytest.raises(UnicodeEncodeError):  # as before: msgspec refuses the name
+        dungeon.analyse_entry(entry, source="t", for_json=True).to_json()
 
 
 def _marks_args(entry: Any) -> list[Any]:
@@ -193,7 +273,7 @@ def _marks_args(entry: Any) -> list[Any]:
 def test_marks_misuse_is_an_exception_or_none() -> None:
     """dungeon_marks on what dungeon_replay never gives: an exception or None (declined),
     never a crash (also under the sanitizers)."""
-    call = speedups._speedups.dungeon_marks
+    call: Any = speedups._speedups.dungeon_marks  # also called as no stub allows
     entry = GAME_LOG.read(random_game(random.Random(4), players=3, rules=[1]), source="t")
     args = _marks_args(entry)
     assert call(*args) is not None
@@ -233,4 +313,15 @@ def test_marks_misuse_is_an_exception_or_none() -> None:
     bad[2] = ("Ann", "Bob", 7)
     assert call(*bad) is None
     with pytest.raises(TypeError):
-        call()  # type: ignore[call-arg]
+        call()
+    written, as_values = call(*args, dungeon._encoded_kit()), call(*args)
+    assert written is not None and as_values is not None
+    assert json.loads(written[0]) == [msgspec.to_builtins(m) for m in as_values[0]]
+    assert call(*args, {}) is None  # the marks and rules not given as JSON: declined
+    partial = {k: v for k, v in dungeon._encoded_kit().items() if not isinstance(k, Mark)}
+    assert call(*args, partial) is None
+    odd = dict(dungeon._encoded_kit())
+    odd[Mark.SOUND] = "sound"  # not bytes
+    assert call(*args, odd) is None
+    with pytest.raises(TypeError):
+        call(*args, ["not", "a", "dict"])

@@ -11,13 +11,58 @@
  * tests/analysis/test_dungeon_fast.py compares the three ways (C replay and marks, C replay
  * and Python marks, Python replay) on fixtures, random, mutated and hostile logs. */
 
+#define DM_POINTERS_EXPLORATIONS 64
+#define DM_POINTERS_TURNS 256
+
+/* "/explorations/E/turns/T" (a new reference); the common ones made once and kept: every
+ * move of a batch points at one. */
+static PyObject *dm_pointer(int exploration, int turn) {
+    static PyObject *kept[DM_POINTERS_EXPLORATIONS][DM_POINTERS_TURNS];
+    int keep = exploration < DM_POINTERS_EXPLORATIONS && turn < DM_POINTERS_TURNS;
+    if (keep && kept[exploration][turn]) return Py_NewRef(kept[exploration][turn]);
+    char text[64], *w = text;
+    memcpy(w, "/explorations/", 14);
+    w += 14;
+    w += write_long(w, exploration);
+    memcpy(w, "/turns/", 7);
+    w += 7;
+    w += write_long(w, turn);
+    PyObject *pointer = PyUnicode_FromStringAndSize(text, w - text);
+    if (pointer && keep) kept[exploration][turn] = Py_NewRef(pointer);
+    return pointer;
+}
+
+/* A move counted for its player's summary. */
+static void dm_count(DmLog *g, int seat, int mark, double cost, double value) {
+    if (mark == DM_SLIP) g->slips[seat]++;
+    else if (mark == DM_SOUND) g->sound[seat]++;
+    else g->harmless[seat]++;
+    if (value != 0.0) {  /* summarise adds up only the moves with a value, in this order */
+        g->stake[seat] += value;
+        g->lost[seat] += cost;
+    }
+}
+
 /* Append AnalysedMove(number, t, seat's name, did, knew, best, mark, why, None, rule, pointer
  * [, cost, value, grade[, age]]) and count it; `full`: 0 (up to pointer), 1 (with cost, value
- * and grade), 2 (and age). -1 with an error set. */
+ * and grade), 2 (and age). With g->json, the move is written as JSON instead. -1 with an
+ * error set. */
 static int dm_add(DmLog *g, int number, int t, int seat, PyObject *did, PyObject *knew,
                   PyObject *best, int mark, PyObject *why, PyObject *rule, PyObject *pointer,
                   double cost, double value, PyObject *grade, int age, int full) {
     PyObject *const *kit = g->kit;
+    if (g->json) {
+        int written = dmj_move(g->json, number, t, PyTuple_GET_ITEM(g->players, seat), did, knew,
+                               best, kit[mark], why, rule ? rule : Py_None, pointer, cost,
+                               value, grade ? grade : Py_None, full == 2 ? age : 0);
+        if (written < 0) {
+            if (!PyErr_Occurred()) PyErr_NoMemory();  /* the buffer's raw allocator */
+            return -1;
+        }
+        if (written > 0) g->json->declined = 1;  /* finished as values, by Python */
+        dm_count(g, seat, mark, cost, value);
+        return 0;
+    }
     PyObject *args[15];
     PyObject *num = PyLong_FromLong(number), *idx = PyLong_FromLong(t);
     PyObject *cost_obj = NULL, *value_obj = NULL, *age_obj = NULL;
@@ -59,13 +104,7 @@ static int dm_add(DmLog *g, int number, int t, int seat, PyObject *did, PyObject
     if (!move) goto done;
     status = PyList_Append(g->moves, move);
     Py_DECREF(move);
-    if (mark == DM_SLIP) g->slips[seat]++;
-    else if (mark == DM_SOUND) g->sound[seat]++;
-    else g->harmless[seat]++;
-    if (value != 0.0) {  /* summarise adds up only the moves with a value, in this order */
-        g->stake[seat] += value;
-        g->lost[seat] += cost;
-    }
+    dm_count(g, seat, mark, cost, value);
 done:
     Py_XDECREF(num);
     Py_XDECREF(idx);
@@ -191,9 +230,7 @@ static int dm_exploration(DmLog *g, PyObject *one, PyObject *exp, int number, in
     for (int i = 0; i < nturns; i++) {
         int t = i + 1, height = t + 1, active = seats[i];
         unsigned said_by = said[i];
-        char text[64];
-        int len = snprintf(text, sizeof text, "/explorations/%d/turns/%d", number - 1, i);
-        if (!(pointer = PyUnicode_FromStringAndSize(text, len))) goto error;
+        if (!(pointer = dm_pointer(number - 1, i))) goto error;
         if (!lost_at || lost_at >= height) {  /* the path held up to this placement */
             PyObject *turn = PyTuple_GET_ITEM(turns, i);
             if (!(tile = PyObject_GetAttr(turn, S_tile)) || !(dir = PyObject_GetAttr(turn, S_dir)))
@@ -307,15 +344,17 @@ out:
 }
 
 /* dungeon_marks(traced, explorations, players, priority, misplaced_code, kit, holds,
- * priority_why, did_cache) -> (moves, unjudged, counts, reports) or None.
- * counts: per seat (slips, sound, harmless, lost, at stake). */
+ * priority_why, did_cache[, encoded]) -> (moves, unjudged, counts, reports) or None.
+ * counts: per seat (slips, sound, harmless, lost, at stake). With `encoded` (a dict: the
+ * kit's values as JSON, see dungeon_marks_json.c), moves is the JSON array of the moves
+ * (bytes), or the answer None where a move cannot be written so. */
 static PyObject *dungeon_marks(PyObject *Py_UNUSED(self), PyObject *args) {
-    PyObject *traced, *explorations, *players, *kit, *holds, *why, *cache;
+    PyObject *traced, *explorations, *players, *kit, *holds, *why, *cache, *encoded = NULL;
     int priority, misplaced_code;
-    if (!PyArg_ParseTuple(args, "O!O!O!iiO!O!O!O!", &PyTuple_Type, &traced, &PyTuple_Type,
+    if (!PyArg_ParseTuple(args, "O!O!O!iiO!O!O!O!|O!", &PyTuple_Type, &traced, &PyTuple_Type,
                           &explorations, &PyTuple_Type, &players, &priority, &misplaced_code,
                           &PyTuple_Type, &kit, &PyList_Type, &holds, &PyTuple_Type, &why,
-                          &PyDict_Type, &cache))
+                          &PyDict_Type, &cache, &PyDict_Type, &encoded))
         return NULL;
     Py_ssize_t n = PyTuple_GET_SIZE(players), count = PyTuple_GET_SIZE(traced);
     if (PyTuple_GET_SIZE(kit) != DM_KIT || n < 2 || n > DG_MAX_PLAYERS ||
@@ -332,12 +371,21 @@ static PyObject *dungeon_marks(PyObject *Py_UNUSED(self), PyObject *args) {
     }
     /* The structs made may run Python (a subclass's __post_init__, none today): hold what is
      * borrowed from the arguments. */
-    PyObject *held[] = {traced, explorations, players, kit, holds, why, cache};
+    PyObject *held[] = {traced, explorations, players, kit, holds, why, cache,
+                        encoded ? encoded : Py_None};
     for (size_t k = 0; k < sizeof held / sizeof *held; k++) Py_INCREF(held[k]);
     DmLog g = {.kit = &PyTuple_GET_ITEM(kit, 0), .players = players, .n = (int)n};
+    DmJson json = {.encoded = encoded};
     PyObject *unjudged = PyList_New(0), *reports = PyList_New(0), *result = NULL;
     g.moves = PyList_New(0);
     if (!unjudged || !reports || !g.moves) goto done;
+    if (encoded) {
+        g.json = &json;
+        if (OUT_LIT(&json.out, "[") < 0) {
+            PyErr_NoMemory();
+            goto done;
+        }
+    }
     for (Py_ssize_t i = 0; i < count; i++) {
         int status = dm_exploration(&g, PyTuple_GET_ITEM(traced, i),
                                     PyTuple_GET_ITEM(explorations, i), (int)i + 1, priority,
@@ -359,8 +407,23 @@ static PyObject *dungeon_marks(PyObject *Py_UNUSED(self), PyObject *args) {
         }
         PyTuple_SET_ITEM(counts, p, v);
     }
+    if (g.json) {
+        if (json.declined) {
+            Py_DECREF(counts);
+            result = Py_NewRef(Py_None);
+            goto done;
+        }
+        PyObject *array = OUT_LIT(&json.out, "]") < 0 ? PyErr_NoMemory()
+                          : PyBytes_FromStringAndSize(json.out.buf, json.out.len);
+        if (!array) {
+            Py_DECREF(counts);
+            goto done;
+        }
+        Py_SETREF(g.moves, array);
+    }
     result = Py_BuildValue("(OONO)", g.moves, unjudged, counts, reports);
 done:
+    PyMem_RawFree(json.out.buf);
     Py_XDECREF(g.moves);
     Py_XDECREF(unjudged);
     Py_XDECREF(reports);

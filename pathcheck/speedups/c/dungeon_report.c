@@ -25,6 +25,7 @@ typedef struct {
     long slips[DG_MAX_PLAYERS], sound[DG_MAX_PLAYERS], harmless[DG_MAX_PLAYERS];
     double lost[DG_MAX_PLAYERS], stake[DG_MAX_PLAYERS];
     PyObject *moves;     /* list */
+    struct DmJson *json; /* not NULL: the moves are written as JSON (dungeon_marks_json.c) */
 } DmLog;
 
 /* `obj` as an int in [lo, hi] into *out: 1, 0 if it is no int or out of the range (the

@@ -1,0 +1,108 @@
+/* dungeon_marks_json: the moves of a clean game/1 log's analysis written straight as the JSON
+ * array msgspec would encode of them (included after dungeon_report.c, before
+ * dungeon_marks.c, whose dm_add calls dmj_move when asked for JSON).
+ *
+ * `pathcheck analyse --format jsonl|json` writes every move of a log (a hundred-odd, 15 fields
+ * each) and keeps none: making each an AnalysedMove only for msgspec to encode it cost more
+ * than making the analysis. Here a move is written as msgspec writes an AnalysedMove: its
+ * fields in order, strings escaped as put_json_str does (check.c), ints in decimal, the
+ * floats (0, 1 or a point count: whole numbers) as "N.0". Values that are not str, int,
+ * None or such a float (the Rule and Mark members) are looked up in `encoded`, the kit's
+ * values as msgspec encodes them (pathcheck.analysis.dungeon._encoded_kit). Anything else
+ * (a name that is no UTF-8 text, a float that is not a small whole number) sets `declined`:
+ * dungeon_marks then answers None and Python makes the moves as values.
+ * tests/analysis/test_dungeon_fast.py compares the bytes with msgspec's. */
+
+typedef struct DmJson {
+    Out out;
+    PyObject *encoded;   /* dict: kit value -> its JSON (bytes) */
+    int declined;
+} DmJson;
+
+/* `obj` (a str) as msgspec writes it; 0, or 1 when it cannot be written here (declined). */
+static int dmj_str(DmJson *j, PyObject *obj) {
+    Py_ssize_t n;
+    const char *p = PyUnicode_AsUTF8AndSize(obj, &n);
+    if (!p) {  /* a lone surrogate: msgspec refuses it too; Python's way words that */
+        PyErr_Clear();
+        return 1;
+    }
+    if (n > (PY_SSIZE_T_MAX - 2) / 6 || out_reserve(&j->out, 6 * n + 2) < 0) return -1;
+    char *end = put_json_str(j->out.buf + j->out.len, (Str){p, n});
+    j->out.len = end - j->out.buf;
+    return 0;
+}
+
+/* A whole number below 2^53 as msgspec writes a float ("3.0", "-0.0"); 1 if not one. */
+static int dmj_float(DmJson *j, double v) {
+    if (!(v > -9007199254740992.0 && v < 9007199254740992.0) || v != (double)(long long)v)
+        return 1;
+    if (out_reserve(&j->out, 32) < 0) return -1;
+    char *w = j->out.buf + j->out.len;
+    if (v == 0.0 && signbit(v)) *w++ = '-';
+    w += write_long(w, (long)(long long)v);
+    memcpy(w, ".0", 2);
+    j->out.len = w + 2 - j->out.buf;
+    return 0;
+}
+
+/* Any field's value; 0 written, 1 declined, -1 error. */
+static int dmj_value(DmJson *j, PyObject *obj) {
+    if (obj == Py_None) return OUT_LIT(&j->out, "null") < 0 ? -1 : 0;
+    if (PyUnicode_CheckExact(obj)) return dmj_str(j, obj);
+    if (PyLong_CheckExact(obj)) {
+        int overflow;
+        long v = PyLong_AsLongAndOverflow(obj, &overflow);
+        if (overflow || (v == -1 && PyErr_Occurred())) {
+            PyErr_Clear();
+            return 1;
+        }
+        return out_long(&j->out, v) < 0 ? -1 : 0;
+    }
+    if (PyFloat_CheckExact(obj)) return dmj_float(j, PyFloat_AS_DOUBLE(obj));
+    PyObject *known = PyDict_GetItemWithError(j->encoded, obj);
+    if (!known) {
+        if (!PyErr_Occurred()) return 1;
+        PyErr_Clear();  /* an unhashable value: not the kit's */
+        return 1;
+    }
+    if (!PyBytes_CheckExact(known)) return 1;
+    return out_bytes(&j->out, known) < 0 ? -1 : 0;
+}
+
+#define DMJ_FIELD(j, key, value)                                        \
+    do {                                                                \
+        if (OUT_LIT(&(j)->out, key) < 0) return -1;                     \
+        int dmj_status_ = dmj_value((j), (value));                      \
+        if (dmj_status_) return dmj_status_;                            \
+    } while (0)
+
+/* One AnalysedMove as msgspec encodes it, with a comma before all but the first; 0 written,
+ * 1 declined, -1 error. The floats and age are given as C values (`age` <= 0: null). */
+static int dmj_move(DmJson *j, long round, long index, PyObject *player, PyObject *did,
+                    PyObject *knew, PyObject *best, PyObject *mark, PyObject *why,
+                    PyObject *rule, PyObject *pointer, double cost, double value,
+                    PyObject *grade, int age) {
+    int status;
+    if (j->out.len > 1 && OUT_LIT(&j->out, ",") < 0) return -1;
+    if (OUT_LIT(&j->out, "{\"round\":") < 0 || out_long(&j->out, round) < 0 ||
+        OUT_LIT(&j->out, ",\"index\":") < 0 || out_long(&j->out, index) < 0)
+        return -1;
+    DMJ_FIELD(j, ",\"player\":", player);
+    DMJ_FIELD(j, ",\"did\":", did);
+    DMJ_FIELD(j, ",\"knew\":", knew);
+    DMJ_FIELD(j, ",\"best\":", best);
+    DMJ_FIELD(j, ",\"mark\":", mark);
+    DMJ_FIELD(j, ",\"why\":", why);
+    DMJ_FIELD(j, ",\"chance\":", Py_None);
+    DMJ_FIELD(j, ",\"rule\":", rule);
+    DMJ_FIELD(j, ",\"pointer\":", pointer);
+    if (OUT_LIT(&j->out, ",\"cost\":") < 0) return -1;
+    if ((status = dmj_float(j, cost)) != 0) return status;
+    if (OUT_LIT(&j->out, ",\"value\":") < 0) return -1;
+    if ((status = dmj_float(j, value)) != 0) return status;
+    DMJ_FIELD(j, ",\"grade\":", grade);
+    if (OUT_LIT(&j->out, ",\"age\":") < 0) return -1;
+    if (age > 0 ? out_long(&j->out, age) < 0 : OUT_LIT(&j->out, "null") < 0) return -1;
+    return OUT_LIT(&j->out, "}") < 0 ? -1 : 0;
+}
