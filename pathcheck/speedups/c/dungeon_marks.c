@@ -154,6 +154,10 @@ static PyObject *dm_did(PyObject *cache, PyObject *tile, PyObject *dir) {
     return Py_NewRef(PyTuple_GET_ITEM(four, k));
 }
 
+static PyObject **const dm_turn_fields[] = {&S_player, &S_lost};
+static PyObject **const dm_placement_fields[] = {&S_tile, &S_dir};
+static DgLayout dm_turn_layout, dm_placement_layout;  /* as dungeon_replay's dg_turn_layout */
+
 /* One exploration's report and moves (exploration_report, exploration_moves): the report
  * appended to `reports`. 1 done, 0 decline (Python marks the log), -1 error. */
 static int dm_exploration(DmLog *g, PyObject *one, PyObject *exp, int number, int priority,
@@ -201,13 +205,11 @@ static int dm_exploration(DmLog *g, PyObject *one, PyObject *exp, int number, in
         goto error;
     }
     for (int i = 0; i < nturns; i++) {
-        PyObject *turn = PyTuple_GET_ITEM(turns, i);
-        PyObject *player = PyObject_GetAttr(turn, S_player);
-        if (!player) goto error;
+        PyObject *turn = PyTuple_GET_ITEM(turns, i), *f[2];
+        if (dg_fields(turn, dm_turn_fields, 2, &dm_turn_layout, f) < 0) goto error;
+        PyObject *player = f[0], *lost = f[1];
         seats[i] = dg_seat(player, names, n);
         Py_DECREF(player);
-        PyObject *lost = PyObject_GetAttr(turn, S_lost);
-        if (!lost) goto error;
         said[i] = 0;
         int bad = seats[i] < 0 || !PyTuple_Check(lost);
         for (Py_ssize_t k = 0; !bad && k < PyTuple_GET_SIZE(lost); k++) {
@@ -232,9 +234,10 @@ static int dm_exploration(DmLog *g, PyObject *one, PyObject *exp, int number, in
         unsigned said_by = said[i];
         if (!(pointer = dm_pointer(number - 1, i))) goto error;
         if (!lost_at || lost_at >= height) {  /* the path held up to this placement */
-            PyObject *turn = PyTuple_GET_ITEM(turns, i);
-            if (!(tile = PyObject_GetAttr(turn, S_tile)) || !(dir = PyObject_GetAttr(turn, S_dir)))
-                goto error;
+            PyObject *turn = PyTuple_GET_ITEM(turns, i), *f[2];
+            if (dg_fields(turn, dm_placement_fields, 2, &dm_placement_layout, f) < 0) goto error;
+            tile = f[0];
+            dir = f[1];
             if (!(did = dm_did(did_cache, tile, dir))) {
                 if (PyErr_Occurred()) goto error;
                 goto out;
@@ -380,6 +383,7 @@ static PyObject *dungeon_marks(PyObject *Py_UNUSED(self), PyObject *args) {
     g.moves = PyList_New(0);
     if (!unjudged || !reports || !g.moves) goto done;
     if (encoded) {
+        dmj_know(&json);
         g.json = &json;
         if (OUT_LIT(&json.out, "[") < 0) {
             PyErr_NoMemory();

@@ -13,11 +13,27 @@
  * dungeon_marks then answers None and Python makes the moves as values.
  * tests/analysis/test_dungeon_fast.py compares the bytes with msgspec's. */
 
+#define DMJ_KNOWN 16
+
 typedef struct DmJson {
     Out out;
     PyObject *encoded;   /* dict: kit value -> its JSON (bytes) */
     int declined;
+    int nknown;          /* the first of `encoded`'s items, found by identity (borrowed) */
+    PyObject *known[DMJ_KNOWN], *known_json[DMJ_KNOWN];
 } DmJson;
+
+/* j->known from `encoded` (held by the caller): the kit's own objects come back as they are,
+ * so a pointer comparison finds them without hashing a Rule. */
+static void dmj_know(DmJson *j) {
+    Py_ssize_t pos = 0;
+    PyObject *key, *value;
+    while (j->nknown < DMJ_KNOWN && PyDict_Next(j->encoded, &pos, &key, &value)) {
+        j->known[j->nknown] = key;
+        j->known_json[j->nknown] = value;
+        j->nknown++;
+    }
+}
 
 /* `obj` (a str) as msgspec writes it; 0, or 1 when it cannot be written here (declined). */
 static int dmj_str(DmJson *j, PyObject *obj) {
@@ -60,7 +76,11 @@ static int dmj_value(DmJson *j, PyObject *obj) {
         return out_long(&j->out, v) < 0 ? -1 : 0;
     }
     if (PyFloat_CheckExact(obj)) return dmj_float(j, PyFloat_AS_DOUBLE(obj));
-    PyObject *known = PyDict_GetItemWithError(j->encoded, obj);
+    PyObject *known = NULL;
+    for (int k = 0; k < j->nknown && !known; k++) {
+        if (j->known[k] == obj) known = j->known_json[k];
+    }
+    if (!known) known = PyDict_GetItemWithError(j->encoded, obj);
     if (!known) {
         if (!PyErr_Occurred()) return 1;
         PyErr_Clear();  /* an unhashable value: not the kit's */
