@@ -15,6 +15,7 @@ docs/analysis.md.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import inspect
 from collections.abc import Mapping
@@ -34,10 +35,10 @@ ANALYSERS: dict[str, str] = {
 
 
 def analyse(log: Mapping[str, Any], *, source: str,
-            formats: tuple[str, ...] | None = None) -> GameAnalysis:
+            formats: tuple[str, ...] | None = None, for_json: bool = False) -> GameAnalysis:
     """The analysis of one decoded log, by its ``format`` (only among ``formats`` when a
     game was named); RecordError naming ``/format`` for a log no analysis reads, or any
-    error of the game's reader."""
+    error of the game's reader. ``for_json``: as :func:`analyse_decoded`'s."""
     fmt = log.get("format")
     if not isinstance(fmt, str):
         raise RecordError(source, None, "/format",
@@ -55,8 +56,16 @@ def analyse(log: Mapping[str, Any], *, source: str,
                           + (f": {advice}" if advice else
                              f" (there is one for {', '.join(ANALYSERS)})"))
     module = importlib.import_module(ANALYSERS[fmt])
+    if for_json and _takes_for_json(module.analyse):
+        encoded: GameAnalysis = module.analyse(log, source=source, for_json=True)
+        return encoded
     result: GameAnalysis = module.analyse(log, source=source)
     return result
+
+
+@functools.cache
+def _takes_for_json(function: Any) -> bool:
+    return "for_json" in inspect.signature(function).parameters
 
 
 _MISSING = object()
@@ -88,8 +97,7 @@ def analyse_decoded(raw: bytes, fmt: str, *, source: str,
         found = _analyse_read[fmt] = (
             entry_reader, getattr(module, "analyse_read", None),
             getattr(module, "analyse_raw", None),
-            entry_reader is not None
-            and "for_json" in inspect.signature(entry_reader).parameters)
+            entry_reader is not None and _takes_for_json(entry_reader))
     analyse_entry, analyse_read, analyse_raw, takes_for_json = found
     if analyse_raw is not None:  # the game reads the text as the reader does (Memoarrr!)
         raw_result: GameAnalysis | None = analyse_raw(raw, source=source)

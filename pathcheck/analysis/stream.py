@@ -61,14 +61,14 @@ def analyse_item(item: Item, settings: AnalyseSettings) -> Analysed:
         if item.kind == JSON_LINE:
             checked = guard(item.payload.rstrip(b"\r\n"))  # once, for both reads
         result = None
+        for_json = settings.output in ("json", "jsonl") and not settings.keep
         if checked is Guard.CLEAR and not settings.keep_logs:
-            result = _typed(item, source, formats,
-                            for_json=settings.output in ("json", "jsonl") and not settings.keep)
+            result = _typed(item, source, formats, for_json=for_json)
         value = None
         if result is None:
             value = log_value(item, checked)
             try:
-                result = analyse(value, source=source, formats=formats)
+                result = analyse(value, source=source, formats=formats, for_json=for_json)
             except RecordError as exc:
                 raise located(exc, item) from exc
     except PathcheckError as exc:
