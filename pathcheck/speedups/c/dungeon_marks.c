@@ -427,7 +427,7 @@ static PyObject *dungeon_marks(PyObject *Py_UNUSED(self), PyObject *args) {
     }
     result = Py_BuildValue("(OONO)", g.moves, unjudged, counts, reports);
 done:
-    PyMem_RawFree(json.out.buf);
+    dmj_free(&json);
     Py_XDECREF(g.moves);
     Py_XDECREF(unjudged);
     Py_XDECREF(reports);

@@ -14,6 +14,12 @@
  * tests/analysis/test_dungeon_fast.py compares the bytes with msgspec's. */
 
 #define DMJ_KNOWN 16
+#define DMJ_SEEN 512     /* a power of two */
+
+typedef struct {
+    PyObject *text;      /* a strong reference, so that no other text takes its address */
+    Py_ssize_t at, len;  /* where its JSON was first written in `out` */
+} DmjSeen;
 
 typedef struct DmJson {
     Out out;
@@ -21,7 +27,16 @@ typedef struct DmJson {
     int declined;
     int nknown;          /* the first of `encoded`'s items, found by identity (borrowed) */
     PyObject *known[DMJ_KNOWN], *known_json[DMJ_KNOWN];
+    /* The texts written so far, by address (open addressing): a log's moves repeat a few
+     * dozen texts hundreds of times, copied from their first writing. */
+    int nseen;
+    DmjSeen seen[DMJ_SEEN];
 } DmJson;
+
+static void dmj_free(DmJson *j) {
+    for (int k = 0; k < DMJ_SEEN; k++) Py_XDECREF(j->seen[k].text);
+    PyMem_RawFree(j->out.buf);
+}
 
 /* j->known from `encoded` (held by the caller): the kit's own objects come back as they are,
  * so a pointer comparison finds them without hashing a Rule. */
@@ -37,7 +52,16 @@ static void dmj_know(DmJson *j) {
 
 /* `obj` (a str) as msgspec writes it; 0, or 1 when it cannot be written here (declined). */
 static int dmj_str(DmJson *j, PyObject *obj) {
-    Py_ssize_t n;
+    size_t slot = (size_t)(((uintptr_t)obj >> 4) * 0x9E3779B97F4A7C15ULL >> 32) & (DMJ_SEEN - 1);
+    while (j->seen[slot].text && j->seen[slot].text != obj) slot = (slot + 1) & (DMJ_SEEN - 1);
+    DmjSeen *seen = &j->seen[slot];
+    if (seen->text) {
+        if (out_reserve(&j->out, seen->len) < 0) return -1;
+        memcpy(j->out.buf + j->out.len, j->out.buf + seen->at, (size_t)seen->len);
+        j->out.len += seen->len;
+        return 0;
+    }
+    Py_ssize_t at = j->out.len, n;
     const char *p = PyUnicode_AsUTF8AndSize(obj, &n);
     if (!p) {  /* a lone surrogate: msgspec refuses it too; Python's way words that */
         PyErr_Clear();
@@ -46,6 +70,12 @@ static int dmj_str(DmJson *j, PyObject *obj) {
     if (n > (PY_SSIZE_T_MAX - 2) / 6 || out_reserve(&j->out, 6 * n + 2) < 0) return -1;
     char *end = put_json_str(j->out.buf + j->out.len, (Str){p, n});
     j->out.len = end - j->out.buf;
+    if (j->nseen < DMJ_SEEN * 3 / 4) {
+        seen->text = Py_NewRef(obj);
+        seen->at = at;
+        seen->len = j->out.len - at;
+        j->nseen++;
+    }
     return 0;
 }
 
