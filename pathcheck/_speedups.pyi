@@ -38,6 +38,9 @@ def solo_kernel(
     portable: bool = False,
 ) -> tuple[bytes, bytes, bytes, bytes, bytes, bytes, bytes]: ...
 def solo_simd() -> bool: ...
+def solo_key_deals(
+    keys: bytes, wanted: tuple[int, ...], most: int, begin: int
+) -> list[list[int]]: ...
 def trace_dungeon(
     tables: object,
     tiles: tuple[int, ...],

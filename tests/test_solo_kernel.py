@@ -72,9 +72,10 @@ def test_the_kernel_plays_every_seed_as_the_python_deal(start: int, count: int,
     deals = [analyse_deal(seed, rules) for seed in range(start, start + count)]
     assert list(run.keys) == [expected_key(d) for d in deals]
     assert run.key_counts == Counter(expected_key(d) for d in deals)
-    assert run.key_places == {key: (list(run.keys).index(key),
-                                    count - 1 - list(run.keys)[::-1].index(key))
-                              for key in run.key_counts}
+    assert {key: run.places(key) for key in run.key_counts} == {
+        key: (list(run.keys).index(key), count - 1 - list(run.keys)[::-1].index(key))
+        for key in run.key_counts}
+    assert bytes(run.keys) == run.key_bytes
     assert [tuple(run.shapes[2 * i:2 * i + 2]) for i in range(count)] == [
         expected_shape(d) for d in deals]
     assert run.dungeon_counts == Counter(d.dungeons for d in deals)
@@ -194,3 +195,28 @@ def test_the_kernel_clears_its_grid_when_its_stamps_run_out() -> None:
     assert sum(array("q", whole[0])[k] * k for k in range(65)) > 1 << 20  # dungeons
     assert whole[4] == left[4] + right[4]
     assert whole[5] == left[5] + right[5]
+
+
+@given(keys=st.lists(st.integers(1, 12), max_size=300), wanted=st.sets(st.integers(0, 14),
+                                                                       max_size=12),
+       most=st.integers(0, 5), begin=st.integers(0, 320))
+def test_solo_key_deals_finds_the_first_deals_of_each_key(keys: list[int], wanted: set[int],
+                                                          most: int, begin: int) -> None:
+    # A census chunk finds the deals of its extreme keys in one pass (census/chunk.py).
+    from pathcheck.speedups import _speedups
+
+    asked = tuple(wanted)
+    found = _speedups.solo_key_deals(array("q", keys).tobytes(), asked, most, begin)
+    assert found == [[d for d in range(begin, len(keys)) if keys[d] == key][:most]
+                     for key in asked]
+
+
+def test_solo_key_deals_refuses_what_it_cannot_answer() -> None:
+    from pathcheck.speedups import _speedups
+
+    for args in [(b"\0" * 7, (1,), 1, 0), (b"", tuple(range(65)), 1, 0), (b"", (1, 1), 1, 0),
+                 (b"", (1,), -1, 0), (b"", (1,), 1, -1)]:
+        with pytest.raises(ValueError, match="solo_key_deals"):
+            _speedups.solo_key_deals(*args)
+    with pytest.raises(OverflowError):
+        _speedups.solo_key_deals(b"", (1 << 70,), 1, 0)

@@ -12,6 +12,7 @@ difficulty values are exactly those of the Python path. Without the extension,
 from __future__ import annotations
 
 from array import array
+from bisect import bisect_left
 from collections import Counter
 from dataclasses import dataclass
 
@@ -42,10 +43,11 @@ def factors_of(key: int, tiles: int) -> Factors:
 class KernelRun:
     """One call of the C kernel over seeds ``start..start+count-1``, decoded.
 
-    ``keys`` holds one deal key a seed (see :func:`factors_of`); ``shapes`` two bytes a seed:
-    its number of dungeons and the bit set of its Lost reason codes; ``key_counts`` the
-    number of seeds of each key and ``key_places`` the indices (from 0 at ``start``) of its
-    first and last seed (both counted in C).
+    ``keys`` holds one deal key a seed (see :func:`factors_of`), ``key_bytes`` the same as
+    the kernel's int64 bytes (not copied); ``shapes`` two bytes a seed: its number of dungeons
+    and the bit set of its Lost reason codes; ``key_counts`` the number of seeds of each key
+    and :meth:`places` the indices (from 0 at ``start``) of its first and last seed (both
+    counted in C).
     """
 
     tiles: int
@@ -53,10 +55,20 @@ class KernelRun:
     lengths: Counter[int]
     reasons: Counter[str]
     rule_bites: Counter[int]
-    keys: array[int]
+    keys: memoryview
+    key_bytes: bytes
     shapes: bytes
     key_counts: Counter[int]
-    key_places: dict[int, tuple[int, int]]
+    key_table: array[int]
+    """The kernel's key histogram: (key, deals, first, last) quadruples in key order."""
+
+    def places(self, key: int) -> tuple[int, int]:
+        """The indices of the first and the last seed of a key the run has."""
+        table = self.key_table
+        i = 4 * bisect_left(range(len(table) // 4), key, key=lambda j: table[4 * j])
+        if i == len(table) or table[i] != key:
+            raise KeyError(key)
+        return table[i + 2], table[i + 3]
 
     @classmethod
     def of(cls, start: int, count: int, rules: frozenset[int]) -> KernelRun:
@@ -74,11 +86,11 @@ class KernelRun:
             reasons=Counter({("held" if REASONS[code] is None else str(REASONS[code])): n
                              for code, n in enumerate(array("q", reasons)) if n}),
             rule_bites=rule_bites,
-            keys=array("q", keys),
-            shapes=bytes(shapes),
+            keys=memoryview(keys).cast("q"),
+            key_bytes=keys,
+            shapes=shapes,
             key_counts=Counter(dict(zip(table[0::4], table[1::4], strict=True))),
-            key_places=dict(zip(table[0::4], zip(table[2::4], table[3::4], strict=True),
-                                strict=True)),
+            key_table=table,
         )
 
 

@@ -54,6 +54,7 @@ static const int SIGN[4] = {1, 1, -1, -1};
 #include "c/scan_dgn.c"
 #include "c/solo_shuffle.c"
 #include "c/solo.c"
+#include "c/solo_find.c"
 #include "c/guard.c"
 #include "c/dungeon_solo.c"
 #include "c/dungeon_game.c"
@@ -76,6 +77,8 @@ static const int SIGN[4] = {1, 1, -1, -1};
 static PyMethodDef methods[] = {
     {"solo_kernel", solo_kernel, METH_VARARGS, "Perfect solo play of many seeds."},
     {"solo_simd", solo_simd, METH_NOARGS, "Whether solo_kernel shuffles with vector instructions."},
+    {"solo_key_deals", solo_key_deals, METH_VARARGS,
+     "The indices of the first deals of a few keys in solo_kernel's per-deal keys."},
     {"json_guard", json_guard, METH_VARARGS,
      "Nesting deeper than a limit (1), a key that may repeat (2), or neither (0)."},
     {"memoarrr_replay", memoarrr_replay, METH_VARARGS,

@@ -6,9 +6,9 @@
 
 The reference is built from the C sources of a git revision (``--revision``, default
 d3c3549: the kernel of 1.66M answer keys a second, before the rewrite; 6ff6cc2 is the kernel
-before the third pass) with this Python's compiler flags into a temporary folder, or taken
-from a built extension file (``--reference``), and loaded beside the installed
-``pathcheck._speedups``. Both play every seed of the range in chunks; the byte strings the
+before the third pass, 9921305 before the fourth) with this Python's compiler flags into a
+temporary folder, or taken from a built extension file (``--reference``), and loaded beside the
+installed ``pathcheck._speedups``. Both play every seed of the range in chunks; the byte strings the
 reference returns (histograms, per-deal keys, shapes, and from 6ff6cc2 on the key histogram)
 must be the new kernel's, byte for byte, with both of its shuffles (the vector one where the
 processor has it, and ``portable``) when ``--both-shuffles`` is given, and the new kernel's

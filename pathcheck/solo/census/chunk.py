@@ -18,7 +18,6 @@ True
 from __future__ import annotations
 
 import time
-from array import array
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
@@ -218,56 +217,79 @@ def analyse_chunk_python(start: int, stop: int, rules: frozenset[int],
         rare=tuple(s for s in seeds if s.dungeons >= limits.rare))
 
 
+_SCORES: dict[int, float] = {}
+"""The difficulty score of each deal key met (of the standard deck's TILES): a chunk's 8,000
+or so keys are mostly those of the chunk before, so a census scores each once."""
+
+
 def _analyse_kernel(start: int, stop: int, rules: frozenset[int],
                     limits: Limits) -> ChunkResult:
     """The C path: one kernel call (as ``kernel.summarise_range`` makes it); the
     extremes are found in its per-deal arrays."""
     from pathcheck.solo.kernel import KernelRun, factors_of
+    from pathcheck.speedups import _speedups
 
     run = KernelRun.of(start, stop - start, rules)
     reasons, bites, shapes = run.reasons, run.rule_bites, run.shapes
-    keys = run.keys.tobytes()  # searched as bytes below
     deal_keys = run.key_counts
     score: dict[int, float] = {}
+    by_score: dict[float, list[int]] = {}
     difficulty: Counter[float] = Counter()
     sumsq = revisits = path_lost = rule_lost = revisit_deals = 0
     for key, n in deal_keys.items():
-        factors = factors_of(key, TILES)
-        score[key] = value = factors.score
+        value = _SCORES.get(key)
+        if value is None:
+            value = _SCORES[key] = factors_of(key, TILES).score
+        score[key] = value
+        by_score.setdefault(value, []).append(key)
         difficulty[value] += n
         sumsq += (key & 0xFFFF) * n
-        revisits += factors.revisits * n
-        path_lost += factors.path_lost * n
-        rule_lost += factors.rule_lost * n
-        revisit_deals += n if factors.revisits else 0
+        seen = key >> 16 & 0xFF
+        revisits += seen * n
+        path_lost += (key >> 24 & 0xFF) * n
+        rule_lost += (key >> 32 & 0xFF) * n
+        if seen:
+            revisit_deals += n
     totals = Counter(sumsq=sumsq, revisits=revisits, path_lost=path_lost, rule_lost=rule_lost,
                      revisit_deals=revisit_deals)
     dungeons = run.dungeon_counts
     per_deal = shapes[0::2]  # one byte per deal: its number of dungeons
 
     def seed_at(index: int) -> Seed:
-        key = int.from_bytes(keys[8 * index:8 * index + 8], "little", signed=True)
-        return Seed(start + index, per_deal[index], score[key])
+        return Seed(start + index, per_deal[index], score[run.keys[index]])
 
-    def key_deals(key: int, most: int) -> list[int]:
+    def key_deals(wanted: list[tuple[int, int]]) -> list[int]:
         # The kernel says where a key's first and last deals are: a key of one or two deals
-        # needs no search, and a search starts at the first.
-        first, last = run.key_places[key]
-        if most == 1 or deal_keys[key] == 1:
-            return [first]
-        if deal_keys[key] == 2:
-            return [first, last]
-        return _find(keys, _key_bytes(key), 8, most, 8 * first)
+        # needs no search; the others are searched for together, in one pass in C from the
+        # first deal of any of them.
+        found: list[int] = []
+        search: dict[int, int] = {}
+        for key, most in wanted:
+            first, last = run.places(key)
+            if most == 1 or deal_keys[key] == 1:
+                found.append(first)
+            elif deal_keys[key] == 2:
+                found += [first, last]
+            else:
+                search[key] = max(search.get(key, 0), most)
+        if search:
+            begin = min(run.places(key)[0] for key in search)
+            most = max(search.values())
+            for key, deals in zip(search, _speedups.solo_key_deals(
+                    run.key_bytes, tuple(search), most, begin), strict=True):
+                found += deals[:search[key]]
+        return found
 
-    by_score = sorted(deal_keys, key=lambda k: score[k])
+    ordered = [key for value in sorted(by_score) for key in by_score[value]]
+    hardest = _select(ordered[::-1], deal_keys, score.__getitem__, limits.top)
+    easiest = _select(ordered, deal_keys, score.__getitem__, limits.top)
     extremes = {
-        "hardest": _select(by_score[::-1], deal_keys, score.__getitem__, limits.top,
-                           key_deals),
-        "easiest": _select(by_score, deal_keys, score.__getitem__, limits.top, key_deals),
-        "most_dungeons": _select(sorted(dungeons, reverse=True), dungeons, float, limits.top,
-                                 lambda v, most: _find(per_deal, bytes([v]), 1, most)),
-        "fewest_dungeons": _select(sorted(dungeons), dungeons, float, limits.top,
-                                   lambda v, most: _find(per_deal, bytes([v]), 1, most)),
+        "hardest": key_deals(hardest),
+        "easiest": key_deals(easiest),
+        "most_dungeons": _found_dungeons(per_deal, _select(
+            sorted(dungeons, reverse=True), dungeons, float, limits.top)),
+        "fewest_dungeons": _found_dungeons(per_deal, _select(
+            sorted(dungeons), dungeons, float, limits.top)),
     }
     rare = sorted(i for v in dungeons if v >= limits.rare
                   for i in _find(per_deal, bytes([v]), 1, dungeons[v]))
@@ -280,26 +302,27 @@ def _analyse_kernel(start: int, stop: int, rules: frozenset[int],
         rare=tuple(seed_at(i) for i in rare))
 
 
-def _key_bytes(key: int) -> bytes:
-    return array("q", [key]).tobytes()  # the kernel's native int64 layout
+def _found_dungeons(per_deal: bytes, wanted: list[tuple[int, int]]) -> list[int]:
+    return [i for value, most in wanted for i in _find(per_deal, bytes([value]), 1, most)]
 
 
-def _select(values: list[int], counts: Counter[int], rank: Callable[[int], float], top: int,
-            find: Callable[[int, int], list[int]]) -> list[int]:
-    """Indices of deals enough to hold the first ``top`` in the order of ``values`` (best
-    first), with ties broken by the lower seed: every deal of a value ranked before the
-    boundary, and the first ``top`` deals of each value tied with the boundary."""
-    found: list[int] = []
+def _select(values: list[int], counts: Counter[int], rank: Callable[[int], float],
+            top: int) -> list[tuple[int, int]]:
+    """The values, each with how many of its deals to find, that hold the first ``top``
+    deals in the order of ``values`` (best first), with ties broken by the lower seed: every
+    deal of a value ranked before the boundary, and the first ``top`` deals of each value
+    tied with the boundary."""
+    wanted: list[tuple[int, int]] = []
     taken = 0
     boundary: float | None = None
     for value in values:
         if boundary is not None and rank(value) != boundary:
             break
-        found += find(value, min(counts[value], top))
+        wanted.append((value, min(counts[value], top)))
         taken += counts[value]
         if taken >= top and boundary is None:
             boundary = rank(value)
-    return found
+    return wanted
 
 
 def _find(data: bytes, pattern: bytes, width: int, most: int, begin: int = 0) -> list[int]:

@@ -43,9 +43,15 @@
  * bit 63 is set from L - 1 ghosts on, and a check never sees more (the first tile adds at most
  * one, and a ghost at L - 1 is Lost before it adds). With L = 1, H starts at 2^23 and a ghost
  * takes 1 off: bit 63 is set while no ghost is laid (the first tile may be one, unchecked).
+ * Bit 31 is always set, and only the stack's end checks it: the deck holds each tile's place
+ * in the base stack (SoloRun's info is by place), and after its last tile SOLO_END, which is
+ * "Lost" by bit 31, so the walk's one rare test a tile finds both a ghost rule's Lost tile
+ * and the end of the stack (no test of the stack's length a placement).
  * What a tile adds to g and the bits it is Lost by: */
 #define SOLO_COUNT_SHIFT 40
 #define SOLO_COUNT_TOP ((uint64_t)1 << 63)
+#define SOLO_END_BIT ((uint64_t)1 << 31)
+#define SOLO_END 255  /* the place after a stack's last tile (a stack has at most 64) */
 typedef struct {
     uint64_t check, add;
     uint32_t move;  /* the byte offset of its kind's SoloMoves in SoloRun */
@@ -94,7 +100,7 @@ typedef struct {
     uint32_t *grid;
     uint32_t stamp;
     uint64_t ghosts;               /* g at the start of a dungeon */
-    SoloTile info[256];
+    SoloTile info[256];            /* by the tile's place in the base stack; SOLO_END */
     SoloMove moves[MAX_KINDS * 16];
     SoloPass passes[MAX_KINDS * 4 * 16];
     SoloEnd ends[NCHECKS];
@@ -102,7 +108,7 @@ typedef struct {
     int64_t bite_masks[256];       /* deals by the set of rule bits that bit them */
 } SoloRun;
 
-static void solo_run_tables(SoloRun *run, int mask) {
+static void solo_run_tables(SoloRun *run, int mask, const unsigned char *base, int n) {
     const Tables *t = run->t;
     const int twice = (mask & t->rule_ghost_twice) != 0;
     /* A limit past 2^23 is never reached (a deal has at most 64 tiles). */
@@ -115,9 +121,12 @@ static void solo_run_tables(SoloRun *run, int mask) {
         inc = t->ghost_limit >= 2 ? (uint64_t)1 << SOLO_COUNT_SHIFT
                                   : (uint64_t)0 - ((uint64_t)1 << SOLO_COUNT_SHIFT);
     }
-    for (Py_ssize_t i = 0; i < t->ntiles; i++) {
+    run->ghosts |= SOLO_END_BIT;
+    run->info[SOLO_END] = (SoloTile){SOLO_END_BIT, 0, (uint32_t)offsetof(SoloRun, moves)};
+    for (int place = 0; place < n; place++) {
+        const int i = base[place];
         int ghost = t->ghost[i];
-        SoloTile *tile = &run->info[i];
+        SoloTile *tile = &run->info[place];
         uint64_t bit = ghost >= 0 && twice ? (uint64_t)1 << ghost : 0;
         tile->check = bit | (ghost >= 0 && five ? SOLO_COUNT_TOP : 0);
         tile->add = bit + (ghost >= 0 ? inc : 0);
@@ -256,9 +265,9 @@ SOLO_NOINLINE static int64_t solo_deal(SoloRun *run, const unsigned char *stack,
                 revisits += (cell != frontier) & (p + 1 < end);
             }
             frontier = next;
-            if (SOLO_RARELY(++p == end)) { code = HELD; length = (int)(end - tiles); goto ended; }
-            ti = &run->info[*p];
-            if (SOLO_RARELY(g & ti->check)) {
+            ti = &run->info[*++p];
+            if (SOLO_RARELY(g & ti->check)) {  /* a ghost rule's Lost tile, or the end */
+                if (p == end) { code = HELD; length = (int)(end - tiles); goto ended; }
                 code = g & ti->check & SOLO_COUNT_TOP ? GHOST_FIVE : GHOST_TWICE;
                 length = (int)(p - tiles) + 1;
                 goto ended;
@@ -306,6 +315,9 @@ static void solo_draws(signed char (*drawn)[SOLO_DRAWS], int m, uint64_t seed, i
  * 0: a deal has tiles). A million deals have about 8,000 distinct keys; the table doubles at
  * half full. */
 #define SOLO_KEY_WORDS 4  /* key, deals, first, last */
+#ifndef SOLO_KEY_BLOCK
+#define SOLO_KEY_BLOCK 4096
+#endif
 typedef struct {
     int64_t *slot;
     size_t mask, used;
@@ -427,11 +439,13 @@ static PyObject *solo_kernel(PyObject *Py_UNUSED(self), PyObject *args) {
     }
     run->t = t;
     run->grid = grid;
-    solo_run_tables(run, mask);
+    solo_run_tables(run, mask, base, (int)n);
     int failed = 0;
-    unsigned char padded[MAX_STACK] = {0}, decks[2][SOLO_PAD + MAX_STACK];
+    /* The decks hold places in the base stack (see SOLO_END). */
+    unsigned char padded[MAX_STACK + 1] = {0}, decks[2][SOLO_PAD + MAX_STACK + 1];
     unsigned char *stack = decks[0] + SOLO_PAD, *next = decks[1] + SOLO_PAD;
-    memcpy(padded, base, (size_t)n);
+    for (int place = 0; place < n; place++) padded[place] = (unsigned char)place;
+    padded[n] = SOLO_END;
     const int m = (int)n - 1;  /* the tiles shuffled, after the first */
     /* The draws of SOLO_BLOCK deals at once (the vector ones where the processor has them),
      * and the swaps of the next deal's stack during this deal's walk (solo_deal). Past
@@ -448,7 +462,7 @@ static PyObject *solo_kernel(PyObject *Py_UNUSED(self), PyObject *args) {
     (void)portable;
 #endif
     Py_BEGIN_ALLOW_THREADS
-    memcpy(stack, padded, MAX_STACK);
+    memcpy(stack, padded, sizeof padded);
     if (count > 0 && m >= 2) {  /* the first deal's stack, at once */
         solo_draws(drawn, m, first_seed, 1, vector);
         solo_swaps_from(stack + 1, drawn[0], m, m - 1);
@@ -460,7 +474,7 @@ static PyObject *solo_kernel(PyObject *Py_UNUSED(self), PyObject *args) {
             solo_draws(drawn, m, first_seed + (uint64_t)d + 1,
                        left < SOLO_BLOCK ? (int)left : SOLO_BLOCK, vector);
         }
-        memcpy(next, padded, MAX_STACK);
+        memcpy(next, padded, sizeof padded);
         SoloSwaps swaps = {drawn[b], next + 1, next + m};  /* position m - 1 of the deck */
         int64_t packed = solo_deal(run, stack, (int)n, shape + 2 * d, &swaps);
         const int left = (int)(swaps.at - swaps.deck);  /* positions not swapped yet */
@@ -470,7 +484,12 @@ static PyObject *solo_kernel(PyObject *Py_UNUSED(self), PyObject *args) {
         stack = next;
         next = played;
         memcpy(key + 8 * d, &packed, sizeof packed);
-        failed |= solo_keys_add(&histogram, packed, (int64_t)d) < 0;
+        if (SOLO_RARELY((d + 1) % SOLO_KEY_BLOCK == 0 || d + 1 == count))
+            for (Py_ssize_t e = d - d % SOLO_KEY_BLOCK; e <= d; e++) {
+                int64_t k;
+                memcpy(&k, key + 8 * e, sizeof k);
+                failed |= solo_keys_add(&histogram, k, (int64_t)e) < 0;
+            }
     }
     Py_END_ALLOW_THREADS
     int64_t bites[8] = {0};

@@ -140,7 +140,13 @@ static void solo_draws_init(SoloDraws *w, int m) {
         int d = t < m - 1 ? m - t : 1;
         w->rem[t] = (long long)((UINT64_C(1) << 32) % (uint64_t)d);
         w->div[t] = (double)d;
-        w->inv[t] = 1.0 / (double)d;
+        /* 1/d rounded, then the next double up: above 1/d by at most 1.5 of its ulp */
+        double inv = 1.0 / (double)d;
+        uint64_t bits;
+        memcpy(&bits, &inv, sizeof bits);
+        bits++;
+        memcpy(&inv, &bits, sizeof inv);
+        w->inv[t] = inv;
     }
 }
 
@@ -190,7 +196,6 @@ static void solo_draws_avx2(const SoloDraws *w, uint64_t seed, int count, signed
             __m256d d = _mm256_loadu_pd(w->div + t);
             __m256d q = _mm256_floor_pd(_mm256_mul_pd(xd, _mm256_loadu_pd(w->inv + t)));
             __m256d r = _mm256_fnmadd_pd(q, d, xd);
-            r = _mm256_sub_pd(r, _mm256_and_pd(_mm256_cmp_pd(r, d, _CMP_GE_OQ), d));
             const __m128i j = _mm256_cvttpd_epi32(r);
             const int32_t four = _mm_cvtsi128_si32(_mm_packs_epi16(_mm_packs_epi32(j, j), j));
             memcpy(out + t, &four, sizeof four);
