@@ -20,7 +20,7 @@ getting Lost"); laid as a new dungeon, it is sound if the previous dungeon was L
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any, NamedTuple
 
@@ -53,7 +53,7 @@ def analyse(log: Mapping[str, Any], *, source: str, for_json: bool = False) -> G
     record = read.record
     seed_deal(record)  # a seed code that cannot be read makes the record invalid, as ruled
     tokens = read.tokens
-    tiles: list[tuple[int, int, str, bool, int | None, int]] = []
+    dungeons: list[tuple[int, int, int, int | None, int, bool]] = []
     previous_held = False  # whether the dungeon before the current one held to its end
     score: int | None = None
     count = len(read.starts) - 1
@@ -63,16 +63,16 @@ def analyse(log: Mapping[str, Any], *, source: str, for_json: bool = False) -> G
         if score is None and (failure := dungeon_failure(d, count, stop - start, lost_at,
                                                           code == MISPLACED)) is not None:
             score = start + failure[1] - 1  # the tiles before the failing one
-        for i in range(1, stop - start + 1):
-            if d == 1 and i == 1:
-                continue  # START lies in the middle: not a move
-            tiles.append((d, i, tokens[start + i - 1], previous_held, lost_at, code))
+        dungeons.append((d, start, stop, lost_at, code, previous_held))
         previous_held = lost_at is None
     points = max_score(len(tokens), record.rules) if score is None else score
     if for_json:
-        return _written(tiles, source, points)
-    return make_analysis("dungeon", SOLO_FORMAT, source, (SOLO_PLAYER,),
-                         [_move(*tile) for tile in tiles], {SOLO_PLAYER: points}, ())
+        return _written(dungeons, tokens, source, points)
+    moves = [_move(d, i, tokens[start + i - 1], held, lost_at, code)
+             for d, start, stop, lost_at, code, held in dungeons
+             for i in range(2 if d == 1 else 1, stop - start + 1)]  # START is no move
+    return make_analysis("dungeon", SOLO_FORMAT, source, (SOLO_PLAYER,), moves,
+                         {SOLO_PLAYER: points}, ())
 
 
 def _move(d: int, i: int, token: str, previous_held: bool, lost_at: int | None,
@@ -102,43 +102,47 @@ def _move(d: int, i: int, token: str, previous_held: bool, lost_at: int | None,
                         "in line with the last-taken path", None, None, pointer, 0.0, 1.0)
 
 
-def _written(tiles: list[tuple[int, int, str, bool, int | None, int]], source: str,
-             points: int) -> GameAnalysis:
+def _written(dungeons: list[tuple[int, int, int, int | None, int, bool]],
+             tokens: Sequence[str], source: str, points: int) -> GameAnalysis:
     """The analysis of :func:`analyse` with its moves written as JSON: each tile's move as
-    msgspec encodes :func:`_move`'s (tests/analysis/test_dungeon_solo_json.py compares the
-    bytes), the summary from the counts (every move is at stake, each slip costs its point)."""
+    msgspec encodes :func:`_move`'s, from templates of msgspec's bytes
+    (tests/analysis/test_dungeon_solo_json.py compares them), the summary from the counts
+    (every move is at stake, each slip costs its point)."""
     words = _words()
     moves: list[bytes] = []
+    add = moves.append
     slips = 0
-    for d, i, token, previous_held, lost_at, code in tiles:
-        head = b'{"round":%d,"index":%d,"player":%s,"did":' % (d, i, words.player)
-        pointer = b',"pointer":"/dungeons/%d/%d"' % (d - 1, i - 1)
-        if i == 1:
-            did = _did(token, True)
+    for d, start, stop, lost_at, code, previous_held in dungeons:
+        first = 2 if d == 1 else 1  # START is no move
+        if first == 1:
+            token = tokens[start]
+            new = _NEW_DIDS.get(token) or _did(token, True)
             if previous_held:
                 slips += 1
-                moves.append(b'%s%s,"knew":"dungeon %d holds"%s%s%s' % (
-                    head, did, d - 1, words.premature, pointer, words.blunder))
+                add(words.premature % (d, new, d - 1, d - 1))
             else:
-                moves.append(b'%s%s,"knew":"dungeon %d is Lost"%s%s%s' % (
-                    head, did, d - 1, words.new_dungeon, pointer, words.sound))
+                add(words.new_dungeon % (d, new, d - 1, d - 1))
+            first = 2
+        end = stop - start if lost_at is None else min(lost_at - 1, stop - start)
+        for i in range(first, end + 1):  # the tiles laid while the dungeon held
+            token = tokens[start + i - 1]
+            add(words.sound % (d, i, _DIDS.get(token) or _did(token, False), d, d - 1, i - 1))
+        if lost_at is None:
             continue
-        did = _did(token, False)
-        if lost_at is not None and lost_at < i:
-            slips += 1
-            moves.append(b'%s%s,"knew":"dungeon %d is Lost since its tile %d (%s)"%s%s%s%d}' % (
-                head, did, d, lost_at, words.reasons[code], words.late, pointer,
-                words.blunder_age, i - lost_at))
-        elif lost_at == i and code == MISPLACED:
-            slips += 1
-            moves.append(b'%s%s,"knew":"dungeon %d holds"%s%s%s' % (
-                head, did, d, words.misplaced, pointer, words.blunder))
-        else:
-            moves.append(b'%s%s,"knew":"dungeon %d holds"%s%s%s' % (
-                head, did, d, words.as_played, pointer, words.sound))
-    stake = float(len(tiles))
-    summary = player_summary(SOLO_PLAYER, slips, 0, len(tiles) - slips, 0, float(slips), stake,
-                             points, False)
+        for i in range(max(first, lost_at), stop - start + 1):
+            token = tokens[start + i - 1]
+            did = _DIDS.get(token) or _did(token, False)
+            if i > lost_at:
+                slips += 1
+                add(words.late % (d, i, did, d, lost_at, words.reasons[code], d - 1, i - 1,
+                                  i - lost_at))
+            elif code == MISPLACED:
+                slips += 1
+                add(words.misplaced % (d, i, did, d, d - 1, i - 1))
+            else:
+                add(words.sound % (d, i, did, d, d - 1, i - 1))
+    summary = player_summary(SOLO_PLAYER, slips, 0, len(moves) - slips, 0, float(slips),
+                             float(len(moves)), points, False)
     written: Any = msgspec.Raw(b"[" + b",".join(moves) + b"]")  # see analyse's docstring
     return GameAnalysis(game="dungeon", format=SOLO_FORMAT, source=source,
                         players=(SOLO_PLAYER,), moves=written, summaries=(summary,),
@@ -146,60 +150,61 @@ def _written(tiles: list[tuple[int, int, str, bool, int | None, int]], source: s
 
 
 class _Words(NamedTuple):
-    """The constant parts of a solo move's JSON, each as msgspec encodes it."""
+    """A solo move's JSON by its case, as msgspec encodes it, with ``%`` fields for what
+    varies: a new dungeon's (dungeon, did, dungeon before, pointer's dungeon); a tile's
+    (dungeon, index, did, dungeon, pointer's dungeon and index), a late one's with its Lost
+    point and reason before the pointer and its age last."""
 
-    player: bytes
     reasons: tuple[bytes, ...]
     """Each Lost reason's text, escaped for a JSON string (without quotes)."""
     premature: bytes
     new_dungeon: bytes
     late: bytes
     misplaced: bytes
-    as_played: bytes
-    blunder: bytes
-    """A slip's end after its pointer: cost, value, grade, no age."""
-    blunder_age: bytes
-    """A late slip's end after its pointer, up to its age."""
     sound: bytes
-    """A sound move's end after its pointer."""
 
 
 @cache
 def _words() -> _Words:
     def enc(value: object) -> bytes:
-        return msgspec.json.encode(value)
+        return msgspec.json.encode(value).replace(b"%", b"%%")
 
-    def between(best: str, mark: Mark, why: str, rule: object) -> bytes:
-        return b',"best":%s,"mark":%s,"why":%s,"chance":null,"rule":%s' % (
-            enc(best), enc(mark), enc(why), enc(rule))
+    def move(round_: bytes, index: bytes, knew: bytes, best: str, mark: Mark, why: str,
+             rule: object, pointer: bytes, tail: bytes) -> bytes:
+        return (b'{"round":%s,"index":%s,"player":%s,"did":%%s,"knew":"%s","best":%s,'
+                b'"mark":%s,"why":%s,"chance":null,"rule":%s,"pointer":"/dungeons/%s",%s}' % (
+                    round_, index, enc(SOLO_PLAYER), knew, enc(best), enc(mark), enc(why),
+                    enc(rule), pointer, tail))
 
+    slip = b'"cost":1.0,"value":1.0,"grade":"blunder","age":null'
+    sound = b'"cost":0.0,"value":1.0,"grade":null,"age":null'
     return _Words(
-        player=enc(SOLO_PLAYER),
-        reasons=tuple(enc(reason)[1:-1] for reason in REASONS),
-        premature=between("go on with it", Mark.SLIP, "premature: the dungeon held",
-                          RULE_SOLO_PREMATURE),
-        new_dungeon=between("a new dungeon", Mark.SOUND, "the dungeon was Lost", RULE_SOLO_FAIL),
-        late=between("a new dungeon", Mark.SLIP, "late: the dungeon was already Lost",
-                     RULE_SOLO_FAIL),
-        misplaced=between("lay it in line with the last-taken path", Mark.SLIP, "misplaced",
-                          RULE_SOLO_FAIL),
-        as_played=between("as played", Mark.SOUND, "in line with the last-taken path", None),
-        blunder=b',"cost":1.0,"value":1.0,"grade":"blunder","age":null}',
-        blunder_age=b',"cost":1.0,"value":1.0,"grade":"blunder","age":',
-        sound=b',"cost":0.0,"value":1.0,"grade":null,"age":null}',
+        reasons=tuple(enc(reason)[1:-1].replace(b"%%", b"%") for reason in REASONS),
+        premature=move(b"%d", b"1", b"dungeon %d holds", "go on with it", Mark.SLIP,
+                       "premature: the dungeon held", RULE_SOLO_PREMATURE, b"%d/0", slip),
+        new_dungeon=move(b"%d", b"1", b"dungeon %d is Lost", "a new dungeon", Mark.SOUND,
+                         "the dungeon was Lost", RULE_SOLO_FAIL, b"%d/0", sound),
+        late=move(b"%d", b"%d", b"dungeon %d is Lost since its tile %d (%s)", "a new dungeon",
+                  Mark.SLIP, "late: the dungeon was already Lost", RULE_SOLO_FAIL, b"%d/%d",
+                  b'"cost":1.0,"value":1.0,"grade":"blunder","age":%d'),
+        misplaced=move(b"%d", b"%d", b"dungeon %d holds",
+                       "lay it in line with the last-taken path", Mark.SLIP, "misplaced",
+                       RULE_SOLO_FAIL, b"%d/%d", slip),
+        sound=move(b"%d", b"%d", b"dungeon %d holds", "as played", Mark.SOUND,
+                   "in line with the last-taken path", None, b"%d/%d", sound),
     )
 
 
-_DIDS: dict[tuple[str, bool], bytes] = {}
-"""``"lays TOKEN[ as a new dungeon]"`` as msgspec encodes it, by token (a tile set's few
-hundred placements; cleared past 4,096 when tile sets vary)."""
+_DIDS: dict[str, bytes] = {}
+"""``"lays TOKEN"`` as msgspec encodes it, by token (a tile set's few hundred placements;
+cleared past 4,096 when tile sets vary); :data:`_NEW_DIDS` the same ``as a new dungeon``."""
+_NEW_DIDS: dict[str, bytes] = {}
 
 
 def _did(token: str, new: bool) -> bytes:
-    found = _DIDS.get((token, new))
-    if found is None:
-        if len(_DIDS) > 4096:
-            _DIDS.clear()
-        found = _DIDS[token, new] = msgspec.json.encode(
-            f"lays {token} as a new dungeon" if new else f"lays {token}")
+    kept = _NEW_DIDS if new else _DIDS
+    if len(kept) > 4096:
+        kept.clear()
+    found = kept[token] = msgspec.json.encode(
+        f"lays {token} as a new dungeon" if new else f"lays {token}")
     return found
