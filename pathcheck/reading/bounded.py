@@ -219,6 +219,10 @@ class Guard(enum.IntEnum):
     """A key may be given twice: :func:`duplicate_keys` decides once the text is decoded."""
 
 
+_GUARDS = tuple(Guard)
+"""The answers by their number (a tuple index costs less than the enum's lookup)."""
+
+
 def guard(data: bytes) -> Guard:
     """Depth and repeated keys of the JSON text ``data`` in one scan: with the C extension
     a single pass over the bytes; without it :func:`too_deep`, and MAY_REPEAT whenever the
@@ -230,7 +234,7 @@ def guard(data: bytes) -> Guard:
     <Guard.TOO_DEEP: 1>
     """
     if _json_guard is not None:
-        return Guard(_json_guard(data, MAX_DEPTH))
+        return _GUARDS[_json_guard(data, MAX_DEPTH)]
     if too_deep(data):
         return Guard.TOO_DEEP
     return Guard.MAY_REPEAT if b":" in data else Guard.CLEAR

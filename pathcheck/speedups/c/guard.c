@@ -19,6 +19,16 @@ typedef struct {
     Py_ssize_t start, len;
 } KeySpan;
 
+#define GUARD_KEYS_AT_HAND 256   /* keys kept on the stack before the heap is needed */
+#define GUARD_FRAMES_AT_HAND 128
+
+/* The bytes the scan stops at: 1 '"', 2 '[' and '{', 3 ']' and '}' (0: any other). */
+static const unsigned char GUARD_CLASS[256] = {
+    ['"'] = 1, ['['] = 2, ['{'] = 2, [']'] = 3, ['}'] = 3,
+};
+/* The bytes a string's scan stops at: '"' and '\\'. */
+static const unsigned char GUARD_IN_STRING[256] = {['"'] = 1, ['\\'] = 1};
+
 static PyObject *json_guard(PyObject *self, PyObject *args) {
     (void)self;
     Py_buffer view;
@@ -31,31 +41,34 @@ static PyObject *json_guard(PyObject *self, PyObject *args) {
     }
     const unsigned char *s = view.buf;
     const Py_ssize_t n = view.len;
-    KeySpan *keys = PyMem_Malloc(sizeof(KeySpan) * GUARD_MAX_KEYS);
-    Py_ssize_t *frames = PyMem_Malloc(sizeof(Py_ssize_t) * (GUARD_MAX_LIMIT + 1));
-    if (!keys || !frames) {
-        PyMem_Free(keys);
-        PyMem_Free(frames);
-        PyBuffer_Release(&view);
-        return PyErr_NoMemory();
+    /* Most texts fit the arrays at hand; a bigger one moves to the heap (keys) or is given
+     * heap frames from the start (a limit above GUARD_FRAMES_AT_HAND). */
+    KeySpan keys_at_hand[GUARD_KEYS_AT_HAND], *keys = keys_at_hand;
+    Py_ssize_t frames_at_hand[GUARD_FRAMES_AT_HAND], *frames = frames_at_hand;
+    Py_ssize_t max_keys = GUARD_KEYS_AT_HAND;
+    if (limit + 1 > GUARD_FRAMES_AT_HAND) {
+        frames = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)(limit + 1));
+        if (!frames) {
+            PyBuffer_Release(&view);
+            return PyErr_NoMemory();
+        }
     }
     long depth = 0;          /* as too_deep counts: may go below 0 on stray closers */
     Py_ssize_t nkeys = 0;    /* keys of the open objects, frames[d] where depth d's begin */
-    int unsure = 0, deep = 0;
+    int unsure = 0, deep = 0, failed = 0;
     frames[0] = 0;
     for (Py_ssize_t i = 0; i < n && !deep; i++) {
-        unsigned char c = s[i];
-        if (c == '"') {
+        unsigned char kind = GUARD_CLASS[s[i]];
+        if (!kind) continue;
+        if (kind == 1) {
             Py_ssize_t start = i + 1, j = start;
             int escaped = 0;
-            while (j < n && s[j] != '"') {
-                if (s[j] == '\\') {
-                    if (j + 1 >= n) break;  /* a lone backslash at the end ends the string */
-                    escaped = 1;
-                    j += 2;
-                } else {
-                    j++;
-                }
+            for (;;) {
+                while (j < n && !GUARD_IN_STRING[s[j]]) j++;
+                if (j >= n || s[j] == '"') break;
+                if (j + 1 >= n) break;  /* a lone backslash at the end ends the string */
+                escaped = 1;
+                j += 2;
             }
             Py_ssize_t len = (j < n ? j : n) - start;
             i = j;  /* on the closing quote (or at the end) */
@@ -73,23 +86,34 @@ static PyObject *json_guard(PyObject *self, PyObject *args) {
                     break;
                 }
             }
+            if (nkeys >= max_keys) {  /* off the stack, once, to the most ever kept */
+                KeySpan *more = PyMem_Malloc(sizeof(KeySpan) * GUARD_MAX_KEYS);
+                if (!more) {
+                    failed = 1;
+                    break;
+                }
+                memcpy(more, keys, sizeof(KeySpan) * (size_t)nkeys);
+                keys = more;
+                max_keys = GUARD_MAX_KEYS;
+            }
             keys[nkeys].start = start;
             keys[nkeys].len = len;
             nkeys++;
-        } else if (c == '[' || c == '{') {
+        } else if (kind == 2) {
             depth++;
             if (depth > limit) {
                 deep = 1;
             } else if (depth >= 1) {
                 frames[depth - 1] = nkeys;  /* the keys of this container begin here */
             }
-        } else if (c == ']' || c == '}') {
+        } else {
             if (depth >= 1) nkeys = frames[depth - 1];
             depth--;
         }
     }
-    PyMem_Free(keys);
-    PyMem_Free(frames);
+    if (keys != keys_at_hand) PyMem_Free(keys);
+    if (frames != frames_at_hand) PyMem_Free(frames);
     PyBuffer_Release(&view);
+    if (failed) return PyErr_NoMemory();
     return PyLong_FromLong(deep ? 1 : unsure ? 2 : 0);
 }
