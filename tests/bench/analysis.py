@@ -5,7 +5,8 @@ On the same files as the ``adjudicate`` figures (tests/bench/games.py: LOGS rand
 games of each format, one in ten an illegal fixture, as JSON Lines):
 
 12. ``analyse --format jsonl`` / ``adjudicate --format jsonl`` on the same file, CPU time of
-    the whole command, medians of rounds run in turn (target <= 2x);
+    the whole command, medians of rounds run in turn (target <= 1.5x, issue #33: the analysis
+    reuses the replay that rules);
 13. memory flat while streaming: peak memory of ``analyse`` (and of ``analyse --by-player``)
     on a file of every format repeated to 5x its size / on the file once (target <= 1.2x).
 """
@@ -47,7 +48,7 @@ def figures(pathcheck: Sequence[str], work: Path, logs: int, rounds: int, line: 
         ratio = timed["analyse"][0] / timed["adjudicate"][0]
         label = "12." if n == 0 else "   "
         line(f"{label} analyse / adjudicate, {logs:,} {fmt} logs (CPU)", f"{ratio:.2f}x",
-             "<= 2x", ratio <= 2)
+             "<= 1.5x", ratio <= 1.5)
     once = work / "analyse-once.jsonl"
     chunk = b"".join(p.read_bytes() for p in files.values())
     once.write_bytes(chunk)
