@@ -9,8 +9,7 @@ typedef struct {
 
 /* Raw allocators only: scan_block writes with the GIL released. -1 (no Python error set)
  * when memory runs out; the caller raises MemoryError once it holds the GIL. */
-static int out_reserve(Out *o, Py_ssize_t extra) {
-    if (o->len + extra <= o->cap) return 0;
+static int out_grow(Out *o, Py_ssize_t extra) {
     Py_ssize_t cap = o->cap ? o->cap : 1 << 16;
     while (cap < o->len + extra) cap *= 2;
     char *nb = PyMem_RawRealloc(o->buf, cap);
@@ -18,6 +17,11 @@ static int out_reserve(Out *o, Py_ssize_t extra) {
     o->buf = nb;
     o->cap = cap;
     return 0;
+}
+
+/* The check inline, the growing (seldom) not: every write of a field asks. */
+static inline int out_reserve(Out *o, Py_ssize_t extra) {
+    return o->len + extra <= o->cap ? 0 : out_grow(o, extra);
 }
 
 static inline int out_put(Out *o, const char *s, Py_ssize_t n) {
