@@ -28,6 +28,7 @@ from typing import Any
 from pathcheck.games.dungeon.log import Exploration, GameLog
 from pathcheck.render.growing import Growing, Prefixes, extent
 from pathcheck.render.html import Moments, Note, NoteKind, Page, PageEvent
+from pathcheck.render.lean import LeanMoments
 from pathcheck.render.model import build_view
 from pathcheck.render.report import lost_sentence
 from pathcheck.render.ruling_page import DUNGEON_WORDS, Words, verdict_lines
@@ -74,7 +75,7 @@ class Builder:
     tileset: TileSet
     rules: frozenset[int]
     words: Words = DUNGEON_WORDS
-    moments: Moments = field(default_factory=Moments)
+    moments: Moments | LeanMoments = field(default_factory=Moments)
 
     def dungeon(self, placements: Sequence[Placement], *, number: int, label: str,
                 movement: Move = Move.STRAIGHT, cards: Sequence[LostCard] = (),
@@ -104,6 +105,7 @@ class Builder:
         initials = {k: _initial(name) for k, name in (placers or {}).items() if name}
         growing = Growing(full, self.tileset, self.rules, extent(drawn), initials, movement)
         card_initials = [(card.after, _initial(card.player)) for card in cards]
+        lines = growing.lines if isinstance(self.moments, LeanMoments) else growing.picture
         shown = 0
         lost_before = False
         result: TraceResult | None = None
@@ -116,7 +118,7 @@ class Builder:
             for after, initial in card_initials:
                 if after <= height:
                     on_tiles[after] = on_tiles.get(after, "") + initial
-            picture, result = growing.picture(traced, on_tiles)
+            picture, result = lines(traced, on_tiles)
             if turn_events is not None and turn in turn_events:
                 events = list(turn_events[turn])
             else:
@@ -361,14 +363,16 @@ def game_stacks(game: GameLog) -> list[tuple[list[Placement], list[int]]]:
              list(range(2, len(exp.turns) + 2))) for exp in game.explorations]
 
 
-def game_page(log: Mapping[str, Any], ruling: Ruling) -> Page:
+def game_page(log: Mapping[str, Any], ruling: Ruling, *, lean: bool = False) -> Page:
     """The page of a ``game/1`` log: each exploration turn by turn, then its check; every
-    event a moment, every violation at its turn."""
+    event a moment, every violation at its turn. ``lean``: its moments made into the page's
+    data as they come (:mod:`pathcheck.render.lean`; the same bytes)."""
     from pathcheck.games.dungeon.log import read_game_log
 
     game = read_game_log(log, source=ruling.source)
     stacks = game_stacks(game)
-    builder = Builder(game.tileset, game.rules)
+    builder = Builder(game.tileset, game.rules,
+                      moments=LeanMoments(game.players) if lean else Moments())
     moments = builder.moments
     placed: dict[tuple[int | None, int | None], list[Violation]] = {}
     for violation in ruling.violations:
@@ -455,6 +459,14 @@ def page(log: Mapping[str, Any], ruling: Ruling) -> Page:
     if ruling.format == "solo/1":
         return solo_page(log, ruling)
     return game_page(log, ruling)
+
+
+def lean_page(log: Mapping[str, Any], ruling: Ruling) -> Page:
+    """:func:`page`, its moments made into the page's data as they come (the same bytes:
+    :mod:`pathcheck.render.lean`)."""
+    if ruling.format == "solo/1":
+        return solo_page(log, ruling)
+    return game_page(log, ruling, lean=True)
 
 
 class _Drawn:
