@@ -84,7 +84,17 @@ class Prefixes:
         passes = full.passes[:self.passes(height)]
         last = passes[-1] if passes else None
         movement = Move((last.exit - last.entry) % 4) if last is not None else self.initial
-        return TraceResult(None, None, full.layout[:height], movement, passes)
+        # TraceResult(None, None, layout, movement, passes) without the frozen dataclass's
+        # field-by-field __setattr__ (a page reads a prefix a turn)
+        result = _new(TraceResult)
+        fields = result.__dict__
+        fields["lost_at"] = fields["reason"] = None
+        fields["layout"], fields["last_movement"] = full.layout[:height], movement
+        fields["passes"] = passes
+        return result
+
+
+_new = object.__new__
 
 
 def extent(result: TraceResult) -> Extent:

@@ -81,6 +81,25 @@ class PageEvent:
     """The analysis's mark of the move, e.g. ``slip`` or ``guess 35%`` (``analyse --html``)."""
 
 
+def new_event(text: str, where: str = "", rule: Rule | None = None, violation: bool = False,
+              lost: bool = False) -> PageEvent:
+    """``PageEvent(text, where, rule, violation, lost)``, made without the frozen dataclass's
+    field-by-field ``__setattr__`` (a page makes an event a moment; the same object)."""
+    event = _new(PageEvent)
+    fields = event.__dict__
+    fields["text"], fields["where"], fields["rule"] = text, where, rule
+    fields["violation"], fields["lost"], fields["mark"] = violation, lost, ""
+    return event
+
+
+def new_note(text: str, kind: NoteKind = NoteKind.INFO, rule: Rule | None = None) -> Note:
+    """``Note(text, kind, rule)``, made as :func:`new_event` makes an event."""
+    note = _new(Note)
+    fields = note.__dict__
+    fields["text"], fields["kind"], fields["rule"] = text, kind, rule
+    return note
+
+
 @dataclass(frozen=True)
 class Frame:
     """One moment of the replay.
@@ -179,7 +198,11 @@ def one_line(text: str) -> bool:
     >>> one_line("<g/>"), one_line("a\\u2028b"), one_line("a\\x85")
     (True, False, False)
     """
-    return not text or text.splitlines() == [text]
+    return _BOUNDARY.search(text) is None
+
+
+_BOUNDARY = re.compile("[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+"""The characters ``str.splitlines`` splits at."""
 
 
 _new = object.__new__

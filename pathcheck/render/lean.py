@@ -29,6 +29,8 @@ from typing import Any
 from pathcheck.render.bidi import Names
 from pathcheck.render.html import (
     _KIND,
+    _UNRESERVED,
+    ITEM,
     Built,
     Drawing,
     Frame,
@@ -36,11 +38,20 @@ from pathcheck.render.html import (
     Page,
     PageEvent,
     _json_bytes_for_script,
+    _rule_html,
     event_html,
     marks_html,
     suffix,
 )
 from pathcheck.ruling import Rule
+
+_CLASS = {(v, lost): "ev" + (" violation" if v else "") + (" lost" if lost else "")
+          for v in (False, True) for lost in (False, True)}
+_TAG = {(v, lost): '<span class="tag">violation</span> ' if v
+        else '<span class="tag">Lost</span> ' if lost else "" for v in (False, True)
+        for lost in (False, True)}
+"""An item's class and tag in the move list, by (violation, Lost), as :func:`event_html`
+writes them for an event without an analysis mark."""
 
 
 class Lines(tuple[str, ...]):
@@ -115,12 +126,22 @@ class LeanMoments:
             item["t"] = isolate.text(text)
         if event is not None:
             item["e"] = len(self._events)
-            self._events.append(event_html(event, key, isolate))
-            self._marks.append((key, event.violation, event.lost))
-            if event.violation and self._first_violation is None:
+            violation, lost = event.violation, event.lost
+            ident = ITEM + key
+            if event.mark or not _UNRESERVED.fullmatch(ident):
+                self._events.append(event_html(event, key, isolate))
+                self._costly = self._costly or event.mark.startswith("slip")
+            else:  # event_html's usual case, written here
+                where = event.where
+                self._events.append(
+                    f'<li id="{ident}" class="{_CLASS[violation, lost]}"><a class="go" '
+                    f'href="#{ident}">{_TAG[violation, lost]}'
+                    + (f'<span class="where">{isolate.html(where)}:</span> ' if where else "")
+                    + isolate.html(event.text) + "</a>"
+                    + (_rule_html(event.rule) if event.rule is not None else "") + "</li>")
+            self._marks.append((key, violation, lost))
+            if violation and self._first_violation is None:
                 self._first_violation = key
-            if event.mark.startswith("slip"):
-                self._costly = True
         else:
             self._marks.append((key, False, False))
         if notes:

@@ -27,7 +27,7 @@ from typing import Any
 
 from pathcheck.games.dungeon.log import Exploration, GameLog
 from pathcheck.render.growing import Growing, Prefixes, extent
-from pathcheck.render.html import Moments, Note, NoteKind, Page, PageEvent
+from pathcheck.render.html import Moments, Note, NoteKind, Page, PageEvent, new_event, new_note
 from pathcheck.render.lean import LeanMoments
 from pathcheck.render.model import build_view
 from pathcheck.render.report import lost_sentence
@@ -136,8 +136,8 @@ class Builder:
                        + (f": {tile}" if tile is not None else "")
                        + f" ({height} tile{'' if height == 1 else 's'})")
             for event in events or [PageEvent(caption)]:
-                own = [Note(f"{event.where}: {event.text}", NoteKind.VIOLATION, event.rule)
-                       ] if event.violation else []
+                own = [new_note(f"{event.where}: {event.text}", NoteKind.VIOLATION,
+                                event.rule)] if event.violation else []
                 self.moments.add(f"{number}.{turn}", caption, event, picture=picture,
                                  notes=notes + own, scores=scores)
             shown = height
@@ -334,7 +334,7 @@ def _hand_lines(exp: Exploration) -> list[str]:
 
 
 def _violation_event(violation: Violation, words: Words = DUNGEON_WORDS) -> PageEvent:
-    return PageEvent(violation.message, words.where(violation.move), violation.rule,
+    return new_event(violation.message, words.where(violation.move), violation.rule,
                      violation=True)
 
 
@@ -392,16 +392,16 @@ def game_page(log: Mapping[str, Any], ruling: Ruling, *, lean: bool = False) -> 
             f"exploration {number}")]}
         extra: dict[int, list[Note]] = {}
         for t, hands in enumerate(_hand_lines(exp)):
-            extra[t] = [Note(hands)]
+            extra[t] = [new_note(hands)]
         placers = {1: ""}
         for t, turn in enumerate(exp.turns, start=1):
             where = f"exploration {number}, turn {t} ({turn.player})"
             placers[heights[t - 1]] = turn.player
-            evs = [PageEvent(f"{turn.player} places {turn.placement} (stack tile "
+            evs = [new_event(f"{turn.player} places {turn.placement} (stack tile "
                              f"{heights[t - 1]})", where)]
             for name in turn.lost:
                 cards.append(LostCard(name, heights[t - 1]))
-                evs.append(PageEvent(f"{name} announces Lost (LOST card on tile "
+                evs.append(new_event(f"{name} announces Lost (LOST card on tile "
                                      f"{heights[t - 1]})", where))
             turn_events[t] = evs
         at_deal = placed.pop((number, None), [])
