@@ -75,6 +75,8 @@ class LeanMoments:
     def __init__(self, names: Sequence[str]) -> None:
         self.names = tuple(names)
         self._isolate = Names(self.names)
+        self._plain = self._isolate.pattern is None
+        """No name to isolate: an ASCII text is said as it is (:meth:`Names.text`)."""
         self._used: dict[str, int] = {}
         self._scores: dict[str, int] | None = None
         self._rows: list[list[Any]] = []
@@ -88,7 +90,7 @@ class LeanMoments:
         self._marks: list[tuple[str, bool, bool]] = []
         self._first_violation: str | None = None
         self._costly = False
-        self._last: tuple[str, str, Picture, str, tuple[Note, ...], dict[str, int]] | None = None
+        self._last: tuple[str, str, Picture, str, Sequence[Note], dict[str, int]] | None = None
 
     @property
     def picture(self) -> Picture:
@@ -119,9 +121,11 @@ class LeanMoments:
         self._used[base] = count + 1
         key = base + suffix(count) if count else base
         isolate = self._isolate
-        item: dict[str, Any] = {"k": key, "c": isolate.text(caption)}
+        item: dict[str, Any] = {"k": key, "c": caption if self._plain and caption.isascii()
+                                else isolate.text(caption)}
         if picture:
-            item["p"] = self._number(picture)
+            known = self._drawn.get(id(picture))
+            item["p"] = known[1] if known is not None else self._number(picture)
         if text:
             item["t"] = isolate.text(text)
         if event is not None:
@@ -163,7 +167,7 @@ class LeanMoments:
         if kept:
             item["s"] = self._rows
         self._frames.append(item)
-        self._last = (key, caption, picture, text, tuple(notes), kept)
+        self._last = (key, caption, picture, text, notes, kept)
 
     def page(self, title: str, summary: Sequence[str] = (), legend: str = "", *,
              illegal: bool = False, names: Sequence[str] = (), round_word: str = "round"
@@ -176,7 +180,7 @@ class LeanMoments:
             raise ValueError("a lean page's names are given when its moments are collected")
         key, caption, picture, text, notes, scores = self._last
         final = Frame(key, caption, picture.text() if isinstance(picture, Lines) else picture,
-                      text, None, notes, scores)
+                      text, None, tuple(notes), scores)
         data = _json_bytes_for_script({
             "lines": list(self._lines), "pictures": [list(p) for p in self._pictures],
             "rules": [[r.section, r.quote] for r in self._rules], "frames": self._frames})

@@ -135,11 +135,11 @@ class Builder:
                                                  else f"tile {turn}")
                        + (f": {tile}" if tile is not None else "")
                        + f" ({height} tile{'' if height == 1 else 's'})")
+            base = f"{number}.{turn}"
             for event in events or [PageEvent(caption)]:
-                own = [new_note(f"{event.where}: {event.text}", NoteKind.VIOLATION,
-                                event.rule)] if event.violation else []
-                self.moments.add(f"{number}.{turn}", caption, event, picture=picture,
-                                 notes=notes + own, scores=scores)
+                self.moments.add(base, caption, event, picture=picture, notes=[
+                    *notes, new_note(f"{event.where}: {event.text}", NoteKind.VIOLATION,
+                                     event.rule)] if event.violation else notes, scores=scores)
             shown = height
         if len(steps) < every:
             self._not_drawn(number, label, start_turn, most, every, len(placements), scores)
@@ -186,7 +186,7 @@ class Builder:
         known = said.get(key)
         if known is None:
             known = said[key] = self._new_notes(result, height, announced, full)
-        return list(known)
+        return known  # never changed: the caller adds to a copy
 
     @staticmethod
     def _new_notes(result: TraceResult, height: int, announced: Sequence[LostCard],
