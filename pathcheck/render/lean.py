@@ -124,8 +124,8 @@ class LeanMoments:
         item: dict[str, Any] = {"k": key, "c": caption if self._plain and caption.isascii()
                                 else isolate.text(caption)}
         if picture:
-            known = self._drawn.get(id(picture))
-            item["p"] = known[1] if known is not None else self._number(picture)
+            drawn = self._drawn.get(id(picture))
+            item["p"] = drawn[1] if drawn is not None else self._number(picture)
         if text:
             item["t"] = isolate.text(text)
         if event is not None:
