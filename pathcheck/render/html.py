@@ -84,7 +84,11 @@ class PageEvent:
 def new_event(text: str, where: str = "", rule: Rule | None = None, violation: bool = False,
               lost: bool = False) -> PageEvent:
     """``PageEvent(text, where, rule, violation, lost)``, made without the frozen dataclass's
-    field-by-field ``__setattr__`` (a page makes an event a moment; the same object)."""
+    field-by-field ``__setattr__`` (a page makes an event a moment; the same object).
+
+    >>> new_event("Ann places R1@N", "turn 1") == PageEvent("Ann places R1@N", "turn 1")
+    True
+    """
     event = _new(PageEvent)
     fields = event.__dict__
     fields["text"], fields["where"], fields["rule"] = text, where, rule
@@ -93,7 +97,11 @@ def new_event(text: str, where: str = "", rule: Rule | None = None, violation: b
 
 
 def new_note(text: str, kind: NoteKind = NoteKind.INFO, rule: Rule | None = None) -> Note:
-    """``Note(text, kind, rule)``, made as :func:`new_event` makes an event."""
+    """``Note(text, kind, rule)``, made as :func:`new_event` makes an event.
+
+    >>> new_note("Lost", NoteKind.LOST) == Note("Lost", NoteKind.LOST)
+    True
+    """
     note = _new(Note)
     fields = note.__dict__
     fields["text"], fields["kind"], fields["rule"] = text, kind, rule

@@ -56,7 +56,11 @@ writes them for an event without an analysis mark."""
 
 class Lines(tuple[str, ...]):
     """A picture as its lines (no line holds a line boundary), not joined into one text: the
-    picture ``"\\n".join(lines) + "\\n"``."""
+    picture ``"\\n".join(lines) + "\\n"``.
+
+    >>> Lines(("<svg>", "</svg>")).text()
+    '<svg>\\n</svg>\\n'
+    """
 
     def text(self) -> Drawing:
         """The picture as SVG markup."""
