@@ -115,7 +115,7 @@ class AdjudicatePages:
         from pathcheck.games.pages import page_for
 
         plugin = self.adjudicator or games.for_format(str(doc.value.get("format")))
-        built = page_for(plugin, doc.value, ruling)
+        built = page_for(plugin, doc.value, ruling, lean=True)
         if several:  # one of several logs of a file: say which
             built = replace(built, title=built.title.replace(ruling.source, _where(doc), 1))
         return built

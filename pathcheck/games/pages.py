@@ -65,13 +65,18 @@ def moment_pictures(adjudicator: Adjudicator, log: Mapping[str, Any], ruling: Ru
     return picture, sorted(texts), {(m.round, m.turn): said for m, said in pictures.says.items()}
 
 
-def page_for(adjudicator: Adjudicator, log: Mapping[str, Any], ruling: Ruling) -> Page:
-    """The replay page of ``ruling`` (the ruling of ``log`` by ``adjudicator``)."""
+def page_for(adjudicator: Adjudicator, log: Mapping[str, Any], ruling: Ruling, *,
+             lean: bool = False) -> Page:
+    """The replay page of ``ruling`` (the ruling of ``log`` by ``adjudicator``). ``lean``: a
+    game's ``frames.lean_page`` where it has one, which makes the same page's bytes with less
+    work (:mod:`pathcheck.render.lean`; the page's ``frames`` are then not kept)."""
     package = type(adjudicator).__module__.rpartition(".")[0]
     name = f"{package}.frames"
     frames = importlib.import_module(name) if package and importlib.util.find_spec(name) \
         else None
-    build = getattr(frames, "page", None)
+    build = getattr(frames, "lean_page", None) if lean else None
+    if not callable(build):
+        build = getattr(frames, "page", None)
     if callable(build):
         page: Page = build(log, ruling)
         return page

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from pathcheck.render.html import Drawing, one_line
+from pathcheck.render.lean import Lines
 from pathcheck.render.model import PAIRS, PortPair, tile_paths
 from pathcheck.render.svg import (
     BACKDROP,
@@ -83,7 +84,17 @@ class Prefixes:
         passes = full.passes[:self.passes(height)]
         last = passes[-1] if passes else None
         movement = Move((last.exit - last.entry) % 4) if last is not None else self.initial
-        return TraceResult(None, None, full.layout[:height], movement, passes)
+        # TraceResult(None, None, layout, movement, passes) without the frozen dataclass's
+        # field-by-field __setattr__ (a page reads a prefix a turn)
+        result = _new(TraceResult)
+        fields = result.__dict__
+        fields["lost_at"] = fields["reason"] = None
+        fields["layout"], fields["last_movement"] = full.layout[:height], movement
+        fields["passes"] = passes
+        return result
+
+
+_new = object.__new__
 
 
 def extent(result: TraceResult) -> Extent:
@@ -179,6 +190,18 @@ class Growing:
     def picture(self, height: int, cards: Mapping[int, str] | None = None
                 ) -> tuple[str, TraceResult]:
         """The picture of the first ``height`` tiles, and their trace."""
+        out, result = self._picture(height, cards)
+        return (Drawing(out) if self.one_line else "\n".join(out) + "\n"), result
+
+    def lines(self, height: int, cards: Mapping[int, str] | None = None
+              ) -> tuple[Lines | str, TraceResult]:
+        """:meth:`picture` as its lines, not joined (the picture's text where a line holds a
+        line boundary)."""
+        out, result = self._picture(height, cards)
+        return (Lines(out) if self.one_line else "\n".join(out) + "\n"), result
+
+    def _picture(self, height: int, cards: Mapping[int, str] | None
+                 ) -> tuple[list[str], TraceResult]:
         result = self.prefixes.at(height)
         passes = len(result.passes)
         if passes < self.drawn_passes or len(result.layout) < len(self.tiles):
@@ -207,4 +230,4 @@ class Growing:
             out += [self._card(index, initials) for index, initials in sorted(cards.items())
                     if 1 <= index <= count]
         out += CLOSE
-        return (Drawing(out) if self.one_line else "\n".join(out) + "\n"), result
+        return out, result

@@ -81,6 +81,33 @@ class PageEvent:
     """The analysis's mark of the move, e.g. ``slip`` or ``guess 35%`` (``analyse --html``)."""
 
 
+def new_event(text: str, where: str = "", rule: Rule | None = None, violation: bool = False,
+              lost: bool = False) -> PageEvent:
+    """``PageEvent(text, where, rule, violation, lost)``, made without the frozen dataclass's
+    field-by-field ``__setattr__`` (a page makes an event a moment; the same object).
+
+    >>> new_event("Ann places R1@N", "turn 1") == PageEvent("Ann places R1@N", "turn 1")
+    True
+    """
+    event = _new(PageEvent)
+    fields = event.__dict__
+    fields["text"], fields["where"], fields["rule"] = text, where, rule
+    fields["violation"], fields["lost"], fields["mark"] = violation, lost, ""
+    return event
+
+
+def new_note(text: str, kind: NoteKind = NoteKind.INFO, rule: Rule | None = None) -> Note:
+    """``Note(text, kind, rule)``, made as :func:`new_event` makes an event.
+
+    >>> new_note("Lost", NoteKind.LOST) == Note("Lost", NoteKind.LOST)
+    True
+    """
+    note = _new(Note)
+    fields = note.__dict__
+    fields["text"], fields["kind"], fields["rule"] = text, kind, rule
+    return note
+
+
 @dataclass(frozen=True)
 class Frame:
     """One moment of the replay.
@@ -97,6 +124,24 @@ class Frame:
     event: int | None = None
     notes: Sequence[Note] = ()
     scores: Mapping[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Built:
+    """What a lean page builder (:mod:`pathcheck.render.lean`) made of a page's moments as it
+    collected them, instead of keeping a :class:`Frame` per moment: the page's data (UTF-8
+    JSON, safe in ``<script>``), the move list and the slider's marks as HTML, the last moment
+    (which the page shows without JavaScript), the key of the first violation's moment, and
+    whether a move cost points (``analyse --html``)."""
+
+    data: bytes
+    events: str
+    marks: str
+    count: int
+    """How many moments the page has."""
+    final: Frame
+    first_violation: str | None
+    costly: bool = False
 
 
 @dataclass(frozen=True)
@@ -121,6 +166,8 @@ class Page:
 
     def first_violation(self) -> str | None:
         """The key of the moment of the first violation, if any."""
+        if self.built is not None:
+            return self.built.first_violation
         for frame in self.frames:
             if frame.event is not None and self.events[frame.event].violation:
                 return frame.key
@@ -128,6 +175,9 @@ class Page:
     strip: Sequence[tuple[str, str, str]] = ()
     """The moves coloured by mark, in order: (frame key, ``slip``/``guess``/``sound``, title);
     each links to its moment (``analyse --html``)."""
+    built: Built | None = None
+    """The moments already made into the page's data and HTML (a lean builder's page: then
+    ``frames`` and ``events`` are empty)."""
 
 
 class Drawing(str):
@@ -156,7 +206,11 @@ def one_line(text: str) -> bool:
     >>> one_line("<g/>"), one_line("a\\u2028b"), one_line("a\\x85")
     (True, False, False)
     """
-    return not text or text.splitlines() == [text]
+    return _BOUNDARY.search(text) is None
+
+
+_BOUNDARY = re.compile("[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+"""The characters ``str.splitlines`` splits at."""
 
 
 _new = object.__new__
@@ -184,9 +238,11 @@ class Moments:
         self._used: dict[str, int] = {}
         self._scores: dict[str, int] | None = None
 
-    def add(self, base: str, caption: str, event: PageEvent | None, *, picture: str = "",
-            text: str = "", notes: Sequence[Note] = (),
+    def add(self, base: str, caption: str, event: PageEvent | None, *,
+            picture: str | Sequence[str] = "", text: str = "", notes: Sequence[Note] = (),
             scores: Mapping[str, int] | None = None) -> None:
+        if not isinstance(picture, str):  # a picture's lines (pathcheck.render.lean.Lines)
+            picture = Drawing(picture)
         count = self._used.get(base, 0)
         self._used[base] = count + 1
         index = None
@@ -359,35 +415,50 @@ def _button(ident: str, label: str, tip: str, face: str) -> str:
 
 def head(title: str) -> str:
     """The start of every page up to ``<body>``: the one stylesheet, the generator mark."""
+    return _head_open(title) + _STYLE
+
+
+def _head_open(title: str) -> str:
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 {GENERATOR}
-<title>{escape(title)}</title>
+<title>{escape(title)}</title>"""
+
+
+_STYLE = f"""
 <style>{CSS}</style>
 </head>"""
+_STYLE_BYTES = _STYLE.encode("utf-8")
 
 
 def _marks(page: Page) -> str:
     """The slider's marks: round starts, Lost points and violations, each a link."""
-    last = max(len(page.frames) - 1, 1)
+    events = page.events
+    return marks_html([(frame.key, frame.event is not None and events[frame.event].violation,
+                        frame.event is not None and events[frame.event].lost)
+                       for frame in page.frames], page.round_word)
+
+
+def marks_html(moments: Sequence[tuple[str, bool, bool]], round_word: str) -> str:
+    """The slider's marks of the moments (key, at a violation, at a Lost point) in order."""
+    last = max(len(moments) - 1, 1)
     out = []
     previous = None
-    for i, frame in enumerate(page.frames):
-        round_key = frame.key.partition(".")[0]
-        event = page.events[frame.event] if frame.event is not None else None
+    for i, (key, violation, lost) in enumerate(moments):
+        round_key = key.partition(".")[0]
         kind, label = "", ""
-        if event is not None and event.violation:
-            kind, label = "violation", f"violation at {frame.key}"
-        elif event is not None and event.lost:
-            kind, label = "lost", f"Lost at {frame.key}"
-        elif previous is not None and round_key != previous and "." in frame.key:
-            kind, label = "round", f"{page.round_word} {round_key} starts"
+        if violation:
+            kind, label = "violation", f"violation at {key}"
+        elif lost:
+            kind, label = "lost", f"Lost at {key}"
+        elif previous is not None and round_key != previous and "." in key:
+            kind, label = "round", f"{round_word} {round_key} starts"
         previous = round_key
         if kind:
-            out.append(f'<a class="{kind}" href="{escape(fragment(frame.key))}" '
+            out.append(f'<a class="{kind}" href="{escape(fragment(key))}" '
                        f'style="left:{100 * i / last:.2f}%" title="{escape(label)}" '
                        f'aria-label="{escape(label)}"></a>')
     return "".join(out)
@@ -411,7 +482,7 @@ def _static_frame(frame: Frame, names: Names) -> tuple[str, str, str, str]:
 def render_page(page: Page) -> str:
     """The page as one self-contained HTML document."""
     before, data, after = _page_parts(page)
-    return before + data.decode("utf-8") + after
+    return "".join(before) + data.decode("utf-8") + after
 
 
 def render_page_bytes(page: Page) -> bytes:
@@ -423,21 +494,35 @@ def render_page_bytes(page: Page) -> bytes:
     True
     """
     before, data, _ = _page_parts(page)
-    return b"".join((before.encode("utf-8"), data, _END_BYTES))
+    # each part encoded on its own: a part with a character beyond Latin-1 (a tile's arrow)
+    # makes a text of 2 bytes a character, and a text joined of all of them would be one
+    return b"".join([*(_STYLE_BYTES if part is _STYLE else part.encode("utf-8")
+                       for part in before), data, _END_BYTES])
 
 
-def _page_parts(page: Page) -> tuple[str, bytes, str]:
-    """The page up to its data, the data (JSON, UTF-8), and the rest."""
-    if not page.frames:
-        raise ValueError("a replay page needs at least one frame")
+def _page_parts(page: Page) -> tuple[list[str], bytes, str]:
+    """The page up to its data (in parts), the data (JSON, UTF-8), and the rest."""
     names = Names(page.names)
-    data = frames_data(page, names)
-    last = len(page.frames) - 1
-    keys: dict[int, str] = {}
-    for frame in page.frames:
-        if frame.event is not None:
-            keys.setdefault(frame.event, frame.key)
-    events = "\n".join(event_html(e, keys.get(i), names) for i, e in enumerate(page.events))
+    built = page.built
+    if built is None:
+        if not page.frames:
+            raise ValueError("a replay page needs at least one frame")
+        keys: dict[int, str] = {}
+        for frame in page.frames:
+            if frame.event is not None:
+                keys.setdefault(frame.event, frame.key)
+        built = Built(_json_bytes_for_script(frames_data(page, names)),
+                      "\n".join(event_html(e, keys.get(i), names)
+                                for i, e in enumerate(page.events)),
+                      _marks(page), len(page.frames), page.frames[-1], page.first_violation(),
+                      any(e.mark.startswith("slip") for e in page.events))
+    return _html_parts(page, built, names)
+
+
+def _html_parts(page: Page, built: Built, names: Names) -> tuple[list[str], bytes, str]:
+    final = built.final
+    last = built.count - 1
+    events = built.events
     summary = "".join(
         f'<p class="illegal" title="{escape(line)}">{names.html(line)}</p>' if page.illegal
         else f"<p>{names.html(line)}</p>" for line in page.summary[:1])
@@ -453,14 +538,12 @@ def _page_parts(page: Page) -> tuple[str, bytes, str]:
     if strip:
         strip = f'<nav class="strip" aria-label="the moves by mark">{strip}</nav>'
     costly_filter = ('<input type="checkbox" id="pc-costly"><label for="pc-costly">only the '
-                     "moves that cost points</label>"
-                     if any(e.mark.startswith("slip") for e in page.events) else "")
-    final = page.frames[-1]
+                     "moves that cost points</label>" if built.costly else "")
     picture, text, notes, rows = _static_frame(final, names)
     text_hidden = "" if text else " hidden"
     next_violation = (_button("pc-nextv", "next violation", "next violation", "next &#x26A0;")
-                      if page.first_violation() is not None else "")
-    return (f"""{head(page.title)}
+                      if built.first_violation is not None else "")
+    return ([_head_open(page.title), _STYLE, f"""
 <body data-moment="{escape(final.key)}">
 <header>{back}<h1 title="{escape(page.title)}">{escape(page.title)}</h1>
 <div class="summary">{summary}</div>{strip}</header>
@@ -468,7 +551,7 @@ def _page_parts(page: Page) -> tuple[str, bytes, str]:
 {_button("pc-first", "first moment", "first (Home)", "|&#x25C0;")}
 {_button("pc-prev", "previous moment", "previous (&#x2190;)", "&#x25C0;")}
 <div class="track"><input type="range" id="pc-slider" min="0" max="{last}" value="{last}"
-aria-label="moment"><div class="marks" id="pc-marks">{_marks(page)}</div></div>
+aria-label="moment"><div class="marks" id="pc-marks">{built.marks}</div></div>
 {_button("pc-next", "next moment", "next (&#x2192;)", "&#x25B6;")}
 {_button("pc-last", "last moment", "last (End)", "&#x25B6;|")}
 {next_violation}
@@ -480,7 +563,7 @@ aria-label="moment"><div class="marks" id="pc-marks">{_marks(page)}</div></div>
 <main>
 <section class="board" aria-label="the game at this moment">
 <h2 id="pc-caption">{names.html(final.caption)}</h2>
-<figure id="pc-picture" role="group" aria-labelledby="pc-caption">{picture}</figure>
+<figure id="pc-picture" role="group" aria-labelledby="pc-caption">""", picture, f"""</figure>
 <pre id="pc-text"{text_hidden}>{text}</pre>
 {legend}
 <ul id="pc-notes" class="notes">{notes}</ul>
@@ -489,12 +572,12 @@ aria-label="moment"><div class="marks" id="pc-marks">{_marks(page)}</div></div>
 </section>
 <aside class="events"><h2>Moves and events of the ruling</h2>{costly_filter}
 <ol id="pc-events" aria-label="moves and events of the ruling: each goes to its moment">
-{events}
+""", events, """
 </ol></aside>
 </main>
 <noscript><p>Without JavaScript this page shows the end of the game; every move and event of
 the ruling is listed above.</p></noscript>
-<script type="application/json" id="pc-data">""", _json_bytes_for_script(data), _END)
+<script type="application/json" id="pc-data">"""], built.data, _END)
 
 
 _END = f"""</script>

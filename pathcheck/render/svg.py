@@ -215,6 +215,7 @@ def svg_open(extent: Extent, title: str = "") -> tuple[str, float]:
             f'--minh:{min_width(height):.0f}px;--max:{1.6 * width:.0f}px">'), top
 
 
+@lru_cache(maxsize=1024)  # the same few hundred lines in every page of a batch
 def desc_line(tiles: int, lost_index: int | None, reason: str | None) -> str:
     """What a picture shows, in words (``reason`` only where the Lost tile is drawn)."""
     described = f"{counted(tiles, 'tile')} laid" + (

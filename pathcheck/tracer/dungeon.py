@@ -191,16 +191,26 @@ def trace(
     lost_at, code, cells, last_move = trace_indices(
         compiled, indices, dirs, tracing_mask(rules), int(initial_movement), None, raw_passes
     )
-    passes = tuple(
-        Pass(*unpack(cell), _DIRECTIONS[entry], _DIRECTIONS[exit_])
-        for cell, entry, exit_ in raw_passes or ()
-    )
+    passes = []
+    for cell, entry, exit_ in raw_passes or ():
+        # Pass(x, y, entry, exit) without the frozen dataclass's field-by-field __setattr__
+        one = _new(Pass)
+        fields = one.__dict__
+        fields["x"], fields["y"] = unpack(cell)
+        fields["entry"], fields["exit"] = _DIRECTIONS[entry], _DIRECTIONS[exit_]
+        passes.append(one)
     layout = []
     for placement, cell in zip(placements, cells, strict=False):
-        x, y = unpack(cell)
-        layout.append(Placed(placement.tile, placement.dir, x, y))
+        placed = _new(Placed)  # Placed(tile, dir, x, y), likewise
+        fields = placed.__dict__
+        fields["tile"], fields["dir"] = placement.tile, placement.dir
+        fields["x"], fields["y"] = unpack(cell)
+        layout.append(placed)
     return TraceResult(lost_at or None, _REASON_BY_CODE[code], tuple(layout), Move(last_move),
-                       passes)
+                       tuple(passes))
+
+
+_new = object.__new__
 
 
 def parse_notation(text: str) -> list[Placement]:

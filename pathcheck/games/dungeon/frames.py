@@ -27,7 +27,8 @@ from typing import Any
 
 from pathcheck.games.dungeon.log import Exploration, GameLog
 from pathcheck.render.growing import Growing, Prefixes, extent
-from pathcheck.render.html import Moments, Note, NoteKind, Page, PageEvent
+from pathcheck.render.html import Moments, Note, NoteKind, Page, PageEvent, new_event, new_note
+from pathcheck.render.lean import LeanMoments
 from pathcheck.render.model import build_view
 from pathcheck.render.report import lost_sentence
 from pathcheck.render.ruling_page import DUNGEON_WORDS, Words, verdict_lines
@@ -74,7 +75,7 @@ class Builder:
     tileset: TileSet
     rules: frozenset[int]
     words: Words = DUNGEON_WORDS
-    moments: Moments = field(default_factory=Moments)
+    moments: Moments | LeanMoments = field(default_factory=Moments)
 
     def dungeon(self, placements: Sequence[Placement], *, number: int, label: str,
                 movement: Move = Move.STRAIGHT, cards: Sequence[LostCard] = (),
@@ -104,6 +105,7 @@ class Builder:
         initials = {k: _initial(name) for k, name in (placers or {}).items() if name}
         growing = Growing(full, self.tileset, self.rules, extent(drawn), initials, movement)
         card_initials = [(card.after, _initial(card.player)) for card in cards]
+        lines = growing.lines if isinstance(self.moments, LeanMoments) else growing.picture
         shown = 0
         lost_before = False
         result: TraceResult | None = None
@@ -116,7 +118,7 @@ class Builder:
             for after, initial in card_initials:
                 if after <= height:
                     on_tiles[after] = on_tiles.get(after, "") + initial
-            picture, result = growing.picture(traced, on_tiles)
+            picture, result = lines(traced, on_tiles)
             if turn_events is not None and turn in turn_events:
                 events = list(turn_events[turn])
             else:
@@ -133,11 +135,11 @@ class Builder:
                                                  else f"tile {turn}")
                        + (f": {tile}" if tile is not None else "")
                        + f" ({height} tile{'' if height == 1 else 's'})")
+            base = f"{number}.{turn}"
             for event in events or [PageEvent(caption)]:
-                own = [Note(f"{event.where}: {event.text}", NoteKind.VIOLATION, event.rule)
-                       ] if event.violation else []
-                self.moments.add(f"{number}.{turn}", caption, event, picture=picture,
-                                 notes=notes + own, scores=scores)
+                self.moments.add(base, caption, event, picture=picture, notes=[
+                    *notes, new_note(f"{event.where}: {event.text}", NoteKind.VIOLATION,
+                                     event.rule)] if event.violation else notes, scores=scores)
             shown = height
         if len(steps) < every:
             self._not_drawn(number, label, start_turn, most, every, len(placements), scores)
@@ -184,7 +186,7 @@ class Builder:
         known = said.get(key)
         if known is None:
             known = said[key] = self._new_notes(result, height, announced, full)
-        return list(known)
+        return known  # never changed: the caller adds to a copy
 
     @staticmethod
     def _new_notes(result: TraceResult, height: int, announced: Sequence[LostCard],
@@ -332,7 +334,7 @@ def _hand_lines(exp: Exploration) -> list[str]:
 
 
 def _violation_event(violation: Violation, words: Words = DUNGEON_WORDS) -> PageEvent:
-    return PageEvent(violation.message, words.where(violation.move), violation.rule,
+    return new_event(violation.message, words.where(violation.move), violation.rule,
                      violation=True)
 
 
@@ -361,14 +363,16 @@ def game_stacks(game: GameLog) -> list[tuple[list[Placement], list[int]]]:
              list(range(2, len(exp.turns) + 2))) for exp in game.explorations]
 
 
-def game_page(log: Mapping[str, Any], ruling: Ruling) -> Page:
+def game_page(log: Mapping[str, Any], ruling: Ruling, *, lean: bool = False) -> Page:
     """The page of a ``game/1`` log: each exploration turn by turn, then its check; every
-    event a moment, every violation at its turn."""
+    event a moment, every violation at its turn. ``lean``: its moments made into the page's
+    data as they come (:mod:`pathcheck.render.lean`; the same bytes)."""
     from pathcheck.games.dungeon.log import read_game_log
 
     game = read_game_log(log, source=ruling.source)
     stacks = game_stacks(game)
-    builder = Builder(game.tileset, game.rules)
+    builder = Builder(game.tileset, game.rules,
+                      moments=LeanMoments(game.players) if lean else Moments())
     moments = builder.moments
     placed: dict[tuple[int | None, int | None], list[Violation]] = {}
     for violation in ruling.violations:
@@ -388,16 +392,16 @@ def game_page(log: Mapping[str, Any], ruling: Ruling) -> Page:
             f"exploration {number}")]}
         extra: dict[int, list[Note]] = {}
         for t, hands in enumerate(_hand_lines(exp)):
-            extra[t] = [Note(hands)]
+            extra[t] = [new_note(hands)]
         placers = {1: ""}
         for t, turn in enumerate(exp.turns, start=1):
             where = f"exploration {number}, turn {t} ({turn.player})"
             placers[heights[t - 1]] = turn.player
-            evs = [PageEvent(f"{turn.player} places {turn.placement} (stack tile "
+            evs = [new_event(f"{turn.player} places {turn.placement} (stack tile "
                              f"{heights[t - 1]})", where)]
             for name in turn.lost:
                 cards.append(LostCard(name, heights[t - 1]))
-                evs.append(PageEvent(f"{name} announces Lost (LOST card on tile "
+                evs.append(new_event(f"{name} announces Lost (LOST card on tile "
                                      f"{heights[t - 1]})", where))
             turn_events[t] = evs
         at_deal = placed.pop((number, None), [])
@@ -455,6 +459,14 @@ def page(log: Mapping[str, Any], ruling: Ruling) -> Page:
     if ruling.format == "solo/1":
         return solo_page(log, ruling)
     return game_page(log, ruling)
+
+
+def lean_page(log: Mapping[str, Any], ruling: Ruling) -> Page:
+    """:func:`page`, its moments made into the page's data as they come (the same bytes:
+    :mod:`pathcheck.render.lean`)."""
+    if ruling.format == "solo/1":
+        return solo_page(log, ruling)
+    return game_page(log, ruling, lean=True)
 
 
 class _Drawn:
