@@ -15,17 +15,48 @@ enum { DG_EARLY, DG_SCORED, DG_TOO_LATE, DG_HELD_ON, DG_STAYED };
 static PyObject *S_start_player, *S_turns, *S_hands, *S_deck, *S_player,
     *S_draw, *S_simultaneous;
 
-/* The seat of `name` (an exact str) among the players, or -1. */
+/* The seat of `name` (an exact str) among the players, or -1. A log's names are other
+ * objects than its players' (msgspec makes each anew), so they are compared by their
+ * characters: equal texts have the same length and kind (the smallest that holds them). */
 static int dg_seat(PyObject *name, PyObject *const *players, int n) {
     if (!PyUnicode_CheckExact(name)) return -1;
     for (int i = 0; i < n; i++)
         if (players[i] == name) return i;
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyUnicode_READY(name) < 0) {  /* a legacy string (none is made so today) */
+        PyErr_Clear();
+        return -1;
+    }
     for (int i = 0; i < n; i++) {
-        int eq = PyUnicode_Compare(players[i], name);
-        if (eq == 0) return i;
-        if (eq == -1 && PyErr_Occurred()) PyErr_Clear();
+        if (PyUnicode_CheckExact(players[i]) && PyUnicode_READY(players[i]) < 0) {
+            PyErr_Clear();
+            return -1;
+        }
+    }
+#endif
+    Py_ssize_t len = PyUnicode_GET_LENGTH(name);
+    int kind = PyUnicode_KIND(name);
+    const void *data = PyUnicode_DATA(name);
+    for (int i = 0; i < n; i++) {
+        PyObject *p = players[i];
+        if (PyUnicode_CheckExact(p) && PyUnicode_GET_LENGTH(p) == len &&
+            PyUnicode_KIND(p) == kind && memcmp(PyUnicode_DATA(p), data, (size_t)len * kind) == 0)
+            return i;
     }
     return -1;
+}
+
+/* A tuple of `k` ints (k <= 4); NULL with an error set. Py_BuildValue parses its format at
+ * every call: a log makes a few dozen of these. */
+static PyObject *dg_ints(int k, int a, int b, int c, int d) {
+    int v[4] = {a, b, c, d};
+    PyObject *out = PyTuple_New(k);
+    for (int i = 0; out && i < k; i++) {
+        PyObject *x = PyLong_FromLong(v[i]);
+        if (!x) Py_CLEAR(out);
+        else PyTuple_SET_ITEM(out, i, x);
+    }
+    return out;
 }
 
 /* The tile number of `id` (an exact str known to the tables), or -1. */
@@ -218,11 +249,12 @@ static int dg_from_hand(DgState *s, int player, int tile) {
  * the LOST cards laid after a tile after it (" !name", in the order laid), per_line tokens a
  * line. NULL on an error. */
 static PyObject *dg_display(DgState *s, const int *tiles, const int *dirs, int n) {
+    static PyObject *space, *newline, *bang, *empty;  /* made once, kept */
     PyObject *pieces = PyList_New(0), *out = NULL;
-    PyObject *space = NULL, *newline = NULL, *bang = NULL, *empty = NULL;
-    if (!pieces || !(space = PyUnicode_FromString(" ")) ||
-        !(newline = PyUnicode_FromString("\n")) || !(bang = PyUnicode_FromString(" !")) ||
-        !(empty = PyUnicode_FromString("")))
+    if (!pieces || (!space && !(space = PyUnicode_InternFromString(" "))) ||
+        (!newline && !(newline = PyUnicode_InternFromString("\n"))) ||
+        (!bang && !(bang = PyUnicode_InternFromString(" !"))) ||
+        (!empty && !(empty = PyUnicode_InternFromString(""))))
         goto done;
     for (int k = 0; k < n; k++) {
         if (k && PyList_Append(pieces, k % s->per_line || n <= s->per_line ? space : newline))
@@ -239,10 +271,6 @@ static PyObject *dg_display(DgState *s, const int *tiles, const int *dirs, int n
     out = PyUnicode_Join(empty, pieces);
 done:
     Py_XDECREF(pieces);
-    Py_XDECREF(space);
-    Py_XDECREF(newline);
-    Py_XDECREF(bang);
-    Py_XDECREF(empty);
     return out;
 }
 
@@ -364,7 +392,7 @@ static PyObject *dg_exploration(DgState *s, PyObject *exp, int *last) {
     }
     if (!(cards = PyTuple_New(s->ncards))) goto done;
     for (int k = 0; k < s->ncards; k++) {
-        PyObject *v = Py_BuildValue("(ii)", s->cards[k][0], s->cards[k][1]);
+        PyObject *v = dg_ints(2, s->cards[k][0], s->cards[k][1], 0, 0);
         if (!v) goto done;
         PyTuple_SET_ITEM(cards, k, v);
     }
@@ -382,7 +410,7 @@ static PyObject *dg_exploration(DgState *s, PyObject *exp, int *last) {
         } else {
             kind = DG_TOO_LATE;
         }
-        PyObject *v = Py_BuildValue("(iiii)", p, kind, after, points);
+        PyObject *v = dg_ints(4, p, kind, after, points);
         if (!v) goto done;
         PyTuple_SET_ITEM(outcomes, p, v);
     }
