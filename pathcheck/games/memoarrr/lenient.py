@@ -15,7 +15,7 @@ byte, on fixtures, random, mutated and hostile logs.
 >>> found = violations(((F_TURN_ORDER, 1, 2, 1, 0, 0, 0),), ("Ann", "Ben"), 2023, [], {})
 >>> found[0].rule == TURN_ORDER.r2023, found[0].message, found[0].move.pointer
 (True, 'Ann was to move, not Ben', '/rounds/0/actions/1')
->>> stop_note((STOP_OUT, 2, 5, 0), ("Ann", "Ben"))[:70]
+>>> stop_note((STOP_OUT, 2, 5, 0), ("Ann", "Ben"))[:71]
 'replay stopped at round 2, move 5 (Ann already has a volcano and is out'
 """
 
