@@ -125,14 +125,27 @@ def trace(log: Mapping[str, Any], texts: tuple[tuple[str, ...], tuple[str, ...]]
     return found
 
 
+def lenient_trace(log: Mapping[str, Any],
+                  texts: tuple[tuple[str, ...], tuple[str, ...]] | None = None
+                  ) -> tuple[Any, ...] | None:
+    """The C replay's trace of ``log`` through the faults of its moves
+    (``_speedups.memoarrr_lenient``): ``(unseen, complete, rounds, faults, stop)``, and with
+    ``texts`` each reveal marked for the analysis (``marks, barred`` after them); None if the
+    C side declines the log (anything :func:`~pathcheck.games.memoarrr.plain.read_plain`
+    refuses) or the extension is not built."""
+    if _replay is None or _lenient is None:  # looked up at each call: the tests switch it off
+        return None
+    found: tuple[Any, ...] | None = (_lenient(log, CARD_NUMBERS) if texts is None
+                                     else _lenient(log, CARD_NUMBERS, texts))
+    return found
+
+
 def fast_ruling(log: Mapping[str, Any], *, source: str) -> Ruling | None:
     """The ruling on ``log`` as the Python path gives it, or None if the C side declines.
     The C side replays through the faults of the moves too
     (``_speedups.memoarrr_lenient``); :mod:`~pathcheck.games.memoarrr.lenient` words
     them."""
-    if _replay is None or _lenient is None:  # looked up at each call: the tests switch it off
-        return None
-    replayed = _lenient(log, CARD_NUMBERS)
+    replayed = lenient_trace(log)
     if replayed is None:
         return None
     unseen, complete, trace_rounds, faults, stop = replayed

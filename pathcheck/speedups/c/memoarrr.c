@@ -23,6 +23,8 @@
  * long as the log is one read_plain reads, and hands back (unseen, complete, rounds, faults,
  * stop): the rounds as above (up to where the replay stopped), the faults (MF_* below) and
  * why the replay stopped (None, or (M_STOP_*, round, index, player)); see memoarrr_replay.c.
+ * memoarrr_lenient(log, cards, texts) marks the reveals too, as the analysis's Python walk
+ * (analysis.memoarrr.analyse_replayed) does through faults, and adds (marks, barred).
  *
  * memoarrr_replay(log, cards, texts) also marks each reveal against what its player knew, for
  * the analysis (pathcheck.analysis.memoarrr), and hands back a fourth item: those moves
@@ -139,6 +141,9 @@ typedef struct {
     PyObject *best_one, *at, *comma;  /* the texts it picks from (borrowed; comma owned) */
     PyObject *faults;           /* memoarrr_lenient: the faults met (memoarrr_replay.c's
                                  * MF_* tuples); NULL: refuse at the first fault */
+    PyObject *barred;           /* memoarrr_lenient with texts: the reveals of places the
+                                 * rules bar, not marked (round, index, player, place, why:
+                                 * 0 walrus-marked, 1 face up) */
     int stop[4];                /* memoarrr_lenient: why the replay stopped (M_STOP_*), the
                                  * round, move and player; stop[0] = 0: it did not */
 } MState;

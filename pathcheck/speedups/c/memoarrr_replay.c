@@ -61,6 +61,19 @@ static int m_action(MState *s, PyObject *item, int index, PyObject *const *playe
     MAct act;
     if (!m_read_action(s, item, players, &act)) return 0;
     int player = act.player;
+    /* The analysis marks a reveal against what its player knew before the move, whatever
+     * the move then breaks; one the rules bar from the choice it does not mark. */
+    if (s->marks && !act.take && s->last >= 0) {
+        if (!(s->up >> act.pos & 1) && act.pos != s->mark) {
+            if (m_know_move(s, index, player, act.pos, s->mark) < 0) return -1;
+        } else if (s->barred) {  /* strict: a fault below refuses the log */
+            PyObject *barred = Py_BuildValue("(iiiii)", s->round, index, player, act.pos,
+                                             act.pos == s->mark ? 0 : 1);
+            int rc = barred ? PyList_Append(s->barred, barred) : -1;
+            Py_XDECREF(barred);
+            if (rc < 0) return -1;
+        }
+    }
     if (s->round_over) {
         M_FAULT(MF_ROUND_OVER, 0, 0, 0);
         return m_stop(s, M_STOP_OVER, index, player);
@@ -88,8 +101,6 @@ static int m_action(MState *s, PyObject *item, int index, PyObject *const *playe
         } else if (s->turns == 1 && s->round == 1 && (s->peeked >> pos & 1)) {
             M_FAULT(MF_PEEK_EXCEPTION, pos, 0, 0);
         }
-        if (s->marks && s->last >= 0 && m_know_move(s, index, player, pos, blocked) < 0)
-            return -1;
         s->up |= 1u << pos;
         m_know_reveal(s, pos, card);
         int previous = s->last;
@@ -134,8 +145,7 @@ static int m_action(MState *s, PyObject *item, int index, PyObject *const *playe
                 M_FAULT(MF_PEEK_NOT_EARNED, target, 0, why);
             else if (target == M_CENTRE || (s->up >> target & 1))
                 M_FAULT(MF_PENGUIN_FACE_DOWN, target, 0, 0);
-            else
-                m_know_peek(s, player, target);
+            m_know_peek(s, player, target);  /* lenient: seen, though the peek is a fault */
         } else if (earned == M_PENGUIN && down) {
             M_FAULT(MF_PENGUIN_UNUSED, 0, 0, 0);
         }
@@ -187,8 +197,10 @@ static PyObject *m_replay_log(PyObject *log, PyObject *cards, PyObject *texts, i
             s.at = PyTuple_GET_ITEM(texts, 1);
             s.comma = PyUnicode_FromString(", ");
             s.marks = s.comma ? PyList_New(0) : NULL;
+            if (s.marks && lenient && !(s.barred = PyList_New(0))) Py_CLEAR(s.marks);
         }
         if (!texts || s.marks) result = m_replay(&s, rounds, players, unseen);
+        Py_XDECREF(s.barred);
         Py_XDECREF(s.marks);
         Py_XDECREF(s.comma);
         Py_DECREF(held_refs);
@@ -213,9 +225,16 @@ static PyObject *memoarrr_replay(PyObject *self, PyObject *args) {
 
 static PyObject *memoarrr_lenient(PyObject *self, PyObject *args) {
     (void)self;
-    PyObject *log, *cards;
-    if (!PyArg_ParseTuple(args, "OO!", &log, &PyDict_Type, &cards)) return NULL;
-    return m_replay_log(log, cards, NULL, 1);
+    PyObject *log, *cards, *texts = NULL;
+    if (!PyArg_ParseTuple(args, "OO!|O!", &log, &PyDict_Type, &cards, &PyTuple_Type, &texts))
+        return NULL;
+    if (texts && (PyTuple_GET_SIZE(texts) != 2 || !m_table(PyTuple_GET_ITEM(texts, 0)) ||
+                  !m_table(PyTuple_GET_ITEM(texts, 1)))) {
+        PyErr_SetString(PyExc_ValueError,
+                        "memoarrr_lenient: texts must be 2 tuples of 625 str (place * 25 + card)");
+        return NULL;
+    }
+    return m_replay_log(log, cards, texts, 1);
 }
 
 /* Whether `table` is a tuple of 25 * 25 str, as the analysis's texts are. */
@@ -337,13 +356,17 @@ static PyObject *m_replay(MState *sp, PyObject *rounds, PyObject *const *players
     int complete = s.round == M_ROUNDS && s.round_over;
     PyObject *traced = PyList_AsTuple(out);
     if (!traced) goto fail;
-    if (s.marks) {
+    if (s.marks && !s.faults) {
         result = Py_BuildValue("(iiNO)", unseen, complete, traced, s.marks);
     } else if (s.faults) {
         PyObject *faults = PyList_AsTuple(s.faults);
         PyObject *stop = !faults ? NULL : s.stop[0] == M_STOP_NONE ? Py_NewRef(Py_None)
             : Py_BuildValue("(iiii)", s.stop[0], s.stop[1], s.stop[2], s.stop[3]);
-        result = stop ? Py_BuildValue("(iiNNN)", unseen, complete, traced, faults, stop) : NULL;
+        if (stop && s.marks)
+            result = Py_BuildValue("(iiNNNOO)", unseen, complete, traced, faults, stop, s.marks,
+                                   s.barred);
+        else if (stop)
+            result = Py_BuildValue("(iiNNN)", unseen, complete, traced, faults, stop);
         if (!stop) {
             Py_XDECREF(faults);
             Py_DECREF(traced);
