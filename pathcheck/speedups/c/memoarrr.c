@@ -58,11 +58,26 @@ static const uint32_t M_SIDE_MASK[4] = {
     (1u << 5) | (1u << 10) | (1u << 15),
 };
 
-/* The index of `key` in the NULL-ended `names`, or -1 (also for a key that is no str). */
+/* Whether the `len` ASCII characters at `data` spell `name` (a NUL-ended name). */
+static int m_spells(const char *data, Py_ssize_t len, const char *name) {
+    for (Py_ssize_t i = 0; i < len; i++)
+        if (name[i] == 0 || name[i] != data[i]) return 0;
+    return name[len] == 0;
+}
+
+/* The index of `key` in the NULL-ended `names` (ASCII), or -1 (also for a key that is no
+ * str: a str that is not ASCII names none). */
 static int m_key(PyObject *key, const char *const *names) {
     if (!PyUnicode_CheckExact(key)) return -1;
+    if (!PyUnicode_IS_COMPACT_ASCII(key)) {  /* compact non-ASCII or legacy: the slow way */
+        for (int i = 0; names[i]; i++)
+            if (PyUnicode_CompareWithASCIIString(key, names[i]) == 0) return i;
+        return -1;
+    }
+    const char *data = (const char *)PyUnicode_DATA(key);
+    Py_ssize_t len = PyUnicode_GET_LENGTH(key);
     for (int i = 0; names[i]; i++)
-        if (PyUnicode_CompareWithASCIIString(key, names[i]) == 0) return i;
+        if (m_spells(data, len, names[i])) return i;
     return -1;
 }
 
@@ -92,8 +107,20 @@ static int m_position(PyObject *text) {
 /* The seat of `name` among the players, or -1 (also for a name that is no str). */
 static int m_seat(PyObject *name, PyObject *const *players, int n) {
     if (!name || !PyUnicode_CheckExact(name)) return -1;
-    for (int i = 0; i < n; i++)
-        if (players[i] == name || PyUnicode_Compare(players[i], name) == 0) return i;
+    Py_ssize_t len = PyUnicode_GET_LENGTH(name);
+    for (int i = 0; i < n; i++) {
+        PyObject *p = players[i];
+        if (p == name) return i;
+        /* Equal str of the compact (canonical) form have the same kind and bytes. */
+        if (PyUnicode_IS_COMPACT(p) && PyUnicode_IS_COMPACT(name)) {
+            if (PyUnicode_GET_LENGTH(p) == len && PyUnicode_KIND(p) == PyUnicode_KIND(name) &&
+                memcmp(PyUnicode_DATA(p), PyUnicode_DATA(name),
+                       (size_t)len * PyUnicode_KIND(name)) == 0)
+                return i;
+        } else if (PyUnicode_Compare(p, name) == 0) {
+            return i;
+        }
+    }
     return -1;
 }
 
@@ -205,8 +232,17 @@ static int m_next_clockwise(const MState *s, int player) {
 /* Append (kind, index, player, a, b, c, d) to `events`; -1 on a Python error. */
 static int m_event(PyObject *events, int kind, int index, int player, int a, int b, int c,
                    int d) {
-    PyObject *event = Py_BuildValue("(iiiiiii)", kind, index, player, a, b, c, d);
+    const int values[7] = {kind, index, player, a, b, c, d};
+    PyObject *event = PyTuple_New(7);
     if (!event) return -1;
+    for (int i = 0; i < 7; i++) {
+        PyObject *value = PyLong_FromLong(values[i]);
+        if (!value) {
+            Py_DECREF(event);
+            return -1;
+        }
+        PyTuple_SET_ITEM(event, i, value);
+    }
     int rc = PyList_Append(events, event);
     Py_DECREF(event);
     return rc;
