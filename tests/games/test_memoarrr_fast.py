@@ -211,7 +211,8 @@ def test_faulty_hostile_logs(data: st.DataObject) -> None:
     log = faulty_log(data)
     holder = _at(log, data.draw(st.sampled_from(_containers(log))))
     keys = list(holder) if isinstance(holder, dict) else list(range(len(holder)))
-    if keys and data.draw(st.booleans()):
+    replace: bool = data.draw(st.booleans())
+    if keys and replace:
         holder[data.draw(st.sampled_from(keys))] = data.draw(json_values)
     elif keys:
         holder.pop(data.draw(st.sampled_from(keys)))
