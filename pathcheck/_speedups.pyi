@@ -135,6 +135,17 @@ def memoarrr_replay(
 def memoarrr_replay(
     log: Any, cards: dict[str, int], texts: tuple[tuple[str, ...], tuple[str, ...]]
 ) -> tuple[int, int, tuple[tuple[Any, ...], ...], list[int | str | None]] | None: ...
+@overload
+def memoarrr_lenient(
+    log: Any, cards: dict[str, int]
+) -> tuple[int, int, tuple[tuple[Any, ...], ...], tuple[tuple[int, ...], ...],
+           tuple[int, int, int, int] | None] | None: ...
+@overload
+def memoarrr_lenient(
+    log: Any, cards: dict[str, int], texts: tuple[tuple[str, ...], tuple[str, ...]]
+) -> tuple[int, int, tuple[tuple[Any, ...], ...], tuple[tuple[int, ...], ...],
+           tuple[int, int, int, int] | None, list[int | str | None],
+           list[tuple[int, int, int, int, int]]] | None: ...
 def memo_dice_replay(
     rounds: tuple[Any, ...], players: tuple[str, ...], dice: tuple[Any, ...] | None,
     kit: tuple[Any, ...], target: int, word: bool, /

@@ -47,6 +47,7 @@ from pathcheck.errors import RecordError
 from pathcheck.games.memoarrr import fast
 from pathcheck.games.memoarrr.fast import CARD_NUMBERS, CARD_TEXT, POS_TEXT
 from pathcheck.games.memoarrr.island import State
+from pathcheck.games.memoarrr.lenient import STOP_OVER, STOP_ROUND
 from pathcheck.games.memoarrr.log import FORMAT, Setup, read_log
 from pathcheck.games.memoarrr.plain import read_plain
 from pathcheck.games.memoarrr.rules import (
@@ -354,10 +355,10 @@ _decode = msgspec.json.Decoder().decode
 
 def analyse(log: Mapping[str, Any], *, source: str) -> GameAnalysis:
     """Every reveal of ``log`` marked (see the module doc); RecordError if malformed."""
-    trace = fast.trace(log, TEXTS)
+    trace = fast.lenient_trace(log, TEXTS)
     if trace is None:
         return analyse_replayed(log, source=source)
-    _unseen, complete, trace_rounds, judged = trace
+    _unseen, complete, trace_rounds, _faults, stop, judged, barred = trace
     players: tuple[str, ...] = tuple(log["players"])
     rule = rule_for(CONNECT, log["edition"])
     treasures: dict[str, list[int]] = {p: [] for p in players}
@@ -367,7 +368,9 @@ def analyse(log: Mapping[str, Any], *, source: str) -> GameAnalysis:
     known = log.get("treasures") is not None  # else no winner (as adjudicate decides)
     winners = decide_winners(treasures)[0] if complete and known else []
     scores = {p: sum(t) for p, t in treasures.items()}
-    notes = () if known else (TREASURES_UNKNOWN,)
+    notes: tuple[str, ...] = () if known else (TREASURES_UNKNOWN,)
+    if stop is not None or barred:
+        notes = _stop_notes(stop, barred, players) + notes
     if _marks is not None and len(treasures) == len(players):  # (no name twice)
         # looked up at each call: the tests switch the C side off
         moves, counts = _marks(judged, players, rule, _kit())
@@ -384,6 +387,34 @@ def analyse(log: Mapping[str, Any], *, source: str) -> GameAnalysis:
              for number, index, seat, did, knew, best, verdict in zip(*[flat] * 7, strict=True)]
     return make_analysis("memoarrr", FORMAT, source, players, moves, scores, winners,
                          notes=notes)
+
+
+def _stop_notes(stop: tuple[int, int, int, int] | None,
+                barred: Sequence[tuple[int, int, int, int, int]], players: Sequence[str]
+                ) -> tuple[str, ...]:
+    """The notes :func:`analyse_replayed` writes of a log with faults, from the C replay's
+    (``stop``: where it stopped, as :func:`~pathcheck.games.memoarrr.lenient.stop_note`
+    reads it; ``barred``: the reveals the rules bar, not judged)."""
+    notes: list[str] = []
+    if barred:
+        said = ", ".join(f"{number}.{index} {players[seat]} {POS_TEXT[place]} "
+                         f"({'walrus-marked' if why == 0 else 'face up'})"
+                         for number, index, seat, place, why in barred)
+        notes.append(_BARRED.format(said))
+    if stop is not None:
+        why, number, index, seat = stop
+        if why == STOP_ROUND:
+            notes.append(f"analysis stopped at round {number}: the replay cannot go on")
+        else:
+            fatal = ("an action after the round ended" if why == STOP_OVER
+                     else f"{players[seat]} already has a volcano and is out of this round")
+            notes.append(f"analysis stopped at round {number}, move {index}: {fatal}")
+    return tuple(notes)
+
+
+_BARRED = ("not judged: the reveals of cards the rules do not let them reveal ({}): memory "
+           "bears on the choice among the cards one may reveal (adjudicate rules on them)")
+"""The note of the reveals not judged (:func:`analyse_replayed` words it too)."""
 
 
 try:
@@ -455,9 +486,7 @@ def analyse_replayed(log: Mapping[str, Any], *, source: str) -> GameAnalysis:
             continue
         break
     if barred:
-        notes.insert(0, f"not judged: the reveals of cards the rules do not let them reveal "
-                        f"({', '.join(barred)}): memory bears on the choice among the cards "
-                        "one may reveal (adjudicate rules on them)")
+        notes.insert(0, _BARRED.format(", ".join(barred)))
     finished = state.round == ROUNDS and state.round_over
     known = setup.treasures is not None  # else no winner (as adjudicate decides)
     winners = decide_winners(state.treasures)[0] if finished and known else []

@@ -83,6 +83,8 @@ static PyMethodDef methods[] = {
      "Nesting deeper than a limit (1), a key that may repeat (2), or neither (0)."},
     {"memoarrr_replay", memoarrr_replay, METH_VARARGS,
      "The trace of a clean memoarrr/1 log, or None (pathcheck.games.memoarrr.fast)."},
+    {"memoarrr_lenient", memoarrr_lenient, METH_VARARGS,
+     "memoarrr_replay through the faults too (pathcheck.games.memoarrr.lenient)."},
     {"memoarrr_word", memoarrr_word, METH_VARARGS,
      "The rounds of a ruling from memoarrr_replay's trace (pathcheck.games.memoarrr.fast)."},
     {"memoarrr_marks", memoarrr_marks, METH_VARARGS,

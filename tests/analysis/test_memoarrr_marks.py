@@ -7,7 +7,8 @@ extension, or for a log the C side
 declines, :func:`~pathcheck.analysis.memoarrr.analyse_replayed` walks it with the plain
 :class:`~pathcheck.analysis.memoarrr.Island`. Both must write the same bytes on random logs
 of every kind (either edition, the variants, perfect and careless players, unfinished logs,
-cards nobody named) and on hostile ones. Run under ASan/UBSan by .ci/sanitize.
+cards nobody named), on illegal ones (the C replay marks them through their faults:
+``memoarrr_lenient``) and on hostile ones. Run under ASan/UBSan by .ci/sanitize.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from pathcheck.games.memoarrr import fast
 from pathcheck.games.memoarrr.gen import random_game
 from pathcheck.games.memoarrr.rules import POSITIONS
 
-from ..games.test_memoarrr_fast import built, mutated_log
+from ..games.test_memoarrr_fast import built, faulty_log, mutated_log
 from ..games.test_memoarrr_plain import _BASE
 
 
@@ -255,3 +256,36 @@ def test_marks_misuse_is_an_exception() -> None:
     with pytest.raises(ValueError):
         call(judged, players, rule, tuple(failing))
     assert call([], players, rule, kit) == ([], tuple((0, 0, 0, 0, 0.0, 0.0) for _ in players))
+
+
+@built
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_faulty_logs(data: st.DataObject) -> None:
+    """Illegal logs (moves changed, rounds repeated or cut, a side peeked twice, a stack out
+    of order) are marked by the C replay through their faults, as the plain walk marks them
+    (reveals the rules bar left out, the analysis stopped where the replay must)."""
+    log = faulty_log(data)
+    written = same_both_ways(log)
+    assert isinstance(written, str) or fast.lenient_trace(log, memoarrr.TEXTS) is not None
+
+
+@built
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_faulty_hostile_logs(data: st.DataObject) -> None:
+    log = faulty_log(data)
+    holder: Any = log
+    for _ in range(data.draw(st.integers(0, 2))):  # down to a round, a move or a value
+        keys = list(holder) if isinstance(holder, dict) else list(range(len(holder)))
+        if not keys:
+            break
+        child = holder[data.draw(st.sampled_from(keys))]
+        if not isinstance(child, dict | list):
+            break
+        holder = child
+    keys = list(holder) if isinstance(holder, dict) else list(range(len(holder)))
+    if keys:
+        holder[data.draw(st.sampled_from(keys))] = data.draw(
+            st.sampled_from([None, 0, 1, True, "", "A1", "C3", "dark", [], {}]))
+    same_both_ways(log)

@@ -2,8 +2,11 @@
 
 :func:`~pathcheck.games.memoarrr.fast.fast_ruling` (C reading and replay, Python wording) must
 give the very Ruling :meth:`~MemoarrrAdjudicator.rule_python` gives, or None; it must not
-decline the clean logs the project writes (or it would save nothing), and it must decline
-every log with a fault or an error. Run under ASan/UBSan by .ci/sanitize.
+decline the clean logs the project writes, nor the illegal ones whose moves it replays
+through their faults (``memoarrr_lenient``: or it would save nothing), and it must decline
+every log with an error (the Python path words it). The strict trace (``fast.trace``, which
+the analysis marks) still declines every log with a fault. Run under ASan/UBSan by
+.ci/sanitize.
 """
 
 from __future__ import annotations
@@ -73,7 +76,10 @@ def test_fixtures(name: str) -> None:
         assert {TreasureFact, VolcanoFact} <= kinds  # facts as fields, from C too
     elif name.startswith("legal-"):  # the C path scores with the stack: it declines
         assert ruling is None and python_ruling(log) is not None
-    else:  # a fault or an error: the Python path words it
+    elif name.startswith("illegal-"):  # replayed through its faults, worded in Python
+        assert ruling is not None and ruling.violations
+        assert fast.trace(log) is None  # the strict trace declines it
+    else:  # an error: the Python path words it
         assert ruling is None
 
 
@@ -151,23 +157,77 @@ def mutated_log(data: st.DataObject) -> dict[str, Any]:
 
 
 @built
-def test_a_faulty_log_is_declined() -> None:
+def test_a_faulty_log_is_ruled_through_its_faults() -> None:
     log = copy.deepcopy(_BASE[1])
     actions = log["rounds"][0]["actions"]
     actions[0], actions[1] = actions[1], actions[0]  # out of turn
-    assert fast.fast_ruling(log, source="test") is None
-    ruling = ADJUDICATOR.adjudicate(log, source="test", options=AdjudicateOptions())
-    assert ruling.violations
+    assert fast.trace(log) is None  # the strict trace declines it
+    ruling = agree(log)
+    assert ruling is not None and ruling.violations
+    assert ruling == ADJUDICATOR.adjudicate(log, source="test", options=AdjudicateOptions())
+
+
+def faulty_log(data: st.DataObject) -> dict[str, Any]:
+    """A random legal game with several moves changed (most then break a rule, often
+    several, some fatally) and rounds dropped or repeated."""
+    log = random_game(random.Random(data.draw(st.integers(0, 2**32))),
+                      players=data.draw(st.integers(2, 4)),
+                      edition=data.draw(st.sampled_from([2018, 2023])),
+                      expert=data.draw(st.booleans()), ordered_stack=data.draw(st.booleans()))
+    for _ in range(data.draw(st.integers(1, 6))):
+        _move_mutation(data, log)
+    rounds = log["rounds"]
+    change = data.draw(st.sampled_from(["none", "none", "extra", "drop", "peeks", "stack"]))
+    if change == "extra":  # a round after the game's end, or one begun too early
+        rounds.insert(data.draw(st.integers(1, len(rounds))),
+                      copy.deepcopy(data.draw(st.sampled_from(rounds))))
+    elif change == "drop" and len(rounds) > 1:
+        actions = rounds[data.draw(st.integers(0, len(rounds) - 2))]["actions"]
+        del actions[data.draw(st.integers(0, len(actions) - 1)):]
+    elif change == "peeks":  # two players peek at one side
+        names = log["players"]
+        log["peeks"][names[-1]] = log["peeks"][names[0]]
+    elif change == "stack":
+        log["treasures"] = data.draw(st.permutations(log["treasures"]))
+    return log
+
+
+@built
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_faulty_logs(data: st.DataObject) -> None:
+    """Illegal logs of every kind: the C replay carries on through the faults and the
+    ruling is the Python replay's, byte for byte; it declines none that Python reads."""
+    log = faulty_log(data)
+    ruling = agree(log)
+    assert ruling is not None or python_ruling(log) is None
+
+
+@built
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_faulty_hostile_logs(data: st.DataObject) -> None:
+    """A faulty log with a value anywhere replaced by any JSON value or removed."""
+    log = faulty_log(data)
+    holder = _at(log, data.draw(st.sampled_from(_containers(log))))
+    keys = list(holder) if isinstance(holder, dict) else list(range(len(holder)))
+    replace: bool = data.draw(st.booleans())
+    if keys and replace:
+        holder[data.draw(st.sampled_from(keys))] = data.draw(json_values)
+    elif keys:
+        holder.pop(data.draw(st.sampled_from(keys)))
+    agree(log)
 
 
 def test_without_the_extension_the_python_path_rules(monkeypatch: pytest.MonkeyPatch) -> None:
     log = copy.deepcopy(_BASE[2])
+    log["rounds"][0]["actions"][:2] = log["rounds"][0]["actions"][1::-1]  # and illegal
     with_c = ADJUDICATOR.adjudicate(log, source="test", options=AdjudicateOptions())
     monkeypatch.setattr(fast, "_replay", None)
     assert fast.fast_ruling(log, source="test") is None
     without = ADJUDICATOR.adjudicate(log, source="test", options=AdjudicateOptions())
     assert without.to_dict() == with_c.to_dict()
-    assert without.outcome.value == "legal"
+    assert without.outcome.value == "illegal"
 
 
 # --- the C entry point checks its arguments (misuse is an error or None, never a crash) ----

@@ -33,6 +33,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from pathcheck.games.memoarrr.at import treasure_table
+from pathcheck.games.memoarrr.lenient import stop_note, violations
 from pathcheck.games.memoarrr.log import FORMAT
 from pathcheck.games.memoarrr.plain import _CARD_NAMES
 from pathcheck.games.memoarrr.rules import (
@@ -77,9 +78,11 @@ try:
     from pathcheck import _speedups
 
     _replay: Callable[..., Any] | None = _speedups.memoarrr_replay
+    _lenient: Callable[..., Any] | None = _speedups.memoarrr_lenient
     _word_rounds: Callable[..., Any] | None = _speedups.memoarrr_word
 except ImportError:  # no C compiler at install time: the Python path rules on every log
     _replay = None
+    _lenient = None
     _word_rounds = None
 
 CARD_NUMBERS = {name: number for name, (_, number) in _CARD_NAMES.items()}
@@ -122,12 +125,30 @@ def trace(log: Mapping[str, Any], texts: tuple[tuple[str, ...], tuple[str, ...]]
     return found
 
 
+def lenient_trace(log: Mapping[str, Any],
+                  texts: tuple[tuple[str, ...], tuple[str, ...]] | None = None
+                  ) -> tuple[Any, ...] | None:
+    """The C replay's trace of ``log`` through the faults of its moves
+    (``_speedups.memoarrr_lenient``): ``(unseen, complete, rounds, faults, stop)``, and with
+    ``texts`` each reveal marked for the analysis (``marks, barred`` after them); None if the
+    C side declines the log (anything :func:`~pathcheck.games.memoarrr.plain.read_plain`
+    refuses) or the extension is not built."""
+    if _replay is None or _lenient is None:  # looked up at each call: the tests switch it off
+        return None
+    found: tuple[Any, ...] | None = (_lenient(log, CARD_NUMBERS) if texts is None
+                                     else _lenient(log, CARD_NUMBERS, texts))
+    return found
+
+
 def fast_ruling(log: Mapping[str, Any], *, source: str) -> Ruling | None:
-    """The ruling on ``log`` as the Python path gives it, or None if the C side declines."""
-    replayed = trace(log)
+    """The ruling on ``log`` as the Python path gives it, or None if the C side declines.
+    The C side replays through the faults of the moves too
+    (``_speedups.memoarrr_lenient``); :mod:`~pathcheck.games.memoarrr.lenient` words
+    them."""
+    replayed = lenient_trace(log)
     if replayed is None:
         return None
-    unseen, complete, trace_rounds = replayed
+    unseen, complete, trace_rounds, faults, stop = replayed
     players: tuple[str, ...] = tuple(log["players"])
     edition: int = log["edition"]
     variants = log.get("variants", {})
@@ -141,7 +162,9 @@ def fast_ruling(log: Mapping[str, Any], *, source: str) -> Ruling | None:
             treasures[players[winner_seat]].append(treasure)
     notes = [edition_note(edition, expert=variants.get("expert", False),
                           ordered_stack=variants.get("ordered_stack", False))]
-    if not complete:
+    if stop is not None:
+        notes.append(stop_note(stop, players))
+    elif not complete:
         notes.append(LOG_ENDS_EARLY)
     if unseen:
         notes.append(unseen_note(unseen))
@@ -154,7 +177,8 @@ def fast_ruling(log: Mapping[str, Any], *, source: str) -> Ruling | None:
         rounds=rounds,
         final_scores={p: sum(t) for p, t in treasures.items()},
         winners=winners,
-        violations=[],
+        violations=violations(faults, players, edition, log["treasures"], treasures)
+        if faults else [],
         tie_break=tie_break,
         notes=notes,
         display=treasure_table(players, treasures),

@@ -19,6 +19,13 @@
  * Players are seat numbers, positions row * 5 + col, volcanoes by rank (2023: dark 1, light
  * 0; 2018: the birds); winner -1 for a round unfinished in the log.
  *
+ * memoarrr_lenient(log, cards) replays as island.State.apply does through the faults too, as
+ * long as the log is one read_plain reads, and hands back (unseen, complete, rounds, faults,
+ * stop): the rounds as above (up to where the replay stopped), the faults (MF_* below) and
+ * why the replay stopped (None, or (M_STOP_*, round, index, player)); see memoarrr_replay.c.
+ * memoarrr_lenient(log, cards, texts) marks the reveals too, as the analysis's Python walk
+ * (analysis.memoarrr.analyse_replayed) does through faults, and adds (marks, barred).
+ *
  * memoarrr_replay(log, cards, texts) also marks each reveal against what its player knew, for
  * the analysis (pathcheck.analysis.memoarrr), and hands back a fourth item: those moves
  * (memoarrr_know.c says what each is; `texts` are the analysis's texts it picks from). */
@@ -51,11 +58,26 @@ static const uint32_t M_SIDE_MASK[4] = {
     (1u << 5) | (1u << 10) | (1u << 15),
 };
 
-/* The index of `key` in the NULL-ended `names`, or -1 (also for a key that is no str). */
+/* Whether the `len` ASCII characters at `data` spell `name` (a NUL-ended name). */
+static int m_spells(const char *data, Py_ssize_t len, const char *name) {
+    for (Py_ssize_t i = 0; i < len; i++)
+        if (name[i] == 0 || name[i] != data[i]) return 0;
+    return name[len] == 0;
+}
+
+/* The index of `key` in the NULL-ended `names` (ASCII), or -1 (also for a key that is no
+ * str: a str that is not ASCII names none). */
 static int m_key(PyObject *key, const char *const *names) {
     if (!PyUnicode_CheckExact(key)) return -1;
+    if (!PyUnicode_IS_COMPACT_ASCII(key)) {  /* compact non-ASCII or legacy: the slow way */
+        for (int i = 0; names[i]; i++)
+            if (PyUnicode_CompareWithASCIIString(key, names[i]) == 0) return i;
+        return -1;
+    }
+    const char *data = (const char *)PyUnicode_DATA(key);
+    Py_ssize_t len = PyUnicode_GET_LENGTH(key);
     for (int i = 0; names[i]; i++)
-        if (PyUnicode_CompareWithASCIIString(key, names[i]) == 0) return i;
+        if (m_spells(data, len, names[i])) return i;
     return -1;
 }
 
@@ -85,8 +107,20 @@ static int m_position(PyObject *text) {
 /* The seat of `name` among the players, or -1 (also for a name that is no str). */
 static int m_seat(PyObject *name, PyObject *const *players, int n) {
     if (!name || !PyUnicode_CheckExact(name)) return -1;
-    for (int i = 0; i < n; i++)
-        if (players[i] == name || PyUnicode_Compare(players[i], name) == 0) return i;
+    Py_ssize_t len = PyUnicode_GET_LENGTH(name);
+    for (int i = 0; i < n; i++) {
+        PyObject *p = players[i];
+        if (p == name) return i;
+        /* Equal str of the compact (canonical) form have the same kind and bytes. */
+        if (PyUnicode_IS_COMPACT(p) && PyUnicode_IS_COMPACT(name)) {
+            if (PyUnicode_GET_LENGTH(p) == len && PyUnicode_KIND(p) == PyUnicode_KIND(name) &&
+                memcmp(PyUnicode_DATA(p), PyUnicode_DATA(name),
+                       (size_t)len * PyUnicode_KIND(name)) == 0)
+                return i;
+        } else if (PyUnicode_Compare(p, name) == 0) {
+            return i;
+        }
+    }
     return -1;
 }
 
@@ -132,7 +166,59 @@ typedef struct {
                                           * last saw its card (0: their side, before round 1) */
     PyObject *marks;            /* the list of moves marked; NULL: not asked for */
     PyObject *best_one, *at, *comma;  /* the texts it picks from (borrowed; comma owned) */
+    PyObject *faults;           /* memoarrr_lenient: the faults met (memoarrr_replay.c's
+                                 * MF_* tuples); NULL: refuse at the first fault */
+    PyObject *barred;           /* memoarrr_lenient with texts: the reveals of places the
+                                 * rules bar, not marked (round, index, player, place, why:
+                                 * 0 walrus-marked, 1 face up) */
+    int stop[4];                /* memoarrr_lenient: why the replay stopped (M_STOP_*), the
+                                 * round, move and player; stop[0] = 0: it did not */
 } MState;
+
+/* The faults memoarrr_lenient hands back, each (code, round, index, player, a, b, c) in the
+ * order island.State.apply and state.Replay find them (pathcheck.games.memoarrr.lenient
+ * words them; its F_* names the same codes). */
+enum {
+    MF_PEEK_SIDE,        /* a: the side, b: who chose it first (setup) */
+    MF_ORDERED_STACK,    /* (setup) */
+    MF_ROUND_OVER,       /* an action after the round's last volcano (fatal) */
+    MF_START_PLAYER,     /* a: who was to move (the same for the next two) */
+    MF_CRAB,
+    MF_TURN_ORDER,
+    MF_MUST_REVEAL,      /* a: the face-down cards */
+    MF_FACE_UP,          /* a: the place, b: its card, c: the face-down cards */
+    MF_WALRUS_BLOCK,     /* a: the place */
+    MF_PEEK_EXCEPTION,   /* a: the place */
+    MF_FIXED_POSITIONS,  /* a: the place, b: the swap's target, c: why not (M_WHY) */
+    MF_OCTOPUS_ADJACENT, /* a: the target, b: the octopus's place */
+    MF_OCTOPUS_UNUSED,
+    MF_MARK_NOT_EARNED,  /* a: the target, c: why not */
+    MF_WALRUS_LAST_CARD, /* a: the target, b: the face-down cards */
+    MF_WALRUS_FACE_DOWN, /* a: the target */
+    MF_WALRUS_UNUSED,
+    MF_PEEK_NOT_EARNED,  /* a: the target, c: why not */
+    MF_PENGUIN_FACE_DOWN, /* a: the target */
+    MF_PENGUIN_UNUSED,
+    MF_GAME_END,         /* a round after the 7th (round: its number) */
+    MF_ROUND_END,        /* a round begun before the last ended; a: the seats still in, bits */
+};
+/* Why an ability was not earned (the c of MF_FIXED_POSITIONS and MF_*_NOT_EARNED): the
+ * basic game, a failed reveal, else the card revealed (its animal says why). */
+#define M_WHY_BASIC (-2)
+#define M_WHY_FAILED (-1)
+/* Why a lenient replay stopped (stop[0]): at a round (game end, round end), at an action
+ * after the round ended, at an action of a player already out. */
+enum { M_STOP_NONE, M_STOP_ROUND, M_STOP_OVER, M_STOP_OUT };
+
+/* Append fault (code, round, index, player, a, b, c) to s->faults; -1 on a Python error. */
+static int m_fault(MState *s, int code, int round, int index, int player, int a, int b,
+                   int c) {
+    PyObject *fault = Py_BuildValue("(iiiiiii)", code, round, index, player, a, b, c);
+    if (!fault) return -1;
+    int rc = PyList_Append(s->faults, fault);
+    Py_DECREF(fault);
+    return rc;
+}
 
 static int m_next_clockwise(const MState *s, int player) {
     int candidate = (player + 1) % s->n;
@@ -146,8 +232,17 @@ static int m_next_clockwise(const MState *s, int player) {
 /* Append (kind, index, player, a, b, c, d) to `events`; -1 on a Python error. */
 static int m_event(PyObject *events, int kind, int index, int player, int a, int b, int c,
                    int d) {
-    PyObject *event = Py_BuildValue("(iiiiiii)", kind, index, player, a, b, c, d);
+    const int values[7] = {kind, index, player, a, b, c, d};
+    PyObject *event = PyTuple_New(7);
     if (!event) return -1;
+    for (int i = 0; i < 7; i++) {
+        PyObject *value = PyLong_FromLong(values[i]);
+        if (!value) {
+            Py_DECREF(event);
+            return -1;
+        }
+        PyTuple_SET_ITEM(event, i, value);
+    }
     int rc = PyList_Append(events, event);
     Py_DECREF(event);
     return rc;
@@ -237,12 +332,18 @@ static int m_read_setup(MState *s, PyObject *log, PyObject *cards, PyObject **pl
     for (Py_ssize_t at = 0; PyDict_Next(peeks, &at, &key, &value);)
         if (!PyUnicode_CheckExact(key)) return 0;  /* so looking up a name runs no code */
     s->peeked = 0;
-    int sides = 0;
+    int sides = 0, first[4] = {0};
     for (int i = 0; i < s->n; i++) {
         PyObject *side = PyDict_GetItemWithError(peeks, players[i]);
         if (!side) return PyErr_Occurred() ? -1 : 0;
         int k = m_key(side, M_SIDE_NAMES);
-        if (k < 0 || (sides >> k & 1)) return 0;
+        if (k < 0) return 0;
+        if (sides >> k & 1) {  /* a side chosen twice: a fault of the setup */
+            if (!s->faults) return 0;
+            if (m_fault(s, MF_PEEK_SIDE, 0, 0, i, k, first[k], 0) < 0) return -1;
+        } else {
+            first[k] = i;
+        }
         sides |= 1 << k;
         s->peeked |= M_SIDE_MASK[k];
         s->own_places[i] = 0;  /* a place the log leaves out (null) counts as unseen */
@@ -266,7 +367,10 @@ static int m_read_setup(MState *s, PyObject *log, PyObject *cards, PyObject **pl
         in_order &= t == WANT[i];
     }
     if (count[1] != 2 || count[2] != 3 || count[3] != 1 || count[4] != 1) return 0;
-    if (ordered && !in_order) return 0;
+    if (ordered && !in_order) {
+        if (!s->faults) return 0;
+        if (m_fault(s, MF_ORDERED_STACK, 0, 0, 0, 0, 0, 0) < 0) return -1;
+    }
     s->treasure_top = 0;
     if (!PyList_CheckExact(top[7])) return 0;
     *rounds = top[7];

@@ -30,15 +30,36 @@ typedef struct {
     double lost[MM_MAX_SEATS], stake[MM_MAX_SEATS];
 } MmCounts;
 
-/* dict[key] or fill(*args) (which keeps it); a new reference, NULL with an error set. */
-static PyObject *mm_cached(PyObject *dict, PyObject *fill, long key, PyObject *args) {
+/* dict[key] or fill(a[, b, c]) (which keeps it; `n` arguments, made only on a miss); a new
+ * reference, NULL with an error set. */
+static PyObject *mm_cached(PyObject *dict, PyObject *fill, long key, int n, long a, long b,
+                           long c) {
     PyObject *k = PyLong_FromLong(key);
     if (!k) return NULL;
     PyObject *found = PyDict_GetItemWithError(dict, k);
     Py_DECREF(k);
     if (found) return Py_NewRef(found);
     if (PyErr_Occurred()) return NULL;
-    return PyObject_Call(fill, args, NULL);
+    PyObject *args = n == 1 ? Py_BuildValue("(l)", a) : Py_BuildValue("(lll)", a, b, c);
+    if (!args) return NULL;
+    PyObject *made = PyObject_Call(fill, args, NULL);
+    Py_DECREF(args);
+    return made;
+}
+
+/* A move's JSON pointer, "/rounds/R/actions/I" (1-based number and index), made once a
+ * process for the first rounds and moves (kept for good: at most MM_POINTED_ROUNDS *
+ * MM_POINTED_MOVES short texts); a new reference, NULL with an error set. */
+#define MM_POINTED_ROUNDS 8
+#define MM_POINTED_MOVES 256
+static PyObject *mm_pointers[MM_POINTED_ROUNDS][MM_POINTED_MOVES];
+
+static PyObject *mm_pointer(long number, long index) {
+    int kept = number < MM_POINTED_ROUNDS && index < MM_POINTED_MOVES;
+    if (kept && mm_pointers[number][index]) return Py_NewRef(mm_pointers[number][index]);
+    PyObject *text = PyUnicode_FromFormat("/rounds/%ld/actions/%ld", number - 1, index - 1);
+    if (text && kept) mm_pointers[number][index] = Py_NewRef(text);
+    return text;
 }
 
 /* The text of what the mover knew: "to connect to CARD; " + _KNEW's text, kept by knew's low
@@ -52,10 +73,11 @@ static PyObject *mm_knew(PyObject *const *kit, long knew) {
         Py_DECREF(k);
         return found ? Py_NewRef(found) : NULL;
     }
-    PyObject *result = NULL, *rest = NULL, *args = Py_BuildValue("(l)", knew & 32767);
+    PyObject *result = NULL, *rest = NULL;
     long card = knew >> 15 & 31;
-    if (args && card < PyTuple_GET_SIZE(kit[MM_CONNECT_TO]) &&
-        (rest = mm_cached(kit[MM_KNEW], kit[MM_KNEW_FN], knew & 32767, args)) &&
+    if (card < PyTuple_GET_SIZE(kit[MM_CONNECT_TO]) &&
+        (rest = mm_cached(kit[MM_KNEW], kit[MM_KNEW_FN], knew & 32767, 1, knew & 32767, 0,
+                          0)) &&
         PyUnicode_Check(rest) && PyUnicode_Check(PyTuple_GET_ITEM(kit[MM_CONNECT_TO], card))) {
         result = PyUnicode_Concat(PyTuple_GET_ITEM(kit[MM_CONNECT_TO], card), rest);
         if (result && PyDict_GET_SIZE(kit[MM_KNEW_TEXT]) >= 65536)
@@ -64,7 +86,6 @@ static PyObject *mm_knew(PyObject *const *kit, long knew) {
     } else if (!PyErr_Occurred()) {
         PyErr_SetString(PyExc_ValueError, "memoarrr_marks: a knew out of the tables");
     }
-    Py_XDECREF(args);
     Py_XDECREF(rest);
     Py_DECREF(k);
     return result;
@@ -114,10 +135,9 @@ static PyObject *mm_move(PyObject *const *kit, PyObject *const *item, PyObject *
     if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2) goto shape;
     PyObject *why = PyTuple_GET_ITEM(pair, 1);
     PyObject *marked = NULL, *seen_best = NULL, *knew_text = NULL, *pointer = NULL,
-             *age_obj = NULL, *move = NULL, *args = NULL;
+             *age_obj = NULL, *move = NULL;
     long key = (knew >> 20) << 3 | code;
-    if (!(args = Py_BuildValue("(lll)", key, knew, code)) ||
-        !(marked = mm_cached(kit[MM_MARKED], kit[MM_MARKED_FN], key, args)))
+    if (!(marked = mm_cached(kit[MM_MARKED], kit[MM_MARKED_FN], key, 3, key, knew, code)))
         goto done;
     if (!PyTuple_Check(marked) || PyTuple_GET_SIZE(marked) != 4) {
         PyErr_SetString(PyExc_ValueError, "memoarrr_marks: a mark that is no 4-tuple");
@@ -127,9 +147,8 @@ static PyObject *mm_move(PyObject *const *kit, PyObject *const *item, PyObject *
     if (PyLong_CheckExact(best)) {
         long hits_size = PyLong_AsLong(best);
         if (hits_size == -1 && PyErr_Occurred()) goto done;
-        Py_CLEAR(args);
-        if (!(args = Py_BuildValue("(l)", hits_size)) ||
-            !(seen_best = mm_cached(kit[MM_NOT_SEEN], kit[MM_NOT_SEEN_FN], hits_size, args)))
+        if (!(seen_best = mm_cached(kit[MM_NOT_SEEN], kit[MM_NOT_SEEN_FN], hits_size, 1,
+                                    hits_size, 0, 0)))
             goto done;
         if (!PyTuple_Check(seen_best) || PyTuple_GET_SIZE(seen_best) != 2) {
             PyErr_SetString(PyExc_ValueError, "memoarrr_marks: a best move that is no pair");
@@ -140,10 +159,7 @@ static PyObject *mm_move(PyObject *const *kit, PyObject *const *item, PyObject *
     } else if (best == Py_None) {
         best_text = kit[MM_NOTHING];
     }
-    char text[48];
-    int len = snprintf(text, sizeof text, "/rounds/%ld/actions/%ld", number - 1, index - 1);
-    if (!(knew_text = mm_knew(kit, knew)) ||
-        !(pointer = PyUnicode_FromStringAndSize(text, len)) ||
+    if (!(knew_text = mm_knew(kit, knew)) || !(pointer = mm_pointer(number, index)) ||
         !(age_obj = age ? PyLong_FromLong(age) : Py_NewRef(Py_None)) ||
         mm_count(kit, counts, seat, mark, PyTuple_GET_ITEM(marked, 2),
                  PyTuple_GET_ITEM(marked, 3)) < 0)
@@ -154,7 +170,6 @@ static PyObject *mm_move(PyObject *const *kit, PyObject *const *item, PyObject *
                             PyTuple_GET_ITEM(marked, 3), PyTuple_GET_ITEM(marked, 1), age_obj};
     move = PyObject_Vectorcall(kit[MM_MOVE], fields, 15, NULL);
 done:
-    Py_XDECREF(args);
     Py_XDECREF(marked);
     Py_XDECREF(seen_best);
     Py_XDECREF(knew_text);
