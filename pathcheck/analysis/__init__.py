@@ -69,6 +69,8 @@ def _takes_for_json(function: Any) -> bool:
 
 
 _MISSING = object()
+_raw_for_json: dict[str, bool] = {}
+"""Per format: whether its module's ``analyse_raw`` takes ``for_json``."""
 _analyse_read: dict[str, Any] = {}
 """Per format: its module's ``analyse_entry`` (the analysis of the typed log, as the game's
 LogFormat decodes it) and ``analyse_read`` (of the log as the game's reader reads it), each
@@ -98,9 +100,13 @@ def analyse_decoded(raw: bytes, fmt: str, *, source: str,
             entry_reader, getattr(module, "analyse_read", None),
             getattr(module, "analyse_raw", None),
             entry_reader is not None and _takes_for_json(entry_reader))
+        raw_reader = found[2]
+        _raw_for_json[fmt] = raw_reader is not None and _takes_for_json(raw_reader)
     analyse_entry, analyse_read, analyse_raw, takes_for_json = found
     if analyse_raw is not None:  # the game reads the text as the reader does (Memoarrr!)
-        raw_result: GameAnalysis | None = analyse_raw(raw, source=source)
+        raw_result: GameAnalysis | None = (
+            analyse_raw(raw, source=source, for_json=True)
+            if for_json and _raw_for_json.get(fmt) else analyse_raw(raw, source=source))
         return raw_result
     if analyse_entry is None and analyse_read is None:
         return None

@@ -334,17 +334,17 @@ def _pointer(number: int, index: int) -> str:
     return pointer
 
 
-def analyse_raw(raw: bytes, *, source: str) -> GameAnalysis | None:
+def analyse_raw(raw: bytes, *, source: str, for_json: bool = False) -> GameAnalysis | None:
     """:func:`analyse` of a log given as its JSON text (passed by the reader's guard: no key
     twice, not too deep), decoded as the reader decodes it; None for a text that is no JSON
     object or a log the reader refuses (the usual way then words the error where it lies).
     :func:`pathcheck.analysis.analyse_decoded` calls it, as ``adjudicate`` calls the
-    adjudicator's ``rule_decoded``."""
+    adjudicator's ``rule_decoded``. ``for_json``: as :func:`analyse`'s."""
     log = _decode(raw)
     if type(log) is not dict:
         return None
     try:
-        return analyse(log, source=source)
+        return analyse(log, source=source, for_json=for_json)
     except RecordError:
         return None
 
@@ -353,8 +353,13 @@ _decode = msgspec.json.Decoder().decode
 """The reader's decoding (pathcheck.reading.reader.decode_value's, a plain Decoder)."""
 
 
-def analyse(log: Mapping[str, Any], *, source: str) -> GameAnalysis:
-    """Every reveal of ``log`` marked (see the module doc); RecordError if malformed."""
+def analyse(log: Mapping[str, Any], *, source: str, for_json: bool = False) -> GameAnalysis:
+    """Every reveal of ``log`` marked (see the module doc); RecordError if malformed.
+
+    ``for_json``: the analysis is only to be encoded (``to_json``), so the moves the C side
+    words may come as the JSON array msgspec would write of them (a :class:`msgspec.Raw` in
+    ``moves``, written by ``memoarrr_marks`` with the marks, the rule and each cost as msgspec
+    encodes them); the bytes encoded are the same."""
     trace = fast.lenient_trace(log, TEXTS)
     if trace is None:
         return analyse_replayed(log, source=source)
@@ -373,13 +378,20 @@ def analyse(log: Mapping[str, Any], *, source: str) -> GameAnalysis:
         notes = _stop_notes(stop, barred, players) + notes
     if _marks is not None and len(treasures) == len(players):  # (no name twice)
         # looked up at each call: the tests switch the C side off
-        moves, counts = _marks(judged, players, rule, _kit())
+        found = None
+        if for_json:
+            encoded = _encoded()
+            if rule not in encoded:
+                encoded[rule] = msgspec.json.encode(rule)
+            found = _marks(judged, players, rule, _kit(), encoded, msgspec.json.encode)
+        moves, counts = found if found is not None else _marks(judged, players, rule, _kit())
         summaries = tuple(player_summary(p, slips, guesses, sound, harmless, lost, stake,
                                          scores[p], p in winners)
                           for p, (slips, guesses, sound, harmless, lost, stake)
                           in zip(players, counts, strict=True))
+        written: Any = msgspec.Raw(moves) if isinstance(moves, bytes) else tuple(moves)
         return GameAnalysis(game="memoarrr", format=FORMAT, source=source, players=players,
-                            moves=tuple(moves), summaries=summaries, winners=tuple(winners),
+                            moves=written, summaries=summaries, winners=tuple(winners),
                             final_scores=scores, notes=notes)
     pointers, flat = _POINTERS, iter(judged)  # 7 items a move, in one list
     moves = [marked(number, index, players[seat], did, knew, best, verdict, rule,
@@ -428,6 +440,14 @@ except ImportError:  # no C compiler at install time: marked() words every move
 _KNEW_TEXT: dict[int, str] = {}
 """The whole text of what a mover knew by :data:`Judged`'s ``knew``'s low 20 bits (the card
 to connect to and :data:`_KNEW`'s key), kept by the C side (memoarrr_marks.c)."""
+
+
+@cache
+def _encoded() -> dict[Any, bytes]:
+    """The marks as msgspec encodes them, the rules and costs added as they come: what
+    memoarrr_marks.c writes them as (a few editions' rules; the costs are a few hundred
+    fractions, and the C side stops adding past 65,536)."""
+    return {mark: msgspec.json.encode(mark) for mark in Mark}
 
 
 @cache

@@ -24,6 +24,8 @@ typedef struct {
 typedef struct DmJson {
     Out out;
     PyObject *encoded;   /* dict: kit value -> its JSON (bytes) */
+    PyObject *encode;    /* NULL, or msgspec's encoder of a float no whole number (kept in
+                          * `encoded` once made) */
     int declined;
     int nknown;          /* the first of `encoded`'s items, found by identity (borrowed) */
     PyObject *known[DMJ_KNOWN], *known_json[DMJ_KNOWN];
@@ -79,9 +81,9 @@ static int dmj_str(DmJson *j, PyObject *obj) {
     return 0;
 }
 
-/* A whole number below 2^53 as msgspec writes a float ("3.0", "-0.0"); 1 if not one. */
+/* A whole number below 10^15 as msgspec writes a float ("3.0", "-0.0"); 1 if not one. */
 static int dmj_float(DmJson *j, double v) {
-    if (!(v > -9007199254740992.0 && v < 9007199254740992.0) || v != (double)(long long)v)
+    if (!(v > -1e15 && v < 1e15) || v != (double)(long long)v)  /* msgspec: 1e16 as "1e16" */
         return 1;
     if (out_reserve(&j->out, 32) < 0) return -1;
     char *w = j->out.buf + j->out.len;
@@ -105,12 +107,25 @@ static int dmj_value(DmJson *j, PyObject *obj) {
         }
         return out_long(&j->out, v) < 0 ? -1 : 0;
     }
-    if (PyFloat_CheckExact(obj)) return dmj_float(j, PyFloat_AS_DOUBLE(obj));
+    if (PyFloat_CheckExact(obj)) {
+        int whole = dmj_float(j, PyFloat_AS_DOUBLE(obj));
+        if (whole <= 0 || !j->encode) return whole;
+    }
     PyObject *known = NULL;
     for (int k = 0; k < j->nknown && !known; k++) {
         if (j->known[k] == obj) known = j->known_json[k];
     }
     if (!known) known = PyDict_GetItemWithError(j->encoded, obj);
+    if (!known && !PyErr_Occurred() && j->encode && PyFloat_CheckExact(obj)) {
+        PyObject *made = PyObject_CallOneArg(j->encode, obj);  /* a float: msgspec's digits */
+        if (!made) return -1;
+        int kept = PyBytes_CheckExact(made) && PyDict_GET_SIZE(j->encoded) < 65536 &&
+                   PyDict_SetItem(j->encoded, obj, made) == 0;
+        int status = !PyBytes_CheckExact(made) ? 1 : out_bytes(&j->out, made) < 0 ? -1 : 0;
+        Py_DECREF(made);
+        if (!kept) PyErr_Clear();
+        return status;
+    }
     if (!known) {
         if (!PyErr_Occurred()) return 1;
         PyErr_Clear();  /* an unhashable value: not the kit's */
@@ -154,5 +169,21 @@ static int dmj_move(DmJson *j, long round, long index, PyObject *player, PyObjec
     DMJ_FIELD(j, ",\"grade\":", grade);
     if (OUT_LIT(&j->out, ",\"age\":") < 0) return -1;
     if (age > 0 ? out_long(&j->out, age) < 0 : OUT_LIT(&j->out, "null") < 0) return -1;
+    return OUT_LIT(&j->out, "}") < 0 ? -1 : 0;
+}
+
+/* An AnalysedMove of the 15 values `f` (its fields in order) as msgspec encodes it, with a
+ * comma before all but the first; 0 written, 1 declined, -1 error (memoarrr_marks.c). */
+static int dmj_fields(DmJson *j, PyObject *const *f) {
+    static const char *const keys[15] = {
+        "{\"round\":", ",\"index\":", ",\"player\":", ",\"did\":", ",\"knew\":", ",\"best\":",
+        ",\"mark\":", ",\"why\":", ",\"chance\":", ",\"rule\":", ",\"pointer\":", ",\"cost\":",
+        ",\"value\":", ",\"grade\":", ",\"age\":"};
+    if (j->out.len > 1 && OUT_LIT(&j->out, ",") < 0) return -1;
+    for (int k = 0; k < 15; k++) {
+        if (out_put(&j->out, keys[k], (Py_ssize_t)strlen(keys[k])) < 0) return -1;
+        int status = dmj_value(j, f[k]);
+        if (status) return status;
+    }
     return OUT_LIT(&j->out, "}") < 0 ? -1 : 0;
 }

@@ -111,9 +111,10 @@ static int mm_count(PyObject *const *kit, MmCounts *counts, long seat, PyObject 
 }
 
 /* One move (marked in analysis/memoarrr.py), counted; a new reference, NULL with an error
- * set. */
+ * set. With `json`, the move is written there instead (dungeon_marks_json.c) and the answer
+ * is None (json->declined set where it cannot be written so). */
 static PyObject *mm_move(PyObject *const *kit, PyObject *const *item, PyObject *players,
-                         PyObject *rule, MmCounts *counts) {
+                         PyObject *rule, MmCounts *counts, DmJson *json) {
     long v[7] = {0};
     for (int k = 0; k < 7; k++) {
         if (k == 5) continue;  /* best: a str, an int or None */
@@ -168,7 +169,14 @@ static PyObject *mm_move(PyObject *const *kit, PyObject *const *item, PyObject *
                             PyTuple_GET_ITEM(kit[MM_REVEALS], did), knew_text, best_text, mark,
                             why, chance, rule, pointer, PyTuple_GET_ITEM(marked, 2),
                             PyTuple_GET_ITEM(marked, 3), PyTuple_GET_ITEM(marked, 1), age_obj};
-    move = PyObject_Vectorcall(kit[MM_MOVE], fields, 15, NULL);
+    if (json) {
+        int written = dmj_fields(json, fields);
+        if (written < 0 && !PyErr_Occurred()) PyErr_NoMemory();  /* the raw allocator */
+        if (written > 0) json->declined = 1;
+        move = written < 0 ? NULL : Py_NewRef(Py_None);
+    } else {
+        move = PyObject_Vectorcall(kit[MM_MOVE], fields, 15, NULL);
+    }
 done:
     Py_XDECREF(marked);
     Py_XDECREF(seen_best);
@@ -181,13 +189,19 @@ shape:
     return NULL;
 }
 
-/* memoarrr_marks(judged, players, rule, kit) -> (moves, counts): counts per seat (slips,
- * guesses, sound, harmless, lost, at stake). */
+/* memoarrr_marks(judged, players, rule, kit[, encoded, encode]) -> (moves, counts): counts
+ * per seat (slips, guesses, sound, harmless, lost, at stake). With `encoded` (a dict: the
+ * kit's marks and the rule as JSON, floats added as `encode` makes them), moves is the JSON
+ * array of the moves (bytes), or the answer None where a move cannot be written so. */
 static PyObject *memoarrr_marks(PyObject *Py_UNUSED(self), PyObject *args) {
-    PyObject *judged, *players, *rule, *kit;
-    if (!PyArg_ParseTuple(args, "O!O!OO!", &PyList_Type, &judged, &PyTuple_Type, &players, &rule,
-                          &PyTuple_Type, &kit))
+    PyObject *judged, *players, *rule, *kit, *encoded = NULL, *encode = NULL;
+    if (!PyArg_ParseTuple(args, "O!O!OO!|O!O", &PyList_Type, &judged, &PyTuple_Type, &players,
+                          &rule, &PyTuple_Type, &kit, &PyDict_Type, &encoded, &encode))
         return NULL;
+    if (encoded && (!encode || !PyCallable_Check(encode))) {
+        PyErr_SetString(PyExc_TypeError, "memoarrr_marks: encoded without a callable encode");
+        return NULL;
+    }
     Py_ssize_t seats = PyTuple_GET_SIZE(players);
     if (PyTuple_GET_SIZE(kit) != MM_KIT || PyList_GET_SIZE(judged) % 7 || seats < 1 ||
         seats > MM_MAX_SEATS || !PyTuple_Check(PyTuple_GET_ITEM(kit, MM_VERDICTS)) ||
@@ -207,16 +221,52 @@ static PyObject *memoarrr_marks(PyObject *Py_UNUSED(self), PyObject *args) {
     Py_INCREF(players);
     Py_INCREF(rule);
     Py_INCREF(kit);
+    Py_XINCREF(encoded);
+    Py_XINCREF(encode);
     MmCounts counts;
     memset(&counts, 0, sizeof counts);
     Py_ssize_t count = PyTuple_GET_SIZE(items) / 7;
     PyObject *moves = PyList_New(count), *result = NULL;
+    DmJson *json = NULL;
+    if (encoded) {  /* on the heap: the table of texts seen is a few kB */
+        if (!(json = PyMem_Calloc(1, sizeof *json)) || OUT_LIT(&json->out, "[") < 0) {
+            PyErr_NoMemory();
+            Py_CLEAR(moves);
+        } else {
+            json->encoded = encoded;
+            json->encode = encode;
+            dmj_know(json);
+        }
+    }
     for (Py_ssize_t i = 0; moves && i < count; i++) {
         PyObject *move = mm_move(&PyTuple_GET_ITEM(kit, 0), &PyTuple_GET_ITEM(items, 7 * i),
-                                 players, rule, &counts);
+                                 players, rule, &counts, json);
         if (!move) Py_CLEAR(moves);
         else PyList_SET_ITEM(moves, i, move);
     }
+    if (moves && json) {
+        PyObject *array = json->declined ? NULL
+                          : OUT_LIT(&json->out, "]") < 0 ? PyErr_NoMemory()
+                          : PyBytes_FromStringAndSize(json->out.buf, json->out.len);
+        Py_SETREF(moves, array);
+        if (!array && !PyErr_Occurred()) {  /* declined: Python makes the values */
+            dmj_free(json);
+            PyMem_Free(json);
+            Py_DECREF(items);
+            Py_DECREF(players);
+            Py_DECREF(rule);
+            Py_DECREF(kit);
+            Py_DECREF(encoded);
+            Py_DECREF(encode);
+            Py_RETURN_NONE;
+        }
+    }
+    if (json) {
+        dmj_free(json);
+        PyMem_Free(json);
+    }
+    Py_XDECREF(encoded);
+    Py_XDECREF(encode);
     PyObject *tally = moves ? PyTuple_New(seats) : NULL;
     for (Py_ssize_t p = 0; tally && p < seats; p++) {
         PyObject *one = Py_BuildValue("(lllldd)", counts.marks[p][0], counts.marks[p][1],
