@@ -38,6 +38,9 @@ def solo_kernel(
     portable: bool = False,
 ) -> tuple[bytes, bytes, bytes, bytes, bytes, bytes, bytes]: ...
 def solo_simd() -> bool: ...
+def solo_trace(
+    tables: object, dungeons: tuple[tuple[object, ...], ...], rules: int
+) -> tuple[int, tuple[tuple[int, int, int, str, str | None], ...]] | None: ...
 def trace_dungeon(
     tables: object,
     tiles: tuple[int, ...],
