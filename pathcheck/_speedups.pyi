@@ -41,6 +41,9 @@ def solo_simd() -> bool: ...
 def solo_trace(
     tables: object, dungeons: tuple[tuple[object, ...], ...], rules: int
 ) -> tuple[int, tuple[tuple[int, int, int, str, str | None], ...]] | None: ...
+def solo_word(
+    traced: tuple[tuple[int, int, int, str, str | None], ...], kit: tuple[object, ...]
+) -> list[object] | None: ...
 def trace_dungeon(
     tables: object,
     tiles: tuple[int, ...],

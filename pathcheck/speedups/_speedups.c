@@ -95,6 +95,8 @@ static PyMethodDef methods[] = {
     {"trace_dungeon", trace_dungeon, METH_VARARGS, "Trace one dungeon of a solo record."},
     {"solo_trace", solo_trace, METH_VARARGS,
      "Every dungeon of a decoded solo/1 record read and traced, or None (games.dungeon.solo)."},
+    {"solo_word", solo_word, METH_VARARGS,
+     "The rounds of a clean solo/1 record's ruling from solo_trace's result, or None."},
     {"trace_stack", trace_stack, METH_VARARGS,
      "The Lost point and reason code of one game/1 exploration's stack."},
     {"dungeon_replay", dungeon_replay, METH_VARARGS,

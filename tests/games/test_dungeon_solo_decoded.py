@@ -26,8 +26,10 @@ from pathcheck import speedups
 from pathcheck.errors import RecordError
 from pathcheck.games.dungeon import solo_fast
 from pathcheck.games.dungeon.adjudicator import ADJUDICATOR
+from pathcheck.games.dungeon.log import SoloEntry
 from pathcheck.games.dungeon.solo import rule_solo
 from pathcheck.solo.play import answer_key
+from pathcheck.tracer.constants import MISPLACED, AdditionalRule
 from pathcheck.tracer.tileset import load_tileset
 
 from ..fuzz import examples
@@ -150,6 +152,55 @@ def test_hostile_records(data: st.DataObject) -> None:
     agree(log)
 
 
+def c_and_python_wording(log: Any) -> None:
+    """C's ``solo_word`` words the rounds of a record solo_trace read as ``_clean`` does (or
+    both decline)."""
+    c = solo_fast._solo_c()
+    assert c is not None
+    entry = msgspec.json.decode(msgspec.json.encode(log), type=SoloEntry)
+    found = c[0](c[1], entry.dungeons, int(AdditionalRule.of(entry.rules)))
+    if found is None:
+        return
+    rounds = c[4](found[1], solo_fast._KIT)
+    clean = solo_fast._clean(found[1], 9, "", "test")
+    assert (rounds is None) == (clean is None)
+    if clean is not None:
+        assert rounds == clean.rounds
+        assert msgspec.json.encode(rounds) == msgspec.json.encode(clean.rounds)
+
+
+@built
+@settings(max_examples=examples(80), deadline=None)
+@given(st.randoms(use_true_random=False), st.sets(st.sampled_from([2, 3, 4])), SPOILS)
+def test_c_words_as_python(rng: random.Random, rules: set[int],
+                           spoil: list[tuple[int, str]]) -> None:
+    c_and_python_wording(spoilt_play(rng, rules, spoil))
+    c_and_python_wording(perfect(rng, sorted(rules)))
+
+
+@built
+def test_solo_word_refuses_misuse() -> None:
+    solo_word = speedups._speedups.solo_word
+    kit = solo_fast._KIT
+    one = ((3, 3, 6, "START@N R1@N R2@N", "R2@N"),)  # Lost at its last tile: a loop
+    python = solo_fast._clean(one, 3, "", "x")
+    assert python is not None and solo_word(one, kit) == python.rounds
+    assert solo_word(((3, 3, MISPLACED, "a", "b"),), kit) is None
+    assert solo_word(((3, 0, 0, "a", None), (1, 0, 0, "b", None)), kit) is None  # premature
+    assert solo_word(((3, 2, 1, "a", "b"),), kit) is None  # late
+    with pytest.raises(TypeError):
+        solo_word(one, kit[:3])
+    with pytest.raises(TypeError):
+        solo_word(((3, 3, 1, "a"),), kit)
+    with pytest.raises(TypeError):
+        solo_word(((3, 3, 6, b"a", "b"),), kit)  # type: ignore[arg-type]
+    for bad in ((0, 0, 0, "a", None), (3, 4, 1, "a", "b"), (3, 3, 99, "a", "b"),
+                (3, 3, -1, "a", "b"), (2**70, 1, 1, "a", "b")):
+        with pytest.raises((ValueError, OverflowError)):
+            solo_word((bad,), kit)
+    assert solo_word((), kit) == []
+
+
 @built
 def test_solo_trace_refuses_misuse() -> None:
     solo_trace = speedups._speedups.solo_trace
@@ -184,9 +235,10 @@ def test_the_command_rules_the_same_with_and_without_the_fast_path(tmp_path: Pat
     lines += [msgspec.json.encode(load(name)) for name in SOLO_FIXTURES]
     path = tmp_path / "solo.jsonl"
     path.write_bytes(b"\n".join(lines) + b"\n")
-    off = ("import sys; from pathcheck.games.dungeon import solo_fast; "
-           "solo_fast._solo_c = lambda: None; from cli import main; "
-           "sys.exit(main(['adjudicate', '--format', 'jsonl', sys.argv[1]]))")
+    off = ("import runpy, sys; from pathcheck.games.dungeon import solo_fast; "
+           "solo_fast._solo_c = lambda: None; "
+           "sys.argv = ['pathcheck', 'adjudicate', '--format', 'jsonl', sys.argv[1]]; "
+           "runpy.run_module('pathcheck', run_name='__main__')")
     runs = [subprocess.run([sys.executable, *args, str(path)], capture_output=True)
             for args in (["-m", "pathcheck", "adjudicate", "--format", "jsonl"], ["-c", off])]
     assert runs[0].returncode == runs[1].returncode == 3

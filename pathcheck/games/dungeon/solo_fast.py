@@ -61,17 +61,23 @@ Traced = tuple[tuple[int, int, int, str, "str | None"], ...]
 SoloTrace = Callable[[object, Any, int], "tuple[int, Traced] | None"]
 
 
+SoloWord = Callable[[Traced, tuple[object, ...]], "list[Round] | None"]
+_KIT = (Event, Round, SoloDungeonFact, _WHY, _RULES, SOLO_PLAYER, MISPLACED)
+"""What ``solo_word`` words a clean record's rounds with (speedups/c/solo_rule.c, SW_*)."""
+
+
 @cache
-def _solo_c() -> tuple[SoloTrace, object, int, str] | None:
-    """C's ``solo_trace``, the standard tile set's tables, how many tiles a solo game stacks
-    and its first tile; None without the extension."""
+def _solo_c() -> tuple[SoloTrace, object, int, str, SoloWord] | None:
+    """C's ``solo_trace``, the standard tile set's tables, how many tiles a solo game stacks,
+    its first tile and C's ``solo_word``; None without the extension."""
     found = _c_tracer()
     if found is None:
         return None
     from pathcheck import speedups
 
     tileset = load_tileset()
-    return speedups._speedups.solo_trace, found[1], len(_every_tile(tileset)), tileset.start
+    return (speedups._speedups.solo_trace, found[1], len(_every_tile(tileset)), tileset.start,
+            speedups._speedups.solo_word)  # type: ignore[return-value]
 
 
 def rule_solo_decoded(data: bytes, *, source: str) -> Ruling | None:
@@ -87,7 +93,7 @@ def rule_solo_decoded(data: bytes, *, source: str) -> Ruling | None:
     rules = entry.rules
     if entry.tileset is not UNSET or entry.seed is not UNSET or len(set(rules)) != len(rules):
         return None
-    solo_trace, tables, whole, first = c
+    solo_trace, tables, whole, first, solo_word = c
     rule_set = frozenset(rules)
     mask, points, bonus = _by_rules(rule_set)
     found = solo_trace(tables, entry.dungeons, mask)
@@ -95,9 +101,9 @@ def rule_solo_decoded(data: bytes, *, source: str) -> Ruling | None:
         return None
     total, traced = found
     if total == whole and entry.dungeons[0][0].tile == first:
-        ruling = _clean(traced, total + points, bonus, source)
-        if ruling is not None:
-            return ruling
+        rounds = solo_word(traced, _KIT)
+        if rounds is not None:
+            return _ruling(rounds, total + points, bonus, source)
     read = _read_entry(entry, True, source)  # a seed code alone needs to know if rules were
     if read is None:  # written: there is none here
         raise RecordError(source, None, "", "not a standard solo record")  # (C read it)
@@ -107,7 +113,8 @@ def rule_solo_decoded(data: bytes, *, source: str) -> Ruling | None:
 def _clean(traced: Traced, best: int, bonus: str, source: str) -> Ruling | None:
     """The ruling on a record with every tile once, START first, as
     :func:`~pathcheck.games.dungeon.solo.rule_read` words it when no dungeon fails; None if
-    one does (the solo check's failures: misplaced, late, premature)."""
+    one does (the solo check's failures: misplaced, late, premature). C's ``solo_word`` words
+    the same rounds (the tests compare the three)."""
     count = len(traced)
     rounds: list[Round] = []
     last = 0
@@ -127,6 +134,11 @@ def _clean(traced: Traced, best: int, bonus: str, source: str) -> Ruling | None:
                           fact=SoloDungeonFact(d, n, None, None, None, None))
         rounds.append(Round(d, f"Dungeon {d} (tiles {start + 1}-{last})", (event,),
                             {SOLO_PLAYER: last}, display))
+    return _ruling(rounds, best, bonus, source)
+
+
+def _ruling(rounds: list[Round], best: int, bonus: str, source: str) -> Ruling:
+    """The ruling on a clean record of these rounds, scoring ``best``."""
     return Ruling(
         game=GAME,
         format=SOLO_FORMAT,

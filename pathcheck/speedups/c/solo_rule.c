@@ -120,3 +120,138 @@ fail:
     Py_DECREF(traced);
     return NULL;
 }
+
+/* An int item of a tuple in [lo, hi]; -1 with an error set otherwise (hi >= lo >= 0). */
+static long solo_int(PyObject *tuple, Py_ssize_t i, long lo, long hi) {
+    PyObject *item = PyTuple_GET_ITEM(tuple, i);
+    long v = PyLong_Check(item) ? PyLong_AsLong(item) : -1;
+    if (v == -1 && PyErr_Occurred()) return -1;
+    if (v < lo || v > hi) {
+        PyErr_SetString(PyExc_ValueError, "solo_word: not a trace of solo_trace");
+        return -1;
+    }
+    return v;
+}
+
+enum { SW_EVENT, SW_ROUND, SW_FACT, SW_WHY, SW_RULES, SW_PLAYER, SW_MISPLACED, SW_KIT };
+
+/* One round of a clean record (dungeon d, from 1, its tiles start+1 .. start+n), or NULL with
+ * an error set. */
+static PyObject *solo_round(PyObject *const *kit, PyObject *one, int d, int start, int n,
+                            int lost_at, int code) {
+    PyObject *display = PyTuple_GET_ITEM(one, 3), *token = PyTuple_GET_ITEM(one, 4);
+    PyObject *text = NULL, *fact = NULL, *event = NULL, *points = NULL, *events = NULL;
+    PyObject *title = NULL, *scores = NULL, *last = NULL, *round = NULL, *rule = Py_None;
+    PyObject *nums[4] = {NULL, NULL, NULL, NULL};  /* d, n, lost_at, its tile in the stack */
+    if (!PyUnicode_Check(display) || (lost_at && !PyUnicode_Check(token))) {
+        PyErr_SetString(PyExc_TypeError, "solo_word: not a trace of solo_trace");
+        return NULL;
+    }
+    if (!(nums[0] = PyLong_FromLong(d)) || !(nums[1] = PyLong_FromLong(n))) goto done;
+    if (lost_at) {
+        PyObject *why = PyTuple_GET_ITEM(kit[SW_WHY], code);
+        rule = PyTuple_GET_ITEM(kit[SW_RULES], code);
+        if (!PyUnicode_Check(why)) {
+            PyErr_SetString(PyExc_TypeError, "solo_word: a reason's words must be a str");
+            goto done;
+        }
+        if (!(nums[2] = PyLong_FromLong(lost_at)) ||
+            !(nums[3] = PyLong_FromLong(start + lost_at)) ||
+            !(text = PyUnicode_FromFormat("dungeon %d is Lost at its tile %d (%U, tile %d of the "
+                                          "stack): %U", d, lost_at, token, start + lost_at, why)))
+            goto done;
+        PyObject *args[6] = {nums[0], nums[1], nums[2], token, nums[3], why};
+        fact = PyObject_Vectorcall(kit[SW_FACT], args, 6, NULL);
+    } else {
+        text = n == 1 ? PyUnicode_FromFormat("dungeon %d (1 tile) is never Lost", d)
+                      : PyUnicode_FromFormat("dungeon %d (%d tiles) is never Lost", d, n);
+        if (!text) goto done;
+        PyObject *args[6] = {nums[0], nums[1], Py_None, Py_None, Py_None, Py_None};
+        fact = PyObject_Vectorcall(kit[SW_FACT], args, 6, NULL);
+    }
+    if (!fact || !(points = PyDict_New())) goto done;
+    {
+        PyObject *args[5] = {text, Py_None, rule, points, fact};
+        if (!(event = PyObject_Vectorcall(kit[SW_EVENT], args, 5, NULL))) goto done;
+    }
+    if (!(events = PyTuple_Pack(1, event)) ||
+        !(title = PyUnicode_FromFormat("Dungeon %d (tiles %d-%d)", d, start + 1, start + n)) ||
+        !(last = PyLong_FromLong(start + n)) || !(scores = PyDict_New()) ||
+        PyDict_SetItem(scores, kit[SW_PLAYER], last) < 0)
+        goto done;
+    {
+        PyObject *args[5] = {nums[0], title, events, scores, display};
+        round = PyObject_Vectorcall(kit[SW_ROUND], args, 5, NULL);
+    }
+done:
+    for (int i = 0; i < 4; i++) Py_XDECREF(nums[i]);
+    Py_XDECREF(text);
+    Py_XDECREF(fact);
+    Py_XDECREF(event);
+    Py_XDECREF(points);
+    Py_XDECREF(events);
+    Py_XDECREF(title);
+    Py_XDECREF(scores);
+    Py_XDECREF(last);
+    return round;
+}
+
+/* solo_word(traced, kit) -> [Round, ...] | None
+ * The rounds of a clean solo record's ruling from solo_trace's traced dungeons, as
+ * pathcheck.games.dungeon.solo.rule_read words them (one event a dungeon: where it got Lost,
+ * or that it never was; the running score; its tiles); None (no exception) if a dungeon fails
+ * the solo check (misplaced, Lost before its last tile, or holding before the last dungeon):
+ * then the Python wording rules. kit: (Event, Round, SoloDungeonFact, the words of each
+ * reason code, the Rule of each code (or None), the player's name, the code of "misplaced"),
+ * pathcheck.games.dungeon.solo_fast._KIT. */
+static PyObject *solo_word(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *traced, *kit_obj;
+    if (!PyArg_ParseTuple(args, "O!O!", &PyTuple_Type, &traced, &PyTuple_Type, &kit_obj))
+        return NULL;
+    if (PyTuple_GET_SIZE(kit_obj) != SW_KIT || !PyTuple_Check(PyTuple_GET_ITEM(kit_obj, SW_WHY)) ||
+        !PyTuple_Check(PyTuple_GET_ITEM(kit_obj, SW_RULES)) ||
+        PyTuple_GET_SIZE(PyTuple_GET_ITEM(kit_obj, SW_WHY)) !=
+            PyTuple_GET_SIZE(PyTuple_GET_ITEM(kit_obj, SW_RULES))) {
+        PyErr_SetString(PyExc_TypeError, "solo_word: not the kit of solo_fast");
+        return NULL;
+    }
+    PyObject *const *kit = &PyTuple_GET_ITEM(kit_obj, 0);
+    long codes = (long)PyTuple_GET_SIZE(kit[SW_WHY]);
+    long misplaced = PyLong_Check(kit[SW_MISPLACED]) ? PyLong_AsLong(kit[SW_MISPLACED]) : -1;
+    if (misplaced == -1 && PyErr_Occurred()) return NULL;
+    Py_ssize_t count = PyTuple_GET_SIZE(traced);
+    if (count > 256 || codes < 1) {  /* (a record has at most a dungeon a tile) */
+        PyErr_SetString(PyExc_ValueError, "solo_word: not a trace of solo_trace");
+        return NULL;
+    }
+    PyObject *rounds = PyList_New(count);
+    if (!rounds) return NULL;
+    int start = 0;
+    for (Py_ssize_t d = 0; d < count; d++) {
+        PyObject *one = PyTuple_GET_ITEM(traced, d);
+        if (!PyTuple_Check(one) || PyTuple_GET_SIZE(one) != 5) {
+            PyErr_SetString(PyExc_TypeError, "solo_word: not a trace of solo_trace");
+            goto fail;
+        }
+        long n = solo_int(one, 0, 1, MAX_TILES), lost_at = solo_int(one, 1, 0, MAX_TILES);
+        long code = solo_int(one, 2, 0, codes - 1);
+        if (n < 0 || lost_at < 0 || code < 0) goto fail;
+        if (lost_at > n) {
+            PyErr_SetString(PyExc_ValueError, "solo_word: not a trace of solo_trace");
+            goto fail;
+        }
+        if (lost_at ? code == misplaced || lost_at < n : d + 1 < count) {
+            Py_DECREF(rounds);
+            Py_RETURN_NONE;
+        }
+        PyObject *round = solo_round(kit, one, (int)d + 1, start, (int)n, (int)lost_at,
+                                     (int)code);
+        if (!round) goto fail;
+        PyList_SET_ITEM(rounds, d, round);
+        start += (int)n;
+    }
+    return rounds;
+fail:
+    Py_DECREF(rounds);
+    return NULL;
+}
