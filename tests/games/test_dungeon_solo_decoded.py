@@ -199,6 +199,10 @@ def test_solo_word_refuses_misuse() -> None:
         with pytest.raises((ValueError, OverflowError)):
             solo_word((bad,), kit)
     assert solo_word((), kit) == []
+    for token in ("R\u00c91@N", "R1\u0000@N", "X" * 300, "\U0001f600"):  # as Python words them
+        odd = ((3, 3, 6, "a b c", token),)
+        python = solo_fast._clean(odd, 3, "", "x")
+        assert python is not None and solo_word(odd, kit) == python.rounds
 
 
 @built

@@ -135,6 +135,43 @@ static long solo_int(PyObject *tuple, Py_ssize_t i, long lo, long hi) {
 
 enum { SW_EVENT, SW_ROUND, SW_FACT, SW_WHY, SW_RULES, SW_PLAYER, SW_MISPLACED, SW_KIT };
 
+/* A text built in a fixed buffer (snprintf costs ten times as much); p is NULL once a piece
+ * did not fit. */
+typedef struct {
+    char *p, *end;
+} SoloText;
+
+static void st_add(SoloText *b, const char *s, size_t n) {
+    if (!b->p || (size_t)(b->end - b->p) < n) {
+        b->p = NULL;
+        return;
+    }
+    memcpy(b->p, s, n);
+    b->p += n;
+}
+
+#define ST_LIT(b, lit) st_add((b), (lit), sizeof(lit) - 1)
+
+static void st_int(SoloText *b, int v) {  /* v >= 0 */
+    char digits[12];
+    int k = (int)sizeof digits;
+    do {
+        digits[--k] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    st_add(b, digits + k, sizeof digits - (size_t)k);
+}
+
+/* An ASCII str (which it is: the caller added ASCII alone) the text built in buf, NULL with
+ * no error set if it did not fit; NULL with an error set on no memory. */
+static PyObject *st_done(const SoloText *b, const char *buf) {
+    if (!b->p) return NULL;
+    Py_ssize_t n = b->p - buf;
+    PyObject *text = PyUnicode_New(n, 127);
+    if (text) memcpy(PyUnicode_1BYTE_DATA(text), buf, (size_t)n);
+    return text;
+}
+
 /* One round of a clean record (dungeon d, from 1, its tiles start+1 .. start+n), or NULL with
  * an error set. */
 static PyObject *solo_round(PyObject *const *kit, PyObject *one, int d, int start, int n,
@@ -155,17 +192,45 @@ static PyObject *solo_round(PyObject *const *kit, PyObject *one, int d, int star
             PyErr_SetString(PyExc_TypeError, "solo_word: a reason's words must be a str");
             goto done;
         }
-        if (!(nums[2] = PyLong_FromLong(lost_at)) ||
-            !(nums[3] = PyLong_FromLong(start + lost_at)) ||
-            !(text = PyUnicode_FromFormat("dungeon %d is Lost at its tile %d (%U, tile %d of the "
-                                          "stack): %U", d, lost_at, token, start + lost_at, why)))
+        if (!(nums[2] = PyLong_FromLong(lost_at)) || !(nums[3] = PyLong_FromLong(start + lost_at)))
+            goto done;
+        if (PyUnicode_IS_ASCII(token) && PyUnicode_IS_ASCII(why)) {
+            char buf[256];
+            SoloText b = {buf, buf + sizeof buf};
+            ST_LIT(&b, "dungeon ");
+            st_int(&b, d);
+            ST_LIT(&b, " is Lost at its tile ");
+            st_int(&b, lost_at);
+            ST_LIT(&b, " (");
+            st_add(&b, (const char *)PyUnicode_1BYTE_DATA(token), (size_t)PyUnicode_GET_LENGTH(token));
+            ST_LIT(&b, ", tile ");
+            st_int(&b, start + lost_at);
+            ST_LIT(&b, " of the stack): ");
+            st_add(&b, (const char *)PyUnicode_1BYTE_DATA(why), (size_t)PyUnicode_GET_LENGTH(why));
+            text = st_done(&b, buf);
+            if (!text && PyErr_Occurred()) goto done;
+        }
+        if (!text && !(text = PyUnicode_FromFormat("dungeon %d is Lost at its tile %d (%U, tile "
+                                                   "%d of the stack): %U", d, lost_at, token,
+                                                   start + lost_at, why)))
             goto done;
         PyObject *args[6] = {nums[0], nums[1], nums[2], token, nums[3], why};
         fact = PyObject_Vectorcall(kit[SW_FACT], args, 6, NULL);
     } else {
-        text = n == 1 ? PyUnicode_FromFormat("dungeon %d (1 tile) is never Lost", d)
-                      : PyUnicode_FromFormat("dungeon %d (%d tiles) is never Lost", d, n);
-        if (!text) goto done;
+        char buf[64];
+        SoloText b = {buf, buf + sizeof buf};
+        ST_LIT(&b, "dungeon ");
+        st_int(&b, d);
+        ST_LIT(&b, " (");
+        st_int(&b, n);
+        if (n == 1)
+            ST_LIT(&b, " tile) is never Lost");
+        else
+            ST_LIT(&b, " tiles) is never Lost");
+        if (!(text = st_done(&b, buf))) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "solo_word: too long");
+            goto done;
+        }
         PyObject *args[6] = {nums[0], nums[1], Py_None, Py_None, Py_None, Py_None};
         fact = PyObject_Vectorcall(kit[SW_FACT], args, 6, NULL);
     }
@@ -174,8 +239,18 @@ static PyObject *solo_round(PyObject *const *kit, PyObject *one, int d, int star
         PyObject *args[5] = {text, Py_None, rule, points, fact};
         if (!(event = PyObject_Vectorcall(kit[SW_EVENT], args, 5, NULL))) goto done;
     }
-    if (!(events = PyTuple_Pack(1, event)) ||
-        !(title = PyUnicode_FromFormat("Dungeon %d (tiles %d-%d)", d, start + 1, start + n)) ||
+    char buf[64];
+    SoloText b = {buf, buf + sizeof buf};
+    ST_LIT(&b, "Dungeon ");
+    st_int(&b, d);
+    ST_LIT(&b, " (tiles ");
+    st_int(&b, start + 1);
+    ST_LIT(&b, "-");
+    st_int(&b, start + n);
+    ST_LIT(&b, ")");
+    if (!(title = st_done(&b, buf)) && !PyErr_Occurred())
+        PyErr_SetString(PyExc_ValueError, "solo_word: too long");
+    if (!title || !(events = PyTuple_Pack(1, event)) ||
         !(last = PyLong_FromLong(start + n)) || !(scores = PyDict_New()) ||
         PyDict_SetItem(scores, kit[SW_PLAYER], last) < 0)
         goto done;
