@@ -229,6 +229,18 @@ def test_solo_trace_refuses_misuse() -> None:
     assert solo_trace(tables, ([Placement("START", "N")],), 0) is None  # type: ignore[arg-type]
     assert solo_trace(tables, ((),), 0) is None
 
+    class Slotted:  # read from its slots, as msgspec's structs are
+        __slots__ = ("dir", "tile")
+
+    unset = Slotted()
+    with pytest.raises(AttributeError):
+        solo_trace(tables, ((unset,),), 0)
+    unset.tile = "START"
+    with pytest.raises(AttributeError):
+        solo_trace(tables, ((unset,),), 0)
+    unset.dir = "E"
+    assert solo_trace(tables, ((unset,),), 0) == (1, ((1, 0, 0, "START@E", None),))
+
 
 def test_the_command_rules_the_same_with_and_without_the_fast_path(tmp_path: Path) -> None:
     """``adjudicate --format jsonl`` writes the same bytes whether a line takes the fast path
