@@ -191,7 +191,7 @@ def test_solo_word_refuses_misuse() -> None:
     with pytest.raises(TypeError):
         solo_word(one, kit[:3])
     with pytest.raises(TypeError):
-        solo_word(((3, 3, 1, "a"),), kit)
+        solo_word(((3, 3, 1, "a"),), kit)  # type: ignore[arg-type]
     with pytest.raises(TypeError):
         solo_word(((3, 3, 6, b"a", "b"),), kit)  # type: ignore[arg-type]
     for bad in ((0, 0, 0, "a", None), (3, 4, 1, "a", "b"), (3, 3, 99, "a", "b"),
@@ -231,6 +231,8 @@ def test_solo_trace_refuses_misuse() -> None:
 
     class Slotted:  # read from its slots, as msgspec's structs are
         __slots__ = ("dir", "tile")
+        tile: str
+        dir: str
 
     unset = Slotted()
     with pytest.raises(AttributeError):

@@ -1,5 +1,5 @@
 """The fast path of a ``solo/1`` record given as JSON text: decoded straight into its typed
-form, read and traced in one C call, its ruling worded here.
+form, read and traced in one C call, a clean record's rounds worded in a second.
 
 :func:`rule_solo_decoded` takes a record of the standard tile set with no seed code (and no
 ``tileset``): msgspec decodes the text into
@@ -8,11 +8,12 @@ form, read and traced in one C call, its ruling worded here.
 set's tables and traces every dungeon in order, handing back each one's length, Lost point,
 reason, its tiles as ``ID@DIR`` and the token of the tile it got Lost at. A clean record (START
 first, every tile once, each dungeon Lost exactly at its last tile but the last, which holds)
-is worded here as :func:`~pathcheck.games.dungeon.solo.rule_read` words it; any other record C
+is worded by ``_speedups.solo_word`` as :func:`~pathcheck.games.dungeon.solo.rule_read` words
+it (:func:`_clean` is the same wording in Python, the tests compare both); any other record C
 read is ruled by :func:`~pathcheck.games.dungeon.solo.rule_read` itself (the plain reference),
 read from the typed form. Anything C does not read (or no extension) is None: the caller
 decodes the text and :func:`~pathcheck.games.dungeon.solo.rule_solo` rules on it, or words
-its error. tests/games/test_dungeon_solo_fast.py compares both paths byte for byte.
+its error. tests/games/test_dungeon_solo_decoded.py compares both paths byte for byte.
 
 >>> import msgspec
 >>> from pathcheck.solo.play import answer_key
