@@ -57,6 +57,7 @@ static const int SIGN[4] = {1, 1, -1, -1};
 #include "c/solo_find.c"
 #include "c/guard.c"
 #include "c/dungeon_solo.c"
+#include "c/solo_rule.c"
 #include "c/dungeon_game.c"
 #include "c/dungeon_replay.c"
 #include "c/dungeon_word.c"
@@ -98,6 +99,10 @@ static PyMethodDef methods[] = {
     {"trace_records", trace_records, METH_VARARGS,
      "Trace decoded dungeon records and write their JSON Lines results."},
     {"trace_dungeon", trace_dungeon, METH_VARARGS, "Trace one dungeon of a solo record."},
+    {"solo_trace", solo_trace, METH_VARARGS,
+     "Every dungeon of a decoded solo/1 record read and traced, or None (games.dungeon.solo)."},
+    {"solo_word", solo_word, METH_VARARGS,
+     "The rounds of a clean solo/1 record's ruling from solo_trace's result, or None."},
     {"trace_stack", trace_stack, METH_VARARGS,
      "The Lost point and reason code of one game/1 exploration's stack."},
     {"dungeon_replay", dungeon_replay, METH_VARARGS,

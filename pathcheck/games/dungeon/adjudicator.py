@@ -46,6 +46,7 @@ from pathcheck.games.dungeon.rules import (
     rules_text,
 )
 from pathcheck.games.dungeon.solo import rule_solo
+from pathcheck.games.dungeon.solo_fast import rule_solo_decoded
 from pathcheck.games.dungeon.state import START_DIR, Replay
 from pathcheck.ruling import Ruling
 
@@ -138,6 +139,13 @@ class DungeonAdjudicator(GameAdjudicator):
         return rule_game(log, source=source, pictures=pictures)
 
     typed_readers = ((GAME_FORMAT, GAME_LOG, read_game_entry),)
+
+    def rule_decoded(self, data: bytes, fmt: str, *, source: str) -> Ruling | None:
+        """:meth:`GameAdjudicator.rule_decoded`; a ``solo/1`` record by its fast path
+        (:mod:`~pathcheck.games.dungeon.solo_fast`)."""
+        if fmt == SOLO_FORMAT:
+            return rule_solo_decoded(data, source=source)
+        return super().rule_decoded(data, fmt, source=source)
 
     def rule_typed(self, entry: Any, read_entry: Callable[..., Any], *, source: str) -> Ruling:
         """:meth:`GameAdjudicator.rule_typed`, a clean ``game/1`` log by the C fast path."""

@@ -33,7 +33,13 @@ from pathcheck.errors import InputError, RecordError, pointer_join
 from pathcheck.facts import FirstTileFact, SeedRulesFact
 from pathcheck.games.common import Pictures
 from pathcheck.games.dungeon.at import take_solo_pictures
-from pathcheck.games.dungeon.log import SOLO_FORMAT, SOLO_RECORD, PlacementEntry, read_solo
+from pathcheck.games.dungeon.log import (
+    SOLO_FORMAT,
+    SOLO_RECORD,
+    PlacementEntry,
+    SoloEntry,
+    read_solo,
+)
 from pathcheck.games.dungeon.rules import GAME, SOLO_ALL_TILES, SOLO_SEED, rules_text
 from pathcheck.inputs.records import SoloRecord
 from pathcheck.reading.bounded import MAX_TILESET_TILES
@@ -100,8 +106,12 @@ def _read_standard(log: Mapping[str, Any], source: str) -> SoloRead | None:
     known and placed once, rules given once each and stated (or no seed to take them from).
     None for anything else: :func:`~pathcheck.games.dungeon.log.read_solo` reads it (and
     words every error) as before."""
-    entry = SOLO_RECORD.read(log, source=source)
-    stated = "rules" in log
+    return _read_entry(SOLO_RECORD.read(log, source=source), "rules" in log, source)
+
+
+def _read_entry(entry: SoloEntry, stated: bool, source: str) -> SoloRead | None:
+    """:func:`_read_standard` on the record as msgspec read it (``stated``: its ``rules``
+    were written)."""
     if entry.tileset is not UNSET or not (stated or entry.seed is UNSET) \
             or len(set(entry.rules)) != len(entry.rules):
         return None
@@ -368,7 +378,12 @@ def _failure_violation(record: SoloRecord, result: _Check) -> Violation | None:
 def rule_solo(log: Mapping[str, Any], *, source: str, pictures: Pictures | None = None) -> Ruling:
     """Check a ``solo/1`` record and rule on it; ``pictures`` collects dungeon R after its
     tile T for the moments it wants."""
-    read = read_record(log, source)
+    return rule_read(read_record(log, source), source=source, pictures=pictures)
+
+
+def rule_read(read: SoloRead, *, source: str, pictures: Pictures | None = None) -> Ruling:
+    """:func:`rule_solo` on a record :func:`read_record` has read (the plain reference of
+    :mod:`~pathcheck.games.dungeon.solo_fast`)."""
     record = read.record
     tileset = record.tileset or load_tileset()
     result = _check(read, tileset)
