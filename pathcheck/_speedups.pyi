@@ -44,6 +44,13 @@ def solo_key_deals(
 def solo_trace(
     tables: object, dungeons: tuple[tuple[object, ...], ...], rules: int
 ) -> tuple[int, tuple[tuple[int, int, int, str, str | None], ...]] | None: ...
+def solo_moves(
+    dungeons: tuple[tuple[Any, ...], ...],
+    traced: tuple[tuple[Any, ...], ...],
+    templates: tuple[bytes, bytes, bytes, bytes, bytes],
+    reasons: tuple[bytes, ...],
+    misplaced: int,
+) -> tuple[bytes, int, int] | None: ...
 def solo_word(
     traced: tuple[tuple[int, int, int, str, str | None], ...], kit: tuple[object, ...]
 ) -> list[object] | None: ...

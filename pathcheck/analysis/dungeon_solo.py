@@ -20,7 +20,7 @@ getting Lost"); laid as a new dungeon, it is sound if the previous dungeon was L
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache
 from typing import Any, NamedTuple
 
@@ -33,6 +33,7 @@ from pathcheck.analysis.core import (
     make_analysis,
     player_summary,
 )
+from pathcheck.games.dungeon import solo_fast
 from pathcheck.games.dungeon.log import SOLO_FORMAT
 from pathcheck.games.dungeon.solo import SOLO_PLAYER, read_record, seed_deal, traced_dungeons
 from pathcheck.solo.play import RULE_SOLO_FAIL, RULE_SOLO_PREMATURE, dungeon_failure, max_score
@@ -52,20 +53,42 @@ def analyse(log: Mapping[str, Any], *, source: str, for_json: bool = False) -> G
     read = read_record(log, source)
     record = read.record
     seed_deal(record)  # a seed code that cannot be read makes the record invalid, as ruled
-    tokens = read.tokens
-    dungeons: list[tuple[int, int, int, int | None, int, bool]] = []
-    previous_held = False  # whether the dungeon before the current one held to its end
-    score: int | None = None
-    count = len(read.starts) - 1
-    for d, (start, stop, lost, code, _) in enumerate(
-            traced_dungeons(read, record.tileset or load_tileset()), 1):
-        lost_at = lost or None
-        if score is None and (failure := dungeon_failure(d, count, stop - start, lost_at,
-                                                          code == MISPLACED)) is not None:
-            score = start + failure[1] - 1  # the tiles before the failing one
-        dungeons.append((d, start, stop, lost_at, code, previous_held))
-        previous_held = lost_at is None
-    points = max_score(len(tokens), record.rules) if score is None else score
+    traced = ((stop - start, lost, code) for start, stop, lost, code, _ in
+              traced_dungeons(read, record.tileset or load_tileset()))
+    return _analysed(traced, read.tokens, record.rules, source, for_json)
+
+
+def analyse_raw(raw: bytes, *, source: str, for_json: bool = False) -> GameAnalysis | None:
+    """:func:`analyse` of a record given as its JSON text (passed by the reader's guard), read
+    as ``adjudicate`` reads it (:mod:`~pathcheck.games.dungeon.solo_fast`: decoded straight
+    into its typed form, every placement read and every dungeon traced in one C call), when
+    it is a record of the standard tile set with no seed code; None otherwise (and without
+    the extension): the usual way then reads it, which gives the same analysis or words the
+    error (tests/analysis/test_dungeon_solo_json.py compares both)."""
+    found = solo_fast.trace_decoded(raw)
+    if found is None:
+        return None
+    entry, traced = found
+    rules = frozenset(entry.rules)
+    if for_json and _solo_moves is not None:  # looked up at each call: the tests switch it off
+        words = _words()
+        written = _solo_moves(entry.dungeons, traced, words.templates, words.reasons,
+                              MISPLACED)
+        if written is not None:
+            _, points = _plan([(n, lost, code) for n, lost, code, _, _ in traced],
+                              sum(map(len, entry.dungeons)), rules)
+            moves, count, slips = written
+            return _encoded(moves, count, slips, source, points)
+    tokens = [f"{p.tile}@{p.dir}" for dungeon in entry.dungeons for p in dungeon]
+    return _analysed(((n, lost, code) for n, lost, code, _, _ in traced), tokens, rules,
+                     source, for_json)
+
+
+def _analysed(traced: Iterable[tuple[int, int, int]], tokens: Sequence[str],
+              rules: frozenset[int], source: str, for_json: bool) -> GameAnalysis:
+    """The analysis of a record from each dungeon's length, Lost point (0: it held) and
+    reason code, in order, and every tile's ``ID@DIR``."""
+    dungeons, points = _plan(list(traced), len(tokens), rules)
     if for_json:
         return _written(dungeons, tokens, source, points)
     moves = [_move(d, i, tokens[start + i - 1], held, lost_at, code)
@@ -73,6 +96,27 @@ def analyse(log: Mapping[str, Any], *, source: str, for_json: bool = False) -> G
              for i in range(2 if d == 1 else 1, stop - start + 1)]  # START is no move
     return make_analysis("dungeon", SOLO_FORMAT, source, (SOLO_PLAYER,), moves,
                          {SOLO_PLAYER: points}, ())
+
+
+def _plan(lengths: list[tuple[int, int, int]], tiles: int, rules: frozenset[int]
+          ) -> tuple[list[tuple[int, int, int, int | None, int, bool]], int]:
+    """Each dungeon as (number, first tile's index, index after its last, Lost point or None,
+    reason code, whether the one before held) from its (length, Lost point, reason code), and
+    the record's points (``tiles`` in all)."""
+    dungeons: list[tuple[int, int, int, int | None, int, bool]] = []
+    previous_held = False  # whether the dungeon before the current one held to its end
+    score: int | None = None
+    count = len(lengths)
+    stop = 0
+    for d, (length, lost, code) in enumerate(lengths, 1):
+        start, stop = stop, stop + length
+        lost_at = lost or None
+        if score is None and (failure := dungeon_failure(d, count, length, lost_at,
+                                                          code == MISPLACED)) is not None:
+            score = start + failure[1] - 1  # the tiles before the failing one
+        dungeons.append((d, start, stop, lost_at, code, previous_held))
+        previous_held = lost_at is None
+    return dungeons, max_score(tiles, rules) if score is None else score
 
 
 def _move(d: int, i: int, token: str, previous_held: bool, lost_at: int | None,
@@ -141,9 +185,15 @@ def _written(dungeons: list[tuple[int, int, int, int | None, int, bool]],
                 add(words.misplaced % (d, i, did, d, d - 1, i - 1))
             else:
                 add(words.sound % (d, i, did, d, d - 1, i - 1))
-    summary = player_summary(SOLO_PLAYER, slips, 0, len(moves) - slips, 0, float(slips),
-                             float(len(moves)), points, False)
-    written: Any = msgspec.Raw(b"[" + b",".join(moves) + b"]")  # see analyse's docstring
+    return _encoded(b"[" + b",".join(moves) + b"]", len(moves), slips, source, points)
+
+
+def _encoded(moves: bytes, count: int, slips: int, source: str, points: int) -> GameAnalysis:
+    """The analysis of ``count`` moves written as the JSON array ``moves``, ``slips`` of them
+    slips (every move is at stake, each slip costs its point)."""
+    summary = player_summary(SOLO_PLAYER, slips, 0, count - slips, 0, float(slips),
+                             float(count), points, False)
+    written: Any = msgspec.Raw(moves)  # see analyse's docstring
     return GameAnalysis(game="dungeon", format=SOLO_FORMAT, source=source,
                         players=(SOLO_PLAYER,), moves=written, summaries=(summary,),
                         winners=(), final_scores={SOLO_PLAYER: points})
@@ -162,6 +212,11 @@ class _Words(NamedTuple):
     late: bytes
     misplaced: bytes
     sound: bytes
+
+    @property
+    def templates(self) -> tuple[bytes, bytes, bytes, bytes, bytes]:
+        """The five cases in solo_moves.c's order (SM_*)."""
+        return (self.premature, self.new_dungeon, self.late, self.misplaced, self.sound)
 
 
 @cache
@@ -194,6 +249,13 @@ def _words() -> _Words:
                    "in line with the last-taken path", None, b"%d/%d", sound),
     )
 
+
+try:
+    from pathcheck import _speedups
+
+    _solo_moves: Callable[..., Any] | None = _speedups.solo_moves
+except ImportError:  # no C compiler at install time: the moves are written in Python
+    _solo_moves = None
 
 _DIDS: dict[str, bytes] = {}
 """``"lays TOKEN"`` as msgspec encodes it, by token (a tile set's few hundred placements;

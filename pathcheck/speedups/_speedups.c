@@ -64,6 +64,7 @@ static const int SIGN[4] = {1, 1, -1, -1};
 #include "c/dungeon_report.c"
 #include "c/dungeon_marks_json.c"
 #include "c/dungeon_marks.c"
+#include "c/solo_moves.c"
 #include "c/memoarrr.c"
 #include "c/memoarrr_know.c"
 #include "c/memoarrr_replay.c"
@@ -101,6 +102,8 @@ static PyMethodDef methods[] = {
     {"trace_dungeon", trace_dungeon, METH_VARARGS, "Trace one dungeon of a solo record."},
     {"solo_trace", solo_trace, METH_VARARGS,
      "Every dungeon of a decoded solo/1 record read and traced, or None (games.dungeon.solo)."},
+    {"solo_moves", solo_moves, METH_VARARGS,
+     "A traced solo/1 record's analysed moves as JSON, from the analysis's templates."},
     {"solo_word", solo_word, METH_VARARGS,
      "The rounds of a clean solo/1 record's ruling from solo_trace's result, or None."},
     {"trace_stack", trace_stack, METH_VARARGS,

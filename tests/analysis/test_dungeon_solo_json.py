@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from pathcheck import speedups
 from pathcheck.analysis import dungeon_solo
 from pathcheck.analysis.stream import AnalyseSettings, analyse_item
 from pathcheck.errors import RecordError
@@ -22,22 +25,47 @@ from pathcheck.solo.play import answer_key
 from pathcheck.tracer.tileset import load_tileset
 
 from ..fuzz import examples, json_values, mutate
+from ..games.test_dungeon_fast import built
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "dungeon"
 TURNED = {"N": "S", "S": "N", "E": "W", "W": "E"}
 
 
 def both_ways(log: Any) -> bytes | str:
-    """The analysis's JSON, checked to be the same both ways; the error's text if none."""
+    """The analysis's JSON, checked to be the same every way (as values or written as JSON;
+    from the decoded record or from its text through the typed C path, which may decline but
+    never differs or takes a record the usual way refuses); the error's text if none."""
+    raw = json.dumps(log).encode()
     try:
         as_values = dungeon_solo.analyse(log, source="t").to_json()
     except RecordError as exc:
         with pytest.raises(RecordError) as again:
             dungeon_solo.analyse(log, source="t", for_json=True)
         assert str(again.value) == str(exc)
+        assert dungeon_solo.analyse_raw(raw, source="t") is None
         return str(exc)
+    except ValueError:  # a value json.dumps writes as no JSON (NaN): not a record
+        return "not JSON"
     assert dungeon_solo.analyse(log, source="t", for_json=True).to_json() == as_values
+    for for_json in (False, True):
+        typed = dungeon_solo.analyse_raw(raw, source="t", for_json=for_json)
+        assert typed is None or typed.to_json() == as_values
+    with moves_in_python():
+        typed = dungeon_solo.analyse_raw(raw, source="t", for_json=True)
+        assert typed is None or typed.to_json() == as_values
     return as_values
+
+
+@contextmanager
+def moves_in_python() -> Iterator[None]:
+    """solo_moves.c switched off: the typed path writes the moves from the templates in
+    Python."""
+    kept = dungeon_solo._solo_moves
+    dungeon_solo._solo_moves = None
+    try:
+        yield
+    finally:
+        dungeon_solo._solo_moves = kept
 
 
 def played(rng: random.Random, advanced: bool, rules: list[int]) -> dict[str, Any]:
@@ -73,6 +101,8 @@ def test_fixtures(path: Path) -> None:
 def test_random_play(seed: int, advanced: bool, rules: set[int]) -> None:
     log = played(random.Random(seed), advanced, sorted(rules))
     assert isinstance(both_ways(log), bytes)
+    if speedups.available():  # the typed C path takes a record of every tile once
+        assert dungeon_solo.analyse_raw(json.dumps(log).encode(), source="t") is not None
 
 
 @settings(max_examples=examples(60), deadline=None,
@@ -100,3 +130,40 @@ def test_the_stream_writes_the_same(tmp_path: Path) -> None:
         kept = [analyse_item(item, AnalyseSettings(output=output, keep=True)).text
                 for item in log_items(str(path))]
         assert fast == kept
+
+
+@built
+def test_solo_moves_misuse_is_an_exception_or_none() -> None:
+    """solo_moves.c on what solo_trace never hands over: an exception or None (declined),
+    never a crash (also under the sanitizers)."""
+    from pathcheck.games.dungeon import solo_fast
+
+    call: Any = speedups._speedups.solo_moves
+    log = played(random.Random(5), False, [2])
+    found = solo_fast.trace_decoded(json.dumps(log).encode())
+    assert found is not None
+    entry, traced = found
+    words = dungeon_solo._words()
+    args = [entry.dungeons, traced, words.templates, words.reasons, dungeon_solo.MISPLACED]
+    assert call(*args) is not None
+    one = traced[0]
+    for bad_one in ((), (one[0] + 1, *one[1:]), (one[0], one[0] + 1, *one[2:]),
+                    (one[0], one[1], 99, *one[3:]), (one[0], "1", *one[2:]),
+                    (2**70, *one[1:])):
+        assert call(entry.dungeons, (bad_one, *traced[1:]), *args[2:]) is None
+    k = max(range(len(traced)), key=lambda d: traced[d][0])  # a dungeon of two tiles or more
+    odd = list(entry.dungeons[k])
+    odd[-1] = type(odd[-1])(tile="\ud800", dir="N")
+    dungeons: list[Any] = list(entry.dungeons)
+    dungeons[k] = tuple(odd)
+    assert call(tuple(dungeons), *args[1:]) is None
+    with pytest.raises(ValueError):
+        call(entry.dungeons[1:], *args[1:])
+    with pytest.raises(ValueError):
+        call(entry.dungeons, traced, words.templates[:4], words.reasons, 2)
+    with pytest.raises(TypeError):
+        call(entry.dungeons, traced, ("x",) * 5, words.reasons, 2)
+    assert call(entry.dungeons, traced, words.templates, (), 2) is None
+    dungeons[k] = (object(),) * len(odd)
+    with pytest.raises(AttributeError):
+        call(tuple(dungeons), *args[1:])

@@ -81,6 +81,25 @@ def _solo_c() -> tuple[SoloTrace, object, int, str, SoloWord] | None:
             speedups._speedups.solo_word)  # type: ignore[return-value]
 
 
+def trace_decoded(data: bytes) -> tuple[SoloEntry, Traced] | None:
+    """The record ``data`` (JSON text the reader's guard passed) decoded into its typed form
+    and every dungeon traced (``solo_trace``), where :func:`rule_solo_decoded` reads it so;
+    None where it does not (see the module's doc). The analysis reads records this way too
+    (:func:`pathcheck.analysis.dungeon_solo.analyse_raw`)."""
+    c = _solo_c()
+    if c is None:
+        return None
+    try:
+        entry = _decode(data)
+    except (msgspec.DecodeError, UnicodeDecodeError):
+        return None
+    rules = entry.rules
+    if entry.tileset is not UNSET or entry.seed is not UNSET or len(set(rules)) != len(rules):
+        return None
+    found = c[0](c[1], entry.dungeons, _by_rules(frozenset(rules))[0])
+    return None if found is None else (entry, found[1])
+
+
 def rule_solo_decoded(data: bytes, *, source: str) -> Ruling | None:
     """The ruling on the ``solo/1`` record ``data`` (JSON text the reader's guard passed), or
     None where this path does not read it (see the module's doc)."""
