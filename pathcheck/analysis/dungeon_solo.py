@@ -68,15 +68,15 @@ def analyse_raw(raw: bytes, *, source: str, for_json: bool = False) -> GameAnaly
     found = solo_fast.trace_decoded(raw)
     if found is None:
         return None
-    entry, traced = found
+    entry, total, traced = found
     rules = frozenset(entry.rules)
     if for_json and _solo_moves is not None:  # looked up at each call: the tests switch it off
         words = _words()
         written = _solo_moves(entry.dungeons, traced, words.templates, words.reasons,
                               MISPLACED)
         if written is not None:
-            _, points = _plan([(n, lost, code) for n, lost, code, _, _ in traced],
-                              sum(map(len, entry.dungeons)), rules)
+            _, points = _plan([(n, lost, code) for n, lost, code, _, _ in traced], total,
+                              rules)
             moves, count, slips = written
             return _encoded(moves, count, slips, source, points)
     tokens = [f"{p.tile}@{p.dir}" for dungeon in entry.dungeons for p in dungeon]

@@ -142,7 +142,7 @@ def test_solo_moves_misuse_is_an_exception_or_none() -> None:
     log = played(random.Random(5), False, [2])
     found = solo_fast.trace_decoded(json.dumps(log).encode())
     assert found is not None
-    entry, traced = found
+    entry, _, traced = found
     words = dungeon_solo._words()
     args = [entry.dungeons, traced, words.templates, words.reasons, dungeon_solo.MISPLACED]
     assert call(*args) is not None

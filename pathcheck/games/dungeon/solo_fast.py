@@ -81,9 +81,10 @@ def _solo_c() -> tuple[SoloTrace, object, int, str, SoloWord] | None:
             speedups._speedups.solo_word)  # type: ignore[return-value]
 
 
-def trace_decoded(data: bytes) -> tuple[SoloEntry, Traced] | None:
-    """The record ``data`` (JSON text the reader's guard passed) decoded into its typed form
-    and every dungeon traced (``solo_trace``), where :func:`rule_solo_decoded` reads it so;
+def trace_decoded(data: bytes) -> tuple[SoloEntry, int, Traced] | None:
+    """The record ``data`` (JSON text the reader's guard passed) decoded into its typed form,
+    its number of tiles and every dungeon traced (``solo_trace``), where
+    :func:`rule_solo_decoded` reads it so;
     None where it does not (see the module's doc). The analysis reads records this way too
     (:func:`pathcheck.analysis.dungeon_solo.analyse_raw`)."""
     c = _solo_c()
@@ -97,30 +98,19 @@ def trace_decoded(data: bytes) -> tuple[SoloEntry, Traced] | None:
     if entry.tileset is not UNSET or entry.seed is not UNSET or len(set(rules)) != len(rules):
         return None
     found = c[0](c[1], entry.dungeons, _by_rules(frozenset(rules))[0])
-    return None if found is None else (entry, found[1])
+    return None if found is None else (entry, *found)
 
 
 def rule_solo_decoded(data: bytes, *, source: str) -> Ruling | None:
     """The ruling on the ``solo/1`` record ``data`` (JSON text the reader's guard passed), or
     None where this path does not read it (see the module's doc)."""
-    c = _solo_c()
-    if c is None:
-        return None
-    try:
-        entry = _decode(data)
-    except (msgspec.DecodeError, UnicodeDecodeError):
-        return None
-    rules = entry.rules
-    if entry.tileset is not UNSET or entry.seed is not UNSET or len(set(rules)) != len(rules):
-        return None
-    solo_trace, tables, whole, first, solo_word = c
-    rule_set = frozenset(rules)
-    mask, points, bonus = _by_rules(rule_set)
-    found = solo_trace(tables, entry.dungeons, mask)
+    found = trace_decoded(data)
     if found is None:
         return None
-    total, traced = found
-    if total == whole and entry.dungeons[0][0].tile == first:
+    entry, total, traced = found
+    _, _, whole, first, solo_word = _solo_c() or (None, None, 0, "", None)
+    _, points, bonus = _by_rules(frozenset(entry.rules))
+    if solo_word is not None and total == whole and entry.dungeons[0][0].tile == first:
         rounds = solo_word(traced, _KIT)
         if rounds is not None:
             return _ruling(rounds, total + points, bonus, source)

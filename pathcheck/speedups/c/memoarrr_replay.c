@@ -209,32 +209,29 @@ static PyObject *m_replay_log(PyObject *log, PyObject *cards, PyObject *texts, i
     return result;
 }
 
-static PyObject *memoarrr_replay(PyObject *self, PyObject *args) {
-    (void)self;
+/* memoarrr_replay's and memoarrr_lenient's arguments (log, cards[, texts]) read and the log
+ * replayed, strictly or through its faults. */
+static PyObject *m_replay_args(PyObject *args, int lenient, const char *name) {
     PyObject *log, *cards, *texts = NULL;
     if (!PyArg_ParseTuple(args, "OO!|O!", &log, &PyDict_Type, &cards, &PyTuple_Type, &texts))
         return NULL;
     if (texts && (PyTuple_GET_SIZE(texts) != 2 || !m_table(PyTuple_GET_ITEM(texts, 0)) ||
                   !m_table(PyTuple_GET_ITEM(texts, 1)))) {
-        PyErr_SetString(PyExc_ValueError,
-                        "memoarrr_replay: texts must be 2 tuples of 625 str (place * 25 + card)");
+        PyErr_Format(PyExc_ValueError,
+                     "%s: texts must be 2 tuples of 625 str (place * 25 + card)", name);
         return NULL;
     }
-    return m_replay_log(log, cards, texts, 0);
+    return m_replay_log(log, cards, texts, lenient);
+}
+
+static PyObject *memoarrr_replay(PyObject *self, PyObject *args) {
+    (void)self;
+    return m_replay_args(args, 0, "memoarrr_replay");
 }
 
 static PyObject *memoarrr_lenient(PyObject *self, PyObject *args) {
     (void)self;
-    PyObject *log, *cards, *texts = NULL;
-    if (!PyArg_ParseTuple(args, "OO!|O!", &log, &PyDict_Type, &cards, &PyTuple_Type, &texts))
-        return NULL;
-    if (texts && (PyTuple_GET_SIZE(texts) != 2 || !m_table(PyTuple_GET_ITEM(texts, 0)) ||
-                  !m_table(PyTuple_GET_ITEM(texts, 1)))) {
-        PyErr_SetString(PyExc_ValueError,
-                        "memoarrr_lenient: texts must be 2 tuples of 625 str (place * 25 + card)");
-        return NULL;
-    }
-    return m_replay_log(log, cards, texts, 1);
+    return m_replay_args(args, 1, "memoarrr_lenient");
 }
 
 /* Whether `table` is a tuple of 25 * 25 str, as the analysis's texts are. */
