@@ -83,7 +83,8 @@ static int dmj_str(DmJson *j, PyObject *obj) {
 
 /* A whole number below 10^15 as msgspec writes a float ("3.0", "-0.0"); 1 if not one. */
 static int dmj_float(DmJson *j, double v) {
-    if (!(v > -1e15 && v < 1e15) || v != (double)(long long)v)  /* msgspec: 1e16 as "1e16" */
+    if (!(v > -1e15 && v < 1e15) || v != (double)(long long)v ||  /* msgspec: 1e16 "1e16" */
+        v < (double)LONG_MIN || v > (double)LONG_MAX)  /* (a 32-bit long: not written here) */
         return 1;
     if (out_reserve(&j->out, 32) < 0) return -1;
     char *w = j->out.buf + j->out.len;
