@@ -3,52 +3,17 @@
 
 /* ---- a whole solo record ----------------------------------------------------------------- */
 
-/* Where the placements' type keeps .tile and .dir: msgspec's structs keep each field in a
- * slot (a member descriptor), read from there instead of through two getattrs a tile once the
- * type is known to read attributes the generic way (solo_learn); any other type is read by
- * getattr. */
-static PyTypeObject *solo_placement_type;  /* a strong reference; NULL: none learnt yet */
-static Py_ssize_t solo_offsets[2];
-
-static void solo_learn(PyTypeObject *type) {
-    PyObject *names[2] = {S_tile, S_dir};
-    Py_ssize_t off[2];
-    if (type->tp_getattro != PyObject_GenericGetAttr) return;
-    for (int i = 0; i < 2; i++) {
-        PyObject *descr = _PyType_Lookup(type, names[i]);  /* borrowed */
-        if (!descr || !Py_IS_TYPE(descr, &PyMemberDescr_Type)) return;
-        PyMemberDef *member = ((PyMemberDescrObject *)descr)->d_member;
-        if (member->type != T_OBJECT_EX || member->offset < (Py_ssize_t)sizeof(PyObject) ||
-            member->offset + (Py_ssize_t)sizeof(PyObject *) > type->tp_basicsize)
-            return;
-        off[i] = member->offset;
-    }
-    Py_INCREF(type);
-    Py_XSETREF(solo_placement_type, type);
-    memcpy(solo_offsets, off, sizeof off);
-}
+/* Where the placements' type keeps .tile and .dir (dungeon_replay.c's dg_fields: from their
+ * slots once the type is known to read attributes the generic way, else by getattr). */
+static DgLayout solo_placement_layout;
 
 /* The tile number of a placement's tile (-1: not a tile of the tables, or not ASCII text) and
  * its arrow (-1: not one of N, E, S, W); -2 with an exception set. */
 static int solo_placement(const Tables *t, PyObject *placement, int *arrow) {
-    PyObject *tile = NULL, *dir = NULL;
-    PyTypeObject *type = Py_TYPE(placement);
-    if (type != solo_placement_type) solo_learn(type);
-    if (type == solo_placement_type) {
-        tile = *(PyObject **)((char *)placement + solo_offsets[0]);
-        dir = *(PyObject **)((char *)placement + solo_offsets[1]);
-        if (tile && dir) {
-            Py_INCREF(tile);
-            Py_INCREF(dir);
-        } else {
-            tile = dir = NULL;  /* unset: getattr raises as it should */
-        }
-    }
-    if (!tile && !(tile = PyObject_GetAttr(placement, S_tile))) return -2;
-    if (!dir && !(dir = PyObject_GetAttr(placement, S_dir))) {
-        Py_DECREF(tile);
-        return -2;
-    }
+    static PyObject **const names[] = {&S_tile, &S_dir};
+    PyObject *f[2];
+    if (dg_fields(placement, names, 2, &solo_placement_layout, f) < 0) return -2;
+    PyObject *tile = f[0], *dir = f[1];
     int number = -1;
     *arrow = -1;
     if (PyUnicode_Check(tile) && PyUnicode_IS_ASCII(tile) && PyUnicode_Check(dir) &&
