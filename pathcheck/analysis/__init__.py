@@ -65,16 +65,16 @@ def analyse(log: Mapping[str, Any], *, source: str,
 
 @functools.cache
 def _takes_for_json(function: Any) -> bool:
+    """Whether an analysing function takes ``for_json`` (asked once a function)."""
     return "for_json" in inspect.signature(function).parameters
 
 
 _MISSING = object()
-_raw_for_json: dict[str, bool] = {}
-"""Per format: whether its module's ``analyse_raw`` takes ``for_json``."""
 _analyse_read: dict[str, Any] = {}
 """Per format: its module's ``analyse_entry`` (the analysis of the typed log, as the game's
-LogFormat decodes it) and ``analyse_read`` (of the log as the game's reader reads it), each
-None where it has none, looked up once (a batch asks at every log)."""
+LogFormat decodes it), ``analyse_read`` (of the log as the game's reader reads it) and
+``analyse_raw`` (of the JSON text), each None where it has none, looked up once (a batch asks
+at every log)."""
 
 
 def analyse_decoded(raw: bytes, fmt: str, *, source: str,
@@ -88,25 +88,22 @@ def analyse_decoded(raw: bytes, fmt: str, *, source: str,
     analysis or words the error.
 
     ``for_json``: the analysis will only be encoded (its ``to_json``), so a game whose
-    ``analyse_entry`` takes ``for_json`` may hand back parts already encoded (the dungeon
-    game's moves, as a :class:`msgspec.Raw`): the same bytes, no values made to be encoded."""
+    ``analyse_entry`` or ``analyse_raw`` takes ``for_json`` may hand back parts already
+    encoded (the moves, as a :class:`msgspec.Raw`): the same bytes, no values made to be
+    encoded."""
     if fmt not in ANALYSERS or (formats is not None and fmt not in formats):
         return None
     found = _analyse_read.get(fmt, _MISSING)
     if found is _MISSING:
         module = importlib.import_module(ANALYSERS[fmt])
-        entry_reader = getattr(module, "analyse_entry", None)
-        found = _analyse_read[fmt] = (
-            entry_reader, getattr(module, "analyse_read", None),
-            getattr(module, "analyse_raw", None),
-            entry_reader is not None and _takes_for_json(entry_reader))
-        raw_reader = found[2]
-        _raw_for_json[fmt] = raw_reader is not None and _takes_for_json(raw_reader)
-    analyse_entry, analyse_read, analyse_raw, takes_for_json = found
-    if analyse_raw is not None:  # the game reads the text as the reader does (Memoarrr!)
+        found = _analyse_read[fmt] = (getattr(module, "analyse_entry", None),
+                                      getattr(module, "analyse_read", None),
+                                      getattr(module, "analyse_raw", None))
+    analyse_entry, analyse_read, analyse_raw = found
+    if analyse_raw is not None:  # the game reads the text itself (Memoarrr!, solo records)
         raw_result: GameAnalysis | None = (
             analyse_raw(raw, source=source, for_json=True)
-            if for_json and _raw_for_json.get(fmt) else analyse_raw(raw, source=source))
+            if for_json and _takes_for_json(analyse_raw) else analyse_raw(raw, source=source))
         return raw_result
     if analyse_entry is None and analyse_read is None:
         return None
@@ -119,7 +116,7 @@ def analyse_decoded(raw: bytes, fmt: str, *, source: str,
                 return None
             result: GameAnalysis = (
                 analyse_entry(entry, source=source, for_json=True)
-                if for_json and takes_for_json
+                if for_json and analyse_entry is not None and _takes_for_json(analyse_entry)
                 else analyse_entry(entry, source=source) if analyse_entry is not None
                 else analyse_read(read_entry(entry, source=source), source=source))
             return result
