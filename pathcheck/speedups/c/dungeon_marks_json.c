@@ -136,54 +136,61 @@ static int dmj_value(DmJson *j, PyObject *obj) {
     return out_bytes(&j->out, known) < 0 ? -1 : 0;
 }
 
-#define DMJ_FIELD(j, key, value)                                        \
-    do {                                                                \
-        if (OUT_LIT(&(j)->out, key) < 0) return -1;                     \
-        int dmj_status_ = dmj_value((j), (value));                      \
-        if (dmj_status_) return dmj_status_;                            \
-    } while (0)
+/* AnalysedMove's fields in msgspec's order, each written with what comes before its value. */
+enum {
+    DMJ_ROUND, DMJ_INDEX, DMJ_PLAYER, DMJ_DID, DMJ_KNEW, DMJ_BEST, DMJ_MARK, DMJ_WHY,
+    DMJ_CHANCE, DMJ_RULE, DMJ_POINTER, DMJ_COST, DMJ_VALUE, DMJ_GRADE, DMJ_AGE, DMJ_FIELDS
+};
+#define DMJ_KEY(text) {text, (Py_ssize_t)sizeof(text) - 1}
+static const struct {
+    const char *text;
+    Py_ssize_t len;
+} DMJ_KEYS[DMJ_FIELDS] = {
+    DMJ_KEY("{\"round\":"), DMJ_KEY(",\"index\":"), DMJ_KEY(",\"player\":"), DMJ_KEY(",\"did\":"),
+    DMJ_KEY(",\"knew\":"), DMJ_KEY(",\"best\":"), DMJ_KEY(",\"mark\":"), DMJ_KEY(",\"why\":"),
+    DMJ_KEY(",\"chance\":"), DMJ_KEY(",\"rule\":"), DMJ_KEY(",\"pointer\":"),
+    DMJ_KEY(",\"cost\":"), DMJ_KEY(",\"value\":"), DMJ_KEY(",\"grade\":"), DMJ_KEY(",\"age\":")};
+
+static inline int dmj_key(DmJson *j, int field) {
+    return out_put(&j->out, DMJ_KEYS[field].text, DMJ_KEYS[field].len);
+}
+
+/* Field `field` holding `value`; 0 written, 1 declined, -1 error. */
+static int dmj_field(DmJson *j, int field, PyObject *value) {
+    return dmj_key(j, field) < 0 ? -1 : dmj_value(j, value);
+}
 
 /* One AnalysedMove as msgspec encodes it, with a comma before all but the first; 0 written,
- * 1 declined, -1 error. The floats and age are given as C values (`age` <= 0: null). */
+ * 1 declined, -1 error. The ints, floats and age are given as C values (`age` <= 0: null). */
 static int dmj_move(DmJson *j, long round, long index, PyObject *player, PyObject *did,
                     PyObject *knew, PyObject *best, PyObject *mark, PyObject *why,
                     PyObject *rule, PyObject *pointer, double cost, double value,
                     PyObject *grade, int age) {
+    PyObject *texts[] = {player, did, knew, best, mark, why, Py_None, rule, pointer};
     int status;
     if (j->out.len > 1 && OUT_LIT(&j->out, ",") < 0) return -1;
-    if (OUT_LIT(&j->out, "{\"round\":") < 0 || out_long(&j->out, round) < 0 ||
-        OUT_LIT(&j->out, ",\"index\":") < 0 || out_long(&j->out, index) < 0)
+    if (dmj_key(j, DMJ_ROUND) < 0 || out_long(&j->out, round) < 0 ||
+        dmj_key(j, DMJ_INDEX) < 0 || out_long(&j->out, index) < 0)
         return -1;
-    DMJ_FIELD(j, ",\"player\":", player);
-    DMJ_FIELD(j, ",\"did\":", did);
-    DMJ_FIELD(j, ",\"knew\":", knew);
-    DMJ_FIELD(j, ",\"best\":", best);
-    DMJ_FIELD(j, ",\"mark\":", mark);
-    DMJ_FIELD(j, ",\"why\":", why);
-    DMJ_FIELD(j, ",\"chance\":", Py_None);
-    DMJ_FIELD(j, ",\"rule\":", rule);
-    DMJ_FIELD(j, ",\"pointer\":", pointer);
-    if (OUT_LIT(&j->out, ",\"cost\":") < 0) return -1;
+    for (int field = DMJ_PLAYER; field <= DMJ_POINTER; field++) {
+        if ((status = dmj_field(j, field, texts[field - DMJ_PLAYER])) != 0) return status;
+    }
+    if (dmj_key(j, DMJ_COST) < 0) return -1;
     if ((status = dmj_float(j, cost)) != 0) return status;
-    if (OUT_LIT(&j->out, ",\"value\":") < 0) return -1;
+    if (dmj_key(j, DMJ_VALUE) < 0) return -1;
     if ((status = dmj_float(j, value)) != 0) return status;
-    DMJ_FIELD(j, ",\"grade\":", grade);
-    if (OUT_LIT(&j->out, ",\"age\":") < 0) return -1;
+    if ((status = dmj_field(j, DMJ_GRADE, grade)) != 0) return status;
+    if (dmj_key(j, DMJ_AGE) < 0) return -1;
     if (age > 0 ? out_long(&j->out, age) < 0 : OUT_LIT(&j->out, "null") < 0) return -1;
     return OUT_LIT(&j->out, "}") < 0 ? -1 : 0;
 }
 
-/* An AnalysedMove of the 15 values `f` (its fields in order) as msgspec encodes it, with a
- * comma before all but the first; 0 written, 1 declined, -1 error (memoarrr_marks.c). */
+/* An AnalysedMove of the DMJ_FIELDS values `f` (its fields in order) as msgspec encodes it,
+ * with a comma before all but the first; 0 written, 1 declined, -1 error (memoarrr_marks.c). */
 static int dmj_fields(DmJson *j, PyObject *const *f) {
-    static const char *const keys[15] = {
-        "{\"round\":", ",\"index\":", ",\"player\":", ",\"did\":", ",\"knew\":", ",\"best\":",
-        ",\"mark\":", ",\"why\":", ",\"chance\":", ",\"rule\":", ",\"pointer\":", ",\"cost\":",
-        ",\"value\":", ",\"grade\":", ",\"age\":"};
     if (j->out.len > 1 && OUT_LIT(&j->out, ",") < 0) return -1;
-    for (int k = 0; k < 15; k++) {
-        if (out_put(&j->out, keys[k], (Py_ssize_t)strlen(keys[k])) < 0) return -1;
-        int status = dmj_value(j, f[k]);
+    for (int field = 0; field < DMJ_FIELDS; field++) {
+        int status = dmj_field(j, field, f[field]);
         if (status) return status;
     }
     return OUT_LIT(&j->out, "}") < 0 ? -1 : 0;
