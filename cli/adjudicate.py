@@ -69,16 +69,10 @@ def command(
     --at that is no ROUND.TURN); 3: a log could not be read (or has no moment --at);
     4: a file could not be read.
     """
-    installed = games.available()
     if list_games:
-        list_installed(installed)
+        list_installed(games.available())
         return
-    game: str | None = None
-    paths = list(args)
-    if paths and paths[0] in installed and not os.path.exists(paths[0]):
-        game = paths.pop(0)
-    elif paths:
-        refuse_unknown_game(paths, installed)
+    game, paths = split_game(args)
     if not paths:
         raise click.UsageError("give at least one LOG file")
     refuse_input_as_output(output, paths)
@@ -164,6 +158,20 @@ def log_summary(counts: dict[str, int]) -> str:
         parts.append(f"{counts['unreadable']} unreadable file"
                      + ("" if counts["unreadable"] == 1 else "s"))
     return "Summary: " + ", ".join(parts)
+
+
+def split_game(args: Iterable[str]) -> tuple[str | None, list[str]]:
+    """``[GAME] LOG...`` read: the GAME named first (None if the first is a log) and the logs.
+    A first argument that is a file or ``-`` (the usual case) is a log: the installed
+    plug-ins are not scanned for it (a scan imports importlib.metadata at start-up)."""
+    paths = list(args)
+    if not paths or paths[0] == "-" or os.path.exists(paths[0]):
+        return None, paths
+    installed = games.available()
+    if paths[0] in installed:
+        return paths[0], paths[1:]
+    refuse_unknown_game(paths, installed)
+    return None, paths
 
 
 def refuse_unknown_game(paths: list[str], installed: Iterable[str]) -> None:

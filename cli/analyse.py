@@ -8,7 +8,6 @@ each analysis written in input order as soon as it is made. The analysis itself 
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Iterator
 from contextlib import ExitStack
@@ -111,15 +110,9 @@ def command(ctx: click.Context, args: tuple[str, ...], output_format: str, outpu
       pathcheck analyse --position "START@N R1@N R2@E R3@S" --hand I4,L1
       pathcheck analyse fixtures/dungeon/legal-3p-basic.json --at 1.5
     """
-    game: str | None = None
-    paths = list(args)
-    installed = games.available()
-    if paths and paths[0] in installed and not os.path.exists(paths[0]):
-        game = paths.pop(0)
-    elif paths:
-        from .adjudicate import refuse_unknown_game
+    from .adjudicate import split_game
 
-        refuse_unknown_game(paths, installed)
+    game, paths = split_game(args)
     for name, value in (("--rules", rules), ("--advanced" if advanced else "--basic", advanced),
                         ("--tileset", tileset)):
         if value is not None and position is None:

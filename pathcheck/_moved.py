@@ -18,13 +18,16 @@ monkeypatching agree) and a :class:`DeprecationWarning` naming the new path.
 from __future__ import annotations
 
 import importlib
-import importlib.abc
 import importlib.machinery
 import importlib.util
 import sys
 import warnings
 from collections.abc import Sequence
 from types import ModuleType
+from typing import TYPE_CHECKING, cast
+
+if TYPE_CHECKING:
+    import importlib.abc
 
 MOVED: dict[str, str] = {  # old module path -> new module path
     "pathcheck.bounded": "pathcheck.reading.bounded",
@@ -61,7 +64,7 @@ MOVED: dict[str, str] = {  # old module path -> new module path
 }
 
 
-class _Alias(importlib.abc.Loader):
+class _Alias:  # a Loader; not importlib.abc's subclass, whose import costs ms at start-up
     """Loads an old path as the module at its new place."""
 
     def __init__(self, new: str) -> None:
@@ -80,7 +83,7 @@ class _Alias(importlib.abc.Loader):
         module.__spec__ = self.real_spec
 
 
-class MovedFinder(importlib.abc.MetaPathFinder):
+class MovedFinder:  # a MetaPathFinder (a plain class, as _Alias)
     """Finds the old paths of :data:`MOVED` (last on ``sys.meta_path``: real modules first)."""
 
     def find_spec(self, fullname: str, path: Sequence[str] | None,
@@ -88,7 +91,7 @@ class MovedFinder(importlib.abc.MetaPathFinder):
         new = MOVED.get(fullname)
         if new is None:
             return None
-        return importlib.util.spec_from_loader(fullname, _Alias(new))
+        return importlib.util.spec_from_loader(fullname, cast("importlib.abc.Loader", _Alias(new)))
 
 
 def install() -> None:

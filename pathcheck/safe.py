@@ -20,7 +20,6 @@ True
 from __future__ import annotations
 
 import re
-from html import escape
 
 # C0 and C1 controls, DEL, the line and paragraph separators, the bidi controls (ALM, LRM,
 # RLM, LRE, RLE, PDF, LRO, RLO, LRI, RLI, FSI, PDI) and the invisible format characters that
@@ -79,4 +78,6 @@ def xml_text(text: str) -> str:
     >>> xml_text("Ann\x1b]0;x\x07 <b>\u202e")
     'Ann\\\\x1b]0;x\\\\x07 &lt;b&gt;\\\\u202e'
     """
+    from html import escape  # here: importing html reads its table of 2,231 entities
+
     return escape(one_line(text))

@@ -4,6 +4,11 @@ Each game's adjudicator is an object registered in the entry-point group ``pathc
 (see pyproject.toml); a third party adds a game by installing a package that registers one.
 Plug-ins are loaded lazily, one at a time, and a broken plug-in is reported as a
 :class:`~pathcheck.errors.PluginError` without affecting the others.
+
+The four built-in games are registered there too, but found without scanning the entry
+points (:data:`BUILT_IN`): the scan imports :mod:`importlib.metadata`, which costs a tenth of
+a one-log ``adjudicate``'s start-up. A third-party plug-in may not take a built-in game's name
+or format: the built-in one is used (docs/adjudicate.md, Plug-ins).
 """
 
 from __future__ import annotations
@@ -12,7 +17,6 @@ import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
-from importlib.metadata import EntryPoint, entry_points
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from pathcheck.errors import PluginError
@@ -21,9 +25,29 @@ from pathcheck.reading.bounded import brief
 from pathcheck.ruling import Ruling
 
 if TYPE_CHECKING:
+    from importlib.metadata import EntryPoint
+
     from pathcheck.inputs.logformat import LogFormat
 
 ENTRY_POINT_GROUP = "pathcheck.games"
+
+BUILT_IN: dict[str, tuple[str, tuple[str, ...]]] = {
+    "dungeon": ("pathcheck.games.dungeon.adjudicator:ADJUDICATOR", ("game/1", "solo/1")),
+    "memoarrr": ("pathcheck.games.memoarrr.adjudicator:ADJUDICATOR", ("memoarrr/1",)),
+    "memo-dice": ("pathcheck.games.memo_dice.adjudicator:ADJUDICATOR", ("memo-dice/1",)),
+    "robot-memory": ("pathcheck.games.robot_memory.adjudicator:ADJUDICATOR",
+                     ("robot-memory/1",)),
+}
+"""The built-in games: name -> (entry-point target, formats), as pyproject.toml registers
+them (tests/games/test_dungeon_games.py checks both agree)."""
+_BUILT_IN_BY_FORMAT = {fmt: name for name, (_, formats) in BUILT_IN.items() for fmt in formats}
+
+
+def entry_points(*, group: str) -> Any:
+    """:func:`importlib.metadata.entry_points`, imported only when called."""
+    from importlib.metadata import entry_points as scan
+
+    return scan(group=group)
 
 
 @dataclass(frozen=True)
@@ -149,8 +173,10 @@ def _entry_points() -> tuple[EntryPoint, ...]:
 
 
 def available() -> dict[str, str]:
-    """Registered game names and their entry-point targets, without importing any plug-in."""
-    return {ep.name: ep.value for ep in _entry_points()}
+    """Registered game names and their entry-point targets, without importing any plug-in
+    (a built-in game's name is always its own: :data:`BUILT_IN`)."""
+    return {**{ep.name: ep.value for ep in _entry_points()},
+            **{name: target for name, (target, _) in BUILT_IN.items()}}
 
 
 _loaded: dict[str, Adjudicator | PluginError] = {}
@@ -164,16 +190,30 @@ def load(name: str) -> Adjudicator:
         if isinstance(found, PluginError):
             raise found
         return found
-    matches = [ep for ep in _entry_points() if ep.name == name]
-    if not matches:
+    matches = [] if name in BUILT_IN else [ep for ep in _entry_points() if ep.name == name]
+    if not matches and name not in BUILT_IN:
         known = ", ".join(sorted(available())) or "none"
         raise PluginError(f"no adjudicator named {name!r} (installed: {known})")
     try:
-        _loaded[name] = _import(name, matches[0])
+        _loaded[name] = _import_built_in(name) if not matches else _import(name, matches[0])
     except PluginError as exc:
         _loaded[name] = exc
         raise
     return _loaded[name]  # type: ignore[return-value]
+
+
+def _import_built_in(name: str) -> Adjudicator:
+    """A built-in game's adjudicator, imported as its entry point would be."""
+    import importlib
+
+    target = BUILT_IN[name][0]
+    module, attribute = target.split(":")
+    try:
+        obj: Adjudicator = getattr(importlib.import_module(module), attribute)
+    except Exception as exc:  # as _import: reported, never a crash
+        raise PluginError(f"adjudicator plug-in {name!r} ({target}) failed to load: "
+                          f"{type(exc).__name__}: {exc}") from exc
+    return obj
 
 
 def _import(name: str, entry: EntryPoint) -> Adjudicator:
@@ -207,6 +247,9 @@ def for_format(fmt: str) -> Adjudicator:
     """
     found = _by_format.get(fmt)
     if found is not None:
+        return found
+    if fmt in _BUILT_IN_BY_FORMAT:
+        found = _by_format[fmt] = load(_BUILT_IN_BY_FORMAT[fmt])
         return found
     family = fmt.split("/", 1)[0]
     names = sorted(available(), key=lambda n: n != family)

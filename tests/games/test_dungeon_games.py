@@ -8,6 +8,8 @@ import importlib
 import importlib.metadata
 import json
 import random
+import subprocess
+import sys
 from collections.abc import Iterator
 from importlib.metadata import EntryPoint
 from pathlib import Path
@@ -471,3 +473,33 @@ def test_a_tileset_path_is_found_beside_the_log_first(tmp_path: Path,
     log["tileset"] = "standard"  # always the built-in set, whatever lies beside the log
     (folder / "standard").write_text("not a tile set", "utf-8")
     assert rule(log, source=str(path)).outcome is Outcome.LEGAL
+
+
+def test_built_in_games_agree_with_their_entry_points() -> None:
+    """The built-in games are loaded without scanning the entry points (start-up time): the
+    table that does it must say what pyproject.toml registers."""
+    group = pathcheck.games.ENTRY_POINT_GROUP
+    registered = {ep.name: ep.value for ep in importlib.metadata.entry_points(group=group)}
+    for name, (target, formats) in pathcheck.games.BUILT_IN.items():
+        assert registered[name] == target
+        adjudicator = pathcheck.games.load(name)
+        assert adjudicator.formats == formats
+        for fmt in formats:
+            assert pathcheck.games.for_format(fmt) is adjudicator
+
+
+def test_a_log_file_alone_needs_no_plugin_scan() -> None:
+    """``adjudicate LOG`` and ``analyse LOG`` start without importing importlib.metadata (the
+    scan of the entry points), and a game's name or a mistyped one still reads as before."""
+    code = ("import sys; from pathcheck.cli import main\n"
+            "for command in ('adjudicate', 'analyse'):\n"
+            "    try: main([command, sys.argv[1]])\n"
+            "    except SystemExit: pass\n"
+            "print('importlib.metadata' in sys.modules, 'html' in sys.modules,"
+            " 'importlib.abc' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code, str(FIXTURES / "legal-3p-basic.json")],
+                          capture_output=True, text=True, check=True)
+    assert done.stdout.splitlines()[-1] == "False False False"
+    assert invoke("dungeon", str(FIXTURES / "legal-3p-basic.json")).exit_code == 0
+    mistyped = invoke("dungeonn", str(FIXTURES / "legal-3p-basic.json"))
+    assert mistyped.exit_code == 2 and "did you mean dungeon?" in mistyped.output
