@@ -54,8 +54,6 @@ static const int SIGN[4] = {1, 1, -1, -1};
 #include "c/scan_dgn.c"
 #include "c/solo_shuffle.c"
 #include "c/solo.c"
-#include "c/solo_lanes.c"
-#include "c/solo_kernel.c"
 #include "c/solo_find.c"
 #include "c/guard.c"
 #include "c/dungeon_solo.c"

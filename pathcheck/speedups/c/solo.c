@@ -383,3 +383,139 @@ static PyObject *solo_keys_bytes(SoloKeys *h) {
     return PyBytes_FromStringAndSize((const char *)h->slot,
                                      (Py_ssize_t)(n * SOLO_KEY_WORDS * sizeof(int64_t)));
 }
+
+/* ---- the kernel ---------------------------------------------------------------------------- */
+
+/* solo_kernel(tables, base, first_seed, count, rules_mask, portable=False)
+ *   -> (dungeon_counts, lengths, reasons, bites, keys, shapes, key_counts)
+ * Perfect play (spec section 5) of the stacks of seeds first_seed .. first_seed+count-1:
+ * pathcheck.solo.seed_codes.permutation (SplitMix64, Fisher-Yates from the top) of base[1:] after
+ * base[0], traced as pathcheck.solo.stats.analyse_stack does. Histograms come back as bytes
+ * of int64 (dungeons per deal, dungeon lengths, reason codes, deals each rule bit bit), and
+ * one int64 key per deal: sum of squared lengths | revisits << 16 | path-Lost << 24 |
+ * rule-Lost << 32, and two bytes per deal: its number of dungeons and a bit mask of the
+ * reason codes its dungeons end with (for seed searches); key_counts is the histogram of the
+ * keys, (key, deals, index of its first deal, of its last) int64 quadruples in key order
+ * (indices from 0 at first_seed). rules_mask and the bites (index: bit) use the
+ * bits of pathcheck.tracer.constants.AdditionalRule. A true `portable` shuffles without the
+ * vector instructions even where they are there (solo_simd() tells whether they are). */
+static PyObject *solo_kernel(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *capsule, *base_obj;
+    unsigned long long first_seed;
+    Py_ssize_t count;
+    int mask, portable = 0;
+    if (!PyArg_ParseTuple(args, "OSKni|p", &capsule, &base_obj, &first_seed, &count, &mask,
+                          &portable))
+        return NULL;
+    Tables *t = PyCapsule_GetPointer(capsule, "pathcheck._speedups.Tables");
+    if (!t) return NULL;
+    Py_ssize_t n = PyBytes_GET_SIZE(base_obj);
+    if (n < 1 || n > MAX_STACK || count < 0 || count > PY_SSIZE_T_MAX / 8) {
+        PyErr_SetString(PyExc_ValueError, "solo_kernel: bad stack or count");
+        return NULL;
+    }
+    const unsigned char *base = (const unsigned char *)PyBytes_AS_STRING(base_obj);
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (base[i] >= t->ntiles) {
+            PyErr_SetString(PyExc_ValueError, "solo_kernel: unknown tile number");
+            return NULL;
+        }
+    PyObject *keys = PyBytes_FromStringAndSize(NULL, count * 8);
+    if (!keys) return NULL;
+    PyObject *shapes = PyBytes_FromStringAndSize(NULL, count * 2);
+    if (!shapes) { Py_DECREF(keys); return NULL; }
+    char *key = PyBytes_AS_STRING(keys);  /* int64 each; bytes data need not be aligned */
+    unsigned char *shape = (unsigned char *)PyBytes_AS_STRING(shapes);
+    SoloRun *run = PyMem_RawCalloc(1, sizeof(SoloRun));
+    uint32_t *grid = PyMem_RawCalloc(GRID_CELLS, sizeof(uint32_t));
+    SoloKeys histogram = {NULL, 0, 0};
+    if (!run || !grid || solo_keys_init(&histogram, 1 << 12) < 0) {
+        PyMem_RawFree(run);
+        PyMem_RawFree(grid);
+        PyMem_RawFree(histogram.slot);
+        Py_DECREF(keys);
+        Py_DECREF(shapes);
+        return PyErr_NoMemory();
+    }
+    run->t = t;
+    run->grid = grid;
+    solo_run_tables(run, mask, base, (int)n);
+    int failed = 0;
+    /* The decks hold places in the base stack (see SOLO_END). */
+    unsigned char padded[MAX_STACK + 1] = {0}, decks[2][SOLO_PAD + MAX_STACK + 1];
+    unsigned char *stack = decks[0] + SOLO_PAD, *next = decks[1] + SOLO_PAD;
+    for (int place = 0; place < n; place++) padded[place] = (unsigned char)place;
+    padded[n] = SOLO_END;
+    const int m = (int)n - 1;  /* the tiles shuffled, after the first */
+    /* The draws of SOLO_BLOCK deals at once (the vector ones where the processor has them),
+     * and the swaps of the next deal's stack during this deal's walk (solo_deal). Past
+     * draw m - 2, the swaps change nothing (see SoloSwaps). */
+    signed char drawn[SOLO_BLOCK][SOLO_DRAWS];
+    for (int b = 0; b < SOLO_BLOCK; b++)
+        for (int t = 0; t < SOLO_DRAWS; t++) drawn[b][t] = (signed char)(m - 1 - t);
+#if SOLO_SIMD
+    SoloDraws draws;
+    solo_draws_init(&draws, m);
+    const void *vector = !portable && solo_simd_available() ? &draws : NULL;
+#else
+    const void *vector = NULL;
+    (void)portable;
+#endif
+    Py_BEGIN_ALLOW_THREADS
+    memcpy(stack, padded, sizeof padded);
+    if (count > 0 && m >= 2) {  /* the first deal's stack, at once */
+        solo_draws(drawn, m, first_seed, 1, vector);
+        solo_swaps_from(stack + 1, drawn[0], m, m - 1);
+    }
+    for (Py_ssize_t d = 0; d < count; d++) {
+        const int b = (int)(d % SOLO_BLOCK);
+        if (b == 0 && m >= 2) {  /* the draws of the next SOLO_BLOCK deals */
+            const Py_ssize_t left = count - d - 1;
+            solo_draws(drawn, m, first_seed + (uint64_t)d + 1,
+                       left < SOLO_BLOCK ? (int)left : SOLO_BLOCK, vector);
+        }
+        memcpy(next, padded, sizeof padded);
+        SoloSwaps swaps = {drawn[b], next + 1, next + m};  /* position m - 1 of the deck */
+        int64_t packed = solo_deal(run, stack, (int)n, shape + 2 * d, &swaps);
+        const int left = (int)(swaps.at - swaps.deck);  /* positions not swapped yet */
+        if (SOLO_RARELY(left > 0))  /* never (see SoloSwaps), but cheap to be sure of */
+            solo_swaps_from(swaps.deck, swaps.draw - (m - 1 - left), m, left);
+        unsigned char *played = stack;
+        stack = next;
+        next = played;
+        memcpy(key + 8 * d, &packed, sizeof packed);
+        if (SOLO_RARELY((d + 1) % SOLO_KEY_BLOCK == 0 || d + 1 == count))
+            for (Py_ssize_t e = d - d % SOLO_KEY_BLOCK; e <= d; e++) {
+                int64_t k;
+                memcpy(&k, key + 8 * e, sizeof k);
+                failed |= solo_keys_add(&histogram, k, (int64_t)e) < 0;
+            }
+    }
+    Py_END_ALLOW_THREADS
+    int64_t bites[8] = {0};
+    for (int m = 0; m < 256; m++)
+        for (int b = 0; b < 8; b++)
+            if (m >> b & 1) bites[b] += run->bite_masks[m];
+    PyObject *key_counts = failed ? PyErr_NoMemory() : solo_keys_bytes(&histogram);
+    PyObject *result = NULL;
+    if (key_counts) {  /* "N" takes the three references, also when it fails */
+        result = Py_BuildValue(
+            "(y#y#y#y#NNN)", (const char *)run->dungeon_counts,
+            (Py_ssize_t)sizeof run->dungeon_counts, (const char *)run->lengths,
+            (Py_ssize_t)sizeof run->lengths, (const char *)run->reasons,
+            (Py_ssize_t)sizeof run->reasons, (const char *)bites, (Py_ssize_t)sizeof bites,
+            keys, shapes, key_counts);
+    } else {
+        Py_DECREF(keys);
+        Py_DECREF(shapes);
+    }
+    PyMem_RawFree(histogram.slot);
+    PyMem_RawFree(grid);
+    PyMem_RawFree(run);
+    return result;
+}
+
+/* solo_simd() -> bool: whether solo_kernel shuffles with the vector instructions here. */
+static PyObject *solo_simd(PyObject *Py_UNUSED(self), PyObject *Py_UNUSED(args)) {
+    return PyBool_FromLong(SOLO_SIMD && solo_simd_available());
+}
