@@ -26,7 +26,7 @@
 #define SOLO_LAID 0x400u
 #define SOLO_STAMP_SHIFT 11
 #define SOLO_STAMPS (1u << 20)      /* stamps 1 .. SOLO_STAMPS - 1, then the grid is cleared */
-#define SOLO_OUTSIDE 0xFFFFFBF0u  /* above every stamp; low bits: see SoloThrough */
+#define SOLO_OUTSIDE 0xFFFFFFFFu
 #define SOLO_ORIGIN (GRID_OFF * GRID_W + GRID_OFF)
 #define SOLO_ENTRANCE (SOLO_ORIGIN - 1)   /* SOLO_ORIGIN - STEP[0] */
 #if defined(__GNUC__) || defined(__clang__)
@@ -74,22 +74,6 @@ typedef struct {
     uint32_t out, next;
 } SoloPass;
 
-/* The way on from a cell the path reaches that is laid or beyond the bound, by the cell's
- * low bits (laid, tile, exits; SOLO_OUTSIDE's are 0x3F0, which no laid or empty cell has) and
- * the state: a reverse into it (an exit heading ^ 2), a dead end, a loop (its exit taken
- * before) or the bound end the dungeon (`end`: the check + 1, or SOLO_BOUND), else the step,
- * the exit taken as a bit and the next state. `next` is also the state a loop leaves (a
- * reverse and a dead end leave the state as it was). */
-#define SOLO_CELL_BITS 0x7FFu
-#define SOLO_BOUND 0xFFu
-typedef struct {
-    intptr_t step;
-    uint32_t out;
-    uint16_t next;
-    uint8_t end, pad;
-} SoloThrough;
-#define SOLO_THROUGH ((SOLO_CELL_BITS + 1) * 16)  /* rows: 256 bytes a cell value */
-
 /* What a dungeon's end adds to the deal, by the check that ended it. */
 typedef struct {
     int64_t key;       /* path Lost 1 << 24, rule Lost 1 << 32 */
@@ -119,7 +103,6 @@ typedef struct {
     SoloTile info[256];            /* by the tile's place in the base stack; SOLO_END */
     SoloMove moves[MAX_KINDS * 16];
     SoloPass passes[MAX_KINDS * 4 * 16];
-    SoloThrough *through;          /* SOLO_THROUGH rows */
     SoloEnd ends[NCHECKS];
     int64_t dungeon_counts[MAX_STACK + 1], lengths[MAX_STACK + 1], reasons[NREASONS];
     int64_t bite_masks[256];       /* deals by the set of rule bits that bit them */
@@ -169,26 +152,6 @@ static void solo_run_tables(SoloRun *run, int mask, const unsigned char *base, i
                 pass->next = nh == DEAD_CODE ? SOLO_DEAD
                                              : (uint32_t)((nh * 4 + move) * sizeof(SoloMove));
             }
-    for (int tile = 0; tile < t->nkinds * 4; tile++)
-        for (uint32_t exits = 0; exits < 16; exits++)
-            for (int st = 0; st < 16; st++) {
-                const int heading = st >> 2;
-                const SoloPass *pass = &run->passes[tile * 16 + st];
-                SoloThrough *r = &run->through[(SOLO_LAID | (uint32_t)tile << SOLO_TILE_SHIFT
-                                                | exits) * 16 + st];
-                const uint16_t here = (uint16_t)(st * sizeof(SoloMove));
-                if (exits & (1u << (heading ^ 2)))
-                    *r = (SoloThrough){0, 0, here, REVERSE + 1, 0};
-                else if (pass->next == SOLO_DEAD)
-                    *r = (SoloThrough){0, 0, here, DEAD_END + 1, 0};
-                else if (exits & pass->out)
-                    *r = (SoloThrough){0, 0, (uint16_t)pass->next, LOOP + 1, 0};
-                else
-                    *r = (SoloThrough){pass->step, pass->out, (uint16_t)pass->next, 0, 0};
-            }
-    for (int st = 0; st < 16; st++)
-        run->through[(SOLO_OUTSIDE & SOLO_CELL_BITS) * 16 + st] =
-            (SoloThrough){0, 0, (uint16_t)(st * sizeof(SoloMove)), SOLO_BOUND, 0};
     for (int check = 0; check < NCHECKS; check++) {
         SoloEnd *e = &run->ends[check];
         e->reason = t->code[check];
@@ -236,7 +199,6 @@ SOLO_NOINLINE static int64_t solo_deal(SoloRun *run, const unsigned char *stack,
     } while (0)
     uint32_t *const grid = run->grid, *const origin = grid + SOLO_ORIGIN;
     uint32_t *const entrance = grid + SOLO_ENTRANCE;
-    const SoloThrough *const through = run->through;
     int start = 0, ndungeons = 0, revisits = 0, bites = 0;
     uint32_t state = 0;  /* (heading * 4 + last movement) * sizeof(SoloMove) */
     unsigned reason_mask = 0;
@@ -265,21 +227,15 @@ SOLO_NOINLINE static int64_t solo_deal(SoloRun *run, const unsigned char *stack,
                 /* The path runs on over laid tiles, out of the bound or to the entrance. */
                 uint32_t *cell = frontier;
                 for (;;) {
-                    if (SOLO_RARELY((next == entrance) | (next == origin))) {
-                        const int heading = (int)(state / (4 * sizeof(SoloMove)));
+                    const int heading = (int)(state / (4 * sizeof(SoloMove)));
+                    if (SOLO_RARELY((wn == SOLO_OUTSIDE) | (next == entrance) | (next == origin))) {
                         if (next == entrance && heading == 2) {
                             code = REVERSE; length = (int)(p - tiles) + 1; goto ended;
                         }
                         if (next == origin && heading == 0) {  /* from the entrance */
                             code = LOOP; length = (int)(p - tiles) + 1; goto ended;
                         }
-                        if (wn == S) break;  /* the entrance, empty */
-                    }
-                    /* One row tells a reverse, a dead end, a loop, the bound or the way on. */
-                    const SoloThrough *r = (const SoloThrough *)(
-                        (const char *)through + ((size_t)(wn & SOLO_CELL_BITS) << 8) + state);
-                    if (SOLO_RARELY(r->end)) {
-                        if (r->end == SOLO_BOUND) {
+                        if (wn == SOLO_OUTSIDE) {
                             if (p + 1 == end) {
                                 code = HELD; length = (int)(end - tiles); goto ended;
                             }
@@ -288,15 +244,21 @@ SOLO_NOINLINE static int64_t solo_deal(SoloRun *run, const unsigned char *stack,
                             length = (int)(p - tiles) + 2;
                             goto ended;
                         }
-                        state = r->next;  /* a loop's movement is carried on */
-                        code = r->end - 1;
-                        length = (int)(p - tiles) + 1;
-                        goto ended;
+                        if (!(wn & SOLO_LAID)) break;  /* the entrance, empty */
                     }
-                    state = r->next;  /* the movement carried on */
+                    if (wn & (1u << (heading ^ 2))) {
+                        code = REVERSE; length = (int)(p - tiles) + 1; goto ended;
+                    }
+                    const SoloPass *pass =
+                        &run->passes[(wn >> SOLO_TILE_SHIFT & 63) * 16 + state / sizeof(SoloMove)];
+                    if (pass->next == SOLO_DEAD) {
+                        code = DEAD_END; length = (int)(p - tiles) + 1; goto ended;
+                    }
+                    state = pass->next;  /* the movement carried on */
                     cell = next;
-                    *cell = wn | r->out;
-                    next = (uint32_t *)((char *)cell + r->step);
+                    if (wn & pass->out) { code = LOOP; length = (int)(p - tiles) + 1; goto ended; }
+                    *cell = wn | pass->out;
+                    next = (uint32_t *)((char *)cell + pass->step);
                     wn = *next;
                     if (wn < S) break;
                 }
@@ -466,10 +428,8 @@ static PyObject *solo_kernel(PyObject *Py_UNUSED(self), PyObject *args) {
     unsigned char *shape = (unsigned char *)PyBytes_AS_STRING(shapes);
     SoloRun *run = PyMem_RawCalloc(1, sizeof(SoloRun));
     uint32_t *grid = PyMem_RawCalloc(GRID_CELLS, sizeof(uint32_t));
-    SoloThrough *through = PyMem_RawCalloc(SOLO_THROUGH, sizeof(SoloThrough));
     SoloKeys histogram = {NULL, 0, 0};
-    if (!run || !grid || !through || solo_keys_init(&histogram, 1 << 12) < 0) {
-        PyMem_RawFree(through);
+    if (!run || !grid || solo_keys_init(&histogram, 1 << 12) < 0) {
         PyMem_RawFree(run);
         PyMem_RawFree(grid);
         PyMem_RawFree(histogram.slot);
@@ -479,7 +439,6 @@ static PyObject *solo_kernel(PyObject *Py_UNUSED(self), PyObject *args) {
     }
     run->t = t;
     run->grid = grid;
-    run->through = through;
     solo_run_tables(run, mask, base, (int)n);
     int failed = 0;
     /* The decks hold places in the base stack (see SOLO_END). */
@@ -551,7 +510,6 @@ static PyObject *solo_kernel(PyObject *Py_UNUSED(self), PyObject *args) {
         Py_DECREF(shapes);
     }
     PyMem_RawFree(histogram.slot);
-    PyMem_RawFree(through);
     PyMem_RawFree(grid);
     PyMem_RawFree(run);
     return result;
