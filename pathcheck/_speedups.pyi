@@ -174,6 +174,9 @@ def robot_replay(
 def memoarrr_word(
     rounds: tuple[tuple[Any, ...], ...], players: tuple[str, ...], kit: tuple[Any, ...]
 ) -> list[Any]: ...
+def memoarrr_word_json(
+    rounds: tuple[tuple[Any, ...], ...], players: tuple[str, ...], kit: tuple[Any, ...]
+) -> bytes | None: ...
 def memoarrr_marks(
     judged: list[Any], players: tuple[str, ...], rule: Any, kit: tuple[Any, ...]
 ) -> tuple[list[Any], tuple[tuple[int, int, int, int, float, float], ...]]: ...

@@ -32,6 +32,8 @@ import functools
 from collections.abc import Callable, Mapping
 from typing import Any
 
+import msgspec
+
 from pathcheck.games.memoarrr.at import treasure_table
 from pathcheck.games.memoarrr.lenient import stop_note, violations
 from pathcheck.games.memoarrr.log import FORMAT
@@ -80,10 +82,12 @@ try:
     _replay: Callable[..., Any] | None = _speedups.memoarrr_replay
     _lenient: Callable[..., Any] | None = _speedups.memoarrr_lenient
     _word_rounds: Callable[..., Any] | None = _speedups.memoarrr_word
+    _word_json: Callable[..., bytes | None] | None = _speedups.memoarrr_word_json
 except ImportError:  # no C compiler at install time: the Python path rules on every log
     _replay = None
     _lenient = None
     _word_rounds = None
+    _word_json = None
 
 CARD_NUMBERS = {name: number for name, (_, number) in _CARD_NAMES.items()}
 """Each card name (aliases too) -> its number in ALL_CARDS: animal * 5 + landscape, which is
@@ -140,11 +144,16 @@ def lenient_trace(log: Mapping[str, Any],
     return found
 
 
-def fast_ruling(log: Mapping[str, Any], *, source: str) -> Ruling | None:
+def fast_ruling(log: Mapping[str, Any], *, source: str, for_json: bool = False
+                ) -> Ruling | None:
     """The ruling on ``log`` as the Python path gives it, or None if the C side declines.
     The C side replays through the faults of the moves too
     (``_speedups.memoarrr_lenient``); :mod:`~pathcheck.games.memoarrr.lenient` words
-    them."""
+    them.
+
+    ``for_json``: the ruling is only to be encoded (``to_json``), so its rounds may come as
+    the JSON array msgspec would write of them (a :class:`msgspec.Raw` in ``rounds``, written
+    by ``_speedups.memoarrr_word_json``); the bytes encoded are the same."""
     replayed = lenient_trace(log)
     if replayed is None:
         return None
@@ -152,10 +161,13 @@ def fast_ruling(log: Mapping[str, Any], *, source: str) -> Ruling | None:
     players: tuple[str, ...] = tuple(log["players"])
     edition: int = log["edition"]
     variants = log.get("variants", {})
-    if _word_rounds is None:  # looked up at each call: the tests switch it off
-        rounds = word_rounds(trace_rounds, players, edition)
-    else:
-        rounds = _word_rounds(trace_rounds, players, _kit(edition))
+    rounds: Any = None  # Round values, or their JSON as a msgspec.Raw (see the docstring)
+    if for_json and _word_json is not None:  # looked up at each call: the tests switch it off
+        written = _word_json(trace_rounds, players, _json_kit(edition))
+        rounds = None if written is None else msgspec.Raw(written)
+    if rounds is None:  # _word_rounds is looked up at each call: the tests switch it off
+        rounds = (word_rounds(trace_rounds, players, edition) if _word_rounds is None
+                  else _word_rounds(trace_rounds, players, _kit(edition)))
     treasures: dict[str, list[int]] = {p: [] for p in players}
     for *_, winner_seat, treasure, _events in trace_rounds:
         if winner_seat >= 0:
@@ -306,3 +318,50 @@ def _unfinished(still: list[str]) -> tuple[str, None, Fact]:
 def _seats_out(trace_events: tuple[tuple[int, ...], ...]) -> set[int]:
     """The players who took a volcano this round (each out is a failed reveal or a take)."""
     return {seat for kind, _, seat, *_ in trace_events if kind != _SWAP}
+
+
+_said_json: dict[int, dict[str, dict[int, bytes]]] = {}
+"""What memoarrr_word_json.c's cases write, per edition, by the player's name and the case's
+code (:data:`_TITLE`): msgspec's encoding of the event or title :func:`_word` says."""
+_json_kits: dict[int, tuple[Any, ...]] = {}
+
+
+def _bare(text: str) -> bytes:
+    """``text`` as msgspec writes it in JSON, without the quotes."""
+    return msgspec.json.encode(text)[1:-1]
+
+
+def _json_kit(edition: int) -> tuple[Any, ...]:
+    """What memoarrr_json.c needs for an edition (made once): see its MJ_* names."""
+    kit = _json_kits.get(edition)
+    if kit is None:
+        rule = _rules(edition)
+        volcanoes = tuple(_VOLCANO_TEXT[edition].get(rank, "") for rank in range(8))
+        said = _said_json[edition] = {}
+        kit = _json_kits[edition] = (
+            said, functools.partial(_word_json_of, edition), tuple(map(_bare, CARD_TEXT)),
+            tuple(map(_bare, POS_TEXT)), tuple(map(_bare, volcanoes)),
+            msgspec.json.encode(rule[0]), msgspec.json.encode(rule[1]),
+            msgspec.json.encode(rule[2]),
+            tuple(_bare(volcano_text(None, None, None, name)) for name in volcanoes),
+            _bare(NEVER_SEEN), _unfinished_json)
+    if len(_said_json[edition]) > 4096:  # many names: keep it small
+        _said_json[edition].clear()
+    return kit
+
+
+def _word_json_of(edition: int, player: str, code: int) -> bytes:
+    """memoarrr_json.c's case ``code`` of ``player`` as msgspec encodes it: a title's str, a
+    start or treasure event (with its points) as :func:`_word` says it."""
+    text, rule, fact = _word(edition, player, code)
+    if code >= _TREASURE:
+        return msgspec.json.encode(Event(text, None, rule, {player: code - _TREASURE}, fact))
+    if code >= _TITLE:
+        return msgspec.json.encode(text)
+    return msgspec.json.encode(Event(text, None, rule, {}, fact))
+
+
+def _unfinished_json(still: list[str]) -> bytes:
+    """The event of an unfinished round's end as msgspec encodes it."""
+    text, rule, fact = _unfinished(still)
+    return msgspec.json.encode(Event(text, None, rule, {}, fact))
