@@ -83,11 +83,13 @@ try:
     _lenient: Callable[..., Any] | None = _speedups.memoarrr_lenient
     _word_rounds: Callable[..., Any] | None = _speedups.memoarrr_word
     _word_json: Callable[..., bytes | None] | None = _speedups.memoarrr_word_json
+    _lenient_json: Callable[..., Any] | None = _speedups.memoarrr_lenient_json
 except ImportError:  # no C compiler at install time: the Python path rules on every log
     _replay = None
     _lenient = None
     _word_rounds = None
     _word_json = None
+    _lenient_json = None
 
 CARD_NUMBERS = {name: number for name, (_, number) in _CARD_NAMES.items()}
 """Each card name (aliases too) -> its number in ALL_CARDS: animal * 5 + landscape, which is
@@ -141,6 +143,17 @@ def lenient_trace(log: Mapping[str, Any],
         return None
     found: tuple[Any, ...] | None = (_lenient(log, CARD_NUMBERS) if texts is None
                                      else _lenient(log, CARD_NUMBERS, texts))
+    return found
+
+
+def lenient_json_trace(log: Mapping[str, Any], kit: tuple[Any, ...]) -> tuple[Any, ...] | None:
+    """:func:`lenient_trace` with texts, each reveal marked and the analysed moves written as
+    JSON (``_speedups.memoarrr_lenient_json``, with the analysis's ``kit``): the marks item
+    is ``(moves, counts)``, or None where the names cannot be written so; None if the C side
+    declines the log or the extension is not built."""
+    if _replay is None or _lenient is None or _lenient_json is None:  # the tests switch them
+        return None
+    found: tuple[Any, ...] | None = _lenient_json(log, CARD_NUMBERS, kit)
     return found
 
 
