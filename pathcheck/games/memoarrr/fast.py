@@ -367,11 +367,11 @@ def _word_json_of(edition: int, player: str, code: int) -> bytes:
     """memoarrr_json.c's case ``code`` of ``player`` as msgspec encodes it: a title's str, a
     start or treasure event (with its points) as :func:`_word` says it."""
     text, rule, fact = _word(edition, player, code)
-    if code >= _TREASURE:
-        return msgspec.json.encode(Event(text, None, rule, {player: code - _TREASURE}, fact))
-    if code >= _TITLE:
+    if code >= _TITLE and code < _TREASURE:
         return msgspec.json.encode(text)
-    return msgspec.json.encode(Event(text, None, rule, {}, fact))
+    points = {player: code - _TREASURE} if code >= _TREASURE else {}
+    return msgspec.json.encode(Event(text, None, rule, points,
+                                     msgspec.UNSET if fact is None else fact))
 
 
 def _unfinished_json(still: list[str]) -> bytes:
