@@ -185,22 +185,29 @@ def fast_ruling(log: Mapping[str, Any], *, source: str, for_json: bool = False
     for *_, winner_seat, treasure, _events in trace_rounds:
         if winner_seat >= 0:
             treasures[players[winner_seat]].append(treasure)
-    notes = [edition_note(edition, expert=variants.get("expert", False),
-                          ordered_stack=variants.get("ordered_stack", False))]
+    notes = [_edition_note(edition, variants.get("expert", False),
+                           variants.get("ordered_stack", False))]
     if stop is not None:
         notes.append(stop_note(stop, players))
     elif not complete:
         notes.append(LOG_ENDS_EARLY)
     if unseen:
         notes.append(unseen_note(unseen))
-    winners, tie_break = decide_winners(treasures) if complete else ([], "")
+    final_scores = {p: sum(t) for p, t in treasures.items()}
+    winners: list[str] = []
+    tie_break = ""
+    if complete:  # one player with the most rubies (decide_winners's first case), else it
+        best = max(final_scores.values())
+        winners = [p for p, rubies in final_scores.items() if rubies == best]
+        if len(winners) > 1:
+            winners, tie_break = decide_winners(treasures)
     return Ruling(
         game=GAME,
         format=FORMAT,
         source=source,
         players=players,
         rounds=rounds,
-        final_scores={p: sum(t) for p, t in treasures.items()},
+        final_scores=final_scores,
         winners=winners,
         violations=violations(faults, players, edition, log["treasures"], treasures)
         if faults else [],
@@ -208,6 +215,13 @@ def fast_ruling(log: Mapping[str, Any], *, source: str, for_json: bool = False
         notes=notes,
         display=treasure_table(players, treasures),
     )
+
+
+@functools.cache
+def _edition_note(edition: int, expert: bool, ordered_stack: bool) -> str:
+    """:func:`~pathcheck.games.memoarrr.texts.edition_note`, made once a case (the C side
+    takes only bools for the variants)."""
+    return edition_note(edition, expert=expert, ordered_stack=ordered_stack)
 
 
 def word_rounds(trace_rounds: tuple[tuple[Any, ...], ...], players: tuple[str, ...],
