@@ -182,9 +182,9 @@ def fast_ruling(log: Mapping[str, Any], *, source: str, for_json: bool = False
         rounds = (word_rounds(trace_rounds, players, edition) if _word_rounds is None
                   else _word_rounds(trace_rounds, players, _kit(edition)))
     treasures: dict[str, list[int]] = {p: [] for p in players}
-    for *_, winner_seat, treasure, _events in trace_rounds:
-        if winner_seat >= 0:
-            treasures[players[winner_seat]].append(treasure)
+    for traced in trace_rounds:  # (..., winner, treasure, events)
+        if traced[4] >= 0:
+            treasures[players[traced[4]]].append(traced[5])
     notes = [_edition_note(edition, variants.get("expert", False),
                            variants.get("ordered_stack", False))]
     if stop is not None:
