@@ -146,6 +146,11 @@ def test_word_json_misuse_is_an_exception() -> None:
     assert _speedups.memoarrr_word_json(rounds, players, kit) == msgspec.json.encode(
         fast.fast_ruling(log, source="t").rounds)  # type: ignore[union-attr]
     assert _speedups.memoarrr_word_json(rounds, ("a", "a", "b"), kit) is None  # a name twice
+    # titles are written in C: counts with thousands separators, one turn, names to escape
+    for crafted, names_ in ((((0, -1, 1234, 1, 1, 2, ()), (1, 1, 1, 0, 0, 1, ())), players),
+                            (((2, -1, 12, 31, 2, 4, ()),), ('"q"', "\\", "\u2028"))):
+        assert _speedups.memoarrr_word_json(crafted, names_, kit) == msgspec.json.encode(
+            fast.word_rounds(crafted, names_, 2018))
     first = rounds[0]
     event = first[6][0] if first[6] else (1, 1, 0, 0, 0, 0, 0)
     bad_rounds: list[Any] = [

@@ -348,8 +348,8 @@ def _seats_out(trace_events: tuple[tuple[int, ...], ...]) -> set[int]:
 
 
 _said_json: dict[int, dict[str, dict[int, bytes]]] = {}
-"""What memoarrr_word_json.c's cases write, per edition, by the player's name and the case's
-code (:data:`_TITLE`): msgspec's encoding of the event or title :func:`_word` says."""
+"""What memoarrr_json.c's cases write, per edition, by the player's name and the case's
+code (:data:`_TITLE`): msgspec's encoding of the event :func:`_word` says."""
 _json_kits: dict[int, tuple[Any, ...]] = {}
 
 
@@ -378,11 +378,9 @@ def _json_kit(edition: int) -> tuple[Any, ...]:
 
 
 def _word_json_of(edition: int, player: str, code: int) -> bytes:
-    """memoarrr_json.c's case ``code`` of ``player`` as msgspec encodes it: a title's str, a
-    start or treasure event (with its points) as :func:`_word` says it."""
+    """memoarrr_json.c's case ``code`` of ``player`` as msgspec encodes it: a start or
+    treasure event (with its points) as :func:`_word` says it (C writes the titles)."""
     text, rule, fact = _word(edition, player, code)
-    if code >= _TITLE and code < _TREASURE:
-        return msgspec.json.encode(text)
     points = {player: code - _TREASURE} if code >= _TREASURE else {}
     return msgspec.json.encode(Event(text, None, rule, points,
                                      msgspec.UNSET if fact is None else fact))

@@ -10,9 +10,10 @@
  * dicts would merge them); Python then makes the rounds as values (fast.py). Every field is
  * written in the order of the Round, Event, MoveRef and fact structs, as msgspec writes them;
  * what recurs from log to log is written once by Python and kept per player and case, as
- * msgspec's own encoding (`word(name, code)` -> bytes: a round's start event, its title, its
- * treasure event, with memoarrr_word.c's codes); the kit's texts come as JSON already escaped
- * (without quotes). tests/games/test_memoarrr_json.py compares the bytes with msgspec's
+ * msgspec's own encoding (`word(name, code)` -> bytes: a round's start event and its treasure
+ * event, with memoarrr_word.c's codes); a round's title (a few thousand cases, most met once
+ * in a batch) is written here; the kit's texts come as JSON already escaped (without
+ * quotes). tests/games/test_memoarrr_json.py compares the bytes with msgspec's
  * encoding of memoarrr_word's rounds. */
 
 enum {
@@ -66,6 +67,33 @@ static int mj_put_said(MjWriter *w, int seat, long code) {
     int rc = mj_put(w, said);
     Py_DECREF(said);
     return rc;
+}
+
+/* `number` and `noun` as render.words.counted words them (plural unless 1; thousands
+ * separated by commas; the nouns here take an "s"). */
+static int mj_counted(MjWriter *w, long number, const char *noun) {
+    char digits[24], text[48];
+    int n = write_long(digits, number), len = 0;
+    for (int i = 0; i < n; i++) {
+        if (i && digits[0] != '-' && (n - i) % 3 == 0) text[len++] = ',';
+        text[len++] = digits[i];
+    }
+    text[len++] = ' ';
+    if (out_put(&w->out, text, len) < 0 || out_put(&w->out, noun, (Py_ssize_t)strlen(noun)) < 0)
+        return -1;
+    return number == 1 ? 0 : MJ_LIT(w, "s");
+}
+
+/* A round's title as texts.round_title words it, as a JSON string. */
+static int mj_title(MjWriter *w, int number, int starter, int turns, int face_up) {
+    if (MJ_LIT(w, "\"Round ") < 0 || out_long(&w->out, number) < 0 ||
+        MJ_LIT(w, " (start: ") < 0 ||  /* the name's JSON without its quotes */
+        out_put(&w->out, w->name_json.buf + w->name_at[starter] + 1,
+                w->name_len[starter] - 2) < 0 ||
+        MJ_LIT(w, "; ") < 0 || mj_counted(w, turns, "turn") < 0 || MJ_LIT(w, ", ") < 0 ||
+        mj_counted(w, face_up, "card") < 0 || MJ_LIT(w, " face up)\"") < 0)
+        return -1;
+    return 0;
 }
 
 /* `"move":{...}` of move `index` of round `number` by `seat`, with what comes before it. */
@@ -171,7 +199,7 @@ static int mj_round(MjWriter *w, int number, PyObject *traced, long *totals) {
     }
     if ((number > 1 && MJ_LIT(w, ",") < 0) || MJ_LIT(w, "{\"number\":") < 0 ||
         out_long(&w->out, number) < 0 || MJ_LIT(w, ",\"title\":") < 0 ||
-        mj_put_said(w, starter, MW_TITLE + ((long)number * 4096 + turns) * 32 + face_up) < 0 ||
+        mj_title(w, number, starter, turns, face_up) < 0 ||
         MJ_LIT(w, ",\"events\":[") < 0 || mj_put_said(w, starter, number * 16L + held + 1) < 0)
         goto fail;
     PyObject *trace_events = PyTuple_GET_ITEM(traced, 6);
