@@ -481,11 +481,11 @@ def _kit() -> tuple[Any, ...]:
 def _json_kit() -> tuple[Any, ...]:
     """What memoarrr_marks_json.c writes the moves with, in the order of its MK_* names: the
     entries by key (made by :func:`_mark_entry` as they are met), both editions' rules as
-    JSON, the cards' and places' texts as JSON without their quotes."""
-    bare = [msgspec.json.encode(text)[1:-1] for text in (*CARD_TEXT, *POS_TEXT)]
+    JSON, the cards' texts and :data:`_AT`'s as JSON without their quotes."""
     rules = tuple(msgspec.json.encode(rule_for(CONNECT, edition)) for edition in (2018, 2023))
-    return ([None] * (1 << 14), _mark_entry, rules, tuple(bare[:len(CARD_TEXT)]),
-            tuple(bare[len(CARD_TEXT):]))
+    return ([None] * (1 << 14), _mark_entry, rules,
+            tuple(msgspec.json.encode(text)[1:-1] for text in CARD_TEXT),
+            tuple(msgspec.json.encode(text)[1:-1] for text in _AT))
 
 
 _COUNTER = {Mark.SLIP: 0, Mark.GUESS: 1, Mark.SOUND: 2, Mark.HARMLESS: 3}

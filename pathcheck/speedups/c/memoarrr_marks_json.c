@@ -16,10 +16,11 @@
  * encoding of the best move when it is no card seen (else None: written here from the places
  * and cards), of `,"mark":..,"why":..,"chance":..,"rule":`, of `,"cost":..,"value":..,
  * "grade":..,"age":`, the mark's counter (0 slip, 1 guess, 2 sound, 3 harmless) and the cost
- * and value as floats. tests/analysis/test_memoarrr_marks_json.py compares the bytes with
+ * and value as floats. The kit's texts: the 25 cards' and the 625 "PLACE (CARD)" (place * 25 +
+ * card) as JSON without quotes. tests/analysis/test_memoarrr_marks_json.py compares the bytes with
  * msgspec's encoding of the analysis made as values. */
 
-enum { MK_MARKED, MK_MARKED_FN, MK_RULES, MK_CARDS, MK_PLACES, MK_KIT };
+enum { MK_MARKED, MK_MARKED_FN, MK_RULES, MK_CARDS, MK_AT, MK_KIT };
 #define MK_KEYS (1 << 14)
 
 typedef struct MkJson {
@@ -27,6 +28,7 @@ typedef struct MkJson {
     PyObject *const *kit;   /* borrowed from the kit tuple the caller holds */
     PyObject *rule;         /* the edition's rule as JSON */
     int declined, moves;
+    Py_ssize_t at_max;      /* the longest of the kit's "PLACE (CARD)" texts */
     long marks[M_MAX_PLAYERS][4];
     double lost[M_MAX_PLAYERS], stake[M_MAX_PLAYERS];
     Out names;
@@ -54,25 +56,13 @@ static int mkj_names(MkJson *j, PyObject *const *players, int n) {
     return 0;
 }
 
-/* The kit's bytes `table[i]` (checked), NULL with an error set. */
-static PyObject *mkj_bytes(PyObject *table, int i) {
-    if (i < 0 || i >= PyTuple_GET_SIZE(table) || !PyBytes_CheckExact(PyTuple_GET_ITEM(table,
-                                                                                       i))) {
-        PyErr_SetString(PyExc_ValueError, "memoarrr_lenient_json: a kit's text missing");
-        return NULL;
-    }
-    return PyTuple_GET_ITEM(table, i);
-}
-
-/* "PLACE (CARD)" of place `pos` holding `card` (both 0..24). */
-static int mkj_at(MkJson *j, int pos, int card) {
-    PyObject *place = mkj_bytes(j->kit[MK_PLACES], pos), *text = mkj_bytes(j->kit[MK_CARDS],
-                                                                             card);
-    if (!place || !text) return -1;
-    if (out_bytes(&j->out, place) < 0 || OUT_LIT(&j->out, " (") < 0 ||
-        out_bytes(&j->out, text) < 0 || OUT_LIT(&j->out, ")") < 0)
-        return PyErr_NoMemory(), -1;
-    return 0;
+/* Whether `table` is a tuple of `n` bytes (the kit's texts, checked once a call: a tuple
+ * cannot change while the call holds it). */
+static int mkj_texts(PyObject *table, Py_ssize_t n) {
+    if (!PyTuple_CheckExact(table) || PyTuple_GET_SIZE(table) != n) return 0;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (!PyBytes_CheckExact(PyTuple_GET_ITEM(table, i))) return 0;
+    return 1;
 }
 
 /* The kit's entry for `key`, made by its filler on a miss and kept; borrowed, NULL with an
@@ -123,48 +113,74 @@ static int mkj_move(const MState *s, MkJson *j, int index, int seat, int did, lo
             PyErr_SetString(PyExc_ValueError, "memoarrr_lenient_json: a mark out of range");
         return -1;
     }
-    Out *o = &j->out;
     int choices = (int)(knew & 31), unknown = (int)(knew >> 5 & 31),
         connecting = (int)(knew >> 10 & 31), last = (int)(knew >> 15 & 31);
-    PyObject *last_text = mkj_bytes(j->kit[MK_CARDS], last);
-    if (!last_text) return -1;
-    if ((j->moves++ && OUT_LIT(o, ",") < 0) || OUT_LIT(o, "{\"round\":") < 0 ||
-        out_long(o, s->round) < 0 || OUT_LIT(o, ",\"index\":") < 0 || out_long(o, index) < 0 ||
-        OUT_LIT(o, ",\"player\":") < 0 ||
-        out_put(o, j->names.buf + j->name_at[seat], j->name_len[seat]) < 0 ||
-        OUT_LIT(o, ",\"did\":\"reveals ") < 0)
-        goto memory;
-    if (mkj_at(j, did / M_CARDS, did % M_CARDS) < 0) return -1;
-    if (OUT_LIT(o, "\",\"knew\":\"to connect to ") < 0 || out_bytes(o, last_text) < 0 ||
-        OUT_LIT(o, "; ") < 0 || out_long(o, choices - unknown) < 0 ||
-        OUT_LIT(o, " of the ") < 0 || out_long(o, choices) < 0 ||
-        OUT_LIT(o, " cards they could reveal seen, ") < 0 || out_long(o, connecting) < 0 ||
-        OUT_LIT(o, " of them connecting\",\"best\":") < 0)
-        goto memory;
-    PyObject *best = PyTuple_GET_ITEM(entry, 0);
+    PyObject *last_text = PyTuple_GET_ITEM(j->kit[MK_CARDS], last);  /* 25 checked */
+    PyObject *best = PyTuple_GET_ITEM(entry, 0), *mid = PyTuple_GET_ITEM(entry, 1),
+             *tail = PyTuple_GET_ITEM(entry, 2);
+    if (best == Py_None && !matches) {
+        PyErr_SetString(PyExc_ValueError, "memoarrr_lenient_json: no card seen connects");
+        return -1;
+    }
+    /* Room for the whole move at once (the literals, 8 numbers, the texts), then written
+     * without a check a piece. */
+    Py_ssize_t room = 400 + 8 * 24 + j->name_len[seat] + PyBytes_GET_SIZE(last_text) +
+                      (1 + m_popcount(matches)) * (j->at_max + 2) + PyBytes_GET_SIZE(mid) +
+                      PyBytes_GET_SIZE(tail) + PyBytes_GET_SIZE(j->rule) +
+                      (best == Py_None ? 0 : PyBytes_GET_SIZE(best));
+    if (out_reserve(&j->out, room) < 0) return PyErr_NoMemory(), -1;
+    char *w = j->out.buf + j->out.len;
+#define MKJ_PUT(p, n) (memcpy(w, (p), (size_t)(n)), w += (n))
+#define MKJ_LIT(text) MKJ_PUT(text, sizeof(text) - 1)
+#define MKJ_BYTES(b) MKJ_PUT(PyBytes_AS_STRING(b), PyBytes_GET_SIZE(b))
+#define MKJ_AT(pos, card) MKJ_BYTES(PyTuple_GET_ITEM(j->kit[MK_AT], (pos) * M_CARDS + (card)))
+    if (j->moves++) *w++ = ',';
+    MKJ_LIT("{\"round\":");
+    w += write_long(w, s->round);
+    MKJ_LIT(",\"index\":");
+    w += write_long(w, index);
+    MKJ_LIT(",\"player\":");
+    MKJ_PUT(j->names.buf + j->name_at[seat], j->name_len[seat]);
+    MKJ_LIT(",\"did\":\"reveals ");
+    MKJ_AT(did / M_CARDS, did % M_CARDS);
+    MKJ_LIT("\",\"knew\":\"to connect to ");
+    MKJ_BYTES(last_text);
+    MKJ_LIT("; ");
+    w += write_long(w, choices - unknown);
+    MKJ_LIT(" of the ");
+    w += write_long(w, choices);
+    MKJ_LIT(" cards they could reveal seen, ");
+    w += write_long(w, connecting);
+    MKJ_LIT(" of them connecting\",\"best\":");
     if (best != Py_None) {
-        if (out_bytes(o, best) < 0) goto memory;
+        MKJ_BYTES(best);
     } else {
-        if (!matches) {
-            PyErr_SetString(PyExc_ValueError, "memoarrr_lenient_json: no card seen connects");
-            return -1;
-        }
-        if (OUT_LIT(o, "\"reveal a card seen that connects: ") < 0) goto memory;
+        MKJ_LIT("\"reveal a card seen that connects: ");
         int first = 1;
         for (int pos = 0; matches; pos++, matches >>= 1) {
             if (!(matches & 1)) continue;
-            if (!first && OUT_LIT(o, ", ") < 0) goto memory;
+            if (!first) MKJ_LIT(", ");
             first = 0;
-            if (mkj_at(j, pos, s->grid[pos]) < 0) return -1;
+            MKJ_AT(pos, s->grid[pos]);
         }
-        if (OUT_LIT(o, "\"") < 0) goto memory;
+        *w++ = '"';
     }
-    if (out_bytes(o, PyTuple_GET_ITEM(entry, 1)) < 0 || out_bytes(o, j->rule) < 0 ||
-        OUT_LIT(o, ",\"pointer\":\"/rounds/") < 0 || out_long(o, s->round - 1) < 0 ||
-        OUT_LIT(o, "/actions/") < 0 || out_long(o, index - 1) < 0 || OUT_LIT(o, "\"") < 0 ||
-        out_bytes(o, PyTuple_GET_ITEM(entry, 2)) < 0 ||
-        (age ? out_long(o, age) : OUT_LIT(o, "null")) < 0 || OUT_LIT(o, "}") < 0)
-        goto memory;
+    MKJ_BYTES(mid);
+    MKJ_BYTES(j->rule);
+    MKJ_LIT(",\"pointer\":\"/rounds/");
+    w += write_long(w, s->round - 1);
+    MKJ_LIT("/actions/");
+    w += write_long(w, index - 1);
+    *w++ = '"';
+    MKJ_BYTES(tail);
+    if (age) w += write_long(w, age);
+    else MKJ_LIT("null");
+    *w++ = '}';
+#undef MKJ_AT
+#undef MKJ_BYTES
+#undef MKJ_LIT
+#undef MKJ_PUT
+    j->out.len = w - j->out.buf;
     j->marks[seat][which]++;
     double value = PyFloat_AS_DOUBLE(PyTuple_GET_ITEM(entry, 5));
     if (value != 0.0) {  /* summarise adds up only the moves with a value, in this order */
@@ -172,9 +188,6 @@ static int mkj_move(const MState *s, MkJson *j, int index, int seat, int did, lo
         j->lost[seat] += PyFloat_AS_DOUBLE(PyTuple_GET_ITEM(entry, 4));
     }
     return 0;
-memory:
-    PyErr_NoMemory();
-    return -1;
 }
 
 /* (moves, counts) of a replay marked into `j`, or None where it declined; NULL on an error. */

@@ -259,8 +259,8 @@ static PyObject *memoarrr_lenient_json(PyObject *self, PyObject *args) {
         PyTuple_GET_SIZE(PyTuple_GET_ITEM(kit, MK_RULES)) != 2 ||
         !PyBytes_CheckExact(PyTuple_GET_ITEM(PyTuple_GET_ITEM(kit, MK_RULES), 0)) ||
         !PyBytes_CheckExact(PyTuple_GET_ITEM(PyTuple_GET_ITEM(kit, MK_RULES), 1)) ||
-        !PyTuple_CheckExact(PyTuple_GET_ITEM(kit, MK_CARDS)) ||
-        !PyTuple_CheckExact(PyTuple_GET_ITEM(kit, MK_PLACES))) {
+        !mkj_texts(PyTuple_GET_ITEM(kit, MK_CARDS), M_CARDS) ||
+        !mkj_texts(PyTuple_GET_ITEM(kit, MK_AT), M_CARDS * M_CARDS)) {
         PyErr_SetString(PyExc_ValueError, "memoarrr_lenient_json: a kit of the wrong shape");
         return NULL;
     }
@@ -268,6 +268,10 @@ static PyObject *memoarrr_lenient_json(PyObject *self, PyObject *args) {
     if (!json) return PyErr_NoMemory();
     Py_INCREF(kit);  /* held: the filler runs Python */
     json->kit = &PyTuple_GET_ITEM(kit, 0);
+    for (Py_ssize_t i = 0; i < M_CARDS * M_CARDS; i++) {
+        Py_ssize_t len = PyBytes_GET_SIZE(PyTuple_GET_ITEM(json->kit[MK_AT], i));
+        if (len > json->at_max) json->at_max = len;
+    }
     PyObject *result = NULL;
     if (OUT_LIT(&json->out, "[") < 0) PyErr_NoMemory();
     else result = m_replay_log(log, cards, NULL, 1, json);
