@@ -159,6 +159,12 @@ def memoarrr_lenient(
 ) -> tuple[int, int, tuple[tuple[Any, ...], ...], tuple[tuple[int, ...], ...],
            tuple[int, int, int, int] | None, list[int | str | None],
            list[tuple[int, int, int, int, int]]] | None: ...
+def memoarrr_lenient_json(
+    log: Any, cards: dict[str, int], kit: tuple[Any, ...]
+) -> tuple[int, int, tuple[tuple[Any, ...], ...], tuple[tuple[int, ...], ...],
+           tuple[int, int, int, int] | None,
+           tuple[bytes, tuple[tuple[int, int, int, int, float, float], ...]] | None,
+           list[tuple[int, int, int, int, int]]] | None: ...
 def memo_dice_replay(
     rounds: tuple[Any, ...], players: tuple[str, ...], dice: tuple[Any, ...] | None,
     kit: tuple[Any, ...], target: int, word: bool, /
@@ -174,6 +180,9 @@ def robot_replay(
 def memoarrr_word(
     rounds: tuple[tuple[Any, ...], ...], players: tuple[str, ...], kit: tuple[Any, ...]
 ) -> list[Any]: ...
+def memoarrr_word_json(
+    rounds: tuple[tuple[Any, ...], ...], players: tuple[str, ...], kit: tuple[Any, ...]
+) -> bytes | None: ...
 def memoarrr_marks(
     judged: list[Any], players: tuple[str, ...], rule: Any, kit: tuple[Any, ...]
 ) -> tuple[list[Any], tuple[tuple[int, int, int, int, float, float], ...]]: ...

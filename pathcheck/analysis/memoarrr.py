@@ -360,22 +360,32 @@ def analyse(log: Mapping[str, Any], *, source: str, for_json: bool = False) -> G
     words may come as the JSON array msgspec would write of them (a :class:`msgspec.Raw` in
     ``moves``, written by ``memoarrr_marks`` with the marks, the rule and each cost as msgspec
     encodes them); the bytes encoded are the same."""
-    trace = fast.lenient_trace(log, TEXTS)
+    trace = fast.lenient_json_trace(log, _json_kit()) if for_json else None
+    if trace is None or trace[5] is None:  # not written as JSON: made as values
+        trace = fast.lenient_trace(log, TEXTS)
     if trace is None:
         return analyse_replayed(log, source=source)
     _unseen, complete, trace_rounds, _faults, stop, judged, barred = trace
     players: tuple[str, ...] = tuple(log["players"])
     rule = rule_for(CONNECT, log["edition"])
     treasures: dict[str, list[int]] = {p: [] for p in players}
-    for *_, winner, treasure, _events in trace_rounds:
-        if winner >= 0:
-            treasures[players[winner]].append(treasure)
+    for traced in trace_rounds:  # (..., winner, treasure, events)
+        if traced[4] >= 0:
+            treasures[players[traced[4]]].append(traced[5])
     known = log.get("treasures") is not None  # else no winner (as adjudicate decides)
-    winners = decide_winners(treasures)[0] if complete and known else []
     scores = {p: sum(t) for p, t in treasures.items()}
+    winners: list[str] = []
+    if complete and known:  # one player with the most rubies (decide_winners's first case)
+        best = max(scores.values())
+        winners = [p for p, rubies in scores.items() if rubies == best]
+        if len(winners) > 1:
+            winners = decide_winners(treasures)[0]
     notes: tuple[str, ...] = () if known else (TREASURES_UNKNOWN,)
     if stop is not None or barred:
         notes = _stop_notes(stop, barred, players) + notes
+    if isinstance(judged, tuple):  # the moves written as JSON, and the counts
+        return _analysis(source, players, msgspec.Raw(judged[0]), judged[1], scores, winners,
+                         notes)
     if _marks is not None and len(treasures) == len(players):  # (no name twice)
         # looked up at each call: the tests switch the C side off
         found = None
@@ -385,20 +395,29 @@ def analyse(log: Mapping[str, Any], *, source: str, for_json: bool = False) -> G
                 encoded[rule] = msgspec.json.encode(rule)
             found = _marks(judged, players, rule, _kit(), encoded, msgspec.json.encode)
         moves, counts = found if found is not None else _marks(judged, players, rule, _kit())
-        summaries = tuple(player_summary(p, slips, guesses, sound, harmless, lost, stake,
-                                         scores[p], p in winners)
-                          for p, (slips, guesses, sound, harmless, lost, stake)
-                          in zip(players, counts, strict=True))
         written: Any = msgspec.Raw(moves) if isinstance(moves, bytes) else tuple(moves)
-        return GameAnalysis(game="memoarrr", format=FORMAT, source=source, players=players,
-                            moves=written, summaries=summaries, winners=tuple(winners),
-                            final_scores=scores, notes=notes)
+        return _analysis(source, players, written, counts, scores, winners, notes)
     pointers, flat = _POINTERS, iter(judged)  # 7 items a move, in one list
     moves = [marked(number, index, players[seat], did, knew, best, verdict, rule,
                     pointers.get((number, index)) or _pointer(number, index))
              for number, index, seat, did, knew, best, verdict in zip(*[flat] * 7, strict=True)]
     return make_analysis("memoarrr", FORMAT, source, players, moves, scores, winners,
                          notes=notes)
+
+
+def _analysis(source: str, players: tuple[str, ...], moves: Any,
+              counts: Sequence[tuple[int, int, int, int, float, float]],
+              scores: dict[str, int], winners: list[str], notes: tuple[str, ...]
+              ) -> GameAnalysis:
+    """The analysis of moves marked in C (``moves``: AnalysedMove values, or their JSON as a
+    :class:`msgspec.Raw`), summed up from the counts the C side made per seat."""
+    summaries = tuple(player_summary(p, slips, guesses, sound, harmless, lost, stake,
+                                     scores[p], p in winners)
+                      for p, (slips, guesses, sound, harmless, lost, stake)
+                      in zip(players, counts, strict=True))
+    return GameAnalysis(game="memoarrr", format=FORMAT, source=source, players=players,
+                        moves=moves, summaries=summaries, winners=tuple(winners),
+                        final_scores=scores, notes=notes)
 
 
 def _stop_notes(stop: tuple[int, int, int, int] | None,
@@ -456,6 +475,45 @@ def _kit() -> tuple[Any, ...]:
     return (AnalysedMove, Mark.GUESS, Mark.SLIP, Mark.SOUND, Mark.HARMLESS, _VERDICTS,
             _REVEALS, _CONNECT_TO, _NOTHING_CONNECTS, _MARKED, _marked, _NOT_SEEN, _not_seen,
             _KNEW_TEXT, _KNEW, _knew)
+
+
+@cache
+def _json_kit() -> tuple[Any, ...]:
+    """What memoarrr_marks_json.c writes the moves with, in the order of its MK_* names: the
+    entries by key (made by :func:`_mark_entry` as they are met), both editions' rules as
+    JSON, the cards' texts and :data:`_AT`'s as JSON without their quotes."""
+    rules = tuple(msgspec.json.encode(rule_for(CONNECT, edition)) for edition in (2018, 2023))
+    return ([None] * (1 << 14), _mark_entry, rules,
+            tuple(msgspec.json.encode(text)[1:-1] for text in CARD_TEXT),
+            tuple(msgspec.json.encode(text)[1:-1] for text in _AT))
+
+
+_COUNTER = {Mark.SLIP: 0, Mark.GUESS: 1, Mark.SOUND: 2, Mark.HARMLESS: 3}
+"""A mark's place in the counts per seat (memoarrr_marks.c's and memoarrr_marks_json.c's)."""
+
+
+def _mark_entry(key: int) -> tuple[bytes | None, bytes, bytes, int, float, float]:
+    """What :func:`marked` makes of a reveal by ``key`` (its verdict, and :data:`Judged`'s
+    ``knew`` from bit 20), as memoarrr_marks_json.c writes it: the best move's JSON when it
+    is no card seen (else None: C writes it from the places), the JSON from the mark to the
+    rule's key and from the cost to the age's key, the mark's counter, the cost and value."""
+    verdict, knew = key & 7, key >> 3 << 20
+    mark, graded, cost, value = _MARKED.get(key) or _marked(key, knew, verdict)
+    encode = msgspec.json.encode
+    best: bytes | None = None
+    chance = None
+    if verdict == NOTHING:
+        best = encode(_NOTHING_CONNECTS)
+    elif verdict > NOTHING:  # the cards not seen: hits << 5 | size
+        hits_size = (knew >> 21 & 31) << 5 | knew >> 26 & 31
+        text, chance = _NOT_SEEN.get(hits_size) or _not_seen(hits_size)
+        best = encode(text)
+        if mark is not Mark.GUESS:
+            chance = None
+    return (best, b',"mark":' + encode(mark) + b',"why":' + encode(_VERDICTS[verdict][1])
+            + b',"chance":' + encode(chance) + b',"rule":',
+            b',"cost":' + encode(cost) + b',"value":' + encode(value) + b',"grade":'
+            + encode(graded) + b',"age":', _COUNTER[mark], cost, value)
 
 
 def analyse_replayed(log: Mapping[str, Any], *, source: str) -> GameAnalysis:

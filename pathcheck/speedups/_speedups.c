@@ -66,9 +66,11 @@ static const int SIGN[4] = {1, 1, -1, -1};
 #include "c/dungeon_marks.c"
 #include "c/solo_moves.c"
 #include "c/memoarrr.c"
+#include "c/memoarrr_marks_json.c"
 #include "c/memoarrr_know.c"
 #include "c/memoarrr_replay.c"
 #include "c/memoarrr_word.c"
+#include "c/memoarrr_json.c"
 #include "c/memoarrr_marks.c"
 #include "c/memo_dice_replay.c"
 #include "c/memo_dice_word.c"
@@ -87,8 +89,12 @@ static PyMethodDef methods[] = {
      "The trace of a clean memoarrr/1 log, or None (pathcheck.games.memoarrr.fast)."},
     {"memoarrr_lenient", memoarrr_lenient, METH_VARARGS,
      "memoarrr_replay through the faults too (pathcheck.games.memoarrr.lenient)."},
+    {"memoarrr_lenient_json", memoarrr_lenient_json, METH_VARARGS,
+     "memoarrr_lenient with each reveal marked and written as JSON (analysis/memoarrr.py)."},
     {"memoarrr_word", memoarrr_word, METH_VARARGS,
      "The rounds of a ruling from memoarrr_replay's trace (pathcheck.games.memoarrr.fast)."},
+    {"memoarrr_word_json", memoarrr_word_json, METH_VARARGS,
+     "The rounds of a ruling as JSON from memoarrr_lenient's trace (games/memoarrr/fast.py)."},
     {"memoarrr_marks", memoarrr_marks, METH_VARARGS,
      "The analysed moves of a clean memoarrr/1 log (pathcheck.analysis.memoarrr)."},
     {"memo_dice_replay", memo_dice_replay, METH_VARARGS,

@@ -65,18 +65,20 @@ class MemoarrrAdjudicator(GameAdjudicator):
                 return ruling
         return self.rule_python(log, source=source, pictures=pictures)
 
-    def rule_decoded(self, data: bytes, fmt: str, *, source: str) -> Ruling | None:
+    def rule_decoded(self, data: bytes, fmt: str, *, source: str, for_json: bool = False
+                     ) -> Ruling | None:
         """:meth:`GameAdjudicator.rule_decoded` for ``memoarrr/1``: the JSON text (passed by
         the reader's guard: no key twice, not too deep) decoded as the reader decodes it, and
         ruled on by the C fast path, else by :meth:`rule_python` on the same value; None for
         another format, a text that is no JSON object, or a log the Python path refuses (the
-        usual way then words the error where it lies)."""
+        usual way then words the error where it lies). ``for_json``: the ruling is only to
+        be encoded, so its rounds may come as JSON (:func:`~.fast.fast_ruling`)."""
         if fmt != FORMAT:
             return None
         log = _decode(data)
         if type(log) is not dict:
             return None
-        ruling = fast_ruling(log, source=source)
+        ruling = fast_ruling(log, source=source, for_json=for_json)
         if ruling is None:
             try:
                 ruling = self.rule_python(log, source=source)

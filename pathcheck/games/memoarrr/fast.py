@@ -32,6 +32,8 @@ import functools
 from collections.abc import Callable, Mapping
 from typing import Any
 
+import msgspec
+
 from pathcheck.games.memoarrr.at import treasure_table
 from pathcheck.games.memoarrr.lenient import stop_note, violations
 from pathcheck.games.memoarrr.log import FORMAT
@@ -80,10 +82,14 @@ try:
     _replay: Callable[..., Any] | None = _speedups.memoarrr_replay
     _lenient: Callable[..., Any] | None = _speedups.memoarrr_lenient
     _word_rounds: Callable[..., Any] | None = _speedups.memoarrr_word
+    _word_json: Callable[..., bytes | None] | None = _speedups.memoarrr_word_json
+    _lenient_json: Callable[..., Any] | None = _speedups.memoarrr_lenient_json
 except ImportError:  # no C compiler at install time: the Python path rules on every log
     _replay = None
     _lenient = None
     _word_rounds = None
+    _word_json = None
+    _lenient_json = None
 
 CARD_NUMBERS = {name: number for name, (_, number) in _CARD_NAMES.items()}
 """Each card name (aliases too) -> its number in ALL_CARDS: animal * 5 + landscape, which is
@@ -140,11 +146,27 @@ def lenient_trace(log: Mapping[str, Any],
     return found
 
 
-def fast_ruling(log: Mapping[str, Any], *, source: str) -> Ruling | None:
+def lenient_json_trace(log: Mapping[str, Any], kit: tuple[Any, ...]) -> tuple[Any, ...] | None:
+    """:func:`lenient_trace` with texts, each reveal marked and the analysed moves written as
+    JSON (``_speedups.memoarrr_lenient_json``, with the analysis's ``kit``): the marks item
+    is ``(moves, counts)``, or None where the names cannot be written so; None if the C side
+    declines the log or the extension is not built."""
+    if _replay is None or _lenient is None or _lenient_json is None:  # the tests switch them
+        return None
+    found: tuple[Any, ...] | None = _lenient_json(log, CARD_NUMBERS, kit)
+    return found
+
+
+def fast_ruling(log: Mapping[str, Any], *, source: str, for_json: bool = False
+                ) -> Ruling | None:
     """The ruling on ``log`` as the Python path gives it, or None if the C side declines.
     The C side replays through the faults of the moves too
     (``_speedups.memoarrr_lenient``); :mod:`~pathcheck.games.memoarrr.lenient` words
-    them."""
+    them.
+
+    ``for_json``: the ruling is only to be encoded (``to_json``), so its rounds may come as
+    the JSON array msgspec would write of them (a :class:`msgspec.Raw` in ``rounds``, written
+    by ``_speedups.memoarrr_word_json``); the bytes encoded are the same."""
     replayed = lenient_trace(log)
     if replayed is None:
         return None
@@ -152,30 +174,40 @@ def fast_ruling(log: Mapping[str, Any], *, source: str) -> Ruling | None:
     players: tuple[str, ...] = tuple(log["players"])
     edition: int = log["edition"]
     variants = log.get("variants", {})
-    if _word_rounds is None:  # looked up at each call: the tests switch it off
-        rounds = word_rounds(trace_rounds, players, edition)
-    else:
-        rounds = _word_rounds(trace_rounds, players, _kit(edition))
+    rounds: Any = None  # Round values, or their JSON as a msgspec.Raw (see the docstring)
+    if for_json and _word_json is not None:  # looked up at each call: the tests switch it off
+        written = _word_json(trace_rounds, players, _json_kit(edition))
+        rounds = None if written is None else msgspec.Raw(written)
+    if rounds is None:  # _word_rounds is looked up at each call: the tests switch it off
+        rounds = (word_rounds(trace_rounds, players, edition) if _word_rounds is None
+                  else _word_rounds(trace_rounds, players, _kit(edition)))
     treasures: dict[str, list[int]] = {p: [] for p in players}
-    for *_, winner_seat, treasure, _events in trace_rounds:
-        if winner_seat >= 0:
-            treasures[players[winner_seat]].append(treasure)
-    notes = [edition_note(edition, expert=variants.get("expert", False),
-                          ordered_stack=variants.get("ordered_stack", False))]
+    for traced in trace_rounds:  # (..., winner, treasure, events)
+        if traced[4] >= 0:
+            treasures[players[traced[4]]].append(traced[5])
+    notes = [_edition_note(edition, variants.get("expert", False),
+                           variants.get("ordered_stack", False))]
     if stop is not None:
         notes.append(stop_note(stop, players))
     elif not complete:
         notes.append(LOG_ENDS_EARLY)
     if unseen:
         notes.append(unseen_note(unseen))
-    winners, tie_break = decide_winners(treasures) if complete else ([], "")
+    final_scores = {p: sum(t) for p, t in treasures.items()}
+    winners: list[str] = []
+    tie_break = ""
+    if complete:  # one player with the most rubies (decide_winners's first case), else it
+        best = max(final_scores.values())
+        winners = [p for p, rubies in final_scores.items() if rubies == best]
+        if len(winners) > 1:
+            winners, tie_break = decide_winners(treasures)
     return Ruling(
         game=GAME,
         format=FORMAT,
         source=source,
         players=players,
         rounds=rounds,
-        final_scores={p: sum(t) for p, t in treasures.items()},
+        final_scores=final_scores,
         winners=winners,
         violations=violations(faults, players, edition, log["treasures"], treasures)
         if faults else [],
@@ -183,6 +215,13 @@ def fast_ruling(log: Mapping[str, Any], *, source: str) -> Ruling | None:
         notes=notes,
         display=treasure_table(players, treasures),
     )
+
+
+@functools.cache
+def _edition_note(edition: int, expert: bool, ordered_stack: bool) -> str:
+    """:func:`~pathcheck.games.memoarrr.texts.edition_note`, made once a case (the C side
+    takes only bools for the variants)."""
+    return edition_note(edition, expert=expert, ordered_stack=ordered_stack)
 
 
 def word_rounds(trace_rounds: tuple[tuple[Any, ...], ...], players: tuple[str, ...],
@@ -306,3 +345,48 @@ def _unfinished(still: list[str]) -> tuple[str, None, Fact]:
 def _seats_out(trace_events: tuple[tuple[int, ...], ...]) -> set[int]:
     """The players who took a volcano this round (each out is a failed reveal or a take)."""
     return {seat for kind, _, seat, *_ in trace_events if kind != _SWAP}
+
+
+_said_json: dict[int, dict[str, dict[int, bytes]]] = {}
+"""What memoarrr_json.c's cases write, per edition, by the player's name and the case's
+code (:data:`_TITLE`): msgspec's encoding of the event :func:`_word` says."""
+_json_kits: dict[int, tuple[Any, ...]] = {}
+
+
+def _bare(text: str) -> bytes:
+    """``text`` as msgspec writes it in JSON, without the quotes."""
+    return msgspec.json.encode(text)[1:-1]
+
+
+def _json_kit(edition: int) -> tuple[Any, ...]:
+    """What memoarrr_json.c needs for an edition (made once): see its MJ_* names."""
+    kit = _json_kits.get(edition)
+    if kit is None:
+        rule = _rules(edition)
+        volcanoes = tuple(_VOLCANO_TEXT[edition].get(rank, "") for rank in range(8))
+        said = _said_json[edition] = {}
+        kit = _json_kits[edition] = (
+            said, functools.partial(_word_json_of, edition), tuple(map(_bare, CARD_TEXT)),
+            tuple(map(_bare, POS_TEXT)), tuple(map(_bare, volcanoes)),
+            msgspec.json.encode(rule[0]), msgspec.json.encode(rule[1]),
+            msgspec.json.encode(rule[2]),
+            tuple(_bare(volcano_text(None, None, None, name)) for name in volcanoes),
+            _bare(NEVER_SEEN), _unfinished_json)
+    if len(_said_json[edition]) > 4096:  # many names: keep it small
+        _said_json[edition].clear()
+    return kit
+
+
+def _word_json_of(edition: int, player: str, code: int) -> bytes:
+    """memoarrr_json.c's case ``code`` of ``player`` as msgspec encodes it: a start or
+    treasure event (with its points) as :func:`_word` says it (C writes the titles)."""
+    text, rule, fact = _word(edition, player, code)
+    points = {player: code - _TREASURE} if code >= _TREASURE else {}
+    return msgspec.json.encode(Event(text, None, rule, points,
+                                     msgspec.UNSET if fact is None else fact))
+
+
+def _unfinished_json(still: list[str]) -> bytes:
+    """The event of an unfinished round's end as msgspec encodes it."""
+    text, rule, fact = _unfinished(still)
+    return msgspec.json.encode(Event(text, None, rule, {}, fact))

@@ -173,6 +173,8 @@ typedef struct {
                                  * 0 walrus-marked, 1 face up) */
     int stop[4];                /* memoarrr_lenient: why the replay stopped (M_STOP_*), the
                                  * round, move and player; stop[0] = 0: it did not */
+    struct MkJson *json;        /* memoarrr_lenient_json: the moves are written here as JSON
+                                 * (memoarrr_marks_json.c), `marks` only says they are asked */
 } MState;
 
 /* The faults memoarrr_lenient hands back, each (code, round, index, player, a, b, c) in the

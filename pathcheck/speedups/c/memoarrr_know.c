@@ -98,6 +98,16 @@ static int m_know_move(const MState *s, int index, int player, int pos, int bloc
                 m_popcount(matches) << 10 | (long)(known >> pos & 1) << 20 |
                 (long)hits << 21 | (long)size << 26;
     PyObject *best;
+    if (s->json) {  /* written as JSON (memoarrr_marks_json.c): the same verdict and age */
+        verdict = matches ? ((matches >> pos & 1) ? M_SEEN_CONNECTS : M_PASSED_OVER + hit)
+                  : (!unknown || !size || !hits) ? M_NOTHING
+                  : !(known >> pos & 1) ? (hits == size ? M_EVERY_UNSEEN : M_GUESS + hit)
+                  : M_SEEN_MISS;
+        int age = m_age(s->seen_at[player], s->reveals + 1, verdict, pos, matches,
+                        allowed & known);
+        return mkj_move(s, s->json, index, player, pos * M_CARDS + card, knew,
+                        verdict | (long)age << 3, matches);
+    }
     if (matches) {
         verdict = (matches >> pos & 1) ? M_SEEN_CONNECTS : M_PASSED_OVER + hit;
         if (matches & (matches - 1)) {

@@ -165,8 +165,10 @@ static int m_action(MState *s, PyObject *item, int index, PyObject *const *playe
 static PyObject *m_replay(MState *sp, PyObject *rounds, PyObject *const *players, int unseen);
 static int m_table(PyObject *table);
 
-/* memoarrr_replay(log, cards[, texts]) and memoarrr_lenient(log, cards) (memoarrr.c). */
-static PyObject *m_replay_log(PyObject *log, PyObject *cards, PyObject *texts, int lenient) {
+/* memoarrr_replay(log, cards[, texts]) and memoarrr_lenient(log, cards) (memoarrr.c); with
+ * `json` (lenient only), the moves written there (memoarrr_lenient_json). */
+static PyObject *m_replay_log(PyObject *log, PyObject *cards, PyObject *texts, int lenient,
+                              MkJson *json) {
     /* Card names must be str: a look-up then compares strings only and runs no Python code
      * that could change the log while it is read (the log's own keys are checked as read). */
     PyObject *key, *value;
@@ -191,7 +193,18 @@ static PyObject *m_replay_log(PyObject *log, PyObject *cards, PyObject *texts, i
     PyObject *held_refs = PyTuple_Pack(5, rounds, players[0], players[1],
                                        players[2] ? players[2] : Py_None,
                                        players[3] ? players[3] : Py_None);
-    if (held_refs) {
+    if (held_refs && json) {
+        s.json = json;
+        json->rule = PyTuple_GET_ITEM(json->kit[MK_RULES], s.edition == 2018 ? 0 : 1);
+        int named = mkj_names(json, players, s.n);
+        json->declined = named > 0;
+        if (named >= 0 && (s.marks = PyList_New(0)) && !(s.barred = PyList_New(0)))
+            Py_CLEAR(s.marks);
+        if (s.marks) result = m_replay(&s, rounds, players, unseen);
+        Py_XDECREF(s.barred);
+        Py_XDECREF(s.marks);
+        Py_DECREF(held_refs);
+    } else if (held_refs) {
         if (texts) {
             s.best_one = PyTuple_GET_ITEM(texts, 0);
             s.at = PyTuple_GET_ITEM(texts, 1);
@@ -221,7 +234,7 @@ static PyObject *m_replay_args(PyObject *args, int lenient, const char *name) {
                      "%s: texts must be 2 tuples of 625 str (place * 25 + card)", name);
         return NULL;
     }
-    return m_replay_log(log, cards, texts, lenient);
+    return m_replay_log(log, cards, texts, lenient, NULL);
 }
 
 static PyObject *memoarrr_replay(PyObject *self, PyObject *args) {
@@ -232,6 +245,40 @@ static PyObject *memoarrr_replay(PyObject *self, PyObject *args) {
 static PyObject *memoarrr_lenient(PyObject *self, PyObject *args) {
     (void)self;
     return m_replay_args(args, 1, "memoarrr_lenient");
+}
+
+/* memoarrr_lenient_json(log, cards, kit): memoarrr_marks_json.c says what it hands back. */
+static PyObject *memoarrr_lenient_json(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *log, *cards, *kit;
+    if (!PyArg_ParseTuple(args, "OO!O!", &log, &PyDict_Type, &cards, &PyTuple_Type, &kit))
+        return NULL;
+    if (PyTuple_GET_SIZE(kit) != MK_KIT || !PyList_CheckExact(PyTuple_GET_ITEM(kit, MK_MARKED)) ||
+        !PyCallable_Check(PyTuple_GET_ITEM(kit, MK_MARKED_FN)) ||
+        !PyTuple_CheckExact(PyTuple_GET_ITEM(kit, MK_RULES)) ||
+        PyTuple_GET_SIZE(PyTuple_GET_ITEM(kit, MK_RULES)) != 2 ||
+        !PyBytes_CheckExact(PyTuple_GET_ITEM(PyTuple_GET_ITEM(kit, MK_RULES), 0)) ||
+        !PyBytes_CheckExact(PyTuple_GET_ITEM(PyTuple_GET_ITEM(kit, MK_RULES), 1)) ||
+        !mkj_texts(PyTuple_GET_ITEM(kit, MK_CARDS), M_CARDS) ||
+        !mkj_texts(PyTuple_GET_ITEM(kit, MK_AT), M_CARDS * M_CARDS)) {
+        PyErr_SetString(PyExc_ValueError, "memoarrr_lenient_json: a kit of the wrong shape");
+        return NULL;
+    }
+    MkJson *json = PyMem_Calloc(1, sizeof *json);
+    if (!json) return PyErr_NoMemory();
+    Py_INCREF(kit);  /* held: the filler runs Python */
+    json->kit = &PyTuple_GET_ITEM(kit, 0);
+    for (Py_ssize_t i = 0; i < M_CARDS * M_CARDS; i++) {
+        Py_ssize_t len = PyBytes_GET_SIZE(PyTuple_GET_ITEM(json->kit[MK_AT], i));
+        if (len > json->at_max) json->at_max = len;
+    }
+    PyObject *result = NULL;
+    if (OUT_LIT(&json->out, "[") < 0) PyErr_NoMemory();
+    else result = m_replay_log(log, cards, NULL, 1, json);
+    mkj_free(json);
+    PyMem_Free(json);
+    Py_DECREF(kit);
+    return result;
 }
 
 /* Whether `table` is a tuple of 25 * 25 str, as the analysis's texts are. */
@@ -359,9 +406,13 @@ static PyObject *m_replay(MState *sp, PyObject *rounds, PyObject *const *players
         PyObject *faults = PyList_AsTuple(s.faults);
         PyObject *stop = !faults ? NULL : s.stop[0] == M_STOP_NONE ? Py_NewRef(Py_None)
             : Py_BuildValue("(iiii)", s.stop[0], s.stop[1], s.stop[2], s.stop[3]);
-        if (stop && s.marks)
-            result = Py_BuildValue("(iiNNNOO)", unseen, complete, traced, faults, stop, s.marks,
+        PyObject *marks = !stop || !s.marks ? NULL
+                          : s.json ? mkj_result(s.json, s.n) : Py_NewRef(s.marks);
+        if (marks)
+            result = Py_BuildValue("(iiNNNNO)", unseen, complete, traced, faults, stop, marks,
                                    s.barred);
+        else if (stop && s.marks)  /* an error: stop and faults dropped below */
+            Py_CLEAR(stop);
         else if (stop)
             result = Py_BuildValue("(iiNNN)", unseen, complete, traced, faults, stop);
         if (!stop) {
