@@ -178,3 +178,17 @@ def memoarrr_marks(
     judged: list[Any], players: tuple[str, ...], rule: Any, kit: tuple[Any, ...]
 ) -> tuple[list[Any], tuple[tuple[int, int, int, int, float, float], ...]]: ...
 def script_json(data: bytes) -> bytes: ...
+def dungeon_pictures(
+    lines: dict[str, int],
+    pictures: dict[tuple[int, ...], int],
+    make: Callable[[tuple[str, ...]], Any],
+    head: tuple[str, ...],
+    fixed: tuple[str, ...],
+    tiles: tuple[tuple[int, int, str, str, str, str, str], ...],
+    passes: tuple[Any, ...],
+    taken: list[str | None],
+    taken_make: Callable[[int], str],
+    shift_y: float,
+    start: str,
+    steps: tuple[tuple[int, int, str, str | None, tuple[str, ...]], ...],
+) -> list[tuple[Any, int]]: ...

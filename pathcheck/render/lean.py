@@ -117,6 +117,12 @@ class LeanMoments:
         self._drawn[id(picture)] = (picture, number)  # the picture kept: its id stays its own
         return number
 
+    def numbered(self, picture: Lines, number: int) -> None:
+        """Take ``picture`` as number ``number`` of the page's table of pictures, its lines
+        already in the table of lines (:func:`pathcheck.render.growing_c.lean_pictures` made
+        both)."""
+        self._drawn[id(picture)] = (picture, number)
+
     def add(self, base: str, caption: str, event: PageEvent | None, *, picture: Picture = "",
             text: str = "", notes: Sequence[Note] = (),
             scores: Mapping[str, int] | None = None) -> None:

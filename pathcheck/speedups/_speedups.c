@@ -75,6 +75,7 @@ static const int SIGN[4] = {1, 1, -1, -1};
 #include "c/robot_replay.c"
 #include "c/robot_word.c"
 #include "c/script_json.c"
+#include "c/dungeon_pictures.c"
 
 static PyMethodDef methods[] = {
     {"solo_kernel", solo_kernel, METH_VARARGS, "Perfect solo play of many seeds."},
@@ -118,6 +119,8 @@ static PyMethodDef methods[] = {
      "A clean robot-memory/1 log's rounds or trace, or None (pathcheck.games.robot_memory.fast)."},
     {"script_json", script_json, METH_O,
      "A page's JSON made safe in a <script> element (pathcheck.render.html)."},
+    {"dungeon_pictures", dungeon_pictures, METH_VARARGS,
+     "The pictures of a growing dungeon on a lean page (pathcheck.render.pictures)."},
     {NULL, NULL, 0, NULL},
 };
 
