@@ -192,3 +192,14 @@ def dungeon_pictures(
     start: str,
     steps: tuple[tuple[int, int, str, str | None, tuple[str, ...]], ...],
 ) -> list[tuple[Any, int]]: ...
+def lean_add(
+    moments: Any,
+    base: str,
+    caption: str,
+    event: Any,
+    picture: Any,
+    notes: Any,
+    scores: Any,
+    kinds: dict[Any, str],
+    rule_html: dict[Any, str],
+) -> bool: ...

@@ -22,7 +22,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from itertools import filterfalse
 from typing import Any
 
@@ -52,6 +52,26 @@ _TAG = {(v, lost): '<span class="tag">violation</span> ' if v
         for lost in (False, True)}
 """An item's class and tag in the move list, by (violation, Lost), as :func:`event_html`
 writes them for an event without an analysis mark."""
+
+
+_lean_add: Callable[..., bool] | None
+try:
+    from pathcheck._speedups import lean_add as _lean_add
+except ImportError:  # no extension built: add in Python, as before
+    _lean_add = None
+
+_RULE_HTML: dict[Rule, str] = {}
+"""A rule as the move list quotes it, by rule (what the C side of :meth:`LeanMoments.add`
+reads; bounded: the rulebooks' rules, emptied past 1,024)."""
+
+
+def _said_rule(rule: Rule) -> str:
+    said = _RULE_HTML.get(rule)
+    if said is None:
+        if len(_RULE_HTML) >= 1024:
+            _RULE_HTML.clear()
+        said = _RULE_HTML[rule] = _rule_html(rule)
+    return said
 
 
 class Lines(tuple[str, ...]):
@@ -127,6 +147,10 @@ class LeanMoments:
             text: str = "", notes: Sequence[Note] = (),
             scores: Mapping[str, int] | None = None) -> None:
         """The next moment (as :meth:`pathcheck.render.html.Moments.add`)."""
+        if (_lean_add is not None and self._plain and not text
+                and _lean_add(self, base, caption, event, picture, notes, scores, _KIND,
+                              _RULE_HTML)):
+            return  # the usual case, made in C (speedups/c/lean_add.c): the same moment
         count = self._used.get(base, 0)
         self._used[base] = count + 1
         key = base + suffix(count) if count else base
@@ -152,7 +176,7 @@ class LeanMoments:
                     f'href="#{ident}">{_TAG[violation, lost]}'
                     + (f'<span class="where">{isolate.html(where)}:</span> ' if where else "")
                     + isolate.html(event.text) + "</a>"
-                    + (_rule_html(event.rule) if event.rule is not None else "") + "</li>")
+                    + (_said_rule(event.rule) if event.rule is not None else "") + "</li>")
             self._marks.append((key, violation, lost))
             if violation and self._first_violation is None:
                 self._first_violation = key

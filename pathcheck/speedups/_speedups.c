@@ -76,6 +76,7 @@ static const int SIGN[4] = {1, 1, -1, -1};
 #include "c/robot_word.c"
 #include "c/script_json.c"
 #include "c/dungeon_pictures.c"
+#include "c/lean_add.c"
 
 static PyMethodDef methods[] = {
     {"solo_kernel", solo_kernel, METH_VARARGS, "Perfect solo play of many seeds."},
@@ -120,7 +121,9 @@ static PyMethodDef methods[] = {
     {"script_json", script_json, METH_O,
      "A page's JSON made safe in a <script> element (pathcheck.render.html)."},
     {"dungeon_pictures", dungeon_pictures, METH_VARARGS,
-     "The pictures of a growing dungeon on a lean page (pathcheck.render.pictures)."},
+     "The pictures of a growing dungeon on a lean page (pathcheck.render.growing_c)."},
+    {"lean_add", lean_add, METH_VARARGS,
+     "A lean page's moment in its usual case (pathcheck.render.lean.LeanMoments.add)."},
     {NULL, NULL, 0, NULL},
 };
 
