@@ -194,6 +194,7 @@ def dungeon_pictures(
 ) -> list[tuple[Any, int]]: ...
 def lean_add(
     moments: Any,
+    state: tuple[Any, ...],
     base: str,
     caption: str,
     event: Any,

@@ -163,32 +163,38 @@ def test_moments_from_hostile_texts(data: st.DataObject, names: list[str]) -> No
     assert with_c == without
 
 
+def _c(moments: Any, *rest: Any) -> Any:
+    return speedups.lean_add(moments, moments._state, *rest)
+
+
 def test_lean_add_refuses_what_it_does_not_make() -> None:
     """The C side changes nothing where it gives the moment back to Python, and raises on
     arguments of the wrong type."""
     moments = LeanMoments(["Ann"])
     state = repr(vars(moments))
+    kinds, said = lean._KIND, lean._RULE_HTML
     for event in (PageEvent("Zoë"), PageEvent("x", mark="slip"), PageEvent("x", "wé"),
                   PageEvent("x", rule=Rule("n", "never", "said"))):
-        assert not speedups.lean_add(moments, "1.0", "c", event, "", (), None, lean._KIND,
-                                     lean._RULE_HTML)
-    assert not speedups.lean_add(moments, "a b", "c", PageEvent("x"), "", (), None, lean._KIND,
-                                 lean._RULE_HTML)
-    assert not speedups.lean_add(moments, "1", "é", None, "", (), None, lean._KIND, {})
-    assert not speedups.lean_add(moments, "1", "c", None, Lines(("x",)), (), None, lean._KIND, {})
-    assert not speedups.lean_add(moments, "1", "c", None, "", (Note("é"),), None, lean._KIND, {})
-    assert not speedups.lean_add(moments, "1", "c", None, "", (), [("Ann", 1)], lean._KIND, {})
-    assert not speedups.lean_add(moments, "1", "c", None, "", (Note("x"),), None, {}, {})
+        assert not _c(moments, "1.0", "c", event, "", (), None, kinds, said)
+    assert not _c(moments, "a b", "c", PageEvent("x"), "", (), None, kinds, said)
+    assert not _c(moments, "1", "é", None, "", (), None, kinds, {})
+    assert not _c(moments, "1", "c", None, Lines(("x",)), (), None, kinds, {})
+    assert not _c(moments, "1", "c", None, "", (Note("é"),), None, kinds, {})
+    assert not _c(moments, "1", "c", None, "", (), [("Ann", 1)], kinds, {})
+    assert not _c(moments, "1", "c", None, "", (Note("x"),), None, {}, {})
     assert repr(vars(moments)) == state
     with pytest.raises(AttributeError):
-        speedups.lean_add(object(), "1", "c", None, "", (), None, {}, {})
+        speedups.lean_add(object(), moments._state, "1", "c", None, "", (), None, {}, {})
     with pytest.raises(TypeError):
-        speedups.lean_add(moments, 1, "c", None, "", (), None, {}, {})
+        _c(moments, 1, "c", None, "", (), None, {}, {})
     with pytest.raises(TypeError):
-        speedups.lean_add(moments, "1", "c", None, "", 3, None, {}, {})
+        _c(moments, "1", "c", None, "", 3, None, {}, {})
+    with pytest.raises(TypeError):
+        speedups.lean_add(moments, (), "1", "c", None, "", (), None, {}, {})
+    with pytest.raises(TypeError):
+        _c(moments, "1", "c", None, "", ())
     with pytest.raises(AttributeError):
-        speedups.lean_add(moments, "1", "c", object(), "", (), None, {}, {})
-    assert speedups.lean_add(moments, "1", "c", PageEvent("a<b", "w"), "", (Note("n"),),
-                             {"Ann": 2}, lean._KIND, {})
+        _c(moments, "1", "c", object(), "", (), None, {}, {})
+    assert _c(moments, "1", "c", PageEvent("a<b", "w"), "", (Note("n"),), {"Ann": 2}, kinds, {})
     assert moments._events[-1] == ('<li id="m-1" class="ev"><a class="go" href="#m-1">'
                                    '<span class="where">w:</span> a&lt;b</a></li>')

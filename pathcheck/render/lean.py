@@ -115,6 +115,9 @@ class LeanMoments:
         self._first_violation: str | None = None
         self._costly = False
         self._last: tuple[str, str, Picture, str, Sequence[Note], dict[str, int]] | None = None
+        self._state = (self._used, self._drawn, self._frames, self._events, self._marks,
+                       self._notes, self._rules)
+        """The tables the C side of :meth:`add` fills (the same objects)."""
 
     @property
     def picture(self) -> Picture:
@@ -148,8 +151,8 @@ class LeanMoments:
             scores: Mapping[str, int] | None = None) -> None:
         """The next moment (as :meth:`pathcheck.render.html.Moments.add`)."""
         if (_lean_add is not None and self._plain and not text
-                and _lean_add(self, base, caption, event, picture, notes, scores, _KIND,
-                              _RULE_HTML)):
+                and _lean_add(self, self._state, base, caption, event, picture, notes, scores,
+                              _KIND, _RULE_HTML)):
             return  # the usual case, made in C (speedups/c/lean_add.c): the same moment
         count = self._used.get(base, 0)
         self._used[base] = count + 1

@@ -122,7 +122,7 @@ static PyMethodDef methods[] = {
      "A page's JSON made safe in a <script> element (pathcheck.render.html)."},
     {"dungeon_pictures", dungeon_pictures, METH_VARARGS,
      "The pictures of a growing dungeon on a lean page (pathcheck.render.growing_c)."},
-    {"lean_add", lean_add, METH_VARARGS,
+    {"lean_add", (PyCFunction)(void (*)(void))lean_add, METH_FASTCALL,
      "A lean page's moment in its usual case (pathcheck.render.lean.LeanMoments.add)."},
     {NULL, NULL, 0, NULL},
 };

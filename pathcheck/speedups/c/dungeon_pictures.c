@@ -18,6 +18,66 @@
  *   steps: a tuple (tiles drawn, passes drawn, desc, Lost line or None, card lines) a picture.
  * Gives a list of (picture, number) a step. */
 
+typedef struct {
+    char *data;
+    size_t len, cap;
+} Buf;
+
+static int buf_put(Buf *b, const char *s, size_t n) {
+    if (b->len + n > b->cap) {
+        size_t cap = b->cap ? b->cap : 256;
+        while (cap < b->len + n) {
+            cap *= 2;
+        }
+        char *grown = PyMem_Realloc(b->data, cap);
+        if (grown == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        b->data = grown;
+        b->cap = cap;
+    }
+    if (n > 0) {
+        memcpy(b->data + b->len, s, n);
+    }
+    b->len += n;
+    return 0;
+}
+
+static int buf_puts(Buf *b, const char *s) {
+    return buf_put(b, s, strlen(s));
+}
+
+static void buf_free(Buf *b) {
+    PyMem_Free(b->data);
+    b->data = NULL;
+    b->len = b->cap = 0;
+}
+
+/* A str's UTF-8 appended (ASCII text is its own UTF-8, kept with the str). */
+static int buf_str(Buf *b, PyObject *text) {
+    Py_ssize_t n;
+    const char *s = PyUnicode_AsUTF8AndSize(text, &n);
+    return s == NULL ? -1 : buf_put(b, s, (size_t)n);
+}
+
+static int buf_long(Buf *b, long v) {
+    char digits[24], *end = digits + sizeof digits, *p = end;
+    unsigned long u = v < 0 ? 0UL - (unsigned long)v : (unsigned long)v;
+    do {
+        *--p = (char)('0' + u % 10);
+        u /= 10;
+    } while (u != 0);
+    if (v < 0) {
+        *--p = '-';
+    }
+    return buf_put(b, p, (size_t)(end - p));
+}
+
+static PyObject *buf_text(Buf *b) {
+    return PyUnicode_DecodeUTF8(b->data != NULL ? b->data : "", (Py_ssize_t)b->len, NULL);
+}
+
 static int dp_f1(char *buf, size_t size, double value) {
     char *text = PyOS_double_to_string(value, 'f', 1, 0, NULL);
     if (text == NULL) {
@@ -37,25 +97,38 @@ static int dp_f1(char *buf, size_t size, double value) {
 typedef struct {
     long x, y;
     PyObject *tile, *label, *taken; /* owned lines, NULL until made */
+    PyObject *tile_no, *label_no, *taken_no; /* their numbers in the page's table, once known */
     int mask;
 } DpTile;
 
 static const int DP_PAIR[4][4] = {{0, 1, 2, 3}, {1, 4, 5, 6}, {2, 5, 7, 8}, {3, 6, 8, 9}};
 
-static PyObject *dp_tile_line(PyObject *item, long index, double shift_y, DpTile *t) {
-    PyObject *cell = PyTuple_GET_ITEM(item, 2), *drawn = PyTuple_GET_ITEM(item, 3);
+/* transform="translate(X,Y)" of a tile's cell (render/svg.py, _place). */
+static int dp_place(Buf *b, DpTile *t, double shift_y) {
     char tx[64], ty[64];
     if (dp_f1(tx, sizeof tx, (double)(t->x * 64)) < 0
         || dp_f1(ty, sizeof ty, (shift_y - (double)t->y) * 64) < 0) {
-        return NULL;
+        return -1;
     }
-    return PyUnicode_FromFormat(
-        "<g transform=\"translate(%s,%s)\"><path class=\"tile\" data-index=\"%ld\" d=\"%U\" "
-        "fill=\"#efe6d2\" stroke=\"#8a7f6a\"/><path d=\"%U\" fill=\"none\" stroke=\"#b9ae98\" "
-        "stroke-width=\"4\" stroke-linecap=\"round\"/></g>", tx, ty, index, cell, drawn);
+    return buf_puts(b, "transform=\"translate(") < 0 || buf_puts(b, tx) < 0
+        || buf_puts(b, ",") < 0 || buf_puts(b, ty) < 0 || buf_puts(b, ")\"") < 0 ? -1 : 0;
 }
 
-static PyObject *dp_label_line(PyObject *item, long index, double shift_y, DpTile *t) {
+static PyObject *dp_tile_line(Buf *b, PyObject *item, long index, double shift_y, DpTile *t) {
+    b->len = 0;
+    if (buf_puts(b, "<g ") < 0 || dp_place(b, t, shift_y) < 0
+        || buf_puts(b, "><path class=\"tile\" data-index=\"") < 0 || buf_long(b, index) < 0
+        || buf_puts(b, "\" d=\"") < 0 || buf_str(b, PyTuple_GET_ITEM(item, 2)) < 0
+        || buf_puts(b, "\" fill=\"#efe6d2\" stroke=\"#8a7f6a\"/><path d=\"") < 0
+        || buf_str(b, PyTuple_GET_ITEM(item, 3)) < 0
+        || buf_puts(b, "\" fill=\"none\" stroke=\"#b9ae98\" stroke-width=\"4\" "
+                       "stroke-linecap=\"round\"/></g>") < 0) {
+        return NULL;
+    }
+    return buf_text(b);
+}
+
+static PyObject *dp_label_line(Buf *b, PyObject *item, long index, double shift_y, DpTile *t) {
     PyObject *arrow = PyTuple_GET_ITEM(item, 4), *ident = PyTuple_GET_ITEM(item, 5),
              *placer = PyTuple_GET_ITEM(item, 6);
     char left[64], right[64], upper[64], lower[64];
@@ -66,28 +139,32 @@ static PyObject *dp_label_line(PyObject *item, long index, double shift_y, DpTil
         || dp_f1(lower, sizeof lower, (shift_y - y + 0.43) * 64) < 0) {
         return NULL;
     }
-    PyObject *who;
-    if (PyUnicode_GET_LENGTH(placer) > 0) {
-        who = PyUnicode_FromFormat(
-            "<text class=\"placer\" x=\"%s\" y=\"%s\" text-anchor=\"end\" font-weight=\"bold\" "
-            "fill=\"#1a1a1a\">%U</text>", right, upper, placer);
-    } else {
-        who = PyUnicode_FromString("");
-    }
-    if (who == NULL) {
+    b->len = 0;
+    if (buf_puts(b, "<g class=\"labels\" font-size=\"11\" fill=\"#444\"><text class=\"label\" x=\"") < 0
+        || buf_puts(b, left) < 0 || buf_puts(b, "\" y=\"") < 0 || buf_puts(b, upper) < 0
+        || buf_puts(b, "\" font-size=\"12\" font-weight=\"bold\">") < 0 || buf_long(b, index) < 0
+        || buf_puts(b, "</text>") < 0) {
         return NULL;
     }
-    PyObject *line = PyUnicode_FromFormat(
-        "<g class=\"labels\" font-size=\"11\" fill=\"#444\"><text class=\"label\" x=\"%s\" "
-        "y=\"%s\" font-size=\"12\" font-weight=\"bold\">%ld</text>%U<text class=\"label\" "
-        "x=\"%s\" y=\"%s\">%U</text><text class=\"label\" x=\"%s\" y=\"%s\" "
-        "text-anchor=\"end\">%U</text></g>", left, upper, index, who, left, lower, arrow, right,
-        lower, ident);
-    Py_DECREF(who);
-    return line;
+    if (PyUnicode_GET_LENGTH(placer) > 0
+        && (buf_puts(b, "<text class=\"placer\" x=\"") < 0 || buf_puts(b, right) < 0
+            || buf_puts(b, "\" y=\"") < 0 || buf_puts(b, upper) < 0
+            || buf_puts(b, "\" text-anchor=\"end\" font-weight=\"bold\" fill=\"#1a1a1a\">") < 0
+            || buf_str(b, placer) < 0 || buf_puts(b, "</text>") < 0)) {
+        return NULL;
+    }
+    if (buf_puts(b, "<text class=\"label\" x=\"") < 0 || buf_puts(b, left) < 0
+        || buf_puts(b, "\" y=\"") < 0 || buf_puts(b, lower) < 0 || buf_puts(b, "\">") < 0
+        || buf_str(b, arrow) < 0 || buf_puts(b, "</text><text class=\"label\" x=\"") < 0
+        || buf_puts(b, right) < 0 || buf_puts(b, "\" y=\"") < 0 || buf_puts(b, lower) < 0
+        || buf_puts(b, "\" text-anchor=\"end\">") < 0 || buf_str(b, ident) < 0
+        || buf_puts(b, "</text></g>") < 0) {
+        return NULL;
+    }
+    return buf_text(b);
 }
 
-static PyObject *dp_taken_line(PyObject *taken, PyObject *taken_make, long index,
+static PyObject *dp_taken_line(Buf *b, PyObject *taken, PyObject *taken_make, long index,
                                double shift_y, DpTile *t) {
     PyObject *d = PyList_GET_ITEM(taken, t->mask);
     if (d == Py_None) {
@@ -102,15 +179,15 @@ static PyObject *dp_taken_line(PyObject *taken, PyObject *taken_make, long index
         }
         PyList_SetItem(taken, t->mask, d); /* steals d; the list keeps it alive */
     }
-    char tx[64], ty[64];
-    if (dp_f1(tx, sizeof tx, (double)(t->x * 64)) < 0
-        || dp_f1(ty, sizeof ty, (shift_y - (double)t->y) * 64) < 0) {
+    b->len = 0;
+    if (buf_puts(b, "<path class=\"taken\" data-index=\"") < 0 || buf_long(b, index) < 0
+        || buf_puts(b, "\" ") < 0 || dp_place(b, t, shift_y) < 0 || buf_puts(b, " d=\"") < 0
+        || buf_str(b, d) < 0
+        || buf_puts(b, "\" fill=\"none\" stroke=\"#0072B2\" stroke-width=\"6\" "
+                       "stroke-linecap=\"round\" stroke-linejoin=\"round\"/>") < 0) {
         return NULL;
     }
-    return PyUnicode_FromFormat(
-        "<path class=\"taken\" data-index=\"%ld\" transform=\"translate(%s,%s)\" d=\"%U\" "
-        "fill=\"none\" stroke=\"#0072B2\" stroke-width=\"6\" stroke-linecap=\"round\" "
-        "stroke-linejoin=\"round\"/>", index, tx, ty, d);
+    return buf_text(b);
 }
 
 static int dp_long_attr(PyObject *obj, PyObject *name, long *out) {
@@ -180,8 +257,17 @@ static PyObject *dungeon_pictures(PyObject *self, PyObject *args) {
     int *pass_bit = PyMem_Calloc((size_t)(npasses > 0 ? npasses : 1), sizeof(int));
     char *changed = PyMem_Calloc((size_t)(ntiles > 0 ? ntiles : 1), 1);
     PyObject *result = NULL, *out = NULL, *name_x = NULL, *name_y = NULL, *name_entry = NULL,
-             *name_exit = NULL;
-    if (tile == NULL || pass_at == NULL || pass_bit == NULL || changed == NULL) {
+             *name_exit = NULL, *start_no = NULL, *close_no[2] = {NULL, NULL};
+    PyObject *close_g = PyUnicode_FromString("</g>"), *close_svg = PyUnicode_FromString("</svg>");
+    Py_ssize_t nhead = PyTuple_GET_SIZE(head), nfixed = PyTuple_GET_SIZE(fixed);
+    PyObject **head_no = PyMem_Calloc((size_t)nhead + 1, sizeof(PyObject *));
+    PyObject **fixed_no = PyMem_Calloc((size_t)nfixed + 1, sizeof(PyObject *));
+    Buf lb = {0};
+    if (close_g == NULL || close_svg == NULL) {
+        goto done;
+    }
+    if (tile == NULL || pass_at == NULL || pass_bit == NULL || changed == NULL
+        || head_no == NULL || fixed_no == NULL) {
         PyErr_NoMemory();
         goto done;
     }
@@ -276,6 +362,7 @@ static PyObject *dungeon_pictures(PyObject *self, PyObject *args) {
         if (upto < drawn || count < laid) { /* start the drawing over */
             for (Py_ssize_t k = 0; k < ntiles; k++) {
                 Py_CLEAR(tile[k].taken);
+                Py_CLEAR(tile[k].taken_no);
                 tile[k].mask = 0;
             }
             laid = drawn = 0;
@@ -283,11 +370,11 @@ static PyObject *dungeon_pictures(PyObject *self, PyObject *args) {
         for (; laid < count; laid++) {
             DpTile *t = &tile[laid];
             PyObject *item = PyTuple_GET_ITEM(tiles, laid);
-            if (t->tile == NULL && (t->tile = dp_tile_line(item, laid + 1, shift_y, t)) == NULL) {
+            if (t->tile == NULL && (t->tile = dp_tile_line(&lb, item, laid + 1, shift_y, t)) == NULL) {
                 goto done;
             }
             if (t->label == NULL
-                && (t->label = dp_label_line(item, laid + 1, shift_y, t)) == NULL) {
+                && (t->label = dp_label_line(&lb, item, laid + 1, shift_y, t)) == NULL) {
                 goto done;
             }
         }
@@ -300,7 +387,8 @@ static PyObject *dungeon_pictures(PyObject *self, PyObject *args) {
             for (Py_ssize_t k = 0; k < count; k++) {
                 if (changed[k]) {
                     Py_CLEAR(tile[k].taken);
-                    tile[k].taken = dp_taken_line(taken, taken_make, (long)k + 1, shift_y,
+                    Py_CLEAR(tile[k].taken_no);
+                    tile[k].taken = dp_taken_line(&lb, taken, taken_make, (long)k + 1, shift_y,
                                                   &tile[k]);
                     if (tile[k].taken == NULL) {
                         goto done;
@@ -313,8 +401,8 @@ static PyObject *dungeon_pictures(PyObject *self, PyObject *args) {
         for (Py_ssize_t k = 0; k < count; k++) {
             ntaken += tile[k].taken != NULL;
         }
-        Py_ssize_t size = PyTuple_GET_SIZE(head) + 1 + PyTuple_GET_SIZE(fixed) + 2 * count
-            + ntaken + (count > 0) + (lost != Py_None) + PyTuple_GET_SIZE(cards) + 2;
+        Py_ssize_t size = nhead + 1 + nfixed + 2 * count + ntaken + (count > 0)
+            + (lost != Py_None) + PyTuple_GET_SIZE(cards) + 2;
         PyObject *text = PyTuple_New(size), *ids = PyTuple_New(size);
         if (text == NULL || ids == NULL) {
             Py_XDECREF(text);
@@ -322,37 +410,41 @@ static PyObject *dungeon_pictures(PyObject *self, PyObject *args) {
             goto done;
         }
         Py_ssize_t n = 0;
-#define DP_PUT(line) do { PyObject *l_ = (line); Py_INCREF(l_); PyTuple_SET_ITEM(text, n++, l_); } while (0)
-        for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(head); k++) DP_PUT(PyTuple_GET_ITEM(head, k));
-        DP_PUT(desc);
-        for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(fixed); k++) DP_PUT(PyTuple_GET_ITEM(fixed, k));
-        for (Py_ssize_t k = 0; k < count; k++) DP_PUT(tile[k].tile);
+        /* Each line with its number: a line met before keeps the number it got (the table
+         * only grows), a new one is numbered in the order the picture holds it. */
+#define DP_PUT(line, slot) do { \
+            PyObject *l_ = (line), **s_ = (slot), *no_; \
+            if (s_ != NULL && *s_ != NULL) { \
+                no_ = *s_; \
+                Py_INCREF(no_); \
+            } else { \
+                if ((no_ = dp_number(lines, l_)) == NULL) goto step_failed; \
+                if (s_ != NULL) { Py_INCREF(no_); *s_ = no_; } \
+            } \
+            Py_INCREF(l_); \
+            PyTuple_SET_ITEM(text, n, l_); \
+            PyTuple_SET_ITEM(ids, n, no_); \
+            n++; \
+        } while (0)
+        for (Py_ssize_t k = 0; k < nhead; k++) DP_PUT(PyTuple_GET_ITEM(head, k), &head_no[k]);
+        DP_PUT(desc, NULL);
+        for (Py_ssize_t k = 0; k < nfixed; k++) DP_PUT(PyTuple_GET_ITEM(fixed, k), &fixed_no[k]);
+        for (Py_ssize_t k = 0; k < count; k++) DP_PUT(tile[k].tile, &tile[k].tile_no);
         for (Py_ssize_t k = 0; k < count; k++) {
-            if (tile[k].taken != NULL) DP_PUT(tile[k].taken);
+            if (tile[k].taken != NULL) DP_PUT(tile[k].taken, &tile[k].taken_no);
         }
-        for (Py_ssize_t k = 0; k < count; k++) DP_PUT(tile[k].label);
-        if (count > 0) DP_PUT(start);
-        if (lost != Py_None) DP_PUT(lost);
-        for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(cards); k++) DP_PUT(PyTuple_GET_ITEM(cards, k));
+        for (Py_ssize_t k = 0; k < count; k++) DP_PUT(tile[k].label, &tile[k].label_no);
+        if (count > 0) DP_PUT(start, &start_no);
+        if (lost != Py_None) DP_PUT(lost, NULL);
+        for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(cards); k++) DP_PUT(PyTuple_GET_ITEM(cards, k), NULL);
+        DP_PUT(close_g, &close_no[0]);
+        DP_PUT(close_svg, &close_no[1]);
 #undef DP_PUT
-        PyObject *close_g = PyUnicode_FromString("</g>"), *close_svg = PyUnicode_FromString("</svg>");
-        if (close_g == NULL || close_svg == NULL) {
-            Py_XDECREF(close_g);
-            Py_XDECREF(close_svg);
+        if (0) {
+        step_failed:
             Py_DECREF(text);
             Py_DECREF(ids);
             goto done;
-        }
-        PyTuple_SET_ITEM(text, n++, close_g);
-        PyTuple_SET_ITEM(text, n++, close_svg);
-        for (Py_ssize_t k = 0; k < size; k++) {
-            PyObject *number = dp_number(lines, PyTuple_GET_ITEM(text, k));
-            if (number == NULL) {
-                Py_DECREF(text);
-                Py_DECREF(ids);
-                goto done;
-            }
-            PyTuple_SET_ITEM(ids, k, number);
         }
         PyObject *next = PyLong_FromSsize_t(PyDict_GET_SIZE(pictures));
         PyObject *number = next == NULL ? NULL : PyDict_SetDefault(pictures, ids, next);
@@ -385,8 +477,29 @@ done:
             Py_XDECREF(tile[i].tile);
             Py_XDECREF(tile[i].label);
             Py_XDECREF(tile[i].taken);
+            Py_XDECREF(tile[i].tile_no);
+            Py_XDECREF(tile[i].label_no);
+            Py_XDECREF(tile[i].taken_no);
         }
     }
+    if (head_no != NULL) {
+        for (Py_ssize_t i = 0; i < nhead; i++) {
+            Py_XDECREF(head_no[i]);
+        }
+    }
+    if (fixed_no != NULL) {
+        for (Py_ssize_t i = 0; i < nfixed; i++) {
+            Py_XDECREF(fixed_no[i]);
+        }
+    }
+    PyMem_Free(head_no);
+    PyMem_Free(fixed_no);
+    Py_XDECREF(start_no);
+    Py_XDECREF(close_no[0]);
+    Py_XDECREF(close_no[1]);
+    Py_XDECREF(close_g);
+    Py_XDECREF(close_svg);
+    buf_free(&lb);
     PyMem_Free(tile);
     PyMem_Free(pass_at);
     PyMem_Free(pass_bit);

@@ -1,4 +1,5 @@
-/* lean_add(moments, base, caption, event, picture, notes, scores, kinds, rule_html): one
+/* lean_add(moments, state, base, caption, event, picture, notes, scores, kinds,
+ * rule_html): one
  * moment of a lean page (pathcheck.render.lean.LeanMoments.add) in its usual case, made as
  * add makes it: the moment's key, its item of the page's data, its item of the move list
  * (event_html's usual case), its slider mark, its notes said once and its scores. Gives False,
@@ -12,58 +13,25 @@
  * tests/test_lean_pages.py compares the pages (and tests/test_growing_c.py this function's
  * moments with add's own, the extension's path taken out). */
 
-typedef struct {
-    char *data;
-    size_t len, cap;
-} Buf;
-
-static int buf_put(Buf *b, const char *s, size_t n) {
-    if (b->len + n > b->cap) {
-        size_t cap = b->cap ? b->cap : 256;
-        while (cap < b->len + n) {
-            cap *= 2;
-        }
-        char *grown = PyMem_Realloc(b->data, cap);
-        if (grown == NULL) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        b->data = grown;
-        b->cap = cap;
-    }
-    if (n > 0) {
-        memcpy(b->data + b->len, s, n);
-    }
-    b->len += n;
-    return 0;
-}
-
-static int buf_puts(Buf *b, const char *s) {
-    return buf_put(b, s, strlen(s));
-}
-
-static void buf_free(Buf *b) {
-    PyMem_Free(b->data);
-    b->data = NULL;
-    b->len = b->cap = 0;
-}
-
 static PyObject *la_names[16];
 enum { LA_USED, LA_DRAWN, LA_FRAMES, LA_EVENTS, LA_MARKS, LA_NOTES, LA_RULES, LA_SCORES, LA_ROWS,
        LA_FIRST, LA_LAST, LA_MARK, LA_WHERE, LA_TEXT, LA_RULE, LA_KIND };
 static const char *const LA_NAME_TEXT[16] = {
     "_used", "_drawn", "_frames", "_events", "_marks", "_notes", "_rules", "_scores", "_rows",
     "_first_violation", "_last", "mark", "where", "text", "rule", "kind"};
-static PyObject *la_violation, *la_lost;
+static PyObject *la_violation, *la_lost, *la_empty;
 
 static int la_init(void) {
-    if (la_names[0] != NULL) {
+    if (la_lost != NULL) {
         return 0;
     }
     for (int i = 0; i < 16; i++) {
         if ((la_names[i] = PyUnicode_InternFromString(LA_NAME_TEXT[i])) == NULL) {
             return -1;
         }
+    }
+    if ((la_empty = PyUnicode_FromString("")) == NULL) {
+        return -1;
     }
     la_violation = PyUnicode_InternFromString("violation");
     la_lost = PyUnicode_InternFromString("lost");
@@ -101,22 +69,43 @@ static PyObject *la_attr(PyObject *obj, int name) {
     return PyObject_GetAttr(obj, la_names[name]);
 }
 
-static PyObject *lean_add(PyObject *self, PyObject *args) {
+static PyObject *la_keys[6]; /* the item's keys: k c p e n s */
+
+static PyObject *lean_add(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
-    PyObject *m, *base, *caption, *event, *picture, *notes, *scores, *kinds, *rule_html;
-    if (!PyArg_ParseTuple(args, "OUUOOOOO!O!:lean_add", &m, &base, &caption, &event, &picture,
-                          &notes, &scores, &PyDict_Type, &kinds, &PyDict_Type, &rule_html)) {
+    if (nargs != 10) {
+        PyErr_SetString(PyExc_TypeError, "lean_add: 10 arguments expected");
+        return NULL;
+    }
+    PyObject *m = args[0], *state = args[1], *base = args[2], *caption = args[3],
+             *event = args[4], *picture = args[5], *notes = args[6], *scores = args[7],
+             *kinds = args[8], *rule_html = args[9];
+    if (!PyUnicode_Check(base) || !PyUnicode_Check(caption) || !PyDict_Check(kinds)
+        || !PyDict_Check(rule_html) || !PyTuple_Check(state) || PyTuple_GET_SIZE(state) != 7) {
+        PyErr_SetString(PyExc_TypeError, "lean_add: arguments of the wrong type");
         return NULL;
     }
     if (la_init() < 0) {
         return NULL;
+    }
+    if (la_keys[0] == NULL) {
+        static const char *const names[6] = {"k", "c", "p", "e", "n", "s"};
+        for (int i = 0; i < 6; i++) {
+            if ((la_keys[i] = PyUnicode_InternFromString(names[i])) == NULL) {
+                return NULL;
+            }
+        }
     }
     PyObject *st[LA_LAST + 1] = {NULL};
     PyObject *ev_where = NULL, *ev_text = NULL, *ev_rule = NULL, *ev_v = NULL, *ev_l = NULL;
     PyObject *key = NULL, *number = NULL, *rule_line = NULL, *item = NULL, *result = NULL;
     PyObject *seq = NULL, *pid = NULL;
     Buf b = {0};
-    for (int i = LA_USED; i <= LA_ROWS; i++) {
+    for (int i = LA_USED; i <= LA_RULES; i++) {
+        st[i] = PyTuple_GET_ITEM(state, i);
+        Py_INCREF(st[i]);
+    }
+    for (int i = LA_SCORES; i <= LA_ROWS; i++) {
         if ((st[i] = la_attr(m, i)) == NULL) {
             goto done;
         }
@@ -252,14 +241,14 @@ static PyObject *lean_add(PyObject *self, PyObject *args) {
         goto done;
     }
     Py_DECREF(next);
-    if ((item = PyDict_New()) == NULL || PyDict_SetItemString(item, "k", key) < 0
-        || PyDict_SetItemString(item, "c", caption) < 0
-        || (number != NULL && PyDict_SetItemString(item, "p", number) < 0)) {
+    if ((item = PyDict_New()) == NULL || PyDict_SetItem(item, la_keys[0], key) < 0
+        || PyDict_SetItem(item, la_keys[1], caption) < 0
+        || (number != NULL && PyDict_SetItem(item, la_keys[2], number) < 0)) {
         goto done;
     }
     if (event != Py_None) {
         PyObject *at = PyLong_FromSsize_t(PyList_GET_SIZE(st[LA_EVENTS]));
-        if (at == NULL || PyDict_SetItemString(item, "e", at) < 0) {
+        if (at == NULL || PyDict_SetItem(item, la_keys[3], at) < 0) {
             Py_XDECREF(at);
             goto done;
         }
@@ -286,22 +275,10 @@ static PyObject *lean_add(PyObject *self, PyObject *args) {
         if (la_escape(&b, ev_text) < 0 || buf_puts(&b, "</a>") < 0) {
             goto done;
         }
-        PyObject *head = PyUnicode_FromStringAndSize(b.data, (Py_ssize_t)b.len);
-        if (head == NULL) {
+        if ((rule_line != NULL && buf_str(&b, rule_line) < 0) || buf_puts(&b, "</li>") < 0) {
             goto done;
         }
-        PyObject *line = head;
-        if (rule_line != NULL) {
-            line = PyUnicode_Concat(head, rule_line);
-            Py_DECREF(head);
-            if (line == NULL) {
-                goto done;
-            }
-        }
-        PyObject *tail = PyUnicode_FromString("</li>");
-        PyObject *whole = tail == NULL ? NULL : PyUnicode_Concat(line, tail);
-        Py_DECREF(line);
-        Py_XDECREF(tail);
+        PyObject *whole = buf_text(&b);
         if (whole == NULL) {
             goto done;
         }
@@ -338,7 +315,7 @@ static PyObject *lean_add(PyObject *self, PyObject *args) {
     }
     if (any) {
         PyObject *said = PyList_New(nnotes);
-        if (said == NULL || PyDict_SetItemString(item, "n", said) < 0) {
+        if (said == NULL || PyDict_SetItem(item, la_keys[4], said) < 0) {
             Py_XDECREF(said);
             goto done;
         }
@@ -462,16 +439,13 @@ static PyObject *lean_add(PyObject *self, PyObject *args) {
     } else {
         Py_XDECREF(empty);
     }
-    if (PyDict_GET_SIZE(kept) > 0 && PyDict_SetItemString(item, "s", st[LA_ROWS]) < 0) {
+    if (PyDict_GET_SIZE(kept) > 0 && PyDict_SetItem(item, la_keys[5], st[LA_ROWS]) < 0) {
         goto done;
     }
     if (PyList_Append(st[LA_FRAMES], item) < 0) {
         goto done;
     }
-    PyObject *empty_text = PyUnicode_FromString("");
-    PyObject *last = empty_text == NULL ? NULL
-        : PyTuple_Pack(6, key, caption, picture, empty_text, notes, kept);
-    Py_XDECREF(empty_text);
+    PyObject *last = PyTuple_Pack(6, key, caption, picture, la_empty, notes, kept);
     if (last == NULL) {
         goto done;
     }
