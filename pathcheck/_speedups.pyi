@@ -181,6 +181,7 @@ def script_json(data: bytes) -> bytes: ...
 def dungeon_pictures(
     lines: dict[str, int],
     pictures: dict[tuple[int, ...], int],
+    drawn: dict[int, tuple[Any, int]],
     make: Callable[[tuple[str, ...]], Any],
     head: tuple[str, ...],
     fixed: tuple[str, ...],
@@ -191,7 +192,7 @@ def dungeon_pictures(
     shift_y: float,
     start: str,
     steps: tuple[tuple[int, int, str, str | None, tuple[str, ...]], ...],
-) -> list[tuple[Any, int]]: ...
+) -> list[Any]: ...
 def lean_add(
     moments: Any,
     state: tuple[Any, ...],

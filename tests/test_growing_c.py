@@ -136,7 +136,7 @@ def test_every_float_is_formatted_as_python_formats_it(max_y: int) -> None:
         for y in range(max_y - 30, max_y + 1, 3):
             tiles.append((x, y, cell, drawn, "→", "R1", "&lt;&amp;"))  # escaped
     steps = ((len(tiles), 0, "<desc/>", None, ()),)
-    ((picture, _),) = C({}, {}, Lines, ("<svg>", "<title/>"), BACKDROP, tuple(tiles), (),
+    (picture,) = C({}, {}, {}, Lines, ("<svg>", "<title/>"), BACKDROP, tuple(tiles), (),
                         [None] * 1024, growing_c._taken_make, shift_y, "S", steps)
     count = len(tiles)
     want_tiles = [tile_line.__wrapped__(x, y, i, paths, shift_y)
@@ -162,27 +162,30 @@ def test_the_path_taken_over_a_tile_is_python_s_for_every_set_of_turns() -> None
 
 
 def good() -> list[Any]:
-    return [{}, {}, Lines, ("<svg>",), (), ((0, 0, "M", "M", "↑", "S", ""),), (),
+    return [{}, {}, {}, Lines, ("<svg>",), (), ((0, 0, "M", "M", "↑", "S", ""),), (),
             [None] * 1024, growing_c._taken_make, 1.1, "s",
             ((1, 0, "d", None, ()),)]
 
 
 @pytest.mark.parametrize("at, bad", [
-    (0, []), (1, None), (3, ["<svg>"]), (3, (1,)), (4, ("x", 2)), (5, ((0, 0),)),
-    (5, (("x", 0, "M", "M", "a", "b", ""),)), (5, ((0, 0, "M", 1, "a", "b", ""),)),
-    (5, ((10**7, 0, "M", "M", "a", "b", ""),)), (5, ((2**70, 0, "M", "M", "a", "b", ""),)),
-    (6, (object(),)), (7, [None] * 3), (7, None), (9, "x"), (10, 3),
-    (11, ((2, 0, "d", None, ()),)), (11, ((1, 1, "d", None, ()),)),
-    (11, ((-1, 0, "d", None, ()),)), (11, ((1, 0, 3, None, ()),)),
-    (11, ((1, 0, "d", 3, ()),)), (11, ((1, 0, "d", None, (3,)),)), (11, ((1, 0),)),
-    (11, (None,)), (11, ((1, 0, "d", None, ["x"]),)), (11, ((2**70, 0, "d", None, ()),)),
+    (0, []), (1, None), (2, []), (4, ["<svg>"]), (4, (1,)), (5, ("x", 2)), (6, ((0, 0),)),
+    (6, (("x", 0, "M", "M", "a", "b", ""),)), (6, ((0, 0, "M", 1, "a", "b", ""),)),
+    (6, ((10**7, 0, "M", "M", "a", "b", ""),)), (6, ((2**70, 0, "M", "M", "a", "b", ""),)),
+    (7, (object(),)), (8, [None] * 3), (8, None), (10, "x"), (11, 3),
+    (12, ((3, 0, "d", None, ()),)), (12, ((1, 1, "d", None, ()),)),
+    (12, ((-1, 0, "d", None, ()),)), (12, ((1, 0, 3, None, ()),)),
+    (12, ((1, 0, "d", 3, ()),)), (12, ((1, 0, "d", None, (3,)),)), (12, ((1, 0),)),
+    (12, (None,)), (12, ((1, 0, "d", None, ["x"]),)), (12, ((2**70, 0, "d", None, ()),)),
 ])
 def test_arguments_of_the_wrong_shape_raise(at: int, bad: Any) -> None:
     args = good()
     args[at] = bad
     with pytest.raises((TypeError, ValueError, OverflowError, AttributeError)):
         C(*args)
-    assert C(*good())[0][1] == 0
+    args = good()
+    (picture,) = C(*args)
+    assert (picture[:2], picture[-3:]) == (("<svg>", "d"), ("s", "</g>", "</svg>"))
+    assert args[2][id(picture)] == (picture, 0) and list(args[0].values()) == list(range(7))
 
 
 class _Pass:
@@ -194,20 +197,21 @@ class _Pass:
                                  _Pass("0", 0, 0, 1), object()])
 def test_a_pass_of_the_wrong_shape_raises(one: Any) -> None:
     args = good()
-    args[6] = (one,)
-    args[11] = ((1, 1, "d", None, ()),)
+    args[7] = (one,)
+    args[12] = ((1, 1, "d", None, ()),)
     with pytest.raises((TypeError, ValueError, AttributeError)):
         C(*args)
 
 
 def test_taken_make_must_give_text() -> None:
     args = good()
-    args[6] = (_Pass(0, 0, 0, 2),)
-    args[7] = [None] * 1024
-    args[8] = lambda mask: 3
-    args[11] = ((1, 1, "d", None, ()),)
+    args[7] = (_Pass(0, 0, 0, 2),)
+    args[8] = [None] * 1024
+    args[9] = lambda mask: 3
+    args[12] = ((1, 1, "d", None, ()),)
     with pytest.raises(TypeError):
         C(*args)
-    args[8] = lambda mask: "M0,0"
-    ((picture, number),) = C(*args)
-    assert number == 0 and 'd="M0,0"' in picture[3]
+    args[9] = lambda mask: "M0,0"
+    drawn = args[2]
+    (picture,) = C(*args)
+    assert drawn[id(picture)] == (picture, 0) and 'd="M0,0"' in picture[3]

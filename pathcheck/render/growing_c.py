@@ -47,7 +47,7 @@ from pathcheck.render.svg import (
 from pathcheck.tracer.dungeon import TraceResult
 from pathcheck.tracer.geometry import Direction
 
-_C: Callable[..., list[tuple[Any, int]]] | None
+_C: Callable[..., list[Any]] | None
 try:
     from pathcheck._speedups import dungeon_pictures as _C
 except ImportError:  # no extension built: Growing.lines, as before
@@ -93,55 +93,66 @@ def lean_pictures(growing: Growing, moments: LeanMoments,
     full = growing.full
     if _C is None or not _plain(growing, plan):
         return [growing.lines(height, cards) for height, cards in plan]
-    prefixes, layout = growing.prefixes, full.layout
-    tileset, placers = growing.tileset, growing.placers
+    layout, lost_at = full.layout, full.lost_at
+    tileset, placers, before = growing.tileset, growing.placers, growing.prefixes.passes_before
     tiles = []
     for index, placed in enumerate(layout, start=1):
+        who = placers.get(index, "")
         tiles.append((placed.x, placed.y,
                       *_parts(tileset[placed.tile].kind, placed.tile, placed.dir),
-                      escape(placers.get(index, ""))))
+                      _WHO.get(who) or _who(who)))
     steps = []
     traces = []
-    whole = len(layout)
+    whole, every = len(layout), len(full.passes)
+    descs = growing.descs
     for height, cards in plan:
-        lost = prefixes.lost(height)
-        if lost or (height >= whole and full.lost_at is None):
-            result, count, passes = full, whole, len(full.passes)
+        # Prefixes.at(height), without making each prefix's trace unless asked
+        lost = lost_at is not None and height >= lost_at
+        if lost or (height >= whole and lost_at is None):
+            result, count, passes = full, whole, every
         else:
-            count, passes = min(height, whole), prefixes.passes(height)
-            result = prefixes.at(height) if results else _NOT_LOST
-        lost = lost and full.lost_at is not None and count >= full.lost_at
-        desc = growing.descs.get((count, lost))
+            count = min(height, whole)
+            passes = before[height] if height < len(before) else every
+            result = growing.prefixes.at(height) if results else _NOT_LOST
+        lost = lost and lost_at is not None and count >= lost_at
+        desc = descs.get((count, lost))
         if desc is None:
-            desc = growing.descs[(count, lost)] = desc_line(
-                count, full.lost_at if lost else None, full.reason.value
+            desc = descs[(count, lost)] = desc_line(
+                count, lost_at if lost else None, full.reason.value
                 if lost and full.reason is not None else None)
         mark = None
-        if lost and full.lost_at is not None:
+        if lost and lost_at is not None:
             if not growing.lost:
-                at = layout[full.lost_at - 1]
+                at = layout[lost_at - 1]
                 growing.lost = lost_line(at.x, at.y, growing.shift_y)
             mark = growing.lost
         on = tuple(growing._card(index, initials) for index, initials in sorted(cards.items())
                    if 1 <= index <= count) if cards else ()
         steps.append((count, passes, desc, mark, on))
         traces.append(result)
-    made = _C(moments._lines, moments._pictures, Lines, growing.head, growing.fixed,
-              tuple(tiles), full.passes, _TAKEN, _taken_make, growing.shift_y, growing.start,
-              tuple(steps))
-    out: list[tuple[Picture, TraceResult]] = []
-    for (picture, number), result in zip(made, traces, strict=True):
-        moments.numbered(picture, number)
-        out.append((picture, result))
-    return out
+    made = _C(moments._lines, moments._pictures, moments._drawn, Lines, growing.head,
+              growing.fixed, tuple(tiles), full.passes, _TAKEN, _taken_make, growing.shift_y,
+              growing.start, tuple(steps))
+    return list(zip(made, traces, strict=True))
+
+
+_WHO: dict[str, str] = {}
+"""Who placed a tile as a label writes it (escaped), by initial (bounded)."""
+
+
+def _who(initial: str) -> str:
+    if len(_WHO) >= 1024:
+        _WHO.clear()
+    said = _WHO[initial] = escape(initial)
+    return said
 
 
 def _plain(growing: Growing, plan: Sequence[tuple[int, Mapping[int, str]]]) -> bool:
     """Whether no line of the dungeon's pictures holds a line boundary (a tile's id, who
     placed it and the LOST cards' initials are the only texts in them)."""
-    return one_line("".join(p.tile for p in growing.full.layout)
+    return one_line("".join([p.tile for p in growing.full.layout])
                     + "".join(growing.placers.values())
-                    + "".join(i for _, cards in plan for i in cards.values()))
+                    + "".join(["".join(cards.values()) for _, cards in plan if cards]))
 
 
 _NOT_LOST = TraceResult(None, None, ())

@@ -109,6 +109,7 @@ class Builder:
         plan: list[tuple[int, dict[int, str]]] = []
         traced = 0
         lost = False
+        lost_at = full.lost_at
         for height in steps:
             if not lost:  # a Lost path stays as it is
                 traced = height
@@ -117,7 +118,7 @@ class Builder:
                 if after <= height:
                     on_tiles[after] = on_tiles.get(after, "") + initial
             plan.append((traced, on_tiles))
-            lost = growing.prefixes.lost(traced)
+            lost = lost_at is not None and traced >= lost_at  # growing.prefixes.lost(traced)
         if isinstance(self.moments, LeanMoments):
             drawn_steps = lean_pictures(growing, self.moments, plan, results=turn_events is None
                                         or any(t not in turn_events for t in range(

@@ -8,6 +8,7 @@
  * written, each float with Python's own formatter (PyOS_double_to_string, 'f', 1), in the
  * order of operations of render/svg.py, so every line is the same text. Arguments:
  *   lines, pictures: the page's tables (a line's number; a picture's tuple of line numbers);
+ *   drawn: each picture made, (picture, its number) by its id (LeanMoments._drawn);
  *   make: makes a picture of a tuple of lines (render.lean.Lines);
  *   head, fixed: the lines before and after the <desc> (tuples of str);
  *   tiles: the layout, a tuple (x, y, cell d, paths d, arrow, id part, placer part) a tile;
@@ -16,7 +17,7 @@
  *          (None: ask taken_make(mask));
  *   shift_y: the picture's y flip; start: START's line;
  *   steps: a tuple (tiles drawn, passes drawn, desc, Lost line or None, card lines) a picture.
- * Gives a list of (picture, number) a step. */
+ * Gives the list of pictures, one a step. */
 
 typedef struct {
     char *data;
@@ -234,11 +235,11 @@ static int dp_str_tuple(PyObject *t, const char *what) {
 
 static PyObject *dungeon_pictures(PyObject *self, PyObject *args) {
     (void)self;
-    PyObject *lines, *pictures, *make, *head, *fixed, *tiles, *passes, *taken, *taken_make,
+    PyObject *lines, *pictures, *drawn_by_id, *make, *head, *fixed, *tiles, *passes, *taken, *taken_make,
         *start, *steps;
     double shift_y;
-    if (!PyArg_ParseTuple(args, "O!O!OO!O!O!O!O!OdUO!:dungeon_pictures", &PyDict_Type, &lines,
-                          &PyDict_Type, &pictures, &make, &PyTuple_Type, &head, &PyTuple_Type,
+    if (!PyArg_ParseTuple(args, "O!O!O!OO!O!O!O!O!OdUO!:dungeon_pictures", &PyDict_Type, &lines,
+                          &PyDict_Type, &pictures, &PyDict_Type, &drawn_by_id, &make, &PyTuple_Type, &head, &PyTuple_Type,
                           &fixed, &PyTuple_Type, &tiles, &PyTuple_Type, &passes, &PyList_Type,
                           &taken, &taken_make, &shift_y, &start, &PyTuple_Type, &steps)) {
         return NULL;
@@ -462,12 +463,16 @@ static PyObject *dungeon_pictures(PyObject *self, PyObject *args) {
             goto done;
         }
         PyObject *pair = PyTuple_Pack(2, picture, number);
-        Py_DECREF(picture);
+        PyObject *pid = pair == NULL ? NULL : PyLong_FromVoidPtr(picture);
+        int failed = pid == NULL || PyDict_SetItem(drawn_by_id, pid, pair) < 0;
+        Py_XDECREF(pid);
+        Py_XDECREF(pair);
         Py_DECREF(number);
-        if (pair == NULL) {
+        if (failed) {
+            Py_DECREF(picture);
             goto done;
         }
-        PyList_SET_ITEM(out, s, pair);
+        PyList_SET_ITEM(out, s, picture); /* the list takes the reference */
     }
     result = out;
     out = NULL;
