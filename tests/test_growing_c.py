@@ -26,6 +26,8 @@ from pathcheck.render.model import PAIRS, tile_paths
 from pathcheck.render.svg import (
     BACKDROP,
     CLOSE,
+    _taken_shape,
+    _tile_shape,
     label_line,
     svg_open,
     taken_line,
@@ -130,7 +132,7 @@ def test_every_float_is_formatted_as_python_formats_it(max_y: int) -> None:
     number (``max_y + 1.1``), against render/svg.py's own lines."""
     _, shift_y = svg_open((-50, -50, 50, max_y))
     paths = tile_paths(TILESET["R1"].kind, Direction.E)
-    cell, drawn = growing_c._tile_shape(paths)
+    cell, drawn = _tile_shape(paths)
     tiles = []
     for x in range(-45, 46, 7):
         for y in range(max_y - 30, max_y + 1, 3):
@@ -156,7 +158,7 @@ def test_the_path_taken_over_a_tile_is_python_s_for_every_set_of_turns() -> None
     for subset in range(1, 1 << len(turns)):
         mask = sum(1 << bit for k, bit in enumerate(turns) if subset >> k & 1)
         taken = frozenset(PAIRS[a][b] for bit, (a, b) in enumerate(bits) if mask >> bit & 1)
-        assert growing_c._taken_make(mask) == growing_c._taken_shape(taken)
+        assert growing_c._taken_make(mask) == _taken_shape(taken)
     assert taken_line.__wrapped__(3, -2, 7, frozenset({PAIRS[0][2]}), 4.1).startswith(
         '<path class="taken" data-index="7" transform="translate(192.0,390.4)"')
 

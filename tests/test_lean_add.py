@@ -29,7 +29,7 @@ from pathcheck.games import AdjudicateOptions
 from pathcheck.games.dungeon.gen import random_game
 from pathcheck.games.pages import page_for
 from pathcheck.render import lean
-from pathcheck.render.html import Note, NoteKind, PageEvent, render_page_bytes
+from pathcheck.render.html import _KIND, Note, NoteKind, PageEvent, render_page_bytes
 from pathcheck.render.lean import LeanMoments, Lines
 from pathcheck.render.site import href
 from pathcheck.ruling import Rule
@@ -138,7 +138,8 @@ def test_moments_from_hostile_texts(data: st.DataObject, names: list[str]) -> No
     pictures (some numbered, some not), with the C side and without."""
     notes = [Note(data.draw(TEXTS), data.draw(st.sampled_from(list(NoteKind))),
                   data.draw(st.sampled_from([None, *RULES]))) for _ in range(3)]
-    pictures = [Lines(("<svg>", data.draw(TEXTS), "</svg>")), "<svg>\n</svg>\n", ""]
+    pictures: list[str | Lines] = [Lines(("<svg>", data.draw(TEXTS), "</svg>")),
+                                   "<svg>\n</svg>\n", ""]
     calls = []
     for _ in range(data.draw(st.integers(1, 12))):
         event = None if data.draw(st.booleans()) else PageEvent(
@@ -172,7 +173,7 @@ def test_lean_add_refuses_what_it_does_not_make() -> None:
     arguments of the wrong type."""
     moments = LeanMoments(["Ann"])
     state = repr(vars(moments))
-    kinds, said = lean._KIND, lean._RULE_HTML
+    kinds, said = _KIND, lean._RULE_HTML
     for event in (PageEvent("Zoë"), PageEvent("x", mark="slip"), PageEvent("x", "wé"),
                   PageEvent("x", rule=Rule("n", "never", "said"))):
         assert not _c(moments, "1.0", "c", event, "", (), None, kinds, said)
