@@ -329,18 +329,19 @@ def _hand_lines(exp: Exploration) -> list[str]:
     ['Hands: Ann: R1 I4; Bob: -', 'Hands: Ann: I4 L2; Bob: -']
     """
     hands = {p: list(h) for p, h in exp.hands.items()}
-    said = {p: " ".join(h) or "-" for p, h in hands.items()}
+    said = {p: f"{p}: {' '.join(h) or '-'}" for p, h in hands.items()}  # each player's part
     deck, top = exp.deck, 0
-    out = ["Hands: " + "; ".join(f"{p}: {h}" for p, h in said.items())]
+    out = ["Hands: " + "; ".join(said.values())]
     for turn in exp.turns:
-        hand = hands.setdefault(turn.player, [])
+        player = turn.player
+        hand = hands.setdefault(player, [])
         if turn.placement.tile in hand:
             hand.remove(turn.placement.tile)
         if top < len(deck):
             hand.append(deck[top])
             top += 1
-        said[turn.player] = " ".join(hand) or "-"
-        out.append("Hands: " + "; ".join(f"{p}: {h}" for p, h in said.items()))
+        said[player] = f"{player}: {' '.join(hand) or '-'}"
+        out.append("Hands: " + "; ".join(said.values()))
     return out
 
 
