@@ -28,7 +28,7 @@ from pathcheck.errors import PathcheckError
 from pathcheck.games import AdjudicateOptions
 from pathcheck.games.dungeon.gen import random_game
 from pathcheck.games.pages import page_for
-from pathcheck.render import lean
+from pathcheck.render import growing_c, lean
 from pathcheck.render.html import _KIND, Note, NoteKind, PageEvent, render_page_bytes
 from pathcheck.render.lean import LeanMoments, Lines
 from pathcheck.render.site import href
@@ -44,20 +44,25 @@ KEYS = ["player", "tile", "dir", "lost", "turns", "hands", "deck", "start_player
 
 
 @contextmanager
-def python_add() -> Iterator[None]:
-    """The Python ``add`` alone (as without the extension)."""
-    kept = lean._lean_add
+def python_add(pictures: bool = False) -> Iterator[None]:
+    """The Python ``add`` alone (as without the extension); with ``pictures`` the pictures
+    drawn in Python too (``Growing``)."""
+    kept, drawn = lean._lean_add, growing_c._C
     lean._lean_add = None
+    if pictures:
+        growing_c._C = None
     try:
         yield
     finally:
-        lean._lean_add = kept
+        lean._lean_add, growing_c._C = kept, drawn
 
 
-def _both(make: Callable[[], Any]) -> tuple[bytes, bytes]:
+def _both(make: Callable[[], Any]) -> tuple[Any, Any]:
     with_c = make()
     with python_add():
         without = make()
+    with python_add(pictures=True):
+        assert make() == without  # neither C part: the whole Python path
     return with_c, without
 
 
