@@ -187,3 +187,30 @@ def memoarrr_marks(
     judged: list[Any], players: tuple[str, ...], rule: Any, kit: tuple[Any, ...]
 ) -> tuple[list[Any], tuple[tuple[int, int, int, int, float, float], ...]]: ...
 def script_json(data: bytes) -> bytes: ...
+def dungeon_pictures(
+    lines: dict[str, int],
+    pictures: dict[tuple[int, ...], int],
+    drawn: dict[int, tuple[Any, int]],
+    make: Callable[[tuple[str, ...]], Any],
+    head: tuple[str, ...],
+    fixed: tuple[str, ...],
+    tiles: tuple[tuple[int, int, str, str, str, str, str], ...],
+    passes: tuple[Any, ...],
+    taken: list[str | None],
+    taken_make: Callable[[int], str],
+    shift_y: float,
+    start: str,
+    steps: tuple[tuple[int, int, str, str | None, tuple[str, ...]], ...],
+) -> list[Any]: ...
+def lean_add(
+    moments: Any,
+    state: tuple[Any, ...],
+    base: str,
+    caption: str,
+    event: Any,
+    picture: Any,
+    notes: Any,
+    scores: Any,
+    kinds: dict[Any, str],
+    rule_html: dict[Any, str],
+) -> bool: ...

@@ -22,7 +22,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from itertools import filterfalse
 from typing import Any
 
@@ -52,6 +52,26 @@ _TAG = {(v, lost): '<span class="tag">violation</span> ' if v
         for lost in (False, True)}
 """An item's class and tag in the move list, by (violation, Lost), as :func:`event_html`
 writes them for an event without an analysis mark."""
+
+
+_lean_add: Callable[..., bool] | None
+try:
+    from pathcheck._speedups import lean_add as _lean_add
+except ImportError:  # no extension built: add in Python, as before
+    _lean_add = None
+
+_RULE_HTML: dict[Rule, str] = {}
+"""A rule as the move list quotes it, by rule (what the C side of :meth:`LeanMoments.add`
+reads; bounded: the rulebooks' rules, emptied past 1,024)."""
+
+
+def _said_rule(rule: Rule) -> str:
+    said = _RULE_HTML.get(rule)
+    if said is None:
+        if len(_RULE_HTML) >= 1024:
+            _RULE_HTML.clear()
+        said = _RULE_HTML[rule] = _rule_html(rule)
+    return said
 
 
 class Lines(tuple[str, ...]):
@@ -95,6 +115,9 @@ class LeanMoments:
         self._first_violation: str | None = None
         self._costly = False
         self._last: tuple[str, str, Picture, str, Sequence[Note], dict[str, int]] | None = None
+        self._state = (self._used, self._drawn, self._frames, self._events, self._marks,
+                       self._notes, self._rules)
+        """The tables the C side of :meth:`add` fills (the same objects)."""
 
     @property
     def picture(self) -> Picture:
@@ -117,10 +140,20 @@ class LeanMoments:
         self._drawn[id(picture)] = (picture, number)  # the picture kept: its id stays its own
         return number
 
+    def numbered(self, picture: Lines, number: int) -> None:
+        """Take ``picture`` as number ``number`` of the page's table of pictures, its lines
+        already in the table of lines (:func:`pathcheck.render.growing_c.lean_pictures` made
+        both)."""
+        self._drawn[id(picture)] = (picture, number)
+
     def add(self, base: str, caption: str, event: PageEvent | None, *, picture: Picture = "",
             text: str = "", notes: Sequence[Note] = (),
             scores: Mapping[str, int] | None = None) -> None:
         """The next moment (as :meth:`pathcheck.render.html.Moments.add`)."""
+        if (_lean_add is not None and self._plain and not text
+                and _lean_add(self, self._state, base, caption, event, picture, notes, scores,
+                              _KIND, _RULE_HTML)):
+            return  # the usual case, made in C (speedups/c/lean_add.c): the same moment
         count = self._used.get(base, 0)
         self._used[base] = count + 1
         key = base + suffix(count) if count else base
@@ -146,7 +179,7 @@ class LeanMoments:
                     f'href="#{ident}">{_TAG[violation, lost]}'
                     + (f'<span class="where">{isolate.html(where)}:</span> ' if where else "")
                     + isolate.html(event.text) + "</a>"
-                    + (_rule_html(event.rule) if event.rule is not None else "") + "</li>")
+                    + (_said_rule(event.rule) if event.rule is not None else "") + "</li>")
             self._marks.append((key, violation, lost))
             if violation and self._first_violation is None:
                 self._first_violation = key

@@ -77,6 +77,8 @@ static const int SIGN[4] = {1, 1, -1, -1};
 #include "c/robot_replay.c"
 #include "c/robot_word.c"
 #include "c/script_json.c"
+#include "c/dungeon_pictures.c"
+#include "c/lean_add.c"
 
 static PyMethodDef methods[] = {
     {"solo_kernel", solo_kernel, METH_VARARGS, "Perfect solo play of many seeds."},
@@ -124,6 +126,10 @@ static PyMethodDef methods[] = {
      "A clean robot-memory/1 log's rounds or trace, or None (pathcheck.games.robot_memory.fast)."},
     {"script_json", script_json, METH_O,
      "A page's JSON made safe in a <script> element (pathcheck.render.html)."},
+    {"dungeon_pictures", dungeon_pictures, METH_VARARGS,
+     "The pictures of a growing dungeon on a lean page (pathcheck.render.growing_c)."},
+    {"lean_add", (PyCFunction)(void (*)(void))lean_add, METH_FASTCALL,
+     "A lean page's moment in its usual case (pathcheck.render.lean.LeanMoments.add)."},
     {NULL, NULL, 0, NULL},
 };
 

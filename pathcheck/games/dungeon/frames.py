@@ -27,6 +27,7 @@ from typing import Any
 
 from pathcheck.games.dungeon.log import Exploration, GameLog
 from pathcheck.render.growing import Growing, Prefixes, extent
+from pathcheck.render.growing_c import lean_pictures
 from pathcheck.render.html import Moments, Note, NoteKind, Page, PageEvent, new_event, new_note
 from pathcheck.render.lean import LeanMoments
 from pathcheck.render.model import build_view
@@ -105,20 +106,30 @@ class Builder:
         initials = {k: _initial(name) for k, name in (placers or {}).items() if name}
         growing = Growing(full, self.tileset, self.rules, extent(drawn), initials, movement)
         card_initials = [(card.after, _initial(card.player)) for card in cards]
-        lines = growing.lines if isinstance(self.moments, LeanMoments) else growing.picture
-        shown = 0
-        lost_before = False
-        result: TraceResult | None = None
+        plan: list[tuple[int, dict[int, str]]] = []
         traced = 0
-        said: dict[tuple[int, bool, int], list[Note]] = {}
-        for turn, height in enumerate(steps, start=start_turn):
-            if result is None or result.lost_at is None:  # a Lost path stays as it is
+        lost = False
+        lost_at = full.lost_at
+        for height in steps:
+            if not lost:  # a Lost path stays as it is
                 traced = height
             on_tiles: dict[int, str] = {}
             for after, initial in card_initials:
                 if after <= height:
                     on_tiles[after] = on_tiles.get(after, "") + initial
-            picture, result = lines(traced, on_tiles)
+            plan.append((traced, on_tiles))
+            lost = lost_at is not None and traced >= lost_at  # growing.prefixes.lost(traced)
+        if isinstance(self.moments, LeanMoments):
+            drawn_steps = lean_pictures(growing, self.moments, plan, results=turn_events is None
+                                        or any(t not in turn_events for t in range(
+                                            start_turn, start_turn + len(steps))))
+        else:
+            drawn_steps = [growing.picture(height, on) for height, on in plan]
+        shown = 0
+        lost_before = False
+        said: dict[tuple[int, bool, int], list[Note]] = {}
+        for (turn, height), (picture, result) in zip(enumerate(steps, start=start_turn),
+                                                     drawn_steps, strict=True):
             if turn_events is not None and turn in turn_events:
                 events = list(turn_events[turn])
             else:
@@ -318,18 +329,19 @@ def _hand_lines(exp: Exploration) -> list[str]:
     ['Hands: Ann: R1 I4; Bob: -', 'Hands: Ann: I4 L2; Bob: -']
     """
     hands = {p: list(h) for p, h in exp.hands.items()}
-    said = {p: " ".join(h) or "-" for p, h in hands.items()}
+    said = {p: f"{p}: {' '.join(h) or '-'}" for p, h in hands.items()}  # each player's part
     deck, top = exp.deck, 0
-    out = ["Hands: " + "; ".join(f"{p}: {h}" for p, h in said.items())]
+    out = ["Hands: " + "; ".join(said.values())]
     for turn in exp.turns:
-        hand = hands.setdefault(turn.player, [])
+        player = turn.player
+        hand = hands.setdefault(player, [])
         if turn.placement.tile in hand:
             hand.remove(turn.placement.tile)
         if top < len(deck):
             hand.append(deck[top])
             top += 1
-        said[turn.player] = " ".join(hand) or "-"
-        out.append("Hands: " + "; ".join(f"{p}: {h}" for p, h in said.items()))
+        said[player] = f"{player}: {' '.join(hand) or '-'}"
+        out.append("Hands: " + "; ".join(said.values()))
     return out
 
 
