@@ -183,7 +183,7 @@ def faulty_log(data: st.DataObject) -> dict[str, Any]:
                       copy.deepcopy(data.draw(st.sampled_from(rounds))))
     elif change == "drop" and len(rounds) > 1:
         actions = rounds[data.draw(st.integers(0, len(rounds) - 2))]["actions"]
-        del actions[data.draw(st.integers(0, len(actions) - 1)):]
+        del actions[data.draw(st.integers(0, max(0, len(actions) - 1))):]  # (may be empty)
     elif change == "peeks":  # two players peek at one side
         names = log["players"]
         log["peeks"][names[-1]] = log["peeks"][names[0]]
