@@ -163,6 +163,14 @@ def memo_dice_replay(
     rounds: tuple[Any, ...], players: tuple[str, ...], dice: tuple[Any, ...] | None,
     kit: tuple[Any, ...], target: int, word: bool, /
 ) -> list[Any] | tuple[int, ...] | None: ...
+def memo_dice_json(
+    rounds: tuple[Any, ...], players: tuple[str, ...], dice: tuple[Any, ...] | None,
+    kit: tuple[Any, ...], target: int, /
+) -> tuple[bytes, tuple[int, ...], str] | None: ...
+def memo_dice_marks(
+    rounds: tuple[Any, ...], players: tuple[str, ...], dice: tuple[Any, ...] | None,
+    kit: tuple[Any, ...], target: int, /
+) -> tuple[bytes, tuple[int, ...], tuple[tuple[int, int, float, float], ...]] | None: ...
 def robot_replay(
     entry: Any,
     unset: Any,

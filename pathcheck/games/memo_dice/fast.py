@@ -30,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import msgspec
 from msgspec import UNSET
 
 from pathcheck.facts import CoverFact, CupFact, RoundPointsFact
@@ -63,10 +64,14 @@ try:
     from pathcheck import _speedups
 
     _replay: Callable[..., Any] | None = _speedups.memo_dice_replay
+    _json: Callable[..., Any] | None = _speedups.memo_dice_json
+    _marks: Callable[..., Any] | None = _speedups.memo_dice_marks
 except ImportError:  # no C compiler at install time: the Python replay rules on every log
     _replay = None
+    _json = None
+    _marks = None
 
-__all__ = ["LOG_FORMAT", "fast_ruling", "fast_scores"]
+__all__ = ["LOG_FORMAT", "fast_json_ruling", "fast_marks", "fast_ruling", "fast_scores"]
 
 _KIT: tuple[Any, ...] = (
     Event, MoveRef, Round, CoverFact, CupFact, RoundPointsFact, GameEndFact, StartFact,
@@ -77,20 +82,100 @@ the symbol comparison, its caches (a cover's words by symbol, a move's JSON poin
 symbol's repr: the same few recur from log to log) and the log format's types."""
 
 
+_JSON_KIT: tuple[Any, ...] = (
+    *map(msgspec.json.encode, (GOLDEN_LAST_DIE, GOLDEN_NO_CUP, RIGHT_GUESS, WRONG_GUESS,
+                               POINTS, GAME_END, FIRST_PLAYER)),
+    same_symbol, {}, RoundEntry, RollEntry, GuessEntry, FaceEntry)
+"""What memo_dice_json.c is handed (its MJ_* order): the rules it cites as msgspec encodes
+them, the symbol comparison, its cache of a symbol's repr and the log format's types."""
+
+
 def _run(entry: MemoDiceEntry, word: bool) -> Any:
     """The C replay of ``entry`` (rounds worded, or the final scores), None where it
     declines or read_entry would refuse the log."""
     if _replay is None:  # looked up at each call: the tests switch the C side off
         return None
+    dice = _dice(entry)
+    if dice is False:
+        return None
+    return _replay(entry.rounds, entry.players, dice, _KIT, TARGET, word)
+
+
+def _dice(entry: MemoDiceEntry) -> Any:
+    """The log's dice for the C side (None: not given), or False where read_entry would
+    refuse the log (a player named twice, a symbol on two dice)."""
     players = entry.players
     if len(set(players)) != len(players):
+        return False
+    if entry.dice is UNSET:
         return None
-    dice = None
-    if entry.dice is not UNSET:
-        if _read_dice(entry.dice)[1] is not None:  # a symbol on two dice: read_entry says so
-            return None
-        dice = entry.dice
-    return _replay(entry.rounds, players, dice, _KIT, TARGET, word)
+    if _read_dice(entry.dice)[1] is not None:  # a symbol on two dice: read_entry says so
+        return False
+    return entry.dice
+
+
+def fast_marks(entry: MemoDiceEntry) -> tuple[bytes, dict[str, int],
+                                              tuple[tuple[int, int, float, float], ...]] | None:
+    """A clean log's analysed moves as the JSON array msgspec would write of the
+    AnalysedMoves :mod:`pathcheck.analysis.memo_dice` makes (``_speedups.memo_dice_marks``),
+    the final scores, and each player's (slips, sound answers, points lost, points at
+    stake) in seat order; None where :func:`fast_scores` would be None."""
+    if _marks is None:  # looked up at each call: the tests switch the C side off
+        return None
+    dice = _dice(entry)
+    if dice is False:
+        return None
+    found = _marks(entry.rounds, entry.players, dice, _JSON_KIT, TARGET)
+    if found is None:
+        return None
+    moves, scores, counts = found
+    return moves, dict(zip(entry.players, scores, strict=True)), counts
+
+
+def fast_json_ruling(entry: MemoDiceEntry, *, source: str) -> Ruling | None:
+    """:func:`fast_ruling` for a ruling that is only to be encoded (``to_json``): its rounds
+    come as the JSON array msgspec would write of them (a :class:`msgspec.Raw` in
+    ``rounds``, written by ``_speedups.memo_dice_json``), so the bytes encoded are the same
+    and no Round, Event or fact is made. None where :func:`fast_ruling` would be None."""
+    if _json is None:  # looked up at each call: the tests switch the C side off
+        return None
+    dice = _dice(entry)
+    if dice is False:
+        return None
+    found = _json(entry.rounds, entry.players, dice, _JSON_KIT, TARGET)
+    if found is None:
+        return None
+    rounds, totals, table = found
+    players = entry.players
+    scores = dict(zip(players, totals, strict=True))
+    return _ruling(players, msgspec.Raw(rounds), scores, table, source)
+
+
+def _ruling(players: tuple[str, ...], rounds: Any, scores: dict[str, int], table: str,
+            source: str) -> Ruling:
+    """The ruling on a clean log as the adjudicator makes it: the winners, the tie-break or
+    the note that nobody won."""
+    best = max(scores.values())
+    winners = [p for p in players if scores[p] == best] if best >= TARGET else []
+    notes: tuple[str, ...] = ()
+    tie_break = ""
+    if not winners:
+        notes = (f"nobody has reached {TARGET} points: the game is not over, no winner",)
+    elif len(winners) > 1:
+        tie_break = f"tied on {best} points: \"{MOST_POINTS.quote}\""
+    return Ruling(
+        game=GAME,
+        format=FORMAT,
+        source=source,
+        players=players,
+        rounds=rounds,
+        final_scores=scores,
+        winners=tuple(winners),
+        violations=(),
+        tie_break=tie_break,
+        notes=notes,
+        display=table,
+    )
 
 
 def fast_scores(entry: MemoDiceEntry) -> dict[str, int] | None:
@@ -123,24 +208,5 @@ def fast_ruling(entry: MemoDiceEntry, *, source: str) -> Ruling | None:
         for p, total in rnd.scores.items():
             per_round[p].append(total - before[p])
         before = rnd.scores  # type: ignore[assignment]
-    best = max(scores.values())
-    winners = [p for p in players if scores[p] == best] if best >= TARGET else []
-    notes: tuple[str, ...] = ()
-    tie_break = ""
-    if not winners:
-        notes = (f"nobody has reached {TARGET} points: the game is not over, no winner",)
-    elif len(winners) > 1:
-        tie_break = f"tied on {best} points: \"{MOST_POINTS.quote}\""
-    return Ruling(
-        game=GAME,
-        format=FORMAT,
-        source=source,
-        players=players,
-        rounds=tuple(rounds),
-        final_scores=scores,
-        winners=tuple(winners),
-        violations=(),
-        tie_break=tie_break,
-        notes=notes,
-        display=final_table(players, per_round, scores),
-    )
+    return _ruling(players, tuple(rounds), scores, final_table(players, per_round, scores),
+                   source)
