@@ -27,7 +27,8 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import functools
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import msgspec
@@ -35,6 +36,7 @@ from msgspec import UNSET
 
 from pathcheck.facts import CoverFact, CupFact, RoundPointsFact
 from pathcheck.games.memo_dice.at import final_table
+from pathcheck.games.memo_dice.lenient import game_end_violation, stop_notes, word_fault
 from pathcheck.games.memo_dice.log import (
     FORMAT,
     LOG_FORMAT,
@@ -58,7 +60,7 @@ from pathcheck.games.memo_dice.rules import (
     WRONG_GUESS,
     same_symbol,
 )
-from pathcheck.ruling import Event, GameEndFact, MoveRef, Round, Ruling, StartFact
+from pathcheck.ruling import Event, GameEndFact, MoveRef, Round, Ruling, StartFact, Violation
 
 try:
     from pathcheck import _speedups
@@ -66,10 +68,12 @@ try:
     _replay: Callable[..., Any] | None = _speedups.memo_dice_replay
     _json: Callable[..., Any] | None = _speedups.memo_dice_json
     _marks: Callable[..., Any] | None = _speedups.memo_dice_marks
+    _lenient: Callable[..., Any] | None = _speedups.memo_dice_lenient
 except ImportError:  # no C compiler at install time: the Python replay rules on every log
     _replay = None
     _json = None
     _marks = None
+    _lenient = None
 
 __all__ = ["LOG_FORMAT", "fast_json_ruling", "fast_marks", "fast_ruling", "fast_scores"]
 
@@ -136,33 +140,56 @@ def fast_json_ruling(entry: MemoDiceEntry, *, source: str) -> Ruling | None:
     """:func:`fast_ruling` for a ruling that is only to be encoded (``to_json``): its rounds
     come as the JSON array msgspec would write of them (a :class:`msgspec.Raw` in
     ``rounds``, written by ``_speedups.memo_dice_json``), so the bytes encoded are the same
-    and no Round, Event or fact is made. None where :func:`fast_ruling` would be None."""
-    if _json is None:  # looked up at each call: the tests switch the C side off
+    and no Round, Event or fact is made.
+
+    A log with faults is replayed through them in C too (``_speedups.memo_dice_lenient``,
+    the violations worded by :mod:`~pathcheck.games.memo_dice.lenient`); None where the C
+    side declines (what the reader refuses, or values no decoder makes: the Python replay
+    then rules or words the error) or the extension is not built."""
+    if _json is None or _lenient is None:  # looked up at each call: the tests switch it off
         return None
     dice = _dice(entry)
     if dice is False:
         return None
-    found = _json(entry.rounds, entry.players, dice, _JSON_KIT, TARGET)
-    if found is None:
-        return None
-    rounds, totals, table = found
     players = entry.players
+    found = _json(entry.rounds, players, dice, _JSON_KIT, TARGET)
+    if found is not None:
+        rounds, totals, table = found
+        scores = dict(zip(players, totals, strict=True))
+        return _ruling(players, msgspec.Raw(rounds), scores, table, source)
+    violations: list[Violation] = []
+    replayed = _lenient(entry.rounds, players, dice, _JSON_KIT, TARGET,
+                        functools.partial(word_fault, violations, players))
+    if replayed is None:
+        return None
+    rounds, totals, table, golden, stop_at, ended = replayed
     scores = dict(zip(players, totals, strict=True))
-    return _ruling(players, msgspec.Raw(rounds), scores, table, source)
+    winners = _winners(players, scores)
+    if stop_at and ended:
+        violations.append(game_end_violation(
+            stop_at, ended, entry.rounds[stop_at - 1].covering[0].player, scores, winners))
+    return _ruling(players, msgspec.Raw(rounds), scores, table, source, violations,
+                   stop_notes(golden, stop_at, len(entry.rounds)))
+
+
+def _winners(players: Sequence[str], scores: dict[str, int]) -> list[str]:
+    """The players with the most points, once someone has reached the target
+    (state.Replay.winners)."""
+    best = max(scores.values())
+    return [p for p in players if scores[p] == best] if best >= TARGET else []
 
 
 def _ruling(players: tuple[str, ...], rounds: Any, scores: dict[str, int], table: str,
-            source: str) -> Ruling:
-    """The ruling on a clean log as the adjudicator makes it: the winners, the tie-break or
+            source: str, violations: Sequence[Violation] = (),
+            notes: Sequence[str] = ()) -> Ruling:
+    """The ruling as the adjudicator makes it of the replay's: the winners, the tie-break or
     the note that nobody won."""
-    best = max(scores.values())
-    winners = [p for p in players if scores[p] == best] if best >= TARGET else []
-    notes: tuple[str, ...] = ()
+    winners = _winners(players, scores)
     tie_break = ""
     if not winners:
-        notes = (f"nobody has reached {TARGET} points: the game is not over, no winner",)
+        notes = (*notes, f"nobody has reached {TARGET} points: the game is not over, no winner")
     elif len(winners) > 1:
-        tie_break = f"tied on {best} points: \"{MOST_POINTS.quote}\""
+        tie_break = f"tied on {scores[winners[0]]} points: \"{MOST_POINTS.quote}\""
     return Ruling(
         game=GAME,
         format=FORMAT,
@@ -171,9 +198,9 @@ def _ruling(players: tuple[str, ...], rounds: Any, scores: dict[str, int], table
         rounds=rounds,
         final_scores=scores,
         winners=tuple(winners),
-        violations=(),
+        violations=tuple(violations),
         tie_break=tie_break,
-        notes=notes,
+        notes=tuple(notes),
         display=table,
     )
 

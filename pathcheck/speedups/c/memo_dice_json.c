@@ -81,10 +81,9 @@ static int mj_move(MjW *w, int number, int index, int seat, int part, int i) {
     return 0;
 }
 
-/* A cover's event (cup k of the round, from 0), as md_cover_said words it. */
-static int mj_cover(MjW *w, int number, const MdRound *r, int k) {
-    const MdCup *cup = &r->cups[k];
-    int how = cup->cup == MD_GOLDEN ? r->golden : MD_PLAIN;
+/* A cover's event (roll k of the round, from 0; `how` the cup was taken), as md_cover_said
+ * words it. */
+static int mj_cover(MjW *w, int number, const MdCup *cup, int k, int how) {
     const char *colour = MD_NAMES[cup->colour];
     DwText b;
     dwt_init(&b);
@@ -131,9 +130,10 @@ static int mj_cover(MjW *w, int number, const MdRound *r, int k) {
     return 0;
 }
 
-/* An answer's event (cup k of the round, from 0), as md_guess words it. */
-static int mj_guess(MjW *w, int number, const MdRound *r, int k, int *cited) {
-    const MdCup *cup = &r->cups[k];
+/* An answer's event, as md_guess words it: for cup `cupno` (from 1), move `index` of the
+ * round, answer j of its uncovering (from 0). */
+static int mj_guess(MjW *w, int number, const MdCup *cup, int cupno, int index, int j,
+                    int *cited) {
     PyObject *said = cup->named ? mj_repr(w, cup->named) : NULL, *symbol = NULL;
     if (cup->named && !said) return -1;
     if (!cup->right && !(symbol = mj_repr(w, cup->symbol))) return -1;
@@ -146,7 +146,7 @@ static int mj_guess(MjW *w, int number, const MdRound *r, int k, int *cited) {
         dwt_cstr(&b, "gives no answer");
     }
     dwt_cstr(&b, " for cup ");
-    dwt_long(&b, k + 1);
+    dwt_long(&b, cupno);
     if (cup->right) {
         dwt_cstr(&b, ": right, keeps the ");
         dwt_cstr(&b, MD_NAMES[cup->cup]);
@@ -164,10 +164,10 @@ static int mj_guess(MjW *w, int number, const MdRound *r, int k, int *cited) {
     int quote = !(*cited & bit);
     *cited |= bit;
     if (MJ_LIT(w, "{\"text\":") || mj_text(&w->out, &b) || MJ_LIT(w, ",") ||
-        mj_move(w, number, r->ncups + k + 1, cup->guesser, 1, k) || MJ_LIT(w, ",\"rule\":") ||
+        mj_move(w, number, index, cup->guesser, 1, j) || MJ_LIT(w, ",\"rule\":") ||
         (quote ? mj_bytes(w, cup->right ? MJ_RIGHT : MJ_WRONG) : MJ_LIT(w, "null")) ||
         MJ_LIT(w, ",\"points\":{},\"fact\":{\"kind\":\"cup\",\"cup\":") ||
-        out_long(&w->out, k + 1) || MJ_LIT(w, ",\"colour\":\"") ||
+        out_long(&w->out, cupno) || MJ_LIT(w, ",\"colour\":\"") ||
         out_put(&w->out, MD_NAMES[cup->cup], (Py_ssize_t)strlen(MD_NAMES[cup->cup])) ||
         MJ_LIT(w, "\",\"symbol\":") || mj_str(&w->out, cup->symbol) ||
         MJ_LIT(w, ",\"guesser\":") || mj_name(w, cup->guesser) || MJ_LIT(w, ",\"named\":") ||
@@ -192,10 +192,16 @@ static int mj_scores(MjW *w, int n, const long *values, int nonzero) {
     return MJ_LIT(w, "}");
 }
 
-/* The round's points event and the game's end or the next start, as md_scoring words them. */
-static int mj_scoring(MjW *w, int n, int number, const MdRound *r, int ended, long target) {
+/* The round's points event and the game's end or the next start, as md_scoring words them
+ * (state.Replay._score): the row's `ncups` cups (holder -1: still covered, scoring for
+ * nobody), the points each seat `gained`, the `scores` after the round; `next`: who begins
+ * the next round (-1: nobody got the golden cup, no event). */
+static int mj_scoring(MjW *w, int n, int number, const MdCup *cups, int ncups,
+                      const long *gained, const long *scores, int ended, long target,
+                      int next) {
     int counts[MD_MAX_PLAYERS] = {0};
-    for (int k = 0; k < r->ncups; k++) counts[r->cups[k].holder]++;
+    for (int k = 0; k < ncups; k++)
+        if (cups[k].holder >= 0) counts[cups[k].holder]++;
     DwText b;
     dwt_init(&b);
     dwt_cstr(&b, "points: ");
@@ -205,19 +211,19 @@ static int mj_scoring(MjW *w, int n, int number, const MdRound *r, int ended, lo
         if (parts++) dwt_cstr(&b, "; ");
         dwt_str(&b, w->names[p]);
         dwt_cstr(&b, " +");
-        dwt_long(&b, r->gained[p]);
+        dwt_long(&b, gained[p]);
         dwt_cstr(&b, " (");
-        for (int k = 0, i = 0; k < r->ncups; k++) {
-            if (r->cups[k].holder != p) continue;
+        for (int k = 0, i = 0; k < ncups; k++) {
+            if (cups[k].holder != p) continue;
             if (i++) dwt_cstr(&b, ", ");
-            dwt_cstr(&b, MD_NAMES[r->cups[k].cup]);
+            dwt_cstr(&b, MD_NAMES[cups[k].cup]);
         }
         dwt_cstr(&b, ")");
     }
     if (!parts) dwt_cstr(&b, "nobody scores");
     if (MJ_LIT(w, "{\"text\":") || mj_text(&w->out, &b) ||
         MJ_LIT(w, ",\"move\":null,\"rule\":") || mj_bytes(w, MJ_POINTS) ||
-        MJ_LIT(w, ",\"points\":") || mj_scores(w, n, r->gained, 1) ||
+        MJ_LIT(w, ",\"points\":") || mj_scores(w, n, gained, 1) ||
         MJ_LIT(w, ",\"fact\":{\"kind\":\"round-points\",\"cups\":{"))
         return -1;
     for (int p = 0, first = 1; p < n; p++) {
@@ -225,23 +231,25 @@ static int mj_scoring(MjW *w, int n, int number, const MdRound *r, int ended, lo
         if ((!first && MJ_LIT(w, ",")) || mj_name(w, p) || MJ_LIT(w, ":["))
             return -1;
         first = 0;
-        for (int k = 0, i = 0; k < r->ncups; k++) {
-            if (r->cups[k].holder != p) continue;
-            const char *name = MD_NAMES[r->cups[k].cup];
+        for (int k = 0, i = 0; k < ncups; k++) {
+            if (cups[k].holder != p) continue;
+            const char *name = MD_NAMES[cups[k].cup];
             if ((i++ && MJ_LIT(w, ",")) || MJ_LIT(w, "\"") ||
                 out_put(&w->out, name, (Py_ssize_t)strlen(name)) || MJ_LIT(w, "\""))
                 return -1;
         }
         if (MJ_LIT(w, "]")) return -1;
     }
-    if (MJ_LIT(w, "}}},")) return -1;
+    if (MJ_LIT(w, "}}}")) return -1;
+    if (!ended && next < 0) return 0;
+    if (MJ_LIT(w, ",")) return -1;
     dwt_init(&b);
     if (ended) {
         long best = 0;
         for (int p = 0; p < n; p++)
-            if (r->scores[p] > best) best = r->scores[p];
+            if (scores[p] > best) best = scores[p];
         for (int p = 0, i = 0; p < n; p++) {
-            if (r->scores[p] < target) continue;
+            if (scores[p] < target) continue;
             if (i++) dwt_cstr(&b, " and ");
             dwt_str(&b, w->names[p]);
         }
@@ -254,20 +262,20 @@ static int mj_scoring(MjW *w, int n, int number, const MdRound *r, int ended, lo
             out_long(&w->out, number) || MJ_LIT(w, ",\"reached\":["))
             return -1;
         for (int p = 0, i = 0; p < n; p++) {
-            if (r->scores[p] < target) continue;
+            if (scores[p] < target) continue;
             if ((i++ && MJ_LIT(w, ",")) || mj_name(w, p)) return -1;
         }
         if (MJ_LIT(w, "],\"points\":") || out_long(&w->out, target) ||
-            MJ_LIT(w, ",\"scores\":") || mj_scores(w, n, r->scores, 0) ||
+            MJ_LIT(w, ",\"scores\":") || mj_scores(w, n, scores, 0) ||
             MJ_LIT(w, ",\"winners\":["))
             return -1;
         for (int p = 0, i = 0; p < n; p++) {
-            if (r->scores[p] != best) continue;
+            if (scores[p] != best) continue;
             if ((i++ && MJ_LIT(w, ",")) || mj_name(w, p)) return -1;
         }
         return MJ_LIT(w, "]}}");
     }
-    int holder = r->cups[r->ncups - 1].holder;
+    int holder = next;
     dwt_str(&b, w->names[holder]);
     dwt_cstr(&b, " had the golden cup: ");
     dwt_str(&b, w->names[holder]);
@@ -294,12 +302,19 @@ static int mj_round(MjW *w, int n, int number, const MdRound *r, int ended, long
     if (MJ_LIT(w, "{\"number\":") || out_long(&w->out, number) || MJ_LIT(w, ",\"title\":") ||
         mj_text(&w->out, &b) || MJ_LIT(w, ",\"events\":["))
         return -1;
-    for (int k = 0; k < r->ncups; k++)
-        if (mj_cover(w, number, r, k) || MJ_LIT(w, ",")) return -1;
+    for (int k = 0; k < r->ncups; k++) {
+        const MdCup *cup = &r->cups[k];
+        if (mj_cover(w, number, cup, k, cup->cup == MD_GOLDEN ? r->golden : MD_PLAIN) ||
+            MJ_LIT(w, ","))
+            return -1;
+    }
     int cited = 0;
     for (int k = 0; k < r->ncups; k++)
-        if (mj_guess(w, number, r, k, &cited) || MJ_LIT(w, ",")) return -1;
-    if (mj_scoring(w, n, number, r, ended, target) || MJ_LIT(w, "],\"scores\":") ||
+        if (mj_guess(w, number, &r->cups[k], k + 1, r->ncups + k + 1, k, &cited) ||
+            MJ_LIT(w, ","))
+            return -1;
+    if (mj_scoring(w, n, number, r->cups, r->ncups, r->gained, r->scores, ended, target,
+                   r->cups[r->ncups - 1].holder) || MJ_LIT(w, "],\"scores\":") ||
         mj_scores(w, n, r->scores, 0) || MJ_LIT(w, ",\"display\":"))
         return -1;
     PyObject *row = md_row(w->names, r);
@@ -309,10 +324,11 @@ static int mj_round(MjW *w, int n, int number, const MdRound *r, int ended, long
     return status || MJ_LIT(w, "}") ? -1 : 0;
 }
 
-/* The final table (at.final_table): points per round and in total, best first. */
-static PyObject *mj_final_table(PyObject *const *names, const MdGame *g) {
-    int n = g->n, order[MD_MAX_PLAYERS];
-    const long *scores = g->rounds[g->nrounds - 1].scores;
+/* The final table (at.final_table): points per round (`rows` rounds scored, each seat's
+ * points of round k at gained[k * MD_MAX_PLAYERS + seat]) and in total, best first. */
+static PyObject *mj_final_table(PyObject *const *names, int n, int rows, const long *gained,
+                                const long *scores) {
+    int order[MD_MAX_PLAYERS];
     Py_ssize_t name_w = 6;
     for (int p = 0; p < n; p++) {
         if (PyUnicode_GET_LENGTH(names[p]) > name_w) name_w = PyUnicode_GET_LENGTH(names[p]);
@@ -328,7 +344,7 @@ static PyObject *mj_final_table(PyObject *const *names, const MdGame *g) {
     dwt_cstr(&b, "Final table\nplayer");
     dwt_pad(&b, name_w - 6);
     char cell[32];
-    for (int i = 0; i < g->nrounds; i++) {
+    for (int i = 0; i < rows; i++) {
         int len = snprintf(cell, sizeof cell, "r%d", i + 1);
         dwt_cstr(&b, " ");
         dwt_pad(&b, 3 - len);
@@ -340,9 +356,8 @@ static PyObject *mj_final_table(PyObject *const *names, const MdGame *g) {
         dwt_cstr(&b, "\n");
         dwt_str(&b, names[p]);
         dwt_pad(&b, name_w - PyUnicode_GET_LENGTH(names[p]));
-        for (int k = 0; k < g->nrounds; k++) {
-            long gained = g->rounds[k].gained[p];
-            int len = snprintf(cell, sizeof cell, "%ld", gained);
+        for (int k = 0; k < rows; k++) {
+            int len = snprintf(cell, sizeof cell, "%ld", gained[k * MD_MAX_PLAYERS + p]);
             dwt_cstr(&b, " ");
             dwt_pad(&b, 3 - len);
             dwt_add(&b, cell, len);
@@ -355,6 +370,18 @@ static PyObject *mj_final_table(PyObject *const *names, const MdGame *g) {
     PyObject *text = dwt_done(&b);
     if (!text && !PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "memo_dice: unwordable");
     return text;
+}
+
+/* mj_final_table of a clean log's replay. */
+static PyObject *mj_game_table(PyObject *const *names, const MdGame *g) {
+    long *gained = PyMem_Malloc(sizeof(long) * MD_MAX_PLAYERS * (size_t)g->nrounds);
+    if (!gained) return PyErr_NoMemory();
+    for (int k = 0; k < g->nrounds; k++)
+        memcpy(gained + k * MD_MAX_PLAYERS, g->rounds[k].gained, sizeof(long) * MD_MAX_PLAYERS);
+    PyObject *table = mj_final_table(names, g->n, g->nrounds, gained,
+                                     g->rounds[g->nrounds - 1].scores);
+    PyMem_Free(gained);
+    return table;
 }
 
 /* One analysed move (answer k of round `number`, from 0) as msgspec encodes the AnalysedMove
@@ -495,7 +522,7 @@ static PyObject *memo_dice_json(PyObject *Py_UNUSED(self), PyObject *args) {
                               target);
         if (!failed && !MJ_LIT(&w, "]")) {
             PyObject *json = PyBytes_FromStringAndSize(w.out.buf, w.out.len);
-            PyObject *scores = mj_final_scores(&g), *table = mj_final_table(w.names, &g);
+            PyObject *scores = mj_final_scores(&g), *table = mj_game_table(w.names, &g);
             if (json && scores && table) out = PyTuple_Pack(3, json, scores, table);
             Py_XDECREF(json);
             Py_XDECREF(scores);
