@@ -125,11 +125,9 @@ static PyObject *ml_row(PyObject *const *names, const MdCup *row, int count) {
 /* A roll's fields read: 1, 0 declined (not what the reader makes, a name not at the table),
  * -1 on an error. */
 static int ml_roll(Ml *m, PyObject *roll, PyObject *Roll, MdCup *cup) {
-    static PyObject **const names[5] = {&S_player, &S_die, &S_symbol, &S_colour, &S_cup};
     PyObject *f[5];
     if (Py_TYPE(roll) != (PyTypeObject *)Roll) return 0;
-    for (int i = 0; i < 5; i++)
-        if (!(f[i] = md_attr(roll, *names[i]))) return -1;
+    if (md_fields(roll, md_roll_names, 5, &md_roll_layout, f)) return -1;
     memset(cup, 0, sizeof *cup);
     cup->coverer = md_seat(f[0], m->w.names, m->n);
     cup->die = md_int(f[1], 1, MD_DICE);
@@ -144,11 +142,11 @@ static int ml_roll(Ml *m, PyObject *roll, PyObject *Roll, MdCup *cup) {
 /* An answer's fields read (player's seat, cup number, the answer or NULL): 1, 0, -1. */
 static int ml_answer(Ml *m, PyObject *guess, PyObject *Guess, int *seat, int *cupno,
                      PyObject **named) {
-    PyObject *player, *number;
+    PyObject *f[3];
     if (Py_TYPE(guess) != (PyTypeObject *)Guess) return 0;
-    if (!(player = md_attr(guess, S_player)) || !(number = md_attr(guess, S_cup)) ||
-        !(*named = md_attr(guess, S_guess)))
-        return -1;
+    if (md_fields(guess, md_guess_names, 3, &md_guess_layout, f)) return -1;
+    PyObject *player = f[0], *number = f[1];
+    *named = f[2];
     *seat = md_seat(player, m->w.names, m->n);
     *cupno = md_int(number, 1, 100);
     if (*named == Py_None) *named = NULL;
@@ -167,10 +165,10 @@ static void ml_close(Out *o) {
 static int ml_round(Ml *m, PyObject *rnd, PyObject *const *types, const MdDice *dice,
                     int number, int nrounds, long target, int *next, int *ended, int *stopped,
                     PyObject *notes) {
-    PyObject *covering, *uncovering;
+    PyObject *parts[2];
     if (Py_TYPE(rnd) != (PyTypeObject *)types[0]) return 0;
-    if (!(covering = md_attr(rnd, S_covering)) || !(uncovering = md_attr(rnd, S_uncovering)))
-        return -1;
+    if (md_fields(rnd, md_round_names, 2, &md_round_layout, parts)) return -1;
+    PyObject *covering = parts[0], *uncovering = parts[1];
     if (!PyTuple_CheckExact(covering) || !PyTuple_CheckExact(uncovering)) return 0;
     Py_ssize_t count = PyTuple_GET_SIZE(covering), answers = PyTuple_GET_SIZE(uncovering);
     if (count < 1 || count > ML_MAX_ROLLS) return 0;
@@ -368,18 +366,20 @@ static int ml_round(Ml *m, PyObject *rnd, PyObject *const *types, const MdDice *
  * the table), else 0 (the reader words the error). */
 static int ml_rest(Ml *m, PyObject *rounds, Py_ssize_t from, PyObject *const *types) {
     for (Py_ssize_t i = from; i < PyTuple_GET_SIZE(rounds); i++) {
-        PyObject *rnd = PyTuple_GET_ITEM(rounds, i), *covering, *uncovering;
+        PyObject *rnd = PyTuple_GET_ITEM(rounds, i), *parts[2];
         if (Py_TYPE(rnd) != (PyTypeObject *)types[0]) return 0;
-        if (!(covering = md_attr(rnd, S_covering)) || !(uncovering = md_attr(rnd, S_uncovering)))
-            return -1;
+        if (md_fields(rnd, md_round_names, 2, &md_round_layout, parts)) return -1;
+        PyObject *covering = parts[0], *uncovering = parts[1];
         if (!PyTuple_CheckExact(covering) || !PyTuple_CheckExact(uncovering)) return 0;
         for (int part = 0; part < 2; part++) {
             PyObject *moves = part ? uncovering : covering;
             for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(moves); k++) {
-                PyObject *move = PyTuple_GET_ITEM(moves, k), *player;
+                PyObject *move = PyTuple_GET_ITEM(moves, k), *f[5];
                 if (Py_TYPE(move) != (PyTypeObject *)types[1 + part]) return 0;
-                if (!(player = md_attr(move, S_player))) return -1;
-                if (md_seat(player, m->w.names, m->n) < 0) return 0;
+                if (part ? md_fields(move, md_guess_names, 3, &md_guess_layout, f)
+                         : md_fields(move, md_roll_names, 5, &md_roll_layout, f))
+                    return -1;
+                if (md_seat(f[0], m->w.names, m->n) < 0) return 0;
             }
         }
     }
