@@ -294,3 +294,41 @@ def test_lenient_misuse_is_an_exception() -> None:
             call(*args)
     for rounds in [(object(),), (), tuple(entry.rounds) * 2 + (object(),)]:
         assert call(rounds, entry.players, None, kit, 20, lambda *args: b"{}") is None
+
+
+@built
+def test_long_rounds() -> None:
+    """A round of 20 rolls (two-digit cups in the row) is replayed in C; one of 40 is left to
+    the Python replay (the C side's bound): the same bytes either way."""
+    log = random_game(random.Random(12), players=2, with_dice=False)
+    rnd = log["rounds"][0]
+    plain = [roll for roll in rnd["covering"] if roll["cup"] != "golden"]
+    for rolls, taken in ((20, True), (40, False)):
+        long = json.loads(json.dumps(log))
+        long["rounds"] = [long["rounds"][0]]
+        cover = [*(plain * rolls)[:rolls - 1], rnd["covering"][-1]]
+        long["rounds"][0]["covering"] = [dict(roll) for roll in cover]
+        assert agree_json(long) == taken
+
+
+@built
+def test_the_stream_writes_the_plain_bytes(tmp_path: Path) -> None:
+    """`adjudicate --format jsonl`'s stream (which asks rule_decoded for JSON) writes every
+    fixture, legal, illegal or malformed, as the Python replay's ruling or error entry."""
+    from pathcheck.batch.logs import StreamSettings, rule_logs
+
+    lines = [json.dumps(json.loads(path.read_text("utf-8")))
+             for path in sorted(FIXTURES.glob("*.json"))]
+    logs = tmp_path / "logs.jsonl"
+    logs.write_text("\n".join(lines) + "\n", "utf-8")
+    ruled = list(rule_logs([str(logs)], StreamSettings(output="jsonl"), jobs=1))
+    assert len(ruled) == len(lines)
+    for number, (line, one) in enumerate(zip(lines, ruled, strict=True), 1):
+        try:
+            ruling = rule_python(json.loads(line), source=str(logs))
+        except RecordError:
+            assert one.status == "invalid"
+            continue
+        expected = msgspec.structs.replace(ruling, line=number).to_json()
+        assert one.text == expected
+        assert one.status == ("illegal" if ruling.violations else "legal")
