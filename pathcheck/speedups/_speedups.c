@@ -73,6 +73,7 @@ static const int SIGN[4] = {1, 1, -1, -1};
 #include "c/memo_dice_replay.c"
 #include "c/memo_dice_word.c"
 #include "c/memo_dice_json.c"
+#include "c/memo_dice_marks.c"
 #include "c/memo_dice_lenient.c"
 #include "c/robot_replay.c"
 #include "c/robot_word.c"
