@@ -28,7 +28,7 @@ from pathcheck.analysis.core import (
     make_analysis,
     player_summary,
 )
-from pathcheck.games.memo_dice.fast import fast_marks, fast_scores
+from pathcheck.games.memo_dice.fast import fast_marks, fast_scores, lenient_outcome
 from pathcheck.games.memo_dice.log import FORMAT, MemoDiceEntry, MemoDiceLog, read_entry, read_log
 from pathcheck.games.memo_dice.rules import RIGHT_GUESS, TARGET, WRONG_GUESS, same_symbol
 from pathcheck.games.memo_dice.state import Replay
@@ -44,7 +44,9 @@ def analyse_entry(entry: MemoDiceEntry, *, source: str, for_json: bool = False
     """:func:`analyse` of a log in its typed form (:data:`~pathcheck.games.memo_dice.log.
     LOG_FORMAT`). A clean log's scores come from the C replay's pass
     (:func:`~pathcheck.games.memo_dice.fast.fast_scores`, as ``adjudicate`` replays it):
-    every round replayed, no note; any other log is replayed in Python.
+    every round replayed, no note; a log with faults is replayed through them in C
+    (:func:`~pathcheck.games.memo_dice.fast.lenient_outcome`: its scores, notes and the
+    rounds played); any other log in Python. The answers are marked in Python.
 
     ``for_json``: the analysis is only to be encoded (``to_json``), so a clean log's moves
     may come as the JSON array msgspec would write of them (a :class:`msgspec.Raw` in
@@ -53,11 +55,17 @@ def analyse_entry(entry: MemoDiceEntry, *, source: str, for_json: bool = False
         found = fast_marks(entry)
         if found is not None:
             return _encoded(entry.players, *found, source)
+    game = MemoDiceLog(entry.players, None, entry.rounds)
     scores = fast_scores(entry)
-    if scores is None:
+    if scores is not None:
+        return _analysis(game, len(entry.rounds), scores, _winners(entry.players, scores), (),
+                         source)
+    replayed = lenient_outcome(entry)
+    if replayed is None:
         return analyse_read(read_entry(entry, source=source), source=source)
-    return _analysis(MemoDiceLog(entry.players, None, entry.rounds), len(entry.rounds),
-                     scores, _winners(entry.players, scores), (), source)
+    scores, notes, played = replayed
+    return _analysis(game, played, scores, _winners(entry.players, scores), tuple(notes),
+                     source)
 
 
 def _encoded(players: tuple[str, ...], moves: bytes, scores: dict[str, int],

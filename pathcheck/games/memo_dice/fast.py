@@ -75,7 +75,8 @@ except ImportError:  # no C compiler at install time: the Python replay rules on
     _marks = None
     _lenient = None
 
-__all__ = ["LOG_FORMAT", "fast_json_ruling", "fast_marks", "fast_ruling", "fast_scores"]
+__all__ = ["LOG_FORMAT", "fast_json_ruling", "fast_marks", "fast_ruling", "fast_scores",
+           "lenient_outcome"]
 
 _KIT: tuple[Any, ...] = (
     Event, MoveRef, Round, CoverFact, CupFact, RoundPointsFact, GameEndFact, StartFact,
@@ -170,6 +171,39 @@ def fast_json_ruling(entry: MemoDiceEntry, *, source: str) -> Ruling | None:
             stop_at, ended, entry.rounds[stop_at - 1].covering[0].player, scores, winners))
     return _ruling(players, msgspec.Raw(rounds), scores, table, source, violations,
                    stop_notes(golden, stop_at, len(entry.rounds)))
+
+
+def lenient_outcome(entry: MemoDiceEntry) -> tuple[dict[str, int], list[str], int] | None:
+    """What the Python replay of a log leaves, from the C replay through its faults
+    (``_speedups.memo_dice_lenient``, its words thrown away): the final scores, the replay's
+    notes and how many rounds it played (:mod:`pathcheck.analysis.memo_dice` marks their
+    answers); None where :func:`fast_json_ruling` would be None.
+
+    >>> import random
+    >>> from pathcheck.games.memo_dice.gen import random_game
+    >>> log = random_game(random.Random(3), players=2)
+    >>> log["rounds"].append(log["rounds"][-1])  # a round after the game's end
+    >>> found = lenient_outcome(LOG_FORMAT.read(log, source="demo"))
+    >>> found is None or found[1][-1].endswith("(replay stopped at the violation above)")
+    True
+    """
+    if _lenient is None:  # looked up at each call: the tests switch it off
+        return None
+    dice = _dice(entry)
+    if dice is False:
+        return None
+    replayed = _lenient(entry.rounds, entry.players, dice, _JSON_KIT, TARGET, _unsaid)
+    if replayed is None:
+        return None
+    _rounds, totals, _table, golden, stop_at, _ended = replayed
+    count = len(entry.rounds)
+    return (dict(zip(entry.players, totals, strict=True)), stop_notes(golden, stop_at, count),
+            stop_at - 1 if stop_at else count)
+
+
+def _unsaid(*fault: Any) -> bytes:
+    """memo_dice_lenient's ``word`` where the words are not wanted (an empty event)."""
+    return b"{}"
 
 
 def _winners(players: Sequence[str], scores: dict[str, int]) -> list[str]:
