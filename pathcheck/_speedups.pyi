@@ -169,6 +169,18 @@ def memo_dice_replay(
     rounds: tuple[Any, ...], players: tuple[str, ...], dice: tuple[Any, ...] | None,
     kit: tuple[Any, ...], target: int, word: bool, /
 ) -> list[Any] | tuple[int, ...] | None: ...
+def memo_dice_json(
+    rounds: tuple[Any, ...], players: tuple[str, ...], dice: tuple[Any, ...] | None,
+    kit: tuple[Any, ...], target: int, /
+) -> tuple[bytes, tuple[int, ...], str] | None: ...
+def memo_dice_marks(
+    rounds: tuple[Any, ...], players: tuple[str, ...], dice: tuple[Any, ...] | None,
+    kit: tuple[Any, ...], target: int, /
+) -> tuple[bytes, tuple[int, ...], tuple[tuple[int, int, float, float], ...]] | None: ...
+def memo_dice_lenient(
+    rounds: tuple[Any, ...], players: tuple[str, ...], dice: tuple[Any, ...] | None,
+    kit: tuple[Any, ...], target: int, word: Callable[..., bytes], /
+) -> tuple[bytes, tuple[int, ...], str, tuple[int, ...], int, int] | None: ...
 def robot_replay(
     entry: Any,
     unset: Any,

@@ -19,8 +19,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pathcheck.analysis.core import AnalysedMove, GameAnalysis, Mark, make_analysis
-from pathcheck.games.memo_dice.fast import fast_scores
+import msgspec
+
+from pathcheck.analysis.core import (
+    AnalysedMove,
+    GameAnalysis,
+    Mark,
+    make_analysis,
+    player_summary,
+)
+from pathcheck.games.memo_dice.fast import fast_marks, fast_scores, lenient_outcome
 from pathcheck.games.memo_dice.log import FORMAT, MemoDiceEntry, MemoDiceLog, read_entry, read_log
 from pathcheck.games.memo_dice.rules import RIGHT_GUESS, TARGET, WRONG_GUESS, same_symbol
 from pathcheck.games.memo_dice.state import Replay
@@ -31,16 +39,48 @@ def analyse(log: Mapping[str, Any], *, source: str) -> GameAnalysis:
     return analyse_read(read_log(log, source=source), source=source)
 
 
-def analyse_entry(entry: MemoDiceEntry, *, source: str) -> GameAnalysis:
+def analyse_entry(entry: MemoDiceEntry, *, source: str, for_json: bool = False
+                  ) -> GameAnalysis:
     """:func:`analyse` of a log in its typed form (:data:`~pathcheck.games.memo_dice.log.
     LOG_FORMAT`). A clean log's scores come from the C replay's pass
     (:func:`~pathcheck.games.memo_dice.fast.fast_scores`, as ``adjudicate`` replays it):
-    every round replayed, no note; any other log is replayed in Python."""
+    every round replayed, no note; a log with faults is replayed through them in C
+    (:func:`~pathcheck.games.memo_dice.fast.lenient_outcome`: its scores, notes and the
+    rounds played); any other log in Python. The answers are marked in Python.
+
+    ``for_json``: the analysis is only to be encoded (``to_json``), so a clean log's moves
+    may come as the JSON array msgspec would write of them (a :class:`msgspec.Raw` in
+    ``moves``, written by ``_speedups.memo_dice_marks`` in the same pass): the same bytes."""
+    if for_json:
+        found = fast_marks(entry)
+        if found is not None:
+            return _encoded(entry.players, *found, source)
+    game = MemoDiceLog(entry.players, None, entry.rounds)
     scores = fast_scores(entry)
-    if scores is None:
+    if scores is not None:
+        return _analysis(game, len(entry.rounds), scores, _winners(entry.players, scores), (),
+                         source)
+    replayed = lenient_outcome(entry)
+    if replayed is None:
         return analyse_read(read_entry(entry, source=source), source=source)
-    return _analysis(MemoDiceLog(entry.players, None, entry.rounds), len(entry.rounds),
-                     scores, _winners(entry.players, scores), (), source)
+    scores, notes, played = replayed
+    return _analysis(game, played, scores, _winners(entry.players, scores), tuple(notes),
+                     source)
+
+
+def _encoded(players: tuple[str, ...], moves: bytes, scores: dict[str, int],
+             counts: tuple[tuple[int, int, float, float], ...], source: str) -> GameAnalysis:
+    """The analysis of a clean log whose moves memo_dice_marks wrote as JSON, each player's
+    summary from its counts (what :func:`~pathcheck.analysis.core.summarise` counts of the
+    moves: there are no guesses and nothing harmless in Memo Dice)."""
+    winners = _winners(players, scores)
+    summaries = tuple(player_summary(p, slips, 0, sound, 0, lost, stake, scores[p],
+                                     p in winners)
+                      for p, (slips, sound, lost, stake) in zip(players, counts, strict=True))
+    written: Any = msgspec.Raw(moves)  # see analyse_entry's docstring
+    return GameAnalysis(game="memo-dice", format=FORMAT, source=source, players=players,
+                        moves=written, summaries=summaries, winners=tuple(winners),
+                        final_scores=scores)
 
 
 def analyse_read(game: MemoDiceLog, *, source: str) -> GameAnalysis:

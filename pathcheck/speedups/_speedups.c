@@ -74,6 +74,9 @@ static const int SIGN[4] = {1, 1, -1, -1};
 #include "c/memoarrr_marks.c"
 #include "c/memo_dice_replay.c"
 #include "c/memo_dice_word.c"
+#include "c/memo_dice_json.c"
+#include "c/memo_dice_marks.c"
+#include "c/memo_dice_lenient.c"
 #include "c/robot_replay.c"
 #include "c/robot_word.c"
 #include "c/script_json.c"
@@ -101,6 +104,12 @@ static PyMethodDef methods[] = {
      "The analysed moves of a clean memoarrr/1 log (pathcheck.analysis.memoarrr)."},
     {"memo_dice_replay", memo_dice_replay, METH_VARARGS,
      "The rounds or scores of a clean memo-dice/1 log, or None (games.memo_dice.fast)."},
+    {"memo_dice_json", memo_dice_json, METH_VARARGS,
+     "A clean memo-dice/1 log's ruling rounds as JSON, or None (games.memo_dice.fast)."},
+    {"memo_dice_marks", memo_dice_marks, METH_VARARGS,
+     "A clean memo-dice/1 log's analysed moves as JSON, or None (analysis.memo_dice)."},
+    {"memo_dice_lenient", memo_dice_lenient, METH_VARARGS,
+     "memo_dice_json through the faults too (games.memo_dice.lenient)."},
     {"make_tables", make_tables, METH_VARARGS, "Compile tile tables into a capsule."},
     {"set_layout", set_layout, METH_VARARGS, "Register the record and placement struct types."},
     {"scan_block", scan_block, METH_VARARGS, "Verify dungeon/1 JSON Lines of a block."},

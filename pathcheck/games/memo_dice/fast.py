@@ -27,13 +27,16 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import functools
+from collections.abc import Callable, Sequence
 from typing import Any
 
+import msgspec
 from msgspec import UNSET
 
 from pathcheck.facts import CoverFact, CupFact, RoundPointsFact
 from pathcheck.games.memo_dice.at import final_table
+from pathcheck.games.memo_dice.lenient import game_end_violation, stop_notes, word_fault
 from pathcheck.games.memo_dice.log import (
     FORMAT,
     LOG_FORMAT,
@@ -57,16 +60,23 @@ from pathcheck.games.memo_dice.rules import (
     WRONG_GUESS,
     same_symbol,
 )
-from pathcheck.ruling import Event, GameEndFact, MoveRef, Round, Ruling, StartFact
+from pathcheck.ruling import Event, GameEndFact, MoveRef, Round, Ruling, StartFact, Violation
 
 try:
     from pathcheck import _speedups
 
     _replay: Callable[..., Any] | None = _speedups.memo_dice_replay
+    _json: Callable[..., Any] | None = _speedups.memo_dice_json
+    _marks: Callable[..., Any] | None = _speedups.memo_dice_marks
+    _lenient: Callable[..., Any] | None = _speedups.memo_dice_lenient
 except ImportError:  # no C compiler at install time: the Python replay rules on every log
     _replay = None
+    _json = None
+    _marks = None
+    _lenient = None
 
-__all__ = ["LOG_FORMAT", "fast_ruling", "fast_scores"]
+__all__ = ["LOG_FORMAT", "fast_json_ruling", "fast_marks", "fast_ruling", "fast_scores",
+           "lenient_outcome"]
 
 _KIT: tuple[Any, ...] = (
     Event, MoveRef, Round, CoverFact, CupFact, RoundPointsFact, GameEndFact, StartFact,
@@ -77,20 +87,156 @@ the symbol comparison, its caches (a cover's words by symbol, a move's JSON poin
 symbol's repr: the same few recur from log to log) and the log format's types."""
 
 
+_JSON_KIT: tuple[Any, ...] = (
+    *map(msgspec.json.encode, (GOLDEN_LAST_DIE, GOLDEN_NO_CUP, RIGHT_GUESS, WRONG_GUESS,
+                               POINTS, GAME_END, FIRST_PLAYER)),
+    same_symbol, {}, RoundEntry, RollEntry, GuessEntry, FaceEntry)
+"""What memo_dice_json.c is handed (its MJ_* order): the rules it cites as msgspec encodes
+them, the symbol comparison, its cache of a symbol's repr and the log format's types."""
+
+
 def _run(entry: MemoDiceEntry, word: bool) -> Any:
     """The C replay of ``entry`` (rounds worded, or the final scores), None where it
     declines or read_entry would refuse the log."""
     if _replay is None:  # looked up at each call: the tests switch the C side off
         return None
+    dice = _dice(entry)
+    if dice is False:
+        return None
+    return _replay(entry.rounds, entry.players, dice, _KIT, TARGET, word)
+
+
+def _dice(entry: MemoDiceEntry) -> Any:
+    """The log's dice for the C side (None: not given), or False where read_entry would
+    refuse the log (a player named twice, a symbol on two dice)."""
     players = entry.players
     if len(set(players)) != len(players):
+        return False
+    if entry.dice is UNSET:
         return None
-    dice = None
-    if entry.dice is not UNSET:
-        if _read_dice(entry.dice)[1] is not None:  # a symbol on two dice: read_entry says so
-            return None
-        dice = entry.dice
-    return _replay(entry.rounds, players, dice, _KIT, TARGET, word)
+    if _read_dice(entry.dice)[1] is not None:  # a symbol on two dice: read_entry says so
+        return False
+    return entry.dice
+
+
+def fast_marks(entry: MemoDiceEntry) -> tuple[bytes, dict[str, int],
+                                              tuple[tuple[int, int, float, float], ...]] | None:
+    """A clean log's analysed moves as the JSON array msgspec would write of the
+    AnalysedMoves :mod:`pathcheck.analysis.memo_dice` makes (``_speedups.memo_dice_marks``),
+    the final scores, and each player's (slips, sound answers, points lost, points at
+    stake) in seat order; None where :func:`fast_scores` would be None."""
+    if _marks is None:  # looked up at each call: the tests switch the C side off
+        return None
+    dice = _dice(entry)
+    if dice is False:
+        return None
+    found = _marks(entry.rounds, entry.players, dice, _JSON_KIT, TARGET)
+    if found is None:
+        return None
+    moves, scores, counts = found
+    return moves, dict(zip(entry.players, scores, strict=True)), counts
+
+
+def fast_json_ruling(entry: MemoDiceEntry, *, source: str) -> Ruling | None:
+    """:func:`fast_ruling` for a ruling that is only to be encoded (``to_json``): its rounds
+    come as the JSON array msgspec would write of them (a :class:`msgspec.Raw` in
+    ``rounds``, written by ``_speedups.memo_dice_json``), so the bytes encoded are the same
+    and no Round, Event or fact is made.
+
+    A log with faults is replayed through them in C too (``_speedups.memo_dice_lenient``,
+    the violations worded by :mod:`~pathcheck.games.memo_dice.lenient`); None where the C
+    side declines (what the reader refuses, or values no decoder makes: the Python replay
+    then rules or words the error) or the extension is not built."""
+    if _json is None or _lenient is None:  # looked up at each call: the tests switch it off
+        return None
+    dice = _dice(entry)
+    if dice is False:
+        return None
+    players = entry.players
+    found = _json(entry.rounds, players, dice, _JSON_KIT, TARGET)
+    if found is not None:
+        rounds, totals, table = found
+        scores = dict(zip(players, totals, strict=True))
+        return _ruling(players, msgspec.Raw(rounds), scores, table, source)
+    violations: list[Violation] = []
+    replayed = _lenient(entry.rounds, players, dice, _JSON_KIT, TARGET,
+                        functools.partial(word_fault, violations, players))
+    if replayed is None:
+        return None
+    rounds, totals, table, golden, stop_at, ended = replayed
+    scores = dict(zip(players, totals, strict=True))
+    winners = _winners(players, scores)
+    if stop_at and ended:
+        violations.append(game_end_violation(
+            stop_at, ended, entry.rounds[stop_at - 1].covering[0].player, scores, winners))
+    return _ruling(players, msgspec.Raw(rounds), scores, table, source, violations,
+                   stop_notes(golden, stop_at, len(entry.rounds)))
+
+
+def lenient_outcome(entry: MemoDiceEntry) -> tuple[dict[str, int], list[str], int] | None:
+    """What the Python replay of a log leaves, from the C replay through its faults
+    (``_speedups.memo_dice_lenient``, its words thrown away): the final scores, the replay's
+    notes and how many rounds it played (:mod:`pathcheck.analysis.memo_dice` marks their
+    answers); None where :func:`fast_json_ruling` would be None.
+
+    >>> import random
+    >>> from pathcheck.games.memo_dice.gen import random_game
+    >>> log = random_game(random.Random(3), players=2)
+    >>> log["rounds"].append(log["rounds"][-1])  # a round after the game's end
+    >>> found = lenient_outcome(LOG_FORMAT.read(log, source="demo"))
+    >>> found is None or found[1][-1].endswith("(replay stopped at the violation above)")
+    True
+    """
+    if _lenient is None:  # looked up at each call: the tests switch it off
+        return None
+    dice = _dice(entry)
+    if dice is False:
+        return None
+    replayed = _lenient(entry.rounds, entry.players, dice, _JSON_KIT, TARGET, _unsaid)
+    if replayed is None:
+        return None
+    _rounds, totals, _table, golden, stop_at, _ended = replayed
+    count = len(entry.rounds)
+    return (dict(zip(entry.players, totals, strict=True)), stop_notes(golden, stop_at, count),
+            stop_at - 1 if stop_at else count)
+
+
+def _unsaid(*fault: Any) -> bytes:
+    """memo_dice_lenient's ``word`` where the words are not wanted (an empty event)."""
+    return b"{}"
+
+
+def _winners(players: Sequence[str], scores: dict[str, int]) -> list[str]:
+    """The players with the most points, once someone has reached the target
+    (state.Replay.winners)."""
+    best = max(scores.values())
+    return [p for p in players if scores[p] == best] if best >= TARGET else []
+
+
+def _ruling(players: tuple[str, ...], rounds: Any, scores: dict[str, int], table: str,
+            source: str, violations: Sequence[Violation] = (),
+            notes: Sequence[str] = ()) -> Ruling:
+    """The ruling as the adjudicator makes it of the replay's: the winners, the tie-break or
+    the note that nobody won."""
+    winners = _winners(players, scores)
+    tie_break = ""
+    if not winners:
+        notes = (*notes, f"nobody has reached {TARGET} points: the game is not over, no winner")
+    elif len(winners) > 1:
+        tie_break = f"tied on {scores[winners[0]]} points: \"{MOST_POINTS.quote}\""
+    return Ruling(
+        game=GAME,
+        format=FORMAT,
+        source=source,
+        players=players,
+        rounds=rounds,
+        final_scores=scores,
+        winners=tuple(winners),
+        violations=tuple(violations),
+        tie_break=tie_break,
+        notes=tuple(notes),
+        display=table,
+    )
 
 
 def fast_scores(entry: MemoDiceEntry) -> dict[str, int] | None:
@@ -123,24 +269,5 @@ def fast_ruling(entry: MemoDiceEntry, *, source: str) -> Ruling | None:
         for p, total in rnd.scores.items():
             per_round[p].append(total - before[p])
         before = rnd.scores  # type: ignore[assignment]
-    best = max(scores.values())
-    winners = [p for p in players if scores[p] == best] if best >= TARGET else []
-    notes: tuple[str, ...] = ()
-    tie_break = ""
-    if not winners:
-        notes = (f"nobody has reached {TARGET} points: the game is not over, no winner",)
-    elif len(winners) > 1:
-        tie_break = f"tied on {best} points: \"{MOST_POINTS.quote}\""
-    return Ruling(
-        game=GAME,
-        format=FORMAT,
-        source=source,
-        players=players,
-        rounds=tuple(rounds),
-        final_scores=scores,
-        winners=tuple(winners),
-        violations=(),
-        tie_break=tie_break,
-        notes=notes,
-        display=final_table(players, per_round, scores),
-    )
+    return _ruling(players, tuple(rounds), scores, final_table(players, per_round, scores),
+                   source)

@@ -51,11 +51,21 @@ static int md_names(void) {
     return 0;
 }
 
-/* An attribute as a borrowed reference (the frozen struct holds it); NULL with an error set. */
-static PyObject *md_attr(PyObject *obj, PyObject *name) {
-    PyObject *value = PyObject_GetAttr(obj, name);
-    if (value) Py_DECREF(value);
-    return value;
+/* Where each of the log's struct types keeps the fields read of it (dungeon_replay.c's
+ * dg_fields: read from their slots, not through a getattr each). */
+static DgLayout md_round_layout, md_roll_layout, md_guess_layout, md_face_layout;
+static PyObject **const md_round_names[2] = {&S_covering, &S_uncovering};
+static PyObject **const md_roll_names[5] = {&S_player, &S_die, &S_symbol, &S_colour, &S_cup};
+static PyObject **const md_guess_names[3] = {&S_player, &S_cup, &S_guess};
+static PyObject **const md_face_names[2] = {&S_symbol, &S_colour};
+
+/* The fields `names` (k <= 6) of a struct as borrowed references in `out` (the frozen struct
+ * holds them); -1 with an error set. */
+static int md_fields(PyObject *obj, PyObject **const *names, int k, DgLayout *layout,
+                     PyObject **out) {
+    if (dg_fields(obj, names, k, layout, out) < 0) return -1;
+    for (int i = 0; i < k; i++) Py_DECREF(out[i]);
+    return 0;
 }
 
 /* Whether two str are equal (exact str only; 0 for anything else). */
@@ -151,10 +161,10 @@ static int md_dice(PyObject *dice, PyObject *Face, MdDice *out) {
         PyObject *die = PyTuple_GET_ITEM(dice, d);
         if (!PyTuple_CheckExact(die) || PyTuple_GET_SIZE(die) != MD_FACES) return 0;
         for (int f = 0; f < MD_FACES; f++) {
-            PyObject *face = PyTuple_GET_ITEM(die, f), *symbol, *colour;
+            PyObject *face = PyTuple_GET_ITEM(die, f), *sc[2];
             if (Py_TYPE(face) != (PyTypeObject *)Face) return 0;
-            if (!(symbol = md_attr(face, S_symbol)) || !(colour = md_attr(face, S_colour)))
-                return -1;
+            if (md_fields(face, md_face_names, 2, &md_face_layout, sc)) return -1;
+            PyObject *symbol = sc[0], *colour = sc[1];
             int c = md_colour(colour);
             if (c < 0 || c == MD_GOLDEN || !PyUnicode_CheckExact(symbol)) return 0;
             out->symbol[d * MD_FACES + f] = symbol;
@@ -174,10 +184,8 @@ static int md_cover(PyObject *covering, PyObject *Roll, PyObject *const *players
     r->ncups = (int)count;
     for (Py_ssize_t k = 0; k < count; k++) {
         PyObject *roll = PyTuple_GET_ITEM(covering, k), *f[5];
-        static PyObject **const names[5] = {&S_player, &S_die, &S_symbol, &S_colour, &S_cup};
         if (Py_TYPE(roll) != (PyTypeObject *)Roll) return 0;
-        for (int i = 0; i < 5; i++)
-            if (!(f[i] = md_attr(roll, *names[i]))) return -1;
+        if (md_fields(roll, md_roll_names, 5, &md_roll_layout, f)) return -1;
         MdCup *cup = &r->cups[k];
         cup->coverer = md_seat(f[0], players, n);
         cup->die = md_int(f[1], 1, MD_DICE);
@@ -222,11 +230,10 @@ static int md_uncover(PyObject *uncovering, PyObject *Guess, PyObject *const *pl
     if (PyTuple_GET_SIZE(uncovering) != r->ncups) return 0;  /* cups left or lifted twice */
     int expected = r->cups[r->ncups - 1].coverer;
     for (int j = 0; j < r->ncups; j++) {
-        PyObject *guess = PyTuple_GET_ITEM(uncovering, j), *player, *number, *named;
+        PyObject *guess = PyTuple_GET_ITEM(uncovering, j), *f[3];
         if (Py_TYPE(guess) != (PyTypeObject *)Guess) return 0;
-        if (!(player = md_attr(guess, S_player)) || !(number = md_attr(guess, S_cup)) ||
-            !(named = md_attr(guess, S_guess)))
-            return -1;
+        if (md_fields(guess, md_guess_names, 3, &md_guess_layout, f)) return -1;
+        PyObject *player = f[0], *number = f[1], *named = f[2];
         MdCup *cup = &r->cups[j];
         cup->guesser = md_seat(player, players, n);
         if (cup->guesser != expected || md_int(number, 1, MD_DICE) != j + 1) return 0;
@@ -271,12 +278,12 @@ static int md_replay(PyObject *rounds, PyObject *players, PyObject *dice_obj,
     long scores[MD_MAX_PLAYERS] = {0};
     int next = -1;
     for (Py_ssize_t i = 0; i < count; i++) {
-        PyObject *rnd = PyTuple_GET_ITEM(rounds, i), *covering, *uncovering;
+        PyObject *rnd = PyTuple_GET_ITEM(rounds, i), *parts[2];
         MdRound *r = &g->rounds[i];
         if (g->ended) return 0;  /* a round after the game's end */
         if (Py_TYPE(rnd) != (PyTypeObject *)types[0]) return 0;
-        if (!(covering = md_attr(rnd, S_covering)) || !(uncovering = md_attr(rnd, S_uncovering)))
-            return -1;
+        if (md_fields(rnd, md_round_names, 2, &md_round_layout, parts)) return -1;
+        PyObject *covering = parts[0], *uncovering = parts[1];
         if (!PyTuple_CheckExact(covering) || !PyTuple_CheckExact(uncovering)) return 0;
         int status = md_cover(covering, types[1], names, n, dice_obj == Py_None ? NULL : &dice,
                               next, r);
