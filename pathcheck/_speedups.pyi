@@ -171,6 +171,16 @@ def robot_replay(
     kit: tuple[Any, ...],
     analysis: tuple[Any, list[Any], Callable[[int], Any]] | None,
 ) -> tuple[Any, Any] | None: ...
+def robot_replay_json(
+    entry: Any,
+    unset: Any,
+    said: list[Any],
+    word: Callable[[int], Any],
+    said_json: list[Any],
+    word_json: Callable[[int], tuple[bytes, bytes, bytes, bytes]],
+    kit: tuple[bytes],
+    /,
+) -> tuple[bytes, str, tuple[int, ...]] | bool | None: ...
 def memoarrr_word(
     rounds: tuple[tuple[Any, ...], ...], players: tuple[str, ...], kit: tuple[Any, ...]
 ) -> list[Any]: ...

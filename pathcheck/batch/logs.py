@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import gc
+import inspect
 import itertools
 import re
 from collections.abc import Callable, Iterable, Iterator
@@ -262,10 +263,21 @@ def _rule_decoded(raw: bytes, item: Item, settings: StreamSettings) -> Ruling | 
         rule = getattr(adjudicator, "rule_decoded", None)
         if rule is None:
             return None
-        ruled: Ruling | None = rule(raw, fmt, source=_source(item))
+        if settings.output != "text" and _takes_for_json(getattr(rule, "__func__", rule)):
+            ruled: Ruling | None = rule(raw, fmt, source=_source(item), for_json=True)
+        else:
+            ruled = rule(raw, fmt, source=_source(item))
     except (msgspec.DecodeError, UnicodeDecodeError, PathcheckError):
         return None  # the usual way words it
     return ruled
+
+
+@functools.cache
+def _takes_for_json(function: Any) -> bool:
+    """Whether a game's ``rule_decoded`` takes ``for_json``: the ruling is only to be encoded
+    (``--format json|jsonl``, nothing kept), so parts of it may come already encoded as a
+    :class:`msgspec.Raw` (Memoarrr!'s rounds, docs/adjudicate.md); asked once a function."""
+    return "for_json" in inspect.signature(function).parameters
 
 
 def _source(item: Item) -> str:

@@ -74,6 +74,7 @@ static const int SIGN[4] = {1, 1, -1, -1};
 #include "c/memo_dice_word.c"
 #include "c/robot_replay.c"
 #include "c/robot_word.c"
+#include "c/robot_json.c"
 #include "c/script_json.c"
 
 static PyMethodDef methods[] = {
@@ -116,6 +117,8 @@ static PyMethodDef methods[] = {
      "The marked moves of a clean game/1 log's analysis (pathcheck.analysis.dungeon)."},
     {"robot_replay", robot_replay, METH_VARARGS,
      "A clean robot-memory/1 log's rounds or trace, or None (pathcheck.games.robot_memory.fast)."},
+    {"robot_replay_json", robot_replay_json, METH_VARARGS,
+     "A clean robot-memory/1 log's rounds as JSON, or None (pathcheck.games.robot_memory.fast)."},
     {"script_json", script_json, METH_O,
      "A page's JSON made safe in a <script> element (pathcheck.render.html)."},
     {NULL, NULL, 0, NULL},

@@ -1,0 +1,266 @@
+/* pathcheck._speedups, part of the one translation unit _speedups.c (after robot_word.c, whose
+ * grid and table it draws with): a clean robot-memory/1 log's ruling rounds written straight
+ * as the JSON msgspec would encode of them, for `adjudicate --format json|jsonl` (nothing
+ * kept: the values would only be encoded).
+ *
+ * robot_replay_json replays as robot_replay does (rm_replay), then words each round as
+ * robot_word.c does, but writes the Round, its Events, MoveRefs and facts as JSON (fields in
+ * msgspec's order, strings escaped as put_json_str does) instead of making them. What a guess
+ * on a card says comes from `said_json` (by said's index: the end of the event's text as JSON
+ * without its quotes, the rule's JSON, the points' JSON, the guess fact's JSON from "card"
+ * on), which Python fills (games/robot_memory/fast.py, _word_json) from `said` the first time
+ * a guess meets a card. A name with no UTF-8 form, or two sides of one name, declines (False):
+ * Python then makes the rounds as values. tests/games/test_robot_memory_json.py compares the
+ * bytes with msgspec's of the Python values. */
+
+enum { RJ_FEWEST, RJ_SIZE };  /* the kit: the rule of the next round's first player (JSON) */
+
+#define RJ_LIT(o, s) OUT_LIT((o), s)
+
+/* UTF-8 text as a JSON string (quoted and escaped as msgspec writes it). */
+static int rj_utf8(Out *o, const char *p, Py_ssize_t n) {
+    if (n > (PY_SSIZE_T_MAX - 2) / 6 || out_reserve(o, 6 * n + 2) < 0) return -1;
+    o->len = put_json_str(o->buf + o->len, (Str){p, n}) - o->buf;
+    return 0;
+}
+
+/* A str as a JSON string; -1 on no memory, 1 if it has no UTF-8 form (declined). */
+static int rj_str(Out *o, PyObject *text) {
+    Py_ssize_t n;
+    const char *p = PyUnicode_AsUTF8AndSize(text, &n);
+    if (!p) {
+        PyErr_Clear();
+        return 1;
+    }
+    return rj_utf8(o, p, n);
+}
+
+/* A text put together in `b` (freed), as a JSON string; 1 if a piece failed (declined: a
+ * str with no UTF-8 form, or no memory: the value path words it). */
+static int rj_text(Out *o, DwText *b) {
+    int status = b->failed ? 1 : rj_utf8(o, b->buf, b->len);
+    if (b->buf != b->small) PyMem_Free(b->buf);
+    b->buf = b->small;
+    return status;
+}
+
+/* The text in `b` (freed) and then the JSON without quotes `end`, as one JSON string. */
+static int rj_text_end(Out *o, DwText *b, PyObject *end) {
+    int status = rj_text(o, b);
+    if (status) return status;
+    o->len--;  /* the closing quote */
+    if (out_bytes(o, end) || RJ_LIT(o, "\"")) return -1;
+    return 0;
+}
+
+/* {"side":score,...} after round `r`, in seat order. */
+static int rj_scores(Out *o, const RmGame *g, const RmRound *r) {
+    if (RJ_LIT(o, "{")) return -1;
+    for (int s = 0; s < g->nsides; s++) {
+        int status = (s && RJ_LIT(o, ",")) ? -1 : rj_str(o, g->sides[s]);
+        if (status || RJ_LIT(o, ":") || out_long(o, r->scores[s])) return status ? status : -1;
+    }
+    return RJ_LIT(o, "}");
+}
+
+/* The layout's and the first player's events of round `number`, as rw_opening words them. */
+static int rj_opening(Out *o, const RmGame *g, const RmRound *r, int number, PyObject *fewest) {
+    if (RJ_LIT(o, "{\"text\":\"") || out_long(o, r->memory) ||
+        (r->memory == 1 ? RJ_LIT(o, " memory card and ") : RJ_LIT(o, " memory cards and ")) ||
+        out_long(o, r->shorts) ||
+        (r->shorts == 1 ? RJ_LIT(o, " short circuit, ") : RJ_LIT(o, " short circuits, ")) ||
+        out_long(o, r->rows) || RJ_LIT(o, "x") || out_long(o, r->columns) ||
+        RJ_LIT(o, "\",\"move\":null,\"rule\":null,\"points\":{},\"fact\":{\"kind\":\"layout\","
+                  "\"memory_cards\":") ||
+        out_long(o, r->memory) || RJ_LIT(o, ",\"short_circuits\":") || out_long(o, r->shorts) ||
+        RJ_LIT(o, ",\"rows\":") || out_long(o, r->rows) || RJ_LIT(o, ",\"columns\":") ||
+        out_long(o, r->columns) || RJ_LIT(o, ",\"not_recorded\":0}},{\"text\":"))
+        return -1;
+    PyObject *first = g->sides[r->first];
+    DwText b;
+    dwt_init(&b);
+    dwt_str(&b, first);
+    dwt_cstr(&b, number == 1 ? " is the first active player (chosen at random)"
+                             : r->tie ? " starts: fewest points (a tie, any of them)"
+                                      : " starts: fewest points");
+    int status = rj_text(o, &b);
+    if (status) return status;
+    if (RJ_LIT(o, ",\"move\":null,\"rule\":") ||
+        (number == 1 ? RJ_LIT(o, "null") : out_bytes(o, fewest)) ||
+        RJ_LIT(o, ",\"points\":{},\"fact\":{\"kind\":\"start\",\"player\":"))
+        return -1;
+    if ((status = rj_str(o, first))) return status;
+    if (RJ_LIT(o, ",\"round\":") || out_long(o, number) ||
+        (number == 1 ? RJ_LIT(o, ",\"reason\":\"random\",\"birds\":null,\"tie\":false}}")
+         : r->tie   ? RJ_LIT(o, ",\"reason\":\"fewest-points\",\"birds\":null,\"tie\":true}}")
+                    : RJ_LIT(o, ",\"reason\":\"fewest-points\",\"birds\":null,\"tie\":false}}")))
+        return -1;
+    return 0;
+}
+
+/* "r2c3" */
+static int rj_place(Out *o, const RmPick *pick) {
+    if (RJ_LIT(o, "r") || out_long(o, pick->row) || RJ_LIT(o, "c") ||
+        out_long(o, pick->column))
+        return -1;
+    return 0;
+}
+
+/* The event of one pick of round index `index`, as rw_pick words it; `said` its entry of
+ * said_json (checked by the caller). */
+static int rj_pick(Out *o, const RmGame *g, const RmPick *pick, int index, PyObject *said) {
+    PyObject *where = rw_place(pick->row, pick->column);
+    if (!where) return -1;
+    DwText b;
+    dwt_init(&b);
+    dwt_str(&b, pick->chooser);
+    dwt_cstr(&b, pick->chain >= 0 ? " chooses " : " points at ");
+    dwt_str(&b, where);
+    dwt_cstr(&b, pick->chain >= 0 ? " (after a short circuit); " : " for ");
+    if (pick->chain < 0) {
+        dwt_str(&b, pick->guesser);
+        dwt_cstr(&b, "; ");
+    }
+    dwt_str(&b, pick->guesser);
+    int status;
+    if (RJ_LIT(o, "{\"text\":")) return -1;
+    if ((status = rj_text_end(o, &b, PyTuple_GET_ITEM(said, 0)))) return status;
+    if (RJ_LIT(o, ",\"move\":{\"round\":") || out_long(o, index + 1) ||
+        RJ_LIT(o, ",\"index\":") || out_long(o, pick->turn) || RJ_LIT(o, ",\"player\":"))
+        return -1;
+    if ((status = rj_str(o, pick->guesser))) return status;
+    if (RJ_LIT(o, ",\"pointer\":\"/rounds/") || out_long(o, index) || RJ_LIT(o, "/turns/") ||
+        out_long(o, pick->turn - 1) ||
+        (pick->chain >= 0 && (RJ_LIT(o, "/chain/") || out_long(o, pick->chain))) ||
+        RJ_LIT(o, "\"},\"rule\":") || out_bytes(o, PyTuple_GET_ITEM(said, 1)) ||
+        RJ_LIT(o, ",\"points\":{"))
+        return -1;
+    PyObject *side = g->sides[pick->side];
+    if ((status = rj_str(o, side))) return status;
+    if (RJ_LIT(o, ":") || out_bytes(o, PyTuple_GET_ITEM(said, 2)) ||
+        RJ_LIT(o, "},\"fact\":{\"kind\":\"guess\",\"pointer\":"))
+        return -1;
+    if ((status = rj_str(o, pick->chooser))) return status;
+    if (RJ_LIT(o, ",\"guesser\":")) return -1;
+    if ((status = rj_str(o, pick->guesser))) return status;
+    if (RJ_LIT(o, ",\"side\":")) return -1;
+    if ((status = rj_str(o, side))) return status;
+    if (RJ_LIT(o, ",\"position\":\"") || rj_place(o, pick) || RJ_LIT(o, "\"") ||
+        out_bytes(o, PyTuple_GET_ITEM(said, 3)) || RJ_LIT(o, "}}"))
+        return -1;
+    return 0;
+}
+
+/* said_json's entry of a pick (filled by word_json the first time), borrowed; NULL on an
+ * error. */
+static PyObject *rj_said(PyObject *said_json, PyObject *word_json, int code) {
+    PyObject *one = PyList_GET_ITEM(said_json, code);
+    if (one == Py_None) {
+        PyObject *key = PyLong_FromLong(code);
+        one = key ? PyObject_CallOneArg(word_json, key) : NULL;
+        Py_XDECREF(key);
+        if (!one) return NULL;
+        PyList_SetItem(said_json, code, one);  /* steals; stays borrowed */
+    }
+    if (!PyTuple_CheckExact(one) || PyTuple_GET_SIZE(one) != 4 ||
+        !PyBytes_CheckExact(PyTuple_GET_ITEM(one, 0)) ||
+        !PyBytes_CheckExact(PyTuple_GET_ITEM(one, 1)) ||
+        !PyBytes_CheckExact(PyTuple_GET_ITEM(one, 2)) ||
+        !PyBytes_CheckExact(PyTuple_GET_ITEM(one, 3))) {
+        PyErr_SetString(PyExc_TypeError, "robot_replay_json: word_json must give 4 bytes");
+        return NULL;
+    }
+    return one;
+}
+
+/* The rounds as a JSON array into `o`: 0, -1 on an error, 1 declined. */
+static int rj_rounds(Out *o, const RmGame *g, PyObject *said_json, PyObject *word_json,
+                     PyObject *fewest) {
+    for (int s = 0; s < g->nsides; s++)  /* two sides of one name: one key of a dict */
+        for (int t = 0; t < s; t++)
+            if (rm_same(g->sides[s], g->sides[t])) return 1;
+    int status;
+    if (RJ_LIT(o, "[")) return -1;
+    for (int i = 0; i < RM_ROUNDS; i++) {
+        const RmRound *r = &g->rounds[i];
+        if ((i && RJ_LIT(o, ",")) || RJ_LIT(o, "{\"number\":") || out_long(o, i + 1) ||
+            RJ_LIT(o, ",\"title\":"))
+            return -1;
+        DwText b;
+        dwt_init(&b);
+        dwt_cstr(&b, "Round ");
+        dwt_long(&b, i + 1);
+        dwt_cstr(&b, " (first active: ");
+        dwt_str(&b, g->sides[r->first]);
+        dwt_cstr(&b, ")");
+        if ((status = rj_text(o, &b))) return status;
+        if (RJ_LIT(o, ",\"events\":[")) return -1;
+        if ((status = rj_opening(o, g, r, i + 1, fewest))) return status;
+        for (int k = 0; k < r->npicks; k++) {
+            PyObject *said = rj_said(said_json, word_json, r->picks[k].code);
+            if (!said || RJ_LIT(o, ",")) return -1;
+            if ((status = rj_pick(o, g, &r->picks[k], i, said))) return status;
+        }
+        if (RJ_LIT(o, "],\"scores\":")) return -1;
+        if ((status = rj_scores(o, g, r))) return status;
+        if (RJ_LIT(o, ",\"display\":")) return -1;
+        rw_grid_text(r, &b);
+        if ((status = rj_text(o, &b)) || RJ_LIT(o, "}")) return status ? status : -1;
+    }
+    return RJ_LIT(o, "]");
+}
+
+/* robot_replay_json(entry, unset, said, word, said_json, word_json, kit) -> None, False, or
+ *   (the rounds' JSON: bytes, the final table: str, the final scores by seat: tuple of ints).
+ * entry, unset, said, word: robot_replay's; said_json: a list of RM_CODES, None or what
+ * word_json(index) gave for it (see the head of this file); kit: see RJ_SIZE. None: the log
+ * is not clean (the Python replay rules on it); False: it is, but cannot be written here
+ * (Python makes the rounds as values: robot_replay). */
+static PyObject *robot_replay_json(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *entry, *unset, *said, *word, *said_json, *word_json, *kit;
+    if (!PyArg_ParseTuple(args, "OOO!OO!OO!", &entry, &unset, &PyList_Type, &said, &word,
+                          &PyList_Type, &said_json, &word_json, &PyTuple_Type, &kit))
+        return NULL;
+    if (PyList_GET_SIZE(said) != RM_CODES || PyList_GET_SIZE(said_json) != RM_CODES ||
+        PyTuple_GET_SIZE(kit) != RJ_SIZE || !PyBytes_CheckExact(PyTuple_GET_ITEM(kit, 0))) {
+        PyErr_SetString(PyExc_ValueError, "robot_replay_json: said or kit of the wrong size");
+        return NULL;
+    }
+    RmGame *g = PyMem_Calloc(1, sizeof *g);
+    if (!g) return PyErr_NoMemory();
+    /* The callbacks may run any Python: hold what is borrowed from the arguments. */
+    PyObject *held[] = {entry, said, word, said_json, word_json, kit};
+    for (int k = 0; k < 6; k++) Py_INCREF(held[k]);
+    g->unset = unset;
+    g->said = said;
+    g->word = word;
+    PyObject *out = NULL;
+    int status = rm_replay(g, entry);
+    if (status == 0) {
+        out = Py_NewRef(Py_None);
+    } else if (status > 0) {
+        Out o = {NULL, 0, 0};
+        status = rj_rounds(&o, g, said_json, word_json, PyTuple_GET_ITEM(kit, RJ_FEWEST));
+        if (status < 0 && !PyErr_Occurred()) PyErr_NoMemory();
+        PyObject *rounds = NULL, *table = NULL, *scores = NULL;
+        if (status == 0 && (rounds = PyBytes_FromStringAndSize(o.buf, o.len)) &&
+            (table = rw_table(g)) && (scores = PyTuple_New(g->nsides))) {
+            for (int s = 0; scores && s < g->nsides; s++) {
+                PyObject *value = PyLong_FromLong(g->rounds[RM_ROUNDS - 1].scores[s]);
+                if (!value) Py_CLEAR(scores);
+                else PyTuple_SET_ITEM(scores, s, value);
+            }
+        }
+        if (status > 0 || (status == 0 && rounds && !table && !PyErr_Occurred()))
+            out = Py_NewRef(Py_False);  /* declined (a text with no UTF-8 form) */
+        else if (scores)
+            out = PyTuple_Pack(3, rounds, table, scores);
+        Py_XDECREF(rounds);
+        Py_XDECREF(table);
+        Py_XDECREF(scores);
+        PyMem_RawFree(o.buf);
+    }
+    for (int k = 0; k < 6; k++) Py_DECREF(held[k]);
+    PyMem_Free(g);
+    return out;
+}
