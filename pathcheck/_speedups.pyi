@@ -181,6 +181,19 @@ def robot_replay_json(
     kit: tuple[bytes],
     /,
 ) -> tuple[bytes, str, tuple[int, ...]] | bool | None: ...
+def robot_marks_json(
+    entry: Any,
+    unset: Any,
+    said: list[Any],
+    word: Callable[[int], Any],
+    judged: list[Any],
+    judge: Callable[[int], tuple[bytes, bytes, bytes, bytes, int, float, float]],
+    /,
+) -> (
+    tuple[bytes, tuple[int, ...], tuple[tuple[int, int, int, int, float, float], ...]]
+    | bool
+    | None
+): ...
 def memoarrr_word(
     rounds: tuple[tuple[Any, ...], ...], players: tuple[str, ...], kit: tuple[Any, ...]
 ) -> list[Any]: ...

@@ -119,6 +119,8 @@ static PyMethodDef methods[] = {
      "A clean robot-memory/1 log's rounds or trace, or None (pathcheck.games.robot_memory.fast)."},
     {"robot_replay_json", robot_replay_json, METH_VARARGS,
      "A clean robot-memory/1 log's rounds as JSON, or None (pathcheck.games.robot_memory.fast)."},
+    {"robot_marks_json", robot_marks_json, METH_VARARGS,
+     "A clean robot-memory/1 log's analysed moves as JSON, or None (pathcheck.analysis.robot_memory)."},
     {"script_json", script_json, METH_O,
      "A page's JSON made safe in a <script> element (pathcheck.render.html)."},
     {NULL, NULL, 0, NULL},

@@ -57,9 +57,11 @@ try:
 
     _replay: Callable[..., Any] | None = _speedups.robot_replay
     _replay_json: Callable[..., Any] | None = _speedups.robot_replay_json
+    _marks_json: Callable[..., Any] | None = _speedups.robot_marks_json
 except (ImportError, AttributeError):  # no C compiler at install time: Python rules every log
     _replay = None
     _replay_json = None
+    _marks_json = None
 
 _CARD_CODES = 65
 """A card's code in the C side: 0-63 the memory cards (rules.ALL_MEMORY_CARDS), 64 a short
@@ -152,6 +154,17 @@ def trace(entry: RobotMemoryEntry, analysis: tuple[Any, list[Any], Callable[[int
     found: tuple[tuple[int, ...], list[Any]] | None = _replay(entry, UNSET, _said, _word, _KIT,
                                                               analysis)
     return found
+
+
+def marks_json(entry: RobotMemoryEntry, judged: list[Any], judge: Callable[[int], Any]) -> Any:
+    """What the analysis writes of the C replay of ``entry`` for ``--format json|jsonl``: the
+    moves' JSON, the final scores by side and each person's counts
+    (``_speedups.robot_marks_json``, with the analysis's ``judged`` table and ``judge``);
+    None if the C side declines the log, False if it cannot write it (or is not built: then
+    :func:`trace` declines too)."""
+    if _replay is None or _marks_json is None:  # looked up at each call: the tests switch it
+        return False
+    return _marks_json(entry, UNSET, _said, _word, judged, judge)
 
 
 def sides_of(entry: RobotMemoryEntry) -> tuple[str, ...]:

@@ -264,3 +264,149 @@ static PyObject *robot_replay_json(PyObject *Py_UNUSED(self), PyObject *args) {
     PyMem_Free(g);
     return out;
 }
+
+/* ---- the analysis's moves (pathcheck.analysis.robot_memory, for --format json|jsonl) ---- */
+
+/* judged_json's entry of a pick (filled by judge_json the first time), borrowed: (the guess's
+ * words and the card's as JSON without quotes, the JSON from "best" to "pointer":, the JSON
+ * from "cost" to "age":, the mark's counter 0-3, the cost, the value); NULL on an error. */
+static PyObject *rj_judged(PyObject *judged, PyObject *judge, int code) {
+    PyObject *one = PyList_GET_ITEM(judged, code);
+    if (one == Py_None) {
+        PyObject *key = PyLong_FromLong(code);
+        one = key ? PyObject_CallOneArg(judge, key) : NULL;
+        Py_XDECREF(key);
+        if (!one) return NULL;
+        PyList_SetItem(judged, code, one);  /* steals; stays borrowed */
+    }
+    if (!PyTuple_CheckExact(one) || PyTuple_GET_SIZE(one) != 7 ||
+        !PyBytes_CheckExact(PyTuple_GET_ITEM(one, 0)) ||
+        !PyBytes_CheckExact(PyTuple_GET_ITEM(one, 1)) ||
+        !PyBytes_CheckExact(PyTuple_GET_ITEM(one, 2)) ||
+        !PyBytes_CheckExact(PyTuple_GET_ITEM(one, 3)) ||
+        !PyLong_CheckExact(PyTuple_GET_ITEM(one, 4)) ||
+        !PyFloat_CheckExact(PyTuple_GET_ITEM(one, 5)) ||
+        !PyFloat_CheckExact(PyTuple_GET_ITEM(one, 6))) {
+        PyErr_SetString(PyExc_TypeError, "robot_marks_json: judge must give 7 fields");
+        return NULL;
+    }
+    long counter = PyLong_AsLong(PyTuple_GET_ITEM(one, 4));
+    if (counter < 0 || counter > 3) {
+        PyErr_SetString(PyExc_ValueError, "robot_marks_json: a mark's counter is 0-3");
+        return NULL;
+    }
+    return one;
+}
+
+typedef struct {
+    long marks[RM_MAX_PEOPLE][4];
+    double lost[RM_MAX_PEOPLE], stake[RM_MAX_PEOPLE];
+} RjCounts;
+
+/* The moves as a JSON array into `o`, as rw_moves makes them, with each person's counts:
+ * 0, -1 on an error, 1 declined. */
+static int rj_moves(Out *o, const RmGame *g, PyObject *judged, PyObject *judge, RjCounts *c) {
+    int status;
+    if (RJ_LIT(o, "[")) return -1;
+    int first = 1;
+    for (int i = 0; i < RM_ROUNDS; i++) {
+        const RmRound *r = &g->rounds[i];
+        for (int k = 0; k < r->npicks; k++, first = 0) {
+            const RmPick *pick = &r->picks[k];
+            PyObject *one = rj_judged(judged, judge, pick->code);
+            if (!one) return -1;
+            int person = rm_find(pick->guesser, g->people, g->npeople);
+            if (person < 0) return 1;  /* (rm_replay found every guesser among them) */
+            long counter = PyLong_AsLong(PyTuple_GET_ITEM(one, 4));
+            double cost = PyFloat_AS_DOUBLE(PyTuple_GET_ITEM(one, 5)),
+                   value = PyFloat_AS_DOUBLE(PyTuple_GET_ITEM(one, 6));
+            c->marks[person][counter]++;
+            if (value != 0.0) {  /* summarise adds the moves with a value, in order */
+                c->stake[person] += value;
+                c->lost[person] += cost;
+            }
+            if ((!first && RJ_LIT(o, ",")) || RJ_LIT(o, "{\"round\":") ||
+                out_long(o, i + 1) || RJ_LIT(o, ",\"index\":") || out_long(o, pick->turn) ||
+                RJ_LIT(o, ",\"player\":"))
+                return -1;
+            if ((status = rj_str(o, pick->guesser))) return status;
+            if (RJ_LIT(o, ",\"did\":\"names ") || out_bytes(o, PyTuple_GET_ITEM(one, 0)) ||
+                RJ_LIT(o, " for ") || rj_place(o, pick) || RJ_LIT(o, "\",\"knew\":\"") ||
+                rj_place(o, pick) || RJ_LIT(o, " was ") ||
+                out_bytes(o, PyTuple_GET_ITEM(one, 1)) || RJ_LIT(o, " at setup\"") ||
+                out_bytes(o, PyTuple_GET_ITEM(one, 2)) || RJ_LIT(o, "\"/rounds/") ||
+                out_long(o, i) || RJ_LIT(o, "/turns/") || out_long(o, pick->turn - 1) ||
+                (pick->chain >= 0 && (RJ_LIT(o, "/chain/") || out_long(o, pick->chain))) ||
+                RJ_LIT(o, "\"") || out_bytes(o, PyTuple_GET_ITEM(one, 3)) ||
+                out_long(o, k + 1) || RJ_LIT(o, "}"))
+                return -1;
+        }
+    }
+    return RJ_LIT(o, "]");
+}
+
+/* robot_marks_json(entry, unset, said, word, judged, judge) -> None, False, or
+ *   (the moves' JSON: bytes, the final scores by seat: tuple of ints, each person's counts
+ *    in the entry's order: (slips, guesses, sound, harmless, lost, at stake)).
+ * entry, unset, said, word: robot_replay's; judged: a list of RM_CODES, None or what
+ * judge(index) gave for it (see rj_judged). None: the log is not clean (the analysis's Python
+ * replay takes it); False: it is, but cannot be written here (robot_replay's moves then). */
+static PyObject *robot_marks_json(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *entry, *unset, *said, *word, *judged, *judge;
+    if (!PyArg_ParseTuple(args, "OOO!OO!O", &entry, &unset, &PyList_Type, &said, &word,
+                          &PyList_Type, &judged, &judge))
+        return NULL;
+    if (PyList_GET_SIZE(said) != RM_CODES || PyList_GET_SIZE(judged) != RM_CODES) {
+        PyErr_SetString(PyExc_ValueError, "robot_marks_json: said or judged of the wrong size");
+        return NULL;
+    }
+    RmGame *g = PyMem_Calloc(1, sizeof *g);
+    RjCounts *c = PyMem_Calloc(1, sizeof *c);
+    if (!g || !c) {
+        PyMem_Free(g);
+        PyMem_Free(c);
+        return PyErr_NoMemory();
+    }
+    PyObject *held[] = {entry, said, word, judged, judge};
+    for (int k = 0; k < 5; k++) Py_INCREF(held[k]);
+    g->unset = unset;
+    g->said = said;
+    g->word = word;
+    PyObject *out = NULL;
+    int status = rm_replay(g, entry);
+    if (status == 0) {
+        out = Py_NewRef(Py_None);
+    } else if (status > 0) {
+        Out o = {NULL, 0, 0};
+        status = rj_moves(&o, g, judged, judge, c);
+        if (status < 0 && !PyErr_Occurred()) PyErr_NoMemory();
+        if (status > 0) {
+            out = Py_NewRef(Py_False);
+        } else if (status == 0) {
+            PyObject *moves = PyBytes_FromStringAndSize(o.buf, o.len);
+            PyObject *scores = moves ? PyTuple_New(g->nsides) : NULL;
+            PyObject *counts = scores ? PyTuple_New(g->npeople) : NULL;
+            for (int s = 0; counts && s < g->nsides; s++) {
+                PyObject *value = PyLong_FromLong(g->rounds[RM_ROUNDS - 1].scores[s]);
+                if (!value) Py_CLEAR(counts);
+                else PyTuple_SET_ITEM(scores, s, value);
+            }
+            for (int p = 0; counts && p < g->npeople; p++) {
+                PyObject *one = Py_BuildValue("(lllldd)", c->marks[p][0], c->marks[p][1],
+                                              c->marks[p][2], c->marks[p][3], c->lost[p],
+                                              c->stake[p]);
+                if (!one) Py_CLEAR(counts);
+                else PyTuple_SET_ITEM(counts, p, one);
+            }
+            if (counts) out = PyTuple_Pack(3, moves, scores, counts);
+            Py_XDECREF(moves);
+            Py_XDECREF(scores);
+            Py_XDECREF(counts);
+        }
+        PyMem_RawFree(o.buf);
+    }
+    for (int k = 0; k < 5; k++) Py_DECREF(held[k]);
+    PyMem_Free(g);
+    PyMem_Free(c);
+    return out;
+}
