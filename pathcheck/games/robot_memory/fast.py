@@ -186,7 +186,6 @@ def fast_ruling(entry: RobotMemoryEntry, *, source: str, for_json: bool = False
         return None
     rounds: Any = None  # Round values, or their JSON as a msgspec.Raw (see the docstring)
     table: str | None = None
-    sides = sides_of(entry)
     if for_json and _replay_json is not None:
         written = _replay_json(entry, UNSET, _said, _word, _said_json, _word_json, _JSON_KIT)
         if written is None:  # not a clean log: the Python replay rules on it
@@ -194,7 +193,7 @@ def fast_ruling(entry: RobotMemoryEntry, *, source: str, for_json: bool = False
         if written is not False:  # (False: a name it cannot write; made as values below)
             raw, table, totals = written
             rounds = msgspec.Raw(raw)
-            scores = dict(zip(sides, totals, strict=True))
+            scores = dict(zip(sides_of(entry), totals, strict=True))
     if rounds is None:
         found: tuple[list[Round], str | None] | None = _replay(entry, UNSET, _said, _word, _KIT,
                                                                  None)
@@ -202,6 +201,7 @@ def fast_ruling(entry: RobotMemoryEntry, *, source: str, for_json: bool = False
             return None
         rounds, table = found
         scores = dict(rounds[-1].scores)
+    sides = sides_of(entry)
     solo = entry.variant == "solo"
     winners, tie = winners_of(scores, solo)
     notes: list[str] = []
