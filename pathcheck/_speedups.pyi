@@ -177,8 +177,8 @@ def robot_replay_json(
     said: list[Any],
     word: Callable[[int], Any],
     said_json: list[Any],
-    word_json: Callable[[int], tuple[bytes, bytes, bytes, bytes]],
-    kit: tuple[bytes],
+    word_json: Callable[[int], Any],
+    kit: tuple[Any, ...],
     /,
 ) -> tuple[bytes, str, tuple[int, ...]] | bool | None: ...
 def robot_marks_json(
@@ -187,7 +187,7 @@ def robot_marks_json(
     said: list[Any],
     word: Callable[[int], Any],
     judged: list[Any],
-    judge: Callable[[int], tuple[bytes, bytes, bytes, bytes, int, float, float]],
+    judge: Callable[[int], Any],
     /,
 ) -> (
     tuple[bytes, tuple[int, ...], tuple[tuple[int, int, int, int, float, float], ...]]

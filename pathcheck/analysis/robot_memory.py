@@ -104,7 +104,7 @@ def analyse_entry(entry: RobotMemoryEntry, *, source: str, for_json: bool = Fals
     ``for_json``: the analysis is only to be encoded (``to_json``), so a clean log's moves may
     come as the JSON array msgspec would write of them (a :class:`msgspec.Raw` in ``moves``,
     written by ``_speedups.robot_marks_json`` with each person's counts); the same bytes."""
-    written = fast.marks_json(entry, _JUDGED_JSON, _judged_json) if for_json else False
+    written: Any = fast.marks_json(entry, _JUDGED_JSON, _judged_json) if for_json else False
     if written is None:  # not a clean log
         return analyse_read(read_entry(entry, source=source), source=source)
     if written is False:  # (not asked, or a name it cannot write): the moves as values
@@ -134,8 +134,9 @@ def analyse_entry(entry: RobotMemoryEntry, *, source: str, for_json: bool = Fals
                                      points.get(p, 0), p in won)
                       for p, (slips, guesses, sound, harmless, lost, stake)
                       in zip(people, counts, strict=True))
+    encoded: Any = msgspec.Raw(raw)  # to_json writes it as it is
     return GameAnalysis(game="robot-memory", format=FORMAT, source=source, players=people,
-                        moves=msgspec.Raw(raw), summaries=summaries, winners=tuple(won),
+                        moves=encoded, summaries=summaries, winners=tuple(won),
                         final_scores=dict(points), notes=())
 
 

@@ -166,7 +166,8 @@ def test_a_name_with_no_utf8_form_goes_the_value_path(variant: str) -> None:
 
 
 @built
-def test_a_kept_ruling_never_holds_json(tmp_path: Path) -> None:
+def test_a_kept_ruling_never_holds_json(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                        ) -> None:
     """--html and --at keep the ruling (``keep``), text output words it: never Raw rounds;
     json and jsonl get the same bytes either way."""
     path = tmp_path / "logs.jsonl"
@@ -190,16 +191,12 @@ def test_a_kept_ruling_never_holds_json(tmp_path: Path) -> None:
 
     from pathcheck.games.robot_memory import adjudicator
 
-    saved = adjudicator.fast_ruling
-    adjudicator.fast_ruling = spy
-    try:
-        list(rule_logs([str(path)], StreamSettings(output="text")))
-        assert calls and not any(calls)
-        calls.clear()
-        list(rule_logs([str(path)], StreamSettings(output="jsonl")))
-        assert calls and all(calls)
-    finally:
-        adjudicator.fast_ruling = saved
+    monkeypatch.setattr(adjudicator, "fast_ruling", spy)
+    list(rule_logs([str(path)], StreamSettings(output="text")))
+    assert calls and not any(calls)
+    calls.clear()
+    list(rule_logs([str(path)], StreamSettings(output="jsonl")))
+    assert calls and all(calls)
 
 
 @built
