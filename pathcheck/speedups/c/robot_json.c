@@ -44,27 +44,50 @@ static int rj_text(Out *o, DwText *b) {
     return status;
 }
 
-/* The text in `b` (freed) and then the JSON without quotes `end`, as one JSON string. */
-static int rj_text_end(Out *o, DwText *b, PyObject *end) {
-    int status = rj_text(o, b);
-    if (status) return status;
-    o->len--;  /* the closing quote */
-    if (out_bytes(o, end) || RJ_LIT(o, "\"")) return -1;
+/* Each person's and side's name as JSON without its quotes, escaped once a log. */
+typedef struct {
+    Out buf;
+    Py_ssize_t at[RM_MAX_PEOPLE + RM_MAX_SIDES], len[RM_MAX_PEOPLE + RM_MAX_SIDES];
+} RjNames;
+
+#define RJ_SIDE(s) (RM_MAX_PEOPLE + (s))
+
+/* 0, -1 on no memory, 1 declined (a name with no UTF-8 form). */
+static int rj_names(RjNames *n, const RmGame *g) {
+    for (int k = 0; k < g->npeople + g->nsides; k++) {
+        int slot = k < g->npeople ? k : RJ_SIDE(k - g->npeople);
+        PyObject *name = k < g->npeople ? g->people[k] : g->sides[k - g->npeople];
+        Py_ssize_t at = n->buf.len;
+        int status = rj_str(&n->buf, name);
+        if (status) return status;
+        n->at[slot] = at + 1;
+        n->len[slot] = n->buf.len - at - 2;
+    }
     return 0;
 }
 
+/* Name `slot` without quotes, or with them. */
+static int rj_bare(Out *o, const RjNames *n, int slot) {
+    return out_put(o, n->buf.buf + n->at[slot], n->len[slot]);
+}
+
+static int rj_name(Out *o, const RjNames *n, int slot) {
+    return out_put(o, n->buf.buf + n->at[slot] - 1, n->len[slot] + 2);
+}
+
 /* {"side":score,...} after round `r`, in seat order. */
-static int rj_scores(Out *o, const RmGame *g, const RmRound *r) {
+static int rj_scores(Out *o, const RmGame *g, const RjNames *n, const RmRound *r) {
     if (RJ_LIT(o, "{")) return -1;
-    for (int s = 0; s < g->nsides; s++) {
-        int status = (s && RJ_LIT(o, ",")) ? -1 : rj_str(o, g->sides[s]);
-        if (status || RJ_LIT(o, ":") || out_long(o, r->scores[s])) return status ? status : -1;
-    }
+    for (int s = 0; s < g->nsides; s++)
+        if ((s && RJ_LIT(o, ",")) || rj_name(o, n, RJ_SIDE(s)) || RJ_LIT(o, ":") ||
+            out_long(o, r->scores[s]))
+            return -1;
     return RJ_LIT(o, "}");
 }
 
 /* The layout's and the first player's events of round `number`, as rw_opening words them. */
-static int rj_opening(Out *o, const RmGame *g, const RmRound *r, int number, PyObject *fewest) {
+static int rj_opening(Out *o, const RjNames *n, const RmRound *r, int number,
+                      PyObject *fewest) {
     if (RJ_LIT(o, "{\"text\":\"") || out_long(o, r->memory) ||
         (r->memory == 1 ? RJ_LIT(o, " memory card and ") : RJ_LIT(o, " memory cards and ")) ||
         out_long(o, r->shorts) ||
@@ -74,23 +97,15 @@ static int rj_opening(Out *o, const RmGame *g, const RmRound *r, int number, PyO
                   "\"memory_cards\":") ||
         out_long(o, r->memory) || RJ_LIT(o, ",\"short_circuits\":") || out_long(o, r->shorts) ||
         RJ_LIT(o, ",\"rows\":") || out_long(o, r->rows) || RJ_LIT(o, ",\"columns\":") ||
-        out_long(o, r->columns) || RJ_LIT(o, ",\"not_recorded\":0}},{\"text\":"))
-        return -1;
-    PyObject *first = g->sides[r->first];
-    DwText b;
-    dwt_init(&b);
-    dwt_str(&b, first);
-    dwt_cstr(&b, number == 1 ? " is the first active player (chosen at random)"
-                             : r->tie ? " starts: fewest points (a tie, any of them)"
-                                      : " starts: fewest points");
-    int status = rj_text(o, &b);
-    if (status) return status;
-    if (RJ_LIT(o, ",\"move\":null,\"rule\":") ||
+        out_long(o, r->columns) || RJ_LIT(o, ",\"not_recorded\":0}},{\"text\":\"") ||
+        rj_bare(o, n, RJ_SIDE(r->first)) ||
+        (number == 1 ? RJ_LIT(o, " is the first active player (chosen at random)\"")
+         : r->tie   ? RJ_LIT(o, " starts: fewest points (a tie, any of them)\"")
+                    : RJ_LIT(o, " starts: fewest points\"")) ||
+        RJ_LIT(o, ",\"move\":null,\"rule\":") ||
         (number == 1 ? RJ_LIT(o, "null") : out_bytes(o, fewest)) ||
-        RJ_LIT(o, ",\"points\":{},\"fact\":{\"kind\":\"start\",\"player\":"))
-        return -1;
-    if ((status = rj_str(o, first))) return status;
-    if (RJ_LIT(o, ",\"round\":") || out_long(o, number) ||
+        RJ_LIT(o, ",\"points\":{},\"fact\":{\"kind\":\"start\",\"player\":") ||
+        rj_name(o, n, RJ_SIDE(r->first)) || RJ_LIT(o, ",\"round\":") || out_long(o, number) ||
         (number == 1 ? RJ_LIT(o, ",\"reason\":\"random\",\"birds\":null,\"tie\":false}}")
          : r->tie   ? RJ_LIT(o, ",\"reason\":\"fewest-points\",\"birds\":null,\"tie\":true}}")
                     : RJ_LIT(o, ",\"reason\":\"fewest-points\",\"birds\":null,\"tie\":false}}")))
@@ -108,45 +123,26 @@ static int rj_place(Out *o, const RmPick *pick) {
 
 /* The event of one pick of round index `index`, as rw_pick words it; `said` its entry of
  * said_json (checked by the caller). */
-static int rj_pick(Out *o, const RmGame *g, const RmPick *pick, int index, PyObject *said) {
-    PyObject *where = rw_place(pick->row, pick->column);
-    if (!where) return -1;
-    DwText b;
-    dwt_init(&b);
-    dwt_str(&b, pick->chooser);
-    dwt_cstr(&b, pick->chain >= 0 ? " chooses " : " points at ");
-    dwt_str(&b, where);
-    dwt_cstr(&b, pick->chain >= 0 ? " (after a short circuit); " : " for ");
-    if (pick->chain < 0) {
-        dwt_str(&b, pick->guesser);
-        dwt_cstr(&b, "; ");
-    }
-    dwt_str(&b, pick->guesser);
-    int status;
-    if (RJ_LIT(o, "{\"text\":")) return -1;
-    if ((status = rj_text_end(o, &b, PyTuple_GET_ITEM(said, 0)))) return status;
-    if (RJ_LIT(o, ",\"move\":{\"round\":") || out_long(o, index + 1) ||
-        RJ_LIT(o, ",\"index\":") || out_long(o, pick->turn) || RJ_LIT(o, ",\"player\":"))
-        return -1;
-    if ((status = rj_str(o, pick->guesser))) return status;
-    if (RJ_LIT(o, ",\"pointer\":\"/rounds/") || out_long(o, index) || RJ_LIT(o, "/turns/") ||
-        out_long(o, pick->turn - 1) ||
+static int rj_pick(Out *o, const RjNames *n, const RmPick *pick, int index, PyObject *said) {
+    int chooser = pick->chooser_at, guesser = pick->guesser_at, side = RJ_SIDE(pick->side);
+    if (RJ_LIT(o, "{\"text\":\"") || rj_bare(o, n, chooser) ||
+        (pick->chain >= 0 ? RJ_LIT(o, " chooses ") : RJ_LIT(o, " points at ")) ||
+        rj_place(o, pick) ||
+        (pick->chain >= 0 ? RJ_LIT(o, " (after a short circuit); ")
+                          : RJ_LIT(o, " for ") || rj_bare(o, n, guesser) || RJ_LIT(o, "; ")) ||
+        rj_bare(o, n, guesser) || out_bytes(o, PyTuple_GET_ITEM(said, 0)) ||
+        RJ_LIT(o, "\",\"move\":{\"round\":") || out_long(o, index + 1) ||
+        RJ_LIT(o, ",\"index\":") || out_long(o, pick->turn) || RJ_LIT(o, ",\"player\":") ||
+        rj_name(o, n, guesser) || RJ_LIT(o, ",\"pointer\":\"/rounds/") || out_long(o, index) ||
+        RJ_LIT(o, "/turns/") || out_long(o, pick->turn - 1) ||
         (pick->chain >= 0 && (RJ_LIT(o, "/chain/") || out_long(o, pick->chain))) ||
         RJ_LIT(o, "\"},\"rule\":") || out_bytes(o, PyTuple_GET_ITEM(said, 1)) ||
-        RJ_LIT(o, ",\"points\":{"))
-        return -1;
-    PyObject *side = g->sides[pick->side];
-    if ((status = rj_str(o, side))) return status;
-    if (RJ_LIT(o, ":") || out_bytes(o, PyTuple_GET_ITEM(said, 2)) ||
-        RJ_LIT(o, "},\"fact\":{\"kind\":\"guess\",\"pointer\":"))
-        return -1;
-    if ((status = rj_str(o, pick->chooser))) return status;
-    if (RJ_LIT(o, ",\"guesser\":")) return -1;
-    if ((status = rj_str(o, pick->guesser))) return status;
-    if (RJ_LIT(o, ",\"side\":")) return -1;
-    if ((status = rj_str(o, side))) return status;
-    if (RJ_LIT(o, ",\"position\":\"") || rj_place(o, pick) || RJ_LIT(o, "\"") ||
-        out_bytes(o, PyTuple_GET_ITEM(said, 3)) || RJ_LIT(o, "}}"))
+        RJ_LIT(o, ",\"points\":{") || rj_name(o, n, side) || RJ_LIT(o, ":") ||
+        out_bytes(o, PyTuple_GET_ITEM(said, 2)) ||
+        RJ_LIT(o, "},\"fact\":{\"kind\":\"guess\",\"pointer\":") || rj_name(o, n, chooser) ||
+        RJ_LIT(o, ",\"guesser\":") || rj_name(o, n, guesser) || RJ_LIT(o, ",\"side\":") ||
+        rj_name(o, n, side) || RJ_LIT(o, ",\"position\":\"") || rj_place(o, pick) ||
+        RJ_LIT(o, "\"") || out_bytes(o, PyTuple_GET_ITEM(said, 3)) || RJ_LIT(o, "}}"))
         return -1;
     return 0;
 }
@@ -174,8 +170,8 @@ static PyObject *rj_said(PyObject *said_json, PyObject *word_json, int code) {
 }
 
 /* The rounds as a JSON array into `o`: 0, -1 on an error, 1 declined. */
-static int rj_rounds(Out *o, const RmGame *g, PyObject *said_json, PyObject *word_json,
-                     PyObject *fewest) {
+static int rj_rounds(Out *o, const RmGame *g, const RjNames *n, PyObject *said_json,
+                     PyObject *word_json, PyObject *fewest) {
     for (int s = 0; s < g->nsides; s++)  /* two sides of one name: one key of a dict */
         for (int t = 0; t < s; t++)
             if (rm_same(g->sides[s], g->sides[t])) return 1;
@@ -194,16 +190,14 @@ static int rj_rounds(Out *o, const RmGame *g, PyObject *said_json, PyObject *wor
         dwt_str(&b, g->sides[r->first]);
         dwt_cstr(&b, ")");
         if ((status = rj_text(o, &b))) return status;
-        if (RJ_LIT(o, ",\"events\":[")) return -1;
-        if ((status = rj_opening(o, g, r, i + 1, fewest))) return status;
+        if (RJ_LIT(o, ",\"events\":[") || rj_opening(o, n, r, i + 1, fewest)) return -1;
         for (int k = 0; k < r->npicks; k++) {
             PyObject *said = rj_said(said_json, word_json, r->picks[k].code);
-            if (!said || RJ_LIT(o, ",")) return -1;
-            if ((status = rj_pick(o, g, &r->picks[k], i, said))) return status;
+            if (!said || RJ_LIT(o, ",") || rj_pick(o, n, &r->picks[k], i, said)) return -1;
         }
-        if (RJ_LIT(o, "],\"scores\":")) return -1;
-        if ((status = rj_scores(o, g, r))) return status;
-        if (RJ_LIT(o, ",\"display\":")) return -1;
+        if (RJ_LIT(o, "],\"scores\":") || rj_scores(o, g, n, r) ||
+            RJ_LIT(o, ",\"display\":"))
+            return -1;
         rw_grid_text(r, &b);
         if ((status = rj_text(o, &b)) || RJ_LIT(o, "}")) return status ? status : -1;
     }
@@ -240,7 +234,12 @@ static PyObject *robot_replay_json(PyObject *Py_UNUSED(self), PyObject *args) {
         out = Py_NewRef(Py_None);
     } else if (status > 0) {
         Out o = {NULL, 0, 0};
-        status = rj_rounds(&o, g, said_json, word_json, PyTuple_GET_ITEM(kit, RJ_FEWEST));
+        RjNames *n = PyMem_Calloc(1, sizeof *n);
+        status = !n ? -1 : rj_names(n, g);
+        if (status == 0)
+            status = rj_rounds(&o, g, n, said_json, word_json, PyTuple_GET_ITEM(kit, RJ_FEWEST));
+        if (n) PyMem_RawFree(n->buf.buf);
+        PyMem_Free(n);
         if (status < 0 && !PyErr_Occurred()) PyErr_NoMemory();
         PyObject *rounds = NULL, *table = NULL, *scores = NULL;
         if (status == 0 && (rounds = PyBytes_FromStringAndSize(o.buf, o.len)) &&
@@ -305,8 +304,8 @@ typedef struct {
 
 /* The moves as a JSON array into `o`, as rw_moves makes them, with each person's counts:
  * 0, -1 on an error, 1 declined. */
-static int rj_moves(Out *o, const RmGame *g, PyObject *judged, PyObject *judge, RjCounts *c) {
-    int status;
+static int rj_moves(Out *o, const RmGame *g, const RjNames *n, PyObject *judged,
+                    PyObject *judge, RjCounts *c) {
     if (RJ_LIT(o, "[")) return -1;
     int first = 1;
     for (int i = 0; i < RM_ROUNDS; i++) {
@@ -315,8 +314,7 @@ static int rj_moves(Out *o, const RmGame *g, PyObject *judged, PyObject *judge, 
             const RmPick *pick = &r->picks[k];
             PyObject *one = rj_judged(judged, judge, pick->code);
             if (!one) return -1;
-            int person = rm_find(pick->guesser, g->people, g->npeople);
-            if (person < 0) return 1;  /* (rm_replay found every guesser among them) */
+            int person = pick->guesser_at;
             long counter = PyLong_AsLong(PyTuple_GET_ITEM(one, 4));
             double cost = PyFloat_AS_DOUBLE(PyTuple_GET_ITEM(one, 5)),
                    value = PyFloat_AS_DOUBLE(PyTuple_GET_ITEM(one, 6));
@@ -327,10 +325,8 @@ static int rj_moves(Out *o, const RmGame *g, PyObject *judged, PyObject *judge, 
             }
             if ((!first && RJ_LIT(o, ",")) || RJ_LIT(o, "{\"round\":") ||
                 out_long(o, i + 1) || RJ_LIT(o, ",\"index\":") || out_long(o, pick->turn) ||
-                RJ_LIT(o, ",\"player\":"))
-                return -1;
-            if ((status = rj_str(o, pick->guesser))) return status;
-            if (RJ_LIT(o, ",\"did\":\"names ") || out_bytes(o, PyTuple_GET_ITEM(one, 0)) ||
+                RJ_LIT(o, ",\"player\":") || rj_name(o, n, person) ||
+                RJ_LIT(o, ",\"did\":\"names ") || out_bytes(o, PyTuple_GET_ITEM(one, 0)) ||
                 RJ_LIT(o, " for ") || rj_place(o, pick) || RJ_LIT(o, "\",\"knew\":\"") ||
                 rj_place(o, pick) || RJ_LIT(o, " was ") ||
                 out_bytes(o, PyTuple_GET_ITEM(one, 1)) || RJ_LIT(o, " at setup\"") ||
@@ -378,7 +374,11 @@ static PyObject *robot_marks_json(PyObject *Py_UNUSED(self), PyObject *args) {
         out = Py_NewRef(Py_None);
     } else if (status > 0) {
         Out o = {NULL, 0, 0};
-        status = rj_moves(&o, g, judged, judge, c);
+        RjNames *n = PyMem_Calloc(1, sizeof *n);
+        status = !n ? -1 : rj_names(n, g);
+        if (status == 0) status = rj_moves(&o, g, n, judged, judge, c);
+        if (n) PyMem_RawFree(n->buf.buf);
+        PyMem_Free(n);
         if (status < 0 && !PyErr_Occurred()) PyErr_NoMemory();
         if (status > 0) {
             out = Py_NewRef(Py_False);
