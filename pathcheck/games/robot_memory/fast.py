@@ -193,15 +193,16 @@ def fast_ruling(entry: RobotMemoryEntry, *, source: str, for_json: bool = False
         if written is not False:  # (False: a name it cannot write; made as values below)
             raw, table, totals = written
             rounds = msgspec.Raw(raw)
-            scores = dict(zip(sides_of(entry), totals, strict=True))
+            sides = sides_of(entry)
+            scores = dict(zip(sides, totals, strict=True))
     if rounds is None:
         found: tuple[list[Round], str | None] | None = _replay(entry, UNSET, _said, _word, _KIT,
                                                                  None)
         if found is None:
             return None
         rounds, table = found
+        sides = sides_of(entry)
         scores = dict(rounds[-1].scores)
-    sides = sides_of(entry)
     solo = entry.variant == "solo"
     winners, tie = winners_of(scores, solo)
     notes: list[str] = []
