@@ -189,6 +189,29 @@ def robot_replay(
     kit: tuple[Any, ...],
     analysis: tuple[Any, list[Any], Callable[[int], Any]] | None,
 ) -> tuple[Any, Any] | None: ...
+def robot_replay_json(
+    entry: Any,
+    unset: Any,
+    said: list[Any],
+    word: Callable[[int], Any],
+    said_json: list[Any],
+    word_json: Callable[[int], Any],
+    kit: tuple[Any, ...],
+    /,
+) -> tuple[bytes, str, tuple[int, ...]] | bool | None: ...
+def robot_marks_json(
+    entry: Any,
+    unset: Any,
+    said: list[Any],
+    word: Callable[[int], Any],
+    judged: list[Any],
+    judge: Callable[[int], Any],
+    /,
+) -> (
+    tuple[bytes, tuple[int, ...], tuple[tuple[int, int, int, int, float, float], ...]]
+    | bool
+    | None
+): ...
 def memoarrr_word(
     rounds: tuple[tuple[Any, ...], ...], players: tuple[str, ...], kit: tuple[Any, ...]
 ) -> list[Any]: ...

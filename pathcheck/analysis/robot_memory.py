@@ -23,9 +23,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import msgspec
 from msgspec import UNSET
 
-from pathcheck.analysis.core import AnalysedMove, GameAnalysis, Mark, make_analysis, slip_mark
+from pathcheck.analysis.core import (
+    AnalysedMove,
+    GameAnalysis,
+    Mark,
+    make_analysis,
+    player_summary,
+    slip_mark,
+)
 from pathcheck.games.robot_memory import fast
 from pathcheck.games.robot_memory.log import (
     FORMAT,
@@ -86,15 +94,26 @@ def analyse(log: Mapping[str, Any], *, source: str) -> GameAnalysis:
     return analyse_read(read_log(log, source=source), source=source)
 
 
-def analyse_entry(entry: RobotMemoryEntry, *, source: str) -> GameAnalysis:
+def analyse_entry(entry: RobotMemoryEntry, *, source: str, for_json: bool = False
+                  ) -> GameAnalysis:
     """:func:`analyse` of a log as msgspec decodes it (:data:`~pathcheck.games.robot_memory.
     log.LOG_FORMAT`): a clean log's guesses, scores and winners come from the C replay's one
     pass (:func:`~pathcheck.games.robot_memory.fast.trace`), anything else from
-    :func:`analyse_read` (the plain reference)."""
-    found = fast.trace(entry, _ANALYSIS)
-    if found is None:
+    :func:`analyse_read` (the plain reference).
+
+    ``for_json``: the analysis is only to be encoded (``to_json``), so a clean log's moves may
+    come as the JSON array msgspec would write of them (a :class:`msgspec.Raw` in ``moves``,
+    written by ``_speedups.robot_marks_json`` with each person's counts); the same bytes."""
+    written: Any = fast.marks_json(entry, _JUDGED_JSON, _judged_json) if for_json else False
+    if written is None:  # not a clean log
         return analyse_read(read_entry(entry, source=source), source=source)
-    totals, moves = found
+    if written is False:  # (not asked, or a name it cannot write): the moves as values
+        found = fast.trace(entry, _ANALYSIS)
+        if found is None:
+            return analyse_read(read_entry(entry, source=source), source=source)
+        totals, moves = found
+    else:
+        raw, totals, counts = written
     sides = fast.sides_of(entry)
     scores = dict(zip(sides, totals, strict=True))
     winners, _ = winners_of(scores, entry.variant == "solo")
@@ -107,7 +126,18 @@ def analyse_entry(entry: RobotMemoryEntry, *, source: str) -> GameAnalysis:
         side = {m: team.name for team in entry.teams for m in team.members}
         points = {p: scores[side[p]] for p in people}
         won = [p for p in people if side[p] in winners]
-    return make_analysis("robot-memory", FORMAT, source, people, moves, points, won, notes=())
+    if written is False:
+        return make_analysis("robot-memory", FORMAT, source, people, moves, points, won,
+                             notes=())
+    # summarise's, from the counts made in C (every guesser is one of the people)
+    summaries = tuple(player_summary(p, slips, guesses, sound, harmless, lost, stake,
+                                     points.get(p, 0), p in won)
+                      for p, (slips, guesses, sound, harmless, lost, stake)
+                      in zip(people, counts, strict=True))
+    encoded: Any = msgspec.Raw(raw)  # to_json writes it as it is
+    return GameAnalysis(game="robot-memory", format=FORMAT, source=source, players=people,
+                        moves=encoded, summaries=summaries, winners=tuple(won),
+                        final_scores=dict(points), notes=())
 
 
 def analyse_read(game: GameLog, *, source: str) -> GameAnalysis:
@@ -221,6 +251,34 @@ def _judged_code(index: int) -> _Judged:
 
 _ANALYSIS = (AnalysedMove, _JUDGED_CODES, _judged_code)
 """What the C replay needs to hand back a clean log's moves (:func:`fast.trace`)."""
+
+_JUDGED_JSON: list[tuple[bytes, bytes, bytes, bytes, int, float, float] | None] = (
+    [None] * len(fast._said))
+"""By the C replay's index of a guess on a card: what robot_json.c writes of its move, filled
+through :func:`_judged_json`."""
+_COUNTER = {Mark.SLIP: 0, Mark.GUESS: 1, Mark.SOUND: 2, Mark.HARMLESS: 3}
+"""A mark's place in the counts per person robot_json.c makes (summarise's tally)."""
+
+
+def _judged_json(index: int) -> tuple[bytes, bytes, bytes, bytes, int, float, float]:
+    """:func:`_judged_code`'s judgement of a C index as robot_json.c writes the move: the
+    guess's and the card's words as JSON without quotes, the JSON from ``best`` to
+    ``pointer``'s key and from ``cost`` to ``age``'s key, the mark's counter, cost and value.
+
+    >>> named, seen, mid, tail, counter, cost, value = _judged_json(0)
+    >>> mid.startswith(b',"best":'), tail.endswith(b',"age":')
+    (True, True)
+    """
+    named, seen, best, mark, why, rule, cost, value, graded = (
+        _JUDGED_CODES[index] or _judged_code(index))
+    encode = msgspec.json.encode
+    found = _JUDGED_JSON[index] = (
+        encode(named)[1:-1], encode(seen)[1:-1],
+        b',"best":' + encode(best) + b',"mark":' + encode(mark) + b',"why":' + encode(why)
+        + b',"chance":null,"rule":' + encode(rule) + b',"pointer":',
+        b',"cost":' + encode(cost) + b',"value":' + encode(value) + b',"grade":'
+        + encode(graded) + b',"age":', _COUNTER[mark], cost, value)
+    return found
 
 
 def _judged(key: tuple[Guess, Card, bool]) -> _Judged:

@@ -79,6 +79,7 @@ static const int SIGN[4] = {1, 1, -1, -1};
 #include "c/memo_dice_lenient.c"
 #include "c/robot_replay.c"
 #include "c/robot_word.c"
+#include "c/robot_json.c"
 #include "c/script_json.c"
 #include "c/dungeon_pictures.c"
 #include "c/lean_add.c"
@@ -133,6 +134,10 @@ static PyMethodDef methods[] = {
      "The marked moves of a clean game/1 log's analysis (pathcheck.analysis.dungeon)."},
     {"robot_replay", robot_replay, METH_VARARGS,
      "A clean robot-memory/1 log's rounds or trace, or None (pathcheck.games.robot_memory.fast)."},
+    {"robot_replay_json", robot_replay_json, METH_VARARGS,
+     "A clean robot-memory/1 log's rounds as JSON, or None (pathcheck.games.robot_memory.fast)."},
+    {"robot_marks_json", robot_marks_json, METH_VARARGS,
+     "A clean robot-memory/1 log's analysed moves as JSON, or None (pathcheck.analysis.robot_memory)."},
     {"script_json", script_json, METH_O,
      "A page's JSON made safe in a <script> element (pathcheck.render.html)."},
     {"dungeon_pictures", dungeon_pictures, METH_VARARGS,

@@ -32,6 +32,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import msgspec
 from msgspec import UNSET
 
 from pathcheck.facts import GuessFact, LayoutFact, StartFact
@@ -55,8 +56,12 @@ try:
     from pathcheck import _speedups
 
     _replay: Callable[..., Any] | None = _speedups.robot_replay
+    _replay_json: Callable[..., Any] | None = _speedups.robot_replay_json
+    _marks_json: Callable[..., Any] | None = _speedups.robot_marks_json
 except (ImportError, AttributeError):  # no C compiler at install time: Python rules every log
     _replay = None
+    _replay_json = None
+    _marks_json = None
 
 _CARD_CODES = 65
 """A card's code in the C side: 0-63 the memory cards (rules.ALL_MEMORY_CARDS), 64 a short
@@ -151,6 +156,17 @@ def trace(entry: RobotMemoryEntry, analysis: tuple[Any, list[Any], Callable[[int
     return found
 
 
+def marks_json(entry: RobotMemoryEntry, judged: list[Any], judge: Callable[[int], Any]) -> Any:
+    """What the analysis writes of the C replay of ``entry`` for ``--format json|jsonl``: the
+    moves' JSON, the final scores by side and each person's counts
+    (``_speedups.robot_marks_json``, with the analysis's ``judged`` table and ``judge``);
+    None if the C side declines the log, False if it cannot write it (or is not built: then
+    :func:`trace` declines too)."""
+    if _replay is None or _marks_json is None:  # looked up at each call: the tests switch it
+        return False
+    return _marks_json(entry, UNSET, _said, _word, judged, judge)
+
+
 def sides_of(entry: RobotMemoryEntry) -> tuple[str, ...]:
     """The scoring sides of a log the C side took: its players, or its teams' names."""
     if entry.teams is not UNSET:
@@ -158,18 +174,35 @@ def sides_of(entry: RobotMemoryEntry) -> tuple[str, ...]:
     return tuple(entry.players or ())
 
 
-def fast_ruling(entry: RobotMemoryEntry, *, source: str) -> Ruling | None:
+def fast_ruling(entry: RobotMemoryEntry, *, source: str, for_json: bool = False
+                ) -> Ruling | None:
     """The ruling on the log ``entry`` as the Python replay gives it, or None if the C side
-    declines (or the extension is not built)."""
-    if _replay is None:
+    declines (or the extension is not built).
+
+    ``for_json``: the ruling is only to be encoded (``to_json``), so its rounds may come as
+    the JSON array msgspec would write of them (a :class:`msgspec.Raw` in ``rounds``, written
+    by ``_speedups.robot_replay_json``); the bytes encoded are the same."""
+    if _replay is None:  # looked up at each call: the tests switch the C side off
         return None
-    found: tuple[list[Round], str | None] | None = _replay(entry, UNSET, _said, _word, _KIT,
-                                                             None)
-    if found is None:
-        return None
-    rounds, table = found
-    sides = sides_of(entry)
-    scores = dict(rounds[-1].scores)
+    rounds: Any = None  # Round values, or their JSON as a msgspec.Raw (see the docstring)
+    table: str | None = None
+    if for_json and _replay_json is not None:
+        written = _replay_json(entry, UNSET, _said, _word, _said_json, _word_json, _JSON_KIT)
+        if written is None:  # not a clean log: the Python replay rules on it
+            return None
+        if written is not False:  # (False: a name it cannot write; made as values below)
+            raw, table, totals = written
+            rounds = msgspec.Raw(raw)
+            sides = sides_of(entry)
+            scores = dict(zip(sides, totals, strict=True))
+    if rounds is None:
+        found: tuple[list[Round], str | None] | None = _replay(entry, UNSET, _said, _word, _KIT,
+                                                                 None)
+        if found is None:
+            return None
+        rounds, table = found
+        sides = sides_of(entry)
+        scores = dict(rounds[-1].scores)
     solo = entry.variant == "solo"
     winners, tie = winners_of(scores, solo)
     notes: list[str] = []
@@ -193,3 +226,28 @@ def fast_ruling(entry: RobotMemoryEntry, *, source: str) -> Ruling | None:
         notes=tuple(notes),
         display=score_table(sides, rounds) if table is None else table,
     )
+
+
+_said_json: list[tuple[bytes, bytes, bytes, bytes] | None] = [None] * len(_said)
+"""By :data:`_said`'s index: what robot_json.c writes of a guess on a card, filled by the C
+side through :func:`_word_json` (made from :data:`_said`'s entry)."""
+_JSON_KIT = (msgspec.json.encode(NEXT_ROUND_FIRST),)
+"""What robot_json.c needs besides (its RJ_* names): the rule of a round's first player."""
+
+
+def _word_json(index: int) -> tuple[bytes, bytes, bytes, bytes]:
+    """:data:`_said`'s entry ``index`` as msgspec encodes its parts in the ruling: the end of
+    the event's text (JSON without its quotes), the rule, the points, and the GuessFact from
+    its ``card`` field on (without the closing brace).
+
+    >>> _said[0] = _word(0)
+    >>> end, rule, points, fact = _word_json(0)
+    >>> points, fact.startswith(b',"card":')
+    (b'0', True)
+    """
+    words, rule, points, _, card, guess, features = _said[index] or _word(index)
+    encode = msgspec.json.encode
+    fact = encode(GuessFact("", "", "", "", card, guess, features, points))
+    found = _said_json[index] = (encode(words)[1:-1], encode(rule), encode(points),
+                                 fact[fact.index(b',"card":'):-1])
+    return found

@@ -27,6 +27,7 @@ static PyObject *S_variant, *S_difficulty, *S_teams, *S_rounds, *S_grid, *S_firs
 
 typedef struct {
     PyObject *chooser, *guesser;  /* borrowed from the entry */
+    int chooser_at, guesser_at;   /* their index in the game's people */
     int turn, chain;              /* the turn (1-based) and the chained pick (-1: pointed) */
     int row, column, side, code;  /* code: said's index */
     long points;
@@ -326,15 +327,20 @@ static int rm_turns(RmGame *g, RmRound *r, PyObject *turns) {
         if (g->team && !rm_same(f[0], g->captains[side])) return 0;  /* a Captain's change */
         int left = (side + 1) % g->nsides;
         PyObject *chooser = g->team ? g->captains[left] : g->sides[left];
+        int chooser_at = g->team ? rm_find(chooser, g->people, g->npeople) : left;
+        if (chooser_at < 0) return 0;
         int named = 0;
         int status = rm_pick(g, r, turn, &rm_turn_layout, 0, chooser, (int)t + 1, -1, side,
                              f[0], face_up, &named);
         if (status <= 0) return status;
+        r->picks[r->npicks - 1].chooser_at = chooser_at;
+        r->picks[r->npicks - 1].guesser_at = person;
         for (Py_ssize_t c = 0; c < PyTuple_GET_SIZE(f[1]); c++) {
             if (!named) return 0;
             status = rm_pick(g, r, PyTuple_GET_ITEM(f[1], c), &rm_chained_layout, 1, f[0],
                              (int)t + 1, (int)c, side, f[0], face_up, &named);
             if (status <= 0) return status;
+            r->picks[r->npicks - 1].chooser_at = r->picks[r->npicks - 1].guesser_at = person;
         }
         expected = left;
     }

@@ -41,9 +41,20 @@ static void rw_make_codes(void) {
     rw_code_len[RM_SHORT] = 5;
 }
 
-/* The grid as at.render_grid draws it without face-up marks, a new str: each column as wide
- * as the widest text and two spaces, trailing spaces stripped. */
+/* The grid as at.render_grid draws it without face-up marks, into `b` (initialised here):
+ * each column as wide as the widest text and two spaces, trailing spaces stripped. */
+static void rw_grid_text(const RmRound *r, DwText *b);
+
+/* The same, a new str. */
 static PyObject *rw_grid(const RmRound *r) {
+    DwText b;
+    rw_grid_text(r, &b);
+    PyObject *out = dwt_done(&b);
+    if (!out && !PyErr_Occurred()) PyErr_NoMemory();
+    return out;
+}
+
+static void rw_grid_text(const RmRound *r, DwText *out) {
     if (!rw_code_len[0]) rw_make_codes();
     int width = 1;  /* "." */
     for (int i = 0; i < r->rows; i++)
@@ -91,9 +102,8 @@ static PyObject *rw_grid(const RmRound *r) {
         dwt_cstr(&b, "\n");
         dwt_add(&b, line, end);
     }
-    PyObject *out = dwt_done(&b);
-    if (!out && !PyErr_Occurred()) PyErr_NoMemory();
-    return out;
+    *out = b;
+    if (b.buf == b.small) out->buf = out->small;  /* the text moved with the struct */
 }
 
 /* kit: (Event, Round, MoveRef, GuessFact, LayoutFact, StartFact, the rule of the next round's
