@@ -147,7 +147,7 @@ try:
     from pathcheck import _speedups
 
     _marks: Callable[..., Any] | None = _speedups.dungeon_marks
-except ImportError:  # no C compiler at install time: Python marks every move
+except (ImportError, AttributeError):  # no C compiler at install time (or an older build)
     _marks = None
 
 _DID: dict[str, tuple[str, str, str, str]] = {}

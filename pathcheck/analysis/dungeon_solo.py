@@ -254,7 +254,7 @@ try:
     from pathcheck import _speedups
 
     _solo_moves: Callable[..., Any] | None = _speedups.solo_moves
-except ImportError:  # no C compiler at install time: the moves are written in Python
+except (ImportError, AttributeError):  # no C compiler at install time (or an older build)
     _solo_moves = None
 
 _DIDS: dict[str, bytes] = {}

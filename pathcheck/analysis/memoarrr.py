@@ -453,7 +453,7 @@ try:
 
     _marks: Callable[..., tuple[list[AnalysedMove], tuple[Any, ...]]] | None = (
         _speedups.memoarrr_marks)
-except ImportError:  # no C compiler at install time: marked() words every move
+except (ImportError, AttributeError):  # no C compiler at install time (or an older build)
     _marks = None
 
 _KNEW_TEXT: dict[int, str] = {}

@@ -69,7 +69,7 @@ try:
 
     _replay: Callable[..., Any] | None = _speedups.dungeon_replay
     _word_rounds: Callable[..., Any] = _speedups.dungeon_word
-except ImportError:  # no C compiler at install time: the Python replay rules on every log
+except (ImportError, AttributeError):  # no C compiler at install time (or an older build)
     _replay = None
 
 _KINDS = (CardOutcome.EARLY, CardOutcome.SCORED, CardOutcome.TOO_LATE, CardOutcome.HELD_ON,

@@ -69,7 +69,7 @@ try:
     _json: Callable[..., Any] | None = _speedups.memo_dice_json
     _marks: Callable[..., Any] | None = _speedups.memo_dice_marks
     _lenient: Callable[..., Any] | None = _speedups.memo_dice_lenient
-except ImportError:  # no C compiler at install time: the Python replay rules on every log
+except (ImportError, AttributeError):  # no C compiler at install time (or an older build)
     _replay = None
     _json = None
     _marks = None
@@ -91,7 +91,7 @@ _JSON_KIT: tuple[Any, ...] = (
     *map(msgspec.json.encode, (GOLDEN_LAST_DIE, GOLDEN_NO_CUP, RIGHT_GUESS, WRONG_GUESS,
                                POINTS, GAME_END, FIRST_PLAYER)),
     same_symbol, {}, RoundEntry, RollEntry, GuessEntry, FaceEntry)
-"""What memo_dice_json.c is handed (its MJ_* order): the rules it cites as msgspec encodes
+"""What memo_dice_json.c is handed (its MDJ_* order): the rules it cites as msgspec encodes
 them, the symbol comparison, its cache of a symbol's repr and the log format's types."""
 
 

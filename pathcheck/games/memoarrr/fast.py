@@ -84,7 +84,7 @@ try:
     _word_rounds: Callable[..., Any] | None = _speedups.memoarrr_word
     _word_json: Callable[..., bytes | None] | None = _speedups.memoarrr_word_json
     _lenient_json: Callable[..., Any] | None = _speedups.memoarrr_lenient_json
-except ImportError:  # no C compiler at install time: the Python path rules on every log
+except (ImportError, AttributeError):  # no C compiler at install time (or an older build)
     _replay = None
     _lenient = None
     _word_rounds = None

@@ -13,8 +13,8 @@
 
 /* The kit Python hands over (games/memo_dice/fast.py, _JSON_KIT), by position: */
 enum {
-    MJ_GOLDEN_LAST, MJ_GOLDEN_NO_CUP, MJ_RIGHT, MJ_WRONG, MJ_POINTS, MJ_END, MJ_FIRST,
-    MJ_SAME, MJ_REPRS, MJ_ROUND_ENTRY, MJ_ROLL_ENTRY, MJ_GUESS_ENTRY, MJ_FACE_ENTRY, MJ_SIZE
+    MDJ_GOLDEN_LAST, MDJ_GOLDEN_NO_CUP, MDJ_RIGHT, MDJ_WRONG, MDJ_POINTS, MDJ_END, MDJ_FIRST,
+    MDJ_SAME, MDJ_REPRS, MDJ_ROUND_ENTRY, MDJ_ROLL_ENTRY, MDJ_GUESS_ENTRY, MDJ_FACE_ENTRY, MDJ_SIZE
 };
 
 typedef struct {
@@ -23,44 +23,44 @@ typedef struct {
     PyObject *const *names;
     Out nm;                              /* each player's name as a JSON string, in turn */
     Py_ssize_t name_at[MD_MAX_PLAYERS], name_len[MD_MAX_PLAYERS];
-} MjW;
+} MdjW;
 
-#define MJ_LIT(w, s) OUT_LIT(&(w)->out, s)
+#define MDJ_LIT(w, s) OUT_LIT(&(w)->out, s)
 
 /* UTF-8 text as a JSON string (quoted and escaped as msgspec writes it). */
-static int mj_utf8(Out *o, const char *p, Py_ssize_t n) {
+static int mdj_utf8(Out *o, const char *p, Py_ssize_t n) {
     if (n > (PY_SSIZE_T_MAX - 2) / 6 || out_reserve(o, 6 * n + 2) < 0) return -1;
     o->len = put_json_str(o->buf + o->len, (Str){p, n}) - o->buf;
     return 0;
 }
 
-static int mj_str(Out *o, PyObject *text) {
+static int mdj_str(Out *o, PyObject *text) {
     Py_ssize_t n;
     const char *p = PyUnicode_AsUTF8AndSize(text, &n);
-    return p ? mj_utf8(o, p, n) : -1;
+    return p ? mdj_utf8(o, p, n) : -1;
 }
 
 /* A text put together in `b` (freed), as a JSON string; -1 if a piece failed. */
-static int mj_text(Out *o, DwText *b) {
-    int status = b->failed ? -1 : mj_utf8(o, b->buf, b->len);
+static int mdj_text(Out *o, DwText *b) {
+    int status = b->failed ? -1 : mdj_utf8(o, b->buf, b->len);
     if (b->buf != b->small) PyMem_Free(b->buf);
     b->buf = b->small;
     if (status && !PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "memo_dice: unwordable");
     return status;
 }
 
-static int mj_name(MjW *w, int seat) {
+static int mdj_name(MdjW *w, int seat) {
     return out_put(&w->out, w->nm.buf + w->name_at[seat], w->name_len[seat]);
 }
 
-static int mj_bytes(MjW *w, int which) {
+static int mdj_bytes(MdjW *w, int which) {
     PyObject *b = w->kit[which];
     return out_bytes(&w->out, b);
 }
 
 /* repr() of a str, borrowed from the kit's cache. */
-static PyObject *mj_repr(MjW *w, PyObject *text) {
-    PyObject *cache = w->kit[MJ_REPRS];
+static PyObject *mdj_repr(MdjW *w, PyObject *text) {
+    PyObject *cache = w->kit[MDJ_REPRS];
     PyObject *hit = PyDict_GetItemWithError(cache, text);
     if (hit || PyErr_Occurred()) return hit;
     if (!(hit = PyObject_Repr(text))) return NULL;
@@ -70,20 +70,20 @@ static PyObject *mj_repr(MjW *w, PyObject *text) {
 }
 
 /* "move":{...} of move `index` of round `number`, part 0 covering, 1 uncovering, i from 0. */
-static int mj_move(MjW *w, int number, int index, int seat, int part, int i) {
-    if (MJ_LIT(w, "\"move\":{\"round\":") || out_long(&w->out, number) ||
-        MJ_LIT(w, ",\"index\":") || out_long(&w->out, index) || MJ_LIT(w, ",\"player\":") ||
-        mj_name(w, seat) || MJ_LIT(w, ",\"pointer\":\"/rounds/") ||
+static int mdj_move(MdjW *w, int number, int index, int seat, int part, int i) {
+    if (MDJ_LIT(w, "\"move\":{\"round\":") || out_long(&w->out, number) ||
+        MDJ_LIT(w, ",\"index\":") || out_long(&w->out, index) || MDJ_LIT(w, ",\"player\":") ||
+        mdj_name(w, seat) || MDJ_LIT(w, ",\"pointer\":\"/rounds/") ||
         out_long(&w->out, number - 1) ||
-        (part ? MJ_LIT(w, "/uncovering/") : MJ_LIT(w, "/covering/")) ||
-        out_long(&w->out, i) || MJ_LIT(w, "\"}"))
+        (part ? MDJ_LIT(w, "/uncovering/") : MDJ_LIT(w, "/covering/")) ||
+        out_long(&w->out, i) || MDJ_LIT(w, "\"}"))
         return -1;
     return 0;
 }
 
 /* A cover's event (roll k of the round, from 0; `how` the cup was taken), as md_cover_said
  * words it. */
-static int mj_cover(MjW *w, int number, const MdCup *cup, int k, int how) {
+static int mdj_cover(MdjW *w, int number, const MdCup *cup, int k, int how) {
     const char *colour = MD_NAMES[cup->colour];
     DwText b;
     dwt_init(&b);
@@ -112,31 +112,31 @@ static int mj_cover(MjW *w, int number, const MdCup *cup, int k, int how) {
         }
         dwt_cstr(&b, ": covers it with the golden cup, covering ends");
     }
-    if (MJ_LIT(w, "{\"text\":") || mj_text(&w->out, &b) || MJ_LIT(w, ",") ||
-        mj_move(w, number, k + 1, cup->coverer, 0, k) || MJ_LIT(w, ",\"rule\":") ||
-        (how == MD_PLAIN ? MJ_LIT(w, "null")
-                         : mj_bytes(w, how == MD_NO_CUP ? MJ_GOLDEN_NO_CUP : MJ_GOLDEN_LAST)) ||
-        MJ_LIT(w, ",\"points\":{},\"fact\":{\"kind\":\"cover\",\"die\":") ||
-        out_long(&w->out, cup->die) || MJ_LIT(w, ",\"colour\":\"") ||
-        out_put(&w->out, colour, (Py_ssize_t)strlen(colour)) || MJ_LIT(w, "\",\"symbol\":") ||
-        mj_str(&w->out, cup->symbol) || MJ_LIT(w, ",\"cup\":\"") ||
+    if (MDJ_LIT(w, "{\"text\":") || mdj_text(&w->out, &b) || MDJ_LIT(w, ",") ||
+        mdj_move(w, number, k + 1, cup->coverer, 0, k) || MDJ_LIT(w, ",\"rule\":") ||
+        (how == MD_PLAIN ? MDJ_LIT(w, "null")
+                         : mdj_bytes(w, how == MD_NO_CUP ? MDJ_GOLDEN_NO_CUP : MDJ_GOLDEN_LAST)) ||
+        MDJ_LIT(w, ",\"points\":{},\"fact\":{\"kind\":\"cover\",\"die\":") ||
+        out_long(&w->out, cup->die) || MDJ_LIT(w, ",\"colour\":\"") ||
+        out_put(&w->out, colour, (Py_ssize_t)strlen(colour)) || MDJ_LIT(w, "\",\"symbol\":") ||
+        mdj_str(&w->out, cup->symbol) || MDJ_LIT(w, ",\"cup\":\"") ||
         out_put(&w->out, MD_NAMES[cup->cup], (Py_ssize_t)strlen(MD_NAMES[cup->cup])) ||
-        (how == MD_PLAIN ? MJ_LIT(w, "\",\"golden\":null")
-         : how == MD_NO_CUP ? MJ_LIT(w, "\",\"golden\":\"no-cup-left\"")
-                            : MJ_LIT(w, "\",\"golden\":\"last-die\"")) ||
-        (how == MD_PLAIN || how == MD_LAST_LEFT ? MJ_LIT(w, ",\"cup_left\":true}}")
-                                                : MJ_LIT(w, ",\"cup_left\":false}}")))
+        (how == MD_PLAIN ? MDJ_LIT(w, "\",\"golden\":null")
+         : how == MD_NO_CUP ? MDJ_LIT(w, "\",\"golden\":\"no-cup-left\"")
+                            : MDJ_LIT(w, "\",\"golden\":\"last-die\"")) ||
+        (how == MD_PLAIN || how == MD_LAST_LEFT ? MDJ_LIT(w, ",\"cup_left\":true}}")
+                                                : MDJ_LIT(w, ",\"cup_left\":false}}")))
         return -1;
     return 0;
 }
 
 /* An answer's event, as md_guess words it: for cup `cupno` (from 1), move `index` of the
  * round, answer j of its uncovering (from 0). */
-static int mj_guess(MjW *w, int number, const MdCup *cup, int cupno, int index, int j,
+static int mdj_guess(MdjW *w, int number, const MdCup *cup, int cupno, int index, int j,
                     int *cited) {
-    PyObject *said = cup->named ? mj_repr(w, cup->named) : NULL, *symbol = NULL;
+    PyObject *said = cup->named ? mdj_repr(w, cup->named) : NULL, *symbol = NULL;
     if (cup->named && !said) return -1;
-    if (!cup->right && !(symbol = mj_repr(w, cup->symbol))) return -1;
+    if (!cup->right && !(symbol = mdj_repr(w, cup->symbol))) return -1;
     DwText b;
     dwt_init(&b);
     if (said) {
@@ -163,40 +163,40 @@ static int mj_guess(MjW *w, int number, const MdCup *cup, int cupno, int index, 
     int bit = cup->right ? 1 : 2;
     int quote = !(*cited & bit);
     *cited |= bit;
-    if (MJ_LIT(w, "{\"text\":") || mj_text(&w->out, &b) || MJ_LIT(w, ",") ||
-        mj_move(w, number, index, cup->guesser, 1, j) || MJ_LIT(w, ",\"rule\":") ||
-        (quote ? mj_bytes(w, cup->right ? MJ_RIGHT : MJ_WRONG) : MJ_LIT(w, "null")) ||
-        MJ_LIT(w, ",\"points\":{},\"fact\":{\"kind\":\"cup\",\"cup\":") ||
-        out_long(&w->out, cupno) || MJ_LIT(w, ",\"colour\":\"") ||
+    if (MDJ_LIT(w, "{\"text\":") || mdj_text(&w->out, &b) || MDJ_LIT(w, ",") ||
+        mdj_move(w, number, index, cup->guesser, 1, j) || MDJ_LIT(w, ",\"rule\":") ||
+        (quote ? mdj_bytes(w, cup->right ? MDJ_RIGHT : MDJ_WRONG) : MDJ_LIT(w, "null")) ||
+        MDJ_LIT(w, ",\"points\":{},\"fact\":{\"kind\":\"cup\",\"cup\":") ||
+        out_long(&w->out, cupno) || MDJ_LIT(w, ",\"colour\":\"") ||
         out_put(&w->out, MD_NAMES[cup->cup], (Py_ssize_t)strlen(MD_NAMES[cup->cup])) ||
-        MJ_LIT(w, "\",\"symbol\":") || mj_str(&w->out, cup->symbol) ||
-        MJ_LIT(w, ",\"guesser\":") || mj_name(w, cup->guesser) || MJ_LIT(w, ",\"named\":") ||
-        (cup->named ? mj_str(&w->out, cup->named) : MJ_LIT(w, "null")) ||
-        (cup->right ? MJ_LIT(w, ",\"right\":true,\"to\":") : MJ_LIT(w, ",\"right\":false,\"to\":")) ||
-        mj_name(w, cup->holder) || MJ_LIT(w, "}}"))
+        MDJ_LIT(w, "\",\"symbol\":") || mdj_str(&w->out, cup->symbol) ||
+        MDJ_LIT(w, ",\"guesser\":") || mdj_name(w, cup->guesser) || MDJ_LIT(w, ",\"named\":") ||
+        (cup->named ? mdj_str(&w->out, cup->named) : MDJ_LIT(w, "null")) ||
+        (cup->right ? MDJ_LIT(w, ",\"right\":true,\"to\":") : MDJ_LIT(w, ",\"right\":false,\"to\":")) ||
+        mdj_name(w, cup->holder) || MDJ_LIT(w, "}}"))
         return -1;
     return 0;
 }
 
 /* {"p":score,...} of the seats (all of them, or those with nonzero `only`). */
-static int mj_scores(MjW *w, int n, const long *values, int nonzero) {
-    if (MJ_LIT(w, "{")) return -1;
+static int mdj_scores(MdjW *w, int n, const long *values, int nonzero) {
+    if (MDJ_LIT(w, "{")) return -1;
     int first = 1;
     for (int p = 0; p < n; p++) {
         if (nonzero && !values[p]) continue;
-        if ((!first && MJ_LIT(w, ",")) || mj_name(w, p) || MJ_LIT(w, ":") ||
+        if ((!first && MDJ_LIT(w, ",")) || mdj_name(w, p) || MDJ_LIT(w, ":") ||
             out_long(&w->out, values[p]))
             return -1;
         first = 0;
     }
-    return MJ_LIT(w, "}");
+    return MDJ_LIT(w, "}");
 }
 
 /* The round's points event and the game's end or the next start, as md_scoring words them
  * (state.Replay._score): the row's `ncups` cups (holder -1: still covered, scoring for
  * nobody), the points each seat `gained`, the `scores` after the round; `next`: who begins
  * the next round (-1: nobody got the golden cup, no event). */
-static int mj_scoring(MjW *w, int n, int number, const MdCup *cups, int ncups,
+static int mdj_scoring(MdjW *w, int n, int number, const MdCup *cups, int ncups,
                       const long *gained, const long *scores, int ended, long target,
                       int next) {
     int counts[MD_MAX_PLAYERS] = {0};
@@ -221,28 +221,28 @@ static int mj_scoring(MjW *w, int n, int number, const MdCup *cups, int ncups,
         dwt_cstr(&b, ")");
     }
     if (!parts) dwt_cstr(&b, "nobody scores");
-    if (MJ_LIT(w, "{\"text\":") || mj_text(&w->out, &b) ||
-        MJ_LIT(w, ",\"move\":null,\"rule\":") || mj_bytes(w, MJ_POINTS) ||
-        MJ_LIT(w, ",\"points\":") || mj_scores(w, n, gained, 1) ||
-        MJ_LIT(w, ",\"fact\":{\"kind\":\"round-points\",\"cups\":{"))
+    if (MDJ_LIT(w, "{\"text\":") || mdj_text(&w->out, &b) ||
+        MDJ_LIT(w, ",\"move\":null,\"rule\":") || mdj_bytes(w, MDJ_POINTS) ||
+        MDJ_LIT(w, ",\"points\":") || mdj_scores(w, n, gained, 1) ||
+        MDJ_LIT(w, ",\"fact\":{\"kind\":\"round-points\",\"cups\":{"))
         return -1;
     for (int p = 0, first = 1; p < n; p++) {
         if (!counts[p]) continue;
-        if ((!first && MJ_LIT(w, ",")) || mj_name(w, p) || MJ_LIT(w, ":["))
+        if ((!first && MDJ_LIT(w, ",")) || mdj_name(w, p) || MDJ_LIT(w, ":["))
             return -1;
         first = 0;
         for (int k = 0, i = 0; k < ncups; k++) {
             if (cups[k].holder != p) continue;
             const char *name = MD_NAMES[cups[k].cup];
-            if ((i++ && MJ_LIT(w, ",")) || MJ_LIT(w, "\"") ||
-                out_put(&w->out, name, (Py_ssize_t)strlen(name)) || MJ_LIT(w, "\""))
+            if ((i++ && MDJ_LIT(w, ",")) || MDJ_LIT(w, "\"") ||
+                out_put(&w->out, name, (Py_ssize_t)strlen(name)) || MDJ_LIT(w, "\""))
                 return -1;
         }
-        if (MJ_LIT(w, "]")) return -1;
+        if (MDJ_LIT(w, "]")) return -1;
     }
-    if (MJ_LIT(w, "}}}")) return -1;
+    if (MDJ_LIT(w, "}}}")) return -1;
     if (!ended && next < 0) return 0;
-    if (MJ_LIT(w, ",")) return -1;
+    if (MDJ_LIT(w, ",")) return -1;
     dwt_init(&b);
     if (ended) {
         long best = 0;
@@ -256,24 +256,24 @@ static int mj_scoring(MjW *w, int n, int number, const MdCup *cups, int ncups,
         dwt_cstr(&b, " reached ");
         dwt_long(&b, target);
         dwt_cstr(&b, " points: the game ends");
-        if (MJ_LIT(w, "{\"text\":") || mj_text(&w->out, &b) ||
-            MJ_LIT(w, ",\"move\":null,\"rule\":") || mj_bytes(w, MJ_END) ||
-            MJ_LIT(w, ",\"points\":{},\"fact\":{\"kind\":\"game-end\",\"round\":") ||
-            out_long(&w->out, number) || MJ_LIT(w, ",\"reached\":["))
+        if (MDJ_LIT(w, "{\"text\":") || mdj_text(&w->out, &b) ||
+            MDJ_LIT(w, ",\"move\":null,\"rule\":") || mdj_bytes(w, MDJ_END) ||
+            MDJ_LIT(w, ",\"points\":{},\"fact\":{\"kind\":\"game-end\",\"round\":") ||
+            out_long(&w->out, number) || MDJ_LIT(w, ",\"reached\":["))
             return -1;
         for (int p = 0, i = 0; p < n; p++) {
             if (scores[p] < target) continue;
-            if ((i++ && MJ_LIT(w, ",")) || mj_name(w, p)) return -1;
+            if ((i++ && MDJ_LIT(w, ",")) || mdj_name(w, p)) return -1;
         }
-        if (MJ_LIT(w, "],\"points\":") || out_long(&w->out, target) ||
-            MJ_LIT(w, ",\"scores\":") || mj_scores(w, n, scores, 0) ||
-            MJ_LIT(w, ",\"winners\":["))
+        if (MDJ_LIT(w, "],\"points\":") || out_long(&w->out, target) ||
+            MDJ_LIT(w, ",\"scores\":") || mdj_scores(w, n, scores, 0) ||
+            MDJ_LIT(w, ",\"winners\":["))
             return -1;
         for (int p = 0, i = 0; p < n; p++) {
             if (scores[p] != best) continue;
-            if ((i++ && MJ_LIT(w, ",")) || mj_name(w, p)) return -1;
+            if ((i++ && MDJ_LIT(w, ",")) || mdj_name(w, p)) return -1;
         }
-        return MJ_LIT(w, "]}}");
+        return MDJ_LIT(w, "]}}");
     }
     int holder = next;
     dwt_str(&b, w->names[holder]);
@@ -281,17 +281,17 @@ static int mj_scoring(MjW *w, int n, int number, const MdCup *cups, int ncups,
     dwt_str(&b, w->names[holder]);
     dwt_cstr(&b, " begins round ");
     dwt_long(&b, number + 1);
-    if (MJ_LIT(w, "{\"text\":") || mj_text(&w->out, &b) ||
-        MJ_LIT(w, ",\"move\":null,\"rule\":") || mj_bytes(w, MJ_FIRST) ||
-        MJ_LIT(w, ",\"points\":{},\"fact\":{\"kind\":\"start\",\"player\":") ||
-        mj_name(w, holder) || MJ_LIT(w, ",\"round\":") || out_long(&w->out, number + 1) ||
-        MJ_LIT(w, ",\"reason\":\"golden-cup\",\"birds\":null,\"tie\":false}}"))
+    if (MDJ_LIT(w, "{\"text\":") || mdj_text(&w->out, &b) ||
+        MDJ_LIT(w, ",\"move\":null,\"rule\":") || mdj_bytes(w, MDJ_FIRST) ||
+        MDJ_LIT(w, ",\"points\":{},\"fact\":{\"kind\":\"start\",\"player\":") ||
+        mdj_name(w, holder) || MDJ_LIT(w, ",\"round\":") || out_long(&w->out, number + 1) ||
+        MDJ_LIT(w, ",\"reason\":\"golden-cup\",\"birds\":null,\"tie\":false}}"))
         return -1;
     return 0;
 }
 
 /* Round `number` (from 1) as msgspec encodes the Round memo_dice_word.c's md_round makes. */
-static int mj_round(MjW *w, int n, int number, const MdRound *r, int ended, long target) {
+static int mdj_round(MdjW *w, int n, int number, const MdRound *r, int ended, long target) {
     DwText b;
     dwt_init(&b);
     dwt_cstr(&b, "Round ");
@@ -299,34 +299,34 @@ static int mj_round(MjW *w, int n, int number, const MdRound *r, int ended, long
     dwt_cstr(&b, ": ");
     dwt_str(&b, w->names[r->first]);
     dwt_cstr(&b, " begins");
-    if (MJ_LIT(w, "{\"number\":") || out_long(&w->out, number) || MJ_LIT(w, ",\"title\":") ||
-        mj_text(&w->out, &b) || MJ_LIT(w, ",\"events\":["))
+    if (MDJ_LIT(w, "{\"number\":") || out_long(&w->out, number) || MDJ_LIT(w, ",\"title\":") ||
+        mdj_text(&w->out, &b) || MDJ_LIT(w, ",\"events\":["))
         return -1;
     for (int k = 0; k < r->ncups; k++) {
         const MdCup *cup = &r->cups[k];
-        if (mj_cover(w, number, cup, k, cup->cup == MD_GOLDEN ? r->golden : MD_PLAIN) ||
-            MJ_LIT(w, ","))
+        if (mdj_cover(w, number, cup, k, cup->cup == MD_GOLDEN ? r->golden : MD_PLAIN) ||
+            MDJ_LIT(w, ","))
             return -1;
     }
     int cited = 0;
     for (int k = 0; k < r->ncups; k++)
-        if (mj_guess(w, number, &r->cups[k], k + 1, r->ncups + k + 1, k, &cited) ||
-            MJ_LIT(w, ","))
+        if (mdj_guess(w, number, &r->cups[k], k + 1, r->ncups + k + 1, k, &cited) ||
+            MDJ_LIT(w, ","))
             return -1;
-    if (mj_scoring(w, n, number, r->cups, r->ncups, r->gained, r->scores, ended, target,
-                   r->cups[r->ncups - 1].holder) || MJ_LIT(w, "],\"scores\":") ||
-        mj_scores(w, n, r->scores, 0) || MJ_LIT(w, ",\"display\":"))
+    if (mdj_scoring(w, n, number, r->cups, r->ncups, r->gained, r->scores, ended, target,
+                   r->cups[r->ncups - 1].holder) || MDJ_LIT(w, "],\"scores\":") ||
+        mdj_scores(w, n, r->scores, 0) || MDJ_LIT(w, ",\"display\":"))
         return -1;
     PyObject *row = md_row(w->names, r);
     if (!row) return -1;
-    int status = mj_str(&w->out, row);
+    int status = mdj_str(&w->out, row);
     Py_DECREF(row);
-    return status || MJ_LIT(w, "}") ? -1 : 0;
+    return status || MDJ_LIT(w, "}") ? -1 : 0;
 }
 
 /* The final table (at.final_table): points per round (`rows` rounds scored, each seat's
  * points of round k at gained[k * MD_MAX_PLAYERS + seat]) and in total, best first. */
-static PyObject *mj_final_table(PyObject *const *names, int n, int rows, const long *gained,
+static PyObject *mdj_final_table(PyObject *const *names, int n, int rows, const long *gained,
                                 const long *scores) {
     int order[MD_MAX_PLAYERS];
     Py_ssize_t name_w = 6;
@@ -372,13 +372,13 @@ static PyObject *mj_final_table(PyObject *const *names, int n, int rows, const l
     return text;
 }
 
-/* mj_final_table of a clean log's replay. */
-static PyObject *mj_game_table(PyObject *const *names, const MdGame *g) {
+/* mdj_final_table of a clean log's replay. */
+static PyObject *mdj_game_table(PyObject *const *names, const MdGame *g) {
     long *gained = PyMem_Malloc(sizeof(long) * MD_MAX_PLAYERS * (size_t)g->nrounds);
     if (!gained) return PyErr_NoMemory();
     for (int k = 0; k < g->nrounds; k++)
         memcpy(gained + k * MD_MAX_PLAYERS, g->rounds[k].gained, sizeof(long) * MD_MAX_PLAYERS);
-    PyObject *table = mj_final_table(names, g->n, g->nrounds, gained,
+    PyObject *table = mdj_final_table(names, g->n, g->nrounds, gained,
                                      g->rounds[g->nrounds - 1].scores);
     PyMem_Free(gained);
     return table;
@@ -386,29 +386,29 @@ static PyObject *mj_game_table(PyObject *const *names, const MdGame *g) {
 
 /* The arguments of memo_dice_json and memo_dice_marks read, the log replayed (1: g filled,
  * md_free it; 0 declined; -1 error) and the names written. */
-static int mj_start(PyObject *args, const char *fname, MjW *w, MdGame *g, PyObject **held,
+static int mdj_start(PyObject *args, const char *fname, MdjW *w, MdGame *g, PyObject **held,
                     long *target) {
     PyObject *rounds, *players, *dice, *kit_tuple;
     if (!PyArg_ParseTuple(args, "O!O!OO!l", &PyTuple_Type, &rounds, &PyTuple_Type, &players,
                           &dice, &PyTuple_Type, &kit_tuple, target))
         return -1;
-    if (PyTuple_GET_SIZE(kit_tuple) != MJ_SIZE) {
+    if (PyTuple_GET_SIZE(kit_tuple) != MDJ_SIZE) {
         PyErr_Format(PyExc_ValueError, "%s: a kit of the wrong size", fname);
         return -1;
     }
     PyObject *const *kit = &PyTuple_GET_ITEM(kit_tuple, 0);
-    for (int i = MJ_GOLDEN_LAST; i <= MJ_FIRST; i++) {
+    for (int i = MDJ_GOLDEN_LAST; i <= MDJ_FIRST; i++) {
         if (!PyBytes_CheckExact(kit[i])) {
             PyErr_Format(PyExc_TypeError, "%s: a rule's JSON is not bytes", fname);
             return -1;
         }
     }
-    if (!PyDict_CheckExact(kit[MJ_REPRS])) {
+    if (!PyDict_CheckExact(kit[MDJ_REPRS])) {
         PyErr_Format(PyExc_TypeError, "%s: the cache is not a dict", fname);
         return -1;
     }
-    if (PyDict_GET_SIZE(kit[MJ_REPRS]) > 8192) PyDict_Clear(kit[MJ_REPRS]);
-    for (int i = MJ_ROUND_ENTRY; i <= MJ_FACE_ENTRY; i++) {
+    if (PyDict_GET_SIZE(kit[MDJ_REPRS]) > 8192) PyDict_Clear(kit[MDJ_REPRS]);
+    for (int i = MDJ_ROUND_ENTRY; i <= MDJ_FACE_ENTRY; i++) {
         if (!PyType_Check(kit[i])) {
             PyErr_Format(PyExc_TypeError, "%s: a log type is not a type", fname);
             return -1;
@@ -420,18 +420,18 @@ static int mj_start(PyObject *args, const char *fname, MjW *w, MdGame *g, PyObje
     held[3] = Py_NewRef(dice);
     memset(w, 0, sizeof *w);
     w->kit = kit;
-    int status = md_replay(rounds, players, dice, kit + MJ_ROUND_ENTRY, kit[MJ_SAME], *target, g);
+    int status = md_replay(rounds, players, dice, kit + MDJ_ROUND_ENTRY, kit[MDJ_SAME], *target, g);
     if (status <= 0) return status;
     w->names = &PyTuple_GET_ITEM(players, 0);
     for (int p = 0; p < g->n; p++) {
         w->name_at[p] = w->nm.len;
-        if (mj_str(&w->nm, w->names[p])) return -1;
+        if (mdj_str(&w->nm, w->names[p])) return -1;
         w->name_len[p] = w->nm.len - w->name_at[p];
     }
     return 1;
 }
 
-static void mj_end(MjW *w, MdGame *g, PyObject **held) {
+static void mdj_end(MdjW *w, MdGame *g, PyObject **held) {
     md_free(g);
     PyMem_RawFree(w->out.buf);
     PyMem_RawFree(w->nm.buf);
@@ -439,7 +439,7 @@ static void mj_end(MjW *w, MdGame *g, PyObject **held) {
 }
 
 /* The scores of the last round, in seat order (a new tuple). */
-static PyObject *mj_final_scores(const MdGame *g) {
+static PyObject *mdj_final_scores(const MdGame *g) {
     PyObject *out = PyTuple_New(g->n);
     for (int p = 0; out && p < g->n; p++) {
         PyObject *value = PyLong_FromLong(g->rounds[g->nrounds - 1].scores[p]);
@@ -453,23 +453,23 @@ static PyObject *mj_final_scores(const MdGame *g) {
  * or None: a clean log's ruling rounds as msgspec encodes memo_dice_replay's (the bytes of
  * a JSON array), the final scores in seat order, the final table (at.final_table's text). */
 static PyObject *memo_dice_json(PyObject *Py_UNUSED(self), PyObject *args) {
-    MjW w;
+    MdjW w;
     MdGame g = {0};
     PyObject *held[4] = {0}, *out = NULL;
     long target;
     memset(&w, 0, sizeof w);
-    int status = mj_start(args, "memo_dice_json", &w, &g, held, &target);
+    int status = mdj_start(args, "memo_dice_json", &w, &g, held, &target);
     if (status == 0) {
         out = Py_NewRef(Py_None);
     } else if (status > 0) {
-        int failed = MJ_LIT(&w, "[");
+        int failed = MDJ_LIT(&w, "[");
         for (int i = 0; !failed && i < g.nrounds; i++)
-            failed = (i && MJ_LIT(&w, ",")) ||
-                     mj_round(&w, g.n, i + 1, &g.rounds[i], g.ended && i == g.nrounds - 1,
+            failed = (i && MDJ_LIT(&w, ",")) ||
+                     mdj_round(&w, g.n, i + 1, &g.rounds[i], g.ended && i == g.nrounds - 1,
                               target);
-        if (!failed && !MJ_LIT(&w, "]")) {
+        if (!failed && !MDJ_LIT(&w, "]")) {
             PyObject *json = PyBytes_FromStringAndSize(w.out.buf, w.out.len);
-            PyObject *scores = mj_final_scores(&g), *table = mj_game_table(w.names, &g);
+            PyObject *scores = mdj_final_scores(&g), *table = mdj_game_table(w.names, &g);
             if (json && scores && table) out = PyTuple_Pack(3, json, scores, table);
             Py_XDECREF(json);
             Py_XDECREF(scores);
@@ -478,6 +478,6 @@ static PyObject *memo_dice_json(PyObject *Py_UNUSED(self), PyObject *args) {
             PyErr_NoMemory();
         }
     }
-    mj_end(&w, &g, held);
+    mdj_end(&w, &g, held);
     return out;
 }

@@ -24,7 +24,7 @@ enum {
 };
 
 typedef struct {
-    MjW w;              /* w.out: the round being written (its events, then its tail) */
+    MdjW w;              /* w.out: the round being written (its events, then its tail) */
     Out main;           /* the rounds written so far */
     PyObject *word, *same;
     int n, rows;        /* seats; rounds scored (the final table's columns) */
@@ -222,7 +222,7 @@ static int ml_round(Ml *m, PyObject *rnd, PyObject *const *types, const MdDice *
             golden_by = seat;
             if (last || left[colour] <= 0) {
                 int how = !last ? MD_NO_CUP : left[colour] > 0 ? MD_LAST_LEFT : MD_LAST_NONE;
-                if (mj_cover(&m->w, number, cup, i, how) || OUT_LIT(ev, ",")) return -1;
+                if (mdj_cover(&m->w, number, cup, i, how) || OUT_LIT(ev, ",")) return -1;
             } else if (ml_fault(m, MLF_GOLDEN_EARLY, number, index, seat, 0, i, die, colour,
                                 left[colour], 0, cup->symbol)) {
                 return -1;
@@ -231,7 +231,7 @@ static int ml_round(Ml *m, PyObject *rnd, PyObject *const *types, const MdDice *
             int code = last ? MLF_LAST_NOT_GOLDEN : left[colour] <= 0 ? MLF_NO_CUP_LEFT
                        : cup->cup != colour ? MLF_CUP_COLOUR : -1;
             if (code < 0) {
-                if (mj_cover(&m->w, number, cup, i, MD_PLAIN) || OUT_LIT(ev, ",")) return -1;
+                if (mdj_cover(&m->w, number, cup, i, MD_PLAIN) || OUT_LIT(ev, ",")) return -1;
             } else if (ml_fault(m, code, number, index, seat, 0, i, die, colour, cup->cup,
                                 left[colour] > 0, cup->symbol)) {
                 return -1;
@@ -281,7 +281,7 @@ static int ml_round(Ml *m, PyObject *rnd, PyObject *const *types, const MdDice *
             cup->holder = right ? seat : (seat + 1) % m->n;
             expected = cup->holder;
             why = right ? 1 : 2;
-            if (mj_guess(&m->w, number, cup, cupno, index, (int)j, &cited) || OUT_LIT(ev, ","))
+            if (mdj_guess(&m->w, number, cup, cupno, index, (int)j, &cited) || OUT_LIT(ev, ","))
                 return -1;
         }
         int covered = 0;
@@ -334,17 +334,17 @@ static int ml_round(Ml *m, PyObject *rnd, PyObject *const *types, const MdDice *
                 if (status) return -1;
             }
         }
-        if (mj_scoring(&m->w, m->n, number, row, nrow, gained, m->scores, reached, target,
+        if (mdj_scoring(&m->w, m->n, number, row, nrow, gained, m->scores, reached, target,
                        golden_holder))
             return -1;
     }
     ml_close(ev);
-    if (OUT_LIT(ev, "],\"scores\":") || mj_scores(&m->w, m->n, m->scores, 0) ||
+    if (OUT_LIT(ev, "],\"scores\":") || mdj_scores(&m->w, m->n, m->scores, 0) ||
         OUT_LIT(ev, ",\"display\":"))
         return -1;
     PyObject *drawn = ml_row(m->w.names, row, nrow);
     if (!drawn) return -1;
-    status = mj_str(ev, drawn);
+    status = mdj_str(ev, drawn);
     Py_DECREF(drawn);
     if (status || OUT_LIT(ev, "}")) return -1;
     DwText b;
@@ -356,7 +356,7 @@ static int ml_round(Ml *m, PyObject *rnd, PyObject *const *types, const MdDice *
     dwt_cstr(&b, *stopped ? " begins (not finished)" : " begins");
     if ((number > 1 && OUT_LIT(&m->main, ",")) || OUT_LIT(&m->main, "{\"number\":") ||
         out_long(&m->main, number) || OUT_LIT(&m->main, ",\"title\":") ||
-        mj_text(&m->main, &b) || OUT_LIT(&m->main, ",\"events\":[") ||
+        mdj_text(&m->main, &b) || OUT_LIT(&m->main, ",\"events\":[") ||
         out_put(&m->main, ev->buf, ev->len))
         return -1;
     return 1;
@@ -398,22 +398,22 @@ static PyObject *memo_dice_lenient(PyObject *Py_UNUSED(self), PyObject *args) {
     if (!PyArg_ParseTuple(args, "O!O!OO!lO", &PyTuple_Type, &rounds, &PyTuple_Type, &players,
                           &dice_obj, &PyTuple_Type, &kit_tuple, &target, &word))
         return NULL;
-    if (PyTuple_GET_SIZE(kit_tuple) != MJ_SIZE || !PyCallable_Check(word)) {
+    if (PyTuple_GET_SIZE(kit_tuple) != MDJ_SIZE || !PyCallable_Check(word)) {
         PyErr_SetString(PyExc_ValueError, "memo_dice_lenient: a kit of the wrong size");
         return NULL;
     }
     PyObject *const *kit = &PyTuple_GET_ITEM(kit_tuple, 0);
-    for (int i = MJ_GOLDEN_LAST; i <= MJ_FIRST; i++) {
+    for (int i = MDJ_GOLDEN_LAST; i <= MDJ_FIRST; i++) {
         if (!PyBytes_CheckExact(kit[i])) {
             PyErr_SetString(PyExc_TypeError, "memo_dice_lenient: a rule's JSON is not bytes");
             return NULL;
         }
     }
-    if (!PyDict_CheckExact(kit[MJ_REPRS])) {
+    if (!PyDict_CheckExact(kit[MDJ_REPRS])) {
         PyErr_SetString(PyExc_TypeError, "memo_dice_lenient: the cache is not a dict");
         return NULL;
     }
-    for (int i = MJ_ROUND_ENTRY; i <= MJ_FACE_ENTRY; i++) {
+    for (int i = MDJ_ROUND_ENTRY; i <= MDJ_FACE_ENTRY; i++) {
         if (!PyType_Check(kit[i])) {
             PyErr_SetString(PyExc_TypeError, "memo_dice_lenient: a log type is not a type");
             return NULL;
@@ -424,7 +424,7 @@ static PyObject *memo_dice_lenient(PyObject *Py_UNUSED(self), PyObject *args) {
     memset(&m, 0, sizeof m);
     m.w.kit = kit;
     m.word = word;
-    m.same = kit[MJ_SAME];
+    m.same = kit[MDJ_SAME];
     PyObject *held[5] = {Py_NewRef(kit_tuple), Py_NewRef(rounds), Py_NewRef(players),
                          Py_NewRef(dice_obj), Py_NewRef(word)};
     Py_ssize_t count = PyTuple_GET_SIZE(rounds);
@@ -438,26 +438,26 @@ static PyObject *memo_dice_lenient(PyObject *Py_UNUSED(self), PyObject *args) {
             status = 0;
         } else {
             m.w.name_at[p] = m.w.nm.len;
-            if (mj_str(&m.w.nm, m.w.names[p])) status = -1;
+            if (mdj_str(&m.w.nm, m.w.names[p])) status = -1;
             m.w.name_len[p] = m.w.nm.len - m.w.name_at[p];
         }
     }
-    if (status > 0 && dice_obj != Py_None) status = md_dice(dice_obj, kit[MJ_FACE_ENTRY], &dice);
+    if (status > 0 && dice_obj != Py_None) status = md_dice(dice_obj, kit[MDJ_FACE_ENTRY], &dice);
     if (status > 0 && !(notes = PyList_New(0))) status = -1;
-    if (status > 0 && PyDict_GET_SIZE(kit[MJ_REPRS]) > 8192) PyDict_Clear(kit[MJ_REPRS]);
+    if (status > 0 && PyDict_GET_SIZE(kit[MDJ_REPRS]) > 8192) PyDict_Clear(kit[MDJ_REPRS]);
     int next = -1, ended = 0, stopped = 0, stop_at = 0;
     if (status > 0) status = OUT_LIT(&m.main, "[") ? -1 : 1;
     for (Py_ssize_t i = 0; status > 0 && i < count; i++) {
         if (ended || stopped) {
             stop_at = (int)i + 1;
-            status = ml_rest(&m, rounds, i, kit + MJ_ROUND_ENTRY);
+            status = ml_rest(&m, rounds, i, kit + MDJ_ROUND_ENTRY);
             break;
         }
-        status = ml_round(&m, PyTuple_GET_ITEM(rounds, i), kit + MJ_ROUND_ENTRY,
+        status = ml_round(&m, PyTuple_GET_ITEM(rounds, i), kit + MDJ_ROUND_ENTRY,
                           dice_obj == Py_None ? NULL : &dice, (int)i + 1, (int)count, target,
                           &next, &ended, &stopped, notes);
         if (status > 0 && stopped)  /* the moves of this round not replayed must be read */
-            status = ml_rest(&m, rounds, i, kit + MJ_ROUND_ENTRY);
+            status = ml_rest(&m, rounds, i, kit + MDJ_ROUND_ENTRY);
     }
     if (status > 0 && OUT_LIT(&m.main, "]")) status = -1;
     if (status == 0) {
@@ -471,7 +471,7 @@ static PyObject *memo_dice_lenient(PyObject *Py_UNUSED(self), PyObject *args) {
             else PyTuple_SET_ITEM(scores, p, value);
         }
         if (json && scores && golden)
-            table = mj_final_table(m.w.names, n, m.rows, m.gained, m.scores);
+            table = mdj_final_table(m.w.names, n, m.rows, m.gained, m.scores);
         if (table) out = Py_BuildValue("(OOOOii)", json, scores, table, golden, stop_at, ended);
         Py_XDECREF(json);
         Py_XDECREF(scores);
