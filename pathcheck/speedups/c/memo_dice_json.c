@@ -87,31 +87,7 @@ static int mdj_cover(MdjW *w, int number, const MdCup *cup, int k, int how) {
     const char *colour = MD_NAMES[cup->colour];
     DwText b;
     dwt_init(&b);
-    dwt_cstr(&b, "rolls die ");
-    dwt_long(&b, cup->die);
-    dwt_cstr(&b, ": ");
-    dwt_cstr(&b, colour);
-    dwt_cstr(&b, " ");
-    dwt_str(&b, cup->symbol);
-    if (how == MD_PLAIN) {
-        dwt_cstr(&b, "; covers it with a ");
-        dwt_cstr(&b, MD_NAMES[cup->cup]);
-        dwt_cstr(&b, " cup");
-    } else {
-        if (how == MD_NO_CUP) {
-            dwt_cstr(&b, "; no ");
-            dwt_cstr(&b, colour);
-            dwt_cstr(&b, " cup left");
-        } else {
-            dwt_cstr(&b, "; the last die");
-            if (how == MD_LAST_NONE) {
-                dwt_cstr(&b, " (and no ");
-                dwt_cstr(&b, colour);
-                dwt_cstr(&b, " cup is left)");
-            }
-        }
-        dwt_cstr(&b, ": covers it with the golden cup, covering ends");
-    }
+    md_cover_words(&b, cup, how);
     if (MDJ_LIT(w, "{\"text\":") || mdj_text(&w->out, &b) || MDJ_LIT(w, ",") ||
         mdj_move(w, number, k + 1, cup->coverer, 0, k) || MDJ_LIT(w, ",\"rule\":") ||
         (how == MD_PLAIN ? MDJ_LIT(w, "null")

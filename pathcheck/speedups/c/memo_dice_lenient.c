@@ -68,59 +68,6 @@ static int ml_face(const MdDice *dice, int die, PyObject *symbol, PyObject *same
 }
 
 
-/* The row as at.draw_row draws it (cups still covered too), a new str. */
-static PyObject *ml_row(PyObject *const *names, const MdCup *row, int count) {
-    static const char *const CUPS[4] = {"red   ", "blue  ", "black ", "golden"};
-    Py_ssize_t sym_w = 6, by_w = 9;
-    for (int k = 0; k < count; k++) {
-        Py_ssize_t w = PyUnicode_GET_LENGTH(row[k].symbol) + 3 +
-                       (Py_ssize_t)strlen(MD_NAMES[row[k].colour]);
-        if (w > sym_w) sym_w = w;
-        if (PyUnicode_GET_LENGTH(names[row[k].coverer]) > by_w)
-            by_w = PyUnicode_GET_LENGTH(names[row[k].coverer]);
-    }
-    DwText b;
-    dwt_init(&b);
-    dwt_cstr(&b, "cup  colour  symbol");
-    dwt_pad(&b, sym_w - 6);
-    dwt_cstr(&b, "  rolled by");
-    dwt_pad(&b, by_w - 9);
-    dwt_cstr(&b, "  goes to");
-    for (int k = 0; k < count; k++) {
-        const MdCup *cup = &row[k];
-        dwt_cstr(&b, "\n");
-        dwt_pad(&b, k + 1 < 10 ? 2 : 1);
-        dwt_long(&b, k + 1);
-        dwt_cstr(&b, "  ");
-        dwt_cstr(&b, CUPS[cup->cup]);
-        dwt_cstr(&b, "  ");
-        dwt_str(&b, cup->symbol);
-        dwt_cstr(&b, " (");
-        dwt_cstr(&b, MD_NAMES[cup->colour]);
-        dwt_cstr(&b, ")");
-        dwt_pad(&b, sym_w - PyUnicode_GET_LENGTH(cup->symbol) - 3 -
-                        (Py_ssize_t)strlen(MD_NAMES[cup->colour]));
-        dwt_cstr(&b, "  ");
-        dwt_str(&b, names[cup->coverer]);
-        dwt_pad(&b, by_w - PyUnicode_GET_LENGTH(names[cup->coverer]));
-        dwt_cstr(&b, "  ");
-        if (cup->holder < 0) {
-            dwt_cstr(&b, "(covered)");
-            continue;
-        }
-        dwt_str(&b, names[cup->holder]);
-        if (cup->right) {
-            dwt_cstr(&b, " (right guess)");
-        } else {
-            dwt_cstr(&b, " (");
-            dwt_str(&b, names[cup->guesser]);
-            dwt_cstr(&b, " was wrong)");
-        }
-    }
-    PyObject *text = dwt_done(&b);
-    if (!text && !PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "memo_dice: unwordable");
-    return text;
-}
 
 /* A roll's fields read: 1, 0 declined (not what the reader makes, a name not at the table),
  * -1 on an error. */
@@ -342,7 +289,7 @@ static int ml_round(Ml *m, PyObject *rnd, PyObject *const *types, const MdDice *
     if (OUT_LIT(ev, "],\"scores\":") || mdj_scores(&m->w, m->n, m->scores, 0) ||
         OUT_LIT(ev, ",\"display\":"))
         return -1;
-    PyObject *drawn = ml_row(m->w.names, row, nrow);
+    PyObject *drawn = md_row_of(m->w.names, row, nrow);
     if (!drawn) return -1;
     status = mdj_str(ev, drawn);
     Py_DECREF(drawn);

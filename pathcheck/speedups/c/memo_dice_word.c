@@ -85,6 +85,36 @@ done:
     return status;
 }
 
+/* What a cover says ("rolls die 3: red owl; covers it with a red cup" ...), into `b`. */
+static void md_cover_words(DwText *b, const MdCup *cup, int how) {
+    const char *colour = MD_NAMES[cup->colour];
+    dwt_cstr(b, "rolls die ");
+    dwt_long(b, cup->die);
+    dwt_cstr(b, ": ");
+    dwt_cstr(b, colour);
+    dwt_cstr(b, " ");
+    dwt_str(b, cup->symbol);
+    if (how == MD_PLAIN) {
+        dwt_cstr(b, "; covers it with a ");
+        dwt_cstr(b, MD_NAMES[cup->cup]);
+        dwt_cstr(b, " cup");
+        return;
+    }
+    if (how == MD_NO_CUP) {
+        dwt_cstr(b, "; no ");
+        dwt_cstr(b, colour);
+        dwt_cstr(b, " cup left");
+    } else {
+        dwt_cstr(b, "; the last die");
+        if (how == MD_LAST_NONE) {
+            dwt_cstr(b, " (and no ");
+            dwt_cstr(b, colour);
+            dwt_cstr(b, " cup is left)");
+        }
+    }
+    dwt_cstr(b, ": covers it with the golden cup, covering ends");
+}
+
 /* What a cover says: a (text, rule, fact) tuple borrowed from the cache, said once a
  * symbol, die, colour and way. */
 static PyObject *md_cover_said(PyObject *const *kit, const MdCup *cup, int how) {
@@ -103,31 +133,7 @@ static PyObject *md_cover_said(PyObject *const *kit, const MdCup *cup, int how) 
     PyObject *colour = md_cup_names[cup->colour], *text = NULL, *die = NULL, *fact = NULL;
     DwText b;
     dwt_init(&b);
-    dwt_cstr(&b, "rolls die ");
-    dwt_long(&b, cup->die);
-    dwt_cstr(&b, ": ");
-    dwt_str(&b, colour);
-    dwt_cstr(&b, " ");
-    dwt_str(&b, cup->symbol);
-    if (how == MD_PLAIN) {
-        dwt_cstr(&b, "; covers it with a ");
-        dwt_str(&b, md_cup_names[cup->cup]);
-        dwt_cstr(&b, " cup");
-    } else {
-        if (how == MD_NO_CUP) {
-            dwt_cstr(&b, "; no ");
-            dwt_str(&b, colour);
-            dwt_cstr(&b, " cup left");
-        } else {
-            dwt_cstr(&b, "; the last die");
-            if (how == MD_LAST_NONE) {
-                dwt_cstr(&b, " (and no ");
-                dwt_str(&b, colour);
-                dwt_cstr(&b, " cup is left)");
-            }
-        }
-        dwt_cstr(&b, ": covers it with the golden cup, covering ends");
-    }
+    md_cover_words(&b, cup, how);
     text = dwt_done(&b);
     if (!text) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "memo_dice: unwordable");
@@ -351,17 +357,16 @@ static void dwt_pad(DwText *t, Py_ssize_t n) {
     for (; n > 0; n -= 32) dwt_add(t, spaces, n < 32 ? n : 32);
 }
 
-/* The row of cups as at.draw_row draws it, a new str. */
-static PyObject *md_row(PyObject *const *names, const MdRound *r) {
+/* The row as at.draw_row draws it (cups still covered too), a new str. */
+static PyObject *md_row_of(PyObject *const *names, const MdCup *row, int count) {
     static const char *const CUPS[4] = {"red   ", "blue  ", "black ", "golden"};
     Py_ssize_t sym_w = 6, by_w = 9;
-    for (int k = 0; k < r->ncups; k++) {
-        const MdCup *cup = &r->cups[k];
-        Py_ssize_t w = PyUnicode_GET_LENGTH(cup->symbol) + 3 +
-                       (Py_ssize_t)strlen(MD_NAMES[cup->colour]);
+    for (int k = 0; k < count; k++) {
+        Py_ssize_t w = PyUnicode_GET_LENGTH(row[k].symbol) + 3 +
+                       (Py_ssize_t)strlen(MD_NAMES[row[k].colour]);
         if (w > sym_w) sym_w = w;
-        if (PyUnicode_GET_LENGTH(names[cup->coverer]) > by_w)
-            by_w = PyUnicode_GET_LENGTH(names[cup->coverer]);
+        if (PyUnicode_GET_LENGTH(names[row[k].coverer]) > by_w)
+            by_w = PyUnicode_GET_LENGTH(names[row[k].coverer]);
     }
     DwText b;
     dwt_init(&b);
@@ -370,9 +375,10 @@ static PyObject *md_row(PyObject *const *names, const MdRound *r) {
     dwt_cstr(&b, "  rolled by");
     dwt_pad(&b, by_w - 9);
     dwt_cstr(&b, "  goes to");
-    for (int k = 0; k < r->ncups; k++) {
-        const MdCup *cup = &r->cups[k];
-        dwt_cstr(&b, "\n  ");
+    for (int k = 0; k < count; k++) {
+        const MdCup *cup = &row[k];
+        dwt_cstr(&b, "\n");
+        dwt_pad(&b, k + 1 < 10 ? 2 : 1);
         dwt_long(&b, k + 1);
         dwt_cstr(&b, "  ");
         dwt_cstr(&b, CUPS[cup->cup]);
@@ -387,6 +393,10 @@ static PyObject *md_row(PyObject *const *names, const MdRound *r) {
         dwt_str(&b, names[cup->coverer]);
         dwt_pad(&b, by_w - PyUnicode_GET_LENGTH(names[cup->coverer]));
         dwt_cstr(&b, "  ");
+        if (cup->holder < 0) {
+            dwt_cstr(&b, "(covered)");
+            continue;
+        }
         dwt_str(&b, names[cup->holder]);
         if (cup->right) {
             dwt_cstr(&b, " (right guess)");
@@ -399,6 +409,11 @@ static PyObject *md_row(PyObject *const *names, const MdRound *r) {
     PyObject *text = dwt_done(&b);
     if (!text && !PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "memo_dice: unwordable");
     return text;
+}
+
+/* The row of cups of a round played out, a new str. */
+static PyObject *md_row(PyObject *const *names, const MdRound *r) {
+    return md_row_of(names, r->cups, r->ncups);
 }
 
 /* Round `number` (from 1) of the ruling, appended to `rounds`; -1 on an error. */

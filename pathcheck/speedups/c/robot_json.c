@@ -147,17 +147,25 @@ static int rj_pick(Out *o, const RjNames *n, const RmPick *pick, int index, PyOb
     return 0;
 }
 
+/* Entry `code` of the list `cache`, made by `make(code)` the first time (a None there),
+ * borrowed; NULL on an error. */
+static PyObject *rj_filled(PyObject *cache, PyObject *make, int code) {
+    PyObject *one = PyList_GET_ITEM(cache, code);
+    if (one == Py_None) {
+        PyObject *key = PyLong_FromLong(code);
+        one = key ? PyObject_CallOneArg(make, key) : NULL;
+        Py_XDECREF(key);
+        if (!one) return NULL;
+        PyList_SetItem(cache, code, one);  /* steals; stays borrowed */
+    }
+    return one;
+}
+
 /* said_json's entry of a pick (filled by word_json the first time), borrowed; NULL on an
  * error. */
 static PyObject *rj_said(PyObject *said_json, PyObject *word_json, int code) {
-    PyObject *one = PyList_GET_ITEM(said_json, code);
-    if (one == Py_None) {
-        PyObject *key = PyLong_FromLong(code);
-        one = key ? PyObject_CallOneArg(word_json, key) : NULL;
-        Py_XDECREF(key);
-        if (!one) return NULL;
-        PyList_SetItem(said_json, code, one);  /* steals; stays borrowed */
-    }
+    PyObject *one = rj_filled(said_json, word_json, code);
+    if (!one) return NULL;
     if (!PyTuple_CheckExact(one) || PyTuple_GET_SIZE(one) != 4 ||
         !PyBytes_CheckExact(PyTuple_GET_ITEM(one, 0)) ||
         !PyBytes_CheckExact(PyTuple_GET_ITEM(one, 1)) ||
@@ -270,14 +278,8 @@ static PyObject *robot_replay_json(PyObject *Py_UNUSED(self), PyObject *args) {
  * words and the card's as JSON without quotes, the JSON from "best" to "pointer":, the JSON
  * from "cost" to "age":, the mark's counter 0-3, the cost, the value); NULL on an error. */
 static PyObject *rj_judged(PyObject *judged, PyObject *judge, int code) {
-    PyObject *one = PyList_GET_ITEM(judged, code);
-    if (one == Py_None) {
-        PyObject *key = PyLong_FromLong(code);
-        one = key ? PyObject_CallOneArg(judge, key) : NULL;
-        Py_XDECREF(key);
-        if (!one) return NULL;
-        PyList_SetItem(judged, code, one);  /* steals; stays borrowed */
-    }
+    PyObject *one = rj_filled(judged, judge, code);
+    if (!one) return NULL;
     if (!PyTuple_CheckExact(one) || PyTuple_GET_SIZE(one) != 7 ||
         !PyBytes_CheckExact(PyTuple_GET_ITEM(one, 0)) ||
         !PyBytes_CheckExact(PyTuple_GET_ITEM(one, 1)) ||
