@@ -134,18 +134,31 @@ class GameAdjudicator:
         """Replay a log already read by the game (what ``read_log`` returns) and rule on it."""
         raise NotImplementedError
 
-    def rule_decoded(self, data: bytes, fmt: str, *, source: str) -> Ruling | None:
+    def rule_decoded(self, data: bytes, fmt: str, *, source: str, for_json: bool = False
+                     ) -> Ruling | None:
         """Rule on a log of format ``fmt`` given as its JSON text (passed by the reader's
         guard), with no picture, reading the text straight into the game's typed values (no
         dict is made: :attr:`typed_readers`). None when the game does not read ``fmt`` so or
         the text does not fit the format: the caller then decodes the text and calls
-        :meth:`adjudicate`, which rules (or words the error) exactly as this would have."""
+        :meth:`adjudicate`, which rules (or words the error) exactly as this would have.
+        ``for_json``: the ruling is only to be encoded (``--format json|jsonl``, nothing
+        kept), so :meth:`json_ruling` is asked first."""
         for name, log_format, read_entry in self.typed_readers:
             if name == fmt:
                 entry = log_format.decode(data)
                 if entry is None:
                     return None
+                if for_json:
+                    ruling = self.json_ruling(entry, source=source)
+                    if ruling is not None:
+                        return ruling
                 return self.rule_typed(entry, read_entry, source=source)
+        return None
+
+    def json_ruling(self, entry: Any, *, source: str) -> Ruling | None:
+        """The ruling on a log read into its typed values, only to be encoded: parts of it
+        may come as the JSON msgspec would write of them (a :class:`msgspec.Raw`), the bytes
+        encoded the same. None (the default): :meth:`rule_typed` rules on it."""
         return None
 
     def rule_typed(self, entry: Any, read_entry: Callable[..., Any], *, source: str) -> Ruling:

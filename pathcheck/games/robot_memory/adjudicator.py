@@ -62,21 +62,10 @@ class RobotMemoryAdjudicator(GameAdjudicator):
         """
         return self._rule_entry(LOG_FORMAT.read(log, source=source), source, pictures)
 
-    def rule_decoded(self, data: bytes, fmt: str, *, source: str, for_json: bool = False
-                     ) -> Ruling | None:
-        """:meth:`GameAdjudicator.rule_decoded`; ``for_json``: the ruling is only to be
-        encoded (``--format json|jsonl``), so a clean log's rounds may come as their JSON
-        (:func:`~pathcheck.games.robot_memory.fast.fast_ruling`): the same bytes."""
-        if not for_json or fmt != FORMAT:
-            return super().rule_decoded(data, fmt, source=source)
-        entry = LOG_FORMAT.decode(data)
-        if entry is None:
-            return None
-        ruling = fast_ruling(entry, source=source, for_json=True)
-        if ruling is not None:
-            return ruling
-        return self.rule_read(read_entry(entry, source=source), source=source,
-                              pictures=Pictures(None))
+    def json_ruling(self, entry: Any, *, source: str) -> Ruling | None:
+        """:meth:`GameAdjudicator.json_ruling`: a clean log's rounds written as JSON in C
+        (:func:`~pathcheck.games.robot_memory.fast.fast_ruling`)."""
+        return fast_ruling(entry, source=source, for_json=True)
 
     def rule_typed(self, entry: Any, read_entry: Callable[..., Any], *, source: str) -> Ruling:
         """:meth:`GameAdjudicator.rule_typed`, a clean log by the C fast path."""
