@@ -14,9 +14,11 @@ A clean log that the C replay (:mod:`pathcheck.games.memoarrr.fast`) takes is ma
 while it is replayed (pathcheck/speedups/c/memoarrr_know.c), and only worded here; any other
 log (what the C side declines: illegal moves, odd values), and every log without the C
 extension, is walked through the game's own replay state
-(:class:`~pathcheck.games.memoarrr.island.State`) with :class:`Island`, the plain reference
-the tests compare the C marks with (tests/analysis/test_memoarrr.py). Both give each reveal
-as a :data:`Judged` value and word it with :func:`marked`, from the same texts.
+(:class:`~pathcheck.games.memoarrr.island.State`) with
+:class:`~pathcheck.analysis.memoarrr_island.Island`, the plain reference the tests compare
+the C marks with (tests/analysis/test_memoarrr.py). Both give each reveal as a
+:data:`~pathcheck.analysis.memoarrr_island.Judged` value and word it with :func:`marked`,
+from the same texts.
 
 >>> import random
 >>> from pathcheck.games.memoarrr.gen import random_game
@@ -43,6 +45,14 @@ from pathcheck.analysis.core import (
     player_summary,
     slip_mark,
 )
+from pathcheck.analysis.memoarrr_island import (
+    AT,
+    BEST_ONE,
+    NOTHING,
+    PASSED_OVER,
+    SEEN_CONNECTS,
+    Island,
+)
 from pathcheck.errors import RecordError
 from pathcheck.games.memoarrr import fast
 from pathcheck.games.memoarrr.fast import CARD_NUMBERS, CARD_TEXT, POS_TEXT
@@ -51,13 +61,9 @@ from pathcheck.games.memoarrr.lenient import STOP_OVER, STOP_ROUND
 from pathcheck.games.memoarrr.log import FORMAT, Setup, read_log
 from pathcheck.games.memoarrr.plain import read_plain
 from pathcheck.games.memoarrr.rules import (
-    ALL_CARDS,
     CONNECT,
     ROUNDS,
-    SIDES,
     SIZE,
-    Animal,
-    Landscape,
     Pos,
     decide_winners,
     rule_for,
@@ -65,20 +71,8 @@ from pathcheck.games.memoarrr.rules import (
 from pathcheck.games.memoarrr.texts import TREASURES_UNKNOWN
 from pathcheck.ruling import Rule
 
-CONNECTS = tuple(sum(1 << j for j, other in enumerate(ALL_CARDS) if card.connects(other))
-                 for card in ALL_CARDS)
-"""Per card number (its index in ALL_CARDS): the bit set of the cards that connect with it."""
-EVERY_CARD = (1 << len(ALL_CARDS)) - 1
-_KINDS = tuple((list(Animal).index(card.animal), len(Animal) + list(Landscape).index(
-    card.landscape)) for card in ALL_CARDS)
-"""Per card number: its animal and its landscape, as indexes of Island.kind_places (a card
-connects with the cards that share one of them)."""
-_SIDES = {side: tuple(p.row * SIZE + p.col for p in places) for side, places in SIDES.items()}
-_CARDS = len(ALL_CARDS)
-
 # The verdicts on a reveal, in the order of memoarrr_know.c's (a verdict + 1 is the same
 # verdict on a card that connects), with the mark and the why each gives.
-SEEN_CONNECTS, PASSED_OVER, NOTHING, EVERY_UNSEEN, SEEN_MISS, GUESS = 0, 1, 3, 4, 5, 6
 _VERDICTS = (
     (Mark.SOUND, "a card seen that connects"),
     (Mark.SLIP, "passed over a card seen that connects (it does not connect)"),
@@ -89,24 +83,8 @@ _VERDICTS = (
     (Mark.GUESS, "it does not connect"),
     (Mark.GUESS, "it connects"),
 )
-Judged = tuple[int, int, str | int | None, int]
-"""A reveal judged, as the C replay hands it over (memoarrr_know.c) and :meth:`Island.judge`
-gives it: ``did`` (the place revealed * 25 + its card), ``knew`` (the card to connect to
-<< 15 | the places it could reveal | those not seen << 5 | those seen that connect << 10),
-``best`` (the best move's text when a card seen connects; else ``hits << 5 | size``, the
-cards not seen that connect and all those not seen; None when nothing could connect) and
-the verdict ``| age << 3``: the reveals since the mover last saw the card that decides the
-move, this one counted (docs/analysis.md, "Memory span"; 0: no age): the youngest card seen
-that connects, if any, whichever was revealed; a card seen not to connect revealed while a
-chance was left, that card; when every card not seen connects and one is revealed, the
-oldest card seen it could reveal."""
-
-_AT = tuple(f"{place} ({card})" for place in POS_TEXT for card in CARD_TEXT)
-"""``_AT[place * 25 + card]``: ``"B1 (turtle/water)"``, made once."""
-_REVEALS = tuple(f"reveals {at}" for at in _AT)
-_BEST_ONE = tuple(f"reveal a card seen that connects: {at}" for at in _AT)
-"""The best move when one card seen connects (and the start of it when more do)."""
-TEXTS = (_BEST_ONE, _AT)
+_REVEALS = tuple(f"reveals {at}" for at in AT)
+TEXTS = (BEST_ONE, AT)
 """The texts the C replay makes the best move from (see :data:`Judged`)."""
 _NOTHING_CONNECTS = "any reveal: no card they could reveal can connect"
 _CONNECT_TO = tuple(f"to connect to {card}; " for card in CARD_TEXT)
@@ -117,119 +95,6 @@ _NOT_SEEN: dict[int, tuple[str, float]] = {}
 """The best move and its chance when no card seen connects, by ``hits << 5 | size``."""
 _POINTERS: dict[tuple[int, int], str] = {}
 """A move's JSON pointer by (round, index), each made once."""
-
-
-class Island:
-    """The true island as card numbers by place (a card the log leaves out has none), and
-    what each player knows of it: the places they know (what lies there is the island's
-    card: cards move only by swaps everyone sees) and the cards they have seen, as bit sets,
-    split into what everyone saw (every reveal) and what only they saw (their side before
-    round 1, their peeks). A place seen whose card the log does not name (``null``) counts
-    as unseen (docs/analysis.md): the player knows it, the analysis does not."""
-
-    def __init__(self, cards: dict[int, int], players: Sequence[str],
-                 peeks: Mapping[str, str]) -> None:
-        self.cards = cards
-        self.kind_places = [0] * (len(Animal) + len(Landscape))
-        """Per animal, then per landscape: the bit set of the places of its cards."""
-        for place, card in cards.items():
-            animal, landscape = _KINDS[card]
-            self.kind_places[animal] |= 1 << place
-            self.kind_places[landscape] |= 1 << place
-        self.public_places = 0
-        self.public_cards = 0
-        self.own_places = dict.fromkeys(players, 0)
-        self.own_cards = dict.fromkeys(players, 0)
-        self.reveals = 0
-        """The reveals so far: the moves of the memory span."""
-        self.seen_at = {p: [0] * _CARDS for p in players}
-        """Per player, per place: the reveal at which they last saw its card (0: before
-        round 1)."""
-        for p in players:
-            for place in _SIDES[peeks[p]]:
-                self.learn(p, place)
-
-    def learn(self, player: str, place: int) -> None:
-        """``player`` saw ``place`` alone; a card the log leaves out counts as unseen."""
-        card = self.cards.get(place)
-        if card is not None:
-            self.own_places[player] |= 1 << place
-            self.own_cards[player] |= 1 << card
-            self.seen_at[player][place] = self.reveals
-
-    def everyone(self, place: int) -> None:
-        """The card at ``place`` revealed: seen by everyone, at this reveal."""
-        self.public_places |= 1 << place
-        self.public_cards |= 1 << self.cards[place]
-        self.reveals += 1
-        for at in self.seen_at.values():
-            at[place] = self.reveals
-
-    def swap(self, a: int, b: int) -> None:
-        cards, kinds = self.cards, self.kind_places
-        both = 1 << a | 1 << b
-        card_a, card_b = cards.pop(a, None), cards.pop(b, None)
-        for card in (card_a, card_b):  # a kind both cards share keeps both places
-            if card is not None:
-                animal, landscape = _KINDS[card]
-                kinds[animal] ^= both
-                kinds[landscape] ^= both
-        if card_b is not None:
-            cards[a] = card_b
-        if card_a is not None:
-            cards[b] = card_a
-        self.public_places = _swapped(self.public_places, a, b, both)
-        for player, places in self.own_places.items():
-            self.own_places[player] = _swapped(places, a, b, both)
-        for at in self.seen_at.values():  # when each card was seen moves with it
-            at[a], at[b] = at[b], at[a]
-
-    def judge(self, player: str, allowed: int, last: int, chosen: int) -> Judged:
-        """``player`` revealing place ``chosen`` to connect to card ``last``, among the
-        places of bit set ``allowed``, judged against what they knew."""
-        cards = self.cards
-        card = cards[chosen]
-        known = self.public_places | self.own_places[player]
-        animal, landscape = _KINDS[last]
-        matches = allowed & known & (self.kind_places[animal] | self.kind_places[landscape])
-        unknown = (allowed & ~known).bit_count()
-        did = chosen * _CARDS + card
-        pool = EVERY_CARD & ~(self.public_cards | self.own_cards[player])
-        hits, size = (pool & CONNECTS[last]).bit_count(), pool.bit_count()
-        knew = (last << 15 | allowed.bit_count() | unknown << 5 | matches.bit_count() << 10
-                | (known >> chosen & 1) << 20 | hits << 21 | size << 26)
-        hit = CONNECTS[last] >> card & 1
-        if matches:
-            at = self.seen_at[player]
-            first = (matches & -matches).bit_length() - 1
-            texts = [_BEST_ONE[first * _CARDS + cards[first]]]
-            youngest = at[first]  # the age is the youngest's, whichever card was revealed
-            rest = matches & (matches - 1)
-            while rest:
-                place = (rest & -rest).bit_length() - 1
-                texts.append(_AT[place * _CARDS + cards[place]])
-                youngest = max(youngest, at[place])
-                rest &= rest - 1
-            best = ", ".join(texts)
-            return did, knew, best, (SEEN_CONNECTS if matches >> chosen & 1
-                                     else PASSED_OVER + hit) | (self.reveals + 1 - youngest) << 3
-        if not unknown or not size or not hits:
-            return did, knew, None, NOTHING
-        if known >> chosen & 1:
-            verdict = SEEN_MISS | (self.reveals + 1 - self.seen_at[player][chosen]) << 3
-        elif hits == size:  # every card not seen connects: what was seen decides it
-            seen = allowed & known
-            oldest = min((self.seen_at[player][p] for p in _places(seen)), default=None)
-            verdict = EVERY_UNSEEN | (0 if oldest is None else self.reveals + 1 - oldest) << 3
-        else:
-            verdict = GUESS + hit
-        return did, knew, hits << 5 | size, verdict
-
-    def move(self, number: int, index: int, player: str, allowed: int, last: int,
-             chosen: int, rule: Rule, pointer: str) -> AnalysedMove:
-        """:meth:`judge`, worded by :func:`marked`."""
-        return marked(number, index, player, *self.judge(player, allowed, last, chosen), rule,
-                      pointer)
 
 
 def marked(number: int, index: int, player: str, did: int, knew: int, best: str | int | None,
@@ -279,6 +144,7 @@ def _cost(knew: int, verdict: int) -> tuple[float, float]:
     from what the mover knew (a card seen: whether it connects, which only a card seen that
     connects does, the verdict says; one not seen: that share).
 
+    >>> from pathcheck.analysis.memoarrr_island import SEEN_MISS
     >>> _cost(1 << 20, NOTHING), _cost(1 << 20 | 2 << 21 | 4 << 26, SEEN_MISS)
     ((0.0, 0.0), (0.5, 0.5))
     """
@@ -292,20 +158,6 @@ def _cost(knew: int, verdict: int) -> tuple[float, float]:
         value = unseen
     made = float(verdict == SEEN_CONNECTS) if knew >> 20 & 1 else unseen
     return max(0.0, round(value - made, 4)), round(value, 4)
-
-
-def _places(places: int) -> list[int]:
-    """The places of the bit set ``places``.
-
-    >>> _places(0b1010)
-    [1, 3]
-    """
-    return [p for p in range(SIZE * SIZE) if places >> p & 1]
-
-
-def _swapped(places: int, a: int, b: int, both: int) -> int:
-    """The bit set ``places`` with the bits of places ``a`` and ``b`` exchanged."""
-    return places ^ both if (places >> a ^ places >> b) & 1 else places
 
 
 def _knew(key: int) -> str:
@@ -481,11 +333,11 @@ def _kit() -> tuple[Any, ...]:
 def _json_kit() -> tuple[Any, ...]:
     """What memoarrr_marks_json.c writes the moves with, in the order of its MK_* names: the
     entries by key (made by :func:`_mark_entry` as they are met), both editions' rules as
-    JSON, the cards' texts and :data:`_AT`'s as JSON without their quotes."""
+    JSON, the cards' texts and :data:`AT`'s as JSON without their quotes."""
     rules = tuple(msgspec.json.encode(rule_for(CONNECT, edition)) for edition in (2018, 2023))
     return ([None] * (1 << 14), _mark_entry, rules,
             tuple(msgspec.json.encode(text)[1:-1] for text in CARD_TEXT),
-            tuple(msgspec.json.encode(text)[1:-1] for text in _AT))
+            tuple(msgspec.json.encode(text)[1:-1] for text in AT))
 
 
 _COUNTER = {Mark.SLIP: 0, Mark.GUESS: 1, Mark.SOUND: 2, Mark.HARMLESS: 3}
@@ -539,10 +391,11 @@ def analyse_replayed(log: Mapping[str, Any], *, source: str) -> GameAnalysis:
             if pos is not None and last is not None:
                 allowed = state.allowed_reveals()
                 if pos in allowed:
-                    moves.append(island.move(
-                        rnd.number, action.number, action.player,
-                        sum(map(_PLACE_BIT.__getitem__, allowed)),
-                        number_of[last.text], _place(pos), rule, action.pointer))
+                    judged = island.judge(action.player,
+                                          sum(map(_PLACE_BIT.__getitem__, allowed)),
+                                          number_of[last.text], _place(pos))
+                    moves.append(marked(rnd.number, action.number, action.player, *judged,
+                                        rule, action.pointer))
                 else:  # no choice among the cards one may reveal: the ruling says so
                     why = ("walrus-marked" if pos == state.mark
                            else "face up" if pos in state.face_up else "not allowed")

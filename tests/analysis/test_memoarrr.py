@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from pathcheck.analysis import analyse
 from pathcheck.analysis.core import Mark
-from pathcheck.analysis.memoarrr import Island, analyse_replayed
+from pathcheck.analysis.memoarrr import Island, analyse_replayed, marked
 from pathcheck.games.memoarrr.gen import random_game
 from pathcheck.games.memoarrr.island import State
 from pathcheck.games.memoarrr.log import read_log
@@ -102,10 +102,10 @@ def test_the_chance_of_a_guess() -> None:
                     {"Ann": "south"})
     island.learn("Ann", 0)
     rule = rule_for(CONNECT, 2023)
-    guess = island.move(1, 2, "Ann", 0b11, last, 1, rule, "/rounds/0/actions/1")
+    guess = marked(1, 2, "Ann", *island.judge("Ann", 0b11, last, 1), rule, "/rounds/0/actions/1")
     # 24 cards not seen, 9 of them crabs or on lava
     assert (guess.mark, guess.chance) == (Mark.GUESS, 9 / 24) and "9 of the 24" in guess.best
-    slip = island.move(1, 2, "Ann", 0b11, last, 0, rule, "/rounds/0/actions/1")
+    slip = marked(1, 2, "Ann", *island.judge("Ann", 0b11, last, 0), rule, "/rounds/0/actions/1")
     assert slip.mark is Mark.SLIP  # seen, and it does not connect, while a chance was left
 
 
@@ -171,7 +171,7 @@ def test_the_age_of_a_reveal() -> None:
     allowed = sum(1 << p for p in (1, 2, 3, 5, 6, 10, 11))
 
     def age(chosen: int, last: str, player: str = "Ann") -> tuple[Mark, int | None]:
-        move = island.move(2, 3, player, allowed, number[last], chosen, rule, "/")
+        move = marked(2, 3, player, *island.judge(player, allowed, number[last], chosen), rule, "/")
         return move.mark, move.age
 
     # turtle/lava: 1 and 3 seen at move 0, 10 at reveal 1, the youngest: 4 - 1
