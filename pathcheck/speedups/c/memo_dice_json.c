@@ -115,14 +115,7 @@ static int mdj_guess(MdjW *w, int number, const MdCup *cup, int cupno, int index
     if (!cup->right && !(symbol = mdj_repr(w, cup->symbol))) return -1;
     DwText b;
     dwt_init(&b);
-    if (said) {
-        dwt_cstr(&b, "names ");
-        dwt_str(&b, said);
-    } else {
-        dwt_cstr(&b, "gives no answer");
-    }
-    dwt_cstr(&b, " for cup ");
-    dwt_long(&b, cupno);
+    md_guess_words(&b, said, cupno);
     if (cup->right) {
         dwt_cstr(&b, ": right, keeps the ");
         dwt_cstr(&b, MD_NAMES[cup->cup]);

@@ -14,14 +14,7 @@ static int mdj_mark(MdjW *w, int number, const MdRound *r, int k) {
     int worth = cup->cup == MD_GOLDEN ? 2 : 1;
     DwText b;
     dwt_init(&b);
-    if (said) {
-        dwt_cstr(&b, "names ");
-        dwt_str(&b, said);
-    } else {
-        dwt_cstr(&b, "gives no answer");
-    }
-    dwt_cstr(&b, " for cup ");
-    dwt_long(&b, k + 1);
+    md_guess_words(&b, said, k + 1);
     if (MDJ_LIT(w, "{\"round\":") || out_long(&w->out, number) || MDJ_LIT(w, ",\"index\":") ||
         out_long(&w->out, r->ncups + k + 1) || MDJ_LIT(w, ",\"player\":") ||
         mdj_name(w, cup->guesser) || MDJ_LIT(w, ",\"did\":") || mdj_text(&w->out, &b))

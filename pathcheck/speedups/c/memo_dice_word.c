@@ -85,6 +85,19 @@ done:
     return status;
 }
 
+/* The start of what an answer says ("names 'owl' for cup 3", "gives no answer for cup 4"),
+ * into `b`; `said` the name's repr, NULL for no answer. */
+static void md_guess_words(DwText *b, PyObject *said, long cupno) {
+    if (said) {
+        dwt_cstr(b, "names ");
+        dwt_str(b, said);
+    } else {
+        dwt_cstr(b, "gives no answer");
+    }
+    dwt_cstr(b, " for cup ");
+    dwt_long(b, cupno);
+}
+
 /* What a cover says ("rolls die 3: red owl; covers it with a red cup" ...), into `b`. */
 static void md_cover_words(DwText *b, const MdCup *cup, int how) {
     const char *colour = MD_NAMES[cup->colour];
@@ -179,14 +192,7 @@ static int md_guess(PyObject *events, PyObject *const *kit, PyObject *const *nam
     if (cup->named && !said) return -1;
     DwText b;
     dwt_init(&b);
-    if (said) {
-        dwt_cstr(&b, "names ");
-        dwt_str(&b, said);
-    } else {
-        dwt_cstr(&b, "gives no answer");
-    }
-    dwt_cstr(&b, " for cup ");
-    dwt_long(&b, k + 1);
+    md_guess_words(&b, said, k + 1);
     if (cup->right) {
         dwt_cstr(&b, ": right, keeps the ");
     } else {
