@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 from pathcheck.analysis import analyse
 from pathcheck.analysis.core import Mark
-from pathcheck.analysis.memoarrr import Island, analyse_replayed, marked
+from pathcheck.analysis.memoarrr import analyse_replayed, marked
+from pathcheck.analysis.memoarrr_island import Island
 from pathcheck.games.memoarrr.gen import random_game
 from pathcheck.games.memoarrr.island import State
 from pathcheck.games.memoarrr.log import read_log

@@ -5,7 +5,7 @@
 Python wording, :func:`~pathcheck.analysis.memoarrr.marked`, is compared); without the
 extension, or for a log the C side
 declines, :func:`~pathcheck.analysis.memoarrr.analyse_replayed` walks it with the plain
-:class:`~pathcheck.analysis.memoarrr.Island`. Both must write the same bytes on random logs
+:class:`~pathcheck.analysis.memoarrr_island.Island`. Both must write the same bytes on random logs
 of every kind (either edition, the variants, perfect and careless players, unfinished logs,
 cards nobody named), on illegal ones (the C replay marks them through their faults:
 ``memoarrr_lenient``) and on hostile ones. Run under ASan/UBSan by .ci/sanitize.

@@ -140,9 +140,11 @@ class DungeonAdjudicator(GameAdjudicator):
 
     typed_readers = ((GAME_FORMAT, GAME_LOG, read_game_entry),)
 
-    def rule_decoded(self, data: bytes, fmt: str, *, source: str) -> Ruling | None:
+    def rule_decoded(self, data: bytes, fmt: str, *, source: str, for_json: bool = False
+                     ) -> Ruling | None:
         """:meth:`GameAdjudicator.rule_decoded`; a ``solo/1`` record by its fast path
-        (:mod:`~pathcheck.games.dungeon.solo_fast`)."""
+        (:mod:`~pathcheck.games.dungeon.solo_fast`). ``for_json`` changes nothing here: the
+        dungeon game has no :meth:`json_ruling` (yet)."""
         if fmt == SOLO_FORMAT:
             return rule_solo_decoded(data, source=source)
         return super().rule_decoded(data, fmt, source=source)
