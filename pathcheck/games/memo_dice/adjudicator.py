@@ -23,7 +23,7 @@ from typing import Any
 
 from pathcheck.games import GameAdjudicator
 from pathcheck.games.common import Pictures
-from pathcheck.games.memo_dice.fast import fast_json_ruling, fast_ruling
+from pathcheck.games.memo_dice.fast import fast_json_ruling, fast_ruling, ruling_of
 from pathcheck.games.memo_dice.log import (
     FORMAT,
     FORMATS,
@@ -35,7 +35,7 @@ from pathcheck.games.memo_dice.log import (
     read_entry,
     read_log,
 )
-from pathcheck.games.memo_dice.rules import GAME, MOST_POINTS, TARGET, TITLE
+from pathcheck.games.memo_dice.rules import GAME, TITLE
 from pathcheck.games.memo_dice.state import Replay
 from pathcheck.ruling import Ruling
 
@@ -80,26 +80,9 @@ class MemoDiceAdjudicator(GameAdjudicator):
         """Replay a log :func:`read_log` has read and rule on it."""
         replay = Replay(game, pictures, source=source)
         replay.play()
-        winners = replay.winners()
-        notes = list(replay.notes)
-        tie_break = ""
-        if not winners:
-            notes.append(f"nobody has reached {TARGET} points: the game is not over, no winner")
-        elif len(winners) > 1:
-            tie_break = f"tied on {replay.scores[winners[0]]} points: \"{MOST_POINTS.quote}\""
-        return Ruling(
-            game=self.name,
-            format=FORMAT,
-            source=source,
-            players=replay.players,
-            rounds=tuple(replay.rounds),
-            final_scores=dict(replay.scores),
-            winners=tuple(winners),
-            violations=tuple(replay.violations),
-            tie_break=tie_break,
-            notes=tuple(notes),
-            display=pictures.below(replay.final_table()),
-        )
+        return ruling_of(replay.players, tuple(replay.rounds), dict(replay.scores),
+                         pictures.below(replay.final_table()), source, replay.violations,
+                         replay.notes)
 
     def random_game(self, rng: random.Random) -> dict[str, Any]:
         """A random legal game: 2-4 players, with or without the dice faces."""

@@ -59,6 +59,7 @@ from pathcheck.games.memo_dice.rules import (
     TARGET,
     WRONG_GUESS,
     same_symbol,
+    winners_of,
 )
 from pathcheck.ruling import Event, GameEndFact, MoveRef, Round, Ruling, StartFact, Violation
 
@@ -157,7 +158,7 @@ def fast_json_ruling(entry: MemoDiceEntry, *, source: str) -> Ruling | None:
     if found is not None:
         rounds, totals, table = found
         scores = dict(zip(players, totals, strict=True))
-        return _ruling(players, msgspec.Raw(rounds), scores, table, source)
+        return ruling_of(players, msgspec.Raw(rounds), scores, table, source)
     violations: list[Violation] = []
     replayed = _lenient(entry.rounds, players, dice, _JSON_KIT, TARGET,
                         functools.partial(word_fault, violations, players))
@@ -165,11 +166,11 @@ def fast_json_ruling(entry: MemoDiceEntry, *, source: str) -> Ruling | None:
         return None
     rounds, totals, table, golden, stop_at, ended = replayed
     scores = dict(zip(players, totals, strict=True))
-    winners = _winners(players, scores)
+    winners = winners_of(players, scores)
     if stop_at and ended:
         violations.append(game_end_violation(
             stop_at, ended, entry.rounds[stop_at - 1].covering[0].player, scores, winners))
-    return _ruling(players, msgspec.Raw(rounds), scores, table, source, violations,
+    return ruling_of(players, msgspec.Raw(rounds), scores, table, source, violations,
                    stop_notes(golden, stop_at, len(entry.rounds)))
 
 
@@ -206,19 +207,13 @@ def _unsaid(*fault: Any) -> bytes:
     return b"{}"
 
 
-def _winners(players: Sequence[str], scores: dict[str, int]) -> list[str]:
-    """The players with the most points, once someone has reached the target
-    (state.Replay.winners)."""
-    best = max(scores.values())
-    return [p for p in players if scores[p] == best] if best >= TARGET else []
-
-
-def _ruling(players: tuple[str, ...], rounds: Any, scores: dict[str, int], table: str,
-            source: str, violations: Sequence[Violation] = (),
-            notes: Sequence[str] = ()) -> Ruling:
-    """The ruling as the adjudicator makes it of the replay's: the winners, the tie-break or
-    the note that nobody won."""
-    winners = _winners(players, scores)
+def ruling_of(players: tuple[str, ...], rounds: Any, scores: dict[str, int], table: str,
+              source: str, violations: Sequence[Violation] = (),
+              notes: Sequence[str] = ()) -> Ruling:
+    """The ruling on a replay, whichever made it (the C replay, its JSON or the Python
+    replay, :meth:`~pathcheck.games.memo_dice.adjudicator.MemoDiceAdjudicator.rule_read`):
+    the winners, the tie-break or the note that nobody won."""
+    winners = winners_of(players, scores)
     tie_break = ""
     if not winners:
         notes = (*notes, f"nobody has reached {TARGET} points: the game is not over, no winner")
@@ -269,5 +264,5 @@ def fast_ruling(entry: MemoDiceEntry, *, source: str) -> Ruling | None:
         for p, total in rnd.scores.items():
             per_round[p].append(total - before[p])
         before = rnd.scores  # type: ignore[assignment]
-    return _ruling(players, tuple(rounds), scores, final_table(players, per_round, scores),
+    return ruling_of(players, tuple(rounds), scores, final_table(players, per_round, scores),
                    source)

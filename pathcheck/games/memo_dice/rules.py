@@ -14,7 +14,7 @@ verbatim, except that the OCR's ``*``/``**`` emphasis markers are left out.
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
 from pathcheck.ruling import Rule
@@ -58,6 +58,17 @@ class Cup(enum.Enum):
     def of(cls, colour: Colour) -> Cup:
         """The coloured cup that matches ``colour``."""
         return cls(colour.value)
+
+
+def winners_of(players: Sequence[str], scores: Mapping[str, int]) -> list[str]:
+    """The players with the most points, in seat order, once someone has reached the target
+    (:data:`TARGET`); none before.
+
+    >>> winners_of(["Ann", "Bob"], {"Ann": 21, "Bob": 21}), winners_of(["Ann"], {"Ann": 19})
+    (['Ann', 'Bob'], [])
+    """
+    best = max(scores.values())
+    return [p for p in players if scores[p] == best] if best >= TARGET else []
 
 
 def left_of(players: Sequence[str], player: str) -> str:

@@ -55,6 +55,7 @@ from pathcheck.games.memo_dice.rules import (
     Colour,
     Cup,
     same_symbol,
+    winners_of,
 )
 from pathcheck.render.words import counted
 from pathcheck.ruling import (
@@ -427,7 +428,4 @@ class Replay:
 
     def winners(self) -> list[str]:
         """The players with the most points, once someone has reached the target."""
-        best = max(self.scores.values())
-        if best < TARGET:
-            return []
-        return [p for p in self.players if self.scores[p] == best]
+        return winners_of(self.players, self.scores)
