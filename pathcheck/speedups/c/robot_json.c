@@ -192,11 +192,7 @@ static int rj_rounds(Out *o, const RmGame *g, const RjNames *n, PyObject *said_j
             return -1;
         DwText b;
         dwt_init(&b);
-        dwt_cstr(&b, "Round ");
-        dwt_long(&b, i + 1);
-        dwt_cstr(&b, " (first active: ");
-        dwt_str(&b, g->sides[r->first]);
-        dwt_cstr(&b, ")");
+        rw_title_words(&b, g, r, i);
         if ((status = rj_text(o, &b))) return status;
         if (RJ_LIT(o, ",\"events\":[") || rj_opening(o, n, r, i + 1, fewest)) return -1;
         for (int k = 0; k < r->npicks; k++) {

@@ -130,6 +130,15 @@ static int rw_event(PyObject *const *kit, PyObject *events, PyObject *text, PyOb
     return status;
 }
 
+/* Round i's title (from 0), "Round 2 (first active: Ann)", into `b`. */
+static void rw_title_words(DwText *b, const RmGame *g, const RmRound *r, int i) {
+    dwt_cstr(b, "Round ");
+    dwt_long(b, i + 1);
+    dwt_cstr(b, " (first active: ");
+    dwt_str(b, g->sides[r->first]);
+    dwt_cstr(b, ")");
+}
+
 /* The layout's and the first player's events of round `number`; -1 on an error. */
 static int rw_opening(const RmGame *g, const RmRound *r, int number, PyObject *const *kit,
                       PyObject *events) {
@@ -237,11 +246,7 @@ static PyObject *rw_rounds(const RmGame *g, PyObject *const *kit) {
         if (!failed) {
             DwText b;
             dwt_init(&b);
-            dwt_cstr(&b, "Round ");
-            dwt_long(&b, i + 1);
-            dwt_cstr(&b, " (first active: ");
-            dwt_str(&b, g->sides[r->first]);
-            dwt_cstr(&b, ")");
+            rw_title_words(&b, g, r, i);
             PyObject *title = dwt_done(&b);
             if (!title && !PyErr_Occurred())
                 title = PyUnicode_FromFormat("Round %d (first active: %U)", i + 1,
