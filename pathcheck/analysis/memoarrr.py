@@ -220,18 +220,9 @@ def analyse(log: Mapping[str, Any], *, source: str, for_json: bool = False) -> G
     _unseen, complete, trace_rounds, _faults, stop, judged, barred = trace
     players: tuple[str, ...] = tuple(log["players"])
     rule = rule_for(CONNECT, log["edition"])
-    treasures: dict[str, list[int]] = {p: [] for p in players}
-    for traced in trace_rounds:  # (..., winner, treasure, events)
-        if traced[4] >= 0:
-            treasures[players[traced[4]]].append(traced[5])
+    treasures, scores = fast.treasures_of(trace_rounds, players)
     known = log.get("treasures") is not None  # else no winner (as adjudicate decides)
-    scores = {p: sum(t) for p, t in treasures.items()}
-    winners: list[str] = []
-    if complete and known:  # one player with the most rubies (decide_winners's first case)
-        best = max(scores.values())
-        winners = [p for p, rubies in scores.items() if rubies == best]
-        if len(winners) > 1:
-            winners = decide_winners(treasures)[0]
+    winners = fast.winners_of(treasures, scores)[0] if complete and known else []
     notes: tuple[str, ...] = () if known else (TREASURES_UNKNOWN,)
     if stop is not None or barred:
         notes = _stop_notes(stop, barred, players) + notes

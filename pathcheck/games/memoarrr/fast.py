@@ -29,7 +29,7 @@ True
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import msgspec
@@ -181,10 +181,7 @@ def fast_ruling(log: Mapping[str, Any], *, source: str, for_json: bool = False
     if rounds is None:  # _word_rounds is looked up at each call: the tests switch it off
         rounds = (word_rounds(trace_rounds, players, edition) if _word_rounds is None
                   else _word_rounds(trace_rounds, players, _kit(edition)))
-    treasures: dict[str, list[int]] = {p: [] for p in players}
-    for traced in trace_rounds:  # (..., winner, treasure, events)
-        if traced[4] >= 0:
-            treasures[players[traced[4]]].append(traced[5])
+    treasures, final_scores = treasures_of(trace_rounds, players)
     notes = [_edition_note(edition, variants.get("expert", False),
                            variants.get("ordered_stack", False))]
     if stop is not None:
@@ -193,14 +190,7 @@ def fast_ruling(log: Mapping[str, Any], *, source: str, for_json: bool = False
         notes.append(LOG_ENDS_EARLY)
     if unseen:
         notes.append(unseen_note(unseen))
-    final_scores = {p: sum(t) for p, t in treasures.items()}
-    winners: list[str] = []
-    tie_break = ""
-    if complete:  # one player with the most rubies (decide_winners's first case), else it
-        best = max(final_scores.values())
-        winners = [p for p, rubies in final_scores.items() if rubies == best]
-        if len(winners) > 1:
-            winners, tie_break = decide_winners(treasures)
+    winners, tie_break = winners_of(treasures, final_scores) if complete else ([], "")
     return Ruling(
         game=GAME,
         format=FORMAT,
@@ -215,6 +205,30 @@ def fast_ruling(log: Mapping[str, Any], *, source: str, for_json: bool = False
         notes=notes,
         display=treasure_table(players, treasures),
     )
+
+
+def treasures_of(trace_rounds: Sequence[Sequence[Any]], players: Sequence[str]
+                 ) -> tuple[dict[str, list[int]], dict[str, int]]:
+    """Each player's treasures in the C replay's trace (a round's winner seat and treasure
+    are its items 4 and 5), and their rubies."""
+    treasures: dict[str, list[int]] = {p: [] for p in players}
+    for traced in trace_rounds:
+        if traced[4] >= 0:
+            treasures[players[traced[4]]].append(traced[5])
+    return treasures, {p: sum(t) for p, t in treasures.items()}
+
+
+def winners_of(treasures: Mapping[str, list[int]], rubies: Mapping[str, int]
+               ) -> tuple[list[str], str]:
+    """:func:`~pathcheck.games.memoarrr.rules.decide_winners` given the rubies already
+    counted: its usual case, one player with the most, without it.
+
+    >>> winners_of({"Ann": [2, 2], "Ben": [5]}, {"Ann": 4, "Ben": 5})
+    (['Ben'], '')
+    """
+    best = max(rubies.values())
+    winners = [p for p, n in rubies.items() if n == best]
+    return (winners, "") if len(winners) == 1 else decide_winners(treasures)
 
 
 @functools.cache
