@@ -94,7 +94,9 @@ def _skip_bom(stream: IO[bytes]) -> IO[bytes]:
 
 def decode_error(source: str, data: bytes, exc: Exception, first_line: int = 1) -> RecordError:
     """A RecordError for undecodable JSON, with the line of the byte offset msgspec names."""
-    if isinstance(exc, UnicodeDecodeError):  # msgspec names the position in the string only
+    # msgspec names the position in the string only: before 0.23 a UnicodeDecodeError, since
+    # then a DecodeError "Invalid UTF-8 encoded string"
+    if isinstance(exc, UnicodeDecodeError) or "UTF-8" in str(exc):
         try:
             data.decode("utf-8")
         except UnicodeDecodeError as bad:
