@@ -166,9 +166,9 @@ static inline __m256i solo_mul64(__m256i z, __m256i lo, __m256i crossed, __m256i
 }
 
 /* The draws of seeds seed .. seed + count - 1 (m >= 2), each as m - 1 indices (draw t: the
- * index position m - 1 - t swaps with) at out + k * SOLO_DRAWS, then 0, -1, -2, -3 (swaps
- * that change nothing, see SoloSwaps). Seeds at once, so that the processor overlaps their
- * multiplications. */
+ * index position m - 1 - t swaps with, the first byte of out[(k * SOLO_DRAWS + t) *
+ * SOLO_STRIDE]), then 0, -1, -2, -3 (swaps that change nothing, see SoloSwaps). Seeds at once,
+ * so that the processor overlaps their multiplications; out is 32-byte aligned. */
 __attribute__((target("avx2,fma")))
 static void solo_draws_avx2(const SoloDraws *w, uint64_t seed, int count, signed char *out) {
     const int m = w->m;
