@@ -186,10 +186,8 @@ static uint32_t solo_grid_restart(SoloRun *run) {
  * goes: analyse_stack's cells[k+1] - STEP[dirs[k+1]] != cells[k]. Meanwhile it takes the
  * swaps of the next deal's shuffle (SoloSwaps), which fill the time the walk waits on its
  * loads. */
-__attribute__((target("avx2,fma")))
 SOLO_NOINLINE static int64_t solo_deal(SoloRun *run, const unsigned char *stack, int n,
-                                      unsigned char *shape, SoloSwaps *swaps, SoloDrawer *dr) {
-    SoloDrawer drawer = *dr;
+                                      unsigned char *shape, SoloSwaps *swaps) {
     /* A swap of the next deal's shuffle a placement and a dungeon (see SoloSwaps). */
     const signed char *draw = swaps->draw;
     unsigned char *const deck = swaps->deck;
@@ -279,9 +277,6 @@ SOLO_NOINLINE static int64_t solo_deal(SoloRun *run, const unsigned char *stack,
             }
         }
     ended:;
-        /* Experiment: a vector step of the next deal but one's draws after each dungeon's
-         * end, where the processor has just thrown away a mispredicted path. */
-        if (drawer.t < drawer.shuffled) solo_draw_step(&drawer);
         const SoloEnd *e = &run->ends[code];
         run->lengths[length]++;
         run->reasons[e->reason]++;
@@ -295,7 +290,6 @@ SOLO_NOINLINE static int64_t solo_deal(SoloRun *run, const unsigned char *stack,
     run->bite_masks[bites & 0xFF]++;
     swaps->draw = draw;
     swaps->at = at;
-    *dr = drawer;
 #undef SOLO_SWAP
     shape[0] = (unsigned char)ndungeons;
     shape[1] = (unsigned char)reason_mask;
@@ -473,20 +467,20 @@ static PyObject *solo_kernel(PyObject *Py_UNUSED(self), PyObject *args) {
 #endif
     Py_BEGIN_ALLOW_THREADS
     memcpy(stack, padded, sizeof padded);
-    SoloDrawer dr;
     if (count > 0 && m >= 2) {  /* the first deal's stack, at once */
         solo_draws(drawn, m, first_seed, 1, vector);
         solo_swaps_from(stack + 1, drawn[0], m, m - 1);
-        solo_draws(drawn + 1, m, first_seed + 1, 1, vector);
     }
     for (Py_ssize_t d = 0; d < count; d++) {
-        const int b = (int)((d + 1) & 1);  /* the row of deal d + 1 */
-        if (m >= 2) solo_drawer_start(&dr, &draws, first_seed + (uint64_t)d + 2, drawn[d & 1]);
-        else dr.t = dr.shuffled = 0;
+        const int b = (int)(d % SOLO_BLOCK);
+        if (b == 0 && m >= 2) {  /* the draws of the next SOLO_BLOCK deals */
+            const Py_ssize_t left = count - d - 1;
+            solo_draws(drawn, m, first_seed + (uint64_t)d + 1,
+                       left < SOLO_BLOCK ? (int)left : SOLO_BLOCK, vector);
+        }
         memcpy(next, padded, sizeof padded);
         SoloSwaps swaps = {drawn[b], next + 1, next + m};  /* position m - 1 of the deck */
-        int64_t packed = solo_deal(run, stack, (int)n, shape + 2 * d, &swaps, &dr);
-        if (m >= 2) solo_drawer_finish(&dr);
+        int64_t packed = solo_deal(run, stack, (int)n, shape + 2 * d, &swaps);
         const int left = (int)(swaps.at - swaps.deck);  /* positions not swapped yet */
         if (SOLO_RARELY(left > 0))  /* never (see SoloSwaps), but cheap to be sure of */
             solo_swaps_from(swaps.deck, swaps.draw - SOLO_STRIDE * (m - 1 - left), m, left);

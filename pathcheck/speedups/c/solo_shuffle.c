@@ -217,69 +217,6 @@ static void solo_draws_avx2(const SoloDraws *w, uint64_t seed, int count, signed
     }
 }
 
-/* Experiment (sixth pass, undone): one deal's draws made a vector (4 draws) at a time, by the
- * walk of the deal two before (solo_deal, at its dungeon ends), the rest after that walk.
- * x86-64 with AVX2 only: the portable flag is ignored. */
-typedef struct {
-    __m256i state;
-    size_t t, shuffled;
-    const SoloDraws *w;
-    double *slot;
-} SoloDrawer;
-
-__attribute__((target("avx2,fma"), always_inline))
-static inline void solo_draw_step(SoloDrawer *dr) {
-    const __m256i m1lo = _mm256_set1_epi64x((long long)(MIX1 & 0xFFFFFFFFu));
-    const __m256i m1x = _mm256_set1_epi64x((long long)(MIX1 << 32 | MIX1 >> 32));
-    const __m256i m2lo = _mm256_set1_epi64x((long long)(MIX2 & 0xFFFFFFFFu));
-    const __m256i m2x = _mm256_set1_epi64x((long long)(MIX2 << 32 | MIX2 >> 32));
-    const __m256i high = _mm256_set1_epi64x((long long)0xFFFFFFFF00000000ULL);
-    const __m256i low32 = _mm256_set1_epi64x(0xFFFFFFFFLL);
-    const __m256i exp52 = _mm256_set1_epi64x(0x4330000000000000LL);
-    const __m256d two52 = _mm256_set1_pd(4503599627370496.0);
-    const __m256i step = _mm256_set1_epi64x((long long)(4 * GOLDEN_GAMMA));
-    const size_t t = dr->t;
-    const SoloDraws *w = dr->w;
-    __m256i z = dr->state;
-    dr->state = _mm256_add_epi64(z, step);
-    z = _mm256_xor_si256(z, _mm256_srli_epi64(z, 30));
-    z = solo_mul64(z, m1lo, m1x, high);
-    z = _mm256_xor_si256(z, _mm256_srli_epi64(z, 27));
-    z = solo_mul64(z, m2lo, m2x, high);
-    z = _mm256_xor_si256(z, _mm256_srli_epi64(z, 31));
-    __m256i x = _mm256_add_epi64(
-        _mm256_mul_epu32(_mm256_srli_epi64(z, 32),
-                         _mm256_loadu_si256((const __m256i *)(w->rem + t))),
-        _mm256_and_si256(z, low32));
-    const __m256d big = _mm256_castsi256_pd(_mm256_or_si256(x, exp52));
-    __m256d xd = _mm256_sub_pd(big, two52);
-    __m256d d = _mm256_loadu_pd(w->div + t);
-    __m256d q = _mm256_floor_pd(_mm256_mul_pd(xd, _mm256_loadu_pd(w->inv + t)));
-    _mm256_store_pd(dr->slot + t, _mm256_fnmadd_pd(q, d, big));
-    dr->t = t + 4;
-}
-
-__attribute__((target("avx2,fma")))
-static void solo_drawer_start(SoloDrawer *dr, const SoloDraws *w, uint64_t seed, signed char *row) {
-    dr->state = _mm256_set_epi64x(
-        (long long)(seed + 4 * GOLDEN_GAMMA), (long long)(seed + 3 * GOLDEN_GAMMA),
-        (long long)(seed + 2 * GOLDEN_GAMMA), (long long)(seed + GOLDEN_GAMMA));
-    dr->t = 0;
-    dr->shuffled = (size_t)(w->m - 1);
-    dr->w = w;
-    dr->slot = (double *)row;
-}
-
-__attribute__((target("avx2,fma")))
-static void solo_drawer_finish(SoloDrawer *dr) {
-    while (dr->t < dr->shuffled) solo_draw_step(dr);
-    signed char *pad = (signed char *)dr->slot + SOLO_STRIDE * dr->shuffled;
-    pad[0] = 0;
-    pad[SOLO_STRIDE] = -1;
-    pad[2 * SOLO_STRIDE] = -2;
-    pad[3 * SOLO_STRIDE] = -3;
-}
-
 static int solo_simd_available(void) {
     return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
 }
