@@ -87,14 +87,13 @@ typedef struct {
 /* The next deal's shuffle, spread over this deal's walk: solo_deal takes a swap of it a
  * dungeon and a placement, at least n a deal (a dungeon lays its first tile, and a tile not
  * laid ends a dungeon), where the shuffle has m - 1 = n - 2. Swap t swaps deck position
- * j = m - 1 - t with the index at draw[SOLO_STRIDE * j]; past the shuffle's, the swaps
- * (position j <= 0 with itself) change nothing: the deck has SOLO_PAD bytes in front of it and
- * the draws' rows room for them (SOLO_ZERO, solo_shuffle.c). One index, j, counts down for
- * both the deck and the draws. */
+ * m - 1 - t with draw t (a byte every SOLO_STRIDE); past the shuffle's, the swaps (position
+ * -q with itself, draw -q) change nothing: the deck has SOLO_PAD bytes in front of it and the
+ * draws room for them (SOLO_DRAWS, solo_shuffle.c). */
 typedef struct {
-    const signed char *draw;  /* the entry of position 0 in the deal's row of draws */
+    const signed char *draw;  /* the next swap's draw */
     unsigned char *deck;      /* the next deal's stack + 1 */
-    intptr_t at;              /* the next swap's position */
+    unsigned char *at;        /* the next swap's position */
 } SoloSwaps;
 
 /* Everything of one kernel call the walk reads or counts. */
@@ -190,16 +189,16 @@ static uint32_t solo_grid_restart(SoloRun *run) {
 SOLO_NOINLINE static int64_t solo_deal(SoloRun *run, const unsigned char *stack, int n,
                                       unsigned char *shape, SoloSwaps *swaps) {
     /* A swap of the next deal's shuffle a placement and a dungeon (see SoloSwaps). */
-    const signed char *const draw = swaps->draw;
+    const signed char *draw = swaps->draw;
     unsigned char *const deck = swaps->deck;
-    intptr_t at = swaps->at;
+    unsigned char *at = swaps->at;
 #define SOLO_SWAP()                                                                  \
     do {                                                                             \
-        const intptr_t k_ = draw[SOLO_STRIDE * at];                                  \
-        const unsigned char t_ = deck[at];                                           \
-        deck[at] = deck[k_];                                                         \
+        const int k_ = *draw;                                                        \
+        draw += SOLO_STRIDE;                                                         \
+        const unsigned char t_ = *at;                                                \
+        *at-- = deck[k_];                                                            \
         deck[k_] = t_;                                                               \
-        at--;                                                                        \
     } while (0)
     uint32_t *const grid = run->grid, *const origin = grid + SOLO_ORIGIN;
     uint32_t *const entrance = grid + SOLO_ENTRANCE;
@@ -289,6 +288,7 @@ SOLO_NOINLINE static int64_t solo_deal(SoloRun *run, const unsigned char *stack,
     }
     run->dungeon_counts[ndungeons]++;
     run->bite_masks[bites & 0xFF]++;
+    swaps->draw = draw;
     swaps->at = at;
 #undef SOLO_SWAP
     shape[0] = (unsigned char)ndungeons;
@@ -298,7 +298,7 @@ SOLO_NOINLINE static int64_t solo_deal(SoloRun *run, const unsigned char *stack,
 
 /* The draws of `count` seeds from `seed` on (m >= 2) to drawn[0 ..]: the vector ones with
  * `vector` (the SoloDraws of m), else the portable ones. */
-static void solo_draws(signed char (*drawn)[SOLO_ROW * SOLO_STRIDE], int m, uint64_t seed,
+static void solo_draws(signed char (*drawn)[SOLO_DRAWS * SOLO_STRIDE], int m, uint64_t seed,
                        int count, const void *vector) {
 #if SOLO_SIMD
     if (vector) {
@@ -308,8 +308,7 @@ static void solo_draws(signed char (*drawn)[SOLO_ROW * SOLO_STRIDE], int m, uint
 #else
     (void)vector;
 #endif
-    for (int k = 0; k < count; k++)
-        solo_draws_portable(drawn[k] + SOLO_STRIDE * SOLO_ZERO, m, seed + (uint64_t)k);
+    for (int k = 0; k < count; k++) solo_draws_portable(drawn[k], m, seed + (uint64_t)k);
 }
 
 /* ---- the histogram of deal keys ---------------------------------------------------------- */
@@ -454,10 +453,10 @@ static PyObject *solo_kernel(PyObject *Py_UNUSED(self), PyObject *args) {
     /* The draws of SOLO_BLOCK deals at once (the vector ones where the processor has them),
      * and the swaps of the next deal's stack during this deal's walk (solo_deal). Past
      * draw m - 2, the swaps change nothing (see SoloSwaps). */
-    SOLO_ALIGNED signed char drawn[SOLO_BLOCK][SOLO_ROW * SOLO_STRIDE] = {{0}};
+    SOLO_ALIGNED signed char drawn[SOLO_BLOCK][SOLO_DRAWS * SOLO_STRIDE];
     for (int b = 0; b < SOLO_BLOCK; b++)
-        for (int j = -SOLO_ZERO; j <= 0; j++)
-            drawn[b][SOLO_STRIDE * (SOLO_ZERO + j)] = (signed char)j;
+        for (int t = 0; t < SOLO_DRAWS; t++)
+            drawn[b][SOLO_STRIDE * t] = (signed char)(m - 1 - t);
 #if SOLO_SIMD
     SoloDraws draws;
     solo_draws_init(&draws, m);
@@ -470,7 +469,7 @@ static PyObject *solo_kernel(PyObject *Py_UNUSED(self), PyObject *args) {
     memcpy(stack, padded, sizeof padded);
     if (count > 0 && m >= 2) {  /* the first deal's stack, at once */
         solo_draws(drawn, m, first_seed, 1, vector);
-        solo_swaps_from(stack + 1, drawn[0] + SOLO_STRIDE * SOLO_ZERO, m - 1);
+        solo_swaps_from(stack + 1, drawn[0], m, m - 1);
     }
     for (Py_ssize_t d = 0; d < count; d++) {
         const int b = (int)(d % SOLO_BLOCK);
@@ -480,10 +479,11 @@ static PyObject *solo_kernel(PyObject *Py_UNUSED(self), PyObject *args) {
                        left < SOLO_BLOCK ? (int)left : SOLO_BLOCK, vector);
         }
         memcpy(next, padded, sizeof padded);
-        SoloSwaps swaps = {drawn[b] + SOLO_STRIDE * SOLO_ZERO, next + 1, m - 1};
+        SoloSwaps swaps = {drawn[b], next + 1, next + m};  /* position m - 1 of the deck */
         int64_t packed = solo_deal(run, stack, (int)n, shape + 2 * d, &swaps);
-        if (SOLO_RARELY(swaps.at > 0))  /* positions not swapped yet: never (see SoloSwaps) */
-            solo_swaps_from(swaps.deck, swaps.draw, (int)swaps.at);
+        const int left = (int)(swaps.at - swaps.deck);  /* positions not swapped yet */
+        if (SOLO_RARELY(left > 0))  /* never (see SoloSwaps), but cheap to be sure of */
+            solo_swaps_from(swaps.deck, swaps.draw - SOLO_STRIDE * (m - 1 - left), m, left);
         unsigned char *played = stack;
         stack = next;
         next = played;

@@ -7,28 +7,20 @@
 #define MIX1 0xBF58476D1CE4E5B9ULL
 #define MIX2 0x94D049BB133111EBULL
 #define MAX_STACK 64
-/* The bytes in front of a deck that the kernel's swaps past the shuffle's touch (it takes at
- * most two a tile, see SoloSwaps in solo.c). */
+/* The kernel's swaps a deal (at most two a tile, see SoloSwaps in solo.c) and the bytes in
+ * front of a deck that the swaps past the shuffle's touch. */
+#define SOLO_DRAWS (2 * MAX_STACK)
 #define SOLO_PAD (2 * MAX_STACK)
-/* A deal's draws in the kernel's table: a row of SOLO_ROW entries of SOLO_STRIDE bytes, the
- * index in the first (the vector draws store each as the double 2^52 + index, whose low byte
- * it is, see solo_draws_avx2). Entry SOLO_ZERO + i holds the index position i swaps with
- * (i = m - 1 .. 1), and entry SOLO_ZERO + j for j <= 0 holds j: a swap past the shuffle's,
- * position j with itself, which changes nothing. SOLO_ZERO is at least MAX_STACK + 2 (a deal
- * has at most 2n swaps, so j >= m - 2n = -m - 2) and 3 mod 4, so that entry SOLO_ZERO + 1, the
- * first the vector draws store, is 32-byte aligned; the vector draws store up to position
- * m + 2 (positions from m on are never read). */
+/* The bytes a draw takes in the kernel's table of draws: the index is the first (the vector
+ * draws store each as the double 2^52 + index, whose low byte it is, see solo_draws_avx2). */
 #define SOLO_STRIDE 8
-#define SOLO_ZERO 67
-#define SOLO_ROW (SOLO_ZERO + MAX_STACK + 5)
 
 /* pathcheck.solo.seed_codes.permutation(seed, m) applied to deck[0..m-1] in place:
  * SplitMix64 from the seed, Fisher-Yates from the top (m <= MAX_STACK - 1). Draw t (t = 0,
  * 1, ...) is the SplitMix64 output of state seed + (t + 1) * GOLDEN_GAMMA, and swaps position
  * i = m - 1 - t with position (output mod (i + 1)). */
 
-/* The portable draws: draw t (position i = m - 1 - t) to out[SOLO_STRIDE * i] (out is entry
- * SOLO_ZERO of a row), the modulo by the
+/* The portable draws: draw t (position i = m - 1 - t) to out[t], the modulo by the
  * constant i + 1 written out (a multiplication, where a variable divisor costs a 64-bit
  * division). The kernel takes the swaps as for the vector draws (SoloSwaps in solo.c). */
 #define DRAW_STEP(i)                                                                 \
@@ -38,7 +30,7 @@
         z_ = (z_ ^ (z_ >> 30)) * MIX1;                                               \
         z_ = (z_ ^ (z_ >> 27)) * MIX2;                                               \
         z_ ^= z_ >> 31;                                                              \
-        out[SOLO_STRIDE * (i)] = (signed char)(z_ % (uint64_t)((i) + 1));             \
+        out[SOLO_STRIDE * (m - 1 - (i))] = (signed char)(z_ % (uint64_t)((i) + 1));   \
     } while (0)
 
 static void solo_draws_portable(signed char *out, int m, uint64_t state) {
@@ -109,11 +101,11 @@ static void solo_draws_portable(signed char *out, int m, uint64_t state) {
     }
 }
 
-/* The swaps of the shuffle from position top down to 1: position i with the index at
- * draw[SOLO_STRIDE * i] (draw: entry SOLO_ZERO of a row). */
-static void solo_swaps_from(unsigned char *deck, const signed char *draw, int top) {
+/* The swaps of the shuffle from position top down to 1: position i with draw m - 1 - i
+ * (draw t is the index draw t of the permutation swaps with). */
+static void solo_swaps_from(unsigned char *deck, const signed char *draw, int m, int top) {
     for (int i = top; i > 0; i--) {
-        const int k = draw[SOLO_STRIDE * i];
+        const int k = draw[SOLO_STRIDE * (m - 1 - i)];
         const unsigned char tmp = deck[i];
         deck[i] = deck[k];
         deck[k] = tmp;
@@ -140,27 +132,27 @@ static void solo_swaps_from(unsigned char *deck, const signed char *draw, int to
 #define SOLO_SIMD 1
 #include <immintrin.h>
 
-/* Per stack size m, each position's constants (d = i + 1 for position i = 1 .. m - 1; d = 1
- * elsewhere: those draws give 0 and are not used). */
+/* Per stack size m, each draw's constants, padded to a multiple of 4 (d = 1 in the padding:
+ * its draws give 0 and are not used). */
 typedef struct {
     int m;
-    long long rem[MAX_STACK + 4];         /* 2^32 mod d */
-    double div[MAX_STACK + 4], inv[MAX_STACK + 4];  /* d, and 1/d rounded */
+    long long rem[MAX_STACK];         /* 2^32 mod d */
+    double div[MAX_STACK], inv[MAX_STACK];  /* d, and 1/d rounded */
 } SoloDraws;
 
 static void solo_draws_init(SoloDraws *w, int m) {
     w->m = m;
-    for (int i = 0; i < MAX_STACK + 4; i++) {
-        int d = i >= 1 && i <= m - 1 ? i + 1 : 1;
-        w->rem[i] = (long long)((UINT64_C(1) << 32) % (uint64_t)d);
-        w->div[i] = (double)d;
+    for (int t = 0; t < MAX_STACK; t++) {
+        int d = t < m - 1 ? m - t : 1;
+        w->rem[t] = (long long)((UINT64_C(1) << 32) % (uint64_t)d);
+        w->div[t] = (double)d;
         /* 1/d rounded, then the next double up: above 1/d by at most 1.5 of its ulp */
         double inv = 1.0 / (double)d;
         uint64_t bits;
         memcpy(&bits, &inv, sizeof bits);
         bits++;
         memcpy(&inv, &bits, sizeof inv);
-        w->inv[i] = inv;
+        w->inv[t] = inv;
     }
 }
 
@@ -173,11 +165,10 @@ static inline __m256i solo_mul64(__m256i z, __m256i lo, __m256i crossed, __m256i
     return _mm256_add_epi64(low, _mm256_and_si256(cross, high));
 }
 
-/* The draws of seeds seed .. seed + count - 1 (m >= 2), each deal's into a row of out
- * (SOLO_ROW entries, see SOLO_ZERO): positions 1, 2, 3, 4 in a vector, then 5 .. 8, and so on
- * (position i is draw t = m - 1 - i, so lane l starts at the state of draw m - 2 - l and each
- * step goes four draws back). Seeds at once, so that the processor overlaps their
- * multiplications; out is 32-byte aligned. The entries of positions j <= 0 are not written. */
+/* The draws of seeds seed .. seed + count - 1 (m >= 2), each as m - 1 indices (draw t: the
+ * index position m - 1 - t swaps with, the first byte of out[(k * SOLO_DRAWS + t) *
+ * SOLO_STRIDE]), then 0, -1, -2, -3 (swaps that change nothing, see SoloSwaps). Seeds at once,
+ * so that the processor overlaps their multiplications; out is 32-byte aligned. */
 __attribute__((target("avx2,fma")))
 static void solo_draws_avx2(const SoloDraws *w, uint64_t seed, int count, signed char *out) {
     const int m = w->m;
@@ -189,20 +180,19 @@ static void solo_draws_avx2(const SoloDraws *w, uint64_t seed, int count, signed
     const __m256i low32 = _mm256_set1_epi64x(0xFFFFFFFFLL);
     const __m256i exp52 = _mm256_set1_epi64x(0x4330000000000000LL);  /* the double 2^52 */
     const __m256d two52 = _mm256_set1_pd(4503599627370496.0);
-    const __m256i back = _mm256_set1_epi64x((long long)(0 - 4 * GOLDEN_GAMMA));
+    const __m256i step = _mm256_set1_epi64x((long long)(4 * GOLDEN_GAMMA));
     const __m256i one = _mm256_set1_epi64x(1);
-    const uint64_t top = (uint64_t)(m - 1);  /* draw m - 2 is SplitMix64 step m - 1 */
     __m256i first = _mm256_set_epi64x(
-        (long long)(seed + (top - 3) * GOLDEN_GAMMA), (long long)(seed + (top - 2) * GOLDEN_GAMMA),
-        (long long)(seed + (top - 1) * GOLDEN_GAMMA), (long long)(seed + top * GOLDEN_GAMMA));
-    const size_t positions = (size_t)m;  /* 1 .. m - 1 */
-    for (int k = 0; k < count; k++, out += SOLO_STRIDE * SOLO_ROW) {
+        (long long)(seed + 4 * GOLDEN_GAMMA), (long long)(seed + 3 * GOLDEN_GAMMA),
+        (long long)(seed + 2 * GOLDEN_GAMMA), (long long)(seed + GOLDEN_GAMMA));
+    const size_t shuffled = (size_t)(m - 1);
+    for (int k = 0; k < count; k++, out += SOLO_STRIDE * SOLO_DRAWS) {
         __m256i state = first;
         first = _mm256_add_epi64(first, one);
-        double *slot = (double *)(out + SOLO_STRIDE * SOLO_ZERO);
-        for (size_t i = 1; i < positions; i += 4) {
+        double *slot = (double *)out;
+        for (size_t t = 0; t < shuffled; t += 4, slot += 4) {
             __m256i z = state;
-            state = _mm256_add_epi64(state, back);
+            state = _mm256_add_epi64(state, step);
             z = _mm256_xor_si256(z, _mm256_srli_epi64(z, 30));
             z = solo_mul64(z, m1lo, m1x, high);
             z = _mm256_xor_si256(z, _mm256_srli_epi64(z, 27));
@@ -210,15 +200,20 @@ static void solo_draws_avx2(const SoloDraws *w, uint64_t seed, int count, signed
             z = _mm256_xor_si256(z, _mm256_srli_epi64(z, 31));
             __m256i x = _mm256_add_epi64(
                 _mm256_mul_epu32(_mm256_srli_epi64(z, 32),
-                                 _mm256_loadu_si256((const __m256i *)(w->rem + i))),
+                                 _mm256_loadu_si256((const __m256i *)(w->rem + t))),
                 _mm256_and_si256(z, low32));
             const __m256d big = _mm256_castsi256_pd(_mm256_or_si256(x, exp52));  /* 2^52 + x */
             __m256d xd = _mm256_sub_pd(big, two52);
-            __m256d d = _mm256_loadu_pd(w->div + i);
-            __m256d q = _mm256_floor_pd(_mm256_mul_pd(xd, _mm256_loadu_pd(w->inv + i)));
+            __m256d d = _mm256_loadu_pd(w->div + t);
+            __m256d q = _mm256_floor_pd(_mm256_mul_pd(xd, _mm256_loadu_pd(w->inv + t)));
             /* 2^52 + x mod d: its low byte is the index */
-            _mm256_store_pd(slot + i, _mm256_fnmadd_pd(q, d, big));
+            _mm256_store_pd(slot, _mm256_fnmadd_pd(q, d, big));
         }
+        signed char *pad = out + SOLO_STRIDE * shuffled;  /* see SoloSwaps */
+        pad[0] = 0;
+        pad[SOLO_STRIDE] = -1;
+        pad[2 * SOLO_STRIDE] = -2;
+        pad[3 * SOLO_STRIDE] = -3;
     }
 }
 
