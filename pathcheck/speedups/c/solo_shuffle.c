@@ -13,7 +13,7 @@
 #define SOLO_PAD (2 * MAX_STACK)
 /* The bytes a draw takes in the kernel's table of draws: the index is the first (the vector
  * draws store each as the double 2^52 + index, whose low byte it is, see solo_draws_avx2). */
-#define SOLO_STRIDE 8
+#define SX_DRAW_STRIDE 8
 
 /* pathcheck.solo.seed_codes.permutation(seed, m) applied to deck[0..m-1] in place:
  * SplitMix64 from the seed, Fisher-Yates from the top (m <= MAX_STACK - 1). Draw t (t = 0,
@@ -30,7 +30,8 @@
         z_ = (z_ ^ (z_ >> 30)) * MIX1;                                               \
         z_ = (z_ ^ (z_ >> 27)) * MIX2;                                               \
         z_ ^= z_ >> 31;                                                              \
-        out[SOLO_STRIDE * (m - 1 - (i))] = (signed char)(z_ % (uint64_t)((i) + 1));   \
+        const uint64_t d_ = (uint64_t)(i) + 1; /* a constant: no division */         \
+        out[SX_DRAW_STRIDE * (m - 1 - (i))] = (signed char)(z_ % d_);                \
     } while (0)
 
 static void solo_draws_portable(signed char *out, int m, uint64_t state) {
@@ -105,7 +106,7 @@ static void solo_draws_portable(signed char *out, int m, uint64_t state) {
  * (draw t is the index draw t of the permutation swaps with). */
 static void solo_swaps_from(unsigned char *deck, const signed char *draw, int m, int top) {
     for (int i = top; i > 0; i--) {
-        const int k = draw[SOLO_STRIDE * (m - 1 - i)];
+        const int k = draw[SX_DRAW_STRIDE * (m - 1 - i)];
         const unsigned char tmp = deck[i];
         deck[i] = deck[k];
         deck[k] = tmp;
@@ -125,8 +126,8 @@ static void solo_swaps_from(unsigned char *deck, const signed char *draw, int m,
  * - x mod d in doubles: x is exact (below 2^52); q = floor(x * inv), inv the double just above
  *   1/d rounded, is floor(x/d) (the fourth pass's proof is in docs/seeds.md, section 7), and
  *   2^52 + x - q*d, one fused rounding of an integer below 2^53, is exact: 2^52 + x mod d,
- *   whose low byte is x mod d. It is stored as it is, a draw every SOLO_STRIDE bytes (packing
- *   the four into bytes took more instructions than the draw's own reduction).
+ *   whose low byte is x mod d. It is stored as it is, a draw every SX_DRAW_STRIDE bytes
+ *   (packing the four into bytes took more instructions than the draw's own reduction).
  * tests/test_solo_kernel.py compares both shuffles with the Python permutation. */
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(SOLO_NO_SIMD)
 #define SOLO_SIMD 1
@@ -166,9 +167,10 @@ static inline __m256i solo_mul64(__m256i z, __m256i lo, __m256i crossed, __m256i
 }
 
 /* The draws of seeds seed .. seed + count - 1 (m >= 2), each as m - 1 indices (draw t: the
- * index position m - 1 - t swaps with, the first byte of out[(k * SOLO_DRAWS + t) *
- * SOLO_STRIDE]), then 0, -1, -2, -3 (swaps that change nothing, see SoloSwaps). Seeds at once,
- * so that the processor overlaps their multiplications; out is 32-byte aligned. */
+ * index position m - 1 - t swaps with, the first byte of
+ * out[(k * SOLO_DRAWS + t) * SX_DRAW_STRIDE]), then 0, -1, -2, -3 (swaps that change nothing,
+ * see SoloSwaps). Seeds at once, so that the processor overlaps their multiplications; out is
+ * 32-byte aligned. */
 __attribute__((target("avx2,fma")))
 static void solo_draws_avx2(const SoloDraws *w, uint64_t seed, int count, signed char *out) {
     const int m = w->m;
@@ -186,7 +188,7 @@ static void solo_draws_avx2(const SoloDraws *w, uint64_t seed, int count, signed
         (long long)(seed + 4 * GOLDEN_GAMMA), (long long)(seed + 3 * GOLDEN_GAMMA),
         (long long)(seed + 2 * GOLDEN_GAMMA), (long long)(seed + GOLDEN_GAMMA));
     const size_t shuffled = (size_t)(m - 1);
-    for (int k = 0; k < count; k++, out += SOLO_STRIDE * SOLO_DRAWS) {
+    for (int k = 0; k < count; k++, out += SX_DRAW_STRIDE * SOLO_DRAWS) {
         __m256i state = first;
         first = _mm256_add_epi64(first, one);
         double *slot = (double *)out;
@@ -209,11 +211,11 @@ static void solo_draws_avx2(const SoloDraws *w, uint64_t seed, int count, signed
             /* 2^52 + x mod d: its low byte is the index */
             _mm256_store_pd(slot, _mm256_fnmadd_pd(q, d, big));
         }
-        signed char *pad = out + SOLO_STRIDE * shuffled;  /* see SoloSwaps */
+        signed char *pad = out + SX_DRAW_STRIDE * shuffled;  /* see SoloSwaps */
         pad[0] = 0;
-        pad[SOLO_STRIDE] = -1;
-        pad[2 * SOLO_STRIDE] = -2;
-        pad[3 * SOLO_STRIDE] = -3;
+        pad[SX_DRAW_STRIDE] = -1;
+        pad[2 * SX_DRAW_STRIDE] = -2;
+        pad[3 * SX_DRAW_STRIDE] = -3;
     }
 }
 
