@@ -32,7 +32,9 @@
 #if defined(__GNUC__) || defined(__clang__)
 #define SOLO_RARELY(x) __builtin_expect(!!(x), 0)
 #define SOLO_NOINLINE __attribute__((noinline))  /* its own registers, not the caller's */
+#define SX_ALIGNED __attribute__((aligned(32)))  /* the vector draws' whole-vector stores */
 #else
+#define SX_ALIGNED
 #define SOLO_RARELY(x) (x)
 #define SOLO_NOINLINE
 #endif
@@ -85,9 +87,9 @@ typedef struct {
 /* The next deal's shuffle, spread over this deal's walk: solo_deal takes a swap of it a
  * dungeon and a placement, at least n a deal (a dungeon lays its first tile, and a tile not
  * laid ends a dungeon), where the shuffle has m - 1 = n - 2. Swap t swaps deck position
- * m - 1 - t with draw[t]; past the shuffle's, the swaps (position -q with itself, draw -q)
- * change nothing: the deck has SOLO_PAD bytes in front of it and the draws room for them
- * (SOLO_DRAWS, solo_shuffle.c). */
+ * m - 1 - t with draw t (a byte every SX_DRAW_STRIDE); past the shuffle's, the swaps
+ * (position -q with itself, draw -q) change nothing: the deck has SOLO_PAD bytes in front of it
+ * and the draws room for them (SOLO_DRAWS, solo_shuffle.c). */
 typedef struct {
     const signed char *draw;  /* the next swap's draw */
     unsigned char *deck;      /* the next deal's stack + 1 */
@@ -192,7 +194,8 @@ SOLO_NOINLINE static int64_t solo_deal(SoloRun *run, const unsigned char *stack,
     unsigned char *at = swaps->at;
 #define SOLO_SWAP()                                                                  \
     do {                                                                             \
-        const int k_ = *draw++;                                                      \
+        const int k_ = *draw;                                                        \
+        draw += SX_DRAW_STRIDE;                                                      \
         const unsigned char t_ = *at;                                                \
         *at-- = deck[k_];                                                            \
         deck[k_] = t_;                                                               \
@@ -295,8 +298,8 @@ SOLO_NOINLINE static int64_t solo_deal(SoloRun *run, const unsigned char *stack,
 
 /* The draws of `count` seeds from `seed` on (m >= 2) to drawn[0 ..]: the vector ones with
  * `vector` (the SoloDraws of m), else the portable ones. */
-static void solo_draws(signed char (*drawn)[SOLO_DRAWS], int m, uint64_t seed, int count,
-                       const void *vector) {
+static void solo_draws(signed char (*drawn)[SOLO_DRAWS * SX_DRAW_STRIDE], int m, uint64_t seed,
+                       int count, const void *vector) {
 #if SOLO_SIMD
     if (vector) {
         solo_draws_avx2((const SoloDraws *)vector, seed, count, drawn[0]);
@@ -450,9 +453,10 @@ static PyObject *solo_kernel(PyObject *Py_UNUSED(self), PyObject *args) {
     /* The draws of SOLO_BLOCK deals at once (the vector ones where the processor has them),
      * and the swaps of the next deal's stack during this deal's walk (solo_deal). Past
      * draw m - 2, the swaps change nothing (see SoloSwaps). */
-    signed char drawn[SOLO_BLOCK][SOLO_DRAWS];
+    SX_ALIGNED signed char drawn[SOLO_BLOCK][SOLO_DRAWS * SX_DRAW_STRIDE];
     for (int b = 0; b < SOLO_BLOCK; b++)
-        for (int t = 0; t < SOLO_DRAWS; t++) drawn[b][t] = (signed char)(m - 1 - t);
+        for (int t = 0; t < SOLO_DRAWS; t++)
+            drawn[b][SX_DRAW_STRIDE * t] = (signed char)(m - 1 - t);
 #if SOLO_SIMD
     SoloDraws draws;
     solo_draws_init(&draws, m);
@@ -479,7 +483,7 @@ static PyObject *solo_kernel(PyObject *Py_UNUSED(self), PyObject *args) {
         int64_t packed = solo_deal(run, stack, (int)n, shape + 2 * d, &swaps);
         const int left = (int)(swaps.at - swaps.deck);  /* positions not swapped yet */
         if (SOLO_RARELY(left > 0))  /* never (see SoloSwaps), but cheap to be sure of */
-            solo_swaps_from(swaps.deck, swaps.draw - (m - 1 - left), m, left);
+            solo_swaps_from(swaps.deck, swaps.draw - SX_DRAW_STRIDE * (m - 1 - left), m, left);
         unsigned char *played = stack;
         stack = next;
         next = played;

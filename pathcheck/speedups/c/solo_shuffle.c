@@ -11,6 +11,9 @@
  * front of a deck that the swaps past the shuffle's touch. */
 #define SOLO_DRAWS (2 * MAX_STACK)
 #define SOLO_PAD (2 * MAX_STACK)
+/* The bytes a draw takes in the kernel's table of draws: the index is the first (the vector
+ * draws store each as the double 2^52 + index, whose low byte it is, see solo_draws_avx2). */
+#define SX_DRAW_STRIDE 8
 
 /* pathcheck.solo.seed_codes.permutation(seed, m) applied to deck[0..m-1] in place:
  * SplitMix64 from the seed, Fisher-Yates from the top (m <= MAX_STACK - 1). Draw t (t = 0,
@@ -27,7 +30,8 @@
         z_ = (z_ ^ (z_ >> 30)) * MIX1;                                               \
         z_ = (z_ ^ (z_ >> 27)) * MIX2;                                               \
         z_ ^= z_ >> 31;                                                              \
-        out[m - 1 - (i)] = (signed char)(z_ % (uint64_t)((i) + 1));                  \
+        const uint64_t d_ = (uint64_t)(i) + 1; /* a constant: no division */         \
+        out[SX_DRAW_STRIDE * (m - 1 - (i))] = (signed char)(z_ % d_);                \
     } while (0)
 
 static void solo_draws_portable(signed char *out, int m, uint64_t state) {
@@ -98,11 +102,11 @@ static void solo_draws_portable(signed char *out, int m, uint64_t state) {
     }
 }
 
-/* The swaps of the shuffle from position top down to 1: position i with draw[m - 1 - i]
+/* The swaps of the shuffle from position top down to 1: position i with draw m - 1 - i
  * (draw t is the index draw t of the permutation swaps with). */
 static void solo_swaps_from(unsigned char *deck, const signed char *draw, int m, int top) {
     for (int i = top; i > 0; i--) {
-        const int k = draw[m - 1 - i];
+        const int k = draw[SX_DRAW_STRIDE * (m - 1 - i)];
         const unsigned char tmp = deck[i];
         deck[i] = deck[k];
         deck[k] = tmp;
@@ -114,13 +118,16 @@ static void solo_swaps_from(unsigned char *deck, const signed char *draw, int m,
  * one call (solo_draws_avx2), then the swaps, which the kernel spreads over the walk of the
  * deal before (SoloSwaps in solo.c). The same numbers as the portable shuffle, by arithmetic
  * that is exact:
- * - SplitMix64's 64-bit products from three 32 x 32 -> 64 bit multiplications a lane;
+ * - SplitMix64's 64-bit products mod 2^64 from one 32 x 32 -> 64 bit multiplication a lane
+ *   and one 32 x 32 -> 32 bit multiplication of both halves (the two cross products, mod 2^32,
+ *   are all of them that reaches the product's high half; solo_mul64);
  * - z mod d (d = i + 1 <= 63) as x mod d with x = (z >> 32) * (2^32 mod d) + (z & 0xFFFFFFFF),
  *   which is congruent to z and below 2^39;
- * - x mod d in doubles: x is exact (below 2^52); q = floor(x * (1/d)) is floor(x/d) or one
- *   less, since the product's error is below 2^39 * 2^-52 = 2^-13 and x/d is either an integer
- *   or at least 1/d >= 1/63 from one; r = x - q*d (one fused rounding of an integer below
- *   2d, so exact) is then x mod d, or d more, taken off once.
+ * - x mod d in doubles: x is exact (below 2^52); q = floor(x * inv), inv the double just above
+ *   1/d rounded, is floor(x/d) (the fourth pass's proof is in docs/seeds.md, section 7), and
+ *   2^52 + x - q*d, one fused rounding of an integer below 2^53, is exact: 2^52 + x mod d,
+ *   whose low byte is x mod d. It is stored as it is, a draw every SX_DRAW_STRIDE bytes
+ *   (packing the four into bytes took more instructions than the draw's own reduction).
  * tests/test_solo_kernel.py compares both shuffles with the Python permutation. */
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(SOLO_NO_SIMD)
 #define SOLO_SIMD 1
@@ -151,24 +158,27 @@ static void solo_draws_init(SoloDraws *w, int m) {
 }
 
 __attribute__((target("avx2,fma")))
-static inline __m256i solo_mul64(__m256i z, __m256i lo, __m256i hi) {
-    /* z * c mod 2^64, c = hi << 32 | lo: z_lo*c_lo + ((z_hi*c_lo + z_lo*c_hi) << 32) */
-    __m256i cross = _mm256_add_epi64(_mm256_mul_epu32(_mm256_srli_epi64(z, 32), lo),
-                                     _mm256_mul_epu32(z, hi));
-    return _mm256_add_epi64(_mm256_mul_epu32(z, lo), _mm256_slli_epi64(cross, 32));
+static inline __m256i solo_mul64(__m256i z, __m256i lo, __m256i crossed, __m256i high) {
+    /* z * c mod 2^64, c = hi << 32 | lo: z_lo*c_lo + ((z_hi*c_lo + z_lo*c_hi) << 32), the two
+     * cross products (mod 2^32) in one 32-bit multiplication by crossed = lo << 32 | hi */
+    const __m256i cross = _mm256_mullo_epi32(z, crossed);  /* z_hi*c_lo << 32 | z_lo*c_hi */
+    const __m256i low = _mm256_add_epi64(_mm256_mul_epu32(z, lo), _mm256_slli_epi64(cross, 32));
+    return _mm256_add_epi64(low, _mm256_and_si256(cross, high));
 }
 
 /* The draws of seeds seed .. seed + count - 1 (m >= 2), each as m - 1 indices (draw t: the
- * index position m - 1 - t swaps with) at out + k * SOLO_DRAWS, then 0, -1, -2, -3 (swaps
- * that change nothing, see SoloSwaps). Seeds at once, so that the processor overlaps their
- * multiplications. */
+ * index position m - 1 - t swaps with, the first byte of
+ * out[(k * SOLO_DRAWS + t) * SX_DRAW_STRIDE]), then 0, -1, -2, -3 (swaps that change nothing,
+ * see SoloSwaps). Seeds at once, so that the processor overlaps their multiplications; out is
+ * 32-byte aligned. */
 __attribute__((target("avx2,fma")))
 static void solo_draws_avx2(const SoloDraws *w, uint64_t seed, int count, signed char *out) {
     const int m = w->m;
     const __m256i m1lo = _mm256_set1_epi64x((long long)(MIX1 & 0xFFFFFFFFu));
-    const __m256i m1hi = _mm256_set1_epi64x((long long)(MIX1 >> 32));
+    const __m256i m1x = _mm256_set1_epi64x((long long)(MIX1 << 32 | MIX1 >> 32));
     const __m256i m2lo = _mm256_set1_epi64x((long long)(MIX2 & 0xFFFFFFFFu));
-    const __m256i m2hi = _mm256_set1_epi64x((long long)(MIX2 >> 32));
+    const __m256i m2x = _mm256_set1_epi64x((long long)(MIX2 << 32 | MIX2 >> 32));
+    const __m256i high = _mm256_set1_epi64x((long long)0xFFFFFFFF00000000ULL);
     const __m256i low32 = _mm256_set1_epi64x(0xFFFFFFFFLL);
     const __m256i exp52 = _mm256_set1_epi64x(0x4330000000000000LL);  /* the double 2^52 */
     const __m256d two52 = _mm256_set1_pd(4503599627370496.0);
@@ -177,30 +187,35 @@ static void solo_draws_avx2(const SoloDraws *w, uint64_t seed, int count, signed
     __m256i first = _mm256_set_epi64x(
         (long long)(seed + 4 * GOLDEN_GAMMA), (long long)(seed + 3 * GOLDEN_GAMMA),
         (long long)(seed + 2 * GOLDEN_GAMMA), (long long)(seed + GOLDEN_GAMMA));
-    for (int k = 0; k < count; k++, out += SOLO_DRAWS) {
+    const size_t shuffled = (size_t)(m - 1);
+    for (int k = 0; k < count; k++, out += SX_DRAW_STRIDE * SOLO_DRAWS) {
         __m256i state = first;
         first = _mm256_add_epi64(first, one);
-        for (int t = 0; t < m - 1; t += 4) {
+        double *slot = (double *)out;
+        for (size_t t = 0; t < shuffled; t += 4, slot += 4) {
             __m256i z = state;
             state = _mm256_add_epi64(state, step);
             z = _mm256_xor_si256(z, _mm256_srli_epi64(z, 30));
-            z = solo_mul64(z, m1lo, m1hi);
+            z = solo_mul64(z, m1lo, m1x, high);
             z = _mm256_xor_si256(z, _mm256_srli_epi64(z, 27));
-            z = solo_mul64(z, m2lo, m2hi);
+            z = solo_mul64(z, m2lo, m2x, high);
             z = _mm256_xor_si256(z, _mm256_srli_epi64(z, 31));
             __m256i x = _mm256_add_epi64(
                 _mm256_mul_epu32(_mm256_srli_epi64(z, 32),
                                  _mm256_loadu_si256((const __m256i *)(w->rem + t))),
                 _mm256_and_si256(z, low32));
-            __m256d xd = _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(x, exp52)), two52);
+            const __m256d big = _mm256_castsi256_pd(_mm256_or_si256(x, exp52));  /* 2^52 + x */
+            __m256d xd = _mm256_sub_pd(big, two52);
             __m256d d = _mm256_loadu_pd(w->div + t);
             __m256d q = _mm256_floor_pd(_mm256_mul_pd(xd, _mm256_loadu_pd(w->inv + t)));
-            __m256d r = _mm256_fnmadd_pd(q, d, xd);
-            const __m128i j = _mm256_cvttpd_epi32(r);
-            const int32_t four = _mm_cvtsi128_si32(_mm_packs_epi16(_mm_packs_epi32(j, j), j));
-            memcpy(out + t, &four, sizeof four);
+            /* 2^52 + x mod d: its low byte is the index */
+            _mm256_store_pd(slot, _mm256_fnmadd_pd(q, d, big));
         }
-        for (int q = 0; q < 4; q++) out[m - 1 + q] = (signed char)-q;  /* see SoloSwaps */
+        signed char *pad = out + SX_DRAW_STRIDE * shuffled;  /* see SoloSwaps */
+        pad[0] = 0;
+        pad[SX_DRAW_STRIDE] = -1;
+        pad[2 * SX_DRAW_STRIDE] = -2;
+        pad[3 * SX_DRAW_STRIDE] = -3;
     }
 }
 
