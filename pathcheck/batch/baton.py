@@ -189,7 +189,10 @@ def baton_map(tasks: Iterator[Task], opened: dict[int, BinaryIO], work: Work, jo
             try:
                 done, first = _written(own, results.format, first, fd)
             except OSError as exc:
-                raise failed(exc) from exc
+                error = failed(exc)
+                if error is exc:
+                    raise
+                raise error from exc
             yield from done
             os.write(ring[0][1], _FIRST if first else _LATER)
             rounds += 1
