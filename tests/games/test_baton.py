@@ -16,6 +16,7 @@ import signal
 import subprocess
 import sys
 from pathlib import Path
+from typing import BinaryIO
 
 import pytest
 from hypothesis import given, settings
@@ -159,7 +160,7 @@ def test_spans_are_the_items_of_the_reader(data: bytes, size: int) -> None:
     with tempfile.TemporaryDirectory() as folder:
         path = os.path.join(folder, "logs.jsonl")
         Path(path).write_bytes(data)
-        opened: dict[int, spans.BinaryIO] = {}
+        opened: dict[int, BinaryIO] = {}
         try:
             found = [item for task in spans.log_tasks([path], opened, chunk=3, span=size)
                      for item in spans.span_items(task, opened)]
@@ -181,7 +182,7 @@ def test_a_line_past_the_record_limit_goes_the_readers_way(tmp_path: Path,
     monkeypatch.setattr(spans, "MAX_RECORD_BYTES", 50)
     path = tmp_path / "long.jsonl"
     path.write_bytes(b'{"a": 1}\n' + b"x" * 40 + b"\n" + b"y" * 200 + b"\n{}\n\n{}")
-    opened: dict[int, spans.BinaryIO] = {}
+    opened: dict[int, BinaryIO] = {}
     tasks = list(spans.log_tasks([str(path)], opened, span=16))
     found = [item for task in tasks for item in spans.span_items(task, opened)]
     for stream in opened.values():
