@@ -99,8 +99,8 @@ def command(
         live = output is None and (sys.stdout.isatty()
                                    or any(not os.path.isfile(path) for path in paths))
         results = Results(out, output_format)
-        # Rulings on files, not kept for pages: each process writes its own (-j N).
-        direct = None if live or settings.keep else results
+        # Rulings not kept for pages: with -j N each process writes its own, unbuffered.
+        direct = None if settings.keep else results
         ruled_logs = rule_logs(paths, settings, resolve_jobs(jobs, paths), direct)
         for ruled in counted_outcomes(ruled_logs, counts, bar):
             if ruled.kept is not None and pages is not None:

@@ -108,16 +108,11 @@ def _regular_json_lines(path: str) -> BinaryIO | None:
         return None
     if misdirected(path, "adjudicate") is not None:
         return None
-    try:
+    try:  # a FIFO must not be opened here: the usual reader opens it, once
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None
         stream = open_source(path)
-    except IOFailure:
-        return None
-    try:
-        regular = stat.S_ISREG(os.fstat(stream.fileno()).st_mode)
-    except OSError:
-        regular = False
-    if not regular:
-        stream.close()
+    except (OSError, IOFailure):
         return None
     return stream  # type: ignore[return-value]
 
@@ -128,6 +123,17 @@ def _file_spans(stream: BinaryIO, number: int, path: str, chunk: int, size: int
     base = str(folder_of(path))
     fd = stream.fileno()
     found = False
+    try:
+        regular = stat.S_ISREG(os.fstat(fd).st_mode)
+    except OSError:
+        regular = False
+    if not regular:  # the name was replaced since it was looked at: read on the usual way
+        for group in chunks(line_items_from(stream, source, 1, base), chunk):
+            found = True
+            yield group
+        if not found:
+            yield [Item(ERROR, source, 0, InputError(f"{source}: no log in it"))]
+        return
     try:
         pos = stream.tell()  # past a byte order mark
         line = 1
