@@ -162,6 +162,10 @@ def baton_map(tasks: Iterator[Task], opened: dict[int, BinaryIO], work: Work, jo
         conn.send((task,))
 
     try:
+        group = list(itertools.islice(tasks, jobs))
+        # The first task is done before the workers start: they are forked with the games
+        # loaded and their tables made, which each would otherwise do again.
+        own = work(span_items(group[0], opened)) if group else []
         for member in range(1, jobs):
             mine, other = multiprocessing.Pipe()
             process = multiprocessing.Process(
@@ -175,11 +179,12 @@ def baton_map(tasks: Iterator[Task], opened: dict[int, BinaryIO], work: Work, jo
             pending.append(deque())
         first = results.first
         rounds = 0
-        while group := list(itertools.islice(tasks, jobs)):
+        while group:
             padded: list[Task | None] = [*group, *[None] * (jobs - len(group))]
             for index, task in enumerate(padded[1:]):
                 send(index, task)
-            own = work(span_items(group[0], opened))
+            if rounds:
+                own = work(span_items(group[0], opened))
             current = {task.file for task in group if isinstance(task, Span)}
             for number in [n for n in opened if current and n < min(current)]:
                 opened.pop(number).close()  # every span of it is read or handed over
@@ -196,6 +201,7 @@ def baton_map(tasks: Iterator[Task], opened: dict[int, BinaryIO], work: Work, jo
             yield from done
             os.write(ring[0][1], _FIRST if first else _LATER)
             rounds += 1
+            group = list(itertools.islice(tasks, jobs))
         if rounds:
             first = baton()
             yield from theirs()
