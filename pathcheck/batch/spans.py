@@ -17,8 +17,8 @@ reader says how long it is), and so does any input that is not a regular JSON Li
 >>> with open(path, "wb") as out:
 ...     _ = out.write(b'{"format":"game/1"}\\n\\n{}\\n')
 >>> opened: dict[int, BinaryIO] = {}
->>> [task[1:4] for task in log_tasks([path], opened)]
-[(0, 0, 24)]
+>>> [task[:4] for task in log_tasks([path], opened)]
+[(0, 0, 24, 1)]
 >>> [(i.line, i.payload) for i in span_items(next(log_tasks([path], opened)), opened)]
 [(1, b'{"format":"game/1"}\\n'), (3, b'{}\\n')]
 """
