@@ -228,3 +228,13 @@ def test_a_closed_pipe_is_a_quiet_exit_0(logs: Path) -> None:
     assert proc.stdout.readline()  # as `| head -1` does
     proc.stdout.close()
     assert proc.wait(timeout=60) == 0
+
+
+@TWO_CORES
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_a_failed_write_is_the_same_error(logs: Path) -> None:
+    one = pathcheck("adjudicate", "--format", "jsonl", "-j", "1", "-o", "/dev/full", str(logs))
+    two = pathcheck("adjudicate", "--format", "jsonl", "-j", "2", "-o", "/dev/full", str(logs))
+    assert one[0] == two[0] == 4
+    said = b"pathcheck: error: /dev/full: cannot write: No space left on device\n"
+    assert one[2].endswith(said) and two[2].endswith(said)
