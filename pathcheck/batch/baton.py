@@ -47,6 +47,11 @@ and ``written``) per item."""
 
 _FIRST, _LATER = b"1", b"0"
 
+AHEAD = 2
+"""Tasks a worker may have made and not yet written: one more than the task whose turn it
+waits for, so that a member that was quicker at one task goes on with the next (the
+main process sends each worker its tasks a round ahead)."""
+
 
 def _write_all(fd: int, data: bytes) -> None:
     view = memoryview(data)
@@ -71,6 +76,7 @@ def _written(outcomes: list[Any], output_format: str, first: bool, fd: int
 
 def _worker(conn: Connection, work: Work, parent: int, output_format: str) -> None:
     """A member of the ring: for each task, work, wait for the baton, write, pass it on."""
+    from multiprocessing.connection import wait
     from multiprocessing.reduction import recv_handle
 
     from pathcheck.lifeline import bind_to_parent
@@ -79,7 +85,23 @@ def _worker(conn: Connection, work: Work, parent: int, output_format: str) -> No
     gc.disable()
     out, baton_in, baton_out = (recv_handle(conn) for _ in range(3))
     files: dict[int, int] = {}
+    made: deque[list[Any]] = deque()  # results made, waiting for the baton
     while True:
+        if made:  # write when the baton comes; meanwhile work on the next task, if sent
+            ready = wait([baton_in] if len(made) >= AHEAD else [baton_in, conn])
+            if baton_in in ready:
+                baton = os.read(baton_in, 1)
+                if not baton:  # the ring is broken: the main process is stopping
+                    return
+                try:
+                    done, first = _written(made.popleft(), output_format, baton == _FIRST,
+                                           out)
+                except OSError as exc:
+                    conn.send((False, exc))
+                    return
+                conn.send((True, done))
+                os.write(baton_out, _FIRST if first else _LATER)
+                continue
         try:
             message = conn.recv()
         except EOFError:  # the main process went away
@@ -87,27 +109,16 @@ def _worker(conn: Connection, work: Work, parent: int, output_format: str) -> No
         if message is None:
             return
         if isinstance(message, int):  # the descriptor of file number ``message`` follows
-            for fd in files.values():  # every task of an earlier file is done
+            for fd in files.values():  # every task of an earlier file is read
                 os.close(fd)
             files = {message: recv_handle(conn)}
             continue
         try:
             task: Task | None = message[0]
             items = read_span(task, files[task.file]) if isinstance(task, Span) else task
-            outcomes = [] if items is None else work(items)
+            made.append([] if items is None else work(items))
         except Exception as exc:  # handed to the main process, which raises it
             conn.send((False, exc))
-            continue
-        baton = os.read(baton_in, 1)
-        if not baton:  # the ring is broken: the main process is stopping
-            return
-        try:
-            done, first = _written(outcomes, output_format, baton == _FIRST, out)
-        except OSError as exc:
-            conn.send((False, exc))
-            return
-        conn.send((True, done))
-        os.write(baton_out, _FIRST if first else _LATER)
 
 
 def baton_map(tasks: Iterator[Task], opened: dict[int, BinaryIO], work: Work, jobs: int,
@@ -123,6 +134,7 @@ def baton_map(tasks: Iterator[Task], opened: dict[int, BinaryIO], work: Work, jo
     ring = [os.pipe() for _ in range(jobs)]  # ring[i]: from member i to member i + 1
     workers: list[tuple[Any, Connection]] = []
     sent_file: list[int] = []
+    mine: list[Task | None] = []  # this process's tasks of this round and the next
     pending: list[deque[list[Any]]] = []
     finished = False
 
@@ -167,25 +179,29 @@ def baton_map(tasks: Iterator[Task], opened: dict[int, BinaryIO], work: Work, jo
         # loaded and their tables made, which each would otherwise do again.
         own = work(span_items(group[0], opened)) if group else []
         for member in range(1, jobs):
-            mine, other = multiprocessing.Pipe()
+            ours, theirs_end = multiprocessing.Pipe()
             process = multiprocessing.Process(
-                target=_worker, args=(other, work, os.getpid(), results.format), daemon=True)
+                target=_worker, args=(theirs_end, work, os.getpid(), results.format),
+                daemon=True)
             process.start()
-            other.close()
+            theirs_end.close()
             for handle in (fd, ring[member - 1][0], ring[member][1]):
-                send_handle(mine, handle, process.pid)
-            workers.append((process, mine))
+                send_handle(ours, handle, process.pid)
+            workers.append((process, ours))
             sent_file.append(-1)
             pending.append(deque())
         first = results.first
         rounds = 0
-        while group:
-            padded: list[Task | None] = [*group, *[None] * (jobs - len(group))]
-            for index, task in enumerate(padded[1:]):
+        ahead = group
+        for _ in range(AHEAD):  # the workers' tasks of the first rounds
+            for index, task in enumerate([*ahead, *[None] * (jobs - len(ahead))][1:]):
                 send(index, task)
+            mine.append(ahead[0] if ahead else None)
+            ahead = list(itertools.islice(tasks, jobs)) if ahead else []
+        while mine[0] is not None:
             if rounds:
-                own = work(span_items(group[0], opened))
-            current = {task.file for task in group if isinstance(task, Span)}
+                own = work(span_items(mine[0], opened))
+            current = {task.file for task in mine if isinstance(task, Span)}
             for number in [n for n in opened if current and n < min(current)]:
                 opened.pop(number).close()  # every span of it is read or handed over
             if rounds:
@@ -201,7 +217,12 @@ def baton_map(tasks: Iterator[Task], opened: dict[int, BinaryIO], work: Work, jo
             yield from done
             os.write(ring[0][1], _FIRST if first else _LATER)
             rounds += 1
-            group = list(itertools.islice(tasks, jobs))
+            mine.pop(0)
+            for index, task in enumerate([*ahead, *[None] * (jobs - len(ahead))][1:]):
+                if ahead:
+                    send(index, task)
+            mine.append(ahead[0] if ahead else None)
+            ahead = list(itertools.islice(tasks, jobs)) if ahead else []
         if rounds:
             first = baton()
             yield from theirs()
