@@ -20,7 +20,6 @@ from pathcheck.errors import ExitCode
 from pathcheck.output import AtomicWriter
 
 from .options import (
-    Results,
     check_moment,
     complete_game_or_log,
     counted_outcomes,
@@ -80,6 +79,7 @@ def command(
     if game is not None:
         games.load(game)  # a broken plug-in named on the command line fails here, once
     from pathcheck.batch.logs import StreamSettings, rule_logs
+    from pathcheck.batch.sink import Results
 
     settings = StreamSettings(game=game, at=at, output=output_format,
                               keep=html_target is not None)
@@ -99,11 +99,14 @@ def command(
         live = output is None and (sys.stdout.isatty()
                                    or any(not os.path.isfile(path) for path in paths))
         results = Results(out, output_format)
-        ruled_logs = rule_logs(paths, settings, resolve_jobs(jobs, paths))
+        # Rulings not kept for pages: with -j N each process writes its own, unbuffered.
+        direct = None if settings.keep else results
+        ruled_logs = rule_logs(paths, settings, resolve_jobs(jobs, paths), direct)
         for ruled in counted_outcomes(ruled_logs, counts, bar):
             if ruled.kept is not None and pages is not None:
                 pages.add(*ruled.kept)
-            results.add(ruled.text)
+            if not ruled.written:
+                results.add(ruled.text)
             if live:
                 sys.stdout.flush()
         # A batch in text ends with a summary line, as verify's does (JSON output is left

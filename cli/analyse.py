@@ -21,7 +21,6 @@ from pathcheck.errors import ExitCode, InputError
 from pathcheck.output import AtomicWriter
 
 from .options import (
-    Results,
     bad_value,
     chart_file,
     check_moment,
@@ -154,6 +153,7 @@ def _analyse_logs(paths: list[str], game: str | None, output_format: str, output
     from pathcheck.analysis.stream import AnalyseSettings, analyse_item
     from pathcheck.analysis.table import Tally, render_table
     from pathcheck.batch.logs import process_logs
+    from pathcheck.batch.sink import Results
     from pathcheck.render.words import counted
 
     tallied = by_player or chart is not None
@@ -172,12 +172,13 @@ def _analyse_logs(paths: list[str], game: str | None, output_format: str, output
                 AtomicWriter(output))
         bar = progress_bar(stack, paths, "analysing")
         results = None if out is None else Results(out, output_format)
-        for done in counted_outcomes(process_logs(paths, work, jobs), counts, bar):
+        direct = None if settings.keep else results  # each process writes its own (-j N)
+        for done in counted_outcomes(process_logs(paths, work, jobs, direct), counts, bar):
             if done.analysis is not None and tallied:
                 tally.add(done.analysis)
             if html_target is not None and done.analysis is not None:
                 kept.append(done if not kept else None)  # the first log's page only
-            if results is not None:
+            if results is not None and not done.written:
                 results.add(done.text)
         why = nothing_ruled(counts, "log could be analysed")
         if results is not None:

@@ -421,34 +421,6 @@ need be) for a picture of each dungeon
     return None, value
 
 
-class Results:
-    """Results written to ``out`` one after another as ``output_format`` frames them: a JSON
-    array (``json``), one a line (``jsonl``), or text blocks a blank line apart (``text``);
-    :meth:`close` ends the frame. One framing for ``adjudicate`` and ``analyse``."""
-
-    def __init__(self, out: Any, output_format: str) -> None:
-        self.out, self.format, self.first = out, output_format, True
-        if output_format == "json":
-            out.write(b"[")
-
-    def add(self, text: bytes) -> None:
-        if self.format == "json":
-            self.out.write(b"\n" if self.first else b",\n")
-            self.out.write(text)
-        elif self.format == "jsonl":
-            self.out.write(text)
-            self.out.write(b"\n")
-        else:
-            self.out.write(text if self.first else b"\n\n" + text)
-        self.first = False
-
-    def close(self) -> None:
-        if self.format == "json":
-            self.out.write(b"]\n" if self.first else b"\n]\n")
-        elif self.format == "text" and not self.first:
-            self.out.write(b"\n")
-
-
 class Outcome(Protocol):
     """What a batch command gets back for each log: its status (a key of the command's
     counts), its rendered text, the one-line error (empty: none) and the bytes it took."""

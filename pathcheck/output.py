@@ -165,6 +165,20 @@ class AtomicWriter:
         except OSError as exc:  # e.g. the disk is full
             raise _fail(self.target, exc) from exc
 
+    def fileno(self) -> int:
+        return self.handle.fileno()
+
+    def flush(self) -> None:
+        try:
+            self.handle.flush()
+        except OSError as exc:
+            raise self.failure(exc) from exc
+
+    def failure(self, exc: OSError) -> IOFailure:
+        """The error :meth:`write` raises for ``exc`` (also for a write made by a worker
+        process straight to :meth:`fileno`)."""
+        return _fail(self.target, exc)
+
     def __enter__(self) -> AtomicWriter:
         return self
 

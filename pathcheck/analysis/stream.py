@@ -44,6 +44,9 @@ class Analysed(NamedTuple):
     analysis: GameAnalysis | None = None
     log: dict[str, object] | None = None
     """The decoded log, when kept (the replay page draws it)."""
+    written: bool = False
+    """The text was written to the output already (``text`` is then b"";
+    :mod:`pathcheck.batch.baton`)."""
 
 
 def analyse_item(item: Item, settings: AnalyseSettings) -> Analysed:

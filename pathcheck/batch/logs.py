@@ -23,12 +23,15 @@ import itertools
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, BinaryIO, NamedTuple, TypeVar
 
 import msgspec
 
 from pathcheck import games
+from pathcheck.batch.baton import baton_map
 from pathcheck.batch.records import parallel_map, usable_cores
+from pathcheck.batch.sink import Results
+from pathcheck.batch.spans import log_tasks, span_items
 from pathcheck.errors import (
     ExitCode,
     InputError,
@@ -86,22 +89,36 @@ class Ruled(NamedTuple):
     """Input bytes this log stood for (for the progress bar)."""
     kept: tuple[Document, Ruling] | None = None
     """The log and its ruling, when the settings ask to keep them."""
+    written: bool = False
+    """The text was written to the output already, by the process that made it (``text``
+    is then b""; see :mod:`pathcheck.batch.baton`)."""
 
 
-def rule_logs(paths: Iterable[str], settings: StreamSettings, jobs: int = 1) -> Iterator[Ruled]:
+def rule_logs(paths: Iterable[str], settings: StreamSettings, jobs: int = 1,
+              results: Results | None = None) -> Iterator[Ruled]:
     """Rule on every log of ``paths`` and yield the rendered rulings in input order.
 
     ``jobs`` is capped at the usable cores and at the work: a second process starts only
     when there is more than one chunk of logs. With one process each log is ruled on as soon
-    as it is read (a log arriving on a pipe is answered at once).
+    as it is read (a log arriving on a pipe is answered at once). ``results``: where the
+    caller writes the rulings, which the processes may then write themselves (see
+    :func:`process_logs`).
     """
-    return process_logs(paths, functools.partial(rule_item, settings=settings), jobs)
+    return process_logs(paths, functools.partial(rule_item, settings=settings), jobs,
+                        results)
 
 
-def process_logs(paths: Iterable[str], work: Callable[[Item], R], jobs: int = 1) -> Iterator[R]:
+def process_logs(paths: Iterable[str], work: Callable[[Item], R], jobs: int = 1,
+                 results: Results | None = None) -> Iterator[R]:
     """``work`` (a picklable function of one :class:`~pathcheck.batch.Item`: a log, or the
     error that stands for one) done on every log of ``paths``, the results in input order:
-    :func:`rule_logs` rules on them, ``pathcheck analyse`` analyses them."""
+    :func:`rule_logs` rules on them, ``pathcheck analyse`` analyses them.
+
+    With ``results`` (where the caller writes each result's ``text``, which must then be a
+    NamedTuple with ``status``, ``text``, ``error``, ``size`` and ``written``), ``jobs`` > 1
+    and an output with a file descriptor, each process writes its results itself, in input
+    order, and hands back the results without their text, marked ``written``
+    (:mod:`pathcheck.batch.baton`); the caller only counts them."""
     paths = list(paths)
     jobs = max(1, min(jobs, usable_cores()))
     if not all(is_json(path) and path != "-" for path in paths):
@@ -114,6 +131,10 @@ def process_logs(paths: Iterable[str], work: Callable[[Item], R], jobs: int = 1)
                 for item in log_items(path):
                     yield work(item)
             return
+        fd = None if results is None else results.direct_fd()
+        if results is not None and fd is not None:
+            yield from _direct(paths, work, jobs, results, fd)
+            return
         tasks = _chunks(paths)
         head = list(itertools.islice(tasks, 2))
         chunk_work = functools.partial(_each, work=work)
@@ -125,6 +146,25 @@ def process_logs(paths: Iterable[str], work: Callable[[Item], R], jobs: int = 1)
     finally:
         if gc_was_enabled:
             gc.enable()
+
+
+def _direct(paths: list[str], work: Callable[[Item], R], jobs: int, results: Results,
+            fd: int) -> Iterator[R]:
+    """:func:`process_logs` with the processes writing their own results."""
+    opened: dict[int, BinaryIO] = {}
+    try:
+        tasks = log_tasks(paths, opened)
+        head = list(itertools.islice(tasks, 2))
+        chunk_work = functools.partial(_each, work=work)
+        if len(head) < 2:  # one task: no process to start
+            for task in head:
+                yield from chunk_work(span_items(task, opened))
+            return
+        yield from baton_map(itertools.chain(head, tasks), opened, chunk_work, jobs, results,
+                             fd)
+    finally:
+        for stream in opened.values():
+            stream.close()
 
 
 def _chunks(paths: Iterable[str]) -> Iterator[list[Item]]:

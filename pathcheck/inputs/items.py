@@ -72,15 +72,17 @@ def iter_items(name: str) -> Iterator[Item]:
             if sniffed.shape is Shape.DGN:
                 yield from _dgn_items(sniffed.lines(), source, sniffed.first_line)
             elif sniffed.shape is Shape.JSON_LINES:
-                yield from _line_items(sniffed.lines(), source, sniffed.first_line, base)
+                yield from line_items(sniffed.lines(), source, sniffed.first_line, base)
             else:
                 yield from _document_items(sniffed.document(), source, sniffed.first_line, base)
     except IOFailure as exc:
         yield Item(ERROR, source, 0, exc)
 
 
-def _line_items(stream: Iterable[bytes | Oversized], source: str, start: int, base: str | None
+def line_items(stream: Iterable[bytes | Oversized], source: str, start: int, base: str | None
                 ) -> Iterator[Item]:
+    """The items of JSON Lines ``stream`` (lines as :func:`pathcheck.reading.bounded.lines`
+    reads them), the first line numbered ``start``: one a non-blank line."""
     for number, raw in enumerate(stream, start):
         if isinstance(raw, Oversized):
             yield oversized_item(source, number, raw)
