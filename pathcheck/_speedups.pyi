@@ -113,6 +113,18 @@ def dungeon_word(
     reasons: tuple[tuple[str, Any] | None, ...],
     tokens: tuple[str, ...],
 ) -> list[Any] | None: ...
+def dungeon_word_json(
+    traced: tuple[tuple[Any, ...], ...],
+    players: tuple[str, ...],
+    said: dict[Any, dict[int, bytes]],
+    dungeons: dict[int, bytes],
+    word: Callable[[Any, int], bytes],
+    priority: Callable[[int, tuple[str, ...], tuple[Any, ...]], bytes],
+    win_points: int,
+    reasons: tuple[tuple[bytes, bytes] | None, ...],
+    tokens: tuple[str, ...],
+    /,
+) -> tuple[bytes, tuple[int, ...]] | bool | None: ...
 @overload
 def dungeon_marks(
     traced: tuple[tuple[Any, ...], ...],
