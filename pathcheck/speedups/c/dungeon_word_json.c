@@ -281,8 +281,10 @@ static int gj_round(Out *o, GjLog *g, PyObject *said, PyObject *exp, int number,
     return OUT_LIT(o, "}") ? -1 : 1;
 }
 
+static PyObject *gj_adopt(Out *o);
+
 /* dungeon_word_json(traced, players, said, dungeons, word, priority, win_points, reasons,
- *                   tokens) -> (rounds' JSON: bytes, final scores by seat: tuple of ints),
+ *                   tokens) -> (rounds' JSON: a JsonBuffer, final scores by seat: ints),
  *                              None, or False
  * traced, players, win_points, tokens: as dungeon_word's; said: a dict, player name (or the
  * tuple of those who reached the points) -> dict, case code -> bytes; dungeons: a dict,
@@ -352,7 +354,7 @@ static PyObject *dungeon_word_json(PyObject *Py_UNUSED(self), PyObject *args) {
     }
     if (status == 0 && OUT_LIT(&o, "]")) status = -1;
     if (status == 0) {
-        PyObject *raw = PyBytes_FromStringAndSize(o.buf, o.len), *scores = PyTuple_New(n);
+        PyObject *raw = gj_adopt(&o), *scores = PyTuple_New(n);
         for (int p = 0; raw && scores && p < g->n; p++) {
             PyObject *v = PyLong_FromLong(g->scores[p]);
             if (!v) break;
@@ -374,4 +376,60 @@ static PyObject *dungeon_word_json(PyObject *Py_UNUSED(self), PyObject *args) {
     PyMem_Free(g);
     for (int k = 0; k < 8; k++) Py_DECREF(held[k]);
     return result;
+}
+
+/* --- a written JSON handed to Python without a copy -------------------------------------
+ * msgspec.Raw takes any object with the buffer protocol and keeps it: a log's JSON (14 KB of
+ * rounds, 45 KB of analysed moves) is handed over in the buffer it was written in
+ * (pathcheck._speedups.JsonBuffer: read-only, its memory freed with it), not copied into a
+ * bytes first. */
+typedef struct {
+    PyObject_HEAD
+    char *buf;
+    Py_ssize_t len;
+} GjBuffer;
+
+static void gj_buffer_dealloc(PyObject *self) {
+    PyTypeObject *type = Py_TYPE(self);
+    PyMem_RawFree(((GjBuffer *)self)->buf);
+    type->tp_free(self);
+    Py_DECREF(type);
+}
+
+static int gj_buffer_get(PyObject *self, Py_buffer *view, int flags) {
+    GjBuffer *b = (GjBuffer *)self;
+    return PyBuffer_FillInfo(view, self, b->buf, b->len, 1, flags);
+}
+
+static PyObject *gj_buffer_bytes(PyObject *self, PyObject *Py_UNUSED(ignored)) {
+    GjBuffer *b = (GjBuffer *)self;
+    return PyBytes_FromStringAndSize(b->buf, b->len);
+}
+
+static PyMethodDef gj_buffer_methods[] = {
+    {"__bytes__", gj_buffer_bytes, METH_NOARGS, "The JSON as bytes (a copy)."},
+    {NULL, NULL, 0, NULL}};
+
+static PyType_Slot gj_buffer_slots[] = {
+    {Py_tp_dealloc, gj_buffer_dealloc},
+    {Py_bf_getbuffer, gj_buffer_get},
+    {Py_tp_methods, gj_buffer_methods},
+    {Py_tp_doc, "JSON written by the extension, read through the buffer protocol."},
+    {0, NULL}};
+
+static PyType_Spec gj_buffer_spec = {"pathcheck._speedups.JsonBuffer", sizeof(GjBuffer), 0,
+                                     Py_TPFLAGS_DEFAULT, gj_buffer_slots};
+
+/* The JSON written in `o` as a JsonBuffer that takes its memory over (`o` left empty); NULL
+ * with an error set (then `o` keeps its memory). */
+static PyObject *gj_adopt(Out *o) {
+    static PyObject *type;  /* made once, kept */
+    if (!type && !(type = PyType_FromSpec(&gj_buffer_spec))) return NULL;
+    GjBuffer *b = PyObject_New(GjBuffer, (PyTypeObject *)type);  /* (it holds the type) */
+    if (!b) return NULL;
+    b->buf = o->buf;
+    b->len = o->len;
+    o->buf = NULL;
+    o->len = o->cap = 0;
+    return (PyObject *)b;
 }
