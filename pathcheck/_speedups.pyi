@@ -1,6 +1,13 @@
 from collections.abc import Callable
 from typing import Any, overload
 
+class JsonBuffer:
+    """JSON written by the extension, read through the buffer protocol (``msgspec.Raw``
+    keeps it without a copy; ``bytes()`` copies it)."""
+
+    def __buffer__(self, flags: int, /) -> memoryview: ...
+    def __bytes__(self) -> bytes: ...
+
 def make_tables(
     index: dict[str, int],
     kinds: bytes,
@@ -124,7 +131,7 @@ def dungeon_word_json(
     reasons: tuple[tuple[bytes, bytes] | None, ...],
     tokens: tuple[str, ...],
     /,
-) -> tuple[bytes, tuple[int, ...]] | bool | None: ...
+) -> tuple[JsonBuffer, tuple[int, ...]] | bool | None: ...
 @overload
 def dungeon_marks(
     traced: tuple[tuple[Any, ...], ...],
@@ -150,7 +157,7 @@ def dungeon_marks(
     priority_why: tuple[str, ...],
     did_cache: dict[str, tuple[str, str, str, str]],
     encoded: dict[Any, bytes],
-) -> tuple[bytes, list[str], tuple[tuple[int, int, int, float, float], ...], list[Any]] | None:
+) -> tuple[JsonBuffer, list[str], tuple[tuple[int, int, int, float, float], ...], list[Any]] | None:
     ...
 @overload
 def memoarrr_replay(

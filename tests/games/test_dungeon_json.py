@@ -261,8 +261,8 @@ def test_without_the_json_writer_the_values_are_made(monkeypatch: pytest.MonkeyP
 def _args(traced: Any, players: tuple[str, ...]) -> list[Any]:
     from pathcheck.games.dungeon.rules import WIN_POINTS
 
-    return [traced, players, {}, {}, fast._word_json, fast._priority_json, WIN_POINTS,
-            fast._reasons_json(), fast._setup(False).tokens]
+    return [traced, players, {}, {}, fast._word_json, WIN_POINTS, fast._reasons_json(),
+            fast._setup(False).tokens, fast._json_kit()]
 
 
 @built
@@ -283,6 +283,7 @@ def test_misuse_is_an_exception_or_none() -> None:
     raw, totals = written
     values = fast.fast_ruling(entry, source="t")
     assert values is not None and bytes(raw) == msgspec.json.encode(values.rounds)
+    assert dict(zip(players, totals, strict=True)) == values.final_scores
     assert memoryview(raw).readonly
     one = list(traced[0])
     bad: list[tuple[Any, ...]] = [
@@ -296,6 +297,10 @@ def test_misuse_is_an_exception_or_none() -> None:
         (*one[:10], 7, *one[11:]),                  # a display that is no str
         (*one[:12], [(0, 0, 0, 0)]),                # outcomes in a list
         (one[0], one[1], [()], *one[3:]),           # a void announcement too short
+        (one[0], one[1], [(0, 0, 1, (2,), 0)], *one[3:]),  # ... in no turn
+        (one[0], one[1], [(1, 0, 1, (), 0)], *one[3:]),    # ... void of nobody
+        (one[0], one[1], [(1, 0, 1, (9,), 1)], *one[3:]),  # ... of no seat
+        (one[0], one[1], [(1, 0, 1, [2], 1)], *one[3:]),   # ... seats in a list
     ]
     for exploration in bad:
         with pytest.raises((TypeError, ValueError, IndexError)):
@@ -312,9 +317,14 @@ def test_misuse_is_an_exception_or_none() -> None:
     with pytest.raises(ZeroDivisionError):
         call(*args)
     args = _args(traced, players)
-    args[7] = ((b"x",),) * 32
+    args[6] = ((b"x",),) * 32
     with pytest.raises((TypeError, ValueError)):
         call(*args)
+    for kit in [(), (fast._json_kit()[0],), (fast._json_kit()[0][:4], b"{}"),
+                (((b"", b"", 1),) * 5, b"{}"), (fast._json_kit()[0], "rule")]:
+        args[6], args[8] = fast._reasons_json(), kit
+        with pytest.raises(TypeError):
+            call(*args)
     with pytest.raises(TypeError):
         call()  # type: ignore[call-arg]
     assert call(*_args((), players)) is None

@@ -201,7 +201,7 @@ def fast_ruling(entry: GameEntry, *, source: str, for_json: bool = False) -> Rul
     rounds: Any = None  # Round values, or their JSON as a msgspec.Raw (see the docstring)
     if for_json and _word_json_rounds is not None:  # looked up at each call: tests switch it
         written = _word_json_rounds(traced, players, _said_json, _dungeons_json, _word_json,
-                                    _priority_json, WIN_POINTS, _reasons_json(), setup.tokens)
+                                    WIN_POINTS, _reasons_json(), setup.tokens, _json_kit())
         if written is None:  # the game ends before the log does, or the log before the game
             return None
         if written is not False:  # (False: a name it cannot write; made as values below)
@@ -324,17 +324,35 @@ def _word_json(player: str | tuple[str, ...] | None, code: int) -> bytes:
     b'{"text":"next start player: Ann (took the last turn)","move":null,"rule":{"id":...'
     """
     text, rule, fact = _word(player, code)
-    if isinstance(player, tuple):
+    if isinstance(player, tuple) or fact is None:  # (only the game's end has none)
         return _encode(Event(text, None, rule, {}))[:-1]
     points = ({} if player is None or code >= _END
               else {player: _KIND_POINTS[code % 8]})
     return _encode(Event(text, None, rule, points, fact))
 
 
-def _priority_json(number: int, players: tuple[str, ...],
-                   said: tuple[int, int, int, tuple[int, ...], int]) -> bytes:
-    """:func:`_priority`'s Event as msgspec encodes it."""
-    return _encode(_priority(number, players, said))
+@cache
+def _json_kit() -> tuple[tuple[tuple[bytes, bytes, bytes], ...], bytes]:
+    """What dungeon_word_json.c writes a LOST card's outcome and a void announcement with: by
+    outcome code (:data:`_KINDS`), its words as JSON without the quotes, its rule's JSON and
+    its name's JSON; the rule of priority (#1) as JSON. Taken from
+    :func:`~pathcheck.tracer.check.explain_outcome` itself, whose sentence the C side puts
+    together around the words (RuntimeError if it no longer reads so: the tests say).
+
+    >>> _json_kit()[0][1][0]
+    b'among the first LOST cards after getting Lost: 1 point'
+    """
+    outcomes = []
+    for kind, rule in zip(_KINDS, _KIND_RULES, strict=True):
+        said = explain_outcome("P", kind, None, None)
+        words = said[len("P: "):-len(" (never Lost)")]
+        if (said != f"P: {words} (never Lost)"
+                or explain_outcome("P", kind, 3, 5)
+                != f"P (LOST card after tile 3): {words} (Lost at tile 5)"):
+            raise RuntimeError(f"explain_outcome words {kind.value} otherwise than "
+                               "dungeon_word_json.c puts it together")
+        outcomes.append((_encode(words)[1:-1], _encode(rule), _encode(kind.value)))
+    return tuple(outcomes), _encode(PRIORITY)
 
 
 @cache

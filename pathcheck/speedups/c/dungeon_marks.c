@@ -354,8 +354,9 @@ out:
 /* dungeon_marks(traced, explorations, players, priority, misplaced_code, kit, holds,
  * priority_why, did_cache[, encoded]) -> (moves, unjudged, counts, reports) or None.
  * counts: per seat (slips, sound, harmless, lost, at stake). With `encoded` (a dict: the
- * kit's values as JSON, see dungeon_marks_json.c), moves is the JSON array of the moves
- * (bytes), or the answer None where a move cannot be written so. */
+ * kit's values as JSON, see dungeon_marks_json.c), moves is the JSON array of the moves and
+ * reports the JSON array of the reports (each a JsonBuffer), or the answer None where a move
+ * or a report cannot be written so. */
 static PyObject *dungeon_marks(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *traced, *explorations, *players, *kit, *holds, *why, *cache, *encoded = NULL;
     int priority, misplaced_code;
@@ -390,7 +391,8 @@ static PyObject *dungeon_marks(PyObject *Py_UNUSED(self), PyObject *args) {
     if (encoded) {
         dmj_know(&json);
         g.json = &json;
-        if (OUT_LIT(&json.out, "[") < 0) {
+        g.encoded = encoded;
+        if (OUT_LIT(&json.out, "[") < 0 || OUT_LIT(&g.reports, "[") < 0) {
             PyErr_NoMemory();
             goto done;
         }
@@ -417,7 +419,7 @@ static PyObject *dungeon_marks(PyObject *Py_UNUSED(self), PyObject *args) {
         PyTuple_SET_ITEM(counts, p, v);
     }
     if (g.json) {
-        if (json.declined) {
+        if (json.declined || g.reports_declined) {
             Py_DECREF(counts);
             result = Py_NewRef(Py_None);
             goto done;
@@ -429,10 +431,17 @@ static PyObject *dungeon_marks(PyObject *Py_UNUSED(self), PyObject *args) {
             goto done;
         }
         Py_SETREF(g.moves, array);
+        array = OUT_LIT(&g.reports, "]") < 0 ? PyErr_NoMemory() : gj_adopt(&g.reports);
+        if (!array) {
+            Py_DECREF(counts);
+            goto done;
+        }
+        Py_SETREF(reports, array);
     }
     result = Py_BuildValue("(OONO)", g.moves, unjudged, counts, reports);
 done:
     dmj_free(&json);
+    PyMem_RawFree(g.reports.buf);
     Py_XDECREF(g.moves);
     Py_XDECREF(unjudged);
     Py_XDECREF(reports);

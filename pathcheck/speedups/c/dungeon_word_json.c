@@ -4,13 +4,15 @@
  * Included after dungeon_word.c (its dw_int) and check.c (put_json_str).
  *
  * A round is written as dungeon_word makes it, field for field in msgspec's order. What an
- * event of a case says is written whole by Python the first time (games/dungeon/fast.py,
- * _word_json: msgspec's own bytes of the Event dungeon_word would make) and kept in the
- * caches `said` (player name -> case code -> bytes) and `dungeons` (height -> bytes); the
- * event of the game's end comes without its fact (written here with the scores) and a void
- * announcement's (rule #1) is encoded by Python (`priority`, a few a log at most). A dungeon
- * Lost at a tile, the title, the scores and the stack are written here. A name with no UTF-8
- * form declines (False): Python then makes the rounds as values.
+ * event of a player's case says (an exploration's end, the next start player) and a dungeon
+ * that holds is written whole by Python the first time (games/dungeon/fast.py, _word_json:
+ * msgspec's own bytes of the Event dungeon_word would make) and kept in the caches `said`
+ * (player name -> case code -> bytes) and `dungeons` (height -> bytes); the event of the
+ * game's end comes without its fact (written here with the scores). A LOST card's outcome (as
+ * tracer.check.explain_outcome words it: its words, rule and name by outcome from the kit), a
+ * void announcement (rule #1, as fast._priority words it), a dungeon Lost at a tile, the
+ * title, the scores and the stack are written here: their numbers vary too much to keep. A
+ * name with no UTF-8 form declines (False): Python then makes the rounds as values.
  * tests/games/test_dungeon_json.py compares the bytes with msgspec's of the value path. */
 
 /* Each player's name as JSON (quoted, escaped), once a log. */
@@ -90,7 +92,9 @@ static int gj_put(Out *o, PyObject *said) {
 typedef struct {
     PyObject *players;            /* tuple */
     PyObject *mine[DG_MAX_PLAYERS];  /* each player's dict of `said` (strong references) */
-    PyObject *dungeons, *word, *priority, *reasons, *tokens;
+    PyObject *dungeons, *word, *reasons, *tokens;
+    PyObject *outcomes;  /* by outcome code: (its words' JSON unquoted, rule JSON, name JSON) */
+    PyObject *priority;  /* the rule of a void announcement, as JSON */
     GjNames names;
     int n, win;
     long scores[DG_MAX_PLAYERS];
@@ -183,6 +187,88 @@ static int gj_game_end(Out *o, GjLog *g, PyObject *said, int number) {
     return OUT_LIT(o, "]}}");
 }
 
+/* A player's outcome at the check, as explain_outcome words it and LostCardFact says it:
+ * "NAME (LOST card after tile A): WORDS (Lost at tile L)". */
+static int gj_outcome(Out *o, GjLog *g, int seat, int kind, int after, int lost_at,
+                      int points) {
+    PyObject *said = PyTuple_GET_ITEM(g->outcomes, kind);
+    PyObject *words = PyTuple_GET_ITEM(said, 0), *rule = PyTuple_GET_ITEM(said, 1),
+             *value = PyTuple_GET_ITEM(said, 2);
+    if (OUT_LIT(o, "{\"text\":\"") || gj_bare(o, &g->names, seat) ||
+        (after && (OUT_LIT(o, " (LOST card after tile ") || out_long(o, after) ||
+                   OUT_LIT(o, ")"))) ||
+        OUT_LIT(o, ": ") || out_bytes(o, words) ||
+        (lost_at ? OUT_LIT(o, " (Lost at tile ") || out_long(o, lost_at) || OUT_LIT(o, ")\"")
+                 : OUT_LIT(o, " (never Lost)\"")) ||
+        OUT_LIT(o, ",\"move\":null,\"rule\":") || out_bytes(o, rule) ||
+        OUT_LIT(o, ",\"points\":{") || gj_name(o, &g->names, seat) || OUT_LIT(o, ":") ||
+        out_long(o, points) ||
+        OUT_LIT(o, "},\"fact\":{\"kind\":\"lost-card\",\"player\":") ||
+        gj_name(o, &g->names, seat) || OUT_LIT(o, ",\"outcome\":") || out_bytes(o, value) ||
+        OUT_LIT(o, ",\"after\":") || (after ? out_long(o, after) : OUT_LIT(o, "null")) ||
+        OUT_LIT(o, ",\"lost_at\":") || (lost_at ? out_long(o, lost_at) : OUT_LIT(o, "null")) ||
+        OUT_LIT(o, "}}"))
+        return -1;
+    return 0;
+}
+
+/* "A and B" of the void seats' names. */
+static int gj_who(Out *o, const GjLog *g, const int *seats, int k) {
+    for (int i = 0; i < k; i++)
+        if ((i && OUT_LIT(o, " and ")) || gj_bare(o, &g->names, seats[i])) return -1;
+    return 0;
+}
+
+/* The event of a turn's void LOST announcements (rule #1), as fast._priority words it, from
+ * the trace's (turn, player's seat, standing seat, void seats, by the first); -1 with an
+ * error set. */
+static int gj_priority(Out *o, GjLog *g, int number, int nturns, PyObject *said) {
+    int t, seat, standing, first, seats[DG_MAX_PLAYERS];
+    if (!PyTuple_CheckExact(said) || PyTuple_GET_SIZE(said) != 5 ||
+        !PyTuple_CheckExact(PyTuple_GET_ITEM(said, 3))) {
+        PyErr_SetString(PyExc_TypeError, "dungeon_word_json: a void announcement is not a "
+                                         "trace's");
+        return -1;
+    }
+    PyObject *void_ = PyTuple_GET_ITEM(said, 3);
+    Py_ssize_t k = PyTuple_GET_SIZE(void_);
+    if (dw_int(said, 0, &t) || dw_int(said, 1, &seat) || dw_int(said, 2, &standing) ||
+        dw_int(said, 4, &first))
+        return -1;
+    int bad = t < 1 || t > nturns || seat < 0 || seat >= g->n || standing < 0 ||
+              standing >= g->n || (first != 0 && first != 1) || k < 1 || k >= g->n;
+    for (Py_ssize_t i = 0; !bad && i < k; i++) {
+        if (dw_int(void_, i, &seats[i])) return -1;
+        bad = seats[i] < 0 || seats[i] >= g->n;
+    }
+    if (bad) {
+        PyErr_SetString(PyExc_ValueError, "dungeon_word_json: a void announcement out of range");
+        return -1;
+    }
+    int n = (int)k;
+    if (OUT_LIT(o, "{\"text\":\"") || gj_who(o, g, seats, n)) return -1;
+    if (first ? OUT_LIT(o, " announced Lost after ") || gj_bare(o, &g->names, standing) ||
+                    OUT_LIT(o, " in the same turn: void, only one player may announce Lost "
+                               "in a turn; ")
+              : OUT_LIT(o, " also announced Lost: void, ") || gj_bare(o, &g->names, standing) ||
+                    OUT_LIT(o, " is the earliest in turn order after ") ||
+                    gj_bare(o, &g->names, seat) || OUT_LIT(o, "; "))
+        return -1;
+    if (gj_who(o, g, seats, n) ||
+        (n == 1 ? OUT_LIT(o, " stays in the team\"") : OUT_LIT(o, " stay in the team\"")) ||
+        OUT_LIT(o, ",\"move\":{\"round\":") || out_long(o, number) ||
+        OUT_LIT(o, ",\"index\":") || out_long(o, t) || OUT_LIT(o, ",\"player\":") ||
+        gj_name(o, &g->names, seat) || OUT_LIT(o, ",\"pointer\":\"/explorations/") ||
+        out_long(o, number - 1) || OUT_LIT(o, "/turns/") || out_long(o, t - 1) ||
+        OUT_LIT(o, "/lost\"},\"rule\":") || out_bytes(o, g->priority) ||
+        OUT_LIT(o, ",\"points\":{},\"fact\":{\"kind\":\"void-announcements\",\"standing\":") ||
+        gj_name(o, &g->names, standing) || OUT_LIT(o, ",\"void\":["))
+        return -1;
+    for (int i = 0; i < n; i++)
+        if ((i && OUT_LIT(o, ",")) || gj_name(o, &g->names, seats[i])) return -1;
+    return first ? OUT_LIT(o, "],\"by\":\"first\"}}") : OUT_LIT(o, "],\"by\":\"turn-order\"}}");
+}
+
 /* One exploration's Round (number 1-based); 1 done, 0 declined (the game ended before the
  * log does), -1 on an error, 2 declined (a text with no UTF-8 form). */
 static int gj_round(Out *o, GjLog *g, PyObject *said, PyObject *exp, int number, int count) {
@@ -216,25 +302,9 @@ static int gj_round(Out *o, GjLog *g, PyObject *said, PyObject *exp, int number,
         out_long(o, turns) || (turns == 1 ? OUT_LIT(o, " turn)\"") : OUT_LIT(o, " turns)\"")) ||
         OUT_LIT(o, ",\"events\":["))
         return -1;
-    /* The callbacks may change the list: hold it. */
-    Py_INCREF(prio);
-    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(prio); i++) {
-        PyObject *num = PyLong_FromLong(number), *event = NULL;
-        if (num) {
-            PyObject *call[3] = {num, g->players, PyList_GET_ITEM(prio, i)};
-            event = PyObject_Vectorcall(g->priority, call, 3, NULL);
-            Py_DECREF(num);
-        }
-        if (event && !PyBytes_CheckExact(event)) {
-            PyErr_SetString(PyExc_TypeError, "dungeon_word_json: priority must give bytes");
-            Py_CLEAR(event);
-        }
-        if (!event || gj_put(o, event) || OUT_LIT(o, ",")) {
-            Py_DECREF(prio);
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(prio); i++)
+        if (gj_priority(o, g, number, turns, PyList_GET_ITEM(prio, i)) || OUT_LIT(o, ","))
             return -1;
-        }
-    }
-    Py_DECREF(prio);
     if (gj_put(o, gj_kept(g->mine[end_seat], g->word, PyTuple_GET_ITEM(g->players, end_seat),
                           DW_END + ended)) ||
         OUT_LIT(o, ","))
@@ -257,11 +327,7 @@ static int gj_round(Out *o, GjLog *g, PyObject *said, PyObject *exp, int number,
             PyErr_SetString(PyExc_ValueError, "dungeon_word_json: an outcome out of range");
             return -1;
         }
-        long case_ = kind + 8L * (after + 256L * lost_at);
-        if (OUT_LIT(o, ",") ||
-            gj_put(o, gj_kept(g->mine[seat], g->word, PyTuple_GET_ITEM(g->players, seat),
-                              case_)))
-            return -1;
+        if (OUT_LIT(o, ",") || gj_outcome(o, g, seat, kind, after, lost_at, points)) return -1;
         g->scores[seat] += points;
     }
     long best = 0;
@@ -283,23 +349,37 @@ static int gj_round(Out *o, GjLog *g, PyObject *said, PyObject *exp, int number,
 
 static PyObject *gj_adopt(Out *o);
 
-/* dungeon_word_json(traced, players, said, dungeons, word, priority, win_points, reasons,
- *                   tokens) -> (rounds' JSON: a JsonBuffer, final scores by seat: ints),
- *                              None, or False
+/* dungeon_word_json(traced, players, said, dungeons, word, win_points, reasons, tokens, kit)
+ *   -> (rounds' JSON: a JsonBuffer, final scores by seat: ints), None, or False
  * traced, players, win_points, tokens: as dungeon_word's; said: a dict, player name (or the
  * tuple of those who reached the points) -> dict, case code -> bytes; dungeons: a dict,
  * height -> bytes; word(name or None, code) -> bytes: msgspec's JSON of the Event of a case
- * (the game's end: without its fact and closing brace; see fast._word_json); priority(number,
- * players, event of the trace) -> bytes: the JSON of a void announcement's Event; reasons: by
- * the tracer's reason code, None or (its name's JSON, its rule's JSON). None as
- * dungeon_word's; False: a name or the stack has no UTF-8 form (Python makes the values). */
+ * (the game's end: without its fact and closing brace; see fast._word_json); reasons: by the
+ * tracer's reason code, None or (its name's JSON, its rule's JSON); kit: (by outcome code
+ * (DG_EARLY ... DG_STAYED): (its words as JSON without quotes, its rule's JSON, its name's
+ * JSON), a void announcement's rule as JSON). None as dungeon_word's; False: a name or the
+ * stack has no UTF-8 form (Python makes the values). */
 static PyObject *dungeon_word_json(PyObject *Py_UNUSED(self), PyObject *args) {
-    PyObject *traced, *players, *said, *dungeons, *word, *priority, *reasons, *tokens;
+    PyObject *traced, *players, *said, *dungeons, *word, *reasons, *tokens, *kit;
     int win;
-    if (!PyArg_ParseTuple(args, "O!O!O!O!OOiO!O!", &PyTuple_Type, &traced, &PyTuple_Type,
-                          &players, &PyDict_Type, &said, &PyDict_Type, &dungeons, &word,
-                          &priority, &win, &PyTuple_Type, &reasons, &PyTuple_Type, &tokens))
+    if (!PyArg_ParseTuple(args, "O!O!O!O!OiO!O!O!", &PyTuple_Type, &traced, &PyTuple_Type,
+                          &players, &PyDict_Type, &said, &PyDict_Type, &dungeons, &word, &win,
+                          &PyTuple_Type, &reasons, &PyTuple_Type, &tokens, &PyTuple_Type, &kit))
         return NULL;
+    int kit_ok = PyTuple_GET_SIZE(kit) == 2 && PyTuple_CheckExact(PyTuple_GET_ITEM(kit, 0)) &&
+                 PyTuple_GET_SIZE(PyTuple_GET_ITEM(kit, 0)) == DG_STAYED + 1 &&
+                 PyBytes_CheckExact(PyTuple_GET_ITEM(kit, 1));
+    for (int k = 0; kit_ok && k <= DG_STAYED; k++) {
+        PyObject *one = PyTuple_GET_ITEM(PyTuple_GET_ITEM(kit, 0), k);
+        kit_ok = PyTuple_CheckExact(one) && PyTuple_GET_SIZE(one) == 3 &&
+                 PyBytes_CheckExact(PyTuple_GET_ITEM(one, 0)) &&
+                 PyBytes_CheckExact(PyTuple_GET_ITEM(one, 1)) &&
+                 PyBytes_CheckExact(PyTuple_GET_ITEM(one, 2));
+    }
+    if (!kit_ok) {
+        PyErr_SetString(PyExc_TypeError, "dungeon_word_json: kit is no (outcomes, rule)");
+        return NULL;
+    }
     Py_ssize_t n = PyTuple_GET_SIZE(players), count = PyTuple_GET_SIZE(traced);
     if (n < 2 || n > DG_MAX_PLAYERS) {
         PyErr_SetString(PyExc_ValueError, "dungeon_word_json: 2-5 players");
@@ -315,12 +395,13 @@ static PyObject *dungeon_word_json(PyObject *Py_UNUSED(self), PyObject *args) {
     GjLog *g = PyMem_Calloc(1, sizeof *g);
     if (!g) return PyErr_NoMemory();
     /* The callbacks may run any Python: hold what is borrowed from the arguments. */
-    PyObject *held[] = {traced, players, said, dungeons, word, priority, reasons, tokens};
+    PyObject *held[] = {traced, players, said, dungeons, word, reasons, tokens, kit};
     for (int k = 0; k < 8; k++) Py_INCREF(held[k]);
     g->players = players;
     g->dungeons = dungeons;
     g->word = word;
-    g->priority = priority;
+    g->outcomes = PyTuple_GET_ITEM(kit, 0);
+    g->priority = PyTuple_GET_ITEM(kit, 1);
     g->reasons = reasons;
     g->tokens = tokens;
     g->n = (int)n;
