@@ -33,7 +33,9 @@ typedef struct DmJson {
      * dozen texts hundreds of times, copied from their first writing. */
     int nseen;
     DmjSeen seen[DMJ_SEEN];
-    struct GjSection *sections;  /* NULL, or GJ_SECTIONS of them (dmj_move) */
+    struct GjSection *sections;  /* NULL, or GJ_SECTIONS of them (dmj_move), those of the
+                                  * bits of `filled` set */
+    uint64_t filled[2];
 } DmJson;
 
 /* A move's fields from "did" to "rule" as first written in `out`, by the six values they
@@ -50,7 +52,8 @@ static void dmj_free(DmJson *j) {
     for (int k = 0; k < DMJ_SEEN; k++) Py_XDECREF(j->seen[k].text);
     if (j->sections) {
         for (int k = 0; k < GJ_SECTIONS; k++)
-            for (int f = 0; f < 6; f++) Py_XDECREF(j->sections[k].key[f]);
+            if (j->filled[k >> 6] >> (k & 63) & 1)
+                for (int f = 0; f < 6; f++) Py_DECREF(j->sections[k].key[f]);
         PyMem_Free(j->sections);
     }
     PyMem_RawFree(j->out.buf);
@@ -198,15 +201,17 @@ static int dmj_move(DmJson *j, long round, long index, PyObject *player, PyObjec
         OUT_LIT(&j->out, ",\"index\":") < 0 || out_long(&j->out, index) < 0)
         return -1;
     if ((status = dmj_field(j, DMJ_PLAYER, player)) != 0) return status;
-    if (!j->sections && !(j->sections = PyMem_Calloc(GJ_SECTIONS, sizeof *j->sections))) {
+    if (!j->sections && !(j->sections = PyMem_Malloc(GJ_SECTIONS * sizeof *j->sections))) {
         PyErr_NoMemory();
         return -1;
     }
     PyObject *key[6] = {did, knew, best, mark, why, rule};
     uintptr_t h = 0;
     for (int f = 0; f < 6; f++) h = (h ^ ((uintptr_t)key[f] >> 4)) * 0x9E3779B97F4A7C15ULL;
-    GjSection *section = &j->sections[(h >> 40) & (GJ_SECTIONS - 1)];
-    if (section->key[0] && memcmp(section->key, key, sizeof key) == 0) {
+    unsigned slot = (unsigned)(h >> 40) & (GJ_SECTIONS - 1);
+    GjSection *section = &j->sections[slot];
+    int filled = j->filled[slot >> 6] >> (slot & 63) & 1;
+    if (filled && memcmp(section->key, key, sizeof key) == 0) {
         if (out_reserve(&j->out, section->len) < 0) return -1;
         memcpy(j->out.buf + j->out.len, j->out.buf + section->at, (size_t)section->len);
         j->out.len += section->len;
@@ -216,9 +221,11 @@ static int dmj_move(DmJson *j, long round, long index, PyObject *player, PyObjec
             if ((status = dmj_field(j, field, texts[field - DMJ_PLAYER])) != 0) return status;
         }
         for (int f = 0; f < 6; f++) {  /* (the last of a slot is kept) */
-            Py_INCREF(key[f]);
-            Py_XSETREF(section->key[f], key[f]);
+            PyObject *was = filled ? section->key[f] : NULL;
+            section->key[f] = Py_NewRef(key[f]);
+            Py_XDECREF(was);
         }
+        j->filled[slot >> 6] |= (uint64_t)1 << (slot & 63);
         section->at = at;
         section->len = j->out.len - at;
     }
