@@ -1,6 +1,13 @@
 from collections.abc import Callable
 from typing import Any, overload
 
+class JsonBuffer:
+    """JSON written by the extension, read through the buffer protocol (``msgspec.Raw``
+    keeps it without a copy; ``bytes()`` copies it)."""
+
+    def __buffer__(self, flags: int, /) -> memoryview: ...
+    def __bytes__(self) -> bytes: ...
+
 def make_tables(
     index: dict[str, int],
     kinds: bytes,
@@ -113,6 +120,18 @@ def dungeon_word(
     reasons: tuple[tuple[str, Any] | None, ...],
     tokens: tuple[str, ...],
 ) -> list[Any] | None: ...
+def dungeon_word_json(
+    traced: tuple[tuple[Any, ...], ...],
+    players: tuple[str, ...],
+    said: dict[Any, dict[int, bytes]],
+    dungeons: dict[int, bytes],
+    word: Callable[[Any, int], bytes],
+    priority: Callable[[int, tuple[str, ...], tuple[Any, ...]], bytes],
+    win_points: int,
+    reasons: tuple[tuple[bytes, bytes] | None, ...],
+    tokens: tuple[str, ...],
+    /,
+) -> tuple[JsonBuffer, tuple[int, ...]] | bool | None: ...
 @overload
 def dungeon_marks(
     traced: tuple[tuple[Any, ...], ...],
@@ -138,7 +157,7 @@ def dungeon_marks(
     priority_why: tuple[str, ...],
     did_cache: dict[str, tuple[str, str, str, str]],
     encoded: dict[Any, bytes],
-) -> tuple[bytes, list[str], tuple[tuple[int, int, int, float, float], ...], list[Any]] | None:
+) -> tuple[JsonBuffer, list[str], tuple[tuple[int, int, int, float, float], ...], list[Any]] | None:
     ...
 @overload
 def memoarrr_replay(

@@ -109,10 +109,11 @@ def marked_in_c(entry: GameEntry, traced: tuple[Any, ...], scores: Mapping[str, 
     log as decoded. None without the extension or where the C side declines (then
     :func:`_analysis`).
 
-    ``encoded``: the moves are not made as values but written as the JSON array msgspec
-    encodes of them, held in ``moves`` as a :class:`msgspec.Raw` (so ``to_json`` writes the
-    same bytes; such an analysis is for encoding only). None also where a move cannot be
-    written so (a value outside the kit's, a name that is no UTF-8 text)."""
+    ``encoded``: the moves and the reports are not made as values but written as the JSON
+    arrays msgspec encodes of them, held in ``moves`` and ``explorations`` as
+    :class:`msgspec.Raw` (so ``to_json`` writes the same bytes; such an analysis is for
+    encoding only). None also where a move or a report cannot be written so (a value outside
+    the kit's, a name that is no UTF-8 text)."""
     if _marks is None:  # looked up at each call: the tests switch the C side off
         return None
     players = entry.players
@@ -131,9 +132,10 @@ def marked_in_c(entry: GameEntry, traced: tuple[Any, ...], scores: Mapping[str, 
                       for p, (slips, sound, harmless, lost, stake) in zip(players, counts,
                                                                           strict=True))
     written: Any = msgspec.Raw(moves) if encoded else tuple(moves)  # see the docstring
+    explored: Any = msgspec.Raw(reports) if encoded else tuple(reports)
     return GameAnalysis(game="dungeon", format=GAME_FORMAT, source=source, players=players,
                         moves=written, summaries=summaries, winners=tuple(winners),
-                        final_scores=dict(scores), explorations=tuple(reports),
+                        final_scores=dict(scores), explorations=explored,
                         notes=_unjudged_note(unjudged))
 
 
@@ -169,9 +171,11 @@ def _kit() -> tuple[Any, ...]:
 
 @cache
 def _encoded_kit() -> dict[Any, bytes]:
-    """The kit's values that are neither text nor numbers (the marks, the rules), each as
-    msgspec encodes it: what dungeon_marks_json.c writes them as."""
-    return {value: msgspec.json.encode(value) for value in (*Mark, *_kit())
+    """The kit's values that are neither text nor numbers (the marks, the rules, the rules
+    of the Lost reasons), each as msgspec encodes it: what dungeon_marks_json.c and
+    dungeon_report.c write them as."""
+    kit = _kit()
+    return {value: msgspec.json.encode(value) for value in (*Mark, *kit, *kit[-1])
             if isinstance(value, Mark | Rule)}
 
 

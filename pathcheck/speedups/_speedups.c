@@ -61,6 +61,7 @@ static const int SIGN[4] = {1, 1, -1, -1};
 #include "c/dungeon_replay.c"
 #include "c/solo_rule.c"
 #include "c/dungeon_word.c"
+#include "c/dungeon_word_json.c"
 #include "c/dungeon_report.c"
 #include "c/dungeon_marks_json.c"
 #include "c/dungeon_marks.c"
@@ -130,6 +131,8 @@ static PyMethodDef methods[] = {
      "The trace of a clean game/1 log, or None (pathcheck.games.dungeon.fast)."},
     {"dungeon_word", dungeon_word, METH_VARARGS,
      "The rounds of a ruling from dungeon_replay's trace (pathcheck.games.dungeon.fast)."},
+    {"dungeon_word_json", dungeon_word_json, METH_VARARGS,
+     "The rounds of a ruling as JSON from dungeon_replay's trace (games.dungeon.fast)."},
     {"dungeon_marks", dungeon_marks, METH_VARARGS,
      "The marked moves of a clean game/1 log's analysis (pathcheck.analysis.dungeon)."},
     {"robot_replay", robot_replay, METH_VARARGS,

@@ -143,11 +143,19 @@ class DungeonAdjudicator(GameAdjudicator):
     def rule_decoded(self, data: bytes, fmt: str, *, source: str, for_json: bool = False
                      ) -> Ruling | None:
         """:meth:`GameAdjudicator.rule_decoded`; a ``solo/1`` record by its fast path
-        (:mod:`~pathcheck.games.dungeon.solo_fast`). ``for_json`` changes nothing here: the
-        dungeon game has no :meth:`json_ruling` (yet)."""
+        (:mod:`~pathcheck.games.dungeon.solo_fast`)."""
         if fmt == SOLO_FORMAT:
             return rule_solo_decoded(data, source=source)
-        return super().rule_decoded(data, fmt, source=source)
+        return super().rule_decoded(data, fmt, source=source, for_json=for_json)
+
+    def json_ruling(self, entry: Any, *, source: str) -> Ruling | None:
+        """:meth:`GameAdjudicator.json_ruling`: a clean ``game/1`` log's rounds written as
+        JSON in C (:func:`~pathcheck.games.dungeon.fast.fast_ruling` with ``for_json``);
+        any other log replayed in Python at once (the C replay has declined it already)."""
+        ruling = fast_ruling(entry, source=source, for_json=True)
+        if ruling is not None:
+            return ruling
+        return _rule(read_game_entry(entry, source=source), source, None)
 
     def rule_typed(self, entry: Any, read_entry: Callable[..., Any], *, source: str) -> Ruling:
         """:meth:`GameAdjudicator.rule_typed`, a clean ``game/1`` log by the C fast path."""

@@ -33,6 +33,7 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
+import msgspec
 from msgspec import UNSET
 
 from pathcheck.facts import DungeonFact, LostCardFact
@@ -71,6 +72,10 @@ try:
     _word_rounds: Callable[..., Any] = _speedups.dungeon_word
 except (ImportError, AttributeError):  # no C compiler at install time (or an older build)
     _replay = None
+try:
+    _word_json_rounds: Callable[..., Any] | None = _speedups.dungeon_word_json
+except (NameError, AttributeError):  # (an older build)
+    _word_json_rounds = None
 
 _KINDS = (CardOutcome.EARLY, CardOutcome.SCORED, CardOutcome.TOO_LATE, CardOutcome.HELD_ON,
           CardOutcome.STAYED)
@@ -176,22 +181,40 @@ def lost_checks(traced: tuple[Any, ...],
             for one in traced]
 
 
-def fast_ruling(entry: GameEntry, *, source: str) -> Ruling | None:
+def fast_ruling(entry: GameEntry, *, source: str, for_json: bool = False) -> Ruling | None:
     """The ruling on the log ``entry`` as the Python replay gives it, or None if the C side
-    declines (or the extension is not built)."""
+    declines (or the extension is not built).
+
+    ``for_json``: the ruling is only to be encoded (``to_json``), so its rounds may come as
+    the JSON array msgspec would write of them (a :class:`msgspec.Raw` in ``rounds``, written
+    by ``_speedups.dungeon_word_json``); the bytes encoded are the same."""
     found = _trace(entry)
     if found is None:
         return None
     traced, setup, rules_said = found
     players = entry.players
-    if len(_said) > 4096 or len(_dungeons) > 4096:  # many distinct names: keep them small
-        _said.clear()
+    if len(_said) > 4096 or len(_dungeons) > 4096 or len(_said_json) > 4096:
+        _said.clear()  # many distinct names: keep them small
         _dungeons.clear()
-    rounds = _word_rounds(traced, players, Event, Round, _said, _dungeons, _word, _priority,
-                          GameEndFact, WIN_POINTS, DungeonFact, _LOST_AT, setup.tokens)
-    if not rounds:  # the game ends before the log does, or the log before the game
-        return None
-    scores = dict(rounds[-1].scores)
+        _said_json.clear()
+        _dungeons_json.clear()
+    rounds: Any = None  # Round values, or their JSON as a msgspec.Raw (see the docstring)
+    if for_json and _word_json_rounds is not None:  # looked up at each call: tests switch it
+        written = _word_json_rounds(traced, players, _said_json, _dungeons_json, _word_json,
+                                    WIN_POINTS, _reasons_json(), setup.tokens, _json_kit())
+        if written is None:  # the game ends before the log does, or the log before the game
+            return None
+        if written is not False:  # (False: a name it cannot write; made as values below)
+            raw, totals = written
+            rounds = msgspec.Raw(raw)
+            scores = dict(zip(players, totals, strict=True))
+    if rounds is None:
+        rounds = _word_rounds(traced, players, Event, Round, _said, _dungeons, _word,
+                              _priority, GameEndFact, WIN_POINTS, DungeonFact, _LOST_AT,
+                              setup.tokens)
+        if not rounds:  # the game ends before the log does, or the log before the game
+            return None
+        scores = dict(rounds[-1].scores)
     winners = [p for p, s in scores.items() if s >= WIN_POINTS]
     if not winners:
         return None
@@ -222,6 +245,12 @@ and outcomes recur from log to log. The C side
 _dungeons: dict[int, tuple[str, Rule | None, Fact]] = {}
 """What the dungeon event of an exploration that holds says, by its height (a Lost one is
 worded in C, as state._describe words it: its tile and Lost point seldom recur)."""
+
+_said_json: dict[str | tuple[str, ...], dict[int, bytes]] = {}
+""":data:`_said` as dungeon_word_json.c writes it: each case's whole Event as msgspec encodes
+it (:func:`_word_json`)."""
+_dungeons_json: dict[int, bytes] = {}
+""":data:`_dungeons` as dungeon_word_json.c writes it."""
 
 _END, _START = 1_000_000, 2_000_000
 """The codes of an exploration's end (+ how it ended) and of the next start (+ the
@@ -279,3 +308,55 @@ def _priority(number: int, players: tuple[str, ...],
                    pointer=f"/explorations/{number - 1}/turns/{t - 1}/lost")
     return Event(text, move, PRIORITY, {}, VoidAnnouncementFact(
         stands, void, "first" if first else "turn-order"))
+
+
+_KIND_POINTS = (0, 1, 0, 1, 0)
+"""The points of each outcome by its code (:data:`_KINDS`): a LOST card scored, or held on."""
+_encode = msgspec.json.Encoder().encode
+
+
+def _word_json(player: str | tuple[str, ...] | None, code: int) -> bytes:
+    """The Event of case ``code`` (see :func:`_word`) as msgspec encodes it in a ruling, as
+    dungeon_word would make it; of the game's end (``player``: the tuple of those who reached
+    the points) without its fact and closing brace (dungeon_word_json.c writes the fact).
+
+    >>> _word_json("Ann", _START + 1)
+    b'{"text":"next start player: Ann (took the last turn)","move":null,"rule":{"id":...'
+    """
+    text, rule, fact = _word(player, code)
+    if isinstance(player, tuple) or fact is None:  # (only the game's end has none)
+        return _encode(Event(text, None, rule, {}))[:-1]
+    points = ({} if player is None or code >= _END
+              else {player: _KIND_POINTS[code % 8]})
+    return _encode(Event(text, None, rule, points, fact))
+
+
+@cache
+def _json_kit() -> tuple[tuple[tuple[bytes, bytes, bytes], ...], bytes]:
+    """What dungeon_word_json.c writes a LOST card's outcome and a void announcement with: by
+    outcome code (:data:`_KINDS`), its words as JSON without the quotes, its rule's JSON and
+    its name's JSON; the rule of priority (#1) as JSON. Taken from
+    :func:`~pathcheck.tracer.check.explain_outcome` itself, whose sentence the C side puts
+    together around the words (RuntimeError if it no longer reads so: the tests say).
+
+    >>> _json_kit()[0][1][0]
+    b'among the first LOST cards after getting Lost: 1 point'
+    """
+    outcomes = []
+    for kind, rule in zip(_KINDS, _KIND_RULES, strict=True):
+        said = explain_outcome("P", kind, None, None)
+        words = said[len("P: "):-len(" (never Lost)")]
+        if (said != f"P: {words} (never Lost)"
+                or explain_outcome("P", kind, 3, 5)
+                != f"P (LOST card after tile 3): {words} (Lost at tile 5)"):
+            raise RuntimeError(f"explain_outcome words {kind.value} otherwise than "
+                               "dungeon_word_json.c puts it together")
+        outcomes.append((_encode(words)[1:-1], _encode(rule), _encode(kind.value)))
+    return tuple(outcomes), _encode(PRIORITY)
+
+
+@cache
+def _reasons_json() -> tuple[tuple[bytes, bytes] | None, ...]:
+    """:data:`~pathcheck.games.dungeon.state._LOST_AT` as JSON: each reason's name and rule."""
+    return tuple(None if lost is None else (_encode(lost[0]), _encode(lost[1]))
+                 for lost in _LOST_AT)

@@ -14,12 +14,13 @@
 #define DM_POINTERS_EXPLORATIONS 64
 #define DM_POINTERS_TURNS 256
 
-/* "/explorations/E/turns/T" (a new reference); the common ones made once and kept: every
- * move of a batch points at one. */
-static PyObject *dm_pointer(int exploration, int turn) {
-    static PyObject *kept[DM_POINTERS_EXPLORATIONS][DM_POINTERS_TURNS];
+/* "/explorations/E/turns/T", with "/lost" after it if `lost` (a new reference); the common
+ * ones made once and kept: every move of a batch points at one. */
+static PyObject *dm_pointer(int exploration, int turn, int lost) {
+    static PyObject *kept[2][DM_POINTERS_EXPLORATIONS][DM_POINTERS_TURNS];
     int keep = exploration < DM_POINTERS_EXPLORATIONS && turn < DM_POINTERS_TURNS;
-    if (keep && kept[exploration][turn]) return Py_NewRef(kept[exploration][turn]);
+    lost = lost != 0;
+    if (keep && kept[lost][exploration][turn]) return Py_NewRef(kept[lost][exploration][turn]);
     char text[64], *w = text;
     memcpy(w, "/explorations/", 14);
     w += 14;
@@ -27,8 +28,12 @@ static PyObject *dm_pointer(int exploration, int turn) {
     memcpy(w, "/turns/", 7);
     w += 7;
     w += write_long(w, turn);
+    if (lost) {
+        memcpy(w, "/lost", 5);
+        w += 5;
+    }
     PyObject *pointer = PyUnicode_FromStringAndSize(text, w - text);
-    if (pointer && keep) kept[exploration][turn] = Py_NewRef(pointer);
+    if (pointer && keep) kept[lost][exploration][turn] = Py_NewRef(pointer);
     return pointer;
 }
 
@@ -232,7 +237,7 @@ static int dm_exploration(DmLog *g, PyObject *one, PyObject *exp, int number, in
     for (int i = 0; i < nturns; i++) {
         int t = i + 1, height = t + 1, active = seats[i];
         unsigned said_by = said[i];
-        if (!(pointer = dm_pointer(number - 1, i))) goto error;
+        if (!(pointer = dm_pointer(number - 1, i, 0))) goto error;
         if (!lost_at || lost_at >= height) {  /* the path held up to this placement */
             PyObject *turn = PyTuple_GET_ITEM(turns, i), *f[2];
             if (dg_fields(turn, dm_placement_fields, 2, &dm_placement_layout, f) < 0) goto error;
@@ -278,7 +283,7 @@ static int dm_exploration(DmLog *g, PyObject *one, PyObject *exp, int number, in
             if (!lost_words) goto error;
         }
         PyObject *knew = lost_now ? lost_words : PyList_GET_ITEM(holds, height);
-        if (said_by && !(lost_pointer = PyUnicode_FromFormat("%U/lost", pointer))) goto error;
+        if (said_by && !(lost_pointer = dm_pointer(number - 1, i, 1))) goto error;
         PyObject *at = said_by ? lost_pointer : pointer;
         int age = lost_now ? height - lost_at + 1 : 0;
         for (int p = 0; p < n; p++) {
@@ -349,8 +354,9 @@ out:
 /* dungeon_marks(traced, explorations, players, priority, misplaced_code, kit, holds,
  * priority_why, did_cache[, encoded]) -> (moves, unjudged, counts, reports) or None.
  * counts: per seat (slips, sound, harmless, lost, at stake). With `encoded` (a dict: the
- * kit's values as JSON, see dungeon_marks_json.c), moves is the JSON array of the moves
- * (bytes), or the answer None where a move cannot be written so. */
+ * kit's values as JSON, see dungeon_marks_json.c), moves is the JSON array of the moves and
+ * reports the JSON array of the reports (each a JsonBuffer), or the answer None where a move
+ * or a report cannot be written so. */
 static PyObject *dungeon_marks(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *traced, *explorations, *players, *kit, *holds, *why, *cache, *encoded = NULL;
     int priority, misplaced_code;
@@ -385,7 +391,8 @@ static PyObject *dungeon_marks(PyObject *Py_UNUSED(self), PyObject *args) {
     if (encoded) {
         dmj_know(&json);
         g.json = &json;
-        if (OUT_LIT(&json.out, "[") < 0) {
+        g.encoded = encoded;
+        if (OUT_LIT(&json.out, "[") < 0 || OUT_LIT(&g.reports, "[") < 0) {
             PyErr_NoMemory();
             goto done;
         }
@@ -412,22 +419,29 @@ static PyObject *dungeon_marks(PyObject *Py_UNUSED(self), PyObject *args) {
         PyTuple_SET_ITEM(counts, p, v);
     }
     if (g.json) {
-        if (json.declined) {
+        if (json.declined || g.reports_declined) {
             Py_DECREF(counts);
             result = Py_NewRef(Py_None);
             goto done;
         }
         PyObject *array = OUT_LIT(&json.out, "]") < 0 ? PyErr_NoMemory()
-                          : PyBytes_FromStringAndSize(json.out.buf, json.out.len);
+                          : gj_adopt(&json.out);
         if (!array) {
             Py_DECREF(counts);
             goto done;
         }
         Py_SETREF(g.moves, array);
+        array = OUT_LIT(&g.reports, "]") < 0 ? PyErr_NoMemory() : gj_adopt(&g.reports);
+        if (!array) {
+            Py_DECREF(counts);
+            goto done;
+        }
+        Py_SETREF(reports, array);
     }
     result = Py_BuildValue("(OONO)", g.moves, unjudged, counts, reports);
 done:
     dmj_free(&json);
+    PyMem_RawFree(g.reports.buf);
     Py_XDECREF(g.moves);
     Py_XDECREF(unjudged);
     Py_XDECREF(reports);

@@ -33,10 +33,29 @@ typedef struct DmJson {
      * dozen texts hundreds of times, copied from their first writing. */
     int nseen;
     DmjSeen seen[DMJ_SEEN];
+    struct GjSection *sections;  /* NULL, or GJ_SECTIONS of them (dmj_move), those of the
+                                  * bits of `filled` set */
+    uint64_t filled[2];
 } DmJson;
+
+/* A move's fields from "did" to "rule" as first written in `out`, by the six values they
+ * are written of (strong references: no other value takes their addresses); in a turn whose
+ * path holds, every player but the active one stays in the team with the same six, and the
+ * same stacks recur from exploration to exploration. */
+#define GJ_SECTIONS 128  /* a power of two */
+typedef struct GjSection {
+    PyObject *key[6];
+    Py_ssize_t at, len;
+} GjSection;
 
 static void dmj_free(DmJson *j) {
     for (int k = 0; k < DMJ_SEEN; k++) Py_XDECREF(j->seen[k].text);
+    if (j->sections) {
+        for (int k = 0; k < GJ_SECTIONS; k++)
+            if (j->filled[k >> 6] >> (k & 63) & 1)
+                for (int f = 0; f < 6; f++) Py_DECREF(j->sections[k].key[f]);
+        PyMem_Free(j->sections);
+    }
     PyMem_RawFree(j->out.buf);
 }
 
@@ -160,8 +179,17 @@ static int dmj_field(DmJson *j, int field, PyObject *value) {
     return dmj_key(j, field) < 0 ? -1 : dmj_value(j, value);
 }
 
+/* A float of a move as msgspec writes it: 0.0 and 1.0 at once, any other by dmj_float. */
+static inline int gj_float(DmJson *j, double v) {
+    if (v == 0.0 && !signbit(v)) return OUT_LIT(&j->out, "0.0") < 0 ? -1 : 0;
+    if (v == 1.0) return OUT_LIT(&j->out, "1.0") < 0 ? -1 : 0;
+    return dmj_float(j, v);
+}
+
 /* One AnalysedMove as msgspec encodes it, with a comma before all but the first; 0 written,
- * 1 declined, -1 error. The ints, floats and age are given as C values (`age` <= 0: null). */
+ * 1 declined, -1 error. The ints, floats and age are given as C values (`age` <= 0: null).
+ * The fields from "did" to "rule" are copied from an earlier move of the same six values
+ * when there is one (GjSection), and the tail of a move with no cost is one literal. */
 static int dmj_move(DmJson *j, long round, long index, PyObject *player, PyObject *did,
                     PyObject *knew, PyObject *best, PyObject *mark, PyObject *why,
                     PyObject *rule, PyObject *pointer, double cost, double value,
@@ -169,18 +197,49 @@ static int dmj_move(DmJson *j, long round, long index, PyObject *player, PyObjec
     PyObject *texts[] = {player, did, knew, best, mark, why, Py_None, rule, pointer};
     int status;
     if (j->out.len > 1 && OUT_LIT(&j->out, ",") < 0) return -1;
-    if (dmj_key(j, DMJ_ROUND) < 0 || out_long(&j->out, round) < 0 ||
-        dmj_key(j, DMJ_INDEX) < 0 || out_long(&j->out, index) < 0)
+    if (OUT_LIT(&j->out, "{\"round\":") < 0 || out_long(&j->out, round) < 0 ||
+        OUT_LIT(&j->out, ",\"index\":") < 0 || out_long(&j->out, index) < 0)
         return -1;
-    for (int field = DMJ_PLAYER; field <= DMJ_POINTER; field++) {
-        if ((status = dmj_field(j, field, texts[field - DMJ_PLAYER])) != 0) return status;
+    if ((status = dmj_field(j, DMJ_PLAYER, player)) != 0) return status;
+    if (!j->sections && !(j->sections = PyMem_Malloc(GJ_SECTIONS * sizeof *j->sections))) {
+        PyErr_NoMemory();
+        return -1;
     }
-    if (dmj_key(j, DMJ_COST) < 0) return -1;
-    if ((status = dmj_float(j, cost)) != 0) return status;
-    if (dmj_key(j, DMJ_VALUE) < 0) return -1;
-    if ((status = dmj_float(j, value)) != 0) return status;
+    PyObject *key[6] = {did, knew, best, mark, why, rule};
+    uintptr_t h = 0;
+    for (int f = 0; f < 6; f++) h = (h ^ ((uintptr_t)key[f] >> 4)) * 0x9E3779B97F4A7C15ULL;
+    unsigned slot = (unsigned)(h >> 40) & (GJ_SECTIONS - 1);
+    GjSection *section = &j->sections[slot];
+    int filled = j->filled[slot >> 6] >> (slot & 63) & 1;
+    if (filled && memcmp(section->key, key, sizeof key) == 0) {
+        if (out_reserve(&j->out, section->len) < 0) return -1;
+        memcpy(j->out.buf + j->out.len, j->out.buf + section->at, (size_t)section->len);
+        j->out.len += section->len;
+    } else {
+        Py_ssize_t at = j->out.len;
+        for (int field = DMJ_DID; field <= DMJ_RULE; field++) {
+            if ((status = dmj_field(j, field, texts[field - DMJ_PLAYER])) != 0) return status;
+        }
+        for (int f = 0; f < 6; f++) {  /* (the last of a slot is kept) */
+            PyObject *was = filled ? section->key[f] : NULL;
+            section->key[f] = Py_NewRef(key[f]);
+            Py_XDECREF(was);
+        }
+        j->filled[slot >> 6] |= (uint64_t)1 << (slot & 63);
+        section->at = at;
+        section->len = j->out.len - at;
+    }
+    if ((status = dmj_field(j, DMJ_POINTER, pointer)) != 0) return status;
+    if (cost == 0.0 && !signbit(cost) && value == 0.0 && !signbit(value) && grade == Py_None &&
+        age <= 0)
+        return OUT_LIT(&j->out, ",\"cost\":0.0,\"value\":0.0,\"grade\":null,\"age\":null}") < 0
+                   ? -1 : 0;
+    if (OUT_LIT(&j->out, ",\"cost\":") < 0) return -1;
+    if ((status = gj_float(j, cost)) != 0) return status;
+    if (OUT_LIT(&j->out, ",\"value\":") < 0) return -1;
+    if ((status = gj_float(j, value)) != 0) return status;
     if ((status = dmj_field(j, DMJ_GRADE, grade)) != 0) return status;
-    if (dmj_key(j, DMJ_AGE) < 0) return -1;
+    if (OUT_LIT(&j->out, ",\"age\":") < 0) return -1;
     if (age > 0 ? out_long(&j->out, age) < 0 : OUT_LIT(&j->out, "null") < 0) return -1;
     return OUT_LIT(&j->out, "}") < 0 ? -1 : 0;
 }

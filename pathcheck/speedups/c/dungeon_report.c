@@ -26,7 +26,31 @@ typedef struct {
     double lost[DG_MAX_PLAYERS], stake[DG_MAX_PLAYERS];
     PyObject *moves;     /* list */
     struct DmJson *json; /* not NULL: the moves are written as JSON (dungeon_marks_json.c) */
+    /* With json: the reports are written as JSON here too (gj_report), with the kit's values
+     * that are neither text nor numbers looked up in `encoded`; `reports_declined`: one
+     * could not be written so (the values are made instead, by Python). */
+    Out reports;
+    PyObject *encoded;
+    int reports_declined;
 } DmLog;
+
+/* A str as a JSON string (1: no UTF-8 form, declined), None as null, a kit value that is
+ * neither (a Rule) as `encoded` has it (1: not there); -1 on an error. */
+static int gj_report_value(Out *o, PyObject *encoded, PyObject *obj) {
+    if (obj == Py_None) return OUT_LIT(o, "null");
+    if (PyUnicode_CheckExact(obj)) return gj_str(o, obj);
+    PyObject *known = PyDict_GetItemWithError(encoded, obj);
+    if (!known) {
+        if (!PyErr_Occurred()) return 1;
+        PyErr_Clear();  /* an unhashable value: not the kit's */
+        return 1;
+    }
+    return PyBytes_CheckExact(known) ? out_bytes(o, known) : 1;
+}
+
+static inline int gj_int_or_null(Out *o, long value, int given) {
+    return given ? out_long(o, value) : OUT_LIT(o, "null");
+}
 
 /* `obj` as an int in [lo, hi] into *out: 1, 0 if it is no int or out of the range (the
  * trace is not a clean log's: declined), -1 with an error set. */
@@ -74,6 +98,31 @@ static int dm_report(DmLog *g, int number, int lost_at, int code, const int (*ca
     }
     PyObject *announcements = PyTuple_New(n);
     if (!announcements) return -1;
+    if (g->json) {  /* ExplorationReport's fields before its announcements */
+        Out *o = &g->reports;
+        int lost_turn = lost_at ? lost_at - 1 : 0, status = 0;
+        PyObject *placed_by = lost_turn >= 1 && lost_turn <= nturns
+                                  ? PyTuple_GET_ITEM(g->players, seats[lost_turn - 1]) : Py_None;
+        if ((o->len > 1 && OUT_LIT(o, ",")) || OUT_LIT(o, "{\"number\":") ||
+            out_long(o, number) || OUT_LIT(o, ",\"lost_tile\":") ||
+            gj_int_or_null(o, lost_at, lost_at > 0) || OUT_LIT(o, ",\"lost_turn\":") ||
+            gj_int_or_null(o, lost_turn, lost_turn > 0) || OUT_LIT(o, ",\"reason\":") ||
+            (status = gj_report_value(o, g->encoded, PyTuple_GET_ITEM(kit[DM_REASONS], code))) ||
+            OUT_LIT(o, ",\"rule\":") ||
+            (status = gj_report_value(o, g->encoded,
+                                      PyTuple_GET_ITEM(kit[DM_REASON_RULES], code))) ||
+            OUT_LIT(o, ",\"placed_by\":") ||
+            (status = gj_report_value(o, g->encoded, placed_by)) ||
+            OUT_LIT(o, ",\"announcements\":[")) {
+            if (status > 0) {
+                g->reports_declined = 1;
+            } else {
+                if (!PyErr_Occurred()) PyErr_NoMemory();
+                Py_DECREF(announcements);
+                return -1;
+            }
+        }
+    }
     for (int p = 0; p < n; p++) {
         int after = card_of[p], perfect = -1, verdict, rule = DM_RULE_II;
         perfect_points[p] = 0;
@@ -119,6 +168,26 @@ static int dm_report(DmLog *g, int number, int lost_at, int code, const int (*ca
                 perfect_points[p] = !first_other || perfect + 1 <= first_other;
             }
         }
+        if (g->json) {  /* LostAnnouncement's fields, as msgspec writes them */
+            Out *o = &g->reports;
+            int status;
+            if ((p && OUT_LIT(o, ",")) || OUT_LIT(o, "{\"player\":")) goto no_memory;
+            if ((status = gj_report_value(o, g->encoded, PyTuple_GET_ITEM(g->players, p))) ||
+                OUT_LIT(o, ",\"verdict\":") ||
+                (status = gj_report_value(o, g->encoded, kit[verdict])) ||
+                OUT_LIT(o, ",\"announced_turn\":") || gj_int_or_null(o, after - 1, after) ||
+                OUT_LIT(o, ",\"perfect_turn\":") ||
+                gj_int_or_null(o, perfect, lost_at && perfect >= 0) ||
+                OUT_LIT(o, ",\"points\":") || out_long(o, points[p]) ||
+                OUT_LIT(o, ",\"perfect_points\":") || out_long(o, perfect_points[p]) ||
+                OUT_LIT(o, ",\"rule\":") || (status = gj_report_value(o, g->encoded, kit[rule])) ||
+                OUT_LIT(o, "}")) {
+                if (status < 0 || (!status && !PyErr_Occurred())) goto no_memory;
+                if (PyErr_Occurred()) goto failed;
+                g->reports_declined = 1;
+            }
+            continue;
+        }
         PyObject *args[7] = {PyTuple_GET_ITEM(g->players, p), kit[verdict],
                              after ? PyLong_FromLong(after - 1) : Py_NewRef(Py_None),
                              lost_at ? (perfect >= 0 ? PyLong_FromLong(perfect)
@@ -138,6 +207,15 @@ static int dm_report(DmLog *g, int number, int lost_at, int code, const int (*ca
     int lost_turn = lost_at ? lost_at - 1 : 0;
     PyObject *placed_by = lost_turn >= 1 && lost_turn <= nturns
                               ? PyTuple_GET_ITEM(g->players, seats[lost_turn - 1]) : Py_None;
+    if (g->json) {  /* (its fields written above, with its announcements) */
+        Py_DECREF(announcements);
+        if (OUT_LIT(&g->reports, "]}")) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        *out = Py_NewRef(Py_None);
+        return 1;
+    }
     PyObject *args[7] = {PyLong_FromLong(number), dm_int_or_none(lost_at),
                          dm_int_or_none(lost_turn), PyTuple_GET_ITEM(kit[DM_REASONS], code),
                          PyTuple_GET_ITEM(kit[DM_REASON_RULES], code), placed_by, announcements};
@@ -146,6 +224,11 @@ static int dm_report(DmLog *g, int number, int lost_at, int code, const int (*ca
     for (int k = 0; k < 3; k++) Py_XDECREF(args[k]);
     Py_DECREF(announcements);
     return *out ? 1 : -1;
+no_memory:
+    if (!PyErr_Occurred()) PyErr_NoMemory();
+failed:
+    Py_DECREF(announcements);
+    return -1;
 decline:
     Py_DECREF(announcements);
     return 0;
