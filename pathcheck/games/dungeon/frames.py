@@ -156,13 +156,19 @@ class Builder:
         traced = 0
         lost = False
         lost_at = full.lost_at
+        on_tiles: dict[int, str] = {}
+        shown, before = 0, 0  # the cards on the tiles so far, at the height before
         for height in steps:
             if not lost:  # a Lost path stays as it is
                 traced = height
-            on_tiles: dict[int, str] = {}
-            for after, initial in card_initials:
-                if after <= height:
-                    on_tiles[after] = on_tiles.get(after, "") + initial
+            if card_initials:  # the same dict while the same cards are on the tiles
+                now = sum(after <= height for after, _ in card_initials)
+                if now != shown or height < before:
+                    on_tiles = {}  # a new dict: the one before stays as its pictures have it
+                    for after, initial in card_initials:
+                        if after <= height:
+                            on_tiles[after] = on_tiles.get(after, "") + initial
+                    shown, before = now, height
             plan.append((traced, on_tiles))
             lost = lost_at is not None and traced >= lost_at  # growing.prefixes.lost(traced)
         drawn_steps: list[tuple[Picture, TraceResult]]
@@ -220,16 +226,16 @@ class Builder:
                    full: TraceResult) -> list[Note]:
         notes: list[Note] = []
         if announced:
-            notes.append(Note("LOST cards so far: " + ", ".join(
-                f"{c.player} (on tile {c.after})" for c in announced)))
+            notes.append(new_note("LOST cards so far: " + ", ".join(
+                [f"{c.player} (on tile {c.after})" for c in announced])))
         if result.lost_at is not None and result.reason is not None:
             placed = result.layout[result.lost_at - 1]
-            notes.append(Note(f"Lost at tile {result.lost_at} ({placed.tile}@{placed.dir.name}, "
-                              f"cell {placed.x},{placed.y}) by {result.reason.value}",
-                              NoteKind.LOST, result.reason.rule))
+            notes.append(new_note(f"Lost at tile {result.lost_at} ({placed.tile}@"
+                                  f"{placed.dir.name}, cell {placed.x},{placed.y}) by "
+                                  f"{result.reason.value}", NoteKind.LOST, result.reason.rule))
         elif full.lost_at is None and height >= len(full.layout):
-            notes.append(Note(f"The path holds to the last tile "
-                              f"({counted(height, 'tile')}): never Lost."))
+            notes.append(new_note(f"The path holds to the last tile "
+                                  f"({counted(height, 'tile')}): never Lost."))
         return notes
 
     def check_moments(self, key: str, caption: str, check: CheckResult, lost_at: int | None,

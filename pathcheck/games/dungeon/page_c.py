@@ -58,7 +58,8 @@ def lean_exploration(builder: Builder, stack: Sequence[Placement], heights: Sequ
     if (_C is None or not _USE_C or not isinstance(moments, LeanMoments) or not moments._plain
             or len(turns) + 1 > max(DRAWN_TURNS, len(builder.tileset)) + 1
             or len(hands) != len(turns) + 1
-            or list(heights) != list(range(2, len(turns) + 2))):
+            or len(heights) != len(turns) or (turns and (heights[0], heights[-1]) != (
+                2, len(turns) + 1))):  # game_stacks's heights: 2 to len(turns) + 1
         return False
     full, _, drawn = builder.pictures(stack, Move.STRAIGHT, cards, heights, placers,
                                       results=False)

@@ -65,10 +65,99 @@ static PyObject *pg_object(PyObject *make, PyObject *type, const int *names, PyO
     return made;
 }
 
+/* PyUnicode_FromFormat(fmt, ...) for the formats of this file (only %U, %zd and %s), written
+ * straight where every text is ASCII and the whole is short: PyUnicode_FromFormat parses its
+ * format and prints each number through the C library, some 3,000 instructions a text. */
+static PyObject *pg_text(const char *fmt, ...) {
+    char out[256];
+    size_t n = 0;
+    int ok = 1;
+    va_list va, again;
+    va_start(va, fmt);
+    va_copy(again, va);
+    for (const char *f = fmt; *f && ok; f++) {
+        const char *part = NULL;
+        size_t len = 0;
+        char digits[24];
+        if (*f != '%') {
+            part = f;
+            len = 1;
+        } else if (f[1] == 'U') {
+            PyObject *text = va_arg(va, PyObject *);
+            ok = PyUnicode_IS_ASCII(text);
+            part = (const char *)PyUnicode_1BYTE_DATA(text);
+            len = ok ? (size_t)PyUnicode_GET_LENGTH(text) : 0;
+            f++;
+        } else if (f[1] == 's') {
+            part = va_arg(va, const char *);
+            len = strlen(part);
+            f++;
+        } else { /* %zd */
+            Py_ssize_t v = va_arg(va, Py_ssize_t);
+            char *end = digits + sizeof digits, *p = end;
+            size_t u = v < 0 ? (size_t)0 - (size_t)v : (size_t)v;
+            do {
+                *--p = (char)('0' + u % 10);
+                u /= 10;
+            } while (u != 0);
+            if (v < 0) {
+                *--p = '-';
+            }
+            part = p;
+            len = (size_t)(end - p);
+            f += 2;
+        }
+        if (ok && n + len > sizeof out) {
+            ok = 0;
+        }
+        if (ok) {
+            memcpy(out + n, part, len);
+            n += len;
+        }
+    }
+    va_end(va);
+    PyObject *made = ok ? PyUnicode_FromKindAndData(PyUnicode_1BYTE_KIND, out, (Py_ssize_t)n)
+        : PyUnicode_FromFormatV(fmt, again);
+    va_end(again);
+    return made;
+}
+
 static PyObject *pg_event(PyObject *make, PyObject *type, PyObject *text, PyObject *where, int lost) {
     static const int names[6] = {PG_TEXT, PG_WHERE, PG_RULE, PG_VIOLATION, PG_LOST, PG_MARK};
     PyObject *values[6] = {text, where, Py_None, Py_False, lost ? Py_True : Py_False, pg_empty};
     return pg_object(make, type, names, values, 6);
+}
+
+/* The notes said at a moment (Builder._notes): those of its key in said (borrowed), else
+ * make_notes's, kept there. */
+static PyObject *pg_said(PyObject *said, PyObject *make_notes, PyObject *traced, Py_ssize_t height,
+                         Py_ssize_t count, int lost, Py_ssize_t hold) {
+    PyObject *key = Py_BuildValue("(nOn)", count, lost ? Py_True : Py_False, hold);
+    if (key == NULL) {
+        return NULL;
+    }
+    PyObject *known = PyDict_GetItemWithError(said, key);
+    if (known != NULL || PyErr_Occurred()) {
+        Py_DECREF(key);
+        return known;
+    }
+    PyObject *h = PyLong_FromSsize_t(height), *c = PyLong_FromSsize_t(count);
+    PyObject *asked[3] = {traced, h, c};
+    known = h == NULL || c == NULL ? NULL : PyObject_Vectorcall(make_notes, asked, 3, NULL);
+    Py_XDECREF(h);
+    Py_XDECREF(c);
+    if (known != NULL && !PyList_Check(known)) {
+        PyErr_SetString(PyExc_TypeError, "game_moments: make_notes gives a list");
+        Py_CLEAR(known);
+    }
+    if (known == NULL || PyDict_SetItem(said, key, known) < 0) {
+        Py_XDECREF(known);
+        Py_DECREF(key);
+        return NULL;
+    }
+    Py_DECREF(key);
+    Py_DECREF(known); /* the dict holds it */
+    return known;
 }
 
 /* The moments of one turn: each event through lean_add, or add where lean_add declines. */
@@ -104,7 +193,7 @@ static PyObject *game_moments(PyObject *self, PyObject *const *args, Py_ssize_t 
     PyObject *add = args[4], *make_notes = args[5], *make = args[6], *event_type = args[7],
              *note_type = args[8], *info = args[9], *start = args[11], *turns = args[12],
              *tiles = args[13], *hands = args[14], *drawn = args[15], *scores = args[18];
-    long number = PyLong_AsLong(args[10]);
+    Py_ssize_t number = PyLong_AsSsize_t(args[10]);
     Py_ssize_t whole = PyLong_AsSsize_t(args[16]);
     int never_lost = PyObject_IsTrue(args[17]);
     if ((number == -1 || whole == -1 || never_lost < 0) && PyErr_Occurred()) {
@@ -128,6 +217,9 @@ static PyObject *game_moments(PyObject *self, PyObject *const *args, Py_ssize_t 
     if (said == NULL) {
         return NULL;
     }
+    PyObject *last = NULL; /* the notes said last (held by said), and their key */
+    Py_ssize_t last_count = -1, last_hold = -1;
+    int last_lost = -1;
     Py_ssize_t count = 0; /* the LOST cards announced so far */
     int lost_before = 0;
     for (Py_ssize_t turn = 0; turn < PyList_GET_SIZE(drawn); turn++) {
@@ -153,7 +245,7 @@ static PyObject *game_moments(PyObject *self, PyObject *const *args, Py_ssize_t 
             goto done;
         }
         if (turn == 0) {
-            where = PyUnicode_FromFormat("exploration %ld", number);
+            where = pg_text("exploration %zd", number);
             PyObject *event = where == NULL ? NULL : pg_event(make, event_type, start, where, first_lost);
             if (event == NULL || PyList_Append(events, event) < 0) {
                 Py_XDECREF(event);
@@ -171,9 +263,9 @@ static PyObject *game_moments(PyObject *self, PyObject *const *args, Py_ssize_t 
                 PyErr_SetString(PyExc_TypeError, "game_moments: a name or a tile is not a str");
                 goto done;
             }
-            where = PyUnicode_FromFormat("exploration %ld, turn %zd (%U)", number, turn, player);
+            where = pg_text("exploration %zd, turn %zd (%U)", number, turn, player);
             PyObject *text = where == NULL ? NULL
-                : PyUnicode_FromFormat("%U places %U (stack tile %zd)", player, tile, height);
+                : pg_text("%U places %U (stack tile %zd)", player, tile, height);
             PyObject *event = text == NULL ? NULL : pg_event(make, event_type, text, where, first_lost);
             Py_XDECREF(text);
             if (event == NULL || PyList_Append(events, event) < 0) {
@@ -186,7 +278,7 @@ static PyObject *game_moments(PyObject *self, PyObject *const *args, Py_ssize_t 
                     PyErr_SetString(PyExc_TypeError, "game_moments: a name is not a str");
                     goto done;
                 }
-                text = PyUnicode_FromFormat("%U announces Lost (LOST card on tile %zd)",
+                text = pg_text("%U announces Lost (LOST card on tile %zd)",
                                             PyTuple_GET_ITEM(announcers, i), height);
                 event = text == NULL ? NULL : pg_event(make, event_type, text, where, 0);
                 Py_XDECREF(text);
@@ -200,37 +292,22 @@ static PyObject *game_moments(PyObject *self, PyObject *const *args, Py_ssize_t 
         }
         /* Builder._notes: said once a key (the cards announced, Lost, the height where the
          * path holds to the last tile) */
-        PyObject *key = Py_BuildValue("(nOn)", count, lost_now ? Py_True : Py_False,
-                                      never_lost && height >= whole ? height : (Py_ssize_t)-1);
-        if (key == NULL) {
-            goto done;
-        }
-        PyObject *known = PyDict_GetItemWithError(said, key);
-        if (known == NULL) {
-            if (PyErr_Occurred()) {
-                Py_DECREF(key);
+        Py_ssize_t hold = never_lost && height >= whole ? height : -1;
+        PyObject *known = last; /* the notes of the moment before (said holds them) */
+        if (last == NULL || count != last_count || lost_now != last_lost || hold != last_hold) {
+            known = pg_said(said, make_notes, traced, height, count, lost_now, hold);
+            if (known == NULL) {
                 goto done;
             }
-            PyObject *h = PyLong_FromSsize_t(height), *c = PyLong_FromSsize_t(count);
-            PyObject *asked[3] = {traced, h, c};
-            known = h == NULL || c == NULL ? NULL : PyObject_Vectorcall(make_notes, asked, 3, NULL);
-            Py_XDECREF(h);
-            Py_XDECREF(c);
-            if (known == NULL || !PyList_Check(known) || PyDict_SetItem(said, key, known) < 0) {
-                if (known != NULL && !PyList_Check(known)) {
-                    PyErr_SetString(PyExc_TypeError, "game_moments: make_notes gives a list");
-                }
-                Py_XDECREF(known);
-                Py_DECREF(key);
-                goto done;
-            }
-            Py_DECREF(known); /* the dict holds it */
+            last = known;
+            last_count = count;
+            last_lost = lost_now;
+            last_hold = hold;
         }
-        Py_DECREF(key);
         static const int note_names[3] = {PG_TEXT, PG_KIND, PG_RULE};
         PyObject *note_values[3] = {PyList_GET_ITEM(hands, turn), info, Py_None};
-        if (!PyUnicode_CheckExact(tile)) {
-            PyErr_SetString(PyExc_TypeError, "game_moments: a tile is not a str");
+        if (!PyUnicode_CheckExact(tile) || !PyUnicode_Check(note_values[0])) {
+            PyErr_SetString(PyExc_TypeError, "game_moments: a tile or a hands' note is not a str");
             goto done;
         }
         PyObject *hand = pg_object(make, note_type, note_names, note_values, 3);
@@ -243,9 +320,9 @@ static PyObject *game_moments(PyObject *self, PyObject *const *args, Py_ssize_t 
             goto done;
         }
         Py_DECREF(hand);
-        caption = PyUnicode_FromFormat("Exploration %ld, turn %zd: %U (%zd tile%s)", number, turn,
+        caption = pg_text("Exploration %zd, turn %zd: %U (%zd tile%s)", number, turn,
                                        tile, height, height == 1 ? "" : "s");
-        base = caption == NULL ? NULL : PyUnicode_FromFormat("%ld.%zd", number, turn);
+        base = caption == NULL ? NULL : pg_text("%zd.%zd", number, turn);
         if (base == NULL || pg_moments(la, add, base, caption, events, picture, notes, scores) < 0) {
             goto done;
         }
