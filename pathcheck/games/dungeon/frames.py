@@ -457,13 +457,14 @@ def game_page(log: Mapping[str, Any], ruling: Ruling, *, lean: bool = False) -> 
         rnd = rounds.get(number)
         if rnd is not None:
             scores = dict(rnd.scores)
-        after = Note("Points after the check: " + ", ".join(
-            f"{p} {n}" for p, n in scores.items()), NoteKind.SCORE)
+        after = new_note("Points after the check: " + ", ".join(
+            [f"{p} {n}" for p, n in scores.items()]), NoteKind.SCORE)
         caption = f"Exploration {number}: the check"
+        base, where = f"{number}.check", f"exploration {number}, check"
         for e in rnd.events if rnd is not None else ():
-            moments.add(f"{number}.check", caption, PageEvent(
-                e.text, f"exploration {number}, check", e.rule), picture=moments.picture,
-                notes=[Note(e.text, NoteKind.SCORE, e.rule), after], scores=scores)
+            moments.add(base, caption, new_event(e.text, where, e.rule),
+                        picture=moments.picture,
+                        notes=[new_note(e.text, NoteKind.SCORE, e.rule), after], scores=scores)
         for violation in late:
             moments.add(f"{number}.check", caption, _violation_event(violation),
                         picture=moments.picture, notes=[_violation_note(violation), after],
