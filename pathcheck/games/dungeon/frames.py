@@ -417,6 +417,7 @@ def game_page(log: Mapping[str, Any], ruling: Ruling, *, lean: bool = False) -> 
                     notes=[_violation_note(violation)])
     scores: dict[str, int] = dict.fromkeys(game.players, 0)
     rounds = {rnd.number: rnd for rnd in ruling.rounds}
+    most = max(DRAWN_TURNS, len(game.tileset))  # the turns of an exploration a page draws
     for number, (exp, (stack, heights)) in enumerate(
             zip(game.explorations, stacks, strict=True), start=1):
         cards = [LostCard(name, heights[t - 1]) for t, turn in enumerate(exp.turns, start=1)
@@ -436,7 +437,7 @@ def game_page(log: Mapping[str, Any], ruling: Ruling, *, lean: bool = False) -> 
         for key in [k for k in placed if k[0] == number]:
             del placed[key]
         if any(at_turns) or not lean_exploration(builder, stack, heights, number, start, exp,
-                                                 cards, placers, hands, scores):
+                                                 cards, placers, hands, scores, most):
             turn_events: dict[int, list[PageEvent]] = {0: [PageEvent(start,
                                                                      f"exploration {number}")]}
             for t, turn in enumerate(exp.turns, start=1):

@@ -18,17 +18,32 @@ without the extension, or for any other exploration, the Python path makes it.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from pathcheck.render.html import _KIND, Note, NoteKind, PageEvent
+from pathcheck.games.dungeon.log import Exploration
+from pathcheck.render.html import _KIND, Moments, Note, NoteKind, PageEvent
 from pathcheck.render.lean import _RULE_HTML, LeanMoments, Picture
 from pathcheck.tracer.check import LostCard
 from pathcheck.tracer.dungeon import Placement, TraceResult
 from pathcheck.tracer.geometry import Move
+from pathcheck.tracer.tileset import TileSet
 
-if TYPE_CHECKING:
-    from pathcheck.games.dungeon.frames import Builder
-    from pathcheck.games.dungeon.log import Exploration
+
+class Builder(Protocol):
+    """What :func:`lean_exploration` uses of :class:`pathcheck.games.dungeon.frames.Builder`
+    (which imports this module)."""
+
+    tileset: TileSet
+    moments: Moments | LeanMoments
+
+    def pictures(self, placements: Sequence[Placement], movement: Move,
+                 cards: Sequence[LostCard], heights: Sequence[int] | None,
+                 placers: Mapping[int, str] | None, *, results: bool = True
+                 ) -> tuple[TraceResult, list[int], list[tuple[Picture, TraceResult]]]: ...
+
+    @staticmethod
+    def _new_notes(result: TraceResult, height: int, announced: Sequence[LostCard],
+                   full: TraceResult) -> list[Note]: ...
 
 _C: Callable[..., None] | None
 try:
@@ -46,17 +61,16 @@ _new = object.__new__
 def lean_exploration(builder: Builder, stack: Sequence[Placement], heights: Sequence[int],
                      number: int, start: str, exp: Exploration, cards: Sequence[LostCard],
                      placers: Mapping[int, str], hands: list[str],
-                     scores: Mapping[str, int]) -> bool:
+                     scores: Mapping[str, int], most: int) -> bool:
     """Add the moments of exploration ``number`` (no violation at any of its turns; ``start``
-    its first event's text, ``hands`` the hands' note of each moment) as
+    its first event's text, ``hands`` the hands' note of each moment; ``most``: the turns a
+    page draws, :data:`~pathcheck.games.dungeon.frames.DRAWN_TURNS` or the tile set's size) as
     :meth:`~pathcheck.games.dungeon.frames.Builder.dungeon` would on a lean page, and say so;
     False, having added nothing, where it is not the usual case."""
-    from pathcheck.games.dungeon.frames import DRAWN_TURNS
-
     moments = builder.moments
     turns = exp.turns
     if (_C is None or not _USE_C or not isinstance(moments, LeanMoments) or not moments._plain
-            or len(turns) + 1 > max(DRAWN_TURNS, len(builder.tileset)) + 1
+            or len(turns) > most
             or len(hands) != len(turns) + 1
             or len(heights) != len(turns) or (turns and (heights[0], heights[-1]) != (
                 2, len(turns) + 1))):  # game_stacks's heights: 2 to len(turns) + 1
