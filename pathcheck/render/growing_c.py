@@ -96,13 +96,18 @@ def lean_pictures(growing: Growing, moments: LeanMoments,
     layout, lost_at = full.layout, full.lost_at
     tileset, placers, before = growing.tileset, growing.placers, growing.prefixes.passes_before
     tiles = []
+    kinds = tileset._by_id
     for index, placed in enumerate(layout, start=1):
         who = placers.get(index, "")
-        tiles.append((placed.x, placed.y,
-                      *_parts(tileset[placed.tile].kind, placed.tile, placed.dir),
-                      _WHO.get(who) or _who(who)))
+        key = (kinds[placed.tile].kind, placed.tile, placed.dir)
+        said = _WHO.get(who)
+        tiles.append((placed.x, placed.y, *(_PARTS.get(key) or _parts(*key)),
+                      said if said is not None else _who(who)))
     steps = []
     traces = []
+    on_made: dict[tuple[int, int], tuple[str, ...]] = {}
+    """The LOST cards' lines of a picture, by the cards (the plan gives the same dict while
+    they do not change) and the tiles drawn."""
     whole, every = len(layout), len(full.passes)
     descs = growing.descs
     for height, cards in plan:
@@ -126,8 +131,14 @@ def lean_pictures(growing: Growing, moments: LeanMoments,
                 at = layout[lost_at - 1]
                 growing.lost = lost_line(at.x, at.y, growing.shift_y)
             mark = growing.lost
-        on = tuple(growing._card(index, initials) for index, initials in sorted(cards.items())
-                   if 1 <= index <= count) if cards else ()
+        on: tuple[str, ...] = ()
+        if cards:
+            known = on_made.get((id(cards), count))
+            if known is None:
+                known = on_made[(id(cards), count)] = tuple(
+                    growing._card(index, initials) for index, initials in sorted(cards.items())
+                    if 1 <= index <= count)
+            on = known
         steps.append((count, passes, desc, mark, on))
         traces.append(result)
     made = _C(moments._lines, moments._pictures, moments._drawn, Lines, growing.head,

@@ -206,6 +206,8 @@ def one_line(text: str) -> bool:
     >>> one_line("<g/>"), one_line("a\\u2028b"), one_line("a\\x85")
     (True, False, False)
     """
+    if text.isascii() and text.isprintable():  # no control character: checked at C speed
+        return True
     return _BOUNDARY.search(text) is None
 
 

@@ -84,6 +84,7 @@ static const int SIGN[4] = {1, 1, -1, -1};
 #include "c/script_json.c"
 #include "c/dungeon_pictures.c"
 #include "c/lean_add.c"
+#include "c/page_moments.c"
 
 static PyMethodDef methods[] = {
     {"solo_kernel", solo_kernel, METH_VARARGS, "Perfect solo play of many seeds."},
@@ -147,6 +148,8 @@ static PyMethodDef methods[] = {
      "The pictures of a growing dungeon on a lean page (pathcheck.render.growing_c)."},
     {"lean_add", (PyCFunction)(void (*)(void))lean_add, METH_FASTCALL,
      "A lean page's moment in its usual case (pathcheck.render.lean.LeanMoments.add)."},
+    {"game_moments", (PyCFunction)(void (*)(void))game_moments, METH_FASTCALL,
+     "The moments of a usual exploration of a game/1 lean page (pathcheck.games.dungeon.page_c)."},
     {NULL, NULL, 0, NULL},
 };
 

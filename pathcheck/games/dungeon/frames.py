@@ -26,10 +26,11 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pathcheck.games.dungeon.log import Exploration, GameLog
+from pathcheck.games.dungeon.page_c import lean_exploration
 from pathcheck.render.growing import Growing, Prefixes, extent
 from pathcheck.render.growing_c import lean_pictures
 from pathcheck.render.html import Moments, Note, NoteKind, Page, PageEvent, new_event, new_note
-from pathcheck.render.lean import LeanMoments
+from pathcheck.render.lean import LeanMoments, Picture
 from pathcheck.render.model import build_view
 from pathcheck.render.report import lost_sentence
 from pathcheck.render.ruling_page import DUNGEON_WORDS, Words, verdict_lines
@@ -94,37 +95,13 @@ class Builder:
         violation's moment carries its note). ``placers``: who placed each tile (by stack
         height), drawn as an initial on it.
         """
-        forget()
-        full = trace(placements, tileset=self.tileset, rules=self.rules,
-                     initial_movement=movement, with_passes=True)
-        steps = [1, *heights] if heights is not None else list(range(1, len(placements) + 1))
         start_turn = 0 if heights is not None else 1
-        every = len(steps)
+        every = len(heights) + 1 if heights is not None else len(placements)
         most = max(DRAWN_TURNS, len(self.tileset))
-        steps = steps[:most + 1 - start_turn]  # turns 0 (START alone) to most
-        drawn = full if len(steps) == every else Prefixes(full, movement).at(steps[-1])
-        initials = {k: _initial(name) for k, name in (placers or {}).items() if name}
-        growing = Growing(full, self.tileset, self.rules, extent(drawn), initials, movement)
-        card_initials = [(card.after, _initial(card.player)) for card in cards]
-        plan: list[tuple[int, dict[int, str]]] = []
-        traced = 0
-        lost = False
-        lost_at = full.lost_at
-        for height in steps:
-            if not lost:  # a Lost path stays as it is
-                traced = height
-            on_tiles: dict[int, str] = {}
-            for after, initial in card_initials:
-                if after <= height:
-                    on_tiles[after] = on_tiles.get(after, "") + initial
-            plan.append((traced, on_tiles))
-            lost = lost_at is not None and traced >= lost_at  # growing.prefixes.lost(traced)
-        if isinstance(self.moments, LeanMoments):
-            drawn_steps = lean_pictures(growing, self.moments, plan, results=turn_events is None
-                                        or any(t not in turn_events for t in range(
-                                            start_turn, start_turn + len(steps))))
-        else:
-            drawn_steps = [growing.picture(height, on) for height, on in plan]
+        full, steps, drawn_steps = self.pictures(
+            placements, movement, cards, heights, placers, results=turn_events is None or any(
+                t not in turn_events for t in range(start_turn, start_turn + min(every, most + 1
+                                                                                 - start_turn))))
         shown = 0
         lost_before = False
         said: dict[tuple[int, bool, int], list[Note]] = {}
@@ -155,6 +132,51 @@ class Builder:
         if len(steps) < every:
             self._not_drawn(number, label, start_turn, most, every, len(placements), scores)
         return full
+
+    def pictures(self, placements: Sequence[Placement], movement: Move,
+                 cards: Sequence[LostCard], heights: Sequence[int] | None,
+                 placers: Mapping[int, str] | None, *, results: bool = True
+                 ) -> tuple[TraceResult, list[int], list[tuple[Picture, TraceResult]]]:
+        """The full trace of a dungeon, the stack heights drawn (see :meth:`dungeon`) and the
+        picture and trace at each (on a lean page without ``results`` a trace that is not
+        Lost says only so: :func:`~pathcheck.render.growing_c.lean_pictures`)."""
+        forget()
+        full = trace(placements, tileset=self.tileset, rules=self.rules,
+                     initial_movement=movement, with_passes=True)
+        steps = [1, *heights] if heights is not None else list(range(1, len(placements) + 1))
+        start_turn = 0 if heights is not None else 1
+        every = len(steps)
+        most = max(DRAWN_TURNS, len(self.tileset))
+        steps = steps[:most + 1 - start_turn]  # turns 0 (START alone) to most
+        drawn = full if len(steps) == every else Prefixes(full, movement).at(steps[-1])
+        initials = {k: _initial(name) for k, name in (placers or {}).items() if name}
+        growing = Growing(full, self.tileset, self.rules, extent(drawn), initials, movement)
+        card_initials = [(card.after, _initial(card.player)) for card in cards]
+        plan: list[tuple[int, dict[int, str]]] = []
+        traced = 0
+        lost = False
+        lost_at = full.lost_at
+        on_tiles: dict[int, str] = {}
+        shown, before = 0, 0  # the cards on the tiles so far, at the height before
+        for height in steps:
+            if not lost:  # a Lost path stays as it is
+                traced = height
+            if card_initials:  # the same dict while the same cards are on the tiles
+                now = sum(after <= height for after, _ in card_initials)
+                if now != shown or height < before:
+                    on_tiles = {}  # a new dict: the one before stays as its pictures have it
+                    for after, initial in card_initials:
+                        if after <= height:
+                            on_tiles[after] = on_tiles.get(after, "") + initial
+                    shown, before = now, height
+            plan.append((traced, on_tiles))
+            lost = lost_at is not None and traced >= lost_at  # growing.prefixes.lost(traced)
+        drawn_steps: list[tuple[Picture, TraceResult]]
+        if isinstance(self.moments, LeanMoments):
+            drawn_steps = lean_pictures(growing, self.moments, plan, results=results)
+        else:
+            drawn_steps = [growing.picture(height, on) for height, on in plan]
+        return full, steps, drawn_steps
 
     def _not_drawn(self, number: int, label: str, start_turn: int, most: int, every: int,
                    tiles: int, scores: Mapping[str, int] | None) -> None:
@@ -204,16 +226,16 @@ class Builder:
                    full: TraceResult) -> list[Note]:
         notes: list[Note] = []
         if announced:
-            notes.append(Note("LOST cards so far: " + ", ".join(
-                f"{c.player} (on tile {c.after})" for c in announced)))
+            notes.append(new_note("LOST cards so far: " + ", ".join(
+                [f"{c.player} (on tile {c.after})" for c in announced])))
         if result.lost_at is not None and result.reason is not None:
             placed = result.layout[result.lost_at - 1]
-            notes.append(Note(f"Lost at tile {result.lost_at} ({placed.tile}@{placed.dir.name}, "
-                              f"cell {placed.x},{placed.y}) by {result.reason.value}",
-                              NoteKind.LOST, result.reason.rule))
+            notes.append(new_note(f"Lost at tile {result.lost_at} ({placed.tile}@"
+                                  f"{placed.dir.name}, cell {placed.x},{placed.y}) by "
+                                  f"{result.reason.value}", NoteKind.LOST, result.reason.rule))
         elif full.lost_at is None and height >= len(full.layout):
-            notes.append(Note(f"The path holds to the last tile "
-                              f"({counted(height, 'tile')}): never Lost."))
+            notes.append(new_note(f"The path holds to the last tile "
+                                  f"({counted(height, 'tile')}): never Lost."))
         return notes
 
     def check_moments(self, key: str, caption: str, check: CheckResult, lost_at: int | None,
@@ -395,50 +417,55 @@ def game_page(log: Mapping[str, Any], ruling: Ruling, *, lean: bool = False) -> 
                     notes=[_violation_note(violation)])
     scores: dict[str, int] = dict.fromkeys(game.players, 0)
     rounds = {rnd.number: rnd for rnd in ruling.rounds}
+    most = max(DRAWN_TURNS, len(game.tileset))  # the turns of an exploration a page draws
     for number, (exp, (stack, heights)) in enumerate(
             zip(game.explorations, stacks, strict=True), start=1):
-        cards: list[LostCard] = []
-        turn_events: dict[int, list[PageEvent]] = {0: [PageEvent(
-            f"{exp.start_player} starts; hands: " + "; ".join(
-                f"{p}: {' '.join(h) or '-'}" for p, h in exp.hands.items()),
-            f"exploration {number}")]}
-        extra: dict[int, list[Note]] = {}
-        for t, hands in enumerate(_hand_lines(exp)):
-            extra[t] = [new_note(hands)]
+        cards = [LostCard(name, heights[t - 1]) for t, turn in enumerate(exp.turns, start=1)
+                 for name in turn.lost]
         placers = {1: ""}
         for t, turn in enumerate(exp.turns, start=1):
-            where = f"exploration {number}, turn {t} ({turn.player})"
             placers[heights[t - 1]] = turn.player
-            evs = [new_event(f"{turn.player} places {turn.placement} (stack tile "
-                             f"{heights[t - 1]})", where)]
-            for name in turn.lost:
-                cards.append(LostCard(name, heights[t - 1]))
-                evs.append(new_event(f"{name} announces Lost (LOST card on tile "
-                                     f"{heights[t - 1]})", where))
-            turn_events[t] = evs
+        start = f"{exp.start_player} starts; hands: " + "; ".join(
+            f"{p}: {' '.join(h) or '-'}" for p, h in exp.hands.items())
+        hands = _hand_lines(exp)
         at_deal = placed.pop((number, None), [])
         late = [v for v in at_deal if v.move.pointer.endswith("/turns")]
         placed[(number, 0)] = [v for v in at_deal if not v.move.pointer.endswith("/turns")] \
             + placed.get((number, 0), [])
-        for t in range(len(exp.turns) + 1):
-            for violation in placed.pop((number, t), []):
-                turn_events.setdefault(t, []).append(_violation_event(violation))
+        at_turns = [placed.pop((number, t), []) for t in range(len(exp.turns) + 1)]
         late += [v for key, vs in list(placed.items()) if key[0] == number for v in vs]
         for key in [k for k in placed if k[0] == number]:
             del placed[key]
-        builder.dungeon(stack, number=number, label="Exploration", cards=cards,
-                        heights=heights, turn_events=turn_events, extra=extra,
-                        placers=placers, scores=scores)
+        if any(at_turns) or not lean_exploration(builder, stack, heights, number, start, exp,
+                                                 cards, placers, hands, scores, most):
+            turn_events: dict[int, list[PageEvent]] = {0: [PageEvent(start,
+                                                                     f"exploration {number}")]}
+            for t, turn in enumerate(exp.turns, start=1):
+                where = f"exploration {number}, turn {t} ({turn.player})"
+                evs = [new_event(f"{turn.player} places {turn.placement} (stack tile "
+                                 f"{heights[t - 1]})", where)]
+                for name in turn.lost:
+                    evs.append(new_event(f"{name} announces Lost (LOST card on tile "
+                                         f"{heights[t - 1]})", where))
+                turn_events[t] = evs
+            for t, violations in enumerate(at_turns):
+                for violation in violations:
+                    turn_events.setdefault(t, []).append(_violation_event(violation))
+            builder.dungeon(stack, number=number, label="Exploration", cards=cards,
+                            heights=heights, turn_events=turn_events,
+                            extra={t: [new_note(line)] for t, line in enumerate(hands)},
+                            placers=placers, scores=scores)
         rnd = rounds.get(number)
         if rnd is not None:
             scores = dict(rnd.scores)
-        after = Note("Points after the check: " + ", ".join(
-            f"{p} {n}" for p, n in scores.items()), NoteKind.SCORE)
+        after = new_note("Points after the check: " + ", ".join(
+            [f"{p} {n}" for p, n in scores.items()]), NoteKind.SCORE)
         caption = f"Exploration {number}: the check"
+        base, where = f"{number}.check", f"exploration {number}, check"
         for e in rnd.events if rnd is not None else ():
-            moments.add(f"{number}.check", caption, PageEvent(
-                e.text, f"exploration {number}, check", e.rule), picture=moments.picture,
-                notes=[Note(e.text, NoteKind.SCORE, e.rule), after], scores=scores)
+            moments.add(base, caption, new_event(e.text, where, e.rule),
+                        picture=moments.picture,
+                        notes=[new_note(e.text, NoteKind.SCORE, e.rule), after], scores=scores)
         for violation in late:
             moments.add(f"{number}.check", caption, _violation_event(violation),
                         picture=moments.picture, notes=[_violation_note(violation), after],
