@@ -43,7 +43,11 @@ class Results:
             out.write(b"[")
 
     def add(self, text: bytes) -> None:
-        self.out.write(framed(self.format, self.first, text))
+        if self.format == "jsonl":  # a line of tens of kB: written as it is, not copied
+            self.out.write(text)    # into a new bytes only to end it (what framed does)
+            self.out.write(b"\n")
+        else:
+            self.out.write(framed(self.format, self.first, text))
         self.first = False
 
     def close(self) -> None:

@@ -30,9 +30,21 @@ typedef struct DmJson {
     int nknown;          /* the first of `encoded`'s items, found by identity (borrowed) */
     PyObject *known[DMJ_KNOWN], *known_json[DMJ_KNOWN];
     /* The texts written so far, by address (open addressing): a log's moves repeat a few
-     * dozen texts hundreds of times, copied from their first writing. */
-    int nseen;
-    DmjSeen seen[DMJ_SEEN];
+     * dozen texts hundreds of times, copied from their first writing. The table is taken
+     * at the first text (af_seen_take: a spare one kept from call to call, only its used
+     * slots cleared, not the whole table each log) and given back by dmj_free. */
+    struct AfSeenTable *seen;
+    /* The move written last (dmj_move): where its head ({"round":...,"player":) and its
+     * tail (from ,"did": to its end) lie in `out`, with what they were written of (strong
+     * references: no other value takes their addresses). The next move of the same round
+     * and index copies the head, and of the same values but the player the tail too:
+     * every player who stays in a turn whose path holds. */
+    PyObject *af_prev[7];
+    long af_round, af_index;
+    double af_cost, af_value;
+    PyObject *af_grade;
+    int af_age, af_has_prev;
+    Py_ssize_t af_head_at, af_head_len, af_tail_at, af_tail_len;
     struct GjSection *sections;  /* NULL, or GJ_SECTIONS of them (dmj_move), those of the
                                   * bits of `filled` set */
     uint64_t filled[2];
@@ -48,8 +60,39 @@ typedef struct GjSection {
     Py_ssize_t at, len;
 } GjSection;
 
+typedef struct AfSeenTable {
+    int nused;
+    short used[DMJ_SEEN];  /* the slots filled, to clear them when given back */
+    DmjSeen slot[DMJ_SEEN];
+} AfSeenTable;
+
+static AfSeenTable *af_spare_seen;  /* one empty table kept (taken and given back under the
+                                     * GIL, so a second call at once makes its own) */
+
+static AfSeenTable *af_seen_take(void) {
+    AfSeenTable *t = af_spare_seen;
+    if (t) {
+        af_spare_seen = NULL;
+        return t;
+    }
+    return PyMem_Calloc(1, sizeof *t);
+}
+
+static void af_seen_give(AfSeenTable *t) {
+    for (int k = 0; k < t->nused; k++) Py_CLEAR(t->slot[t->used[k]].text);
+    t->nused = 0;
+    if (!af_spare_seen) af_spare_seen = t;
+    else PyMem_Free(t);
+}
+
 static void dmj_free(DmJson *j) {
-    for (int k = 0; k < DMJ_SEEN; k++) Py_XDECREF(j->seen[k].text);
+    if (j->seen) af_seen_give(j->seen);
+    j->seen = NULL;
+    if (j->af_has_prev) {
+        for (int f = 0; f < 7; f++) Py_DECREF(j->af_prev[f]);
+        Py_DECREF(j->af_grade);
+        j->af_has_prev = 0;
+    }
     if (j->sections) {
         for (int k = 0; k < GJ_SECTIONS; k++)
             if (j->filled[k >> 6] >> (k & 63) & 1)
@@ -73,9 +116,14 @@ static void dmj_know(DmJson *j) {
 
 /* `obj` (a str) as msgspec writes it; 0, or 1 when it cannot be written here (declined). */
 static int dmj_str(DmJson *j, PyObject *obj) {
+    if (!j->seen && !(j->seen = af_seen_take())) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    DmjSeen *table = j->seen->slot;
     size_t slot = (size_t)(((uintptr_t)obj >> 4) * 0x9E3779B97F4A7C15ULL >> 32) & (DMJ_SEEN - 1);
-    while (j->seen[slot].text && j->seen[slot].text != obj) slot = (slot + 1) & (DMJ_SEEN - 1);
-    DmjSeen *seen = &j->seen[slot];
+    while (table[slot].text && table[slot].text != obj) slot = (slot + 1) & (DMJ_SEEN - 1);
+    DmjSeen *seen = &table[slot];
     if (seen->text) {
         if (out_reserve(&j->out, seen->len) < 0) return -1;
         memcpy(j->out.buf + j->out.len, j->out.buf + seen->at, (size_t)seen->len);
@@ -91,11 +139,11 @@ static int dmj_str(DmJson *j, PyObject *obj) {
     if (n > (PY_SSIZE_T_MAX - 2) / 6 || out_reserve(&j->out, 6 * n + 2) < 0) return -1;
     char *end = put_json_str(j->out.buf + j->out.len, (Str){p, n});
     j->out.len = end - j->out.buf;
-    if (j->nseen < DMJ_SEEN * 3 / 4) {
+    if (j->seen->nused < DMJ_SEEN * 3 / 4) {
         seen->text = Py_NewRef(obj);
         seen->at = at;
         seen->len = j->out.len - at;
-        j->nseen++;
+        j->seen->used[j->seen->nused++] = (short)slot;
     }
     return 0;
 }
@@ -186,6 +234,12 @@ static inline int gj_float(DmJson *j, double v) {
     return dmj_float(j, v);
 }
 
+static inline int af_copy(Out *o, Py_ssize_t at, Py_ssize_t len);
+static int af_move_tail(DmJson *j, PyObject *const *texts, PyObject *did, PyObject *knew,
+                        PyObject *best, PyObject *mark, PyObject *why, PyObject *rule,
+                        PyObject *pointer, double cost, double value, PyObject *grade,
+                        int age);
+
 /* One AnalysedMove as msgspec encodes it, with a comma before all but the first; 0 written,
  * 1 declined, -1 error. The ints, floats and age are given as C values (`age` <= 0: null).
  * The fields from "did" to "rule" are copied from an earlier move of the same six values
@@ -197,10 +251,68 @@ static int dmj_move(DmJson *j, long round, long index, PyObject *player, PyObjec
     PyObject *texts[] = {player, did, knew, best, mark, why, Py_None, rule, pointer};
     int status;
     if (j->out.len > 1 && OUT_LIT(&j->out, ",") < 0) return -1;
-    if (OUT_LIT(&j->out, "{\"round\":") < 0 || out_long(&j->out, round) < 0 ||
-        OUT_LIT(&j->out, ",\"index\":") < 0 || out_long(&j->out, index) < 0)
-        return -1;
-    if ((status = dmj_field(j, DMJ_PLAYER, player)) != 0) return status;
+    PyObject *same[7] = {did, knew, best, mark, why, rule, pointer};
+    int head_same = j->af_has_prev && round == j->af_round && index == j->af_index;
+    if (head_same) {  /* {"round":R,"index":I,"player": as the move before */
+        if (af_copy(&j->out, j->af_head_at, j->af_head_len) < 0) return -1;
+    } else {
+        Py_ssize_t head_at = j->out.len;
+        if (OUT_LIT(&j->out, "{\"round\":") < 0 || out_long(&j->out, round) < 0 ||
+            OUT_LIT(&j->out, ",\"index\":") < 0 || out_long(&j->out, index) < 0 ||
+            OUT_LIT(&j->out, ",\"player\":") < 0)
+            return -1;
+        j->af_head_at = head_at;
+        j->af_head_len = j->out.len - head_at;
+    }
+    if ((status = dmj_value(j, player)) != 0) return status;
+    if (head_same && memcmp(same, j->af_prev, sizeof same) == 0 && grade == j->af_grade &&
+        age == j->af_age && memcmp(&cost, &j->af_cost, sizeof cost) == 0 &&
+        memcmp(&value, &j->af_value, sizeof value) == 0)  /* all but the player the same */
+        return af_copy(&j->out, j->af_tail_at, j->af_tail_len);
+    Py_ssize_t tail_at = j->out.len;
+    status = af_move_tail(j, texts, did, knew, best, mark, why, rule, pointer, cost, value,
+                          grade, age);
+    if (status) {
+        if (j->af_has_prev) {  /* forget the move before: its tail is not whole */
+            for (int f = 0; f < 7; f++) Py_DECREF(j->af_prev[f]);
+            Py_DECREF(j->af_grade);
+            j->af_has_prev = 0;
+        }
+        return status;
+    }
+    for (int f = 0; f < 7; f++) {
+        PyObject *was = j->af_has_prev ? j->af_prev[f] : NULL;
+        j->af_prev[f] = Py_NewRef(same[f]);
+        Py_XDECREF(was);
+    }
+    PyObject *was_grade = j->af_has_prev ? j->af_grade : NULL;
+    j->af_grade = Py_NewRef(grade);
+    Py_XDECREF(was_grade);
+    j->af_has_prev = 1;
+    j->af_round = round;
+    j->af_index = index;
+    j->af_cost = cost;
+    j->af_value = value;
+    j->af_age = age;
+    j->af_tail_at = tail_at;
+    j->af_tail_len = j->out.len - tail_at;
+    return 0;
+}
+
+/* `len` bytes written before at `at` in `o`, written again at its end. */
+static inline int af_copy(Out *o, Py_ssize_t at, Py_ssize_t len) {
+    if (out_reserve(o, len) < 0) return -1;
+    memcpy(o->buf + o->len, o->buf + at, (size_t)len);
+    o->len += len;
+    return 0;
+}
+
+/* A move's fields from "did" to its end (dmj_move); 0 written, 1 declined, -1 error. */
+static int af_move_tail(DmJson *j, PyObject *const *texts, PyObject *did, PyObject *knew,
+                        PyObject *best, PyObject *mark, PyObject *why, PyObject *rule,
+                        PyObject *pointer, double cost, double value, PyObject *grade,
+                        int age) {
+    int status;
     if (!j->sections && !(j->sections = PyMem_Malloc(GJ_SECTIONS * sizeof *j->sections))) {
         PyErr_NoMemory();
         return -1;
