@@ -37,7 +37,6 @@ from pathcheck.analysis.core import (
     GameAnalysis,
     LostAnnouncement,
     Mark,
-    PlayerSummary,
     make_analysis,
     player_summary,
     slip_mark,
@@ -128,10 +127,10 @@ def marked_in_c(entry: GameEntry, traced: tuple[Any, ...], scores: Mapping[str, 
     if found is None:
         return None
     moves, unjudged, counts, reports = found
-    if len(_SUMMARIES) > 4096:
-        _SUMMARIES.clear()  # many distinct names or counts: keep it small
-    summaries = tuple([_summary(p, count, scores.get(p, 0), p in winners)
-                       for p, count in zip(players, counts, strict=True)])
+    summaries = tuple([player_summary(p, slips, 0, sound, harmless, lost, stake,
+                                      scores.get(p, 0), p in winners)
+                       for p, (slips, sound, harmless, lost, stake) in zip(players, counts,
+                                                                           strict=True)])
     written: Any = msgspec.Raw(moves) if encoded else tuple(moves)  # see the docstring
     explored: Any = msgspec.Raw(reports) if encoded else tuple(reports)
     return GameAnalysis(game="dungeon", format=GAME_FORMAT, source=source, players=players,
@@ -141,20 +140,6 @@ def marked_in_c(entry: GameEntry, traced: tuple[Any, ...], scores: Mapping[str, 
 
 
 _TURNS = operator.attrgetter("turns")
-_SUMMARIES: dict[tuple[str, tuple[int, int, int, float, float], int, bool], PlayerSummary] = {}
-"""Each player's summary by their name, counts (as ``dungeon_marks`` gives them), points and
-whether they won: a batch meets the same few again and again, and a summary is frozen."""
-
-
-def _summary(player: str, count: tuple[int, int, int, float, float], points: int,
-             won: bool) -> PlayerSummary:
-    key = (player, count, points, won)
-    found = _SUMMARIES.get(key)
-    if found is None:
-        slips, sound, harmless, lost, stake = count
-        found = _SUMMARIES[key] = player_summary(player, slips, 0, sound, harmless, lost,
-                                                 stake, points, won)
-    return found
 
 
 @lru_cache(maxsize=256)
