@@ -50,10 +50,11 @@ typedef struct DmJson {
     uint64_t filled[2];
 } DmJson;
 
-/* A move's fields from "did" to "rule" as first written in `out`, by the six values they
- * are written of (strong references: no other value takes their addresses); in a turn whose
- * path holds, every player but the active one stays in the team with the same six, and the
- * same stacks recur from exploration to exploration. */
+/* A move's fields from "knew" to "rule" as first written in `out`, by the five values they
+ * are written of (strong references: no other value takes their addresses; the first key
+ * is None, "did" being written on its own); in a turn whose path holds, every player but
+ * the active one stays in the team with the same five, and the same stacks recur from
+ * exploration to exploration, laid or stayed on. */
 #define GJ_SECTIONS 128  /* a power of two */
 typedef struct GjSection {
     PyObject *key[6];
@@ -317,7 +318,10 @@ static int af_move_tail(DmJson *j, PyObject *const *texts, PyObject *did, PyObje
         PyErr_NoMemory();
         return -1;
     }
-    PyObject *key[6] = {did, knew, best, mark, why, rule};
+    /* "did" on its own (a placement's is its tile's), the section keyed by the other five
+     * (the sixth key left None): a placement's knew ... rule recur like a stay's */
+    if ((status = dmj_field(j, DMJ_DID, did)) != 0) return status;
+    PyObject *key[6] = {Py_None, knew, best, mark, why, rule};
     uintptr_t h = 0;
     for (int f = 0; f < 6; f++) h = (h ^ ((uintptr_t)key[f] >> 4)) * 0x9E3779B97F4A7C15ULL;
     unsigned slot = (unsigned)(h >> 40) & (GJ_SECTIONS - 1);
@@ -329,7 +333,7 @@ static int af_move_tail(DmJson *j, PyObject *const *texts, PyObject *did, PyObje
         j->out.len += section->len;
     } else {
         Py_ssize_t at = j->out.len;
-        for (int field = DMJ_DID; field <= DMJ_RULE; field++) {
+        for (int field = DMJ_KNEW; field <= DMJ_RULE; field++) {
             if ((status = dmj_field(j, field, texts[field - DMJ_PLAYER])) != 0) return status;
         }
         for (int f = 0; f < 6; f++) {  /* (the last of a slot is kept) */

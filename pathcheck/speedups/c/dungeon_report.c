@@ -36,13 +36,36 @@ typedef struct {
      * and `encoded` hold them for the call): hashing a Rule at each report costs more. */
     int af_nfound;
     PyObject *af_found[16], *af_found_json[16];
+    /* The texts of the reports written so far (names, verdicts, reasons: borrowed, held by
+     * the call's arguments) and where their JSON lies in `reports`, copied from there. */
+    int af_ntexts;
+    PyObject *af_text[32];
+    Py_ssize_t af_text_at[32], af_text_len[32];
 } DmLog;
 
 /* A str as a JSON string (1: no UTF-8 form, declined), None as null, a kit value that is
  * neither (a Rule) as `encoded` has it (1: not there); -1 on an error. */
 static int gj_report_value(Out *o, DmLog *g, PyObject *obj) {
     if (obj == Py_None) return OUT_LIT(o, "null");
-    if (PyUnicode_CheckExact(obj)) return gj_str(o, obj);
+    if (PyUnicode_CheckExact(obj)) {
+        for (int k = 0; k < g->af_ntexts; k++) {
+            if (g->af_text[k] == obj) {
+                Py_ssize_t at = g->af_text_at[k], len = g->af_text_len[k];
+                if (out_reserve(o, len) < 0) return -1;
+                memcpy(o->buf + o->len, o->buf + at, (size_t)len);
+                o->len += len;
+                return 0;
+            }
+        }
+        Py_ssize_t at = o->len;
+        int status = gj_str(o, obj);
+        if (!status && g->af_ntexts < 32) {
+            g->af_text[g->af_ntexts] = obj;
+            g->af_text_at[g->af_ntexts] = at;
+            g->af_text_len[g->af_ntexts++] = o->len - at;
+        }
+        return status;
+    }
     for (int k = 0; k < g->af_nfound; k++)
         if (g->af_found[k] == obj) return out_bytes(o, g->af_found_json[k]);
     PyObject *known = PyDict_GetItemWithError(g->encoded, obj);
