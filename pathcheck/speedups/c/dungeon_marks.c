@@ -371,6 +371,25 @@ out:
     return status;
 }
 
+/* (slips, sound, harmless, lost, at stake) as a new tuple (what Py_BuildValue("(llldd)")
+ * makes, made directly: once a player a log). */
+static PyObject *af_counts(long slips, long sound, long harmless, double lost, double stake) {
+    PyObject *v = PyTuple_New(5);
+    if (!v) return NULL;
+    PyObject *items[5] = {PyLong_FromLong(slips), PyLong_FromLong(sound),
+                          PyLong_FromLong(harmless), PyFloat_FromDouble(lost),
+                          PyFloat_FromDouble(stake)};
+    for (int k = 0; k < 5; k++) {
+        if (!items[k]) {
+            for (int f = 0; f < 5; f++) Py_XDECREF(items[f]);
+            Py_DECREF(v);
+            return NULL;
+        }
+    }
+    for (int k = 0; k < 5; k++) PyTuple_SET_ITEM(v, k, items[k]);
+    return v;
+}
+
 /* dungeon_marks(traced, explorations, players, priority, misplaced_code, kit, holds,
  * priority_why, did_cache[, encoded]) -> (moves, unjudged, counts, reports) or None.
  * counts: per seat (slips, sound, harmless, lost, at stake). With `encoded` (a dict: the
@@ -430,8 +449,7 @@ static PyObject *dungeon_marks(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *counts = PyTuple_New(n);
     if (!counts) goto done;
     for (int p = 0; p < n; p++) {
-        PyObject *v = Py_BuildValue("(llldd)", g.slips[p], g.sound[p], g.harmless[p], g.lost[p],
-                                    g.stake[p]);
+        PyObject *v = af_counts(g.slips[p], g.sound[p], g.harmless[p], g.lost[p], g.stake[p]);
         if (!v) {
             Py_DECREF(counts);
             goto done;

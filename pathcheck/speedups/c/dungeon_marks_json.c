@@ -18,7 +18,7 @@
 
 typedef struct {
     PyObject *text;      /* a strong reference, so that no other text takes its address */
-    Py_ssize_t at, len;  /* where its JSON was first written in `out` */
+    Py_ssize_t at, len;  /* where its JSON lies in the table's `store` */
 } DmjSeen;
 
 typedef struct DmJson {
@@ -29,10 +29,11 @@ typedef struct DmJson {
     int declined;
     int nknown;          /* the first of `encoded`'s items, found by identity (borrowed) */
     PyObject *known[DMJ_KNOWN], *known_json[DMJ_KNOWN];
-    /* The texts written so far, by address (open addressing): a log's moves repeat a few
-     * dozen texts hundreds of times, copied from their first writing. The table is taken
-     * at the first text (af_seen_take: a spare one kept from call to call, only its used
-     * slots cleared, not the whole table each log) and given back by dmj_free. */
+    /* The texts written so far, by address (open addressing), with their JSON: a log's
+     * moves repeat a few dozen texts hundreds of times, and most (the pointers, the tiles
+     * laid, the stacks, the kit's words) recur from log to log. The table is taken at the
+     * first text (af_seen_take: the one kept from call to call) and given back by dmj_free;
+     * it is emptied when three quarters full (the players' names of each log fill it). */
     struct AfSeenTable *seen;
     /* The move written last (dmj_move): where its head ({"round":...,"player":) and its
      * tail (from ,"did": to its end) lie in `out`, with what they were written of (strong
@@ -63,27 +64,37 @@ typedef struct GjSection {
 
 typedef struct AfSeenTable {
     int nused;
-    short used[DMJ_SEEN];  /* the slots filled, to clear them when given back */
+    short used[DMJ_SEEN];  /* the slots filled, to empty them */
     DmjSeen slot[DMJ_SEEN];
+    Out store;             /* the texts' JSON (raw allocator) */
 } AfSeenTable;
 
-static AfSeenTable *af_spare_seen;  /* one empty table kept (taken and given back under the
-                                     * GIL, so a second call at once makes its own) */
+static AfSeenTable *af_kept_seen;  /* the table kept from call to call (taken and given back
+                                    * under the GIL, so a second call at once makes its own) */
 
 static AfSeenTable *af_seen_take(void) {
-    AfSeenTable *t = af_spare_seen;
+    AfSeenTable *t = af_kept_seen;
     if (t) {
-        af_spare_seen = NULL;
+        af_kept_seen = NULL;
         return t;
     }
     return PyMem_Calloc(1, sizeof *t);
 }
 
-static void af_seen_give(AfSeenTable *t) {
+static void af_seen_empty(AfSeenTable *t) {
     for (int k = 0; k < t->nused; k++) Py_CLEAR(t->slot[t->used[k]].text);
     t->nused = 0;
-    if (!af_spare_seen) af_spare_seen = t;
-    else PyMem_Free(t);
+    t->store.len = 0;
+}
+
+static void af_seen_give(AfSeenTable *t) {
+    if (!af_kept_seen) {
+        af_kept_seen = t;
+        return;
+    }
+    af_seen_empty(t);  /* another call's table is kept already */
+    PyMem_RawFree(t->store.buf);
+    PyMem_Free(t);
 }
 
 static void dmj_free(DmJson *j) {
@@ -121,32 +132,36 @@ static int dmj_str(DmJson *j, PyObject *obj) {
         PyErr_NoMemory();
         return -1;
     }
-    DmjSeen *table = j->seen->slot;
+    AfSeenTable *t = j->seen;
     size_t slot = (size_t)(((uintptr_t)obj >> 4) * 0x9E3779B97F4A7C15ULL >> 32) & (DMJ_SEEN - 1);
-    while (table[slot].text && table[slot].text != obj) slot = (slot + 1) & (DMJ_SEEN - 1);
-    DmjSeen *seen = &table[slot];
-    if (seen->text) {
-        if (out_reserve(&j->out, seen->len) < 0) return -1;
-        memcpy(j->out.buf + j->out.len, j->out.buf + seen->at, (size_t)seen->len);
-        j->out.len += seen->len;
-        return 0;
-    }
-    Py_ssize_t at = j->out.len, n;
+    while (t->slot[slot].text && t->slot[slot].text != obj) slot = (slot + 1) & (DMJ_SEEN - 1);
+    DmjSeen *seen = &t->slot[slot];
+    if (seen->text)
+        return out_put(&j->out, t->store.buf + seen->at, seen->len) < 0 ? -1 : 0;
+    Py_ssize_t n;
     const char *p = PyUnicode_AsUTF8AndSize(obj, &n);
     if (!p) {  /* a lone surrogate: msgspec refuses it too; Python's way words that */
         PyErr_Clear();
         return 1;
     }
-    if (n > (PY_SSIZE_T_MAX - 2) / 6 || out_reserve(&j->out, 6 * n + 2) < 0) return -1;
-    char *end = put_json_str(j->out.buf + j->out.len, (Str){p, n});
-    j->out.len = end - j->out.buf;
-    if (j->seen->nused < DMJ_SEEN * 3 / 4) {
-        seen->text = Py_NewRef(obj);
-        seen->at = at;
-        seen->len = j->out.len - at;
-        j->seen->used[j->seen->nused++] = (short)slot;
+    if (n > 4096) {  /* a long text: written, not kept */
+        if (n > (PY_SSIZE_T_MAX - 2) / 6 || out_reserve(&j->out, 6 * n + 2) < 0) return -1;
+        j->out.len = put_json_str(j->out.buf + j->out.len, (Str){p, n}) - j->out.buf;
+        return 0;
     }
-    return 0;
+    if (t->nused >= DMJ_SEEN * 3 / 4) {  /* full: emptied, and looked up again */
+        af_seen_empty(t);
+        slot = (size_t)(((uintptr_t)obj >> 4) * 0x9E3779B97F4A7C15ULL >> 32) & (DMJ_SEEN - 1);
+        seen = &t->slot[slot];
+    }
+    if (out_reserve(&t->store, 6 * n + 2) < 0) return -1;
+    Py_ssize_t at = t->store.len;
+    t->store.len = put_json_str(t->store.buf + at, (Str){p, n}) - t->store.buf;
+    seen->text = Py_NewRef(obj);
+    seen->at = at;
+    seen->len = t->store.len - at;
+    t->used[t->nused++] = (short)slot;
+    return out_put(&j->out, t->store.buf + at, seen->len) < 0 ? -1 : 0;
 }
 
 /* A whole number below 10^15 as msgspec writes a float ("3.0", "-0.0"); 1 if not one. */
