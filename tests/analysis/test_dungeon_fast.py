@@ -367,10 +367,12 @@ def test_scores_misuse_is_false_or_an_exception() -> None:
     assert _speedups.dungeon_scores((one,) * 12, 2, 12) == (12, 0)
     assert _speedups.dungeon_scores((one,) * 13, 2, 12) is None  # goes on after the end
     assert _speedups.dungeon_scores((one,) * 11, 2, 12) is None  # ends before anyone won
-    for odd in [((0,) * 12 + ([outcome],),), ((0,) * 12 + (((5, 1, 3, 1),),),),
-                ((0,) * 12 + (((-1, 1, 3, 1),),),), ((0,) * 12 + (((0, 1, 3, 2**70),),),),
-                ((0,) * 12 + (((0, 1, 3, "1"),),),), ((0,) * 12 + (((0, 1, 3),),),),
-                ((0,) * 5,), ([0] * 13,)]:
+    odds: list[Any] = [((0,) * 12 + ([outcome],),), ((0,) * 12 + (((5, 1, 3, 1),),),),
+                       ((0,) * 12 + (((-1, 1, 3, 1),),),),
+                       ((0,) * 12 + (((0, 1, 3, 2**70),),),),
+                       ((0,) * 12 + (((0, 1, 3, "1"),),),), ((0,) * 12 + (((0, 1, 3),),),),
+                       ((0,) * 5,), ([0] * 13,)]
+    for odd in odds:
         assert _speedups.dungeon_scores(odd, 2, 12) is False
     assert _speedups.dungeon_scores((), 9, 12) is False
     with pytest.raises(TypeError):
@@ -391,7 +393,7 @@ def test_logs_in_a_row_are_written_as_msgspec_writes_them(seed: int,
     logs = [_renamed(random_game(rng, players=3, rules=[1] if rng.random() < 0.5 else []),
                      names) for names in casts]
     first: dict[int, bytes] = {}
-    for round_ in range(2):
+    for _ in range(2):  # twice: the texts kept from the first time
         for k, log in enumerate(logs):
             try:
                 entry = GAME_LOG.read(log, source="t")

@@ -165,7 +165,7 @@ def fast_replay(entry: GameEntry) -> tuple[tuple[Any, ...], dict[str, int], list
     totals = False if _scores is None else _scores(traced, len(players), WIN_POINTS)
     if totals is None:  # the game ends before the log does, or the log before the game
         return None
-    if totals is not False:  # (False: a trace it does not read; added up below)
+    if isinstance(totals, tuple):  # (False: a trace it does not read; added up below)
         scores = dict(zip(players, totals, strict=True))
         return traced, scores, [p for p, s in scores.items() if s >= WIN_POINTS]
     scores = dict.fromkeys(players, 0)
