@@ -132,6 +132,9 @@ def dungeon_word_json(
     tokens: tuple[str, ...],
     /,
 ) -> tuple[JsonBuffer, tuple[int, ...]] | bool | None: ...
+def dungeon_scores(
+    traced: tuple[tuple[Any, ...], ...], players: int, win_points: int, /
+) -> tuple[int, ...] | bool | None: ...
 @overload
 def dungeon_marks(
     traced: tuple[tuple[Any, ...], ...],

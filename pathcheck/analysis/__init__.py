@@ -107,17 +107,27 @@ def analyse_decoded(raw: bytes, fmt: str, *, source: str,
         return raw_result
     if analyse_entry is None and analyse_read is None:
         return None
-    from pathcheck import games
+    typed = _typed_reader.get(fmt, _MISSING)
+    if typed is _MISSING:  # looked up once a format: a batch asks at every log
+        from pathcheck import games
 
-    for name, log_format, read_entry in getattr(games.for_format(fmt), "typed_readers", ()):
-        if name == fmt:
-            entry = log_format.decode(raw)
-            if entry is None:
-                return None
-            result: GameAnalysis = (
-                analyse_entry(entry, source=source, for_json=True)
-                if for_json and analyse_entry is not None and _takes_for_json(analyse_entry)
-                else analyse_entry(entry, source=source) if analyse_entry is not None
-                else analyse_read(read_entry(entry, source=source), source=source))
-            return result
-    return None
+        typed = _typed_reader[fmt] = next(
+            ((log_format, read_entry) for name, log_format, read_entry
+             in getattr(games.for_format(fmt), "typed_readers", ()) if name == fmt), None)
+    if typed is None:
+        return None
+    log_format, read_entry = typed
+    entry = log_format.decode(raw)
+    if entry is None:
+        return None
+    result: GameAnalysis = (
+        analyse_entry(entry, source=source, for_json=True)
+        if for_json and analyse_entry is not None and _takes_for_json(analyse_entry)
+        else analyse_entry(entry, source=source) if analyse_entry is not None
+        else analyse_read(read_entry(entry, source=source), source=source))
+    return result
+
+
+_typed_reader: dict[str, Any] = {}
+"""Per format: its game's typed reader (the LogFormat and ``read_entry`` that adjudicate
+reads it with), or None where the game has none."""

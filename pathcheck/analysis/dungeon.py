@@ -24,8 +24,9 @@ and the points that would have scored.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Mapping, Sequence
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 import msgspec
@@ -118,25 +119,33 @@ def marked_in_c(entry: GameEntry, traced: tuple[Any, ...], scores: Mapping[str, 
         return None
     players = entry.players
     priority = 1 in entry.rules
-    why = tuple(f"{p} announced Lost with priority: one announcement a turn"
-                for p in players) if priority else ()
-    longest = max(len(exp.turns) for exp in entry.explorations)
+    why = _priority_why(players) if priority else ()
+    longest = max(map(len, map(_TURNS, entry.explorations)))
     args = (traced, entry.explorations, players, priority, _MISPLACED_CODE, _kit(),
             _holds(longest + 1), why, _DID)
     found = _marks(*args, _encoded_kit()) if encoded else _marks(*args)
     if found is None:
         return None
     moves, unjudged, counts, reports = found
-    summaries = tuple(player_summary(p, slips, 0, sound, harmless, lost, stake,
-                                     scores.get(p, 0), p in winners)
-                      for p, (slips, sound, harmless, lost, stake) in zip(players, counts,
-                                                                          strict=True))
+    summaries = tuple([player_summary(p, slips, 0, sound, harmless, lost, stake,
+                                      scores.get(p, 0), p in winners)
+                       for p, (slips, sound, harmless, lost, stake) in zip(players, counts,
+                                                                           strict=True)])
     written: Any = msgspec.Raw(moves) if encoded else tuple(moves)  # see the docstring
     explored: Any = msgspec.Raw(reports) if encoded else tuple(reports)
     return GameAnalysis(game="dungeon", format=GAME_FORMAT, source=source, players=players,
                         moves=written, summaries=summaries, winners=tuple(winners),
                         final_scores=dict(scores), explorations=explored,
                         notes=_unjudged_note(unjudged))
+
+
+_TURNS = operator.attrgetter("turns")
+
+
+@lru_cache(maxsize=256)
+def _priority_why(players: tuple[str, ...]) -> tuple[str, ...]:
+    """Why each player's announcement stood over the others' (additional rule #1)."""
+    return tuple(f"{p} announced Lost with priority: one announcement a turn" for p in players)
 
 
 def _unjudged_note(unjudged: Sequence[str]) -> tuple[str, ...]:

@@ -59,6 +59,7 @@ static const int SIGN[4] = {1, 1, -1, -1};
 #include "c/dungeon_solo.c"
 #include "c/dungeon_game.c"
 #include "c/dungeon_replay.c"
+#include "c/dungeon_scores.c"
 #include "c/solo_rule.c"
 #include "c/dungeon_word.c"
 #include "c/dungeon_word_json.c"
@@ -134,6 +135,8 @@ static PyMethodDef methods[] = {
      "The rounds of a ruling from dungeon_replay's trace (pathcheck.games.dungeon.fast)."},
     {"dungeon_word_json", dungeon_word_json, METH_VARARGS,
      "The rounds of a ruling as JSON from dungeon_replay's trace (games.dungeon.fast)."},
+    {"dungeon_scores", dungeon_scores, METH_VARARGS,
+     "Each seat's points from dungeon_replay's trace, or None (pathcheck.games.dungeon.fast)."},
     {"dungeon_marks", dungeon_marks, METH_VARARGS,
      "The marked moves of a clean game/1 log's analysis (pathcheck.analysis.dungeon)."},
     {"robot_replay", robot_replay, METH_VARARGS,

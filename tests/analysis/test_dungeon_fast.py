@@ -325,3 +325,89 @@ def test_marks_misuse_is_an_exception_or_none() -> None:
     assert call(*args, odd) is None
     with pytest.raises(TypeError):
         call(*args, ["not", "a", "dict"])
+
+
+def _scores_in_python(entry: Any) -> Any:
+    scores = fast._scores
+    fast._scores = None
+    try:
+        return fast.fast_replay(entry)
+    finally:
+        fast._scores = scores
+
+
+@built
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(2, 5), st.booleans())
+def test_totals_added_in_c_are_pythons(seed: int, players: int, cut: bool) -> None:
+    """``fast_replay``'s totals and winners added up in C (``_speedups.dungeon_scores``) are
+    those of its Python loop, the game ending at the log's end or not (explorations cut off,
+    or one added after the game's end)."""
+    rng = random.Random(seed)
+    log = random_game(rng, players=players, rules=sorted(rng.sample([1, 2, 3], rng.randint(0, 3))))
+    if cut and len(log["explorations"]) > 1:
+        del log["explorations"][rng.randrange(1, len(log["explorations"])):]
+    elif cut:
+        log["explorations"].append(copy.deepcopy(log["explorations"][-1]))
+    try:
+        entry = GAME_LOG.read(log, source="t")
+    except RecordError:
+        return
+    assert fast.fast_replay(entry) == _scores_in_python(entry)
+
+
+@built
+def test_scores_misuse_is_false_or_an_exception() -> None:
+    """``dungeon_scores`` on what is no trace of its shape answers False (Python adds it up),
+    never crashes; wrong arguments raise TypeError."""
+    from pathcheck import _speedups
+
+    outcome = (0, 1, 3, 1)
+    one = (0,) * 12 + ((outcome,),)
+    assert _speedups.dungeon_scores((one,) * 12, 2, 12) == (12, 0)
+    assert _speedups.dungeon_scores((one,) * 13, 2, 12) is None  # goes on after the end
+    assert _speedups.dungeon_scores((one,) * 11, 2, 12) is None  # ends before anyone won
+    odds: list[Any] = [((0,) * 12 + ([outcome],),), ((0,) * 12 + (((5, 1, 3, 1),),),),
+                       ((0,) * 12 + (((-1, 1, 3, 1),),),),
+                       ((0,) * 12 + (((0, 1, 3, 2**70),),),),
+                       ((0,) * 12 + (((0, 1, 3, "1"),),),), ((0,) * 12 + (((0, 1, 3),),),),
+                       ((0,) * 5,), ([0] * 13,)]
+    for odd in odds:
+        assert _speedups.dungeon_scores(odd, 2, 12) is False
+    assert _speedups.dungeon_scores((), 9, 12) is False
+    with pytest.raises(TypeError):
+        _speedups.dungeon_scores([one], 2, 12)  # type: ignore[arg-type]
+
+
+@built
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**32 - 1),
+       st.lists(st.lists(st.sampled_from(ODD_NAMES) | st.text(min_size=1), min_size=3,
+                         max_size=3, unique=True), min_size=2, max_size=5))
+def test_logs_in_a_row_are_written_as_msgspec_writes_them(seed: int,
+                                                          casts: list[list[str]]) -> None:
+    """Logs analysed one after another (the table of texts seen and the Lost words kept from
+    log to log, a name that is no UTF-8 text declining in between) are each written as
+    msgspec encodes their moves made as values; the same log written again is the same."""
+    rng = random.Random(seed)
+    logs = [_renamed(random_game(rng, players=3, rules=[1] if rng.random() < 0.5 else []),
+                     names) for names in casts]
+    first: dict[int, bytes] = {}
+    for _ in range(2):  # twice: the texts kept from the first time
+        for k, log in enumerate(logs):
+            try:
+                entry = GAME_LOG.read(log, source="t")
+            except RecordError:  # a name the log format refuses
+                continue
+            try:
+                expected: bytes | None = dungeon.analyse_entry(entry, source="t").to_json()
+            except UnicodeEncodeError:
+                expected = None
+            found = fast.fast_replay(entry)
+            assert found is not None
+            encoded = dungeon.marked_in_c(entry, *found, "t", encoded=True)
+            if expected is None:
+                assert encoded is None  # declined midway: the next log starts afresh
+                continue
+            assert encoded is not None and encoded.to_json() == expected
+            assert first.setdefault(k, expected) == expected

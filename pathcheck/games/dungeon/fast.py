@@ -76,6 +76,10 @@ try:
     _word_json_rounds: Callable[..., Any] | None = _speedups.dungeon_word_json
 except (NameError, AttributeError):  # (an older build)
     _word_json_rounds = None
+try:
+    _scores: Callable[..., Any] | None = _speedups.dungeon_scores
+except (NameError, AttributeError):  # (an older build)
+    _scores = None
 
 _KINDS = (CardOutcome.EARLY, CardOutcome.SCORED, CardOutcome.TOO_LATE, CardOutcome.HELD_ON,
           CardOutcome.STAYED)
@@ -158,6 +162,12 @@ def fast_replay(entry: GameEntry) -> tuple[tuple[Any, ...], dict[str, int], list
         return None
     traced = found[0]
     players = entry.players
+    totals = False if _scores is None else _scores(traced, len(players), WIN_POINTS)
+    if totals is None:  # the game ends before the log does, or the log before the game
+        return None
+    if isinstance(totals, tuple):  # (False: a trace it does not read; added up below)
+        scores = dict(zip(players, totals, strict=True))
+        return traced, scores, [p for p, s in scores.items() if s >= WIN_POINTS]
     scores = dict.fromkeys(players, 0)
     winners: list[str] = []
     last_number = len(traced)

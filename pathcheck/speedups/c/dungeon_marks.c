@@ -159,6 +159,28 @@ static PyObject *dm_did(PyObject *cache, PyObject *tile, PyObject *dir) {
     return Py_NewRef(PyTuple_GET_ITEM(four, k));
 }
 
+#define AF_LOST_TILES 128
+#define AF_LOST_CODES 16
+
+/* "the path is Lost since tile N (REASON)" (a new reference), the common ones made once and
+ * kept with the reason they were made of (a strong reference: no other text takes its
+ * address): a batch's Lost explorations repeat a few hundred of them. */
+static PyObject *af_lost_words(int lost_at, int code, PyObject *reason) {
+    static PyObject *kept[AF_LOST_TILES][AF_LOST_CODES][2];
+    int keep = lost_at >= 0 && lost_at < AF_LOST_TILES && code >= 0 && code < AF_LOST_CODES;
+    if (keep && kept[lost_at][code][0] == reason) return Py_NewRef(kept[lost_at][code][1]);
+    PyObject *words = PyUnicode_FromFormat("the path is Lost since tile %d (%U)", lost_at,
+                                           reason);
+    if (words && keep) {
+        PyObject *was_reason = kept[lost_at][code][0], *was_words = kept[lost_at][code][1];
+        kept[lost_at][code][0] = Py_NewRef(reason);
+        kept[lost_at][code][1] = Py_NewRef(words);
+        Py_XDECREF(was_reason);
+        Py_XDECREF(was_words);
+    }
+    return words;
+}
+
 static PyObject **const dm_turn_fields[] = {&S_player, &S_lost};
 static PyObject **const dm_placement_fields[] = {&S_tile, &S_dir};
 static DgLayout dm_turn_layout, dm_placement_layout;  /* as dungeon_replay's dg_turn_layout */
@@ -278,9 +300,7 @@ static int dm_exploration(DmLog *g, PyObject *one, PyObject *exp, int number, in
         if (lost_now && !lost_words) {  /* said once an exploration */
             PyObject *reason = PyTuple_GET_ITEM(kit[DM_REASONS], code);
             if (!PyUnicode_Check(reason)) goto out;
-            lost_words = PyUnicode_FromFormat("the path is Lost since tile %d (%U)", lost_at,
-                                              reason);
-            if (!lost_words) goto error;
+            if (!(lost_words = af_lost_words(lost_at, code, reason))) goto error;
         }
         PyObject *knew = lost_now ? lost_words : PyList_GET_ITEM(holds, height);
         if (said_by && !(lost_pointer = dm_pointer(number - 1, i, 1))) goto error;
@@ -351,6 +371,25 @@ out:
     return status;
 }
 
+/* (slips, sound, harmless, lost, at stake) as a new tuple (what Py_BuildValue("(llldd)")
+ * makes, made directly: once a player a log). */
+static PyObject *af_counts(long slips, long sound, long harmless, double lost, double stake) {
+    PyObject *v = PyTuple_New(5);
+    if (!v) return NULL;
+    PyObject *items[5] = {PyLong_FromLong(slips), PyLong_FromLong(sound),
+                          PyLong_FromLong(harmless), PyFloat_FromDouble(lost),
+                          PyFloat_FromDouble(stake)};
+    for (int k = 0; k < 5; k++) {
+        if (!items[k]) {
+            for (int f = 0; f < 5; f++) Py_XDECREF(items[f]);
+            Py_DECREF(v);
+            return NULL;
+        }
+    }
+    for (int k = 0; k < 5; k++) PyTuple_SET_ITEM(v, k, items[k]);
+    return v;
+}
+
 /* dungeon_marks(traced, explorations, players, priority, misplaced_code, kit, holds,
  * priority_why, did_cache[, encoded]) -> (moves, unjudged, counts, reports) or None.
  * counts: per seat (slips, sound, harmless, lost, at stake). With `encoded` (a dict: the
@@ -410,8 +449,7 @@ static PyObject *dungeon_marks(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *counts = PyTuple_New(n);
     if (!counts) goto done;
     for (int p = 0; p < n; p++) {
-        PyObject *v = Py_BuildValue("(llldd)", g.slips[p], g.sound[p], g.harmless[p], g.lost[p],
-                                    g.stake[p]);
+        PyObject *v = af_counts(g.slips[p], g.sound[p], g.harmless[p], g.lost[p], g.stake[p]);
         if (!v) {
             Py_DECREF(counts);
             goto done;

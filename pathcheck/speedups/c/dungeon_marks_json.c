@@ -18,7 +18,7 @@
 
 typedef struct {
     PyObject *text;      /* a strong reference, so that no other text takes its address */
-    Py_ssize_t at, len;  /* where its JSON was first written in `out` */
+    Py_ssize_t at, len;  /* where its JSON lies in the table's `store` */
 } DmjSeen;
 
 typedef struct DmJson {
@@ -29,27 +29,82 @@ typedef struct DmJson {
     int declined;
     int nknown;          /* the first of `encoded`'s items, found by identity (borrowed) */
     PyObject *known[DMJ_KNOWN], *known_json[DMJ_KNOWN];
-    /* The texts written so far, by address (open addressing): a log's moves repeat a few
-     * dozen texts hundreds of times, copied from their first writing. */
-    int nseen;
-    DmjSeen seen[DMJ_SEEN];
+    /* The texts written so far, by address (open addressing), with their JSON: a log's
+     * moves repeat a few dozen texts hundreds of times, and most (the pointers, the tiles
+     * laid, the stacks, the kit's words) recur from log to log. The table is taken at the
+     * first text (af_seen_take: the one kept from call to call) and given back by dmj_free;
+     * it is emptied when three quarters full (the players' names of each log fill it). */
+    struct AfSeenTable *seen;
+    /* The move written last (dmj_move): where its head ({"round":...,"player":) and its
+     * tail (from ,"did": to its end) lie in `out`, with what they were written of (strong
+     * references: no other value takes their addresses). The next move of the same round
+     * and index copies the head, and of the same values but the player the tail too:
+     * every player who stays in a turn whose path holds. */
+    PyObject *af_prev[7];
+    long af_round, af_index;
+    double af_cost, af_value;
+    PyObject *af_grade;
+    int af_age, af_has_prev;
+    Py_ssize_t af_head_at, af_head_len, af_tail_at, af_tail_len;
     struct GjSection *sections;  /* NULL, or GJ_SECTIONS of them (dmj_move), those of the
                                   * bits of `filled` set */
     uint64_t filled[2];
 } DmJson;
 
-/* A move's fields from "did" to "rule" as first written in `out`, by the six values they
- * are written of (strong references: no other value takes their addresses); in a turn whose
- * path holds, every player but the active one stays in the team with the same six, and the
- * same stacks recur from exploration to exploration. */
+/* A move's fields from "knew" to "rule" as first written in `out`, by the five values they
+ * are written of (strong references: no other value takes their addresses; the first key
+ * is None, "did" being written on its own); in a turn whose path holds, every player but
+ * the active one stays in the team with the same five, and the same stacks recur from
+ * exploration to exploration, laid or stayed on. */
 #define GJ_SECTIONS 128  /* a power of two */
 typedef struct GjSection {
     PyObject *key[6];
     Py_ssize_t at, len;
 } GjSection;
 
+typedef struct AfSeenTable {
+    int nused;
+    short used[DMJ_SEEN];  /* the slots filled, to empty them */
+    DmjSeen slot[DMJ_SEEN];
+    Out store;             /* the texts' JSON (raw allocator) */
+} AfSeenTable;
+
+static AfSeenTable *af_kept_seen;  /* the table kept from call to call (taken and given back
+                                    * under the GIL, so a second call at once makes its own) */
+
+static AfSeenTable *af_seen_take(void) {
+    AfSeenTable *t = af_kept_seen;
+    if (t) {
+        af_kept_seen = NULL;
+        return t;
+    }
+    return PyMem_Calloc(1, sizeof *t);
+}
+
+static void af_seen_empty(AfSeenTable *t) {
+    for (int k = 0; k < t->nused; k++) Py_CLEAR(t->slot[t->used[k]].text);
+    t->nused = 0;
+    t->store.len = 0;
+}
+
+static void af_seen_give(AfSeenTable *t) {
+    if (!af_kept_seen) {
+        af_kept_seen = t;
+        return;
+    }
+    af_seen_empty(t);  /* another call's table is kept already */
+    PyMem_RawFree(t->store.buf);
+    PyMem_Free(t);
+}
+
 static void dmj_free(DmJson *j) {
-    for (int k = 0; k < DMJ_SEEN; k++) Py_XDECREF(j->seen[k].text);
+    if (j->seen) af_seen_give(j->seen);
+    j->seen = NULL;
+    if (j->af_has_prev) {
+        for (int f = 0; f < 7; f++) Py_DECREF(j->af_prev[f]);
+        Py_DECREF(j->af_grade);
+        j->af_has_prev = 0;
+    }
     if (j->sections) {
         for (int k = 0; k < GJ_SECTIONS; k++)
             if (j->filled[k >> 6] >> (k & 63) & 1)
@@ -73,31 +128,40 @@ static void dmj_know(DmJson *j) {
 
 /* `obj` (a str) as msgspec writes it; 0, or 1 when it cannot be written here (declined). */
 static int dmj_str(DmJson *j, PyObject *obj) {
-    size_t slot = (size_t)(((uintptr_t)obj >> 4) * 0x9E3779B97F4A7C15ULL >> 32) & (DMJ_SEEN - 1);
-    while (j->seen[slot].text && j->seen[slot].text != obj) slot = (slot + 1) & (DMJ_SEEN - 1);
-    DmjSeen *seen = &j->seen[slot];
-    if (seen->text) {
-        if (out_reserve(&j->out, seen->len) < 0) return -1;
-        memcpy(j->out.buf + j->out.len, j->out.buf + seen->at, (size_t)seen->len);
-        j->out.len += seen->len;
-        return 0;
+    if (!j->seen && !(j->seen = af_seen_take())) {
+        PyErr_NoMemory();
+        return -1;
     }
-    Py_ssize_t at = j->out.len, n;
+    AfSeenTable *t = j->seen;
+    size_t slot = (size_t)(((uintptr_t)obj >> 4) * 0x9E3779B97F4A7C15ULL >> 32) & (DMJ_SEEN - 1);
+    while (t->slot[slot].text && t->slot[slot].text != obj) slot = (slot + 1) & (DMJ_SEEN - 1);
+    DmjSeen *seen = &t->slot[slot];
+    if (seen->text)
+        return out_put(&j->out, t->store.buf + seen->at, seen->len) < 0 ? -1 : 0;
+    Py_ssize_t n;
     const char *p = PyUnicode_AsUTF8AndSize(obj, &n);
     if (!p) {  /* a lone surrogate: msgspec refuses it too; Python's way words that */
         PyErr_Clear();
         return 1;
     }
-    if (n > (PY_SSIZE_T_MAX - 2) / 6 || out_reserve(&j->out, 6 * n + 2) < 0) return -1;
-    char *end = put_json_str(j->out.buf + j->out.len, (Str){p, n});
-    j->out.len = end - j->out.buf;
-    if (j->nseen < DMJ_SEEN * 3 / 4) {
-        seen->text = Py_NewRef(obj);
-        seen->at = at;
-        seen->len = j->out.len - at;
-        j->nseen++;
+    if (n > 4096) {  /* a long text: written, not kept */
+        if (n > (PY_SSIZE_T_MAX - 2) / 6 || out_reserve(&j->out, 6 * n + 2) < 0) return -1;
+        j->out.len = put_json_str(j->out.buf + j->out.len, (Str){p, n}) - j->out.buf;
+        return 0;
     }
-    return 0;
+    if (t->nused >= DMJ_SEEN * 3 / 4) {  /* full: emptied, and looked up again */
+        af_seen_empty(t);
+        slot = (size_t)(((uintptr_t)obj >> 4) * 0x9E3779B97F4A7C15ULL >> 32) & (DMJ_SEEN - 1);
+        seen = &t->slot[slot];
+    }
+    if (out_reserve(&t->store, 6 * n + 2) < 0) return -1;
+    Py_ssize_t at = t->store.len;
+    t->store.len = put_json_str(t->store.buf + at, (Str){p, n}) - t->store.buf;
+    seen->text = Py_NewRef(obj);
+    seen->at = at;
+    seen->len = t->store.len - at;
+    t->used[t->nused++] = (short)slot;
+    return out_put(&j->out, t->store.buf + at, seen->len) < 0 ? -1 : 0;
 }
 
 /* A whole number below 10^15 as msgspec writes a float ("3.0", "-0.0"); 1 if not one. */
@@ -186,6 +250,12 @@ static inline int gj_float(DmJson *j, double v) {
     return dmj_float(j, v);
 }
 
+static inline int af_copy(Out *o, Py_ssize_t at, Py_ssize_t len);
+static int af_move_tail(DmJson *j, PyObject *const *texts, PyObject *did, PyObject *knew,
+                        PyObject *best, PyObject *mark, PyObject *why, PyObject *rule,
+                        PyObject *pointer, double cost, double value, PyObject *grade,
+                        int age);
+
 /* One AnalysedMove as msgspec encodes it, with a comma before all but the first; 0 written,
  * 1 declined, -1 error. The ints, floats and age are given as C values (`age` <= 0: null).
  * The fields from "did" to "rule" are copied from an earlier move of the same six values
@@ -197,15 +267,76 @@ static int dmj_move(DmJson *j, long round, long index, PyObject *player, PyObjec
     PyObject *texts[] = {player, did, knew, best, mark, why, Py_None, rule, pointer};
     int status;
     if (j->out.len > 1 && OUT_LIT(&j->out, ",") < 0) return -1;
-    if (OUT_LIT(&j->out, "{\"round\":") < 0 || out_long(&j->out, round) < 0 ||
-        OUT_LIT(&j->out, ",\"index\":") < 0 || out_long(&j->out, index) < 0)
-        return -1;
-    if ((status = dmj_field(j, DMJ_PLAYER, player)) != 0) return status;
+    PyObject *same[7] = {did, knew, best, mark, why, rule, pointer};
+    int head_same = j->af_has_prev && round == j->af_round && index == j->af_index;
+    if (head_same) {  /* {"round":R,"index":I,"player": as the move before */
+        if (af_copy(&j->out, j->af_head_at, j->af_head_len) < 0) return -1;
+    } else {
+        Py_ssize_t head_at = j->out.len;
+        if (OUT_LIT(&j->out, "{\"round\":") < 0 || out_long(&j->out, round) < 0 ||
+            OUT_LIT(&j->out, ",\"index\":") < 0 || out_long(&j->out, index) < 0 ||
+            OUT_LIT(&j->out, ",\"player\":") < 0)
+            return -1;
+        j->af_head_at = head_at;
+        j->af_head_len = j->out.len - head_at;
+    }
+    if ((status = dmj_value(j, player)) != 0) return status;
+    if (head_same && memcmp(same, j->af_prev, sizeof same) == 0 && grade == j->af_grade &&
+        age == j->af_age && memcmp(&cost, &j->af_cost, sizeof cost) == 0 &&
+        memcmp(&value, &j->af_value, sizeof value) == 0)  /* all but the player the same */
+        return af_copy(&j->out, j->af_tail_at, j->af_tail_len);
+    Py_ssize_t tail_at = j->out.len;
+    status = af_move_tail(j, texts, did, knew, best, mark, why, rule, pointer, cost, value,
+                          grade, age);
+    if (status) {
+        if (j->af_has_prev) {  /* forget the move before: its tail is not whole */
+            for (int f = 0; f < 7; f++) Py_DECREF(j->af_prev[f]);
+            Py_DECREF(j->af_grade);
+            j->af_has_prev = 0;
+        }
+        return status;
+    }
+    for (int f = 0; f < 7; f++) {
+        PyObject *was = j->af_has_prev ? j->af_prev[f] : NULL;
+        j->af_prev[f] = Py_NewRef(same[f]);
+        Py_XDECREF(was);
+    }
+    PyObject *was_grade = j->af_has_prev ? j->af_grade : NULL;
+    j->af_grade = Py_NewRef(grade);
+    Py_XDECREF(was_grade);
+    j->af_has_prev = 1;
+    j->af_round = round;
+    j->af_index = index;
+    j->af_cost = cost;
+    j->af_value = value;
+    j->af_age = age;
+    j->af_tail_at = tail_at;
+    j->af_tail_len = j->out.len - tail_at;
+    return 0;
+}
+
+/* `len` bytes written before at `at` in `o`, written again at its end. */
+static inline int af_copy(Out *o, Py_ssize_t at, Py_ssize_t len) {
+    if (out_reserve(o, len) < 0) return -1;
+    memcpy(o->buf + o->len, o->buf + at, (size_t)len);
+    o->len += len;
+    return 0;
+}
+
+/* A move's fields from "did" to its end (dmj_move); 0 written, 1 declined, -1 error. */
+static int af_move_tail(DmJson *j, PyObject *const *texts, PyObject *did, PyObject *knew,
+                        PyObject *best, PyObject *mark, PyObject *why, PyObject *rule,
+                        PyObject *pointer, double cost, double value, PyObject *grade,
+                        int age) {
+    int status;
     if (!j->sections && !(j->sections = PyMem_Malloc(GJ_SECTIONS * sizeof *j->sections))) {
         PyErr_NoMemory();
         return -1;
     }
-    PyObject *key[6] = {did, knew, best, mark, why, rule};
+    /* "did" on its own (a placement's is its tile's), the section keyed by the other five
+     * (the sixth key left None): a placement's knew ... rule recur like a stay's */
+    if ((status = dmj_field(j, DMJ_DID, did)) != 0) return status;
+    PyObject *key[6] = {Py_None, knew, best, mark, why, rule};
     uintptr_t h = 0;
     for (int f = 0; f < 6; f++) h = (h ^ ((uintptr_t)key[f] >> 4)) * 0x9E3779B97F4A7C15ULL;
     unsigned slot = (unsigned)(h >> 40) & (GJ_SECTIONS - 1);
@@ -217,7 +348,7 @@ static int dmj_move(DmJson *j, long round, long index, PyObject *player, PyObjec
         j->out.len += section->len;
     } else {
         Py_ssize_t at = j->out.len;
-        for (int field = DMJ_DID; field <= DMJ_RULE; field++) {
+        for (int field = DMJ_KNEW; field <= DMJ_RULE; field++) {
             if ((status = dmj_field(j, field, texts[field - DMJ_PLAYER])) != 0) return status;
         }
         for (int f = 0; f < 6; f++) {  /* (the last of a slot is kept) */

@@ -32,20 +32,54 @@ typedef struct {
     Out reports;
     PyObject *encoded;
     int reports_declined;
+    /* The kit's values (not text) found in `encoded` so far, by identity (borrowed: the kit
+     * and `encoded` hold them for the call): hashing a Rule at each report costs more. */
+    int af_nfound;
+    PyObject *af_found[16], *af_found_json[16];
+    /* The texts of the reports written so far (names, verdicts, reasons: borrowed, held by
+     * the call's arguments) and where their JSON lies in `reports`, copied from there. */
+    int af_ntexts;
+    PyObject *af_text[32];
+    Py_ssize_t af_text_at[32], af_text_len[32];
 } DmLog;
 
 /* A str as a JSON string (1: no UTF-8 form, declined), None as null, a kit value that is
  * neither (a Rule) as `encoded` has it (1: not there); -1 on an error. */
-static int gj_report_value(Out *o, PyObject *encoded, PyObject *obj) {
+static int gj_report_value(Out *o, DmLog *g, PyObject *obj) {
     if (obj == Py_None) return OUT_LIT(o, "null");
-    if (PyUnicode_CheckExact(obj)) return gj_str(o, obj);
-    PyObject *known = PyDict_GetItemWithError(encoded, obj);
+    if (PyUnicode_CheckExact(obj)) {
+        for (int k = 0; k < g->af_ntexts; k++) {
+            if (g->af_text[k] == obj) {
+                Py_ssize_t at = g->af_text_at[k], len = g->af_text_len[k];
+                if (out_reserve(o, len) < 0) return -1;
+                memcpy(o->buf + o->len, o->buf + at, (size_t)len);
+                o->len += len;
+                return 0;
+            }
+        }
+        Py_ssize_t at = o->len;
+        int status = gj_str(o, obj);
+        if (!status && g->af_ntexts < 32) {
+            g->af_text[g->af_ntexts] = obj;
+            g->af_text_at[g->af_ntexts] = at;
+            g->af_text_len[g->af_ntexts++] = o->len - at;
+        }
+        return status;
+    }
+    for (int k = 0; k < g->af_nfound; k++)
+        if (g->af_found[k] == obj) return out_bytes(o, g->af_found_json[k]);
+    PyObject *known = PyDict_GetItemWithError(g->encoded, obj);
     if (!known) {
         if (!PyErr_Occurred()) return 1;
         PyErr_Clear();  /* an unhashable value: not the kit's */
         return 1;
     }
-    return PyBytes_CheckExact(known) ? out_bytes(o, known) : 1;
+    if (!PyBytes_CheckExact(known)) return 1;
+    if (g->af_nfound < 16) {
+        g->af_found[g->af_nfound] = obj;
+        g->af_found_json[g->af_nfound++] = known;
+    }
+    return out_bytes(o, known);
 }
 
 static inline int gj_int_or_null(Out *o, long value, int given) {
@@ -107,12 +141,12 @@ static int dm_report(DmLog *g, int number, int lost_at, int code, const int (*ca
             out_long(o, number) || OUT_LIT(o, ",\"lost_tile\":") ||
             gj_int_or_null(o, lost_at, lost_at > 0) || OUT_LIT(o, ",\"lost_turn\":") ||
             gj_int_or_null(o, lost_turn, lost_turn > 0) || OUT_LIT(o, ",\"reason\":") ||
-            (status = gj_report_value(o, g->encoded, PyTuple_GET_ITEM(kit[DM_REASONS], code))) ||
+            (status = gj_report_value(o, g, PyTuple_GET_ITEM(kit[DM_REASONS], code))) ||
             OUT_LIT(o, ",\"rule\":") ||
-            (status = gj_report_value(o, g->encoded,
+            (status = gj_report_value(o, g,
                                       PyTuple_GET_ITEM(kit[DM_REASON_RULES], code))) ||
             OUT_LIT(o, ",\"placed_by\":") ||
-            (status = gj_report_value(o, g->encoded, placed_by)) ||
+            (status = gj_report_value(o, g, placed_by)) ||
             OUT_LIT(o, ",\"announcements\":[")) {
             if (status > 0) {
                 g->reports_declined = 1;
@@ -172,15 +206,15 @@ static int dm_report(DmLog *g, int number, int lost_at, int code, const int (*ca
             Out *o = &g->reports;
             int status;
             if ((p && OUT_LIT(o, ",")) || OUT_LIT(o, "{\"player\":")) goto no_memory;
-            if ((status = gj_report_value(o, g->encoded, PyTuple_GET_ITEM(g->players, p))) ||
+            if ((status = gj_report_value(o, g, PyTuple_GET_ITEM(g->players, p))) ||
                 OUT_LIT(o, ",\"verdict\":") ||
-                (status = gj_report_value(o, g->encoded, kit[verdict])) ||
+                (status = gj_report_value(o, g, kit[verdict])) ||
                 OUT_LIT(o, ",\"announced_turn\":") || gj_int_or_null(o, after - 1, after) ||
                 OUT_LIT(o, ",\"perfect_turn\":") ||
                 gj_int_or_null(o, perfect, lost_at && perfect >= 0) ||
                 OUT_LIT(o, ",\"points\":") || out_long(o, points[p]) ||
                 OUT_LIT(o, ",\"perfect_points\":") || out_long(o, perfect_points[p]) ||
-                OUT_LIT(o, ",\"rule\":") || (status = gj_report_value(o, g->encoded, kit[rule])) ||
+                OUT_LIT(o, ",\"rule\":") || (status = gj_report_value(o, g, kit[rule])) ||
                 OUT_LIT(o, "}")) {
                 if (status < 0 || (!status && !PyErr_Occurred())) goto no_memory;
                 if (PyErr_Occurred()) goto failed;
