@@ -48,9 +48,14 @@ class Results:
             out.write(b"[")
 
     def add(self, text: bytes) -> None:
-        if self.format == "jsonl":  # a line of tens of kB: written as it is, not copied
-            self.out.write(text)    # into a new bytes only to end it (what framed does)
+        # A result of tens of kB is written as it is, not copied into a new bytes only to
+        # frame it (what framed does, for the -j N writers, which join a task's results).
+        if self.format == "jsonl":
+            self.out.write(text)
             self.out.write(b"\n")
+        elif self.format == "json":
+            self.out.write(b"\n" if self.first else b",\n")
+            self.out.write(text)
         else:
             self.out.write(framed(self.format, self.first, text))
         self.first = False
