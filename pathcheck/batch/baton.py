@@ -26,7 +26,6 @@ workers are then killed, as on Ctrl-C; they die with the main process
 
 from __future__ import annotations
 
-import contextlib
 import gc
 import itertools
 import os
@@ -34,6 +33,7 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, BinaryIO
 
+from pathcheck.batch.parallel import stop_workers
 from pathcheck.batch.sink import Results, framed
 from pathcheck.batch.spans import Span, Task, read_span, span_items
 from pathcheck.inputs.items import Item
@@ -228,18 +228,5 @@ def baton_map(tasks: Iterator[Task], opened: dict[int, BinaryIO], work: Work, jo
             yield from theirs()
         results.first = first
         finished = True
-    finally:
-        for process, conn in workers:
-            if finished:
-                with contextlib.suppress(OSError):
-                    conn.send(None)
-            else:  # interrupted (Ctrl-C, an error): the workers' results are not wanted
-                process.kill()
-            conn.close()
-        for reader, writer in ring:
-            os.close(reader)
-            os.close(writer)
-        for process, _ in workers:
-            process.join(timeout=5)
-            if process.is_alive():
-                process.terminate()
+    finally:  # the ring closed before the workers are waited for: one may wait on it
+        stop_workers(workers, finished, tuple(fd for pipe in ring for fd in pipe))

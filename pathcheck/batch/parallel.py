@@ -88,13 +88,24 @@ def parallel_map(tasks: Iterator[T], work: Callable[[T], list[R]], jobs: int) ->
                 yield from results
         finished = True
     finally:
-        for process, conn in workers:
-            if finished:
-                with contextlib.suppress(OSError):
-                    conn.send(None)
-            else:  # interrupted (Ctrl-C, an error): the workers' results are not wanted
-                process.kill()
-            conn.close()
-            process.join(timeout=5)
-            if process.is_alive():
-                process.terminate()
+        stop_workers(workers, finished)
+
+
+def stop_workers(workers: list[tuple[Any, Connection]], finished: bool,
+                 fds: tuple[int, ...] = ()) -> None:
+    """End ``workers`` (process, pipe): told to stop when the work is ``finished``, else
+    killed (Ctrl-C, an error: their results are not wanted); ``fds`` (pipes the workers may
+    wait on) are closed before they are waited for."""
+    for process, conn in workers:
+        if finished:
+            with contextlib.suppress(OSError):
+                conn.send(None)
+        else:
+            process.kill()
+        conn.close()
+    for fd in fds:
+        os.close(fd)
+    for process, _ in workers:
+        process.join(timeout=5)
+        if process.is_alive():
+            process.terminate()

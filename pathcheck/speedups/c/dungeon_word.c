@@ -292,6 +292,42 @@ done:
     return status;
 }
 
+/* An exploration of the C replay's trace (see dungeon_replay.c), unpacked and checked for
+ * dungeon_word and dungeon_word_json (``who``, for the error); 0, or -1 with an error set. */
+typedef struct {
+    int starter, turns, ended, end_seat, last, lost_at, code, height, lost_token;
+    PyObject *prio, *display, *outcomes;
+} DwExploration;
+
+static int dw_exploration(PyObject *exp, int n, const char *who, DwExploration *x) {
+    if (!PyTuple_CheckExact(exp) || PyTuple_GET_SIZE(exp) != 13) {
+        PyErr_Format(PyExc_TypeError, "%s: an exploration is not a trace's", who);
+        return -1;
+    }
+    x->prio = PyTuple_GET_ITEM(exp, 2);
+    x->display = PyTuple_GET_ITEM(exp, 10);
+    x->outcomes = PyTuple_GET_ITEM(exp, 12);
+    if (dw_int(exp, 0, &x->starter) || dw_int(exp, 1, &x->turns) ||
+        dw_int(exp, 3, &x->ended) || dw_int(exp, 4, &x->end_seat) ||
+        dw_int(exp, 5, &x->last) || dw_int(exp, 6, &x->lost_at) || dw_int(exp, 7, &x->code) ||
+        dw_int(exp, 8, &x->height) || dw_int(exp, 9, &x->lost_token))
+        return -1;
+    if (!PyList_CheckExact(x->prio) || !PyUnicode_CheckExact(x->display) ||
+        !PyTuple_CheckExact(x->outcomes)) {
+        PyErr_Format(PyExc_TypeError, "%s: an exploration is not a trace's", who);
+        return -1;
+    }
+    if (x->starter < 0 || x->starter >= n || x->end_seat < 0 || x->end_seat >= n ||
+        x->last < 0 || x->last >= n || (x->ended != 0 && x->ended != 1) || x->turns < 0 ||
+        x->height < 0 || x->height >= 128 || x->lost_at < 0 || x->lost_at >= 256 ||
+        x->code < 0 || x->code >= 32 || x->lost_token < -1 || x->lost_token >= 1023 ||
+        PyTuple_GET_SIZE(x->outcomes) > n) {
+        PyErr_Format(PyExc_ValueError, "%s: an exploration out of range", who);
+        return -1;
+    }
+    return 0;
+}
+
 /* One exploration's Round (number 1-based), appended to `rounds`; 1 done, 0 declined (the
  * game ended before the log does), -1 on an error. */
 static int dw_round(PyObject *exp, int number, int count, PyObject *players, long *scores,
@@ -300,29 +336,13 @@ static int dw_round(PyObject *exp, int number, int count, PyObject *players, lon
              *word = kit[4], *priority = kit[5];
     PyObject *const *names = &PyTuple_GET_ITEM(players, 0);
     int n = (int)PyTuple_GET_SIZE(players);
-    int starter, turns, ended, end_seat, last, lost_at, code, height, lost_token;
-    if (!PyTuple_CheckExact(exp) || PyTuple_GET_SIZE(exp) != 13) {
-        PyErr_SetString(PyExc_TypeError, "dungeon_word: an exploration is not a trace's");
+    DwExploration x;
+    if (dw_exploration(exp, n, "dungeon_word", &x))
         return -1;
-    }
-    PyObject *prio = PyTuple_GET_ITEM(exp, 2), *display = PyTuple_GET_ITEM(exp, 10),
-             *outcomes = PyTuple_GET_ITEM(exp, 12);
-    if (dw_int(exp, 0, &starter) || dw_int(exp, 1, &turns) || dw_int(exp, 3, &ended) ||
-        dw_int(exp, 4, &end_seat) || dw_int(exp, 5, &last) || dw_int(exp, 6, &lost_at) ||
-        dw_int(exp, 7, &code) || dw_int(exp, 8, &height) || dw_int(exp, 9, &lost_token))
-        return -1;
-    if (!PyList_CheckExact(prio) || !PyUnicode_CheckExact(display) ||
-        !PyTuple_CheckExact(outcomes)) {
-        PyErr_SetString(PyExc_TypeError, "dungeon_word: an exploration is not a trace's");
-        return -1;
-    }
-    if (starter < 0 || starter >= n || end_seat < 0 || end_seat >= n || last < 0 || last >= n ||
-        (ended != 0 && ended != 1) || turns < 0 || height < 0 || height >= 128 || lost_at < 0 ||
-        lost_at >= 256 || code < 0 || code >= 32 || lost_token < -1 || lost_token >= 1023 ||
-        PyTuple_GET_SIZE(outcomes) > n) {
-        PyErr_SetString(PyExc_ValueError, "dungeon_word: an exploration out of range");
-        return -1;
-    }
+    int starter = x.starter, turns = x.turns, ended = x.ended, end_seat = x.end_seat,
+        last = x.last, lost_at = x.lost_at, code = x.code, height = x.height,
+        lost_token = x.lost_token;
+    PyObject *prio = x.prio, *display = x.display, *outcomes = x.outcomes;
     int status = -1;
     PyObject *events = PyList_New(0), *round_scores = NULL, *title = NULL, *tuple = NULL;
     if (!events) return -1;

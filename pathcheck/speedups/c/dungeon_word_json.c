@@ -273,29 +273,14 @@ static int gj_priority(Out *o, GjLog *g, int number, int nturns, PyObject *said)
  * log does), -1 on an error, 2 declined (a text with no UTF-8 form). */
 static int gj_round(Out *o, GjLog *g, PyObject *said, PyObject *exp, int number, int count) {
     int n = g->n;
-    int starter, turns, ended, end_seat, last, lost_at, code, height, lost_token, status;
-    if (!PyTuple_CheckExact(exp) || PyTuple_GET_SIZE(exp) != 13) {
-        PyErr_SetString(PyExc_TypeError, "dungeon_word_json: an exploration is not a trace's");
+    int status;
+    DwExploration x;
+    if (dw_exploration(exp, n, "dungeon_word_json", &x))
         return -1;
-    }
-    PyObject *prio = PyTuple_GET_ITEM(exp, 2), *display = PyTuple_GET_ITEM(exp, 10),
-             *outcomes = PyTuple_GET_ITEM(exp, 12);
-    if (dw_int(exp, 0, &starter) || dw_int(exp, 1, &turns) || dw_int(exp, 3, &ended) ||
-        dw_int(exp, 4, &end_seat) || dw_int(exp, 5, &last) || dw_int(exp, 6, &lost_at) ||
-        dw_int(exp, 7, &code) || dw_int(exp, 8, &height) || dw_int(exp, 9, &lost_token))
-        return -1;
-    if (!PyList_CheckExact(prio) || !PyUnicode_CheckExact(display) ||
-        !PyTuple_CheckExact(outcomes)) {
-        PyErr_SetString(PyExc_TypeError, "dungeon_word_json: an exploration is not a trace's");
-        return -1;
-    }
-    if (starter < 0 || starter >= n || end_seat < 0 || end_seat >= n || last < 0 || last >= n ||
-        (ended != 0 && ended != 1) || turns < 0 || height < 0 || height >= 128 || lost_at < 0 ||
-        lost_at >= 256 || code < 0 || code >= 32 || lost_token < -1 || lost_token >= 1023 ||
-        PyTuple_GET_SIZE(outcomes) > n) {
-        PyErr_SetString(PyExc_ValueError, "dungeon_word_json: an exploration out of range");
-        return -1;
-    }
+    int starter = x.starter, turns = x.turns, ended = x.ended, end_seat = x.end_seat,
+        last = x.last, lost_at = x.lost_at, code = x.code, height = x.height,
+        lost_token = x.lost_token;
+    PyObject *prio = x.prio, *display = x.display, *outcomes = x.outcomes;
     if ((number > 1 && OUT_LIT(o, ",")) || OUT_LIT(o, "{\"number\":") || out_long(o, number) ||
         OUT_LIT(o, ",\"title\":\"Exploration ") || out_long(o, number) ||
         OUT_LIT(o, " (start player ") || gj_bare(o, &g->names, starter) || OUT_LIT(o, ", ") ||
