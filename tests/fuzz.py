@@ -61,3 +61,20 @@ def examples(normal: int) -> int:
     """``normal`` examples for a fuzz test, or more under ``--hypothesis-profile fuzz``."""
     current = settings.default
     return max(normal, current.max_examples if current is not None else 0)
+
+
+@st.composite
+def dungeon_games(draw: st.DrawFn) -> dict[str, Any]:
+    """A random legal ``game/1`` log of 2-5 players, basic or advanced, with any additional
+    rules (#4 only with the advanced rules, which it needs)."""
+    import random
+
+    from pathcheck.games.dungeon.gen import random_game
+
+    seed, players = draw(st.integers(0, 2**32 - 1)), draw(st.integers(2, 5))
+    advanced = draw(st.booleans())
+    rules = draw(st.sets(st.sampled_from([1, 2, 3, 4])))
+    if not advanced:
+        rules.discard(4)
+    return random_game(random.Random(seed), players=players, advanced=advanced,
+                       rules=sorted(rules))

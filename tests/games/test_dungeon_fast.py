@@ -29,7 +29,7 @@ from pathcheck.games.dungeon.log import GAME_LOG
 from pathcheck.ruling import VoidAnnouncementFact
 from pathcheck.tracer.tileset import load_tileset
 
-from ..fuzz import examples, json_values, mutate
+from ..fuzz import dungeon_games, examples, json_values, mutate
 from ..test_speedups import BUILT, REQUIRED
 from . import test_dealless_exact as dealless
 from .test_dungeon_c_trace import mutate as mutate_play
@@ -82,14 +82,8 @@ def test_fixtures(path: Path) -> None:
 
 @built
 @settings(max_examples=60, deadline=None)
-@given(st.integers(0, 2**32 - 1), st.integers(2, 5), st.booleans(),
-       st.sets(st.sampled_from([1, 2, 3, 4])))
-def test_random_games_are_taken(seed: int, players: int, advanced: bool, rules: set[int]
-                                ) -> None:
-    if not advanced:
-        rules.discard(4)
-    log = random_game(random.Random(seed), players=players, advanced=advanced,
-                      rules=sorted(rules))
+@given(dungeon_games())
+def test_random_games_are_taken(log: dict[str, Any]) -> None:
     assert agree(log)
 
 
