@@ -213,6 +213,18 @@ def _renamed(log: dict[str, Any], names: list[str]) -> dict[str, Any]:
     return log
 
 
+def _expected_and_written(entry: Any) -> tuple[bytes | None, Any]:
+    """msgspec's bytes of the log's analysis made as values (None: a name msgspec refuses to
+    encode), and the analysis marked in C with its moves written as JSON (or None)."""
+    try:
+        expected: bytes | None = dungeon.analyse_entry(entry, source="t").to_json()
+    except UnicodeEncodeError:
+        expected = None
+    found = fast.fast_replay(entry)
+    assert found is not None
+    return expected, dungeon.marked_in_c(entry, *found, "t", encoded=True)
+
+
 @built
 @settings(max_examples=40, deadline=None)
 @given(st.integers(0, 2**32 - 1), st.lists(st.sampled_from(ODD_NAMES) | st.text(min_size=1),
@@ -226,16 +238,9 @@ def test_moves_written_as_json_are_msgspecs(seed: int, names: list[str]) -> None
                    names)
     try:
         entry = GAME_LOG.read(log, source="t")
-        as_values = dungeon.analyse_entry(entry, source="t")
     except RecordError:  # a name the log format refuses
         return
-    try:
-        expected: bytes | None = as_values.to_json()
-    except UnicodeEncodeError:
-        expected = None
-    found = fast.fast_replay(entry)
-    assert found is not None
-    encoded = dungeon.marked_in_c(entry, *found, "t", encoded=True)
+    expected, encoded = _expected_and_written(entry)
     if expected is None:
         assert encoded is None  # declined: the values path says what it says
     else:
@@ -394,13 +399,7 @@ def test_logs_in_a_row_are_written_as_msgspec_writes_them(seed: int,
                 entry = GAME_LOG.read(log, source="t")
             except RecordError:  # a name the log format refuses
                 continue
-            try:
-                expected: bytes | None = dungeon.analyse_entry(entry, source="t").to_json()
-            except UnicodeEncodeError:
-                expected = None
-            found = fast.fast_replay(entry)
-            assert found is not None
-            encoded = dungeon.marked_in_c(entry, *found, "t", encoded=True)
+            expected, encoded = _expected_and_written(entry)
             if expected is None:
                 assert encoded is None  # declined midway: the next log starts afresh
                 continue
